@@ -1,0 +1,102 @@
+// Builds the Fastify app: plugins in order (database, services, auth, docs), the routes,
+// the web app, and the one error handler that maps every failure to an ApiError body.
+import type { Database } from '@meshbench/db';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config/env.ts';
+import { AppError } from './errors.ts';
+import authPlugin from './plugins/auth.plugin.ts';
+import databasePlugin from './plugins/database.plugin.ts';
+import openapiPlugin from './plugins/openapi.plugin.ts';
+import servicesPlugin from './plugins/services.plugin.ts';
+import webPlugin from './plugins/web.plugin.ts';
+import eventsRoutes from './routes/events/events.routes.ts';
+import healthRoutes from './routes/health/health.routes.ts';
+import runsRoutes from './routes/runs/runs.routes.ts';
+
+export interface AppOptions {
+  /** An open database to use instead of opening one from the config (tests). */
+  database?: Database;
+  /** Directory of the built web app; undefined serves the API only. */
+  webRoot?: string | undefined;
+  logger?: boolean;
+  /** Keep the embedded database in memory rather than in config.dataDir (tests). */
+  inMemory?: boolean;
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: Math.min(config.maxBatchBytes, 64 * 1024 * 1024),
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler());
+
+  await app.register(databasePlugin, {
+    databaseUrl: config.databaseUrl,
+    dataDir: options.inMemory ? undefined : config.dataDir,
+    ...(options.database ? { database: options.database } : {}),
+  });
+  await app.register(servicesPlugin, { maxBatchBytes: config.maxBatchBytes });
+  await app.register(authPlugin, { adminToken: config.adminToken });
+  await app.register(openapiPlugin);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(runsRoutes);
+      await api.register(eventsRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(webPlugin, { root: options.webRoot });
+  return app;
+}
+
+function errorHandler() {
+  return (
+    error: FastifyError,
+    request: import('fastify').FastifyRequest,
+    reply: import('fastify').FastifyReply,
+  ) => {
+    if (error instanceof AppError) {
+      return reply.code(error.statusCode).send({
+        statusCode: error.statusCode,
+        code: error.code,
+        message: error.message,
+        ...error.where,
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const field = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') || undefined;
+      const where = error.validationContext ?? 'request';
+      return reply.code(400).send({
+        statusCode: 400,
+        code: 'invalid_request',
+        message: `${where}${field ? ` field "${field}"` : ''}: ${first?.message ?? 'invalid'}`,
+        ...(field ? { field } : {}),
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'body_too_large'
+          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'unsupported_media_type'
+            : 'bad_request';
+      return reply.code(status).send({ statusCode: status, code, message: error.message });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(500)
+      .send({ statusCode: 500, code: 'internal', message: 'internal error; see the server log' });
+  };
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+describe('loadConfig', () => {
+  it('has defaults for a person trying it out', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      statsdPort: 8125,
+      demo: undefined,
+    });
+    expect(c.dataDir).toMatch(/\.meshbench$/);
+  });
+  it('names a malformed variable', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ MESHBENCH_DEMO: 'yes' })).toThrow(/MESHBENCH_DEMO/);
+    expect(() => loadConfig({ MESHBENCH_ADMIN_TOKEN: 'short' })).toThrow(/MESHBENCH_ADMIN_TOKEN/);
+  });
+  it('refuses an unknown MESHBENCH_ variable (a typo would otherwise be ignored)', () => {
+    expect(() => loadConfig({ MESHBENCH_DEMOO: '1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MESHBENCH_DEMOO: '1' })).toThrow(/MESHBENCH_DEMOO/);
+  });
+  it('reads the database URL and the demo switch', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      MESHBENCH_DEMO: '0',
+      STATSD_PORT: '0',
+    });
+    expect(c).toMatchObject({
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/test',
+      demo: false,
+      statsdPort: 0,
+    });
+  });
+});

@@ -1,0 +1,96 @@
+// The process environment, parsed once at boot into one typed config. A bad or unknown
+// MESHBENCH_* variable stops the boot with a message naming it.
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = (name: string, fallback: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .transform((v, ctx) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n > 65535) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a port number 0-65535, got "${v}"`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const flag = (name: string) =>
+  z
+    .enum(['0', '1'], { error: () => `${name} must be 0 or 1` })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === '1'));
+
+const envSchema = z.object({
+  PORT: port('PORT', 3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
+    .optional(),
+  MESHBENCH_DATA_DIR: z.string().min(1).default('./.meshbench'),
+  STATSD_PORT: port('STATSD_PORT', 8125),
+  MESHBENCH_ADMIN_TOKEN: z
+    .string()
+    .min(16, 'MESHBENCH_ADMIN_TOKEN must be at least 16 characters')
+    .optional(),
+  MESHBENCH_DEMO: flag('MESHBENCH_DEMO'),
+  MESHBENCH_MAX_BATCH_BYTES: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_MAX_BATCH_BYTES must be a whole number of bytes')
+    .default(String(256 * 1024 * 1024))
+    .transform(Number),
+  MESHBENCH_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+  CHROMIUM_PATH: z.string().optional(),
+});
+
+const KNOWN = new Set(Object.keys(envSchema.shape));
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  statsdPort: number;
+  adminToken: string | undefined;
+  /** undefined: load the demo when the database is empty. */
+  demo: boolean | undefined;
+  maxBatchBytes: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const unknown = Object.keys(env).filter((k) => k.startsWith('MESHBENCH_') && !KNOWN.has(k));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `unknown environment variable ${unknown.join(', ')}; known: ${[...KNOWN].filter((k) => k.startsWith('MESHBENCH_')).join(', ')}`,
+    );
+  }
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    const message = issue?.message ?? 'invalid';
+    throw new ConfigError(message.includes(name) ? message : `${name}: ${message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: resolve(e.MESHBENCH_DATA_DIR),
+    statsdPort: e.STATSD_PORT,
+    adminToken: e.MESHBENCH_ADMIN_TOKEN,
+    demo: e.MESHBENCH_DEMO,
+    maxBatchBytes: e.MESHBENCH_MAX_BATCH_BYTES,
+    logLevel: e.MESHBENCH_LOG_LEVEL,
+  };
+}

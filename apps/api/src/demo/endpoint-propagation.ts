@@ -1,0 +1,139 @@
+// A runner's view of an endpoint-propagation benchmark, shaped like the Consul Global Scale
+// Benchmark: one change to an upstream must reach every proxy. It produces the events a
+// probe beside each proxy would post; nothing here touches the database.
+import type { CreateRunBody, ProbeEvent } from '@meshbench/schema';
+import { formatTimestampUs, parseTimestampUs } from '../ingest/timestamps.ts';
+import { prng } from './prng.ts';
+
+export interface PropagationScenario {
+  seed: number;
+  mesh: { name: string; version: string };
+  nodes: number;
+  proxiesPerNode: number;
+  /** The change, RFC 3339. */
+  t0: string;
+  /** Control-plane batching window, ms: proxies that miss one window wait for the next. */
+  coalesceMs: number;
+  /** Share of nodes that miss the first window. */
+  missFirstWindow: number;
+  /** Share of nodes hit by a connection problem that delays them by minutes. */
+  troubledNodes: number;
+  /** Proxies that never apply the change. */
+  neverApply: number;
+}
+
+export const consulScenario: PropagationScenario = {
+  seed: 20210421,
+  mesh: { name: 'consul', version: '1.9.5' },
+  nodes: 1000,
+  proxiesPerNode: 20,
+  t0: '2026-02-01T10:00:00.000000Z',
+  coalesceMs: 200,
+  missFirstWindow: 0.3,
+  troubledNodes: 0.03,
+  neverApply: 12,
+};
+
+const TROUBLE = ['reconnect', 'retry-backoff', 'tcp-retransmits', 'packet-loss'] as const;
+
+export interface GeneratedRun {
+  run: CreateRunBody;
+  events: ProbeEvent[];
+}
+
+export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
+  const rnd = prng(s.seed);
+  const t0 = parseTimestampUs(s.t0) as number;
+  const at = (ms: number) => formatTimestampUs(Math.round(t0 + ms * 1000));
+  const proxies = s.nodes * s.proxiesPerNode;
+  const changeId = 'hey-endpoint-delete';
+  const events: ProbeEvent[] = [
+    {
+      type: 'change',
+      id: changeId,
+      kind: 'endpoint',
+      target: 'hey',
+      action: 'delete',
+      at: s.t0,
+      expected: proxies,
+    },
+  ];
+  // The proxies that never converge sit on a node whose agent restarted and stayed down.
+  const deadNode = Math.floor(rnd.next() * s.nodes);
+  let neverLeft = s.neverApply;
+  for (let n = 0; n < s.nodes; n++) {
+    const node = `node-${String(n).padStart(4, '0')}`;
+    const az = `us-east-1${'abc'[n % 3]}`;
+    // The node's agent hears of the change after network delay, then the window it falls in.
+    const heard = rnd.logNormal(45, 0.5);
+    const window = rnd.chance(s.missFirstWindow) ? s.coalesceMs : 0;
+    const loaded = rnd.chance(0.08) ? rnd.uniform(150, 700) : 0;
+    const troubled = rnd.chance(s.troubledNodes);
+    let delayMs = heard + window + loaded;
+    if (troubled) {
+      const kind = rnd.pick(TROUBLE);
+      const outage = rnd.uniform(20_000, 240_000);
+      const start = rnd.uniform(0, 300);
+      events.push({
+        type: 'incident',
+        kind,
+        node,
+        from: at(start),
+        to: at(start + outage),
+        attrs: { az },
+      });
+      delayMs = start + outage + rnd.uniform(50, 2_000);
+    }
+    if (n === deadNode) {
+      events.push({ type: 'incident', kind: 'agent-restart', node, from: at(120), attrs: { az } });
+    }
+    for (let p = 0; p < s.proxiesPerNode; p++) {
+      const proxy = `${node}-svc${String(p).padStart(2, '0')}-sidecar`;
+      if (n === deadNode && neverLeft > 0) {
+        neverLeft--;
+        continue;
+      }
+      // Each proxy applies what its agent pushed after a few ms of its own.
+      let latency = delayMs + rnd.logNormal(4, 0.6);
+      // A probe whose host clock runs behind reports an application before the change.
+      if (!troubled && rnd.chance(0.0002)) latency = -rnd.uniform(1, 15);
+      const slowWithoutIncident = !troubled && rnd.chance(0.0015);
+      if (slowWithoutIncident) latency += rnd.uniform(5_000, 60_000);
+      events.push({
+        type: 'observation',
+        change: changeId,
+        proxy,
+        node,
+        at: at(latency),
+        // Some probes know why they were late and say so; the rest is left to incidents.
+        ...(troubled && rnd.chance(0.4) ? { cause: 'reconnect-backoff' } : {}),
+        attrs: { az },
+      });
+      // Probes that re-deliver after a timeout report the same application twice.
+      if (rnd.chance(0.002)) {
+        events.push({
+          type: 'observation',
+          change: changeId,
+          proxy,
+          node,
+          at: at(latency + rnd.uniform(1, 500)),
+        });
+      }
+    }
+  }
+  const lastMs = 300_000;
+  return {
+    run: {
+      benchmark: 'global-scale',
+      scenario: 'endpoint-propagation',
+      mesh: s.mesh,
+      platform: 'nomad',
+      topology: { nodes: s.nodes, services: s.proxiesPerNode, instances: proxies, servers: 5 },
+      environment: 'demo',
+      labels: { source: 'demo', branch: 'main', seed: String(s.seed) },
+      startedAt: at(-60_000),
+      finishedAt: at(lastMs),
+    },
+    events,
+  };
+}

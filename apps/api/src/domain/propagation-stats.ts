@@ -1,0 +1,185 @@
+// Exact statistics of a change's propagation: nearest-rank percentiles, the share within
+// a bound, histograms on linear or log bins, and the convergence curve (CDF).
+import type { CdfPoint, HistogramBin, HistogramScale, PercentileValue } from '@meshbench/schema';
+import { blockOfBound, blockOfRank, type SortedLatencies } from './sorted-latencies.ts';
+
+const US_PER_MS = 1000;
+const toMs = (us: number) => us / US_PER_MS;
+
+/**
+ * Nearest-rank: the smallest observed value L such that at least p % of the
+ * observations are <= L, i.e. the value at rank ceil(p/100 * n).
+ */
+export function nearestRank(p: number, n: number): number {
+  // Rounded first so that 96 % of 1000 is rank 960, not 961 from 0.96 * 1000 = 960.0000000000001.
+  const exact = Math.round((p / 100) * n * 1e9) / 1e9;
+  return Math.min(n, Math.max(1, Math.ceil(exact)));
+}
+
+export interface HistogramRange {
+  fromUs: number;
+  toUs: number;
+}
+
+/** Bin edges in microseconds; bins are [edge_i, edge_i+1), the last one closed. */
+export function histogramEdges(
+  minUs: number,
+  maxUs: number,
+  bins: number,
+  scale: HistogramScale,
+): number[] {
+  if (maxUs <= minUs) return [minUs, maxUs];
+  if (scale === 'linear' || maxUs <= 0) {
+    const width = (maxUs - minUs) / bins;
+    return Array.from({ length: bins + 1 }, (_, i) => (i === bins ? maxUs : minUs + i * width));
+  }
+  // Log bins need a positive start. Skewed (<= 0) latencies get a bin of their own in front,
+  // from the minimum to the smallest positive edge, so they stay visible and counted.
+  const positiveStart = minUs > 0 ? minUs : Math.min(1, maxUs); // 1 us: below any real latency
+  const logBins = minUs > 0 ? bins : Math.max(1, bins - 1);
+  const ratio = (maxUs / positiveStart) ** (1 / logBins);
+  const edges = Array.from({ length: logBins + 1 }, (_, i) =>
+    i === logBins ? maxUs : positiveStart * ratio ** i,
+  );
+  return minUs > 0 ? edges : [minUs, ...edges];
+}
+
+/** The ranks and bounds a summary needs, so the caller can load just those blocks. */
+export interface SummaryPlan {
+  ranks: number[];
+  bounds: { x: number; strict: boolean }[];
+}
+
+export function blocksNeeded(plan: SummaryPlan, firsts: Float64Array, blockSize: number): number[] {
+  const needed = new Set<number>();
+  for (const r of plan.ranks) needed.add(blockOfRank(r, blockSize));
+  for (const { x, strict } of plan.bounds) {
+    const no = blockOfBound(firsts, x, strict);
+    if (no >= 0) needed.add(no);
+  }
+  return [...needed].sort((a, b) => a - b);
+}
+
+export interface SummaryRequest {
+  percentiles: readonly number[];
+  withinMs: number;
+  bins: number;
+  scale: HistogramScale;
+  /** Optional histogram range; values outside are counted as under/overflow. */
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  /** Points on the convergence curve. */
+  cdfPoints?: number;
+}
+
+export interface SummaryInput {
+  n: number;
+  minUs: number | null;
+  maxUs: number | null;
+  /** Denominator of fractions: expected proxies when declared, else n. */
+  denominator: number;
+}
+
+function cdfRanks(n: number, firsts: Float64Array, blockSize: number, points: number): number[] {
+  if (n === 0) return [];
+  // With many blocks, sample block starts: their values are already in `firsts`, no load.
+  if (firsts.length >= points) {
+    const step = firsts.length / points;
+    const ranks = Array.from({ length: points }, (_, i) => Math.floor(i * step) * blockSize + 1);
+    ranks.push(n);
+    return [...new Set(ranks)];
+  }
+  const ranks = Array.from({ length: points }, (_, i) =>
+    Math.max(1, Math.ceil(((i + 1) / points) * n)),
+  );
+  return [...new Set([1, ...ranks])];
+}
+
+export function planSummary(
+  req: SummaryRequest,
+  input: SummaryInput,
+  firsts: Float64Array,
+  blockSize: number,
+): SummaryPlan {
+  if (input.n === 0 || input.minUs === null || input.maxUs === null)
+    return { ranks: [], bounds: [] };
+  const ranks = req.percentiles.map((p) => nearestRank(p, input.n));
+  const edges = histogramEdges(
+    req.fromMs !== undefined ? req.fromMs * US_PER_MS : input.minUs,
+    req.toMs !== undefined ? req.toMs * US_PER_MS : input.maxUs,
+    req.bins,
+    req.scale,
+  );
+  const cdf = cdfRanks(input.n, firsts, blockSize, req.cdfPoints ?? 200);
+  const sampled = firsts.length >= (req.cdfPoints ?? 200);
+  return {
+    ranks: sampled ? ranks : [...ranks, ...cdf],
+    bounds: [
+      { x: req.withinMs * US_PER_MS, strict: false },
+      ...edges.map((x) => ({ x, strict: true })),
+      { x: edges[edges.length - 1] as number, strict: false },
+    ],
+  };
+}
+
+export interface SummaryStats {
+  percentiles: PercentileValue[];
+  withinCount: number;
+  withinFraction: number | null;
+  histogram: HistogramBin[];
+  underflow: number;
+  overflow: number;
+  cdf: CdfPoint[];
+}
+
+export function computeSummary(
+  req: SummaryRequest,
+  input: SummaryInput,
+  sample: SortedLatencies,
+): SummaryStats {
+  const { n } = input;
+  if (n === 0 || input.minUs === null || input.maxUs === null) {
+    return {
+      percentiles: [],
+      withinCount: 0,
+      withinFraction: input.denominator > 0 ? 0 : null,
+      histogram: [],
+      underflow: 0,
+      overflow: 0,
+      cdf: [],
+    };
+  }
+  const percentiles = req.percentiles.map((p) => ({ p, ms: toMs(sample.at(nearestRank(p, n))) }));
+  const withinCount = sample.countBelow(req.withinMs * US_PER_MS, false);
+  const edges = histogramEdges(
+    req.fromMs !== undefined ? req.fromMs * US_PER_MS : input.minUs,
+    req.toMs !== undefined ? req.toMs * US_PER_MS : input.maxUs,
+    req.bins,
+    req.scale,
+  );
+  const below = edges.map((x) => sample.countBelow(x, true));
+  const lastEdge = edges[edges.length - 1] as number;
+  const atOrBelowLast = sample.countBelow(lastEdge, false);
+  const histogram: HistogramBin[] = [];
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const upper = i + 2 === edges.length ? atOrBelowLast : (below[i + 1] as number);
+    histogram.push({
+      fromMs: toMs(edges[i] as number),
+      toMs: toMs(edges[i + 1] as number),
+      count: upper - (below[i] as number),
+    });
+  }
+  const cdf = cdfRanks(n, sample.firsts, sample.blockSize, req.cdfPoints ?? 200).map((r) => ({
+    ms: toMs(sample.at(r)),
+    fraction: r / input.denominator,
+  }));
+  return {
+    percentiles,
+    withinCount,
+    withinFraction: input.denominator > 0 ? withinCount / input.denominator : null,
+    histogram,
+    underflow: below[0] as number,
+    overflow: n - atOrBelowLast,
+    cdf,
+  };
+}

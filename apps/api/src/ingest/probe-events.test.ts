@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { checkEvent, isProblem } from './probe-events.ts';
+
+const obs = { type: 'observation', change: 'c1', proxy: 'p1', at: '2026-02-01T10:00:00.5Z' };
+
+describe('checkEvent', () => {
+  it('accepts each event type', () => {
+    for (const e of [
+      {
+        type: 'change',
+        id: 'c1',
+        kind: 'endpoint',
+        target: 'hey',
+        action: 'delete',
+        at: '2026-02-01T10:00:00Z',
+        expected: 3,
+      },
+      obs,
+      { type: 'incident', kind: 'reconnect', node: 'n1', from: '2026-02-01T10:00:00Z' },
+      { type: 'lifecycle', phase: 'running', entity: 'alloc-9', at: '2026-02-01T10:00:00Z' },
+    ]) {
+      expect(isProblem(checkEvent(e)), JSON.stringify(e)).toBe(false);
+    }
+  });
+  it('names an unknown type', () => {
+    const p = checkEvent({ ...obs, type: 'observaton' });
+    expect(p).toEqual({
+      field: 'type',
+      message: expect.stringContaining('unknown event type "observaton"'),
+    });
+  });
+  it('names a missing field', () => {
+    const { proxy, ...rest } = obs;
+    expect(checkEvent(rest)).toEqual({
+      field: 'proxy',
+      message: expect.stringContaining('missing required field "proxy"'),
+    });
+  });
+  it('names a field of the wrong type', () => {
+    expect(checkEvent({ ...obs, proxy: 42 })).toMatchObject({ field: 'proxy' });
+  });
+  it('names an extra field', () => {
+    expect(checkEvent({ ...obs, latency: 3 })).toEqual({
+      field: 'latency',
+      message: expect.stringContaining('unknown field "latency"'),
+    });
+  });
+  it('names an at that is not RFC 3339', () => {
+    const p = checkEvent({ ...obs, at: 1706781600 });
+    expect(p).toMatchObject({ field: 'at' });
+    expect(checkEvent({ ...obs, at: '2026-02-01 10:00:00' })).toMatchObject({
+      field: 'at',
+      message: expect.stringContaining('RFC 3339'),
+    });
+  });
+  it('rejects non-objects', () => {
+    expect(isProblem(checkEvent([obs]))).toBe(true);
+    expect(isProblem(checkEvent('x'))).toBe(true);
+  });
+});

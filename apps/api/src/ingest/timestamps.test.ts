@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { formatTimestampUs, parseTimestampUs } from './timestamps.ts';
+
+describe('parseTimestampUs', () => {
+  it('keeps microseconds', () => {
+    expect(parseTimestampUs('1970-01-01T00:00:00.000001Z')).toBe(1);
+    expect(parseTimestampUs('1970-01-01T00:00:01.5Z')).toBe(1_500_000);
+  });
+  it('truncates below a microsecond', () => {
+    expect(parseTimestampUs('1970-01-01T00:00:00.000001999Z')).toBe(1);
+  });
+  it('applies offsets', () => {
+    expect(parseTimestampUs('1970-01-01T01:00:00+01:00')).toBe(0);
+    expect(parseTimestampUs('1969-12-31T23:30:00-00:30')).toBe(0);
+  });
+  it('rejects what is not RFC 3339', () => {
+    for (const bad of [
+      '2026-02-01 10:00:00Z',
+      '2026-02-01T10:00:00',
+      '1706781600',
+      '2026-13-01T00:00:00Z',
+      '2026-02-30T00:00:00Z',
+      '2025-02-29T00:00:00Z',
+      '2026-02-01T24:00:00Z',
+      '',
+    ]) {
+      expect(parseTimestampUs(bad), bad).toBeNull();
+    }
+    expect(parseTimestampUs('2024-02-29T00:00:00Z')).not.toBeNull();
+  });
+  it('round-trips through the formatter', () => {
+    const us = parseTimestampUs('2026-02-01T10:00:00.123456Z') as number;
+    expect(formatTimestampUs(us)).toBe('2026-02-01T10:00:00.123456Z');
+    expect(formatTimestampUs(parseTimestampUs('2026-02-01T11:00:00.5+01:00') as number)).toBe(
+      '2026-02-01T10:00:00.500000Z',
+    );
+  });
+});

@@ -1,0 +1,28 @@
+// Opens the database (embedded or server), applies migrations, closes it with the app.
+import { type Database, migrateDatabase, openDatabase } from '@meshbench/db';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Database;
+  }
+}
+
+export interface DatabasePluginOptions {
+  databaseUrl: string | undefined;
+  /** Embedded database directory; undefined keeps it in memory (tests). */
+  dataDir: string | undefined;
+  /** An already open database, e.g. shared by a test suite. */
+  database?: Database;
+}
+
+export default fp<DatabasePluginOptions>(
+  async (app, opts) => {
+    const database =
+      opts.database ?? (await openDatabase({ url: opts.databaseUrl, dataDir: opts.dataDir }));
+    await migrateDatabase(database);
+    app.decorate('database', database);
+    if (!opts.database) app.addHook('onClose', () => database.close());
+  },
+  { name: 'database' },
+);

@@ -1,0 +1,206 @@
+// Probe-event batches: one transaction per batch, rows loaded by COPY, kept summaries.
+import { copyText, type Database, type Tx, tables } from '@meshbench/db';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+
+const { changes, changeSummaries, eventBatches, latencyBlocks } = tables;
+
+export interface StoredChange {
+  id: string;
+  kind: string;
+  target: string;
+  action: string;
+  atUs: number;
+  expected: number | null;
+}
+
+export interface SummaryToSave {
+  count: number;
+  observations: number;
+  repeats: number;
+  beforeChange: number;
+  minUs: number | null;
+  maxUs: number | null;
+  sumUs: number;
+  blockSize: number;
+  blockFirsts: Float64Array;
+  blocks: Float64Array[];
+}
+
+const OBSERVATION_COLUMNS = [
+  'run_id',
+  'change_id',
+  'proxy',
+  'node',
+  'at',
+  'cause',
+  'attrs',
+  'batch_id',
+];
+const INCIDENT_COLUMNS = ['run_id', 'kind', 'node', 'proxy', 'from', 'to', 'attrs', 'batch_id'];
+const LIFECYCLE_COLUMNS = ['run_id', 'phase', 'entity', 'node', 'at', 'attrs', 'batch_id'];
+
+const toBytes = (values: Float64Array) =>
+  Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) * 1000000)::float8`;
+
+function batchStore(tx: Tx, runId: string, batchId: number) {
+  return {
+    batchId,
+    copyObservations: (rows: AsyncIterable<string>) =>
+      tx.copy('observations', OBSERVATION_COLUMNS, rows),
+    copyIncidents: (rows: Iterable<string>) => tx.copy('incidents', INCIDENT_COLUMNS, rows),
+    copyLifecycle: (rows: Iterable<string>) => tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, rows),
+
+    async storedChanges(ids: string[]): Promise<StoredChange[]> {
+      if (ids.length === 0) return [];
+      return tx.db
+        .select({
+          id: changes.id,
+          kind: changes.kind,
+          target: changes.target,
+          action: changes.action,
+          atUs: epochUs(changes.at),
+          expected: changes.expected,
+        })
+        .from(changes)
+        .where(and(eq(changes.runId, runId), inArray(changes.id, ids)));
+    },
+
+    async insertChanges(rows: (StoredChange & { at: string })[]): Promise<void> {
+      if (rows.length === 0) return;
+      await tx.db.insert(changes).values(
+        rows.map((c) => ({
+          runId,
+          id: c.id,
+          kind: c.kind,
+          target: c.target,
+          action: c.action,
+          at: c.at,
+          expected: c.expected,
+        })),
+      );
+      await tx.db.execute(
+        sql`update runs set change_count = change_count + ${rows.length} where id = ${runId}`,
+      );
+    },
+
+    /** Observations already stored per change before this batch. */
+    async priorObservations(changeIds: string[]): Promise<Map<string, number>> {
+      if (changeIds.length === 0) return new Map();
+      const rows = await tx.db
+        .select({ changeId: changeSummaries.changeId, observations: changeSummaries.observations })
+        .from(changeSummaries)
+        .where(and(eq(changeSummaries.runId, runId), inArray(changeSummaries.changeId, changeIds)));
+      return new Map(rows.map((r) => [r.changeId, r.observations]));
+    },
+
+    /** Every proxy's first application of a change (epoch us) and the observation total. */
+    async firstApplications(
+      changeId: string,
+    ): Promise<{ firstUs: Float64Array; observations: number }> {
+      const result = await tx.db.execute<{ first_us: number; n: number }>(sql`
+        select (extract(epoch from min(at)) * 1000000)::float8 as first_us, count(*)::int as n
+        from observations where run_id = ${runId} and change_id = ${changeId}
+        group by proxy`);
+      const rows = (result as unknown as { rows: { first_us: number; n: number }[] }).rows;
+      const firstUs = new Float64Array(rows.length);
+      let observations = 0;
+      rows.forEach((r, i) => {
+        firstUs[i] = Number(r.first_us);
+        observations += Number(r.n);
+      });
+      return { firstUs, observations };
+    },
+
+    async saveSummary(changeId: string, s: SummaryToSave): Promise<void> {
+      const values = {
+        runId,
+        changeId,
+        count: s.count,
+        observations: s.observations,
+        repeats: s.repeats,
+        beforeChange: s.beforeChange,
+        minUs: s.minUs,
+        maxUs: s.maxUs,
+        sumUs: s.sumUs,
+        blockSize: s.blockSize,
+        blockFirsts: toBytes(s.blockFirsts),
+        computedAt: sql`now()`,
+      };
+      await tx.db
+        .insert(changeSummaries)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [changeSummaries.runId, changeSummaries.changeId],
+          set: values,
+        });
+      await tx.db
+        .delete(latencyBlocks)
+        .where(and(eq(latencyBlocks.runId, runId), eq(latencyBlocks.changeId, changeId)));
+      for (let i = 0; i < s.blocks.length; i += 256) {
+        await tx.db.insert(latencyBlocks).values(
+          s.blocks.slice(i, i + 256).map((b, j) => ({
+            runId,
+            changeId,
+            blockNo: i + j,
+            latencies: toBytes(b),
+          })),
+        );
+      }
+    },
+
+    async finish(accepted: number, bodySha256: string): Promise<void> {
+      await tx.db
+        .update(eventBatches)
+        .set({ accepted, bodySha256 })
+        .where(eq(eventBatches.id, batchId));
+    },
+  };
+}
+export type BatchStore = ReturnType<typeof batchStore>;
+
+export type BatchClaim<T> =
+  | { duplicate: false; result: T }
+  | { duplicate: true; accepted: number; bodySha256: string };
+
+export function eventsRepository(database: Database) {
+  return {
+    copyText,
+    /**
+     * Runs `work` in one transaction after claiming the idempotency key. A key seen before
+     * returns the earlier batch instead; a concurrent retry waits for the first to finish.
+     */
+    async inBatch<T>(
+      runId: string,
+      idempotencyKey: string | undefined,
+      work: (store: BatchStore) => Promise<T>,
+    ): Promise<BatchClaim<T>> {
+      return database.transaction(async (tx) => {
+        const [claimed] = await tx.db
+          .insert(eventBatches)
+          .values({ runId, idempotencyKey: idempotencyKey ?? null, bodySha256: '', accepted: 0 })
+          .onConflictDoNothing()
+          .returning({ id: eventBatches.id });
+        if (!claimed) {
+          const [earlier] = await tx.db
+            .select({ accepted: eventBatches.accepted, bodySha256: eventBatches.bodySha256 })
+            .from(eventBatches)
+            .where(
+              and(
+                eq(eventBatches.runId, runId),
+                eq(eventBatches.idempotencyKey, idempotencyKey ?? ''),
+              ),
+            );
+          return {
+            duplicate: true as const,
+            accepted: earlier?.accepted ?? 0,
+            bodySha256: earlier?.bodySha256 ?? '',
+          };
+        }
+        const result = await work(batchStore(tx, runId, claimed.id));
+        return { duplicate: false as const, result };
+      });
+    },
+  };
+}
+export type EventsRepository = ReturnType<typeof eventsRepository>;

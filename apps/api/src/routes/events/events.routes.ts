@@ -1,0 +1,97 @@
+// POST /runs/{id}/events: the body is streamed to the ingest service, never buffered here.
+import type { Readable } from 'node:stream';
+import { createGunzip, createInflate } from 'node:zlib';
+import { apiError, ingestResult } from '@meshbench/schema';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import type { BatchFormat } from '../../ingest/event-stream.ts';
+
+const FORMATS: Record<string, BatchFormat> = {
+  'application/x-ndjson': 'ndjson',
+  'application/ndjson': 'ndjson',
+  'application/jsonl': 'ndjson',
+  'application/json': 'json',
+};
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  // In this plugin only: hand every body over as the raw stream.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.post(
+    '/runs/:id/events',
+    {
+      schema: {
+        tags: ['events'],
+        description:
+          'A batch of probe events: `application/x-ndjson` (one event per line) or `application/json` (an array); `Content-Encoding: gzip` allowed. Atomic: all stored or none. A 4xx names the line and field at fault. Retries with the same `Idempotency-Key` are acknowledged and stored once.',
+        params: z.object({ id: z.string().min(1) }),
+        headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
+        response: {
+          200: ingestResult,
+          400: apiError,
+          401: apiError,
+          404: apiError,
+          409: apiError,
+          413: apiError,
+          415: apiError,
+          422: apiError,
+        },
+        security: [{ bearer: [] }],
+      },
+      preHandler: app.requireWrite,
+    },
+    async (request) => {
+      const mime =
+        (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      const format = FORMATS[mime];
+      if (!format) {
+        throw new AppError(
+          415,
+          'unsupported_media_type',
+          `Content-Type must be application/x-ndjson or application/json, got "${mime || 'none'}"`,
+        );
+      }
+      const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
+      let body = request.body as Readable;
+      if (encoding === 'gzip' || encoding === 'x-gzip') body = body.pipe(createGunzip());
+      else if (encoding === 'deflate') body = body.pipe(createInflate());
+      else if (encoding !== 'identity') {
+        throw new AppError(
+          415,
+          'unsupported_encoding',
+          `Content-Encoding "${encoding}" is not supported; use gzip or none`,
+        );
+      }
+      body.on('error', () => {}); // surfaced by the iteration below
+      try {
+        return await app.services.ingest.ingest(request.params.id, {
+          body: gzipErrors(body),
+          format,
+          idempotencyKey: request.headers['idempotency-key'],
+        });
+      } finally {
+        // Whatever was not read (a rejected batch) is drained so the client gets the reply.
+        if (!body.destroyed) body.resume();
+      }
+    },
+  );
+};
+
+async function* gzipErrors(body: Readable): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of body) yield chunk as Buffer;
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('Z_')) {
+      throw new AppError(
+        400,
+        'malformed_body',
+        `the body could not be decompressed: ${(error as Error).message}`,
+      );
+    }
+    throw error;
+  }
+}
+export default routes;

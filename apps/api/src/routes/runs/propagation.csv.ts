@@ -1,0 +1,34 @@
+// The propagation summary as CSV: one table of sections a spreadsheet can read.
+import type { Propagation } from '@meshbench/schema';
+
+const cell = (v: string | number | null) => {
+  if (v === null) return '';
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+const row = (...cells: (string | number | null)[]) => `${cells.map(cell).join(',')}\n`;
+
+export function propagationCsv(p: Propagation): string {
+  let out = row('section', 'key', 'value', 'extra');
+  out += row('summary', 'change', p.change.id, null);
+  for (const [k, v] of [
+    ['count', p.count],
+    ['observations', p.observations],
+    ['expected', p.expected],
+    ['missing', p.missing],
+    ['beforeChange', p.beforeChange],
+    ['repeats', p.repeats],
+    ['minMs', p.minMs],
+    ['meanMs', p.meanMs],
+    ['maxMs', p.maxMs],
+    ['withinMs', p.withinMs],
+    ['withinCount', p.withinCount],
+    ['withinFraction', p.withinFraction],
+  ] as const) {
+    out += row('summary', k, v, null);
+  }
+  for (const { p: pct, ms } of p.percentiles) out += row('percentile', `p${pct}`, ms, null);
+  for (const b of p.histogram) out += row('histogram', b.fromMs, b.toMs, b.count);
+  for (const c of p.cdf) out += row('cdf', c.ms, c.fraction, null);
+  return out;
+}

@@ -1,0 +1,121 @@
+import {
+  apiError,
+  changeList,
+  createRunBody,
+  finishRunBody,
+  listRunsQuery,
+  propagation,
+  propagationQuery,
+  run,
+  runList,
+} from '@meshbench/schema';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { propagationCsv } from './propagation.csv.ts';
+
+const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
+const errors = { 400: apiError, 401: apiError, 404: apiError };
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+
+  app.post(
+    '/runs',
+    {
+      schema: {
+        tags: ['runs'],
+        body: createRunBody,
+        response: { 201: run, ...errors },
+        security: [{ bearer: [] }],
+      },
+      preHandler: app.requireWrite,
+    },
+    async (request, reply) => reply.code(201).send(await services.runs.create(request.body)),
+  );
+
+  app.get(
+    '/runs',
+    {
+      schema: {
+        tags: ['runs'],
+        querystring: listRunsQuery,
+        response: { 200: runList, 400: apiError },
+      },
+    },
+    async (request) => services.runs.list(request.query),
+  );
+
+  app.get(
+    '/runs/:id',
+    { schema: { tags: ['runs'], params: runParams, response: { 200: run, 404: apiError } } },
+    async (request) => services.runs.get(request.params.id),
+  );
+
+  app.patch(
+    '/runs/:id',
+    {
+      schema: {
+        tags: ['runs'],
+        description: 'Finish a run: sets finishedAt (default now) and status (default finished).',
+        params: runParams,
+        body: finishRunBody,
+        response: { 200: run, ...errors },
+        security: [{ bearer: [] }],
+      },
+      preHandler: app.requireWrite,
+    },
+    async (request) => services.runs.finish(request.params.id, request.body),
+  );
+
+  app.get(
+    '/runs/:id/changes',
+    {
+      schema: {
+        tags: ['propagation'],
+        params: runParams,
+        response: { 200: changeList, 404: apiError },
+      },
+    },
+    async (request) => services.propagation.changes(request.params.id),
+  );
+
+  app.get(
+    '/runs/:id/changes/:changeId/propagation',
+    {
+      schema: {
+        tags: ['propagation'],
+        description:
+          'Exact propagation summary of a change: nearest-rank percentiles, share within withinMs, histogram and CDF. `Accept: text/csv` (or ?format=csv) gives the tables as CSV.',
+        params: runParams.extend({ changeId: z.string().min(1) }),
+        querystring: propagationQuery.extend({ format: z.enum(['json', 'csv']).optional() }),
+        response: { 200: propagation, 400: apiError, 404: apiError },
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const result = await services.propagation.propagation(
+        request.params.id,
+        request.params.changeId,
+        query,
+      );
+      const wantsCsv =
+        format === 'csv' ||
+        (format === undefined && request.headers.accept?.startsWith('text/csv'));
+      if (wantsCsv) {
+        return (
+          reply
+            .type('text/csv; charset=utf-8')
+            .header(
+              'content-disposition',
+              `attachment; filename="propagation-${request.params.changeId}.csv"`,
+            )
+            .serializer((s: string) => s)
+            // The CSV bypasses the JSON response schema (its own serializer above).
+            .send(propagationCsv(result) as never)
+        );
+      }
+      return result;
+    },
+  );
+};
+export default routes;

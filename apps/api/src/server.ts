@@ -1,0 +1,58 @@
+// The process: config, app, listen, demo data on first start, graceful shutdown.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config/env.ts';
+import { loadDemo } from './demo/index.ts';
+
+/** The built web app beside this file's package: apps/web/dist. */
+function webRoot(): string | undefined {
+  for (const rel of ['../../web/dist', '../../../web/dist']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(`${dir}/index.html`)) return dir;
+  }
+  return undefined;
+}
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`meshbench: configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const app = await buildApp(config, { webRoot: webRoot() });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.log.info(`${signal}: closing`);
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+  // The demo loads on the first start of an empty database, unless MESHBENCH_DEMO=0.
+  const wantDemo = config.demo !== false && (await app.services.isEmpty());
+  await app.listen({ port: config.port, host: config.host });
+  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  app.log.info(
+    `meshbench on ${base} (database: ${app.database.kind === 'embedded' ? `embedded in ${config.dataDir}` : 'postgres'}); API docs at ${base}/docs`,
+  );
+  if (wantDemo) {
+    const started = Date.now();
+    loadDemo({ baseUrl: base, token: config.adminToken }).then(
+      (runs) =>
+        app.log.info(`demo data loaded: ${runs.length} run(s) in ${Date.now() - started} ms`),
+      (error) => app.log.error({ err: error }, 'demo data failed to load'),
+    );
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

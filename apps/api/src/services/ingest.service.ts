@@ -1,0 +1,149 @@
+// The events use case: a batch is decoded, checked and stored whole, or not at all.
+import { createHash } from 'node:crypto';
+import type { IngestResult } from '@meshbench/schema';
+import { type LatencySet, latencySet } from '../domain/first-applications.ts';
+import { splitBlocks } from '../domain/sorted-latencies.ts';
+import { AppError, notFound } from '../errors.ts';
+import { BatchAssembler, differingField } from '../ingest/batch-assembler.ts';
+import { type BatchFormat, decodeEvents } from '../ingest/event-stream.ts';
+import type {
+  BatchStore,
+  EventsRepository,
+  SummaryToSave,
+} from '../repositories/events.repository.ts';
+import type { RunsRepository } from '../repositories/runs.repository.ts';
+
+export const LATENCY_BLOCK_SIZE = 1024;
+
+export interface IngestInput {
+  body: AsyncIterable<Buffer>;
+  format: BatchFormat;
+  idempotencyKey?: string | undefined;
+}
+
+export function ingestService(deps: {
+  runs: RunsRepository;
+  events: EventsRepository;
+  maxBatchBytes: number;
+}) {
+  const { runs, events, maxBatchBytes } = deps;
+
+  return {
+    async ingest(runRef: string, input: IngestInput): Promise<IngestResult> {
+      const run = await runs.find(runRef);
+      if (!run) throw notFound(`run "${runRef}"`);
+
+      const hash = createHash('sha256');
+      let consumed = false;
+      async function* hashed(): AsyncGenerator<Buffer> {
+        for await (const chunk of input.body) {
+          hash.update(chunk);
+          yield chunk;
+        }
+        consumed = true;
+      }
+      const body = hashed();
+
+      const claim = await events.inBatch(run.id, input.idempotencyKey, async (store) => {
+        const batch = new BatchAssembler(run.id, store.batchId);
+        await store.copyObservations(
+          batch.observationRows(decodeEvents(body, input.format, maxBatchBytes)),
+        );
+        await settleChanges(store, batch);
+        await store.copyIncidents(batch.incidentRows);
+        await store.copyLifecycle(batch.lifecycleRows);
+        await summarize(store, batch);
+        await store.finish(batch.accepted, hash.digest('hex'));
+        return batch.accepted;
+      });
+
+      if (!claim.duplicate) return { accepted: claim.result, duplicate: false };
+
+      // A retry: the body must be the one first sent under this key.
+      let size = 0;
+      for await (const chunk of body) {
+        size += chunk.length;
+        if (size > maxBatchBytes) break;
+      }
+      if (!consumed || hash.digest('hex') !== claim.bodySha256) {
+        throw new AppError(
+          422,
+          'idempotency_key_reused',
+          `Idempotency-Key "${input.idempotencyKey}" was used for a different batch on this run`,
+        );
+      }
+      return { accepted: claim.accepted, duplicate: true };
+    },
+  };
+}
+
+/** New changes are stored; a change given again must match; referenced ones must exist. */
+async function settleChanges(store: BatchStore, batch: BatchAssembler): Promise<void> {
+  const ids = [...new Set([...batch.changes.keys(), ...batch.references.keys()])];
+  const stored = new Map((await store.storedChanges(ids)).map((c) => [c.id, c]));
+  for (const [id, line] of batch.references) {
+    if (!batch.changes.has(id) && !stored.has(id)) {
+      throw new AppError(
+        422,
+        'unknown_change',
+        `line ${line}: observation of change "${id}", which is neither in this batch nor stored for this run`,
+        { line, field: 'change' },
+      );
+    }
+  }
+  const fresh = [];
+  for (const [id, c] of batch.changes) {
+    const existing = stored.get(id);
+    if (!existing) {
+      fresh.push({ ...c.event, expected: c.event.expected ?? null, atUs: c.atUs });
+      continue;
+    }
+    const field = differingField(existing, existing.atUs, c.event, c.atUs);
+    if (field) {
+      throw new AppError(
+        409,
+        'change_conflict',
+        `line ${c.line}: change "${id}" is already stored with a different "${field}"`,
+        { line: c.line, field },
+      );
+    }
+  }
+  await store.insertChanges(fresh);
+}
+
+/** Recomputes the kept summary of every change the batch touched. */
+async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void> {
+  const touched = [...new Set([...batch.changes.keys(), ...batch.applications.keys()])];
+  const prior = await store.priorObservations(touched);
+  const changeAt = new Map((await store.storedChanges(touched)).map((c) => [c.id, c.atUs]));
+  for (const changeId of touched) {
+    const atUs = changeAt.get(changeId) as number;
+    let set: LatencySet;
+    if ((prior.get(changeId) ?? 0) > 0) {
+      // Proxies may have reported in earlier batches: first applications come from all rows.
+      const all = await store.firstApplications(changeId);
+      const latencies = all.firstUs.map((first) => first - atUs);
+      set = latencySet(latencies, all.observations);
+    } else {
+      const apps = batch.applications.get(changeId);
+      set = apps ? apps.latencies(atUs) : latencySet(new Float64Array(0), 0);
+    }
+    await store.saveSummary(changeId, toSummary(set));
+  }
+}
+
+function toSummary(set: LatencySet): SummaryToSave {
+  const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
+  return {
+    count: set.sorted.length,
+    observations: set.observations,
+    repeats: set.repeats,
+    beforeChange: set.beforeChange,
+    minUs: set.sorted.length > 0 ? (set.sorted[0] as number) : null,
+    maxUs: set.sorted.length > 0 ? (set.sorted[set.sorted.length - 1] as number) : null,
+    sumUs: set.sumUs,
+    blockSize: LATENCY_BLOCK_SIZE,
+    blockFirsts: new Float64Array(blocks.map((b) => b[0] as number)),
+    blocks,
+  };
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Integration suites share one Postgres; each makes its own rows, so files may run in parallel.
+    fileParallelism: true,
+  },
+});

@@ -1,0 +1,157 @@
+// One database interface over two drivers: PGlite (embedded) and node-postgres (server).
+// Ordinary queries go through drizzle; bulk loads go through COPY on the same transaction.
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction as PGliteTransaction } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { migrationsFolder } from './migrations-folder.ts';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type DatabaseKind = 'embedded' | 'postgres';
+
+/** Rows for COPY ... FROM STDIN (text format), produced as chunks of lines. */
+export type CopySource = AsyncIterable<string> | Iterable<string>;
+
+export interface Tx {
+  readonly db: Db;
+  /** Loads rows with COPY in text format; `source` yields already-escaped lines. */
+  copy(table: string, columns: readonly string[], source: CopySource): Promise<void>;
+}
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Db;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent the embedded database is used. */
+  url?: string | undefined;
+  /** Directory of the embedded database; absent means in memory. */
+  dataDir?: string | undefined;
+  /** Pool size for the server driver. */
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.url
+    ? openPostgres(options.url, options.poolSize ?? 10)
+    : await openEmbedded(options.dataDir);
+  return database;
+}
+
+/** Applies the committed migrations; the same files for both drivers. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === 'postgres') {
+    await migratePg(database.db as Parameters<typeof migratePg>[0], { migrationsFolder });
+  } else {
+    await migratePglite(database.db as Parameters<typeof migratePglite>[0], { migrationsFolder });
+  }
+}
+
+const copyStatement = (table: string, columns: readonly string[]) =>
+  `COPY ${table} (${columns.map((c) => `"${c}"`).join(', ')}) FROM STDIN`;
+
+function openPostgres(url: string, max: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // A broken idle connection must not take the process down; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    async transaction(fn) {
+      const client = await pool.connect();
+      let released = false;
+      try {
+        await client.query('BEGIN');
+        const tx: Tx = {
+          db: drizzlePg(client, { schema }) as unknown as Db,
+          async copy(table, columns, source) {
+            const stream = client.query(copyFrom(copyStatement(table, columns)));
+            const done = new Promise<void>((resolve, reject) => {
+              stream.on('finish', resolve);
+              stream.on('error', reject);
+            });
+            try {
+              for await (const chunk of source) {
+                if (!stream.write(chunk)) {
+                  await new Promise<void>((resolve, reject) => {
+                    stream.once('drain', resolve);
+                    stream.once('error', reject);
+                  });
+                }
+              }
+            } catch (error) {
+              // Abort the COPY (CopyFail) so the connection is usable for ROLLBACK.
+              stream.destroy(error as Error);
+              await done.catch(() => {});
+              throw error;
+            }
+            stream.end();
+            await done;
+          },
+        };
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          client.release(true);
+          released = true;
+        }
+        throw error;
+      } finally {
+        if (!released) client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+async function openEmbedded(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'embedded',
+    db,
+    transaction(fn) {
+      // PGlite has one connection: its transaction() holds it, so no other query interleaves.
+      return client.transaction(async (t: PGliteTransaction) => {
+        const tx: Tx = {
+          db: drizzlePglite(t as unknown as PGlite, { schema }) as unknown as Db,
+          async copy(table, columns, source) {
+            // COPY in PGlite reads a Blob; it is assembled from chunks, never one string.
+            const parts: string[] = [];
+            for await (const chunk of source) parts.push(chunk);
+            if (parts.length === 0) return;
+            await t.query(`${copyStatement(table, columns)}`.replace('STDIN', "'/dev/blob'"), [], {
+              blob: new Blob(parts),
+            });
+          },
+        };
+        return fn(tx);
+      });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+export { sql };

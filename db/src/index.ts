@@ -1,0 +1,5 @@
+// The database package: drizzle schema, the two drivers, migrations and COPY helpers.
+export * from './client.ts';
+export { copyText } from './copy-text.ts';
+export { migrationsFolder } from './migrations-folder.ts';
+export * as tables from './schema/index.ts';

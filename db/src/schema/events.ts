@@ -1,0 +1,139 @@
+// Probe events as stored: changes, observations, incidents, lifecycle events, batches.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { runs } from './runs.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: 'string' });
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+export const changes = pgTable(
+  'changes',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    kind: text('kind').notNull(),
+    target: text('target').notNull(),
+    action: text('action').notNull(),
+    at: ts('at').notNull(),
+    expected: integer('expected'),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.id] })],
+);
+
+// Loaded by COPY in bulk: one index only, the one every read of a change uses.
+export const observations = pgTable(
+  'observations',
+  {
+    runId: uuid('run_id').notNull(),
+    changeId: text('change_id').notNull(),
+    proxy: text('proxy').notNull(),
+    node: text('node'),
+    at: ts('at').notNull(),
+    cause: text('cause'),
+    attrs: jsonb('attrs').$type<Record<string, string | number | boolean>>(),
+    batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('observations_run_change_idx').on(t.runId, t.changeId)],
+);
+
+export const incidents = pgTable(
+  'incidents',
+  {
+    runId: uuid('run_id').notNull(),
+    kind: text('kind').notNull(),
+    node: text('node'),
+    proxy: text('proxy'),
+    from: ts('from').notNull(),
+    to: ts('to'),
+    attrs: jsonb('attrs').$type<Record<string, string | number | boolean>>(),
+    batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('incidents_run_idx').on(t.runId, t.from)],
+);
+
+export const lifecycleEvents = pgTable(
+  'lifecycle_events',
+  {
+    runId: uuid('run_id').notNull(),
+    phase: text('phase').notNull(),
+    entity: text('entity').notNull(),
+    node: text('node'),
+    at: ts('at').notNull(),
+    attrs: jsonb('attrs').$type<Record<string, string | number | boolean>>(),
+    batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('lifecycle_events_run_idx').on(t.runId, t.phase, t.at)],
+);
+
+/** One row per accepted batch: the idempotency record and the batch id of its rows. */
+export const eventBatches = pgTable(
+  'event_batches',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key'),
+    bodySha256: text('body_sha256').notNull(),
+    accepted: integer('accepted').notNull(),
+    createdAt: ts('created_at').notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex('event_batches_key_idx').on(t.runId, t.idempotencyKey)],
+);
+
+/**
+ * The kept summary of a change, recomputed when a batch touches it, so reads never
+ * rescan the observations. Latencies are microseconds.
+ */
+export const changeSummaries = pgTable(
+  'change_summaries',
+  {
+    runId: uuid('run_id').notNull(),
+    changeId: text('change_id').notNull(),
+    count: integer('count').notNull(),
+    observations: integer('observations').notNull(),
+    repeats: integer('repeats').notNull(),
+    beforeChange: integer('before_change').notNull(),
+    minUs: doublePrecision('min_us'),
+    maxUs: doublePrecision('max_us'),
+    sumUs: doublePrecision('sum_us').notNull(),
+    blockSize: integer('block_size').notNull(),
+    /** First latency of each block (float64 LE): every block boundary in one read. */
+    blockFirsts: bytea('block_firsts').notNull(),
+    computedAt: ts('computed_at').notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.changeId] })],
+);
+
+/**
+ * The sorted first-application latencies of a change in fixed-size blocks (float64 LE,
+ * microseconds). Any nearest-rank percentile, count below a bound, or histogram edge is
+ * a lookup in one block, so every summary stays exact without reading observations.
+ */
+export const latencyBlocks = pgTable(
+  'latency_blocks',
+  {
+    runId: uuid('run_id').notNull(),
+    changeId: text('change_id').notNull(),
+    blockNo: integer('block_no').notNull(),
+    latencies: bytea('latencies').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.blockNo] })],
+);

@@ -1,0 +1,32 @@
+// Runs: the root of every other table; everything below is keyed by run first.
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const runs = pgTable(
+  'runs',
+  {
+    id: uuid('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    benchmark: text('benchmark').notNull(),
+    scenario: text('scenario').notNull(),
+    meshName: text('mesh_name').notNull(),
+    meshVersion: text('mesh_version'),
+    platform: text('platform'),
+    topology: jsonb('topology').$type<Record<string, number>>().notNull().default({}),
+    environment: text('environment'),
+    labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
+    status: text('status').notNull().default('running'),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 6 }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 6 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`now()`),
+    changeCount: integer('change_count').notNull().default(0),
+  },
+  (t) => [
+    // The runs list: newest first, optionally narrowed by mesh/benchmark/scenario.
+    index('runs_started_idx').on(t.startedAt.desc(), t.id),
+    index('runs_benchmark_scenario_idx').on(t.benchmark, t.scenario, t.startedAt.desc()),
+    index('runs_labels_idx').using('gin', t.labels),
+  ],
+);

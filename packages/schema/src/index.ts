@@ -1,0 +1,6 @@
+// Shared zod schemas: request validation in the API, OpenAPI, and parsing in web and CLI.
+export * from './errors.ts';
+export * from './events.ts';
+export * from './propagation.ts';
+export * from './run.ts';
+export * from './time.ts';

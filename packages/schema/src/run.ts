@@ -1,0 +1,80 @@
+// Runs: one execution of one scenario against one mesh.
+import { z } from 'zod';
+import { timestamp } from './time.ts';
+
+export const runStatus = z.enum(['running', 'finished', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof runStatus>;
+
+const name = z.string().min(1).max(200);
+
+export const mesh = z.strictObject({
+  name: name.meta({ example: 'consul' }),
+  version: z.string().max(100).optional().meta({ example: '1.9.5' }),
+});
+
+export const topology = z.strictObject({
+  nodes: z.number().int().nonnegative().optional(),
+  services: z.number().int().nonnegative().optional(),
+  instances: z.number().int().nonnegative().optional(),
+  servers: z.number().int().nonnegative().optional(),
+});
+export type Topology = z.infer<typeof topology>;
+
+export const labels = z.record(z.string().min(1).max(200), z.string().max(2000));
+
+export const createRunBody = z.strictObject({
+  benchmark: name.meta({ example: 'global-scale' }),
+  scenario: name.meta({ example: 'endpoint-propagation' }),
+  mesh,
+  platform: z.string().max(100).optional().meta({ example: 'nomad' }),
+  topology: topology.optional(),
+  environment: z.string().max(200).optional(),
+  labels: labels.optional(),
+  startedAt: timestamp.optional(),
+  finishedAt: timestamp.optional(),
+});
+export type CreateRunBody = z.infer<typeof createRunBody>;
+
+export const finishRunBody = z.strictObject({
+  finishedAt: timestamp.optional(),
+  status: runStatus.exclude(['running']).optional(),
+});
+export type FinishRunBody = z.infer<typeof finishRunBody>;
+
+export const run = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  benchmark: z.string(),
+  scenario: z.string(),
+  mesh: z.object({ name: z.string(), version: z.string().nullable() }),
+  platform: z.string().nullable(),
+  topology: topology,
+  environment: z.string().nullable(),
+  labels: z.record(z.string(), z.string()),
+  status: runStatus,
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  changes: z.number().int().describe('number of changes posted to the run'),
+});
+export type Run = z.infer<typeof run>;
+
+export const runList = z.object({
+  runs: z.array(run),
+  total: z.number().int(),
+});
+export type RunList = z.infer<typeof runList>;
+
+export const listRunsQuery = z.object({
+  mesh: z.string().optional(),
+  benchmark: z.string().optional(),
+  scenario: z.string().optional(),
+  status: runStatus.optional(),
+  label: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe('k:v, repeatable; all must match'),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type ListRunsQuery = z.infer<typeof listRunsQuery>;
