@@ -5,7 +5,5 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Integration suites share one Postgres; each makes its own rows, so files may run in parallel.
-    fileParallelism: true,
   },
 });

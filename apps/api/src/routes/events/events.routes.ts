@@ -42,7 +42,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
       preHandler: app.requireWrite,
     },
-    async (request) => {
+    async (request, reply) => {
       const mime =
         (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       const format = FORMATS[mime];
@@ -71,9 +71,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           format,
           idempotencyKey: request.headers['idempotency-key'],
         });
-      } finally {
-        // Whatever was not read (a rejected batch) is drained so the client gets the reply.
-        if (!body.destroyed) body.resume();
+      } catch (error) {
+        // A batch rejected before its end leaves bytes on the socket: the connection cannot
+        // carry another request, so it closes with this reply rather than hang the next one.
+        if (!request.raw.complete) reply.header('connection', 'close');
+        throw error;
       }
     },
   );

@@ -1,0 +1,404 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
+
+const T0 = '2026-02-01T10:00:00.000000Z';
+const at = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
+const change = {
+  type: 'change',
+  id: 'c1',
+  kind: 'endpoint',
+  target: 'hey',
+  action: 'delete',
+  at: T0,
+  expected: 10,
+};
+const obs = (proxy: string, ms: number, extra: Record<string, unknown> = {}) => ({
+  type: 'observation',
+  change: 'c1',
+  proxy,
+  node: `n-${proxy}`,
+  at: at(ms),
+  ...extra,
+});
+
+// First applications (ms): p9 -5 (skewed clock), 100, 200, 200, 300, 450, 800, 1000, 1500;
+// p2 reports again at 900 (a repeat). Expected 10, so one proxy is missing.
+const batch = [
+  change,
+  obs('p1', 100),
+  obs('p2', 200),
+  obs('p3', 200),
+  obs('p4', 300),
+  // The same instant as +450 ms, written with an offset.
+  { ...obs('p5', 0), at: '2026-02-01T11:00:00.450+01:00' },
+  obs('p6', 800, { cause: 'slow-node', attrs: { az: 'us-east-1a' } }),
+  obs('p7', 1000),
+  obs('p8', 1500),
+  obs('p2', 900),
+  obs('p9', -5),
+];
+
+/** Worked by hand from the batch above. */
+const expectedSummary = {
+  count: 9,
+  observations: 10,
+  expected: 10,
+  missing: 1,
+  beforeChange: 1,
+  repeats: 1,
+  minMs: -5,
+  maxMs: 1500,
+  meanMs: 505, // (-5+100+200+200+300+450+800+1000+1500) / 9 = 4545 / 9
+  // nearest rank: P10 -> rank 1; P25 -> rank 3; P50 -> ceil(4.5)=5; P90 -> ceil(8.1)=9; P96 -> 9
+  percentiles: [
+    { p: 10, ms: -5 },
+    { p: 25, ms: 200 },
+    { p: 50, ms: 300 },
+    { p: 90, ms: 1500 },
+    { p: 96, ms: 1500 },
+  ],
+  withinMs: 1000,
+  withinCount: 8,
+  withinFraction: 0.8, // 8 of the 10 expected proxies within 1 s
+  // 4 linear bins over [-5, 1500]: width 376.25
+  histogram: [
+    { fromMs: -5, toMs: 371.25, count: 5 },
+    { fromMs: 371.25, toMs: 747.5, count: 1 },
+    { fromMs: 747.5, toMs: 1123.75, count: 2 },
+    { fromMs: 1123.75, toMs: 1500, count: 1 },
+  ],
+};
+const QUERY = 'percentiles=10,25,50,90,96&bins=4';
+
+describe.each(backends)('events and propagation on $name', (backend) => {
+  const server = useServer(backend, { MESHBENCH_MAX_BATCH_BYTES: '300000' });
+
+  const summary = (runId: string, query = QUERY) =>
+    server.json<Record<string, unknown>>(`/runs/${runId}/changes/c1/propagation?${query}`);
+
+  it('stores an NDJSON batch and reads the exact summary', async () => {
+    const run = await createRun(server);
+    const posted = await postEvents(server, run.id, ndjson(batch));
+    expect(posted).toEqual({ status: 200, body: { accepted: 11, duplicate: false } });
+    const { status, body } = await summary(run.id);
+    expect(status).toBe(200);
+    expect(body).toMatchObject(expectedSummary);
+    expect(body.change).toMatchObject({ id: 'c1', at: T0, expected: 10 });
+    const cdf = body.cdf as { ms: number; fraction: number }[];
+    expect(cdf.at(-1)).toEqual({ ms: 1500, fraction: 0.9 }); // 9 of 10 expected ever applied it
+  });
+
+  it('takes a JSON array and a gzip body the same way', async () => {
+    const a = await createRun(server);
+    expect(
+      (
+        await server.json(`/runs/${a.id}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(batch),
+        })
+      ).status,
+    ).toBe(200);
+    expect((await summary(a.id)).body).toMatchObject(expectedSummary);
+
+    const b = await createRun(server);
+    const gz = await postEvents(server, b.id, gzipSync(ndjson(batch)), {
+      'content-encoding': 'gzip',
+    });
+    expect(gz.status).toBe(200);
+    expect((await summary(b.id)).body).toMatchObject(expectedSummary);
+  });
+
+  it('stores a retried batch once (Idempotency-Key)', async () => {
+    const run = await createRun(server);
+    const key = { 'idempotency-key': 'batch-0001' };
+    expect((await postEvents(server, run.id, ndjson(batch), key)).body).toEqual({
+      accepted: 11,
+      duplicate: false,
+    });
+    expect((await postEvents(server, run.id, ndjson(batch), key)).body).toEqual({
+      accepted: 11,
+      duplicate: true,
+    });
+    expect((await summary(run.id)).body).toMatchObject({ observations: 10, count: 9, repeats: 1 });
+    // The same key on another body is a client bug, not a retry.
+    const reused = await postEvents(server, run.id, ndjson(batch.slice(0, 3)), key);
+    expect(reused.status).toBe(422);
+    expect(reused.body.code).toBe('idempotency_key_reused');
+    // Without a key, a second delivery is a second batch: repeats, not new proxies.
+    await postEvents(server, run.id, ndjson(batch));
+    expect((await summary(run.id)).body).toMatchObject({ observations: 20, count: 9, repeats: 11 });
+  });
+
+  it('counts a proxy reporting again in a later batch as a repeat', async () => {
+    const run = await createRun(server);
+    await postEvents(server, run.id, ndjson([change, obs('p1', 100), obs('p2', 200)]));
+    const second = await postEvents(server, run.id, ndjson([obs('p1', 50), obs('p3', 700)]));
+    expect(second.status).toBe(200);
+    // p1's first application is now the earlier one, at 50 ms.
+    expect((await summary(run.id, 'percentiles=50,100')).body).toMatchObject({
+      count: 3,
+      observations: 4,
+      repeats: 1,
+      minMs: 50,
+      percentiles: [
+        { p: 50, ms: 200 },
+        { p: 100, ms: 700 },
+      ],
+    });
+  });
+
+  it('accepts incidents and lifecycle events with the batch', async () => {
+    const run = await createRun(server);
+    const posted = await postEvents(
+      server,
+      run.id,
+      ndjson([
+        change,
+        {
+          type: 'incident',
+          kind: 'reconnect',
+          node: 'n-1',
+          proxy: 'p1',
+          from: at(10),
+          to: at(5000),
+        },
+        { type: 'lifecycle', phase: 'running', entity: 'alloc-9', node: 'n-1', at: at(-1000) },
+        obs('p1', 5100),
+      ]),
+    );
+    expect(posted.body).toEqual({ accepted: 4, duplicate: false });
+  });
+
+  it('gives the tables as CSV', async () => {
+    const run = await createRun(server);
+    await postEvents(server, run.id, ndjson(batch));
+    const response = await server.api(`/runs/${run.id}/changes/c1/propagation?${QUERY}`, {
+      headers: { accept: 'text/csv' },
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    const text = await response.text();
+    expect(text).toContain('percentile,p96,1500,');
+    expect(text).toContain('summary,withinFraction,0.8,');
+    expect(text).toContain('histogram,-5,371.25,5');
+  });
+
+  describe('bad input: a 4xx naming line and field, and nothing stored', () => {
+    const cases: [
+      string,
+      unknown[] | string,
+      number,
+      string,
+      number | undefined,
+      string | undefined,
+    ][] = [
+      [
+        'malformed NDJSON line',
+        `${JSON.stringify(change)}\n${JSON.stringify(obs('p1', 1))}\n{"type":"observation",\n`,
+        400,
+        'malformed_json',
+        3,
+        undefined,
+      ],
+      [
+        'unknown event type',
+        [change, { ...obs('p1', 1), type: 'observaton' }],
+        400,
+        'invalid_event',
+        2,
+        'type',
+      ],
+      [
+        'missing field',
+        [change, { type: 'observation', change: 'c1', at: at(1) }],
+        400,
+        'invalid_event',
+        2,
+        'proxy',
+      ],
+      [
+        'field of the wrong type',
+        [change, obs('p1', 1), { ...obs('p2', 1), proxy: 42 }],
+        400,
+        'invalid_event',
+        3,
+        'proxy',
+      ],
+      [
+        'unknown field',
+        [change, { ...obs('p1', 1), latencyMs: 3 }],
+        400,
+        'invalid_event',
+        2,
+        'latencyMs',
+      ],
+      [
+        'at not RFC 3339',
+        [change, { ...obs('p1', 1), at: '2026-02-01 10:00:00' }],
+        400,
+        'invalid_event',
+        2,
+        'at',
+      ],
+      [
+        'at as epoch number',
+        [change, { ...obs('p1', 1), at: 1769940000 }],
+        400,
+        'invalid_event',
+        2,
+        'at',
+      ],
+      [
+        'at that is no date',
+        [change, { ...obs('p1', 1), at: '2026-02-30T10:00:00Z' }],
+        400,
+        'invalid_event',
+        2,
+        'at',
+      ],
+      [
+        'observation of an unknown change',
+        [change, obs('p1', 1), { ...obs('p2', 1), change: 'nope' }],
+        422,
+        'unknown_change',
+        3,
+        'change',
+      ],
+      [
+        'a change id twice with different content',
+        [change, obs('p1', 1), { ...change, target: 'other' }],
+        409,
+        'change_conflict',
+        3,
+        'target',
+      ],
+      [
+        'an incident that ends before it starts',
+        [change, { type: 'incident', kind: 'reconnect', from: at(10), to: at(5) }],
+        400,
+        'invalid_event',
+        2,
+        'to',
+      ],
+    ];
+    it.each(cases)('%s', async (_name, body, status, code, line, field) => {
+      const run = await createRun(server);
+      const posted = await postEvents(
+        server,
+        run.id,
+        typeof body === 'string' ? body : ndjson(body),
+      );
+      expect(posted.status).toBe(status);
+      expect(posted.body).toMatchObject({ statusCode: status, code });
+      expect(posted.body.line).toBe(line);
+      expect(posted.body.field).toBe(field);
+      expect(posted.body.message).toContain(`line ${line}`);
+      expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
+    });
+
+    it('rolls back a large batch failing at its last line', async () => {
+      const run = await createRun(server);
+      const lines: unknown[] = [change];
+      for (let i = 0; i < 2000; i++) lines.push(obs(`p${i}`, i));
+      lines.push({ ...obs('late', 1), at: 'never' });
+      const posted = await postEvents(server, run.id, ndjson(lines));
+      expect(posted.status).toBe(400);
+      expect(posted.body.line).toBe(2002);
+      expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
+      // The run is still usable: the same batch without the bad line goes in whole.
+      const good = await postEvents(server, run.id, ndjson(lines.slice(0, -1)));
+      expect(good.body).toEqual({ accepted: 2001, duplicate: false });
+      expect((await summary(run.id, 'percentiles=50')).body).toMatchObject({ count: 2000 });
+    });
+
+    it('keeps a stored change and refuses a different one under its id', async () => {
+      const run = await createRun(server);
+      await postEvents(server, run.id, ndjson([change, obs('p1', 100)]));
+      const c2 = { ...change, id: 'c2' };
+      const conflict = await postEvents(
+        server,
+        run.id,
+        ndjson([c2, { ...obs('p2', 1), change: 'c2' }, { ...change, at: at(1) }]),
+      );
+      expect(conflict.status).toBe(409);
+      expect(conflict.body).toMatchObject({ code: 'change_conflict', line: 3, field: 'at' });
+      const changes = (await server.json<{ id: string }[]>(`/runs/${run.id}/changes`)).body;
+      expect(changes.map((c) => c.id)).toEqual(['c1']);
+      // Giving the stored change again unchanged is fine.
+      expect((await postEvents(server, run.id, ndjson([change, obs('p2', 300)]))).status).toBe(200);
+      expect((await summary(run.id, 'percentiles=50')).body).toMatchObject({ count: 2 });
+    });
+
+    it('refuses an observation of an unknown change after a stored one', async () => {
+      const run = await createRun(server);
+      await postEvents(server, run.id, ndjson([change]));
+      const posted = await postEvents(
+        server,
+        run.id,
+        ndjson([obs('p1', 1), { ...obs('p2', 1), change: 'c9' }]),
+      );
+      expect(posted.status).toBe(422);
+      expect((await summary(run.id)).body).toMatchObject({ count: 0, observations: 0 });
+    });
+
+    it('answers 413 for a body over the limit', async () => {
+      const run = await createRun(server);
+      const lines: unknown[] = [change];
+      for (let i = 0; i < 4000; i++) lines.push(obs(`proxy-${i}`, i));
+      const posted = await postEvents(server, run.id, ndjson(lines));
+      expect(posted.status).toBe(413);
+      expect(posted.body.code).toBe('body_too_large');
+      expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
+    });
+
+    it('answers 413 for a gzip body that inflates over the limit', async () => {
+      const run = await createRun(server);
+      const padding = ' '.repeat(400_000);
+      const posted = await postEvents(
+        server,
+        run.id,
+        gzipSync(`${JSON.stringify(change)}${padding}\n`),
+        { 'content-encoding': 'gzip' },
+      );
+      expect(posted.status).toBe(413);
+    });
+
+    it('answers 404 for an unknown run, 415 for other media, 400 for broken gzip and non-arrays', async () => {
+      expect(
+        (await postEvents(server, '00000000-0000-0000-0000-000000000000', ndjson([change]))).status,
+      ).toBe(404);
+      const run = await createRun(server);
+      const text = await postEvents(server, run.id, ndjson([change]), {
+        'content-type': 'text/plain',
+      });
+      expect(text.status).toBe(415);
+      const gz = await postEvents(server, run.id, Buffer.from('not gzip at all'), {
+        'content-encoding': 'gzip',
+      });
+      expect(gz.status).toBe(400);
+      expect(gz.body.code).toBe('malformed_body');
+      const notArray = await server.json(`/runs/${run.id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(change),
+      });
+      expect(notArray.status).toBe(400);
+      expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
+    });
+
+    it('answers 404 for an unknown change and 400 for bad summary parameters', async () => {
+      const run = await createRun(server);
+      expect((await server.json(`/runs/${run.id}/changes/nope/propagation`)).status).toBe(404);
+      await postEvents(server, run.id, ndjson([change]));
+      const bad = await server.json<{ field: string }>(
+        `/runs/${run.id}/changes/c1/propagation?percentiles=50,abc`,
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body.field).toBe('percentiles');
+      expect((await server.json(`/runs/${run.id}/changes/c1/propagation?scale=cubic`)).status).toBe(
+        400,
+      );
+    });
+  });
+});

@@ -1,0 +1,95 @@
+// Integration-test harness: the real app on a real socket, against every database we
+// support: the embedded one always, and the server at DATABASE_URL when it is set.
+import type { AddressInfo } from 'node:net';
+import { type Database, openDatabase } from '@meshbench/db';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config/env.ts';
+
+export interface Backend {
+  name: 'embedded' | 'postgres';
+  open: () => Promise<Database>;
+}
+
+export const backends: Backend[] = [
+  { name: 'embedded', open: () => openDatabase({}) },
+  ...(process.env.DATABASE_URL
+    ? [
+        {
+          name: 'postgres' as const,
+          open: () => openDatabase({ url: process.env.DATABASE_URL, poolSize: 4 }),
+        },
+      ]
+    : []),
+];
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  api: (path: string, init?: RequestInit) => Promise<Response>;
+  json: <T = unknown>(path: string, init?: RequestInit) => Promise<{ status: number; body: T }>;
+}
+
+/** Starts the app for the current describe block; env overrides the config. */
+export function useServer(backend: Backend, env: Record<string, string> = {}): TestServer {
+  const server = {} as TestServer;
+  let database: Database;
+  beforeAll(async () => {
+    database = await backend.open();
+    const config = loadConfig({ STATSD_PORT: '0', MESHBENCH_LOG_LEVEL: 'silent', ...env });
+    server.app = await buildApp(config, { database, logger: false, inMemory: true });
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    server.url = `http://127.0.0.1:${port}`;
+    server.api = (path, init) => fetch(`${server.url}/api/v1${path}`, init);
+    server.json = async (path, init) => {
+      const response = await server.api(path, init);
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as never };
+    };
+  });
+  afterAll(async () => {
+    await server.app?.close();
+    await database?.close();
+  });
+  return server;
+}
+
+export const jsonBody = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+export const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n');
+
+let counter = 0;
+/** A run of its own for each test: tests never share rows. */
+export async function createRun(server: TestServer, over: Record<string, unknown> = {}) {
+  counter++;
+  const { status, body } = await server.json<{ id: string; slug: string }>(
+    '/runs',
+    jsonBody({
+      benchmark: 'int-test',
+      scenario: `case-${process.pid}-${counter}-${Date.now()}`,
+      mesh: { name: 'consul', version: '1.9.5' },
+      ...over,
+    }),
+  );
+  if (status !== 201) throw new Error(`create run: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+export function postEvents(
+  server: TestServer,
+  runId: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+) {
+  return server.json<Record<string, unknown>>(`/runs/${runId}/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-ndjson', ...headers },
+    body,
+  });
+}
