@@ -58,51 +58,58 @@ export class BatchAssembler {
    * Consumes the events and yields observation rows in chunks for COPY; every other kind
    * is kept for after the stream (they are few beside observations).
    */
-  async *observationRows(events: AsyncIterable<NumberedEvent>): AsyncGenerator<string> {
+  async *observationRows(batches: AsyncIterable<NumberedEvent[]>): AsyncGenerator<string> {
     let chunk = '';
     const { runId, batchId } = this;
-    for await (const { line, event } of events) {
-      this.accepted++;
-      switch (event.type) {
-        case 'observation': {
-          const at = this.timestamp(event.at, line, 'at');
-          if (!this.references.has(event.change)) this.references.set(event.change, line);
-          let apps = this.applications.get(event.change);
-          if (!apps) {
-            apps = new FirstApplications();
-            this.applications.set(event.change, apps);
+    for await (const events of batches) {
+      for (const { line, event } of events) {
+        this.accepted++;
+        switch (event.type) {
+          case 'observation': {
+            const at = this.timestamp(event.at, line, 'at');
+            if (!this.references.has(event.change)) this.references.set(event.change, line);
+            let apps = this.applications.get(event.change);
+            if (!apps) {
+              apps = new FirstApplications();
+              this.applications.set(event.change, apps);
+            }
+            apps.add(event.proxy, at.us);
+            chunk += `${runId}\t${copyText(event.change)}\t${copyText(event.proxy)}\t${copyText(event.node)}\t${at.text}\t${copyText(event.cause)}\t${attrsText(event.attrs)}\t${batchId}\n`;
+            if (chunk.length >= CHUNK_CHARS) {
+              yield chunk;
+              chunk = '';
+            }
+            break;
           }
-          apps.add(event.proxy, at.us);
-          chunk += `${runId}\t${copyText(event.change)}\t${copyText(event.proxy)}\t${copyText(event.node)}\t${at.text}\t${copyText(event.cause)}\t${attrsText(event.attrs)}\t${batchId}\n`;
-          if (chunk.length >= CHUNK_CHARS) {
-            yield chunk;
-            chunk = '';
+          case 'change':
+            this.addChange(event, line);
+            break;
+          case 'incident': {
+            const from = this.timestamp(event.from, line, 'from');
+            const to = event.to === undefined ? undefined : this.timestamp(event.to, line, 'to');
+            if (to && to.us < from.us) {
+              throw new AppError(
+                400,
+                'invalid_event',
+                `line ${line}: "to" is earlier than "from"`,
+                {
+                  line,
+                  field: 'to',
+                },
+              );
+            }
+            this.incidentRows.push(
+              `${runId}\t${copyText(event.kind)}\t${copyText(event.node)}\t${copyText(event.proxy)}\t${from.text}\t${to ? to.text : '\\N'}\t${attrsText(event.attrs)}\t${batchId}\n`,
+            );
+            break;
           }
-          break;
-        }
-        case 'change':
-          this.addChange(event, line);
-          break;
-        case 'incident': {
-          const from = this.timestamp(event.from, line, 'from');
-          const to = event.to === undefined ? undefined : this.timestamp(event.to, line, 'to');
-          if (to && to.us < from.us) {
-            throw new AppError(400, 'invalid_event', `line ${line}: "to" is earlier than "from"`, {
-              line,
-              field: 'to',
-            });
+          case 'lifecycle': {
+            const at = this.timestamp(event.at, line, 'at');
+            this.lifecycleRows.push(
+              `${runId}\t${copyText(event.phase)}\t${copyText(event.entity)}\t${copyText(event.node)}\t${at.text}\t${attrsText(event.attrs)}\t${batchId}\n`,
+            );
+            break;
           }
-          this.incidentRows.push(
-            `${runId}\t${copyText(event.kind)}\t${copyText(event.node)}\t${copyText(event.proxy)}\t${from.text}\t${to ? to.text : '\\N'}\t${attrsText(event.attrs)}\t${batchId}\n`,
-          );
-          break;
-        }
-        case 'lifecycle': {
-          const at = this.timestamp(event.at, line, 'at');
-          this.lifecycleRows.push(
-            `${runId}\t${copyText(event.phase)}\t${copyText(event.entity)}\t${copyText(event.node)}\t${at.text}\t${attrsText(event.attrs)}\t${batchId}\n`,
-          );
-          break;
         }
       }
     }

@@ -21,24 +21,27 @@ export async function* decodeEvents(
   body: AsyncIterable<Buffer>,
   format: BatchFormat,
   limit: number,
-): AsyncGenerator<NumberedEvent> {
+): AsyncGenerator<NumberedEvent[]> {
   try {
     if (format === 'ndjson') {
-      for await (const { no, text } of splitLines(body, limit)) {
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          throw new AppError(
-            400,
-            'malformed_json',
-            `line ${no}: not valid JSON (${(error as Error).message})`,
-            {
-              line: no,
-            },
-          );
+      for await (const lines of splitLines(body, limit)) {
+        const events: NumberedEvent[] = new Array(lines.length);
+        for (let i = 0; i < lines.length; i++) {
+          const { no, text } = lines[i] as (typeof lines)[number];
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch (error) {
+            throw new AppError(
+              400,
+              'malformed_json',
+              `line ${no}: not valid JSON (${(error as Error).message})`,
+              { line: no },
+            );
+          }
+          events[i] = validated(value, no, 'line');
         }
-        yield validated(value, no, 'line');
+        yield events;
       }
       return;
     }
@@ -66,7 +69,14 @@ export async function* decodeEvents(
         'an application/json batch must be an array of events',
       );
     }
-    for (let i = 0; i < value.length; i++) yield validated(value[i], i + 1, 'event');
+    const BATCH = 1000;
+    for (let from = 0; from < value.length; from += BATCH) {
+      const events: NumberedEvent[] = [];
+      for (let i = from; i < Math.min(value.length, from + BATCH); i++) {
+        events.push(validated(value[i], i + 1, 'event'));
+      }
+      yield events;
+    }
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       throw new AppError(

@@ -6,7 +6,8 @@ async function collect(chunks: string[], limit?: number) {
   async function* gen() {
     for (const c of chunks) yield Buffer.from(c);
   }
-  for await (const line of splitLines(gen(), limit)) out.push([line.no, line.text]);
+  for await (const lines of splitLines(gen(), limit))
+    for (const line of lines) out.push([line.no, line.text]);
   return out;
 }
 
@@ -30,7 +31,7 @@ describe('splitLines', () => {
       yield bytes.subarray(2);
     }
     const out = [];
-    for await (const l of splitLines(gen())) out.push(l.text);
+    for await (const lines of splitLines(gen())) out.push(...lines.map((l) => l.text));
     expect(out).toEqual(['"é"']);
   });
   it('stops at the byte limit', async () => {

@@ -12,11 +12,14 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** Yields non-blank lines; `limit` caps the bytes read (after decompression). */
+/**
+ * Yields the non-blank lines of each chunk together (one await per chunk, not per line);
+ * `limit` caps the bytes read (after decompression).
+ */
 export async function* splitLines(
   chunks: AsyncIterable<Buffer | Uint8Array | string>,
   limit = Number.POSITIVE_INFINITY,
-): AsyncGenerator<Line> {
+): AsyncGenerator<Line[]> {
   let carry: Buffer | null = null;
   let no = 0;
   let total = 0;
@@ -28,23 +31,35 @@ export async function* splitLines(
     total += chunk.length;
     if (total > limit) throw new BodyTooLargeError(limit);
     const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    // Decoded once up to the last newline (never inside a multi-byte character), then cut.
+    const lastNl = buf.lastIndexOf(10);
+    if (lastNl === -1) {
+      carry = buf;
+      continue;
+    }
+    const text = buf.toString('utf8', 0, lastNl + 1);
+    carry = lastNl + 1 < buf.length ? buf.subarray(lastNl + 1) : null;
+    const lines: Line[] = [];
     let start = 0;
-    let nl = buf.indexOf(10, start);
+    let nl = text.indexOf('\n');
     while (nl !== -1) {
       no++;
-      const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
       if (end > start) {
-        const text = buf.toString('utf8', start, end);
-        if (text.trim() !== '') yield { no, text };
+        const line = text.slice(start, end);
+        if (!isBlank(line)) lines.push({ no, text: line });
       }
       start = nl + 1;
-      nl = buf.indexOf(10, start);
+      nl = text.indexOf('\n', start);
     }
-    carry = start < buf.length ? buf.subarray(start) : null;
+    if (lines.length > 0) yield lines;
   }
   if (carry && carry.length > 0) {
     no++;
     const text = carry.toString('utf8');
-    if (text.trim() !== '') yield { no, text };
+    if (!isBlank(text)) yield [{ no, text }];
   }
 }
+
+/** Most lines start with '{': only the others need a trim to know they are blank. */
+const isBlank = (line: string) => line.charCodeAt(0) !== 123 && line.trim() === '';

@@ -28,6 +28,18 @@ describe('parseTimestampUs', () => {
     }
     expect(parseTimestampUs('2024-02-29T00:00:00Z')).not.toBeNull();
   });
+  it('reads the common UTC shape and the general one alike', () => {
+    // 2026-02-01T10:00:00Z is 1769940000 s after the epoch.
+    const base = 1_769_940_000_000_000;
+    expect(parseTimestampUs('2026-02-01T10:00:00Z')).toBe(base);
+    expect(parseTimestampUs('2026-02-01T10:00:00.1Z')).toBe(base + 100_000);
+    expect(parseTimestampUs('2026-02-01T10:00:00.000042Z')).toBe(base + 42);
+    expect(parseTimestampUs('2026-02-01t10:00:00.000042z')).toBe(base + 42);
+    expect(parseTimestampUs('2026-02-01T10:00:00.000042000Z')).toBe(base + 42);
+    expect(parseTimestampUs('2026-02-01T10:00:00.Z')).toBeNull();
+    expect(parseTimestampUs('2026-02-01T10:00:0xZ')).toBeNull();
+    expect(parseTimestampUs('2026-02-31T10:00:00Z')).toBeNull();
+  });
   it('round-trips through the formatter', () => {
     const us = parseTimestampUs('2026-02-01T10:00:00.123456Z') as number;
     expect(formatTimestampUs(us)).toBe('2026-02-01T10:00:00.123456Z');

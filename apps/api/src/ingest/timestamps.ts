@@ -3,8 +3,58 @@ import { RFC3339 } from '@meshbench/schema';
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
+const num2 = (s: string, i: number) => digit(s, i) * 10 + digit(s, i + 1);
+
+/**
+ * The common shape, YYYY-MM-DDTHH:MM:SS[.f{1,6}]Z, read by char codes: the hot path of a
+ * 178,000-line batch. Returns undefined for anything else, which the full parser handles.
+ */
+function parseUtcFast(s: string): number | null | undefined {
+  const n = s.length;
+  if (n < 20 || n > 27 || s.charCodeAt(n - 1) !== 90 /* Z */) return undefined;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84) return undefined;
+  if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  for (const i of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+  }
+  let micros = 0;
+  if (n > 20) {
+    if (s.charCodeAt(19) !== 46 || n === 21) return undefined;
+    for (let i = 20; i < n - 1; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return undefined;
+      micros = micros * 10 + d;
+    }
+    micros *= 10 ** (6 - (n - 21));
+  } else if (s.charCodeAt(19) !== 90) {
+    return undefined;
+  }
+  const year = num2(s, 0) * 100 + num2(s, 2);
+  const month = num2(s, 5);
+  const day = num2(s, 8);
+  const hour = num2(s, 11);
+  const minute = num2(s, 14);
+  const second = num2(s, 17);
+  if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return null;
+  return Date.UTC(year, month - 1, day, hour, minute, second) * 1000 + micros;
+}
+
+function validDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1 || day > (DAYS_IN_MONTH[month - 1] as number))
+    return false;
+  return !(
+    month === 2 &&
+    day === 29 &&
+    !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))
+  );
+}
+
 /** Epoch microseconds, or null when the string is not a valid RFC 3339 date-time. */
 export function parseTimestampUs(value: string): number | null {
+  const fast = parseUtcFast(value);
+  if (fast !== undefined) return fast;
   const m = RFC3339.exec(value);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, offset] = m;
@@ -14,10 +64,7 @@ export function parseTimestampUs(value: string): number | null {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > (DAYS_IN_MONTH[month - 1] as number)) return null;
-  if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) {
-    return null;
-  }
+  if (!validDate(year, month, day)) return null;
   // 60 is allowed for a leap second, as RFC 3339 does; it lands on the next minute's :00.
   if (hour > 23 || minute > 59 || second > 60) return null;
   let offsetMinutes = 0;

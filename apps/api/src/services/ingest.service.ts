@@ -1,5 +1,4 @@
 // The events use case: a batch is decoded, checked and stored whole, or not at all.
-import { createHash } from 'node:crypto';
 import type { IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet } from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
@@ -19,6 +18,8 @@ export interface IngestInput {
   body: AsyncIterable<Buffer>;
   format: BatchFormat;
   idempotencyKey?: string | undefined;
+  /** SHA-256 of the body as sent, known once `body` is read to its end. */
+  digest: () => string;
 }
 
 export function ingestService(deps: {
@@ -33,16 +34,12 @@ export function ingestService(deps: {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
 
-      const hash = createHash('sha256');
       let consumed = false;
-      async function* hashed(): AsyncGenerator<Buffer> {
-        for await (const chunk of input.body) {
-          hash.update(chunk);
-          yield chunk;
-        }
+      async function* read(): AsyncGenerator<Buffer> {
+        yield* input.body;
         consumed = true;
       }
-      const body = hashed();
+      const body = read();
 
       const claim = await events.inBatch(run.id, input.idempotencyKey, async (store) => {
         const batch = new BatchAssembler(run.id, store.batchId);
@@ -53,7 +50,7 @@ export function ingestService(deps: {
         await store.copyIncidents(batch.incidentRows);
         await store.copyLifecycle(batch.lifecycleRows);
         await summarize(store, batch);
-        await store.finish(batch.accepted, hash.digest('hex'));
+        await store.finish(batch.accepted, input.digest());
         return batch.accepted;
       });
 
@@ -65,7 +62,7 @@ export function ingestService(deps: {
         size += chunk.length;
         if (size > maxBatchBytes) break;
       }
-      if (!consumed || hash.digest('hex') !== claim.bodySha256) {
+      if (!consumed || input.digest() !== claim.bodySha256) {
         throw new AppError(
           422,
           'idempotency_key_reused',

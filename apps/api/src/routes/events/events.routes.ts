@@ -1,5 +1,6 @@
 // POST /runs/{id}/events: the body is streamed to the ingest service, never buffered here.
-import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { type Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import { apiError, ingestResult } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -54,7 +55,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
-      let body = request.body as Readable;
+      // The idempotency check compares bodies as sent (compressed or not): hash them here.
+      const hash = createHash('sha256');
+      let digest: string | undefined;
+      let body: Readable = (request.body as Readable).pipe(
+        new Transform({
+          transform(chunk, _encoding, done) {
+            hash.update(chunk);
+            done(null, chunk);
+          },
+          flush(done) {
+            digest = hash.digest('hex');
+            done();
+          },
+        }),
+      );
       if (encoding === 'gzip' || encoding === 'x-gzip') body = body.pipe(createGunzip());
       else if (encoding === 'deflate') body = body.pipe(createInflate());
       else if (encoding !== 'identity') {
@@ -70,6 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           body: gzipErrors(body),
           format,
           idempotencyKey: request.headers['idempotency-key'],
+          digest: () => digest ?? '',
         });
       } catch (error) {
         // A batch rejected before its end leaves bytes on the socket: the connection cannot

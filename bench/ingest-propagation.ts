@@ -1,0 +1,191 @@
+// bench/ingest-propagation: 178,000 observations of one change in one gzip NDJSON request,
+// end to end against real Postgres, beside a raw COPY of the same rows in the same run.
+// Then the time to read a change's summary at 178,000 and at 10,000,000 observations.
+// Usage: tsx ingest-propagation.ts [--observations N] [--large N] (DATABASE_URL, default the local test db)
+import { gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { changeLine, iso, latencyUs, observationBlock, T0_US } from './lib/propagation-data.ts';
+import { DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const N = arg('observations', 178_000);
+const LARGE = arg('large', 10_000_000);
+const LARGE_BATCH = 1_000_000;
+const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+const fmt = (n: number, d = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function json<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function rawCopy(rowsText: string[]): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('create temp table scratch_observations (like observations)');
+  const started = performance.now();
+  const stream = client.query(
+    copyFrom(
+      'COPY scratch_observations (run_id, change_id, proxy, node, at, cause, attrs, batch_id) FROM STDIN',
+    ),
+  );
+  await new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+    (async () => {
+      for (const chunk of rowsText)
+        if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r));
+      stream.end();
+    })().catch(reject);
+  });
+  const ms = performance.now() - started;
+  await client.end();
+  return ms;
+}
+
+async function median(times: number, fn: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] as number;
+}
+
+async function main() {
+  const api = await startApi({ DATABASE_URL: databaseUrl });
+  const post = (path: string, body: unknown) =>
+    fetch(`${api.url}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  try {
+    // --- ingest, end to end ---
+    const run = await json<{ id: string }>(
+      await post('/runs', {
+        benchmark: 'bench',
+        scenario: 'ingest-propagation',
+        mesh: { name: 'consul' },
+      }),
+    );
+    const body = gzipSync(`${changeLine('c1', N)}\n${observationBlock('c1', 0, N)}`);
+    const rssBefore = api.peakRssMiB();
+    const started = performance.now();
+    const ingest = await json<{ accepted: number }>(
+      await fetch(`${api.url}/api/v1/runs/${run.id}/events`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-ndjson',
+          'content-encoding': 'gzip',
+          'idempotency-key': 'bench-1',
+        },
+        body,
+      }),
+    );
+    const summaryUrl = `${api.url}/api/v1/runs/${run.id}/changes/c1/propagation`;
+    const summary = await json<{ count: number; percentiles: { p: number; ms: number }[] }>(
+      await fetch(summaryUrl),
+    );
+    const endToEndMs = performance.now() - started;
+    if (summary.count !== N || ingest.accepted !== N + 1)
+      throw new Error(`stored ${summary.count} of ${N}`);
+    const peakRss = api.peakRssMiB();
+
+    // --- baseline: raw COPY of the same rows, same database, same run ---
+    const rows: string[] = [];
+    let chunk = '';
+    for (let i = 0; i < N; i++) {
+      chunk += `${run.id}\tc1\tproxy-${i}-sidecar\tnode-${i % 10_000}\t${iso(T0_US + latencyUs(i))}\t\\N\t\\N\t0\n`;
+      if (chunk.length > 65536) {
+        rows.push(chunk);
+        chunk = '';
+      }
+    }
+    rows.push(chunk);
+    const copyMs = await rawCopy(rows);
+
+    const rate = (N / endToEndMs) * 1000;
+    const copyRate = (N / copyMs) * 1000;
+    const read178k = await median(21, () => fetch(summaryUrl).then((r) => r.text()));
+
+    console.log('\nbench/ingest-propagation');
+    console.log(
+      `  observations                 ${fmt(N)} (gzip body ${fmt(body.length / 1024 / 1024, 1)} MiB)`,
+    );
+    console.log(`  end to end (send -> summary) ${fmt(endToEndMs)} ms = ${fmt(rate)} events/s`);
+    console.log(`  raw COPY, same rows          ${fmt(copyMs)} ms = ${fmt(copyRate)} rows/s`);
+    console.log(
+      `  ratio end to end / raw COPY  ${fmt((rate / copyRate) * 100, 1)} %   (budget >= 50 %)`,
+    );
+    console.log(
+      `  API peak RSS                 ${fmt(peakRss)} MiB (before ingest ${fmt(rssBefore)} MiB; budget <= 300 MiB)`,
+    );
+    console.log(
+      `  summary read, ${fmt(N)}       ${fmt(read178k, 1)} ms median of 21 (budget <= 50 ms)`,
+    );
+
+    // --- reading a summary at 10,000,000 observations ---
+    if (LARGE > 0) {
+      const big = await json<{ id: string }>(
+        await post('/runs', {
+          benchmark: 'bench',
+          scenario: 'summary-10m',
+          mesh: { name: 'consul' },
+        }),
+      );
+      const loadStart = performance.now();
+      for (let from = 0; from < LARGE; from += LARGE_BATCH) {
+        const to = Math.min(LARGE, from + LARGE_BATCH);
+        const head = from === 0 ? `${changeLine('c1', LARGE)}\n` : '';
+        await json(
+          await fetch(`${api.url}/api/v1/runs/${big.id}/events`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/x-ndjson',
+              'content-encoding': 'gzip',
+              'idempotency-key': `big-${from}`,
+            },
+            body: gzipSync(head + observationBlock('c1', from, to)),
+          }),
+        );
+        process.stdout.write(`  loading ${fmt(to)} / ${fmt(LARGE)} observations\r`);
+      }
+      const loadMs = performance.now() - loadStart;
+      const bigUrl = `${api.url}/api/v1/runs/${big.id}/changes/c1/propagation`;
+      const check = await json<{ count: number }>(await fetch(bigUrl));
+      if (check.count !== LARGE) throw new Error(`large run has ${check.count} of ${LARGE}`);
+      const readBig = await median(21, () => fetch(bigUrl).then((r) => r.text()));
+      const readBigLog = await median(11, () =>
+        fetch(`${bigUrl}?scale=log&bins=120&percentiles=50,90,99,99.9,99.99`).then((r) => r.text()),
+      );
+      console.log(
+        `  summary read, ${fmt(LARGE)}   ${fmt(readBig, 1)} ms median of 21; log bins + 5 percentiles ${fmt(readBigLog, 1)} ms (budget <= 50 ms)`,
+      );
+      console.log(
+        `  (loading the ${fmt(LARGE)} in ${fmt(LARGE / LARGE_BATCH)} batches took ${fmt(loadMs / 1000, 1)} s)`,
+      );
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      for (const t of ['observations', 'latency_blocks', 'change_summaries'])
+        await client.query(`delete from ${t} where run_id = $1`, [big.id]);
+      await client.query('delete from runs where id = $1', [big.id]);
+      await client.end();
+    }
+  } finally {
+    await api.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+// Starts the built API as its own process, so its memory can be read from /proc.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface ApiProcess {
+  url: string;
+  pid: number;
+  /** Peak resident set size so far (VmHWM), MiB. */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+export async function startApi(env: Record<string, string>): Promise<ApiProcess> {
+  const entry = fileURLToPath(new URL('../../apps/api/dist/server.js', import.meta.url));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [entry], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      STATSD_PORT: '0',
+      MESHBENCH_DEMO: '0',
+      MESHBENCH_LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`the API exited with ${child.exitCode}; is it built (pnpm build)?`);
+    try {
+      if ((await fetch(`${url}/api/v1/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error('the API did not start within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    pid: child.pid as number,
+    peakRssMiB() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return kb / 1024;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
