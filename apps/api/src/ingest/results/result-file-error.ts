@@ -1,0 +1,27 @@
+// The one error a result file can raise: what is wrong with it, and where.
+
+export type ResultFileProblem =
+  | 'empty'
+  | 'undetectable'
+  | 'format_mismatch'
+  | 'invalid_json'
+  | 'truncated'
+  | 'non_finite'
+  | 'invalid_value'
+  | 'no_results';
+
+export class ResultFileError extends Error {
+  readonly field?: string;
+  readonly line?: number;
+
+  constructor(
+    readonly problem: ResultFileProblem,
+    message: string,
+    where: { field?: string; line?: number } = {},
+  ) {
+    super(message);
+    this.name = 'ResultFileError';
+    if (where.field !== undefined) this.field = where.field;
+    if (where.line !== undefined) this.line = where.line;
+  }
+}

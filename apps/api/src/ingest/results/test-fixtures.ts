@@ -1,0 +1,35 @@
+// Test-only: reads result files from the shared public fixtures (cloned beside the repo,
+// at /work/shared) and from this folder's hand-written fixtures.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const PUBLIC = new URL('../../../../../../shared/fixtures/public/', import.meta.url);
+const LOCAL = new URL('./fixtures/', import.meta.url);
+
+/** A file under shared/fixtures/public, e.g. "istio-tools/benchmark.csv". */
+export function publicFixture(path: string): string {
+  return readFileSync(new URL(path, PUBLIC), 'utf8');
+}
+
+/** A file under ./fixtures. */
+export function localFixture(name: string): string {
+  return readFileSync(new URL(name, LOCAL), 'utf8');
+}
+
+/** Every data file of the public fixtures and of ./fixtures, as "dir/file" and "local/file". */
+export function allFixtures(): Array<{ name: string; text: string }> {
+  const out: Array<{ name: string; text: string }> = [];
+  for (const dir of readdirSync(PUBLIC)) {
+    for (const file of readdirSync(new URL(`${dir}/`, PUBLIC))) {
+      if (file.endsWith('.md')) continue;
+      out.push({ name: `${dir}/${file}`, text: publicFixture(`${dir}/${file}`) });
+    }
+  }
+  for (const file of readdirSync(LOCAL)) {
+    if (file.endsWith('.md')) continue;
+    out.push({ name: `local/${file}`, text: localFixture(file) });
+  }
+  return out;
+}
+
+export const publicFixturesDir = fileURLToPath(PUBLIC);

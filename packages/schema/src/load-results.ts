@@ -1,0 +1,83 @@
+// Load results: data-plane load test points imported from runners' result files.
+import { z } from 'zod';
+import { histogramBin, percentileValue } from './propagation.ts';
+import { timestamp } from './time.ts';
+
+export const resultFormat = z
+  .enum(['fortio', 'nighthawk', 'k6', 'wrk2', 'smp', 'istio-csv'])
+  .describe('the runner whose result file is posted');
+export type ResultFormat = z.infer<typeof resultFormat>;
+
+export const resultFormats = resultFormat.options;
+
+/** The mode of a point whose source does not name one. */
+export const UNSPECIFIED_MODE = 'unspecified';
+
+const count = z.number().int().nonnegative();
+const ms = z.number().nonnegative();
+
+export const loadResult = z.object({
+  mode: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      `where the sidecars ran: baseline, serveronly, clientonly, both, or the source's own label; "${UNSPECIFIED_MODE}" when the source does not say`,
+    )
+    .meta({ example: 'both' }),
+  connections: count.nullable().describe('concurrent connections (Fortio threads, k6 VUs)'),
+  targetRps: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .describe('requested rate; null for "max" or unknown'),
+  achievedRps: z.number().nonnegative().nullable().describe('rate the runner reports it achieved'),
+  durationMs: ms.nullable().describe('how long the load ran, as the runner measured it'),
+  requests: count.nullable().describe('requests the runner timed (its latency sample count)'),
+  errors: count
+    .nullable()
+    .describe(
+      'failed requests as the runner counts them; may include requests that never got a response (e.g. pool overflow), so it can exceed requests',
+    ),
+  errorsByCode: z
+    .record(z.string(), count)
+    .describe('non-zero failure counts by status code or failure kind, e.g. {"503": 4, "-1": 2}'),
+  percentiles: z
+    .array(percentileValue)
+    .describe('latency percentiles as the source states them, p in [0, 100], ascending'),
+  histogram: z
+    .array(histogramBin)
+    .nullable()
+    .describe('latency histogram as the source states it; null when it has none'),
+  minMs: ms.nullable(),
+  meanMs: ms.nullable(),
+  maxMs: ms.nullable(),
+  stdDevMs: ms.nullable(),
+  clientCpuCores: z.number().nonnegative().nullable().describe('client-side proxy CPU, average'),
+  serverCpuCores: z.number().nonnegative().nullable().describe('server-side proxy CPU, average'),
+  clientMemMiB: z.number().nonnegative().nullable().describe('client-side proxy memory, average'),
+  serverMemMiB: z.number().nonnegative().nullable().describe('server-side proxy memory, average'),
+  clientCpuCoresMax: z.number().nonnegative().nullable().describe('client-side proxy CPU, peak'),
+  serverCpuCoresMax: z.number().nonnegative().nullable().describe('server-side proxy CPU, peak'),
+  clientMemMiBMax: z.number().nonnegative().nullable().describe('client-side proxy memory, peak'),
+  serverMemMiBMax: z.number().nonnegative().nullable().describe('server-side proxy memory, peak'),
+  labels: z
+    .record(z.string(), z.string())
+    .describe('what the source says about the point: url, runner version, its own label text...'),
+  startedAt: timestamp.nullable(),
+});
+export type LoadResult = z.infer<typeof loadResult>;
+
+export const importResultsQuery = z.object({
+  format: z.union([resultFormat, z.literal('auto')]).default('auto'),
+});
+export type ImportResultsQuery = z.infer<typeof importResultsQuery>;
+
+export const importResultsResponse = z.object({
+  format: resultFormat,
+  imported: z.number().int().describe('load results stored from the file'),
+  unmapped: z
+    .array(z.string())
+    .describe('source fields that have no place in a load result and were not stored'),
+});
+export type ImportResultsResponse = z.infer<typeof importResultsResponse>;
