@@ -1,2 +1,3 @@
 export * from './events.ts';
+export * from './load-results.ts';
 export * from './runs.ts';

@@ -44,6 +44,11 @@ const envSchema = z.object({
     .regex(/^\d+$/, 'MESHBENCH_MAX_BATCH_BYTES must be a whole number of bytes')
     .default(String(256 * 1024 * 1024))
     .transform(Number),
+  MESHBENCH_MAX_RESULT_BYTES: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_MAX_RESULT_BYTES must be a whole number of bytes')
+    .default(String(32 * 1024 * 1024))
+    .transform(Number),
   MESHBENCH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -62,6 +67,7 @@ export interface Config {
   /** undefined: load the demo when the database is empty. */
   demo: boolean | undefined;
   maxBatchBytes: number;
+  maxResultBytes: number;
   logLevel: string;
 }
 
@@ -91,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.MESHBENCH_ADMIN_TOKEN,
     demo: e.MESHBENCH_DEMO,
     maxBatchBytes: e.MESHBENCH_MAX_BATCH_BYTES,
+    maxResultBytes: e.MESHBENCH_MAX_RESULT_BYTES,
     logLevel: e.MESHBENCH_LOG_LEVEL,
   };
 }

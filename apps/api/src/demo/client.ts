@@ -36,6 +36,13 @@ export function apiClient(baseUrl: string, token?: string) {
           'idempotency-key': idempotencyKey,
         },
       ),
+    postResults: (runId: string, file: string, format = 'auto') =>
+      call<{ format: string; imported: number; unmapped: string[] }>(
+        'POST',
+        `/runs/${runId}/results?format=${format}`,
+        file,
+        { 'content-type': 'application/octet-stream' },
+      ),
     finishRun: (runId: string, finishedAt?: string) =>
       call<Run>('PATCH', `/runs/${runId}`, JSON.stringify(finishedAt ? { finishedAt } : {}), {
         'content-type': 'application/json',

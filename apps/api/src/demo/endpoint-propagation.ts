@@ -5,8 +5,15 @@ import type { CreateRunBody, ProbeEvent } from '@meshbench/schema';
 import { formatTimestampUs, parseTimestampUs } from '../ingest/timestamps.ts';
 import { prng } from './prng.ts';
 
+/**
+ * How the control plane delivers a change: Consul coalesces changes in windows, Istio
+ * throttles pushes (a ramp over the proxies), Linkerd streams them as they come.
+ */
+export type DeliveryShape = 'coalesce' | 'throttle' | 'stream';
+
 export interface PropagationScenario {
   seed: number;
+  shape: DeliveryShape;
   mesh: { name: string; version: string };
   nodes: number;
   proxiesPerNode: number;
@@ -20,10 +27,15 @@ export interface PropagationScenario {
   troubledNodes: number;
   /** Proxies that never apply the change. */
   neverApply: number;
+  /** Throttled push: time to push to every node, ms. */
+  pushSpanMs?: number;
+  /** What delays the troubled nodes, in this mesh's runs. */
+  trouble: readonly string[];
 }
 
 export const consulScenario: PropagationScenario = {
   seed: 20210421,
+  shape: 'coalesce',
   mesh: { name: 'consul', version: '1.9.5' },
   nodes: 1000,
   proxiesPerNode: 20,
@@ -32,9 +44,34 @@ export const consulScenario: PropagationScenario = {
   missFirstWindow: 0.3,
   troubledNodes: 0.03,
   neverApply: 12,
+  trouble: ['reconnect', 'retry-backoff', 'tcp-retransmits', 'packet-loss'],
 };
 
-const TROUBLE = ['reconnect', 'retry-backoff', 'tcp-retransmits', 'packet-loss'] as const;
+export const istioScenario: PropagationScenario = {
+  ...consulScenario,
+  seed: 20210422,
+  shape: 'throttle',
+  mesh: { name: 'istio', version: '1.8.2' },
+  t0: '2026-02-01T12:00:00.000000Z',
+  pushSpanMs: 1800,
+  troubledNodes: 0.012,
+  neverApply: 30,
+  trouble: ['leader-election', 'tcp-retransmits', 'reconnect'],
+};
+
+export const linkerdScenario: PropagationScenario = {
+  ...consulScenario,
+  seed: 20210423,
+  shape: 'stream',
+  mesh: { name: 'linkerd', version: '2.9.2' },
+  t0: '2026-02-01T14:00:00.000000Z',
+  troubledNodes: 0.02,
+  neverApply: 4,
+  trouble: ['packet-loss', 'agent-restart'],
+};
+
+/** The same scenario on the three meshes, for the comparison pages. */
+export const propagationScenarios = [consulScenario, istioScenario, linkerdScenario] as const;
 
 export interface GeneratedRun {
   run: CreateRunBody;
@@ -64,14 +101,21 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
   for (let n = 0; n < s.nodes; n++) {
     const node = `node-${String(n).padStart(4, '0')}`;
     const az = `us-east-1${'abc'[n % 3]}`;
-    // The node's agent hears of the change after network delay, then the window it falls in.
-    const heard = rnd.logNormal(45, 0.5);
-    const window = rnd.chance(s.missFirstWindow) ? s.coalesceMs : 0;
-    const loaded = rnd.chance(0.08) ? rnd.uniform(150, 700) : 0;
+    // The node hears of the change after network delay, then as its mesh delivers it.
+    const heard = rnd.logNormal(s.shape === 'stream' ? 22 : 45, 0.5);
+    const delivery =
+      s.shape === 'coalesce'
+        ? rnd.chance(s.missFirstWindow)
+          ? s.coalesceMs
+          : 0
+        : s.shape === 'throttle'
+          ? rnd.uniform(0, s.pushSpanMs ?? 1000)
+          : rnd.logNormal(8, 0.8);
+    const loaded = rnd.chance(0.04) ? rnd.uniform(150, 500) : 0;
     const troubled = rnd.chance(s.troubledNodes);
-    let delayMs = heard + window + loaded;
+    let delayMs = heard + delivery + loaded;
     if (troubled) {
-      const kind = rnd.pick(TROUBLE);
+      const kind = rnd.pick(s.trouble);
       const outage = rnd.uniform(20_000, 240_000);
       const start = rnd.uniform(0, 300);
       events.push({

@@ -1,19 +1,56 @@
 // The demo dataset that `npm start` shows on first run, posted through the public API.
 import type { Run } from '@meshbench/schema';
 import { apiClient } from './client.ts';
-import { consulScenario, endpointPropagationRun } from './endpoint-propagation.ts';
+import {
+  CONNECTIONS,
+  cpuSweepCsv,
+  dataPlaneMeshes,
+  dataPlaneRun,
+  fortioResult,
+  MODES,
+} from './data-plane.ts';
+import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
 
 export { apiClient } from './client.ts';
-export { consulScenario, endpointPropagationRun } from './endpoint-propagation.ts';
+export { dataPlaneMeshes, dataPlaneRun, fortioResult } from './data-plane.ts';
+export {
+  consulScenario,
+  endpointPropagationRun,
+  istioScenario,
+  linkerdScenario,
+  propagationScenarios,
+} from './endpoint-propagation.ts';
 
 export async function loadDemo(opts: {
   baseUrl: string;
   token?: string | undefined;
 }): Promise<Run[]> {
   const api = apiClient(opts.baseUrl, opts.token);
-  const { run, events } = endpointPropagationRun(consulScenario);
-  const { finishedAt, ...started } = run;
-  const created = await api.createRun(started);
-  await api.postEvents(created.id, events, `demo-${consulScenario.seed}`);
-  return [await api.finishRun(created.id, finishedAt)];
+  const loaded: Run[] = [];
+
+  // Control plane: one endpoint change reaching 20,000 proxies, on each mesh.
+  for (const scenario of propagationScenarios) {
+    const { run, events } = endpointPropagationRun(scenario);
+    const { finishedAt, ...started } = run;
+    const created = await api.createRun(started);
+    await api.postEvents(created.id, events, `demo-${scenario.seed}`);
+    loaded.push(await api.finishRun(created.id, finishedAt));
+  }
+
+  // Data plane: each point is the Fortio file Fortio wrote, posted as it is.
+  for (const mesh of dataPlaneMeshes) {
+    const { run: body, start } = dataPlaneRun(mesh);
+    const { finishedAt: end, ...begun } = body;
+    const dp = await api.createRun(begun);
+    let minute = 0;
+    for (const mode of MODES) {
+      for (const connections of CONNECTIONS) {
+        const at = new Date(start.getTime() + minute++ * 60_000);
+        await api.postResults(dp.id, fortioResult(mesh, mode, connections, at), 'fortio');
+      }
+    }
+    await api.postResults(dp.id, cpuSweepCsv(mesh, start), 'istio-csv');
+    loaded.push(await api.finishRun(dp.id, end));
+  }
+  return loaded;
 }

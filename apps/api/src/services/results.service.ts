@@ -1,0 +1,62 @@
+// The load-results use case: a runner's result file in, normalized points out.
+import type { ImportResultsResponse, ResultFormat, StoredLoadResult } from '@meshbench/schema';
+import { AppError, notFound } from '../errors.ts';
+import { decodeResults, ResultFileError, type ResultFileProblem } from '../ingest/results/index.ts';
+import { formatTimestampUs } from '../ingest/timestamps.ts';
+import type { ResultsRepository } from '../repositories/results.repository.ts';
+import type { RunsRepository } from '../repositories/runs.repository.ts';
+
+/** Unreadable files are 400, readable ones that do not fit are 422, unknown kinds 415. */
+const STATUS: Record<ResultFileProblem, number> = {
+  empty: 400,
+  invalid_json: 400,
+  truncated: 400,
+  non_finite: 400,
+  undetectable: 415,
+  format_mismatch: 422,
+  invalid_value: 422,
+  no_results: 422,
+};
+
+export function resultsService(deps: { runs: RunsRepository; results: ResultsRepository }) {
+  const { runs, results } = deps;
+  const runOf = async (runRef: string) => {
+    const run = await runs.find(runRef);
+    if (!run) throw notFound(`run "${runRef}"`);
+    return run;
+  };
+
+  return {
+    async import(
+      runRef: string,
+      text: string,
+      format: ResultFormat | 'auto',
+    ): Promise<ImportResultsResponse> {
+      const run = await runOf(runRef);
+      let decoded: ReturnType<typeof decodeResults>;
+      try {
+        decoded = decodeResults(text, format);
+      } catch (error) {
+        if (error instanceof ResultFileError) {
+          throw new AppError(STATUS[error.problem], error.problem, error.message, {
+            ...(error.line !== undefined ? { line: error.line } : {}),
+            ...(error.field !== undefined ? { field: error.field } : {}),
+          });
+        }
+        throw error;
+      }
+      const imported = await results.insert(run.id, decoded.format, decoded.results);
+      return { format: decoded.format, imported, unmapped: decoded.unmapped };
+    },
+
+    async list(runRef: string): Promise<StoredLoadResult[]> {
+      const run = await runOf(runRef);
+      const rows = await results.ofRun(run.id);
+      return rows.map(({ runId: _runId, createdAt: _createdAt, startedAtUs, ...r }) => ({
+        ...r,
+        format: r.format as ResultFormat,
+        startedAt: startedAtUs === null ? null : formatTimestampUs(startedAtUs),
+      }));
+    },
+  };
+}

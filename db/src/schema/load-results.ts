@@ -1,0 +1,56 @@
+// Data-plane load results: one row per load-test point, imported from runners' files.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { runs } from './runs.ts';
+
+const real = (name: string) => doublePrecision(name);
+
+export const loadResults = pgTable(
+  'load_results',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    format: text('format').notNull(),
+    mode: text('mode').notNull(),
+    connections: integer('connections'),
+    targetRps: real('target_rps'),
+    achievedRps: real('achieved_rps'),
+    durationMs: real('duration_ms'),
+    requests: bigint('requests', { mode: 'number' }),
+    errors: bigint('errors', { mode: 'number' }),
+    errorsByCode: jsonb('errors_by_code').$type<Record<string, number>>().notNull().default({}),
+    percentiles: jsonb('percentiles').$type<{ p: number; ms: number }[]>().notNull().default([]),
+    histogram: jsonb('histogram').$type<{ fromMs: number; toMs: number; count: number }[] | null>(),
+    minMs: real('min_ms'),
+    meanMs: real('mean_ms'),
+    maxMs: real('max_ms'),
+    stdDevMs: real('std_dev_ms'),
+    clientCpuCores: real('client_cpu_cores'),
+    serverCpuCores: real('server_cpu_cores'),
+    clientMemMiB: real('client_mem_mib'),
+    serverMemMiB: real('server_mem_mib'),
+    clientCpuCoresMax: real('client_cpu_cores_max'),
+    serverCpuCoresMax: real('server_cpu_cores_max'),
+    clientMemMiBMax: real('client_mem_mib_max'),
+    serverMemMiBMax: real('server_mem_mib_max'),
+    labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 6, mode: 'string' }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`now()`),
+  },
+  // A run's points are read together, in the order they were imported.
+  (t) => [index('load_results_run_idx').on(t.runId, t.id)],
+);
