@@ -1,7 +1,7 @@
 // Builds the Fastify app: plugins in order (database, services, auth, docs), the routes,
 // the web app, and the one error handler that maps every failure to an ApiError body.
 import type { Database } from '@meshbench/db';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   serializerCompiler,
@@ -16,7 +16,9 @@ import servicesPlugin from './plugins/services.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
+import resultsRoutes from './routes/runs/results.routes.ts';
 import runsRoutes from './routes/runs/runs.routes.ts';
+import tailRoutes from './routes/runs/tail.routes.ts';
 
 export interface AppOptions {
   /** An open database to use instead of opening one from the config (tests). */
@@ -32,6 +34,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: Math.min(config.maxBatchBytes, 64 * 1024 * 1024),
+    // One line per request only when asked for (debug): a runner posts thousands of batches.
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -51,6 +57,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(healthRoutes);
       await api.register(runsRoutes);
       await api.register(eventsRoutes);
+      await api.register(tailRoutes);
+      await api.register(resultsRoutes, { maxResultBytes: config.maxResultBytes });
     },
     { prefix: '/api/v1' },
   );

@@ -1,6 +1,9 @@
 // Shared zod schemas: request validation in the API, OpenAPI, and parsing in web and CLI.
 export * from './errors.ts';
 export * from './events.ts';
+export * from './load-results.ts';
 export * from './propagation.ts';
+export * from './results-api.ts';
 export * from './run.ts';
+export * from './tail.ts';
 export * from './time.ts';

@@ -1,0 +1,76 @@
+// Reads behind a change's tail: the slow first applications and the incidents near them.
+import type { Db } from '@meshbench/db';
+import { sql } from 'drizzle-orm';
+import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
+import { formatTimestampUs } from '../ingest/timestamps.ts';
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+const num = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export function tailRepository(db: Db) {
+  return {
+    /**
+     * Each proxy's first application of the change (its earliest observation; a tie at the
+     * same instant prefers the earliest batch, then a row that carries a cause), kept when
+     * its latency is over thresholdUs. Latencies are computed as the kept summary computes
+     * them (epoch microseconds as float8), so a threshold taken from it compares exactly.
+     */
+    async slowFirstApplications(
+      runId: string,
+      changeId: string,
+      changeAtUs: number,
+      thresholdUs: number,
+    ): Promise<TailObservation[]> {
+      const result = await db.execute(sql`
+        select f.proxy, f.node, f.cause, f.at_us
+        from (
+          select distinct on (o.proxy)
+            o.proxy, o.node, o.cause, (extract(epoch from o.at) * 1000000)::float8 as at_us
+          from observations o
+          where o.run_id = ${runId} and o.change_id = ${changeId}
+          order by o.proxy, o.at, o.batch_id, o.cause nulls last
+        ) f
+        where f.at_us - ${changeAtUs}::float8 > ${thresholdUs}::float8`);
+      return rowsOf<{ proxy: string; node: string | null; cause: string | null; at_us: unknown }>(
+        result,
+      ).map((r) => ({ proxy: r.proxy, node: r.node, cause: r.cause, atUs: num(r.at_us) }));
+    },
+
+    /**
+     * The run's incidents that could explain a tail between fromUs (the change) and toUs
+     * (its slowest observation): about one of the proxies, or (naming no proxy) about one
+     * of the nodes, and touching that window.
+     */
+    async incidentsNear(
+      runId: string,
+      scope: { proxies: string[]; nodes: string[]; fromUs: number; toUs: number },
+    ): Promise<TailIncident[]> {
+      if (scope.proxies.length === 0 && scope.nodes.length === 0) return [];
+      const result = await db.execute(sql`
+        select kind, node, proxy,
+          (extract(epoch from "from") * 1000000)::float8 as from_us,
+          (extract(epoch from "to") * 1000000)::float8 as to_us
+        from incidents
+        where run_id = ${runId}
+          and "from" <= ${formatTimestampUs(scope.toUs)}::timestamptz
+          and ("to" is null or "to" >= ${formatTimestampUs(scope.fromUs)}::timestamptz)
+          and (proxy = any(${sql.param(scope.proxies)}::text[])
+            or (proxy is null and node = any(${sql.param(scope.nodes)}::text[])))`);
+      return rowsOf<{
+        kind: string;
+        node: string | null;
+        proxy: string | null;
+        from_us: unknown;
+        to_us: unknown;
+      }>(result).map((r) => ({
+        kind: r.kind,
+        node: r.node,
+        proxy: r.proxy,
+        fromUs: num(r.from_us),
+        toUs: numOrNull(r.to_us),
+      }));
+    },
+  };
+}
+export type TailRepository = ReturnType<typeof tailRepository>;

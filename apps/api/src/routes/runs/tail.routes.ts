@@ -1,0 +1,71 @@
+// The tail of a change: why its slowest proxies were slow, as JSON or as a CSV causes table.
+import { apiError, tail, tailQuery } from '@meshbench/schema';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tailCsv } from './tail.csv.ts';
+
+const params = z.object({
+  id: z.string().min(1).describe('run id or share slug'),
+  changeId: z.string().min(1),
+});
+
+const description = `The tail of a change, by cause.
+
+- The tail: proxies whose FIRST application of the change (later reports are repeats and
+  never count) is slower than the threshold, latency = observation.at - change.at >
+  threshold (strictly). The threshold is \`thresholdMs\` (default 1000) or, with
+  \`thresholdP\`, the change's nearest-rank percentile (so \`thresholdP=99\` means "slower
+  than P99"). Giving both is a 400.
+- One cause per tail proxy, the first that applies: (1) the \`cause\` the runner sent on
+  that first-application observation; (2) an incident overlapping the interval from the
+  change to the observation (incident.from <= observation.at and (incident.to is null or
+  incident.to >= change.at), ends inclusive), named by its kind as sent; an incident naming
+  a proxy is about that proxy only, one naming only a node is about every proxy on it; a
+  proxy-level incident wins over a node-level one, then the longest overlap with the
+  interval, then the earliest \`from\`, then the kind alphabetically; (3) "unexplained".
+- Expected proxies that never applied the change (expected - count, when the change
+  declares \`expected\`) are one row, "never-converged", without percentiles.
+- \`share\` = count / (tailCount + neverConverged); percentiles are nearest-rank P50, P90,
+  P99 of each cause's latencies; causes by count, largest first; \`slowest\` (up to
+  \`limit\`) slowest first, with the incident a cause was taken from.
+
+\`Accept: text/csv\` (or ?format=csv) gives the causes table as CSV.`;
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+
+  app.get(
+    '/runs/:id/changes/:changeId/tail',
+    {
+      schema: {
+        tags: ['propagation'],
+        description,
+        params,
+        querystring: tailQuery,
+        response: { 200: tail, 400: apiError, 404: apiError },
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      const result = await services.tail.tail(request.params.id, request.params.changeId, query);
+      const wantsCsv =
+        format === 'csv' ||
+        (format === undefined && request.headers.accept?.startsWith('text/csv'));
+      if (wantsCsv) {
+        return (
+          reply
+            .type('text/csv; charset=utf-8')
+            .header(
+              'content-disposition',
+              `attachment; filename="tail-${request.params.changeId}.csv"`,
+            )
+            .serializer((s: string) => s)
+            // The CSV bypasses the JSON response schema (its own serializer above).
+            .send(tailCsv(result) as never)
+        );
+      }
+      return result;
+    },
+  );
+};
+export default routes;

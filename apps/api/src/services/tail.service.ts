@@ -1,0 +1,108 @@
+// The tail of a change: its slow first applications and never-converged proxies, by cause.
+import { DEFAULT_TAIL_THRESHOLD_MS, type Tail, type TailIncident } from '@meshbench/schema';
+import { nearestRank } from '../domain/propagation-stats.ts';
+import { blockOfRank, SortedLatencies } from '../domain/sorted-latencies.ts';
+import {
+  assignCauses,
+  type TailIncident as Incident,
+  tailBreakdown,
+} from '../domain/tail-causes.ts';
+import { notFound } from '../errors.ts';
+import { formatTimestampUs } from '../ingest/timestamps.ts';
+import { type PropagationRepository, toFloat64 } from '../repositories/propagation.repository.ts';
+import type { RunsRepository } from '../repositories/runs.repository.ts';
+import type { TailRepository } from '../repositories/tail.repository.ts';
+
+export interface TailRequest {
+  thresholdMs?: number | undefined;
+  thresholdP?: number | undefined;
+  limit: number;
+}
+
+const incidentOut = (i: Incident): TailIncident => ({
+  kind: i.kind,
+  node: i.node,
+  proxy: i.proxy,
+  from: formatTimestampUs(i.fromUs),
+  to: i.toUs === null ? null : formatTimestampUs(i.toUs),
+});
+
+export function tailService(deps: {
+  runs: RunsRepository;
+  propagation: PropagationRepository;
+  tail: TailRepository;
+}) {
+  const { runs, propagation, tail } = deps;
+
+  type Summary = NonNullable<
+    Awaited<ReturnType<PropagationRepository['changeWithSummary']>>
+  >['summary'];
+
+  /** The change's nearest-rank Pxx from its kept summary: one block read, no scan. */
+  async function percentileUs(
+    runId: string,
+    changeId: string,
+    summary: Summary,
+    p: number,
+  ): Promise<number | null> {
+    const n = summary?.count ?? 0;
+    if (!summary || n === 0) return null;
+    const firsts = toFloat64(summary.blockFirsts);
+    const rank = nearestRank(p, n);
+    const blocks = await propagation.blocks(runId, changeId, [
+      blockOfRank(rank, summary.blockSize),
+    ]);
+    return new SortedLatencies(n, summary.blockSize, firsts, blocks).at(rank);
+  }
+
+  return {
+    async tail(runRef: string, changeId: string, q: TailRequest): Promise<Tail> {
+      const run = await runs.find(runRef);
+      if (!run) throw notFound(`run "${runRef}"`);
+      const row = await propagation.changeWithSummary(run.id, changeId);
+      if (!row) throw notFound(`change "${changeId}" in run "${runRef}"`);
+      const { change, summary } = row;
+      const applied = summary?.count ?? 0;
+      const neverConverged = change.expected === null ? 0 : Math.max(0, change.expected - applied);
+
+      const thresholdUs =
+        q.thresholdP !== undefined
+          ? await percentileUs(run.id, changeId, summary, q.thresholdP)
+          : (q.thresholdMs ?? DEFAULT_TAIL_THRESHOLD_MS) * 1000;
+
+      const slow =
+        thresholdUs === null
+          ? []
+          : await tail.slowFirstApplications(run.id, changeId, change.atUs, thresholdUs);
+      const incidents =
+        slow.length === 0
+          ? []
+          : await tail.incidentsNear(run.id, {
+              proxies: [...new Set(slow.map((o) => o.proxy))],
+              nodes: [...new Set(slow.flatMap((o) => (o.node === null ? [] : [o.node])))],
+              fromUs: change.atUs,
+              toUs: slow.reduce((max, o) => Math.max(max, o.atUs), change.atUs),
+            });
+      const breakdown = tailBreakdown(
+        assignCauses(slow, incidents, change.atUs),
+        neverConverged,
+        q.limit,
+      );
+      return {
+        thresholdMs: thresholdUs === null ? null : thresholdUs / 1000,
+        thresholdP: q.thresholdP ?? null,
+        tailCount: breakdown.tailCount,
+        neverConverged: breakdown.neverConverged,
+        causes: breakdown.causes,
+        slowest: breakdown.slowest.map((o) => ({
+          proxy: o.proxy,
+          node: o.node,
+          ms: o.latencyUs / 1000,
+          cause: o.cause,
+          ...(o.incident ? { incident: incidentOut(o.incident) } : {}),
+        })),
+      };
+    },
+  };
+}
+export type TailService = ReturnType<typeof tailService>;
