@@ -7,3 +7,4 @@ export * from './results-api.ts';
 export * from './run.ts';
 export * from './tail.ts';
 export * from './time.ts';
+export * from './reports.ts';

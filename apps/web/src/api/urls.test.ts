@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { changesUrl, propagationUrl, runsUrl, runUrl } from './urls.ts';
+
+describe('api urls', () => {
+  it('passes only the filters that are set', () => {
+    expect(runsUrl()).toBe('/api/v1/runs');
+    expect(runsUrl({ mesh: 'consul', benchmark: '', scenario: undefined })).toBe(
+      '/api/v1/runs?mesh=consul',
+    );
+    expect(runsUrl({ mesh: 'istio', benchmark: 'global scale', scenario: 'a&b' })).toBe(
+      '/api/v1/runs?mesh=istio&benchmark=global+scale&scenario=a%26b',
+    );
+  });
+  it('escapes ids in paths', () => {
+    expect(runUrl('4-rM0xxaZtuGfXSQwzjx5A')).toBe('/api/v1/runs/4-rM0xxaZtuGfXSQwzjx5A');
+    expect(changesUrl('a/b')).toBe('/api/v1/runs/a%2Fb/changes');
+  });
+  it('asks for the table percentiles and the 1 s share, then the histogram', () => {
+    expect(
+      propagationUrl('r1', 'hey-endpoint-delete', {
+        scale: 'linear',
+        bins: 60,
+        fromMs: 0,
+        toMs: 1000,
+      }),
+    ).toBe(
+      '/api/v1/runs/r1/changes/hey-endpoint-delete/propagation?percentiles=50%2C90%2C95%2C96%2C99%2C99.9&withinMs=1000&bins=60&scale=linear&fromMs=0&toMs=1000',
+    );
+    expect(propagationUrl('r1', 'c1', { scale: 'log', bins: 60, format: 'csv' })).toBe(
+      '/api/v1/runs/r1/changes/c1/propagation?percentiles=50%2C90%2C95%2C96%2C99%2C99.9&withinMs=1000&bins=60&scale=log&format=csv',
+    );
+  });
+});

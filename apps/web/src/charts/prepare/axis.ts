@@ -1,0 +1,58 @@
+// Axis arithmetic: round range ends and tick positions for linear and log time axes.
+
+/** Mantissas a rounded-up range end may take: fine enough not to waste half the chart. */
+const END_STEPS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+/** Mantissas of a tick step: the usual 1-2-2.5-5 series. */
+const TICK_STEPS = [1, 2, 2.5, 5, 10];
+
+/** Removes the binary noise of mantissa x power-of-ten products (1.2 * 0.1 = 0.12000000000000001). */
+const clean = (n: number) => Number(n.toPrecision(12));
+
+function roundUpTo(x: number, steps: number[]): number {
+  if (!(x > 0) || !Number.isFinite(x)) return 0;
+  const power = 10 ** Math.floor(Math.log10(x));
+  for (const step of steps) {
+    const candidate = clean(step * power);
+    if (candidate >= x) return candidate;
+  }
+  return clean(10 * power);
+}
+
+/** The smallest round number at or above x (x > 0): 962.37 -> 1000, 239644 -> 250000. */
+export function niceCeil(x: number): number {
+  return roundUpTo(x, END_STEPS);
+}
+
+/** The power of ten at or below x (x > 0): 17.162 -> 10, 0.5 -> 0.1. */
+export function decadeFloor(x: number): number {
+  return clean(10 ** Math.floor(Math.log10(x)));
+}
+
+/** Ticks at multiples of a 1-2-2.5-5 step, about `target` of them, inside [from, to]. */
+export function linearTicks(from: number, to: number, target = 6): number[] {
+  if (!(to > from)) return [from];
+  const step = roundUpTo((to - from) / target, TICK_STEPS);
+  const ticks: number[] = [];
+  for (let i = Math.ceil(from / step); i * step <= to + step * 1e-9; i++) {
+    ticks.push(clean(i * step) + 0); // + 0 turns -0 into 0
+  }
+  return ticks;
+}
+
+/** Ticks at the powers of ten inside [from, to] (from > 0); adds 2x and 5x on short ranges. */
+export function logTicks(from: number, to: number): number[] {
+  if (!(from > 0) || !(to > from)) return [from];
+  const decades: number[] = [];
+  for (let e = Math.ceil(Math.log10(from) - 1e-9); 10 ** e <= to * (1 + 1e-9); e++) {
+    decades.push(clean(10 ** e));
+  }
+  if (decades.length >= 3) return decades;
+  const ticks: number[] = [];
+  for (let e = Math.floor(Math.log10(from)); 10 ** e <= to; e++) {
+    for (const m of [1, 2, 5]) {
+      const t = clean(m * 10 ** e);
+      if (t >= from * (1 - 1e-9) && t <= to * (1 + 1e-9)) ticks.push(t);
+    }
+  }
+  return ticks;
+}

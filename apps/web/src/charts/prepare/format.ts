@@ -1,0 +1,97 @@
+// How every number and time in the UI is written. One module, so that the page and the
+// e2e test that checks it against the API format a value the same way.
+
+/** Fixed so that figures read the same in every browser (and in the e2e test). */
+const LOCALE = 'en-US';
+
+const formatters = new Map<number, Intl.NumberFormat>();
+function fixed(digits: number): Intl.NumberFormat {
+  let f = formatters.get(digits);
+  if (!f) {
+    f = new Intl.NumberFormat(LOCALE, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    formatters.set(digits, f);
+  }
+  return f;
+}
+
+/** What a cell shows when the API has no value (e.g. missing without expected). */
+export const NO_VALUE = '—';
+
+/** A whole count with thousands separators: 19988 -> "19,988". */
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return NO_VALUE;
+  return fixed(0).format(n);
+}
+
+/**
+ * Decimals for a latency in ms: enough to tell values apart near zero, none where
+ * a tenth of a millisecond means nothing (tens of seconds).
+ */
+export function msDecimals(ms: number): number {
+  const a = Math.abs(ms);
+  if (a < 1) return 3;
+  if (a < 10) return 2;
+  if (a < 10_000) return 1;
+  return 0;
+}
+
+/** A latency in ms without its unit, for table cells under an "ms" header: "962.4". */
+export function formatMsValue(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return NO_VALUE;
+  const digits = msDecimals(ms);
+  const text = fixed(digits).format(ms);
+  // -0.0 after rounding reads as a negative latency that is not there.
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
+/** A latency with its unit: "962.4 ms", "159,683 ms". */
+export function formatMs(ms: number | null | undefined): string {
+  const v = formatMsValue(ms);
+  return v === NO_VALUE ? v : `${v} ms`;
+}
+
+/** A share as a percentage with one decimal: 0.961 -> "96.1 %". */
+export function formatPercent(fraction: number | null | undefined): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return NO_VALUE;
+  return `${fixed(1).format(fraction * 100)} %`;
+}
+
+/**
+ * A short duration for axis ticks and labels, to three significant digits:
+ * 200 -> "200 ms", 1000 -> "1 s", 2500 -> "2.5 s", 239644 -> "240 s".
+ */
+export function formatDuration(ms: number): string {
+  const a = Math.abs(ms);
+  if (a >= 1000) return `${trim(ms / 1000)} s`;
+  return `${trim(ms)} ms`;
+}
+
+const threeDigits = new Intl.NumberFormat(LOCALE, { maximumSignificantDigits: 3 });
+
+/** Three significant digits, no trailing zeros: 2.5 -> "2.5", 239.644 -> "240". */
+function trim(n: number): string {
+  return threeDigits.format(n);
+}
+
+/** An RFC 3339 time as UTC to the second: "2026-02-01 09:59:00 UTC". */
+export function formatTimestamp(iso: string | null | undefined): string {
+  if (!iso) return NO_VALUE;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** How long a run lasted, to the second: 360000 -> "6 min 0 s". */
+export function formatElapsed(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return NO_VALUE;
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return `${h} h ${m} min`;
+  if (m > 0) return `${m} min ${s} s`;
+  return `${s} s`;
+}

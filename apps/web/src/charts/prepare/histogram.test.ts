@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { linearHistogramRange, logHistogramRange, prepareHistogram } from './histogram.ts';
+
+// The demo run's summary (Consul-like, 20,000 proxies): a body under 1 s and a tail of minutes.
+const demoPercentiles = [
+  { p: 50, ms: 71.451 },
+  { p: 90, ms: 389.675 },
+  { p: 95, ms: 796.703 },
+  { p: 96, ms: 962.37 },
+  { p: 99, ms: 159682.596 },
+  { p: 99.9, ms: 239627.084 },
+];
+
+describe('linearHistogramRange', () => {
+  it('stops at the body when the tail is long', () => {
+    // P99 159,683 > 4 x P90 (1,558.7): the largest percentile within 1,558.7 is P96 = 962.37,
+    // rounded up to 1,000.
+    expect(linearHistogramRange(demoPercentiles)).toEqual({ fromMs: 0, toMs: 1000 });
+  });
+  it('goes to P99 rounded up when the tail is short', () => {
+    // 310 <= 4 x 100, so P99 it is: 310 -> 400.
+    const ps = [
+      { p: 50, ms: 20 },
+      { p: 90, ms: 100 },
+      { p: 99, ms: 310 },
+    ];
+    expect(linearHistogramRange(ps)).toEqual({ fromMs: 0, toMs: 400 });
+  });
+  it('falls back to P90 when nothing above it is in the body', () => {
+    // 4 x 100 = 400: P95 (900) and P99 (5,000) are both beyond, so the end is P90 = 100.
+    const ps = [
+      { p: 50, ms: 10 },
+      { p: 90, ms: 100 },
+      { p: 95, ms: 900 },
+      { p: 99, ms: 5000 },
+    ];
+    expect(linearHistogramRange(ps)).toEqual({ fromMs: 0, toMs: 100 });
+  });
+  it('uses the largest percentile when P99 was not asked for', () => {
+    const ps = [
+      { p: 50, ms: 30 },
+      { p: 90, ms: 70 },
+    ];
+    expect(linearHistogramRange(ps)).toEqual({ fromMs: 0, toMs: 80 });
+  });
+  it('has nothing to show without positive latencies', () => {
+    expect(linearHistogramRange([])).toBeNull();
+    expect(
+      linearHistogramRange([
+        { p: 50, ms: -5 },
+        { p: 99, ms: -1 },
+      ]),
+    ).toBeNull();
+  });
+});
+
+describe('logHistogramRange', () => {
+  it('starts at the decade of the smallest positive latency when some are negative', () => {
+    const cdf = [
+      { ms: -12.197, fraction: 0.00005 },
+      { ms: 17.162, fraction: 0.005 },
+      { ms: 18.821, fraction: 0.01 },
+    ];
+    expect(logHistogramRange(-12.197, cdf)).toEqual({ fromMs: 10 });
+  });
+  it('leaves the API its minimum when every latency is positive', () => {
+    expect(logHistogramRange(12, [{ ms: 12, fraction: 1 }])).toEqual({});
+    expect(logHistogramRange(null, [])).toEqual({});
+  });
+  it('handles latencies of exactly zero', () => {
+    const cdf = [
+      { ms: 0, fraction: 0.1 },
+      { ms: 0.5, fraction: 1 },
+    ];
+    expect(logHistogramRange(0, cdf)).toEqual({ fromMs: 0.1 });
+  });
+});
+
+describe('prepareHistogram', () => {
+  it('places linear bars at their middles and notes what is off the chart', () => {
+    const h = prepareHistogram({
+      scale: 'linear',
+      histogram: [
+        { fromMs: 0, toMs: 10, count: 5 },
+        { fromMs: 10, toMs: 20, count: 15 },
+        { fromMs: 20, toMs: 30, count: 0 },
+      ],
+      underflow: 3,
+      overflow: 768,
+    });
+    expect(h?.bars.map((b) => b.midMs)).toEqual([5, 15, 25]);
+    expect(h?.bars[1]?.label).toBe('10.0 – 20.0 ms');
+    expect(h?.domain).toEqual([0, 30]);
+    // 30 / 6 = 5 -> a tick every 5 ms.
+    expect(h?.ticks).toEqual([0, 5, 10, 15, 20, 25, 30]);
+    expect(h?.maxCount).toBe(15);
+    // 15 rounds up to 15; 15 / 4 = 3.75 -> a tick every 5.
+    expect(h?.countDomain).toEqual([0, 15]);
+    expect(h?.countTicks).toEqual([0, 5, 10, 15]);
+    expect(h?.belowNote).toBe('3 before the change not shown');
+    expect(h?.aboveNote).toBe('768 above 30 ms not shown');
+  });
+  it('places log bars at their geometric middles and drops the bin at or below zero', () => {
+    const h = prepareHistogram({
+      scale: 'log',
+      histogram: [
+        { fromMs: -12.197, toMs: 0.001, count: 3 },
+        { fromMs: 10, toMs: 100, count: 50 },
+        { fromMs: 100, toMs: 1000, count: 1020 },
+      ],
+      underflow: 0,
+      overflow: 0,
+    });
+    expect(h?.bars).toHaveLength(2);
+    // sqrt(10 * 100) = 31.62..., sqrt(100 * 1000) = 316.2...
+    expect(h?.bars[0]?.midMs).toBeCloseTo(31.6228, 4);
+    expect(h?.bars[1]?.midMs).toBeCloseTo(316.228, 3);
+    expect(h?.domain).toEqual([10, 1000]);
+    expect(h?.ticks).toEqual([10, 100, 1000]);
+    // 1,020 rounds up to 1,200; 1,200 / 4 = 300 -> 500.
+    expect(h?.countDomain).toEqual([0, 1200]);
+    expect(h?.countTicks).toEqual([0, 500, 1000]);
+    expect(h?.belowNote).toBe('3 below 10 ms not shown');
+    expect(h?.aboveNote).toBeNull();
+  });
+  it('says the overflow in seconds past one second', () => {
+    const h = prepareHistogram({
+      scale: 'linear',
+      histogram: [{ fromMs: 0, toMs: 1000, count: 19_220 }],
+      underflow: 0,
+      overflow: 1234,
+    });
+    expect(h?.aboveNote).toBe('1,234 above 1 s not shown');
+    expect(h?.belowNote).toBeNull();
+  });
+  it('has nothing to draw without bins', () => {
+    expect(
+      prepareHistogram({ scale: 'linear', histogram: [], underflow: 0, overflow: 0 }),
+    ).toBeNull();
+  });
+});

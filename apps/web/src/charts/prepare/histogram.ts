@@ -1,0 +1,120 @@
+// The latency histogram: which range to ask the API for, and the bars, ticks and notes
+// the chart draws. The linear view shows the body; the log view shows the whole tail.
+import type { HistogramBin, HistogramScale, PercentileValue, Propagation } from '@meshbench/schema';
+import { decadeFloor, linearTicks, logTicks, niceCeil } from './axis.ts';
+import { formatCount, formatDuration, formatMsValue } from './format.ts';
+
+export const HISTOGRAM_BINS = 60;
+
+/**
+ * A tail is long when P99 is this many times P90: stretching the linear axis to P99 would
+ * then squeeze the body into one bar (the Consul benchmark: P90 0.4 s, P99 minutes).
+ */
+export const LONG_TAIL_RATIO = 4;
+
+export interface HistogramRange {
+  fromMs?: number;
+  toMs?: number;
+}
+
+const percentileMs = (percentiles: PercentileValue[], p: number) =>
+  percentiles.find((x) => x.p === p)?.ms;
+
+/**
+ * The linear view spans 0 to P99 rounded up. With a long tail it stops instead at the
+ * largest percentile (up to P99) that is still within LONG_TAIL_RATIO x P90, rounded up;
+ * what lies beyond is counted as overflow and shown in the log view.
+ * Null when there is nothing to draw (no observations, or all before the change).
+ */
+export function linearHistogramRange(
+  percentiles: PercentileValue[],
+): Required<HistogramRange> | null {
+  const p99 = percentileMs(percentiles, 99) ?? Math.max(...percentiles.map((x) => x.ms));
+  if (!Number.isFinite(p99)) return null;
+  let end = p99;
+  const p90 = percentileMs(percentiles, 90);
+  if (p90 !== undefined && p90 > 0 && p99 > LONG_TAIL_RATIO * p90) {
+    const body = percentiles.filter((x) => x.p <= 99 && x.ms <= LONG_TAIL_RATIO * p90);
+    end = Math.max(p90, ...body.map((x) => x.ms));
+  }
+  const toMs = niceCeil(end);
+  return toMs > 0 ? { fromMs: 0, toMs } : null;
+}
+
+/**
+ * Where the log view starts. With every latency positive the API starts at the minimum;
+ * otherwise its default floor (0.001 ms) would spend half the bins on empty decades, so
+ * start at the decade of the smallest positive latency the CDF knows.
+ */
+export function logHistogramRange(minMs: number | null, cdf: Propagation['cdf']): HistogramRange {
+  if (minMs === null || minMs > 0) return {};
+  const positive = cdf.find((c) => c.ms > 0);
+  return positive ? { fromMs: decadeFloor(positive.ms) } : {};
+}
+
+export interface HistogramBar {
+  fromMs: number;
+  toMs: number;
+  /** Where the bar sits on the x axis: the bin's middle on the chart's own scale. */
+  midMs: number;
+  count: number;
+  label: string;
+}
+
+export interface PreparedHistogram {
+  scale: HistogramScale;
+  bars: HistogramBar[];
+  domain: [number, number];
+  ticks: number[];
+  maxCount: number;
+  /** The count axis: 0 to the tallest bar rounded up, with round ticks. */
+  countDomain: [number, number];
+  countTicks: number[];
+  /** "3 below 10 ms not shown", or null when everything is on the chart. */
+  belowNote: string | null;
+  aboveNote: string | null;
+}
+
+export function binLabel(bin: Pick<HistogramBin, 'fromMs' | 'toMs'>): string {
+  return `${formatMsValue(bin.fromMs)} – ${formatMsValue(bin.toMs)} ms`;
+}
+
+/** Below a range that starts at 0 is before the change: probes whose clocks run behind. */
+const belowWhat = (fromMs: number) =>
+  fromMs === 0 ? 'before the change' : `below ${formatDuration(fromMs)}`;
+
+export function prepareHistogram(
+  p: Pick<Propagation, 'histogram' | 'underflow' | 'overflow' | 'scale'>,
+): PreparedHistogram | null {
+  // A log axis cannot place a bin that starts at or below zero: count it as below range.
+  const drawable = p.scale === 'log' ? p.histogram.filter((b) => b.fromMs > 0) : p.histogram;
+  const first = drawable[0];
+  const last = drawable[drawable.length - 1];
+  if (!first || !last || !(last.toMs > first.fromMs)) return null;
+  const hidden = p.histogram.length - drawable.length;
+  const below = p.underflow + p.histogram.slice(0, hidden).reduce((sum, b) => sum + b.count, 0);
+  const domain: [number, number] = [first.fromMs, last.toMs];
+  const bars = drawable.map((b) => ({
+    fromMs: b.fromMs,
+    toMs: b.toMs,
+    midMs: p.scale === 'log' ? Math.sqrt(b.fromMs * b.toMs) : (b.fromMs + b.toMs) / 2,
+    count: b.count,
+    label: binLabel(b),
+  }));
+  const maxCount = Math.max(...bars.map((b) => b.count));
+  const countTop = Math.max(niceCeil(maxCount), 1);
+  return {
+    scale: p.scale,
+    bars,
+    domain,
+    ticks: p.scale === 'log' ? logTicks(domain[0], domain[1]) : linearTicks(domain[0], domain[1]),
+    maxCount,
+    countDomain: [0, countTop],
+    countTicks: linearTicks(0, countTop, 4),
+    belowNote: below > 0 ? `${formatCount(below)} ${belowWhat(domain[0])} not shown` : null,
+    aboveNote:
+      p.overflow > 0
+        ? `${formatCount(p.overflow)} above ${formatDuration(domain[1])} not shown`
+        : null,
+  };
+}

@@ -1,0 +1,62 @@
+// One change of a run: its numbers, its histogram and its convergence curve.
+import type { ChangeList } from '@meshbench/schema';
+import {
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatTimestamp,
+} from '../../../charts/prepare/format.ts';
+import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { usePropagationSummary } from '../hooks/use-propagation.ts';
+import { ConvergencePanel } from './ConvergencePanel.tsx';
+import { HistogramPanel } from './HistogramPanel.tsx';
+import { PropagationTable } from './PropagationTable.tsx';
+
+export function ChangeSection({
+  runId,
+  change,
+  color,
+}: {
+  runId: string;
+  change: ChangeList[number];
+  color: string;
+}) {
+  const summary = usePropagationSummary(runId, change.id);
+  const p = summary.data;
+  return (
+    <section className="change" data-testid="change-section" data-change-id={change.id}>
+      <header className="change-head">
+        <h2>
+          <span className="change-kind">{change.kind}</span> {change.target}{' '}
+          <span className="change-action">{change.action}</span>
+        </h2>
+        <p className="muted">
+          Change <code>{change.id}</code> at {formatTimestamp(change.at)}
+          {p && (
+            <>
+              {' '}
+              — {formatCount(p.count)}
+              {p.expected !== null && ` of ${formatCount(p.expected)}`} proxies applied it,{' '}
+              <strong>
+                {formatPercent(p.withinFraction)} within {formatDuration(p.withinMs)}
+              </strong>
+            </>
+          )}
+        </p>
+      </header>
+      {summary.isPending ? (
+        <Loading what="propagation" />
+      ) : summary.isError ? (
+        <ErrorMessage error={summary.error} what="the propagation summary" />
+      ) : (
+        <>
+          <PropagationTable propagation={summary.data} />
+          <div className="chart-grid">
+            <HistogramPanel runId={runId} summary={summary.data} color={color} />
+            <ConvergencePanel runId={runId} summary={summary.data} color={color} />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+// The numbers a propagation benchmark quotes: who applied the change, and how fast.
+import type { Propagation } from '@meshbench/schema';
+import {
+  formatCount,
+  formatDuration,
+  formatMsValue,
+  formatPercent,
+} from '../../../charts/prepare/format.ts';
+
+/** "99.9" -> "p99-9": a test id without a dot. */
+export const percentileTestId = (p: number) => `pct-p${String(p).replace('.', '-')}`;
+
+export function PropagationTable({ propagation: p }: { propagation: Propagation }) {
+  const counts = [
+    {
+      id: 'stat-count',
+      label: 'Applied',
+      value: formatCount(p.count),
+      title: 'distinct proxies that applied the change',
+    },
+    {
+      id: 'stat-expected',
+      label: 'Expected',
+      value: formatCount(p.expected),
+      title: 'proxies that must apply it',
+    },
+    {
+      id: 'stat-missing',
+      label: 'Missing',
+      value: formatCount(p.missing),
+      title: 'expected proxies that never applied it',
+    },
+    {
+      id: 'stat-within',
+      label: `Within ${formatDuration(p.withinMs)}`,
+      value: formatPercent(p.withinFraction),
+      title: `${formatCount(p.withinCount)} proxies applied it within ${formatDuration(p.withinMs)}`,
+    },
+    {
+      id: 'stat-before-change',
+      label: 'Before change',
+      value: formatCount(p.beforeChange),
+      title: 'first applications stamped before the change (clock skew)',
+    },
+    {
+      id: 'stat-repeats',
+      label: 'Repeats',
+      value: formatCount(p.repeats),
+      title: 'observations after a proxy first applied it',
+    },
+  ];
+  const latencies = [
+    { id: 'stat-min', label: 'Min', ms: p.minMs },
+    ...p.percentiles.map((x) => ({ id: percentileTestId(x.p), label: `P${x.p}`, ms: x.ms })),
+    { id: 'stat-mean', label: 'Mean', ms: p.meanMs },
+    { id: 'stat-max', label: 'Max', ms: p.maxMs },
+  ];
+  return (
+    <div className="table-wrap">
+      <table className="data stat-table" data-testid="percentile-table">
+        <thead>
+          <tr className="group-row">
+            <th colSpan={counts.length}>Proxies</th>
+            <th colSpan={latencies.length} className="group-start">
+              Time to apply (ms)
+            </th>
+          </tr>
+          <tr>
+            {counts.map((c) => (
+              <th key={c.id} className="num" title={c.title}>
+                {c.label}
+              </th>
+            ))}
+            {latencies.map((l, i) => (
+              <th key={l.id} className={i === 0 ? 'num group-start' : 'num'}>
+                {l.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            {counts.map((c) => (
+              <td key={c.id} className="num" data-testid={c.id}>
+                {c.value}
+              </td>
+            ))}
+            {latencies.map((l, i) => (
+              <td key={l.id} className={i === 0 ? 'num group-start' : 'num'} data-testid={l.id}>
+                {formatMsValue(l.ms)}
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
