@@ -16,6 +16,7 @@ import servicesPlugin from './plugins/services.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
+import reportsRoutes from './routes/reports/reports.routes.ts';
 import resultsRoutes from './routes/runs/results.routes.ts';
 import runsRoutes from './routes/runs/runs.routes.ts';
 import tailRoutes from './routes/runs/tail.routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(runsRoutes);
       await api.register(eventsRoutes);
       await api.register(tailRoutes);
+      await api.register(reportsRoutes);
       await api.register(resultsRoutes, { maxResultBytes: config.maxResultBytes });
     },
     { prefix: '/api/v1' },

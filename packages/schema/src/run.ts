@@ -65,16 +65,50 @@ export const runList = z.object({
 });
 export type RunList = z.infer<typeof runList>;
 
+export const runSort = z.enum([
+  'startedAt',
+  '-startedAt',
+  'mesh',
+  '-mesh',
+  'benchmark',
+  '-benchmark',
+  'scenario',
+  '-scenario',
+  'status',
+  '-status',
+]);
+export type RunSort = z.infer<typeof runSort>;
+
 export const listRunsQuery = z.object({
   mesh: z.string().optional(),
+  version: z.string().optional().describe('mesh version'),
   benchmark: z.string().optional(),
   scenario: z.string().optional(),
+  platform: z.string().optional(),
   status: runStatus.optional(),
   label: z
     .union([z.string(), z.array(z.string())])
     .optional()
     .describe('k:v, repeatable; all must match'),
+  from: timestamp.optional().describe('started at or after'),
+  to: timestamp.optional().describe('started before'),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('search in benchmark, scenario, mesh, platform and labels'),
+  sort: runSort.default('-startedAt').describe('a field, descending with a leading -'),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type ListRunsQuery = z.infer<typeof listRunsQuery>;
+
+export const runFacets = z.object({
+  meshes: z.array(z.string()),
+  versions: z.array(z.string()),
+  benchmarks: z.array(z.string()),
+  scenarios: z.array(z.string()),
+  platforms: z.array(z.string()),
+  labelKeys: z.array(z.string()),
+});
+export type RunFacets = z.infer<typeof runFacets>;

@@ -146,6 +146,12 @@ describe('histogram', () => {
     expect(s.histogram[0]).toMatchObject({ fromMs: -2, count: 1 });
   });
 
+  it('log bins over skewed latencies start at the smallest positive one when it is known', () => {
+    // -2 ms stands alone in the first bin; the 3 log bins cover 0.1 .. 100 ms by decades.
+    const edges = histogramEdges(-2000, 100_000, 4, 'log', 100);
+    expect(edges.map((e) => Math.round(e))).toEqual([-2000, 100, 1000, 10_000, 100_000]);
+  });
+
   it('a single value is one bin', () => {
     const s = summarize([7]);
     expect(s.histogram).toEqual([{ fromMs: 7, toMs: 7, count: 1 }]);

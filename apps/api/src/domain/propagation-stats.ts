@@ -27,6 +27,8 @@ export function histogramEdges(
   maxUs: number,
   bins: number,
   scale: HistogramScale,
+  /** Log scale: the smallest positive latency, when the minimum is not positive. */
+  positiveMinUs?: number,
 ): number[] {
   if (maxUs <= minUs) return [minUs, maxUs];
   if (scale === 'linear' || maxUs <= 0) {
@@ -35,7 +37,8 @@ export function histogramEdges(
   }
   // Log bins need a positive start. Skewed (<= 0) latencies get a bin of their own in front,
   // from the minimum to the smallest positive edge, so they stay visible and counted.
-  const positiveStart = minUs > 0 ? minUs : Math.min(1, maxUs); // 1 us: below any real latency
+  // Without a known smallest positive latency, 1 us: below any real one.
+  const positiveStart = minUs > 0 ? minUs : Math.min(positiveMinUs ?? 1, maxUs);
   const logBins = minUs > 0 ? bins : Math.max(1, bins - 1);
   const ratio = (maxUs / positiveStart) ** (1 / logBins);
   const edges = Array.from({ length: logBins + 1 }, (_, i) =>
@@ -70,6 +73,8 @@ export interface SummaryRequest {
   toMs?: number | undefined;
   /** Points on the convergence curve. */
   cdfPoints?: number;
+  /** Log scale over skewed (<= 0) latencies: where the log bins start (the smallest positive). */
+  logStartUs?: number | undefined;
 }
 
 export interface SummaryInput {
@@ -109,6 +114,7 @@ export function planSummary(
     req.toMs !== undefined ? req.toMs * US_PER_MS : input.maxUs,
     req.bins,
     req.scale,
+    req.logStartUs,
   );
   const cdf = cdfRanks(input.n, firsts, blockSize, req.cdfPoints ?? 200);
   const sampled = firsts.length >= (req.cdfPoints ?? 200);
@@ -156,6 +162,7 @@ export function computeSummary(
     req.toMs !== undefined ? req.toMs * US_PER_MS : input.maxUs,
     req.bins,
     req.scale,
+    req.logStartUs,
   );
   const below = edges.map((x) => sample.countBelow(x, true));
   const lastEdge = edges[edges.length - 1] as number;

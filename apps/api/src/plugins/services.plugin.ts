@@ -2,29 +2,35 @@
 import fp from 'fastify-plugin';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { propagationRepository } from '../repositories/propagation.repository.ts';
+import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
+import { exportService } from '../services/export.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
 import { propagationService } from '../services/propagation.service.ts';
+import { reportsService } from '../services/reports.service.ts';
 import { resultsService } from '../services/results.service.ts';
 import { runsService } from '../services/runs.service.ts';
 import { tailService } from '../services/tail.service.ts';
 
 function build(database: import('@meshbench/db').Database, maxBatchBytes: number) {
   const runs = runsRepository(database.db);
-  return {
+  const propagation = propagationRepository(database.db);
+  const events = eventsRepository(database);
+  const services = {
     runs: runsService({ runs }),
-    ingest: ingestService({ runs, events: eventsRepository(database), maxBatchBytes }),
-    propagation: propagationService({ runs, propagation: propagationRepository(database.db) }),
+    ingest: ingestService({ runs, events, maxBatchBytes }),
+    export: exportService({ runs, events }),
+    propagation: propagationService({ runs, propagation }),
     results: resultsService({ runs, results: resultsRepository(database.db) }),
-    tail: tailService({
-      runs,
-      propagation: propagationRepository(database.db),
-      tail: tailRepository(database.db),
-    }),
+    tail: tailService({ runs, propagation, tail: tailRepository(database.db) }),
     /** Whether the database has no runs yet (first start). */
     isEmpty: () => runs.isEmpty(),
+  };
+  return {
+    ...services,
+    reports: reportsService({ reports: reportsRepository(database.db), ...services }),
   };
 }
 export type Services = ReturnType<typeof build>;

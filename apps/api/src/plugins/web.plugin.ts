@@ -1,8 +1,35 @@
 // Serves the built single-page app: its assets, and index.html for every client route.
-import { existsSync } from 'node:fs';
+// A shared report's page (/r/{slug}) gets Open Graph tags written in by the server, since
+// link previews do not run the app.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
+import { AppError } from '../errors.ts';
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`,
+  );
+
+export function withOpenGraph(
+  html: string,
+  tags: { title: string; description: string; url: string },
+): string {
+  const meta = [
+    `<meta property="og:type" content="article" />`,
+    `<meta property="og:site_name" content="meshbench" />`,
+    `<meta property="og:title" content="${escapeHtml(tags.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(tags.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(tags.url)}" />`,
+    `<meta name="twitter:card" content="summary" />`,
+    `<meta name="description" content="${escapeHtml(tags.description)}" />`,
+  ].join('\n    ');
+  return html
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(tags.title)} · meshbench</title>`)
+    .replace('</head>', `    ${meta}\n  </head>`);
+}
 
 export default fp<{ root: string | undefined }>(
   async (app, opts) => {
@@ -11,12 +38,32 @@ export default fp<{ root: string | undefined }>(
       app.log.warn('the web app is not built (pnpm build); serving the API only');
       return;
     }
+    const indexHtml = readFileSync(join(root, 'index.html'), 'utf8');
     await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] });
+
+    app.get('/r/:slug', { schema: { hide: true } }, async (request, reply) => {
+      const { slug } = request.params as { slug: string };
+      let html = indexHtml;
+      try {
+        const report = await app.services.reports.get(slug);
+        const url = `${request.protocol}://${request.host}/r/${slug}`;
+        html = withOpenGraph(indexHtml, {
+          title: report.title,
+          description: report.description,
+          url,
+        });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        reply.code(404); // the app shows "no such report"; the status says so to crawlers
+      }
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    });
+
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       const isApi = path.startsWith('/api/') || path.startsWith('/v1/') || path.startsWith('/docs');
       if (request.method === 'GET' && !isApi && !path.includes('.')) {
-        return reply.type('text/html').sendFile('index.html');
+        return reply.type('text/html').send(indexHtml);
       }
       return reply.code(404).send({
         statusCode: 404,
@@ -25,5 +72,5 @@ export default fp<{ root: string | undefined }>(
       });
     });
   },
-  { name: 'web' },
+  { name: 'web', dependencies: ['services'] },
 );

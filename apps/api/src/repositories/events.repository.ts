@@ -163,8 +163,61 @@ export type BatchClaim<T> =
   | { duplicate: false; result: T }
   | { duplicate: true; accepted: number; bodySha256: string };
 
+const iso = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Every event of a run as the NDJSON lines the events API takes: changes first. */
+const EXPORT_QUERY = `
+  select 0 as part, json_strip_nulls(json_build_object('type', 'change', 'id', id, 'kind', kind,
+    'target', target, 'action', action, 'at', ${iso('at')}, 'expected', expected))::text as line
+    from changes where run_id = $1
+  union all
+  select 1, json_strip_nulls(json_build_object('type', 'incident', 'kind', kind, 'node', node,
+    'proxy', proxy, 'from', ${iso('"from"')}, 'to', ${iso('"to"')}, 'attrs', attrs))::text
+    from incidents where run_id = $1
+  union all
+  select 2, json_strip_nulls(json_build_object('type', 'lifecycle', 'phase', phase, 'entity', entity,
+    'node', node, 'at', ${iso('at')}, 'attrs', attrs))::text
+    from lifecycle_events where run_id = $1
+  union all
+  select 3, json_strip_nulls(json_build_object('type', 'observation', 'change', change_id,
+    'proxy', proxy, 'node', node, 'at', ${iso('at')}, 'cause', cause, 'attrs', attrs))::text
+    from observations where run_id = $1
+  order by part`;
+
 export function eventsRepository(database: Database) {
   return {
+    /**
+     * Streams a run's events through a cursor, `rows` lines at a time, to `write`; one
+     * transaction, so the export is one consistent snapshot.
+     */
+    async exportEvents(
+      runId: string,
+      write: (lines: string) => Promise<void>,
+      rows = 5000,
+    ): Promise<void> {
+      // The id is interpolated (DECLARE takes no parameters here): it must be a UUID.
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) {
+        throw new Error(`not a run id: ${runId}`);
+      }
+      await database.transaction(async (tx) => {
+        await tx.db.execute(
+          sql.raw(
+            `declare run_events no scroll cursor for ${EXPORT_QUERY.replaceAll('$1', `'${runId}'::uuid`)}`,
+          ),
+        );
+        for (;;) {
+          const result = await tx.db.execute<{ line: string }>(
+            sql.raw(`fetch ${rows} from run_events`),
+          );
+          const got = (result as unknown as { rows: { line: string }[] }).rows;
+          if (got.length === 0) break;
+          await write(`${got.map((r) => r.line).join('\n')}\n`);
+        }
+        await tx.db.execute(sql.raw('close run_events'));
+      });
+    },
+
     copyText,
     /**
      * Runs `work` in one transaction after claiming the idempotency key. A key seen before

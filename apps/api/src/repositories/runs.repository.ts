@@ -1,10 +1,24 @@
 // Runs in Postgres.
 import { type Db, tables } from '@meshbench/db';
-import type { CreateRunBody, ListRunsQuery } from '@meshbench/schema';
-import { and, count, desc, eq, or, sql } from 'drizzle-orm';
+import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort } from '@meshbench/schema';
+import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 
 const { runs } = tables;
 export type RunRow = typeof runs.$inferSelect;
+
+// Every order ends on the id, so pages never repeat or skip a run.
+const ORDER: Record<RunSort, SQL[]> = {
+  startedAt: [asc(runs.startedAt), asc(runs.id)],
+  '-startedAt': [desc(runs.startedAt), desc(runs.id)],
+  mesh: [asc(runs.meshName), asc(runs.meshVersion), desc(runs.startedAt), desc(runs.id)],
+  '-mesh': [desc(runs.meshName), desc(runs.meshVersion), desc(runs.startedAt), desc(runs.id)],
+  benchmark: [asc(runs.benchmark), desc(runs.startedAt), desc(runs.id)],
+  '-benchmark': [desc(runs.benchmark), desc(runs.startedAt), desc(runs.id)],
+  scenario: [asc(runs.scenario), desc(runs.startedAt), desc(runs.id)],
+  '-scenario': [desc(runs.scenario), desc(runs.startedAt), desc(runs.id)],
+  status: [asc(runs.status), desc(runs.startedAt), desc(runs.id)],
+  '-status': [desc(runs.status), desc(runs.startedAt), desc(runs.id)],
+};
 
 export function runsRepository(db: Db) {
   return {
@@ -53,13 +67,28 @@ export function runsRepository(db: Db) {
     },
 
     async list(q: ListRunsQuery & { labels: [string, string][] }) {
+      const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
       const where = and(
         q.mesh ? eq(runs.meshName, q.mesh) : undefined,
+        q.version ? eq(runs.meshVersion, q.version) : undefined,
         q.benchmark ? eq(runs.benchmark, q.benchmark) : undefined,
         q.scenario ? eq(runs.scenario, q.scenario) : undefined,
+        q.platform ? eq(runs.platform, q.platform) : undefined,
         q.status ? eq(runs.status, q.status) : undefined,
+        q.from ? gte(runs.startedAt, new Date(q.from)) : undefined,
+        q.to ? lt(runs.startedAt, new Date(q.to)) : undefined,
         q.labels.length > 0
           ? sql`${runs.labels} @> ${JSON.stringify(Object.fromEntries(q.labels))}::jsonb`
+          : undefined,
+        like
+          ? or(
+              ilike(runs.benchmark, like),
+              ilike(runs.scenario, like),
+              ilike(runs.meshName, like),
+              ilike(runs.meshVersion, like),
+              ilike(runs.platform, like),
+              sql`${runs.labels}::text ilike ${like}`,
+            )
           : undefined,
       );
       const [rows, [total]] = await Promise.all([
@@ -67,12 +96,31 @@ export function runsRepository(db: Db) {
           .select()
           .from(runs)
           .where(where)
-          .orderBy(desc(runs.startedAt), desc(runs.id))
+          .orderBy(...ORDER[q.sort])
           .limit(q.limit)
           .offset(q.offset),
         db.select({ n: count() }).from(runs).where(where),
       ]);
       return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Distinct values for the list's filters. */
+    async facets(): Promise<RunFacets> {
+      const distinct = async (column: SQL) => {
+        const result = await db.selectDistinct({ v: column }).from(runs).orderBy(asc(column));
+        return result.map((r) => r.v).filter((v): v is string => typeof v === 'string' && v !== '');
+      };
+      const keys = await db.execute<{ k: string }>(
+        sql`select distinct jsonb_object_keys(${runs.labels}) as k from ${runs} order by k`,
+      );
+      return {
+        meshes: await distinct(sql`${runs.meshName}`),
+        versions: await distinct(sql`${runs.meshVersion}`),
+        benchmarks: await distinct(sql`${runs.benchmark}`),
+        scenarios: await distinct(sql`${runs.scenario}`),
+        platforms: await distinct(sql`${runs.platform}`),
+        labelKeys: (keys as unknown as { rows: { k: string }[] }).rows.map((r) => r.k),
+      };
     },
 
     async finish(id: string, finishedAt: Date, status: string): Promise<RunRow | undefined> {

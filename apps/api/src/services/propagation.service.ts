@@ -1,7 +1,12 @@
 // Reading a change's propagation from its kept summary: exact, without the observations.
 import type { ChangeList, Propagation, PropagationQuery } from '@meshbench/schema';
 import { DEFAULT_PERCENTILES } from '@meshbench/schema';
-import { blocksNeeded, computeSummary, planSummary } from '../domain/propagation-stats.ts';
+import {
+  blocksNeeded,
+  computeSummary,
+  planSummary,
+  type SummaryPlan,
+} from '../domain/propagation-stats.ts';
 import { SortedLatencies } from '../domain/sorted-latencies.ts';
 import { notFound } from '../errors.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
@@ -56,16 +61,32 @@ export function propagationService(deps: {
         maxUs: summary?.maxUs ?? null,
         denominator: expected ?? n,
       };
-      const req = { ...q, percentiles: q.percentiles ?? [...DEFAULT_PERCENTILES] };
       const firsts = summary ? toFloat64(summary.blockFirsts) : new Float64Array(0);
       const blockSize = summary?.blockSize ?? 1;
-      const plan = planSummary(req, input, firsts, blockSize);
-      const blocks = await propagation.blocks(
-        run.id,
-        changeId,
-        blocksNeeded(plan, firsts, blockSize),
+      const load = async (plan: SummaryPlan) =>
+        new SortedLatencies(
+          n,
+          blockSize,
+          firsts,
+          await propagation.blocks(run.id, changeId, blocksNeeded(plan, firsts, blockSize)),
+        );
+      // Log bins over skewed latencies start at the smallest positive one: two small lookups.
+      let logStartUs: number | undefined;
+      if (q.scale === 'log' && q.fromMs === undefined && input.minUs !== null && input.minUs <= 0) {
+        const atOrBelowZero = (
+          await load({ ranks: [], bounds: [{ x: 0, strict: false }] })
+        ).countBelow(0, false);
+        if (atOrBelowZero < n)
+          logStartUs = (await load({ ranks: [atOrBelowZero + 1], bounds: [] })).at(
+            atOrBelowZero + 1,
+          );
+      }
+      const req = { ...q, percentiles: q.percentiles ?? [...DEFAULT_PERCENTILES], logStartUs };
+      const stats = computeSummary(
+        req,
+        input,
+        await load(planSummary(req, input, firsts, blockSize)),
       );
-      const stats = computeSummary(req, input, new SortedLatencies(n, blockSize, firsts, blocks));
       return {
         change: {
           id: change.id,

@@ -60,3 +60,4 @@ export function resultsService(deps: { runs: RunsRepository; results: ResultsRep
     },
   };
 }
+export type ResultsService = ReturnType<typeof resultsService>;

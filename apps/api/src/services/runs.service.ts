@@ -61,6 +61,8 @@ export function runsService(deps: { runs: RunsRepository }) {
       return { runs: rows.map(toRun), total };
     },
 
+    facets: () => runs.facets(),
+
     async get(idOrSlug: string): Promise<Run> {
       const row = await runs.find(idOrSlug);
       if (!row) throw notFound(`run "${idOrSlug}"`);

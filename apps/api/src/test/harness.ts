@@ -32,13 +32,22 @@ export interface TestServer {
 }
 
 /** Starts the app for the current describe block; env overrides the config. */
-export function useServer(backend: Backend, env: Record<string, string> = {}): TestServer {
+export function useServer(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: { webRoot?: string } = {},
+): TestServer {
   const server = {} as TestServer;
   let database: Database;
   beforeAll(async () => {
     database = await backend.open();
     const config = loadConfig({ STATSD_PORT: '0', MESHBENCH_LOG_LEVEL: 'silent', ...env });
-    server.app = await buildApp(config, { database, logger: false, inMemory: true });
+    server.app = await buildApp(config, {
+      database,
+      logger: false,
+      inMemory: true,
+      webRoot: options.webRoot,
+    });
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = server.app.server.address() as AddressInfo;
     server.url = `http://127.0.0.1:${port}`;

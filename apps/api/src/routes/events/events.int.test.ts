@@ -402,3 +402,24 @@ describe.each(backends)('events and propagation on $name', (backend) => {
     });
   });
 });
+
+describe.each(backends)('log histograms over skewed latencies on $name', (backend) => {
+  const server = useServer(backend);
+  it('start the log bins at the smallest positive latency', async () => {
+    const run = await createRun(server);
+    // Latencies -5, 10, 100, 1000 ms: one bin for the skewed one, then decades from 10 ms.
+    await postEvents(
+      server,
+      run.id,
+      ndjson([change, obs('a', -5), obs('b', 10), obs('c', 100), obs('d', 1000)]),
+    );
+    const { body } = await server.json<{
+      histogram: { fromMs: number; toMs: number; count: number }[];
+    }>(`/runs/${run.id}/changes/c1/propagation?scale=log&bins=3`);
+    expect(body.histogram.map((b) => [Math.round(b.fromMs), Math.round(b.toMs), b.count])).toEqual([
+      [-5, 10, 1],
+      [10, 100, 1],
+      [100, 1000, 2],
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 // POST /runs/{id}/events: the body is streamed to the ingest service, never buffered here.
 import { createHash } from 'node:crypto';
-import { type Readable, Transform } from 'node:stream';
+import { PassThrough, type Readable, Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import { apiError, ingestResult } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -93,6 +93,36 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         if (!request.raw.complete) reply.header('connection', 'close');
         throw error;
       }
+    },
+  );
+
+  app.get(
+    '/runs/:id/events',
+    {
+      schema: {
+        tags: ['events'],
+        description:
+          "The run's raw events as NDJSON, in the form POST /runs/{id}/events takes: changes, incidents, lifecycle events, then observations.",
+        params: z.object({ id: z.string().min(1) }),
+        response: { 404: apiError },
+      },
+    },
+    async (request, reply) => {
+      const { run, stream } = await app.services.export.events(request.params.id);
+      const out = new PassThrough();
+      const write = (lines: string) =>
+        new Promise<void>((resolve) => (out.write(lines) ? resolve() : out.once('drain', resolve)));
+      stream(write).then(
+        () => out.end(),
+        (error) => {
+          request.log.error({ err: error }, 'event export failed');
+          out.destroy(error as Error);
+        },
+      );
+      return reply
+        .type('application/x-ndjson; charset=utf-8')
+        .header('content-disposition', `attachment; filename="run-${run.id}-events.ndjson"`)
+        .send(out as never); // a stream is piped as it is, past the JSON schemas
     },
   );
 };

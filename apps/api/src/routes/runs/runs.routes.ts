@@ -7,6 +7,7 @@ import {
   propagation,
   propagationQuery,
   run,
+  runFacets,
   runList,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -43,6 +44,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => services.runs.list(request.query),
+  );
+
+  app.get(
+    '/runs/facets',
+    {
+      schema: {
+        tags: ['runs'],
+        description: 'Distinct values for the runs list filters.',
+        response: { 200: runFacets },
+      },
+    },
+    async () => services.runs.facets(),
   );
 
   app.get(

@@ -1,0 +1,111 @@
+// Sharing: a report freezes what the run or comparison page shows, so the link keeps
+// showing it whatever happens to the runs later, and reaches nothing else.
+import { randomUUID } from 'node:crypto';
+import type { CreatedReport, CreateReportBody, Report, ReportRun, Run } from '@meshbench/schema';
+import { AppError, notFound } from '../errors.ts';
+import type { ReportsRepository } from '../repositories/reports.repository.ts';
+import type { PropagationService } from './propagation.service.ts';
+import type { ResultsService } from './results.service.ts';
+import { newSlug, type RunsService } from './runs.service.ts';
+import type { TailService } from './tail.service.ts';
+
+const pct = (fraction: number | null) =>
+  fraction === null ? 'n/a' : `${(fraction * 100).toFixed(1)} %`;
+const ms = (v: number | undefined) =>
+  v === undefined ? 'n/a' : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(1)} ms`;
+const meshName = (run: Pick<Run, 'mesh'>) =>
+  `${run.mesh.name}${run.mesh.version ? ` ${run.mesh.version}` : ''}`;
+
+/** The headline a link preview shows: per run, its first change's P99 and share within 1 s. */
+export function headline(runs: ReportRun[]): string {
+  return runs
+    .map(({ run, changes, loadResults }) => {
+      const first = changes[0];
+      if (first) {
+        const p99 = first.linear.percentiles.find((p) => p.p === 99)?.ms;
+        return `${meshName(run)}: P99 ${ms(p99)}, ${pct(first.linear.withinFraction)} within ${first.linear.withinMs / 1000} s`;
+      }
+      if (loadResults.length > 0) return `${meshName(run)}: ${loadResults.length} load test points`;
+      return meshName(run);
+    })
+    .join(' · ');
+}
+
+export function reportsService(deps: {
+  reports: ReportsRepository;
+  runs: RunsService;
+  propagation: PropagationService;
+  tail: TailService;
+  results: ResultsService;
+}) {
+  const { reports, runs, propagation, tail, results } = deps;
+
+  async function snapshotOf(run: Run): Promise<ReportRun> {
+    const changes = [];
+    for (const change of await propagation.changes(run.id)) {
+      const log = await propagation.propagation(run.id, change.id, {
+        withinMs: 1000,
+        bins: 60,
+        scale: 'log',
+      });
+      const p99 = log.percentiles.find((p) => p.p === 99)?.ms;
+      const linear = await propagation.propagation(run.id, change.id, {
+        withinMs: 1000,
+        bins: 60,
+        scale: 'linear',
+        ...(p99 !== undefined && log.minMs !== null && p99 > log.minMs
+          ? { toMs: Math.ceil(p99) }
+          : {}),
+      });
+      changes.push({ linear, log, tail: await tail.tail(run.id, change.id, { limit: 20 }) });
+    }
+    const { slug: _slug, ...shown } = run;
+    return { run: shown, changes, loadResults: await results.list(run.id) };
+  }
+
+  return {
+    async create(body: CreateReportBody): Promise<CreatedReport> {
+      const chosen = await Promise.all(body.runs.map((ref) => runs.get(ref)));
+      const ids = new Set(chosen.map((r) => r.id));
+      if (ids.size !== chosen.length) {
+        throw new AppError(400, 'invalid_report', 'a run appears twice in "runs"', {
+          field: 'runs',
+        });
+      }
+      const snapshot = [];
+      for (const run of chosen) snapshot.push(await snapshotOf(run));
+      const title =
+        body.title ??
+        (chosen.length === 1
+          ? `${meshName(chosen[0] as Run)} · ${(chosen[0] as Run).scenario}`
+          : `${chosen.map(meshName).join(' vs ')} · ${(chosen[0] as Run).scenario}`);
+      const slug = newSlug();
+      await reports.insert({
+        id: randomUUID(),
+        slug,
+        title,
+        runIds: chosen.map((r) => r.id),
+        snapshot: { runs: snapshot, description: headline(snapshot) },
+      });
+      return { slug, url: `/r/${slug}`, title };
+    },
+
+    async get(slug: string): Promise<Report> {
+      const row = await reports.bySlug(slug);
+      if (!row) throw notFound('report');
+      const snapshot = row.snapshot as { runs: ReportRun[]; description: string };
+      return {
+        slug: row.slug,
+        title: row.title,
+        description: snapshot.description,
+        createdAt: row.createdAt.toISOString(),
+        runs: snapshot.runs,
+      };
+    },
+
+    async delete(slug: string): Promise<void> {
+      if (!(await reports.delete(slug))) throw notFound('report');
+    },
+  };
+}
+export type ReportsService = ReturnType<typeof reportsService>;

@@ -1,0 +1,48 @@
+// Reports: a frozen snapshot of what the screen showed for one to four runs.
+import { z } from 'zod';
+import { propagation } from './propagation.ts';
+import { storedLoadResult } from './results-api.ts';
+import { run } from './run.ts';
+import { tail } from './tail.ts';
+
+export const createReportBody = z.strictObject({
+  runs: z
+    .array(z.string().min(1))
+    .min(1)
+    .max(4)
+    .describe('run ids or slugs; the first is the baseline of a comparison'),
+  title: z.string().min(1).max(200).optional(),
+});
+export type CreateReportBody = z.infer<typeof createReportBody>;
+
+export const reportChange = z.object({
+  /** Histogram on linear bins up to the change's P99, with the CDF. */
+  linear: propagation,
+  /** Histogram on log bins over the whole range. */
+  log: propagation,
+  tail: tail,
+});
+export type ReportChange = z.infer<typeof reportChange>;
+
+export const reportRun = z.object({
+  run: run.omit({ slug: true }),
+  changes: z.array(reportChange),
+  loadResults: z.array(storedLoadResult),
+});
+export type ReportRun = z.infer<typeof reportRun>;
+
+export const report = z.object({
+  slug: z.string(),
+  title: z.string(),
+  description: z.string().describe('the headline numbers, as a link preview shows them'),
+  createdAt: z.string(),
+  runs: z.array(reportRun),
+});
+export type Report = z.infer<typeof report>;
+
+export const createdReport = z.object({
+  slug: z.string().describe('128 random bits: whoever has it can read the report, nothing else'),
+  url: z.string().describe('the page, relative to the server: /r/{slug}'),
+  title: z.string(),
+});
+export type CreatedReport = z.infer<typeof createdReport>;
