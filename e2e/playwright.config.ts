@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const PORT = 3199;
+// Playwright loads this file in the runner and again in each worker; the runner chooses the
+// port and the data directory once and the workers inherit them. The port follows the
+// runner's pid so that two suites on one machine (a developer's and CI's) do not collide.
+process.env.E2E_PORT ??= String(20_000 + (process.pid % 20_000));
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'meshbench-e2e-'));
+const PORT = Number(process.env.E2E_PORT);
+const dataDir = process.env.E2E_DATA_DIR;
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
-
-// Playwright loads this file in the runner and again in each worker: only the runner's
-// directory is used (by the web server), so the workers' extra ones stay empty.
-const dataDir = mkdtempSync(join(tmpdir(), 'meshbench-e2e-'));
 
 export default defineConfig({
   testDir: './specs',
