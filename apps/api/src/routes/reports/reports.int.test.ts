@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Propagation, Report } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   backends,
@@ -87,19 +88,19 @@ describe.each(backends)('reports on $name', (backend) => {
       auth,
     );
 
-    const report = await server.json<any>(`/reports/${created.body.slug}`);
+    const report = await server.json<Report>(`/reports/${created.body.slug}`);
     expect(report.status).toBe(200);
     expect(report.body.runs).toHaveLength(2);
-    const first = report.body.runs[0];
+    const first = report.body.runs[0]!;
     expect(first.run.id).toBe(a.id);
-    expect(first.run.slug).toBeUndefined(); // a report never hands out a run's share id
+    expect('slug' in first.run).toBe(false); // a report never hands out a run's share id
     // 10 expected, 10 applied: nearest-rank P50 is rank 5 = 500 ms; P99 is rank 10 = 3,000 ms.
-    expect(first.changes[0].linear).toMatchObject({ count: 10, missing: 0, withinFraction: 0.9 });
-    expect(first.changes[0].linear.percentiles.find((p: any) => p.p === 50).ms).toBe(500);
-    expect(first.changes[0].linear.histogram.at(-1).toMs).toBe(3000); // linear bins up to P99
-    expect(first.changes[0].log.scale).toBe('log');
+    expect(first.changes[0]!.linear).toMatchObject({ count: 10, missing: 0, withinFraction: 0.9 });
+    expect(first.changes[0]!.linear.percentiles.find((p) => p.p === 50)?.ms).toBe(500);
+    expect(first.changes[0]!.linear.histogram.at(-1)?.toMs).toBe(3000); // linear bins up to P99
+    expect(first.changes[0]!.log.scale).toBe('log');
     // Tail over 1 s: p10 at 3 s, explained by the reconnect on its node.
-    expect(first.changes[0].tail).toMatchObject({
+    expect(first.changes[0]!.tail).toMatchObject({
       tailCount: 1,
       causes: [{ cause: 'reconnect', count: 1 }],
     });
@@ -220,7 +221,7 @@ describe.each(backends)('browsing and export on $name', (backend) => {
     const b = await createRun(server);
     expect((await postEvents(server, b.id, text)).body).toEqual({ accepted: 12, duplicate: false });
     const summary = async (id: string) =>
-      (await server.json<any>(`/runs/${id}/changes/c1/propagation`)).body;
+      (await server.json<Propagation>(`/runs/${id}/changes/c1/propagation`)).body;
     const [sa, sb] = [await summary(a.id), await summary(b.id)];
     expect(sb.percentiles).toEqual(sa.percentiles);
     expect(sb.histogram).toEqual(sa.histogram);
