@@ -1,0 +1,349 @@
+// The built `meshbench` binary as a child process against the built API as another one:
+// on the embedded database always, and on Postgres when DATABASE_URL is set.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const API = fileURLToPath(new URL('../../../apps/api/dist/server.js', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/public/', import.meta.url));
+
+const backends = [
+  {
+    name: 'embedded',
+    env: () => ({ MESHBENCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'meshbench-cli-')) }),
+  },
+  ...(process.env.DATABASE_URL
+    ? [{ name: 'postgres', env: () => ({ DATABASE_URL: process.env.DATABASE_URL as string }) }]
+    : []),
+];
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+interface Api {
+  url: string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  start(): Promise<void>;
+}
+
+async function api(env: Record<string, string>): Promise<Api> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  const self: Api = {
+    url,
+    async start() {
+      child = spawn(process.execPath, [API], {
+        env: {
+          ...process.env,
+          ...env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          STATSD_PORT: '0',
+          MESHBENCH_DEMO: '0',
+          MESHBENCH_LOG_LEVEL: 'warn',
+        },
+        stdio: 'ignore',
+      });
+      for (let i = 0; i < 300; i++) {
+        try {
+          if ((await fetch(`${url}/api/v1/health`)).ok) return;
+        } catch {}
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the API did not start');
+    },
+    stop: (signal = 'SIGTERM') =>
+      new Promise<void>((resolve) => {
+        if (!child || child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+  await self.start();
+  return self;
+}
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  onStderr?: (line: string) => void,
+): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      for (const line of String(d).split('\n')) if (line && onStderr) onStderr(line);
+    });
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const T0 = Date.parse('2026-02-01T10:00:00Z');
+/** NDJSON: a change and one observation per proxy at latency(i) ms, in whole ms. */
+function eventsFile(proxies: number, latency: (i: number) => number, expected = proxies): string {
+  const lines = [
+    JSON.stringify({
+      type: 'change',
+      id: 'c1',
+      kind: 'endpoint',
+      target: 'hey',
+      action: 'delete',
+      at: new Date(T0).toISOString(),
+      expected,
+    }),
+  ];
+  for (let i = 0; i < proxies; i++) {
+    lines.push(
+      JSON.stringify({
+        type: 'observation',
+        change: 'c1',
+        proxy: `p${i}`,
+        node: `n${i % 50}`,
+        at: new Date(T0 + Math.floor(latency(i))).toISOString(),
+      }),
+    );
+  }
+  const file = join(mkdtempSync(join(tmpdir(), 'meshbench-events-')), 'events.ndjson');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe.each(backends)('meshbench CLI on $name', (backend) => {
+  let server: Api;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await api(backend.env());
+    env = { MESHBENCH_URL: server.url };
+  });
+  afterAll(() => server?.stop());
+
+  const create = async (extra: string[] = [], extraEnv: Record<string, string> = {}) => {
+    const r = await cli(
+      [
+        'run',
+        'create',
+        '--benchmark',
+        'cli-test',
+        '--scenario',
+        `s-${process.pid}`,
+        '--mesh',
+        'consul@1.9.5',
+        ...extra,
+      ],
+      { ...env, ...extraEnv },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout.trim();
+  };
+  const summary = async (run: string) =>
+    (await (
+      await fetch(`${server.url}/api/v1/runs/${run}/changes/c1/propagation?percentiles=50,99`)
+    ).json()) as { count: number; observations: number; percentiles: { p: number; ms: number }[] };
+
+  it('creates a run with the CI labels, posts events in batches, and a re-run stores nothing twice', async () => {
+    const run = await create(['--label', 'team=mesh', '--topology', 'nodes=50,instances=5000'], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_SHA: 'abc123',
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_REF_NAME: 'main',
+    });
+    const got = (await (await fetch(`${server.url}/api/v1/runs/${run}`)).json()) as {
+      labels: Record<string, string>;
+      topology: Record<string, number>;
+    };
+    expect(got.labels).toEqual({
+      ci: 'github-actions',
+      sha: 'abc123',
+      branch: 'main',
+      team: 'mesh',
+    });
+    expect(got.topology).toEqual({ nodes: 50, instances: 5000 });
+
+    const file = eventsFile(5000, (i) => i % 1000);
+    const first = await cli(['events', run, file, '--batch-lines', '1000', '--json'], env);
+    expect(first.code, first.stderr).toBe(0);
+    // 5,001 lines in batches of 1,000: 6 batches.
+    expect(JSON.parse(first.stdout)).toEqual({
+      run,
+      batches: 6,
+      accepted: 5001,
+      duplicateBatches: 0,
+    });
+    const again = await cli(['events', run, file, '--batch-lines', '1000', '--json'], env);
+    expect(JSON.parse(again.stdout)).toMatchObject({ batches: 6, duplicateBatches: 6 });
+    expect(await summary(run)).toMatchObject({ count: 5000, observations: 5000 });
+  });
+
+  it('finishes an upload across a server restart: nothing lost, nothing stored twice', async () => {
+    const run = await create();
+    const file = eventsFile(40_000, (i) => (i * 7) % 2000);
+    let killed = false;
+    const restarted = (async () => {
+      while (!killed) await new Promise((r) => setTimeout(r, 20));
+      // Postgres survives a hard kill; the embedded database is closed cleanly.
+      await server.stop(backend.name === 'postgres' ? 'SIGKILL' : 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 1500));
+      await server.start();
+    })();
+    const result = await cli(
+      ['events', run, file, '--batch-lines', '2000', '--json', '--retries', '30'],
+      env,
+      (line) => {
+        if (line.startsWith('batch 3:')) killed = true;
+      },
+    );
+    await restarted;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/retrying in/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ batches: 21, accepted: 40_001 });
+    expect(await summary(run)).toMatchObject({ count: 40_000, observations: 40_000 });
+  });
+
+  it('uploads result files', async () => {
+    const run = await create();
+    const r = await cli(
+      [
+        'upload',
+        run,
+        join(FIXTURES, 'istio-tools/benchmark.csv'),
+        join(FIXTURES, 'envoyproxy-nighthawk/fortio_data_small.json'),
+        '--json',
+      ],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      JSON.parse(r.stdout).map((x: { format: string; imported: number }) => [x.format, x.imported]),
+    ).toEqual([
+      ['istio-csv', 82],
+      ['fortio', 1],
+    ]);
+  });
+
+  it('gates: exit 1 and a Markdown summary when a rule fails, 0 when all pass', async () => {
+    // Baseline: latencies 1..1000 ms, P99 = rank 990 = 990 ms.
+    // Current: floor(1.2 * k) ms for k = 1..1000, P99 = floor(1.2 * 990) = 1188 ms.
+    const base = await create();
+    await cli(['events', base, eventsFile(1000, (i) => i + 1)], env);
+    const current = await create();
+    await cli(['events', current, eventsFile(1000, (i) => (i + 1) * 1.2)], env);
+    const summaryFile = join(mkdtempSync(join(tmpdir(), 'meshbench-summary-')), 'summary.md');
+    writeFileSync(summaryFile, '');
+
+    const failing = await cli(
+      [
+        'compare',
+        current,
+        '--baseline',
+        base,
+        '--fail-on',
+        'p99>+10%',
+        '--fail-on',
+        'within1s<95%',
+      ],
+      { ...env, GITHUB_STEP_SUMMARY: summaryFile },
+    );
+    expect(failing.code).toBe(1);
+    // +20 % on P99 breaks +10 %. Within 1 s: floor(1.2 k) <= 1000 for k <= 834 (1.2 * 834 =
+    // 1000.8, floored to 1000), so 834 of 1,000 = 83.4 % < 95 %.
+    expect(failing.stdout).toContain('❌ 2 of 2 rules failed');
+    expect(failing.stdout).toContain(
+      '| p99 | 990.0 ms | 1188.0 ms | +198 ms (+20.0 %) 🔺 | ❌ `p99>+10%` |',
+    );
+    expect(failing.stdout).toContain('| within1s | 100.0 % | 83.4 % |');
+    expect(failing.stdout).toContain('- `within1s<95%`: 83.4 < 95');
+    expect(failing.stdout).toContain(`/compare?runs=${base},${current}`);
+    expect(readFileSync(summaryFile, 'utf8')).toBe(failing.stdout.trimEnd() + '\n');
+
+    const passing = await cli(
+      ['compare', current, '--baseline', base, '--fail-on', 'p99>+25%', '--json'],
+      env,
+    );
+    expect(passing.code).toBe(0);
+    expect(JSON.parse(passing.stdout)).toMatchObject({
+      passed: true,
+      verdicts: [{ rule: 'p99>+25%', current: 1188, baseline: 990, bound: 1237.5, failed: false }],
+    });
+
+    const finished = await cli(
+      ['run', 'finish', current, '--gate', '--baseline', base, '--fail-on', 'p50>+10%'],
+      env,
+    );
+    expect(finished.code).toBe(1);
+  });
+
+  it("takes the median of a branch's last runs as the baseline", async () => {
+    const scenario = `branch-${Date.now()}`;
+    const mk = async (scale: number, branch: string) => {
+      const r = await cli(
+        [
+          'run',
+          'create',
+          '--benchmark',
+          'cli-test',
+          '--scenario',
+          scenario,
+          '--mesh',
+          'istio',
+          '--label',
+          `branch=${branch}`,
+        ],
+        env,
+      );
+      const id = r.stdout.trim();
+      await cli(['events', id, eventsFile(100, (i) => (i + 1) * scale)], env);
+      await cli(['run', 'finish', id], env);
+      return id;
+    };
+    // main runs: P99 (rank 99) = 99 * scale: 99, 198, 297 ms; the median is 198 ms.
+    // The feature run: floor(99 * 2.1) = floor(207.9) = 207 ms, within +10 % of 198.
+    await mk(1, 'main');
+    await mk(2, 'main');
+    await mk(3, 'main');
+    await mk(10, 'other');
+    const pr = await mk(2.1, 'feature');
+    const r = await cli(
+      ['compare', pr, '--baseline', 'branch:main', '--fail-on', 'p99>+10%', '--json'],
+      env,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      baseline: 'median of the last 3 finished run(s) on main',
+      verdicts: [{ baseline: 198, current: 207 }],
+    });
+  });
+
+  it('exits 2 on usage errors and 4 for an unknown run', async () => {
+    expect((await cli(['compare', 'x', '--fail-on', 'p98>1s'], env)).code).toBe(2);
+    expect((await cli(['frobnicate'], env)).code).toBe(2);
+    expect((await cli(['events', 'x'], env)).code).toBe(2);
+    const missing = await cli(
+      ['compare', '00000000-0000-0000-0000-000000000000', '--fail-on', 'p99>1s'],
+      env,
+    );
+    expect(missing.code).toBe(4);
+    expect((await cli(['--help'], env)).stdout).toContain('Exit codes:');
+  });
+});

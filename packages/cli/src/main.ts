@@ -1,0 +1,429 @@
+// meshbench: upload service-mesh benchmark results from CI and fail a build on a regression.
+import { createHash } from 'node:crypto';
+import { appendFileSync, createReadStream, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import type { ChangeList, Propagation, Run, RunList } from '@meshbench/schema';
+import { ciLabels } from './ci-labels.ts';
+import { ApiError, type Http, http } from './http.ts';
+import { markdownSummary } from './markdown.ts';
+import { type Metrics, medianMetrics, metricsOf } from './metrics.ts';
+import { evaluate, parseRule, RuleError, type Verdict } from './rules.ts';
+
+export const EXIT = { ok: 0, gateFailed: 1, usage: 2, api: 3, notFound: 4 } as const;
+
+const HELP = `meshbench: upload service-mesh benchmark results and gate on regressions
+
+Usage:
+  meshbench run create --benchmark B --scenario S --mesh NAME[@VERSION] [options]
+  meshbench events <run> <file.ndjson | ->          post probe events (NDJSON), in batches
+  meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
+                                                    k6, wrk2, SMP, Istio perf CSV)
+  meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
+  meshbench compare <run> --baseline B [--fail-on RULE]...
+
+Global options:
+  --url URL          the meshbench server (env MESHBENCH_URL; default http://localhost:3000)
+  --token TOKEN      a write token (env MESHBENCH_TOKEN)
+  --json             print JSON for scripts instead of text
+  --retries N        retries on network errors, 5xx and 429 (default 8, with backoff)
+  -h, --help         this help
+
+run create:
+  --platform P  --environment E  --topology nodes=N,services=N,instances=N,servers=N
+  --label k=v (repeatable; CI labels sha, branch, pr, url, ci are added from GitHub Actions,
+  GitLab CI, CircleCI, Buildkite and Jenkins variables; a --label overrides them)
+  --started-at RFC3339. Prints the run id (--json: the run).
+
+events:
+  --batch-lines N    events per request (default 50000). Each batch is gzip NDJSON with an
+                     Idempotency-Key made of the run and the batch's bytes, so a retry or a
+                     re-run of the same command stores nothing twice.
+
+compare / run finish --gate:
+  --baseline RUN             a run id or slug, or branch:NAME for the median of the last
+                             --last N (default 5) finished runs of the same benchmark and
+                             scenario on that branch
+  --change ID                the change to compare (default: the run's first)
+  --fail-on RULE             repeatable; the build fails when a rule holds:
+                               p99>+10%       P99 more than 10 % above the baseline
+                               p50>-5%        (relative rules take a sign and %)
+                               p99>1500ms     P99 above 1,500 ms (ms or s)
+                               within1s<95%   fewer than 95 % of proxies within 1 s
+                               missing>0      proxies that never applied the change
+                             metrics: p50 p90 p95 p96 p99 p99.9 mean max within1s missing
+  Prints a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).
+
+Exit codes:
+  0 done, every rule passed   1 a rule failed   2 usage error
+  3 the server refused or could not be reached (after retries)   4 run or change not found
+`;
+
+class UsageError extends Error {}
+
+interface Ctx {
+  api: Http;
+  url: string;
+  json: boolean;
+  out: (s: string) => void;
+  err: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+function labelsFrom(values: string[] | undefined): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const v of values ?? []) {
+    const i = v.indexOf('=');
+    if (i <= 0) throw new UsageError(`--label takes key=value, got "${v}"`);
+    labels[v.slice(0, i)] = v.slice(i + 1);
+  }
+  return labels;
+}
+
+function topologyFrom(value: string | undefined): Record<string, number> | undefined {
+  if (!value) return undefined;
+  const out: Record<string, number> = {};
+  for (const part of value.split(',')) {
+    const [k, v] = part.split('=');
+    if (
+      !k ||
+      !['nodes', 'services', 'instances', 'servers'].includes(k) ||
+      !/^\d+$/.test(v ?? '')
+    ) {
+      throw new UsageError(
+        `--topology takes nodes=N,services=N,instances=N,servers=N; got "${part}"`,
+      );
+    }
+    out[k] = Number(v);
+  }
+  return out;
+}
+
+async function runCreate(ctx: Ctx, values: Record<string, unknown>) {
+  for (const required of ['benchmark', 'scenario', 'mesh']) {
+    if (!values[required]) throw new UsageError(`run create needs --${required}`);
+  }
+  const [name, version] = String(values.mesh).split('@');
+  const body = {
+    benchmark: values.benchmark,
+    scenario: values.scenario,
+    mesh: { name, ...(version ? { version } : {}) },
+    ...(values.platform ? { platform: values.platform } : {}),
+    ...(values.environment ? { environment: values.environment } : {}),
+    ...(values.topology ? { topology: topologyFrom(values.topology as string) } : {}),
+    ...(values['started-at'] ? { startedAt: values['started-at'] } : {}),
+    labels: { ...ciLabels(ctx.env), ...labelsFrom(values.label as string[] | undefined) },
+  };
+  const run = await ctx.api.request<Run>('POST', '/runs', {
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  ctx.out(ctx.json ? JSON.stringify(run) : run.id);
+}
+
+/** Reads NDJSON as batches of whole lines, never the whole file at once. */
+async function* batches(source: NodeJS.ReadableStream, maxLines: number): AsyncGenerator<Buffer> {
+  let lines: Buffer[] = [];
+  let carry = Buffer.alloc(0);
+  for await (const chunk of source) {
+    let buf = Buffer.concat([carry, chunk as Buffer]);
+    let nl = buf.indexOf(10);
+    while (nl !== -1) {
+      if (nl > 0) lines.push(buf.subarray(0, nl + 1));
+      buf = buf.subarray(nl + 1);
+      nl = buf.indexOf(10);
+      if (lines.length >= maxLines) {
+        yield Buffer.concat(lines);
+        lines = [];
+      }
+    }
+    carry = Buffer.from(buf);
+  }
+  if (carry.length > 0) lines.push(Buffer.concat([carry, Buffer.from('\n')]));
+  if (lines.length > 0) yield Buffer.concat(lines);
+}
+
+async function events(ctx: Ctx, runRef: string, file: string, batchLines: number) {
+  const run = await ctx.api.request<Run>('GET', `/runs/${encodeURIComponent(runRef)}`);
+  const source = file === '-' ? process.stdin : createReadStream(file);
+  let accepted = 0;
+  let duplicates = 0;
+  let n = 0;
+  for await (const batch of batches(source, batchLines)) {
+    n++;
+    const key = `cli-${createHash('sha256').update(run.id).update(batch).digest('hex').slice(0, 40)}`;
+    const result = await ctx.api.request<{ accepted: number; duplicate: boolean }>(
+      'POST',
+      `/runs/${run.id}/events`,
+      {
+        body: gzipSync(batch),
+        headers: {
+          'content-type': 'application/x-ndjson',
+          'content-encoding': 'gzip',
+          'idempotency-key': key,
+        },
+      },
+    );
+    accepted += result.accepted;
+    if (result.duplicate) duplicates++;
+    ctx.err(
+      `batch ${n}: ${result.accepted} events ${result.duplicate ? 'already stored' : 'stored'}`,
+    );
+  }
+  ctx.out(
+    ctx.json
+      ? JSON.stringify({ run: run.id, batches: n, accepted, duplicateBatches: duplicates })
+      : `${accepted} events in ${n} batches stored on run ${run.id}`,
+  );
+}
+
+async function upload(ctx: Ctx, runRef: string, files: string[], format: string) {
+  const results = [];
+  for (const file of files) {
+    const result = await ctx.api.request<{ format: string; imported: number; unmapped: string[] }>(
+      'POST',
+      `/runs/${encodeURIComponent(runRef)}/results?format=${encodeURIComponent(format)}`,
+      {
+        body: gzipSync(readFileSync(file)),
+        headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' },
+      },
+    );
+    results.push({ file, ...result });
+    if (!ctx.json) {
+      ctx.out(
+        `${basename(file)}: ${result.imported} point(s) imported as ${result.format}${result.unmapped.length ? `; not mapped: ${result.unmapped.join(', ')}` : ''}`,
+      );
+    }
+  }
+  if (ctx.json) ctx.out(JSON.stringify(results));
+}
+
+async function propagationOf(
+  ctx: Ctx,
+  run: Run,
+  changeId: string | undefined,
+): Promise<Propagation> {
+  const changes = await ctx.api.request<ChangeList>('GET', `/runs/${run.id}/changes`);
+  const change = changeId ? changes.find((c) => c.id === changeId) : changes[0];
+  if (!change)
+    throw new ApiError(
+      404,
+      'not_found',
+      changeId ? `run ${run.id} has no change "${changeId}"` : `run ${run.id} has no changes`,
+    );
+  return ctx.api.request<Propagation>(
+    'GET',
+    `/runs/${run.id}/changes/${encodeURIComponent(change.id)}/propagation`,
+  );
+}
+
+async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): Promise<number> {
+  const rules = ((values['fail-on'] as string[] | undefined) ?? []).map(parseRule);
+  const baselineRef = values.baseline as string | undefined;
+  const changeId = values.change as string | undefined;
+  const run = await ctx.api.request<Run>('GET', `/runs/${encodeURIComponent(runRef)}`);
+  const current = metricsOf(await propagationOf(ctx, run, changeId));
+
+  let baseline: Metrics | null = null;
+  let baselineLabel = 'none';
+  let compareUrl: string | undefined = `${ctx.url}/runs/${run.id}`;
+  if (baselineRef?.startsWith('branch:')) {
+    const branch = baselineRef.slice('branch:'.length);
+    const last = Number(values.last ?? 5);
+    const query = new URLSearchParams({
+      benchmark: run.benchmark,
+      scenario: run.scenario,
+      label: `branch:${branch}`,
+      status: 'finished',
+      limit: String(last + 1),
+    });
+    const list = await ctx.api.request<RunList>('GET', `/runs?${query}`);
+    const history = list.runs.filter((r) => r.id !== run.id).slice(0, last);
+    const all: Metrics[] = [];
+    for (const r of history) {
+      try {
+        all.push(metricsOf(await propagationOf(ctx, r, changeId)));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      }
+    }
+    if (all.length > 0) baseline = medianMetrics(all);
+    baselineLabel = `median of the last ${all.length} finished run(s) on ${branch}`;
+  } else if (baselineRef) {
+    const base = await ctx.api.request<Run>('GET', `/runs/${encodeURIComponent(baselineRef)}`);
+    baseline = metricsOf(await propagationOf(ctx, base, changeId));
+    baselineLabel = `run ${base.id} (${base.mesh.name}${base.mesh.version ? ` ${base.mesh.version}` : ''}, ${base.startedAt})`;
+    compareUrl = `${ctx.url}/compare?runs=${base.id},${run.id}`;
+  }
+  const verdicts: Verdict[] = rules.map((rule) =>
+    evaluate(rule, current[rule.metric], baseline ? baseline[rule.metric] : null),
+  );
+  const failed = verdicts.some((v) => v.failed);
+  const title = `${run.mesh.name}${run.mesh.version ? ` ${run.mesh.version}` : ''} · ${run.benchmark} / ${run.scenario}`;
+  const md = markdownSummary({ title, baselineLabel, current, baseline, verdicts, compareUrl });
+  if (ctx.env.GITHUB_STEP_SUMMARY) appendFileSync(ctx.env.GITHUB_STEP_SUMMARY, md);
+  ctx.out(
+    ctx.json
+      ? JSON.stringify({
+          run: run.id,
+          baseline: baselineLabel,
+          current,
+          baselineMetrics: baseline,
+          passed: !failed,
+          verdicts: verdicts.map((v) => ({
+            rule: v.rule.text,
+            current: v.current,
+            baseline: v.baseline,
+            bound: v.bound,
+            failed: v.failed,
+            reason: v.reason,
+          })),
+        })
+      : md,
+  );
+  return failed ? EXIT.gateFailed : EXIT.ok;
+}
+
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io = { out: (s: string) => console.log(s), err: (s: string) => console.error(s) },
+): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        token: { type: 'string' },
+        json: { type: 'boolean' },
+        retries: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        benchmark: { type: 'string' },
+        scenario: { type: 'string' },
+        mesh: { type: 'string' },
+        platform: { type: 'string' },
+        environment: { type: 'string' },
+        topology: { type: 'string' },
+        label: { type: 'string', multiple: true },
+        'started-at': { type: 'string' },
+        'batch-lines': { type: 'string' },
+        format: { type: 'string' },
+        status: { type: 'string' },
+        'finished-at': { type: 'string' },
+        gate: { type: 'boolean' },
+        baseline: { type: 'string' },
+        last: { type: 'string' },
+        change: { type: 'string' },
+        'fail-on': { type: 'string', multiple: true },
+      },
+    });
+  } catch (error) {
+    io.err(`meshbench: ${(error as Error).message}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    io.out(HELP);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  const url = String(values.url ?? env.MESHBENCH_URL ?? 'http://localhost:3000').replace(
+    /\/+$/,
+    '',
+  );
+  const retries = Number(values.retries ?? 8);
+  const ctx: Ctx = {
+    api: http({
+      url,
+      token: (values.token as string | undefined) ?? env.MESHBENCH_TOKEN,
+      retries,
+      backoffMs: 500,
+      log: io.err,
+    }),
+    url,
+    json: Boolean(values.json),
+    out: io.out,
+    err: io.err,
+    env,
+  };
+  const [command, ...rest] = positionals;
+  try {
+    if (!Number.isInteger(retries) || retries < 0)
+      throw new UsageError('--retries takes a whole number');
+    if (command === 'run' && rest[0] === 'create') return (await runCreate(ctx, values), EXIT.ok);
+    if (command === 'run' && rest[0] === 'finish') {
+      const runRef = rest[1];
+      if (!runRef) throw new UsageError('run finish needs a run id');
+      const body = {
+        ...(values.status ? { status: values.status } : {}),
+        ...(values['finished-at'] ? { finishedAt: values['finished-at'] } : {}),
+      };
+      const run = await ctx.api.request<Run>('PATCH', `/runs/${encodeURIComponent(runRef)}`, {
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
+      if (!values.gate) {
+        ctx.out(
+          ctx.json ? JSON.stringify(run) : `run ${run.id} ${run.status} at ${run.finishedAt}`,
+        );
+        return EXIT.ok;
+      }
+      return await gate(ctx, run.id, values);
+    }
+    if (command === 'events') {
+      const [runRef, file] = rest;
+      if (!runRef || !file) throw new UsageError('events needs <run> and <file|->');
+      const batchLines = Number(values['batch-lines'] ?? 50_000);
+      if (!Number.isInteger(batchLines) || batchLines < 1)
+        throw new UsageError('--batch-lines takes a positive whole number');
+      await events(ctx, runRef, file, batchLines);
+      return EXIT.ok;
+    }
+    if (command === 'upload') {
+      const [runRef, ...files] = rest;
+      if (!runRef || files.length === 0)
+        throw new UsageError('upload needs <run> and at least one file');
+      await upload(ctx, runRef, files, String(values.format ?? 'auto'));
+      return EXIT.ok;
+    }
+    if (command === 'compare') {
+      const [runRef] = rest;
+      if (!runRef) throw new UsageError('compare needs a run');
+      if (
+        !values.baseline &&
+        (values['fail-on'] as string[] | undefined)?.some((r) => /[+-]\d/.test(r))
+      ) {
+        throw new UsageError('relative rules need --baseline');
+      }
+      return await gate(ctx, runRef, values);
+    }
+    throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof RuleError) {
+      io.err(`meshbench: ${error.message} (meshbench --help)`);
+      return EXIT.usage;
+    }
+    if (error instanceof ApiError) {
+      io.err(`meshbench: ${error.message}`);
+      return error.status === 404 ? EXIT.notFound : EXIT.api;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      io.err(`meshbench: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+// Run when executed (the bundle's entry), not when imported by tests.
+if (process.argv[1] && /meshbench|cli\.js$|main\.ts$/.test(process.argv[1])) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(EXIT.api);
+    },
+  );
+}

@@ -1,0 +1,66 @@
+// The gate's Markdown summary: for a pull-request comment or GITHUB_STEP_SUMMARY.
+
+import type { Metrics } from './metrics.ts';
+import { higherIsBetter, type Metric, type Verdict } from './rules.ts';
+
+const fmt = (metric: Metric, v: number | null) => {
+  if (v === null) return 'n/a';
+  if (metric === 'within1s') return `${v.toFixed(1)} %`;
+  if (metric === 'missing') return String(v);
+  return v >= 10_000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(1)} ms`;
+};
+
+function delta(metric: Metric, current: number | null, baseline: number | null): string {
+  if (current === null || baseline === null) return '';
+  const d = current - baseline;
+  const unit = metric === 'within1s' ? ' pp' : metric === 'missing' ? '' : ' ms';
+  const pct = baseline !== 0 ? ` (${d >= 0 ? '+' : ''}${((d / baseline) * 100).toFixed(1)} %)` : '';
+  const better = higherIsBetter(metric) ? d > 0 : d < 0;
+  const mark = d === 0 ? '' : better ? ' ✅' : ' 🔺';
+  return `${d >= 0 ? '+' : ''}${Number(d.toFixed(2))}${unit}${pct}${mark}`;
+}
+
+export interface Summary {
+  title: string;
+  baselineLabel: string;
+  current: Metrics;
+  baseline: Metrics | null;
+  verdicts: Verdict[];
+  compareUrl?: string | undefined;
+}
+
+export function markdownSummary(s: Summary): string {
+  const failed = s.verdicts.filter((v) => v.failed);
+  const head =
+    failed.length > 0
+      ? `❌ ${failed.length} of ${s.verdicts.length} rules failed`
+      : s.verdicts.length > 0
+        ? `✅ all ${s.verdicts.length} rules passed`
+        : 'no rules given';
+  const lines = [`### meshbench: ${s.title}`, '', `${head} · baseline: ${s.baselineLabel}`, ''];
+  lines.push(
+    '| metric | baseline | current | delta | verdict |',
+    '| --- | ---: | ---: | ---: | --- |',
+  );
+  const ruled = new Map(s.verdicts.map((v) => [v.rule.metric, v]));
+  for (const metric of ['p50', 'p90', 'p96', 'p99', 'p99.9', 'within1s', 'missing'] as Metric[]) {
+    const verdicts = s.verdicts.filter((v) => v.rule.metric === metric);
+    const verdict =
+      verdicts.length === 0
+        ? ''
+        : verdicts.map((v) => `${v.failed ? '❌' : '✅'} \`${v.rule.text}\``).join(' ');
+    const base = s.baseline ? s.baseline[metric] : null;
+    lines.push(
+      `| ${metric} | ${fmt(metric, base)} | ${fmt(metric, s.current[metric])} | ${delta(metric, s.current[metric], base)} | ${verdict} |`,
+    );
+    ruled.delete(metric);
+  }
+  for (const v of ruled.values()) {
+    lines.push(
+      `| ${v.rule.metric} | ${fmt(v.rule.metric, v.baseline)} | ${fmt(v.rule.metric, v.current)} | ${delta(v.rule.metric, v.current, v.baseline)} | ${v.failed ? '❌' : '✅'} \`${v.rule.text}\` |`,
+    );
+  }
+  for (const v of failed) lines.push('', `- \`${v.rule.text}\`: ${v.reason}`);
+  if (s.compareUrl) lines.push('', `[Open the comparison](${s.compareUrl})`);
+  return `${lines.join('\n')}\n`;
+}
