@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { changeLine, iso, latencyUs, observationBlock, T0_US } from './lib/propagation-data.ts';
-import { DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
+import { AUTH, DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -14,7 +14,7 @@ const arg = (name: string, fallback: number) => {
 };
 const N = arg('observations', 178_000);
 const LARGE = arg('large', 10_000_000);
-const LARGE_BATCH = 1_000_000;
+const LARGE_BATCH = 2_000_000;
 const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -65,7 +65,7 @@ async function main() {
   const post = (path: string, body: unknown) =>
     fetch(`${api.url}/api/v1${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...AUTH },
       body: JSON.stringify(body),
     });
   try {
@@ -87,6 +87,7 @@ async function main() {
           'content-type': 'application/x-ndjson',
           'content-encoding': 'gzip',
           'idempotency-key': 'bench-1',
+          ...AUTH,
         },
         body,
       }),
@@ -146,17 +147,30 @@ async function main() {
       for (let from = 0; from < LARGE; from += LARGE_BATCH) {
         const to = Math.min(LARGE, from + LARGE_BATCH);
         const head = from === 0 ? `${changeLine('c1', LARGE)}\n` : '';
-        await json(
-          await fetch(`${api.url}/api/v1/runs/${big.id}/events`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/x-ndjson',
-              'content-encoding': 'gzip',
-              'idempotency-key': `big-${from}`,
-            },
-            body: gzipSync(head + observationBlock('c1', from, to)),
-          }),
-        );
+        const body = gzipSync(head + observationBlock('c1', from, to));
+        // As a runner would: a batch that fails in transit is sent again under its key.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await json(
+              await fetch(`${api.url}/api/v1/runs/${big.id}/events`, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/x-ndjson',
+                  'content-encoding': 'gzip',
+                  'idempotency-key': `big-${from}`,
+                  ...AUTH,
+                },
+                body,
+              }),
+            );
+            break;
+          } catch (error) {
+            if (attempt >= 3) throw error;
+            console.log(
+              `\n  batch at ${fmt(from)}: ${String((error as Error).cause ?? error)}; sent again`,
+            );
+          }
+        }
         process.stdout.write(`  loading ${fmt(to)} / ${fmt(LARGE)} observations\r`);
       }
       const loadMs = performance.now() - loadStart;

@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/** The admin token of the API a bench starts; its writes send it. */
+export const BENCH_TOKEN = 'bench-admin-token-0123456789';
+export const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -36,6 +40,7 @@ export async function startApi(env: Record<string, string>): Promise<ApiProcess>
       STATSD_PORT: '0',
       MESHBENCH_DEMO: '0',
       MESHBENCH_LOG_LEVEL: 'warn',
+      MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN,
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -86,8 +86,12 @@ function openPostgres(url: string, max: number): Database {
               for await (const chunk of source) {
                 if (!stream.write(chunk)) {
                   await new Promise<void>((resolve, reject) => {
-                    stream.once('drain', resolve);
-                    stream.once('error', reject);
+                    const fail = (error: Error) => reject(error);
+                    stream.once('error', fail);
+                    stream.once('drain', () => {
+                      stream.off('error', fail);
+                      resolve();
+                    });
                   });
                 }
               }

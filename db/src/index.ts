@@ -3,3 +3,4 @@ export * from './client.ts';
 export { copyText } from './copy-text.ts';
 export { migrationsFolder } from './migrations-folder.ts';
 export * as tables from './schema/index.ts';
+export { DEFAULT_PROJECT_ID } from './schema/projects.ts';

@@ -13,10 +13,14 @@ import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
+import statsdPlugin from './plugins/statsd.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
+import otlpRoutes from './routes/otlp/otlp.routes.ts';
+import projectsRoutes from './routes/projects/projects.routes.ts';
 import reportsRoutes from './routes/reports/reports.routes.ts';
+import metricsRoutes from './routes/runs/metrics.routes.ts';
 import resultsRoutes from './routes/runs/results.routes.ts';
 import runsRoutes from './routes/runs/runs.routes.ts';
 import tailRoutes from './routes/runs/tail.routes.ts';
@@ -29,6 +33,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Keep the embedded database in memory rather than in config.dataDir (tests). */
   inMemory?: boolean;
+  /** Overrides config.statsdPort; 'ephemeral' listens on free ports (app.statsd.udpPort). */
+  statsdPort?: number | 'ephemeral';
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -49,21 +55,32 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     dataDir: options.inMemory ? undefined : config.dataDir,
     ...(options.database ? { database: options.database } : {}),
   });
-  await app.register(servicesPlugin, { maxBatchBytes: config.maxBatchBytes });
-  await app.register(authPlugin, { adminToken: config.adminToken });
+  await app.register(servicesPlugin, {
+    maxBatchBytes: config.maxBatchBytes,
+    adminToken: config.adminToken,
+  });
+  await app.register(authPlugin);
+  await app.register(statsdPlugin, {
+    port: options.statsdPort ?? config.statsdPort,
+    host: config.host,
+    flushMs: config.statsdFlushMs,
+  });
   await app.register(openapiPlugin);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(runsRoutes);
+      await api.register(projectsRoutes);
       await api.register(eventsRoutes);
       await api.register(tailRoutes);
       await api.register(reportsRoutes);
       await api.register(resultsRoutes, { maxResultBytes: config.maxResultBytes });
+      await api.register(metricsRoutes);
     },
     { prefix: '/api/v1' },
   );
+  await app.register(otlpRoutes, { maxBytes: config.otlpMaxBytes });
   await app.register(webPlugin, { root: options.webRoot });
   return app;
 }

@@ -1,5 +1,6 @@
 // The process: config, app, listen, demo data on first start, graceful shutdown.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
@@ -42,13 +43,39 @@ async function main() {
   app.log.info(
     `meshbench on ${base} (database: ${app.database.kind === 'embedded' ? `embedded in ${config.dataDir}` : 'postgres'}); API docs at ${base}/docs`,
   );
+  // First start of the embedded database: a write token for the default project, so a
+  // person trying meshbench can post at once. Kept in the data directory, shown once here.
+  if (app.database.kind === 'embedded') {
+    const local = await app.services.projects.localToken();
+    const file = join(config.dataDir, 'token');
+    if (local) {
+      writeFileSync(file, `${local.token}\n`, { mode: 0o600 });
+      console.log(
+        `\nmeshbench: a write token for the default project (also in ${file}):\n\n  export MESHBENCH_URL=${base}\n  export MESHBENCH_TOKEN=${local.token}\n\n` +
+          `Paste it into the web app when it asks (uploads, sharing), or give it to the CLI and curl as "Authorization: Bearer <token>".\n`,
+      );
+    } else if (existsSync(file)) {
+      app.log.info(`the local write token is in ${file}`);
+    }
+  }
   if (wantDemo) {
     const started = Date.now();
-    loadDemo({ baseUrl: base, token: config.adminToken }).then(
-      (runs) =>
-        app.log.info(`demo data loaded: ${runs.length} run(s) in ${Date.now() - started} ms`),
-      (error) => app.log.error({ err: error }, 'demo data failed to load'),
-    );
+    // The demo posts like any runner: with a token, the admin's or one made for it.
+    const internal = config.adminToken
+      ? undefined
+      : await app.services.projects.serverToken('demo');
+    loadDemo({
+      baseUrl: base,
+      token: config.adminToken ?? internal?.token,
+      statsdPort: app.statsd.udpPort ?? 0,
+      log: (m) => app.log.info(m),
+    })
+      .finally(() => internal && app.services.projects.revokeServerToken(internal.id))
+      .then(
+        (runs) =>
+          app.log.info(`demo data loaded: ${runs.length} run(s) in ${Date.now() - started} ms`),
+        (error) => app.log.error({ err: error }, 'demo data failed to load'),
+      );
   }
 }
 

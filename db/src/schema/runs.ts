@@ -1,12 +1,17 @@
 // Runs: the root of every other table; everything below is keyed by run first.
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { DEFAULT_PROJECT_ID, projects } from './projects.ts';
 
 export const runs = pgTable(
   'runs',
   {
     id: uuid('id').primaryKey(),
     slug: text('slug').notNull().unique(),
+    projectId: uuid('project_id')
+      .notNull()
+      .default(DEFAULT_PROJECT_ID)
+      .references(() => projects.id),
     benchmark: text('benchmark').notNull(),
     scenario: text('scenario').notNull(),
     meshName: text('mesh_name').notNull(),
@@ -28,5 +33,6 @@ export const runs = pgTable(
     index('runs_started_idx').on(t.startedAt.desc(), t.id),
     index('runs_benchmark_scenario_idx').on(t.benchmark, t.scenario, t.startedAt.desc()),
     index('runs_labels_idx').using('gin', t.labels),
+    index('runs_project_idx').on(t.projectId, t.startedAt.desc()),
   ],
 );

@@ -12,6 +12,8 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const API = fileURLToPath(new URL('../../../apps/api/dist/server.js', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/public/', import.meta.url));
 
+const ADMIN = 'cli-test-admin-token-0123456789';
+
 const backends = [
   {
     name: 'embedded',
@@ -52,6 +54,7 @@ async function api(env: Record<string, string>): Promise<Api> {
           STATSD_PORT: '0',
           MESHBENCH_DEMO: '0',
           MESHBENCH_LOG_LEVEL: 'warn',
+          MESHBENCH_ADMIN_TOKEN: ADMIN,
         },
         stdio: 'ignore',
       });
@@ -135,7 +138,7 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
   let env: Record<string, string>;
   beforeAll(async () => {
     server = await api(backend.env());
-    env = { MESHBENCH_URL: server.url };
+    env = { MESHBENCH_URL: server.url, MESHBENCH_TOKEN: ADMIN };
   });
   afterAll(() => server?.stop());
 
@@ -333,6 +336,40 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
       baseline: 'median of the last 3 finished run(s) on main',
       verdicts: [{ baseline: 198, current: 207 }],
     });
+  });
+
+  it('makes a project and its tokens, which write there until revoked', async () => {
+    const name = `cli-${Date.now()}`;
+    const project = await cli(['project', 'create', name, '--private', '--json'], env);
+    expect(project.code, project.stderr).toBe(0);
+    expect(JSON.parse(project.stdout)).toMatchObject({ name, visibility: 'private' });
+    const created = await cli(['token', 'create', name, '--name', 'ci', '--json'], env);
+    const { id, token } = JSON.parse(created.stdout) as { id: string; token: string };
+    const asToken = { MESHBENCH_URL: server.url, MESHBENCH_TOKEN: token };
+    const run = await cli(
+      [
+        'run',
+        'create',
+        '--benchmark',
+        'cli-test',
+        '--scenario',
+        'tokens',
+        '--mesh',
+        'linkerd',
+        '--json',
+      ],
+      asToken,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).projectId).toBe(JSON.parse(project.stdout).id);
+    expect((await cli(['token', 'list', name], env)).stdout).toMatch(new RegExp(`${id}  mb_`));
+    expect((await cli(['token', 'revoke', id], env)).code).toBe(0);
+    const refused = await cli(
+      ['run', 'create', '--benchmark', 'b', '--scenario', 's', '--mesh', 'm'],
+      asToken,
+    );
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('not valid');
   });
 
   it('exits 2 on usage errors and 4 for an unknown run', async () => {

@@ -5,11 +5,18 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { ChangeList, Propagation, Run, RunList } from '@meshbench/schema';
+import {
+  evaluate,
+  type Metrics,
+  medianMetrics,
+  metricsOf,
+  parseRule,
+  RuleError,
+  type Verdict,
+} from '@meshbench/schema';
 import { ciLabels } from './ci-labels.ts';
 import { ApiError, type Http, http } from './http.ts';
 import { markdownSummary } from './markdown.ts';
-import { type Metrics, medianMetrics, metricsOf } from './metrics.ts';
-import { evaluate, parseRule, RuleError, type Verdict } from './rules.ts';
 
 export const EXIT = { ok: 0, gateFailed: 1, usage: 2, api: 3, notFound: 4 } as const;
 
@@ -22,6 +29,10 @@ Usage:
                                                     k6, wrk2, SMP, Istio perf CSV)
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
+  meshbench project create <name> [--private]         (admin token)
+  meshbench token create <project> --name N           prints the token (shown once)
+  meshbench token list <project>
+  meshbench token revoke <token-id>
 
 Global options:
   --url URL          the meshbench server (env MESHBENCH_URL; default http://localhost:3000)
@@ -31,6 +42,7 @@ Global options:
   -h, --help         this help
 
 run create:
+  --project P   project id or name (default: the token's project)
   --platform P  --environment E  --topology nodes=N,services=N,instances=N,servers=N
   --label k=v (repeatable; CI labels sha, branch, pr, url, ci are added from GitHub Actions,
   GitLab CI, CircleCI, Buildkite and Jenkins variables; a --label overrides them)
@@ -109,6 +121,7 @@ async function runCreate(ctx: Ctx, values: Record<string, unknown>) {
     benchmark: values.benchmark,
     scenario: values.scenario,
     mesh: { name, ...(version ? { version } : {}) },
+    ...(values.project ? { project: values.project } : {}),
     ...(values.platform ? { platform: values.platform } : {}),
     ...(values.environment ? { environment: values.environment } : {}),
     ...(values.topology ? { topology: topologyFrom(values.topology as string) } : {}),
@@ -318,6 +331,9 @@ export async function main(
         last: { type: 'string' },
         change: { type: 'string' },
         'fail-on': { type: 'string', multiple: true },
+        project: { type: 'string' },
+        private: { type: 'boolean' },
+        name: { type: 'string' },
       },
     });
   } catch (error) {
@@ -352,7 +368,10 @@ export async function main(
   try {
     if (!Number.isInteger(retries) || retries < 0)
       throw new UsageError('--retries takes a whole number');
-    if (command === 'run' && rest[0] === 'create') return (await runCreate(ctx, values), EXIT.ok);
+    if (command === 'run' && rest[0] === 'create') {
+      await runCreate(ctx, values);
+      return EXIT.ok;
+    }
     if (command === 'run' && rest[0] === 'finish') {
       const runRef = rest[1];
       if (!runRef) throw new UsageError('run finish needs a run id');
@@ -398,6 +417,71 @@ export async function main(
         throw new UsageError('relative rules need --baseline');
       }
       return await gate(ctx, runRef, values);
+    }
+    if (command === 'project' && rest[0] === 'create') {
+      if (!rest[1]) throw new UsageError('project create needs a name');
+      const project = await ctx.api.request<{ id: string; name: string; visibility: string }>(
+        'POST',
+        '/projects',
+        {
+          body: JSON.stringify({
+            name: rest[1],
+            visibility: values.private ? 'private' : 'public',
+          }),
+          headers: { 'content-type': 'application/json' },
+        },
+      );
+      ctx.out(
+        ctx.json
+          ? JSON.stringify(project)
+          : `${project.id} ${project.name} (${project.visibility})`,
+      );
+      return EXIT.ok;
+    }
+    if (command === 'token') {
+      const [verb, target] = rest;
+      if (verb === 'create' && target) {
+        if (!values.name) throw new UsageError('token create needs --name');
+        const created = await ctx.api.request<{ id: string; token: string }>(
+          'POST',
+          `/projects/${encodeURIComponent(target)}/tokens`,
+          {
+            body: JSON.stringify({ name: values.name }),
+            headers: { 'content-type': 'application/json' },
+          },
+        );
+        ctx.out(ctx.json ? JSON.stringify(created) : created.token);
+        if (!ctx.json) ctx.err(`token ${created.id}: shown this once; keep it as MESHBENCH_TOKEN`);
+        return EXIT.ok;
+      }
+      if (verb === 'list' && target) {
+        const tokens = await ctx.api.request<
+          {
+            id: string;
+            name: string;
+            prefix: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+          }[]
+        >('GET', `/projects/${encodeURIComponent(target)}/tokens`);
+        ctx.out(
+          ctx.json
+            ? JSON.stringify(tokens)
+            : tokens
+                .map(
+                  (t) =>
+                    `${t.id}  ${t.prefix}…  ${t.name}  last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? '  (revoked)' : ''}`,
+                )
+                .join('\n'),
+        );
+        return EXIT.ok;
+      }
+      if (verb === 'revoke' && target) {
+        await ctx.api.request('DELETE', `/tokens/${encodeURIComponent(target)}`);
+        ctx.out(ctx.json ? JSON.stringify({ revoked: target }) : `token ${target} revoked`);
+        return EXIT.ok;
+      }
+      throw new UsageError('token takes create <project> --name N, list <project> or revoke <id>');
     }
     throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   } catch (error) {

@@ -1,8 +1,7 @@
+import type { Metrics } from '@meshbench/schema';
+import { evaluate, medianMetrics, parseRule } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { markdownSummary } from './markdown.ts';
-import type { Metrics } from './metrics.ts';
-import { medianMetrics } from './metrics.ts';
-import { evaluate, parseRule } from './rules.ts';
 
 const m = (over: Partial<Metrics>): Metrics => ({
   p50: 100,

@@ -1,7 +1,12 @@
 // Shared zod schemas: request validation in the API, OpenAPI, and parsing in web and CLI.
 export * from './errors.ts';
 export * from './events.ts';
+export * from './gate-metrics.ts';
+export * from './gate-rules.ts';
+export * from './gates.ts';
 export * from './load-results.ts';
+export * from './metrics.ts';
+export * from './projects.ts';
 export * from './propagation.ts';
 export * from './reports.ts';
 export * from './results-api.ts';

@@ -23,6 +23,11 @@ export type Topology = z.infer<typeof topology>;
 export const labels = z.record(z.string().min(1).max(200), z.string().max(2000));
 
 export const createRunBody = z.strictObject({
+  project: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("project id or name; default: the token's project, or the default project"),
   benchmark: name.meta({ example: 'global-scale' }),
   scenario: name.meta({ example: 'endpoint-propagation' }),
   mesh,
@@ -44,6 +49,7 @@ export type FinishRunBody = z.infer<typeof finishRunBody>;
 export const run = z.object({
   id: z.uuid(),
   slug: z.string(),
+  projectId: z.uuid(),
   benchmark: z.string(),
   scenario: z.string(),
   mesh: z.object({ name: z.string(), version: z.string().nullable() }),
@@ -80,6 +86,7 @@ export const runSort = z.enum([
 export type RunSort = z.infer<typeof runSort>;
 
 export const listRunsQuery = z.object({
+  project: z.uuid().optional().describe('project id'),
   mesh: z.string().optional(),
   version: z.string().optional().describe('mesh version'),
   benchmark: z.string().optional(),

@@ -49,6 +49,17 @@ const envSchema = z.object({
     .regex(/^\d+$/, 'MESHBENCH_MAX_RESULT_BYTES must be a whole number of bytes')
     .default(String(32 * 1024 * 1024))
     .transform(Number),
+  MESHBENCH_STATSD_FLUSH_MS: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_STATSD_FLUSH_MS must be a whole number of milliseconds')
+    .default('1000')
+    .transform(Number)
+    .refine((n) => n >= 10 && n <= 3_600_000, 'MESHBENCH_STATSD_FLUSH_MS must be 10-3600000'),
+  MESHBENCH_OTLP_MAX_BYTES: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_OTLP_MAX_BYTES must be a whole number of bytes')
+    .default(String(32 * 1024 * 1024))
+    .transform(Number),
   MESHBENCH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -63,6 +74,10 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   statsdPort: number;
+  /** StatsD aggregation interval: one row per series per interval per replica. */
+  statsdFlushMs: number;
+  /** Largest OTLP request, decompressed; larger ones get 413. */
+  otlpMaxBytes: number;
   adminToken: string | undefined;
   /** undefined: load the demo when the database is empty. */
   demo: boolean | undefined;
@@ -94,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: resolve(e.MESHBENCH_DATA_DIR),
     statsdPort: e.STATSD_PORT,
+    statsdFlushMs: e.MESHBENCH_STATSD_FLUSH_MS,
+    otlpMaxBytes: e.MESHBENCH_OTLP_MAX_BYTES,
     adminToken: e.MESHBENCH_ADMIN_TOKEN,
     demo: e.MESHBENCH_DEMO,
     maxBatchBytes: e.MESHBENCH_MAX_BATCH_BYTES,

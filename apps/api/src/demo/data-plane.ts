@@ -148,7 +148,8 @@ export function cpuSweepCsv(mesh: DataPlaneMesh, start: Date): string {
     return [
       new Date(start.getTime() + k * 300_000).toISOString(),
       240,
-      `${mesh.name}_qps_${rps}_c_16_1024_both`,
+      // As Istio's runner labels a point: <sha>_qps_<qps>_c_<connections>_<payload>_<config>_<mode>.
+      `${(mesh.seed * 2654435761).toString(16).slice(0, 8)}_qps_${rps}_c_16_1024_${mesh.name}-nullvm_both`,
       16,
       rps,
       Math.round(p50),

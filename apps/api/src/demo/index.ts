@@ -10,6 +10,7 @@ import {
   MODES,
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
+import { loadScaleUp } from './scale-up.ts';
 
 export { apiClient } from './client.ts';
 export { dataPlaneMeshes, dataPlaneRun, fortioResult } from './data-plane.ts';
@@ -20,10 +21,14 @@ export {
   linkerdScenario,
   propagationScenarios,
 } from './endpoint-propagation.ts';
+export { consulScaleUp, loadScaleUp, scaleUpRun } from './scale-up.ts';
 
 export async function loadDemo(opts: {
   baseUrl: string;
   token?: string | undefined;
+  /** The app's StatsD port (0: off, the scale-up run then has no StatsD series). */
+  statsdPort?: number;
+  log?: (message: string) => void;
 }): Promise<Run[]> {
   const api = apiClient(opts.baseUrl, opts.token);
   const loaded: Run[] = [];
@@ -52,5 +57,7 @@ export async function loadDemo(opts: {
     await api.postResults(dp.id, cpuSweepCsv(mesh, start), 'istio-csv');
     loaded.push(await api.finishRun(dp.id, end));
   }
+  // Scale-up: lifecycle events, StatsD over UDP and OTLP from the SDK, all time-stamped.
+  loaded.push(await loadScaleUp(opts));
   return loaded;
 }

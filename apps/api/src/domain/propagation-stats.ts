@@ -4,6 +4,7 @@ import type { CdfPoint, HistogramBin, HistogramScale, PercentileValue } from '@m
 import { blockOfBound, blockOfRank, type SortedLatencies } from './sorted-latencies.ts';
 
 const US_PER_MS = 1000;
+const SAMPLED_CDF_MIN_BLOCKS = 64;
 const toMs = (us: number) => us / US_PER_MS;
 
 /**
@@ -87,10 +88,12 @@ export interface SummaryInput {
 
 function cdfRanks(n: number, firsts: Float64Array, blockSize: number, points: number): number[] {
   if (n === 0) return [];
-  // With many blocks, sample block starts: their values are already in `firsts`, no load.
-  if (firsts.length >= points) {
-    const step = firsts.length / points;
-    const ranks = Array.from({ length: points }, (_, i) => Math.floor(i * step) * blockSize + 1);
+  // With enough blocks, sample block starts: exact points of the curve whose values are
+  // already in `firsts`, so no block is loaded for the curve (64 blocks: 65,536 proxies).
+  if (firsts.length >= Math.min(points, SAMPLED_CDF_MIN_BLOCKS)) {
+    const count = Math.min(points, firsts.length);
+    const step = firsts.length / count;
+    const ranks = Array.from({ length: count }, (_, i) => Math.floor(i * step) * blockSize + 1);
     ranks.push(n);
     return [...new Set(ranks)];
   }
@@ -117,7 +120,7 @@ export function planSummary(
     req.logStartUs,
   );
   const cdf = cdfRanks(input.n, firsts, blockSize, req.cdfPoints ?? 200);
-  const sampled = firsts.length >= (req.cdfPoints ?? 200);
+  const sampled = firsts.length >= Math.min(req.cdfPoints ?? 200, SAMPLED_CDF_MIN_BLOCKS);
   return {
     ranks: sampled ? ranks : [...ranks, ...cdf],
     bounds: [

@@ -25,6 +25,7 @@ export function runsRepository(db: Db) {
     async insert(row: {
       id: string;
       slug: string;
+      projectId: string;
       body: CreateRunBody;
       startedAt: Date;
       finishedAt: Date | null;
@@ -35,6 +36,7 @@ export function runsRepository(db: Db) {
         .values({
           id: row.id,
           slug: row.slug,
+          projectId: row.projectId,
           benchmark: body.benchmark,
           scenario: body.scenario,
           meshName: body.mesh.name,
@@ -66,9 +68,19 @@ export function runsRepository(db: Db) {
       return row;
     },
 
-    async list(q: ListRunsQuery & { labels: [string, string][] }) {
+    /** privateProjects: whose private runs show besides every public project's. */
+    async list(
+      q: ListRunsQuery & { labels: [string, string][]; privateProjects: 'all' | string | null },
+    ) {
       const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
       const where = and(
+        q.privateProjects === 'all'
+          ? undefined
+          : or(
+              sql`${runs.projectId} in (select id from projects where visibility = 'public')`,
+              q.privateProjects ? eq(runs.projectId, q.privateProjects) : undefined,
+            ),
+        q.project ? eq(runs.projectId, q.project) : undefined,
         q.mesh ? eq(runs.meshName, q.mesh) : undefined,
         q.version ? eq(runs.meshVersion, q.version) : undefined,
         q.benchmark ? eq(runs.benchmark, q.benchmark) : undefined,

@@ -2,8 +2,10 @@
 // showing it whatever happens to the runs later, and reaches nothing else.
 import { randomUUID } from 'node:crypto';
 import type { CreatedReport, CreateReportBody, Report, ReportRun, Run } from '@meshbench/schema';
+import { type Principal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { ReportsRepository } from '../repositories/reports.repository.ts';
+import { refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 import type { ResultsService } from './results.service.ts';
 import { newSlug, type RunsService } from './runs.service.ts';
@@ -64,8 +66,10 @@ export function reportsService(deps: {
   }
 
   return {
-    async create(body: CreateReportBody): Promise<CreatedReport> {
+    /** Sharing needs write access to every run shown: a reader cannot publish a private run. */
+    async create(body: CreateReportBody, principal: Principal): Promise<CreatedReport> {
       const chosen = await Promise.all(body.runs.map((ref) => runs.get(ref)));
+      for (const run of chosen) refuse(writeRefusal(principal, run.projectId));
       const ids = new Set(chosen.map((r) => r.id));
       if (ids.size !== chosen.length) {
         throw new AppError(400, 'invalid_report', 'a run appears twice in "runs"', {
@@ -103,7 +107,14 @@ export function reportsService(deps: {
       };
     },
 
-    async delete(slug: string): Promise<void> {
+    /** Whoever may write to the report's runs may delete it. */
+    async delete(slug: string, principal: Principal): Promise<void> {
+      const row = await reports.bySlug(slug);
+      if (!row) throw notFound('report');
+      for (const runId of row.runIds) {
+        const run = await runs.find(runId);
+        if (run) refuse(writeRefusal(principal, run.projectId));
+      }
       if (!(await reports.delete(slug))) throw notFound('report');
     },
   };

@@ -1,8 +1,10 @@
 // The runs use case: create, list, read and finish.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateRunBody, FinishRunBody, ListRunsQuery, Run, RunList } from '@meshbench/schema';
+import { type Principal, privateProjectsVisible } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import type { ProjectsService } from './projects.service.ts';
 
 /** 128 random bits, base64url: the unguessable share id of a run. */
 export const newSlug = () => randomBytes(16).toString('base64url');
@@ -11,6 +13,7 @@ export function toRun(row: RunRow): Run {
   return {
     id: row.id,
     slug: row.slug,
+    projectId: row.projectId,
     benchmark: row.benchmark,
     scenario: row.scenario,
     mesh: { name: row.meshName, version: row.meshVersion },
@@ -26,10 +29,14 @@ export function toRun(row: RunRow): Run {
   };
 }
 
-export function runsService(deps: { runs: RunsRepository }) {
-  const { runs } = deps;
+export function runsService(deps: { runs: RunsRepository; projects: ProjectsService }) {
+  const { runs, projects } = deps;
   return {
-    async create(body: CreateRunBody): Promise<Run> {
+    /** The stored run, for access checks; undefined when there is none. */
+    find: (idOrSlug: string) => runs.find(idOrSlug),
+
+    async create(body: CreateRunBody, principal: Principal): Promise<Run> {
+      const projectId = await projects.projectForNewRun(body.project, principal);
       const startedAt = body.startedAt ? new Date(body.startedAt) : new Date();
       const finishedAt = body.finishedAt ? new Date(body.finishedAt) : null;
       if (finishedAt && finishedAt < startedAt) {
@@ -40,6 +47,7 @@ export function runsService(deps: { runs: RunsRepository }) {
       const row = await runs.insert({
         id: randomUUID(),
         slug: newSlug(),
+        projectId,
         body,
         startedAt,
         finishedAt,
@@ -47,7 +55,7 @@ export function runsService(deps: { runs: RunsRepository }) {
       return toRun(row);
     },
 
-    async list(q: ListRunsQuery): Promise<RunList> {
+    async list(q: ListRunsQuery, principal: Principal): Promise<RunList> {
       const labelList = q.label === undefined ? [] : Array.isArray(q.label) ? q.label : [q.label];
       const labels = labelList.map((l): [string, string] => {
         const i = l.indexOf(':');
@@ -57,7 +65,11 @@ export function runsService(deps: { runs: RunsRepository }) {
           });
         return [l.slice(0, i), l.slice(i + 1)];
       });
-      const { rows, total } = await runs.list({ ...q, labels });
+      const { rows, total } = await runs.list({
+        ...q,
+        labels,
+        privateProjects: privateProjectsVisible(principal),
+      });
       return { runs: rows.map(toRun), total };
     },
 

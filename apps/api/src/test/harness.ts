@@ -24,11 +24,18 @@ export const backends: Backend[] = [
     : []),
 ];
 
+/** The admin token of every test server unless a suite sets its own. */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
 export interface TestServer {
   app: FastifyInstance;
   url: string;
+  /** The admin token the server was started with; api() and json() send it. */
+  token: string;
   api: (path: string, init?: RequestInit) => Promise<Response>;
   json: <T = unknown>(path: string, init?: RequestInit) => Promise<{ status: number; body: T }>;
+  /** As json(), with no token at all. */
+  anonJson: <T = unknown>(path: string, init?: RequestInit) => Promise<{ status: number; body: T }>;
 }
 
 /** Starts the app for the current describe block; env overrides the config. */
@@ -41,7 +48,13 @@ export function useServer(
   let database: Database;
   beforeAll(async () => {
     database = await backend.open();
-    const config = loadConfig({ STATSD_PORT: '0', MESHBENCH_LOG_LEVEL: 'silent', ...env });
+    const config = loadConfig({
+      STATSD_PORT: '0',
+      MESHBENCH_LOG_LEVEL: 'silent',
+      MESHBENCH_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      ...env,
+    });
+    server.token = config.adminToken as string;
     server.app = await buildApp(config, {
       database,
       logger: false,
@@ -51,12 +64,19 @@ export function useServer(
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = server.app.server.address() as AddressInfo;
     server.url = `http://127.0.0.1:${port}`;
-    server.api = (path, init) => fetch(`${server.url}/api/v1${path}`, init);
-    server.json = async (path, init) => {
-      const response = await server.api(path, init);
+    const withToken = (init: RequestInit = {}): RequestInit => {
+      const headers = new Headers(init.headers);
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${server.token}`);
+      return { ...init, headers };
+    };
+    const asJson = async (response: Response) => {
       const text = await response.text();
       return { status: response.status, body: (text ? JSON.parse(text) : null) as never };
     };
+    server.api = (path, init) => fetch(`${server.url}/api/v1${path}`, withToken(init));
+    server.json = async (path, init) => asJson(await server.api(path, init));
+    server.anonJson = async (path, init) =>
+      asJson(await fetch(`${server.url}/api/v1${path}`, init));
   });
   afterAll(async () => {
     await server.app?.close();

@@ -110,13 +110,29 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { run, stream } = await app.services.export.events(request.params.id);
       const out = new PassThrough();
+      // A client that stops reading must not hold the export (and its transaction, on the
+      // embedded database the only connection) open: its going away ends the export.
+      let gone = false;
+      reply.raw.on('close', () => {
+        gone = true;
+        out.destroy();
+      });
       const write = (lines: string) =>
-        new Promise<void>((resolve) => (out.write(lines) ? resolve() : out.once('drain', resolve)));
+        new Promise<void>((resolve, reject) => {
+          if (gone || out.destroyed) return reject(new Error('the client went away'));
+          if (out.write(lines)) return resolve();
+          const onClose = () => reject(new Error('the client went away'));
+          out.once('close', onClose);
+          out.once('drain', () => {
+            out.off('close', onClose);
+            resolve();
+          });
+        });
       stream(write).then(
         () => out.end(),
         (error) => {
-          request.log.error({ err: error }, 'event export failed');
-          out.destroy(error as Error);
+          if (!gone) request.log.error({ err: error }, 'event export failed');
+          out.destroy();
         },
       );
       return reply

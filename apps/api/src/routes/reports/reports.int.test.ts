@@ -88,7 +88,7 @@ describe.each(backends)('reports on $name', (backend) => {
       auth,
     );
 
-    const report = await server.json<Report>(`/reports/${created.body.slug}`);
+    const report = await server.anonJson<Report>(`/reports/${created.body.slug}`);
     expect(report.status).toBe(200);
     expect(report.body.runs).toHaveLength(2);
     const first = report.body.runs[0]!;
@@ -115,14 +115,14 @@ describe.each(backends)('reports on $name', (backend) => {
 
   it('needs a token to create or delete, and deletes', async () => {
     const a = await newRun('linkerd');
-    expect((await server.json('/reports', jsonBody({ runs: [a.id] }))).status).toBe(401);
+    expect((await server.anonJson('/reports', jsonBody({ runs: [a.id] }))).status).toBe(401);
     const created = await server.json<{ slug: string }>(
       '/reports',
       jsonBody({ runs: [a.id] }, auth),
     );
-    expect((await server.json(`/reports/${created.body.slug}`, { method: 'DELETE' })).status).toBe(
-      401,
-    );
+    expect(
+      (await server.anonJson(`/reports/${created.body.slug}`, { method: 'DELETE' })).status,
+    ).toBe(401);
     expect(
       (await server.api(`/reports/${created.body.slug}`, { method: 'DELETE', headers: auth }))
         .status,

@@ -20,7 +20,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
       preHandler: app.requireWrite,
     },
-    async (request, reply) => reply.code(201).send(await services.reports.create(request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await services.reports.create(request.body, request.principal)),
   );
 
   app.get(
@@ -41,7 +42,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireWrite,
     },
     async (request, reply) => {
-      await services.reports.delete(request.params.slug);
+      await services.reports.delete(request.params.slug, request.principal);
       return reply.code(204).send(null);
     },
   );

@@ -3,6 +3,9 @@ import {
   changeList,
   createRunBody,
   finishRunBody,
+  gateResult,
+  history,
+  historyQuery,
   listRunsQuery,
   propagation,
   propagationQuery,
@@ -31,7 +34,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
       preHandler: app.requireWrite,
     },
-    async (request, reply) => reply.code(201).send(await services.runs.create(request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await services.runs.create(request.body, request.principal)),
   );
 
   app.get(
@@ -43,7 +47,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: runList, 400: apiError },
       },
     },
-    async (request) => services.runs.list(request.query),
+    async (request) => services.runs.list(request.query, request.principal),
   );
 
   app.get(
@@ -69,15 +73,48 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['runs'],
-        description: 'Finish a run: sets finishedAt (default now) and status (default finished).',
+        description:
+          "Finish a run: sets finishedAt (default now) and status (default finished). A finished run is held to its project's thresholds for its benchmark; `gate` is the verdict (null when none apply), kept at GET /runs/{id}/gate.",
         params: runParams,
         body: finishRunBody,
-        response: { 200: run, ...errors },
+        response: { 200: run.extend({ gate: gateResult.nullable() }), ...errors },
         security: [{ bearer: [] }],
       },
       preHandler: app.requireWrite,
     },
-    async (request) => services.runs.finish(request.params.id, request.body),
+    async (request) => {
+      const finished = await services.runs.finish(request.params.id, request.body);
+      const gate =
+        finished.status === 'finished' ? await services.gates.evaluate(finished.id) : null;
+      return { ...finished, gate };
+    },
+  );
+
+  app.get(
+    '/runs/:id/gate',
+    {
+      schema: {
+        tags: ['gates'],
+        description: "The verdict of the project's thresholds on the run, from when it finished.",
+        params: runParams,
+        response: { 200: gateResult, 404: apiError },
+      },
+    },
+    async (request) => services.gates.result(request.params.id),
+  );
+
+  app.get(
+    '/history',
+    {
+      schema: {
+        tags: ['gates'],
+        description:
+          'One number (P99, P96, within 1 s...) of the first change of each run of a benchmark, oldest first.',
+        querystring: historyQuery,
+        response: { 200: history, 400: apiError },
+      },
+    },
+    async (request) => services.gates.history(request.query, request.principal),
   );
 
   app.get(

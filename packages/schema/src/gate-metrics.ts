@@ -1,7 +1,8 @@
 // The numbers a gate reads from a run: the propagation of one change, and the median of
 // several runs for a baseline made of history.
-import type { Propagation } from '@meshbench/schema';
-import type { Metric } from './rules.ts';
+
+import type { Metric } from './gate-rules.ts';
+import type { Propagation } from './propagation.ts';
 
 export type Metrics = Record<Metric, number | null>;
 

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { backends } from '../test/harness.ts';
+import { until, useMetricsServer } from '../test/metrics-harness.ts';
+import { consulScaleUp, loadScaleUp, scaleUpRun } from './scale-up.ts';
+
+interface TimelineBody {
+  durationMs: number;
+  phases: {
+    phase: string;
+    count: number;
+    total: number;
+    timeTo: { percent: number; offsetMs: number | null }[];
+  }[];
+  series: { name: string; source: string; points: { offsetMs: number; value: number | null }[] }[];
+}
+
+describe('the scale-up demo data', () => {
+  it('is the same on every start', () => {
+    const a = scaleUpRun(consulScaleUp);
+    const b = scaleUpRun(consulScaleUp);
+    expect(a.events).toEqual(b.events);
+    expect(a.statsdLines('r')).toEqual(b.statsdLines('r'));
+    expect(a.events.length).toBeGreaterThan(9_000);
+  });
+});
+
+describe.each(backends)('the scale-up demo on $name', (backend) => {
+  const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
+
+  it('loads through the API, StatsD and OTLP into one timeline', async () => {
+    const lines = scaleUpRun(consulScaleUp).statsdLines('x').length;
+    const before = server.app.statsd.stats().lines;
+    const run = await loadScaleUp({
+      baseUrl: server.url,
+      token: server.token,
+      statsdPort: server.udpPort,
+    });
+    await until(() => server.app.statsd.stats().lines - before >= lines);
+    await server.app.statsd.flush();
+    const { status, body } = await server.json<TimelineBody>(`/runs/${run.id}/timeline?points=300`);
+    expect(status).toBe(200);
+    expect(body.durationMs).toBe(consulScaleUp.durationMs);
+    const joined = body.phases.find((p) => p.phase === 'joined');
+    expect(joined).toMatchObject({ count: 1000, total: 1000 });
+    const times = joined?.timeTo.map((t) => t.offsetMs as number) ?? [];
+    expect(times.every((t, i) => t > 0 && (i === 0 || t >= (times[i - 1] as number)))).toBe(true);
+    const running = body.phases.find((p) => p.phase === 'running');
+    expect(running?.total).toBe(3000);
+    expect(running?.timeTo.at(-1)?.offsetMs).toBeNull();
+    expect(body.series.map((s) => s.name).sort()).toEqual([
+      'consul.catalog.register',
+      'consul.raft.commit_time',
+      'consul.server.cpu_pct',
+      'consul.server.memory_mb',
+      'consul.xds.push_ms',
+      'consul.xds.pushes',
+      'consul.xds.server.streams',
+    ]);
+    // Control-plane CPU: about 43 % while scaling, 5-10 % after.
+    const cpu = body.series.find((s) => s.name === 'consul.server.cpu_pct');
+    const values = cpu?.points.map((p) => p.value as number) ?? [];
+    expect(Math.max(...values)).toBeGreaterThan(35);
+    expect(values.at(-1)).toBeLessThan(10);
+  });
+});

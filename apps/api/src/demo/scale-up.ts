@@ -1,0 +1,331 @@
+// A runner's view of a scale-up, shaped like the Consul Global Scale Benchmark's: 1,000
+// nodes join after a random delay over ten minutes, register their services and get
+// allocations scheduled, then running; the control plane's CPU rises while it scales and
+// falls after. Lifecycle events go through the events API, the control plane's own
+// metrics as StatsD over UDP and as OTLP from the OpenTelemetry SDK's exporter, every
+// sample stamped inside the run's window so the demo is the same on every start.
+import { createSocket } from 'node:dgram';
+import type { CreateRunBody, ProbeEvent, Run } from '@meshbench/schema';
+import { type HrTime, ValueType } from '@opentelemetry/api';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AggregationTemporality,
+  DataPointType,
+  type MetricData,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
+import { apiClient } from './client.ts';
+import { prng } from './prng.ts';
+
+export interface ScaleUpScenario {
+  seed: number;
+  nodes: number;
+  /** Service instances (and allocations) per node. */
+  perNode: number;
+  /** Joins spread over this span after the start, ms. */
+  joinSpanMs: number;
+  /** The run: scaling, then quiet until this long after the start, ms. */
+  durationMs: number;
+  start: string;
+}
+
+export const consulScaleUp: ScaleUpScenario = {
+  seed: 20210510,
+  nodes: 1000,
+  perNode: 3,
+  joinSpanMs: 540_000,
+  durationMs: 900_000,
+  start: '2026-02-02T09:00:00.000Z',
+};
+
+export interface ScaleUpData {
+  run: CreateRunBody;
+  events: ProbeEvent[];
+  /** StatsD lines, each with its |T timestamp; the run tag is added when sending. */
+  statsdLines: (runRef: string) => string[];
+  /** OTLP data as the SDK hands it to its exporter, with explicit point times. */
+  otlp: (runRef: string) => ResourceMetrics;
+}
+
+const hr = (ms: number): HrTime => [Math.floor(ms / 1000), (ms % 1000) * 1e6];
+
+export function scaleUpRun(s: ScaleUpScenario): ScaleUpData {
+  const rnd = prng(s.seed);
+  const t0 = Date.parse(s.start);
+  const iso = (ms: number) => new Date(t0 + ms).toISOString();
+  const events: ProbeEvent[] = [];
+  const joins: number[] = [];
+  const running: number[] = [];
+  for (let n = 0; n < s.nodes; n++) {
+    const node = `node-${String(n).padStart(4, '0')}`;
+    // A random join delay, denser early on as the autoscaler ramps up.
+    const joinMs = Math.round(5_000 + s.joinSpanMs * rnd.next() ** 1.3);
+    joins.push(joinMs);
+    events.push({ type: 'lifecycle', phase: 'joined', entity: node, node, at: iso(joinMs) });
+    for (let k = 0; k < s.perNode; k++) {
+      const alloc = `${node}-alloc-${k}`;
+      const registered = joinMs + rnd.logNormal(1_500, 0.5);
+      events.push({
+        type: 'lifecycle',
+        phase: 'registered',
+        entity: alloc,
+        node,
+        at: iso(registered),
+      });
+      const scheduled = joinMs + rnd.uniform(1_000, 20_000);
+      events.push({
+        type: 'lifecycle',
+        phase: 'scheduled',
+        entity: alloc,
+        node,
+        at: iso(scheduled),
+      });
+      // A few placements never start (image pull failures): running stays short of 100 %.
+      if (rnd.chance(0.004)) continue;
+      const run = scheduled + rnd.logNormal(8_000, 0.6);
+      running.push(run);
+      events.push({ type: 'lifecycle', phase: 'running', entity: alloc, node, at: iso(run) });
+    }
+  }
+  joins.sort((a, b) => a - b);
+  running.sort((a, b) => a - b);
+  const seconds = Math.floor(s.durationMs / 1000);
+  const perSecond = (times: number[]) => {
+    const out = new Array<number>(seconds).fill(0);
+    for (const t of times) {
+      const i = Math.floor(t / 1000);
+      if (i >= 0 && i < seconds) out[i] = (out[i] as number) + 1;
+    }
+    return out;
+  };
+  const joinRate = perSecond(joins);
+  const runRate = perSecond(running);
+  // Activity: joins over the last 30 s against the busiest 30 s.
+  const recent = joinRate.map((_, i) =>
+    joinRate.slice(Math.max(0, i - 29), i + 1).reduce((a, b) => a + b, 0),
+  );
+  const peak = Math.max(...recent, 1);
+  const joinedBy = (i: number) => joinRate.slice(0, i + 1).reduce((a, b) => a + b, 0);
+
+  const metricsRnd = prng(s.seed + 1);
+  const cpu: number[] = [];
+  const memory: number[] = [];
+  const pushes: number[] = [];
+  const pushLatency: number[][] = [];
+  let joined = 0;
+  for (let i = 0; i < seconds; i++) {
+    joined += joinRate[i] as number;
+    const activity = (recent[i] as number) / peak;
+    cpu.push(Math.max(1, 5 + 38 * activity + metricsRnd.uniform(-2, 2)));
+    memory.push(310 + 0.85 * joined + metricsRnd.uniform(-3, 3));
+    pushes.push((runRate[i] as number) * 4 + metricsRnd.int(0, 2));
+    pushLatency.push(
+      Array.from({ length: 4 }, () => metricsRnd.logNormal(35 + 120 * activity, 0.45)),
+    );
+  }
+
+  const statsdLines = (runRef: string) => {
+    const lines: string[] = [];
+    for (let i = 0; i < seconds; i++) {
+      const tags = `#run:${runRef},server:consul-server-1,dc:dc1`;
+      const ts = `|T${Math.floor(t0 / 1000) + i}`;
+      lines.push(`consul.server.cpu_pct:${(cpu[i] as number).toFixed(2)}|g|${tags}${ts}`);
+      lines.push(`consul.server.memory_mb:${(memory[i] as number).toFixed(1)}|g|${tags}${ts}`);
+      lines.push(`consul.xds.pushes:${pushes[i]}|c|${tags}${ts}`);
+      lines.push(
+        `consul.xds.push_ms:${(pushLatency[i] as number[]).map((v) => v.toFixed(2)).join(':')}|ms|${tags}${ts}`,
+      );
+    }
+    return lines;
+  };
+
+  const otlp = (runRef: string): ResourceMetrics => {
+    const startMs = t0 + 1_000;
+    const step = 10_000;
+    const streams: number[] = [];
+    const registrations: number[] = [];
+    const commit: { count: number; sum: number; counts: number[]; min: number; max: number }[] = [];
+    const bounds = [1, 2, 5, 10, 25, 50, 100, 250];
+    const otlpRnd = prng(s.seed + 2);
+    let registered = 0;
+    for (let ms = step; ms < s.durationMs; ms += step) {
+      const i = Math.floor(ms / 1000);
+      streams.push(running.filter((t) => t <= ms).length);
+      registered += joinedBy(i) * s.perNode - registered;
+      registrations.push(registered);
+      const activity = (recent[i] as number) / peak;
+      const counts = new Array<number>(bounds.length + 1).fill(0);
+      let sum = 0;
+      let min = Number.POSITIVE_INFINITY;
+      let max = 0;
+      const n = 50 + Math.round(400 * activity);
+      for (let k = 0; k < n; k++) {
+        const v = otlpRnd.logNormal(3 + 20 * activity, 0.6);
+        sum += v;
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+        const b = bounds.findIndex((x) => v <= x);
+        const at = b < 0 ? bounds.length : b;
+        counts[at] = (counts[at] as number) + 1;
+      }
+      commit.push({ count: n, sum, counts, min, max });
+    }
+    const times = streams.map((_, k) => startMs + (k + 1) * step - 1_000);
+    const metrics: MetricData[] = [
+      {
+        descriptor: {
+          name: 'consul.xds.server.streams',
+          description: 'xDS streams open',
+          unit: '{stream}',
+          valueType: ValueType.INT,
+        },
+        aggregationTemporality: AggregationTemporality.CUMULATIVE,
+        dataPointType: DataPointType.GAUGE,
+        dataPoints: streams.map((v, k) => ({
+          startTime: hr(times[k] as number),
+          endTime: hr(times[k] as number),
+          attributes: {},
+          value: v,
+        })),
+      },
+      {
+        descriptor: {
+          name: 'consul.catalog.register',
+          description: 'service instances registered',
+          unit: '{instance}',
+          valueType: ValueType.INT,
+        },
+        aggregationTemporality: AggregationTemporality.CUMULATIVE,
+        dataPointType: DataPointType.SUM,
+        isMonotonic: true,
+        dataPoints: registrations.map((v, k) => ({
+          startTime: hr(startMs),
+          endTime: hr(times[k] as number),
+          attributes: {},
+          value: v,
+        })),
+      },
+      {
+        descriptor: {
+          name: 'consul.raft.commit_time',
+          description: 'raft commit time',
+          unit: 'ms',
+          valueType: ValueType.DOUBLE,
+        },
+        aggregationTemporality: AggregationTemporality.DELTA,
+        dataPointType: DataPointType.HISTOGRAM,
+        dataPoints: commit.map((h, k) => ({
+          startTime: hr((times[k] as number) - step),
+          endTime: hr(times[k] as number),
+          attributes: {},
+          value: {
+            buckets: { boundaries: bounds, counts: h.counts },
+            count: h.count,
+            sum: h.sum,
+            min: h.min,
+            max: h.max,
+          },
+        })),
+      },
+    ];
+    return {
+      resource: resourceFromAttributes({
+        'service.name': 'consul-server',
+        'meshbench.run': runRef,
+      }),
+      scopeMetrics: [{ scope: { name: 'consul', version: '1.9.5' }, metrics }],
+    };
+  };
+
+  return {
+    run: {
+      benchmark: 'global-scale',
+      scenario: 'scale-up',
+      mesh: { name: 'consul', version: '1.9.5' },
+      platform: 'nomad',
+      topology: {
+        nodes: s.nodes,
+        services: s.perNode,
+        instances: s.nodes * s.perNode,
+        servers: 5,
+      },
+      environment: 'demo',
+      labels: { source: 'demo', branch: 'main', seed: String(s.seed) },
+      startedAt: iso(0),
+      finishedAt: iso(s.durationMs),
+    },
+    events,
+    statsdLines,
+    otlp,
+  };
+}
+
+/** Sends StatsD lines over UDP in ~1,400-byte datagrams, paced so loopback drops none. */
+export async function sendStatsd(host: string, port: number, lines: string[]): Promise<number> {
+  const socket = createSocket(host.includes(':') ? 'udp6' : 'udp4');
+  const datagrams: string[] = [];
+  let current = '';
+  for (const line of lines) {
+    if (current && current.length + line.length + 1 > 1400) {
+      datagrams.push(current);
+      current = '';
+    }
+    current = current ? `${current}\n${line}` : line;
+  }
+  if (current) datagrams.push(current);
+  try {
+    for (const d of datagrams) {
+      await new Promise<void>((resolve, reject) =>
+        socket.send(d, port, host, (error) => (error ? reject(error) : resolve())),
+      );
+      await new Promise((r) => setImmediate(r));
+    }
+  } finally {
+    socket.close();
+  }
+  return datagrams.length;
+}
+
+/** Exports through the OpenTelemetry SDK's OTLP/HTTP protobuf exporter. */
+export async function sendOtlp(
+  baseUrl: string,
+  data: ResourceMetrics,
+  token?: string,
+): Promise<void> {
+  const exporter = new OTLPMetricExporter({
+    url: `${baseUrl}/v1/metrics`,
+    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+  });
+  try {
+    await new Promise<void>((resolve, reject) =>
+      exporter.export(data, (result) =>
+        result.code === 0 ? resolve() : reject(result.error ?? new Error('OTLP export failed')),
+      ),
+    );
+  } finally {
+    await exporter.shutdown();
+  }
+}
+
+/** Posts the scale-up run: events through the API, StatsD to statsdPort, OTLP to /v1/metrics. */
+export async function loadScaleUp(opts: {
+  baseUrl: string;
+  token?: string | undefined;
+  statsdPort?: number;
+  log?: (message: string) => void;
+}): Promise<Run> {
+  const api = apiClient(opts.baseUrl, opts.token);
+  const scale = scaleUpRun(consulScaleUp);
+  const { finishedAt, ...started } = scale.run;
+  const run = await api.createRun(started);
+  await api.postEvents(run.id, scale.events, `demo-${consulScaleUp.seed}`);
+  if (opts.statsdPort) {
+    const host = new URL(opts.baseUrl).hostname.replace(/^\[|\]$/g, '');
+    await sendStatsd(host, opts.statsdPort, scale.statsdLines(run.id));
+  } else {
+    opts.log?.('demo: STATSD_PORT=0, so the scale-up run gets no StatsD series');
+  }
+  await sendOtlp(opts.baseUrl, scale.otlp(run.id), opts.token);
+  return api.finishRun(run.id, finishedAt);
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { cumulative, declaredTotal, phaseTimeline, rankFor } from './lifecycle.ts';
+
+describe('lifecycle phases', () => {
+  it('accumulates arrivals per bucket with a rate per second', () => {
+    const points = cumulative(
+      new Map([
+        [0, 10],
+        [2, 30],
+      ]),
+      4,
+      5000,
+    );
+    expect(points).toEqual([
+      { offsetMs: 0, count: 10, ratePerSec: 2 },
+      { offsetMs: 5000, count: 10, ratePerSec: 0 },
+      { offsetMs: 10_000, count: 40, ratePerSec: 6 },
+      { offsetMs: 15_000, count: 40, ratePerSec: 0 },
+    ]);
+  });
+
+  it('declares totals from attrs, then the topology by phase, then what was seen', () => {
+    const topology = { nodes: 1000, services: 50, instances: 20_000 };
+    expect(declaredTotal('joined', 900, topology, 10)).toEqual({ total: 900, source: 'attrs' });
+    expect(declaredTotal('node-joined', null, topology, 10)).toEqual({
+      total: 1000,
+      source: 'topology',
+    });
+    expect(declaredTotal('scheduled', null, topology, 10).total).toBe(20_000);
+    expect(declaredTotal('running', null, topology, 10).total).toBe(20_000);
+    expect(declaredTotal('registered', null, { services: 50 }, 10).total).toBe(50);
+    expect(declaredTotal('leader-elected', null, topology, 3)).toEqual({
+      total: 3,
+      source: 'observed',
+    });
+    expect(declaredTotal('joined', null, {}, 7)).toEqual({ total: 7, source: 'observed' });
+  });
+
+  it('ranks the entity that reaches a percentage', () => {
+    expect(rankFor(50, 1000)).toBe(500);
+    expect(rankFor(99, 1000)).toBe(990);
+    expect(rankFor(100, 1000)).toBe(1000);
+    expect(rankFor(50, 3)).toBe(2);
+    expect(rankFor(90, 10)).toBe(9);
+  });
+
+  it('times 50/90/99/100 % of the total from sorted first arrivals', () => {
+    const arrivals = [-500, 1000, 2000, 3000, 9000, 12_000, 13_000, 14_000];
+    const { points, timeTo } = phaseTimeline(arrivals, 10, 3, 5000);
+    // Before the origin counts in the first bucket; past the axis in the last.
+    expect(points.map((p) => p.count)).toEqual([4, 5, 8]);
+    expect(timeTo).toEqual([
+      { percent: 50, offsetMs: 9000 },
+      { percent: 90, offsetMs: null },
+      { percent: 99, offsetMs: null },
+      { percent: 100, offsetMs: null },
+    ]);
+    expect(phaseTimeline(arrivals, 8, 3, 5000).timeTo.at(-1)).toEqual({
+      percent: 100,
+      offsetMs: 14_000,
+    });
+  });
+});

@@ -1,0 +1,87 @@
+// Lifecycle phases over a run: cumulative counts per bucket, rates, and the time it took
+// to reach 50/90/99/100 % of the declared total.
+import type { Topology } from '@meshbench/schema';
+
+export const TIME_TO_PERCENTS = [50, 90, 99, 100] as const;
+
+export type TotalSource = 'attrs' | 'topology' | 'observed';
+
+/**
+ * The total a phase is measured against, by this rule:
+ * 1. the largest numeric `attrs.total` any event of the phase carried (the runner knows);
+ * 2. else the run's topology by the phase's name: phases about nodes (join, node, agent,
+ *    client) count against `nodes`; allocations and their states (alloc, schedul, place,
+ *    running, start, pending) and service registrations (regist, service, instance, proxy,
+ *    sidecar) against `instances` (falling back to `services` for registrations);
+ * 3. else the number of entities seen (100 % is then the last one).
+ */
+export function declaredTotal(
+  phase: string,
+  attrsTotal: number | null,
+  topology: Topology,
+  observed: number,
+): { total: number; source: TotalSource } {
+  if (attrsTotal !== null && attrsTotal > 0) return { total: attrsTotal, source: 'attrs' };
+  const p = phase.toLowerCase();
+  if (/join|node|agent|client/.test(p) && topology.nodes) {
+    return { total: topology.nodes, source: 'topology' };
+  }
+  if (/alloc|schedul|place|running|start|pending/.test(p) && topology.instances) {
+    return { total: topology.instances, source: 'topology' };
+  }
+  if (/regist|service|instance|proxy|sidecar/.test(p)) {
+    const total = topology.instances ?? topology.services;
+    if (total) return { total, source: 'topology' };
+  }
+  return { total: observed, source: 'observed' };
+}
+
+/** The 1-based rank of the entity whose arrival reaches `percent` % of `total`. */
+export function rankFor(percent: number, total: number): number {
+  return Math.max(1, Math.ceil((percent / 100) * total - 1e-9));
+}
+
+/** Cumulative counts and rates from per-bucket arrivals (index -> entities). */
+export function cumulative(
+  arrivals: ReadonlyMap<number, number>,
+  buckets: number,
+  bucketMs: number,
+): { offsetMs: number; count: number; ratePerSec: number }[] {
+  const out: { offsetMs: number; count: number; ratePerSec: number }[] = [];
+  let total = 0;
+  for (let i = 0; i < buckets; i++) {
+    const n = arrivals.get(i) ?? 0;
+    total += n;
+    out.push({ offsetMs: i * bucketMs, count: total, ratePerSec: n / (bucketMs / 1000) });
+  }
+  return out;
+}
+
+/**
+ * One phase on the timeline from its entities' first arrivals (ascending, ms since the
+ * origin): cumulative counts per bucket with rates, and the time to each percentage of
+ * `total` (null when fewer than that many arrived). Arrivals before the origin count in
+ * the first bucket, after the axis in the last.
+ */
+export function phaseTimeline(
+  firstMs: readonly number[],
+  total: number,
+  buckets: number,
+  bucketMs: number,
+): {
+  points: { offsetMs: number; count: number; ratePerSec: number }[];
+  timeTo: { percent: number; offsetMs: number | null }[];
+} {
+  const arrivals = new Map<number, number>();
+  for (const t of firstMs) {
+    const i = Math.min(buckets - 1, Math.max(0, Math.floor(t / bucketMs)));
+    arrivals.set(i, (arrivals.get(i) ?? 0) + 1);
+  }
+  return {
+    points: cumulative(arrivals, buckets, bucketMs),
+    timeTo: TIME_TO_PERCENTS.map((percent) => {
+      const rank = rankFor(percent, total);
+      return { percent, offsetMs: rank <= firstMs.length ? (firstMs[rank - 1] as number) : null };
+    }),
+  };
+}

@@ -1,0 +1,368 @@
+// Reading stored metric rows: several rows per series and interval (one per replica, or
+// per OTLP point) are combined here. Counters are summed, gauges take the last value by
+// time, sets the union of members, timers merge their sketches; OTLP cumulative points
+// become increases between consecutive points of one stream (a drop is a reset).
+import type { SeriesKind } from '@meshbench/schema';
+import {
+  decodeSketch,
+  mergeInto,
+  newSketch,
+  percentiles,
+  type Sketch,
+  subtractSketch,
+} from './sketch.ts';
+
+export interface StoredRow {
+  tMs: number;
+  intervalMs: number;
+  startAtMs: number | null;
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  lastAtMs: number | null;
+  members: string[] | null;
+  sketch: Uint8Array | null;
+}
+
+/** How a kind's rows combine. */
+export type ValueClass = 'sum' | 'level' | 'distribution' | 'set';
+
+export function valueClass(kind: SeriesKind): ValueClass {
+  switch (kind) {
+    case 'counter':
+      return 'sum';
+    case 'gauge':
+    case 'updowncounter':
+      return 'level';
+    case 'set':
+      return 'set';
+    default:
+      return 'distribution';
+  }
+}
+
+/** A row with one meaning per class: an increase, a level, or a distribution's part. */
+export interface NormalRow {
+  tMs: number;
+  /** sum: the increase; level: the value; set: distinct members; distribution: unused. */
+  value: number;
+  count: number;
+  sum: number;
+  min: number | null;
+  max: number | null;
+  /** Tie-break for levels written by several replicas in one interval. */
+  atMs: number;
+  members: string[] | null;
+  sketch: Uint8Array | Sketch | null;
+}
+
+const byTime = (a: { tMs: number; atMs: number }, b: { tMs: number; atMs: number }) =>
+  a.tMs - b.tMs || a.atMs - b.atMs;
+
+/**
+ * Rows in time order with cumulative streams turned into increases. The first point of a
+ * cumulative stream counts whole when the stream started inside the run (a process started
+ * for the run) and only as the reference otherwise.
+ */
+export function normalize(kind: SeriesKind, rows: StoredRow[], runStartMs: number): NormalRow[] {
+  const cls = valueClass(kind);
+  const out: NormalRow[] = [];
+  const streams = new Map<number, StoredRow[]>();
+  for (const r of rows) {
+    if (r.startAtMs !== null && cls !== 'level') {
+      let s = streams.get(r.startAtMs);
+      if (!s) {
+        s = [];
+        streams.set(r.startAtMs, s);
+      }
+      s.push(r);
+      continue;
+    }
+    out.push(plain(cls, r));
+  }
+  for (const [startAtMs, stream] of streams) {
+    stream.sort((a, b) => a.tMs - b.tMs);
+    let prev: StoredRow | null = null;
+    for (const r of stream) {
+      out.push(increase(cls, r, prev, startAtMs >= runStartMs));
+      prev = r;
+    }
+  }
+  if (kind === 'updowncounter') {
+    // Delta up-down counters are a level: the running sum of their deltas.
+    const deltas = out.filter((r) => Number.isNaN(r.value));
+    if (deltas.length > 0) {
+      deltas.sort(byTime);
+      let level = 0;
+      for (const r of deltas) {
+        level += r.sum;
+        r.value = level;
+        r.min = level;
+        r.max = level;
+      }
+    }
+  }
+  out.sort(byTime);
+  return out;
+}
+
+function plain(cls: ValueClass, r: StoredRow): NormalRow {
+  const n: NormalRow = {
+    tMs: r.tMs,
+    value: 0,
+    count: r.count,
+    sum: r.sum ?? 0,
+    min: r.min,
+    max: r.max,
+    atMs: r.lastAtMs ?? r.tMs + r.intervalMs,
+    members: r.members,
+    sketch: r.sketch,
+  };
+  if (cls === 'sum') n.value = r.sum ?? 0;
+  else if (cls === 'level') {
+    // A level row without `last` is a delta up-down counter: resolved by normalize().
+    n.value = r.last ?? Number.NaN;
+    if (r.last !== null) {
+      n.min = r.min ?? r.last;
+      n.max = r.max ?? r.last;
+    }
+  } else if (cls === 'set') n.value = r.members ? r.members.length : (r.last ?? 0);
+  return n;
+}
+
+function increase(
+  cls: ValueClass,
+  r: StoredRow,
+  prev: StoredRow | null,
+  startedInRun: boolean,
+): NormalRow {
+  const n: NormalRow = {
+    tMs: r.tMs,
+    value: 0,
+    count: 0,
+    sum: 0,
+    min: r.min,
+    max: r.max,
+    atMs: r.lastAtMs ?? r.tMs,
+    members: null,
+    sketch: null,
+  };
+  if (cls === 'sum') {
+    const v = r.last ?? 0;
+    const p = prev?.last ?? 0;
+    n.value = prev ? (v >= p ? v - p : v) : startedInRun ? v : 0;
+    n.sum = n.value;
+    n.count = prev || startedInRun ? 1 : 0;
+    return n;
+  }
+  // Distributions: count, sum and sketch since the previous point of the stream.
+  const reset = prev !== null && r.count < prev.count;
+  if (prev && !reset) {
+    n.count = r.count - prev.count;
+    n.sum = (r.sum ?? 0) - (prev.sum ?? 0);
+    if (r.sketch && prev.sketch && n.count > 0) {
+      n.sketch = subtractSketch(decodeSketch(r.sketch), decodeSketch(prev.sketch));
+    }
+  } else if (prev || startedInRun) {
+    n.count = r.count;
+    n.sum = r.sum ?? 0;
+    n.sketch = r.sketch;
+  }
+  if (n.count === 0) {
+    n.min = null;
+    n.max = null;
+  }
+  return n;
+}
+
+const toSketch = (s: Uint8Array | Sketch): Sketch =>
+  s instanceof Uint8Array ? decodeSketch(s) : s;
+
+/**
+ * Counter increases per interval, replicas added up: the min and max of a counter are
+ * those of whole intervals, not of one replica's share of one.
+ */
+function intervalTotals(rows: NormalRow[]): { min: number; max: number } {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let t = Number.NaN;
+  let acc = 0;
+  const close = () => {
+    if (Number.isNaN(t)) return;
+    if (acc < min) min = acc;
+    if (acc > max) max = acc;
+  };
+  for (const r of rows) {
+    if (r.tMs !== t) {
+      close();
+      t = r.tMs;
+      acc = 0;
+    }
+    acc += r.value;
+  }
+  close();
+  return { min, max };
+}
+
+/** A fresh sketch of every row's sketch; the rows' own sketches are never changed. */
+function mergeAll(rows: NormalRow[]): Sketch | undefined {
+  let out: Sketch | undefined;
+  for (const r of rows) {
+    if (!r.sketch) continue;
+    if (!out) out = newSketch();
+    mergeInto(out, toSketch(r.sketch));
+  }
+  return out;
+}
+
+export interface CombinedStats {
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  percentiles?: { p: number; value: number }[];
+}
+
+export const STAT_PERCENTILES = [50, 90, 99] as const;
+
+/** One series' stats over its rows (already normalized and windowed). */
+export function combineStats(kind: SeriesKind, rows: NormalRow[]): CombinedStats {
+  const cls = valueClass(kind);
+  let count = 0;
+  let sum = 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let last: number | null = null;
+  for (const r of rows) {
+    count += r.count;
+    sum += cls === 'sum' ? r.value : r.sum;
+    const lo = cls === 'sum' || cls === 'set' ? r.value : r.min;
+    const hi = cls === 'sum' || cls === 'set' ? r.value : r.max;
+    if (lo !== null && lo < min) min = lo;
+    if (hi !== null && hi > max) max = hi;
+    if (cls === 'level' || cls === 'set') last = r.value;
+  }
+  if (cls === 'sum') ({ min, max } = intervalTotals(rows));
+  const stats: CombinedStats = {
+    count,
+    sum: cls === 'level' || cls === 'set' ? null : sum,
+    min: Number.isFinite(min) ? min : null,
+    max: Number.isFinite(max) ? max : null,
+    last,
+  };
+  if (cls === 'set') {
+    const all = new Set<string>();
+    for (const r of rows) for (const m of r.members ?? []) all.add(m);
+    stats.count = all.size;
+  }
+  if (cls === 'distribution') {
+    const merged = mergeAll(rows);
+    if (merged && merged.count > 0) stats.percentiles = percentiles(merged, STAT_PERCENTILES);
+  }
+  return stats;
+}
+
+export interface Bucketed {
+  /** Bucket start, ms since the axis origin. */
+  offsetMs: number;
+  value: number | null;
+  min: number | null;
+  max: number | null;
+  count: number;
+  ratePerSec?: number;
+  p50?: number;
+  p90?: number;
+  p99?: number;
+}
+
+/**
+ * Downsampling to fixed time buckets that keeps peaks: each bucket carries the min and the
+ * max of everything in it (a one-second spike survives any zoom level), with the value
+ * the class calls for: increase (and rate), last level, distinct members, or mean.
+ */
+export function bucketize(
+  kind: SeriesKind,
+  rows: NormalRow[],
+  originMs: number,
+  bucketMs: number,
+  buckets: number,
+  opts: { percentiles?: boolean } = {},
+): Bucketed[] {
+  const cls = valueClass(kind);
+  const groups: NormalRow[][] = [];
+  for (const r of rows) {
+    let i = Math.floor((r.tMs - originMs) / bucketMs);
+    if (i < 0) i = 0;
+    if (i >= buckets) i = buckets - 1;
+    let g = groups[i];
+    if (!g) {
+      g = [];
+      groups[i] = g;
+    }
+    g.push(r);
+  }
+  const out: Bucketed[] = [];
+  groups.forEach((g, i) => {
+    if (!g) return;
+    const offsetMs = i * bucketMs;
+    let count = 0;
+    let sum = 0;
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const r of g) {
+      count += r.count;
+      sum += cls === 'sum' ? r.value : r.sum;
+      const lo = cls === 'sum' || cls === 'set' ? r.value : r.min;
+      const hi = cls === 'sum' || cls === 'set' ? r.value : r.max;
+      if (lo !== null && lo < min) min = lo;
+      if (hi !== null && hi > max) max = hi;
+    }
+    if (cls === 'sum') ({ min, max } = intervalTotals(g));
+    const b: Bucketed = {
+      offsetMs,
+      value: null,
+      min: Number.isFinite(min) ? min : null,
+      max: Number.isFinite(max) ? max : null,
+      count,
+    };
+    if (cls === 'sum') {
+      b.value = sum;
+      b.ratePerSec = sum / (bucketMs / 1000);
+    } else if (cls === 'level') {
+      b.value = (g[g.length - 1] as NormalRow).value;
+    } else if (cls === 'set') {
+      const members = new Set<string>();
+      let fallback = 0;
+      for (const r of g) {
+        if (r.members) for (const m of r.members) members.add(m);
+        else fallback = Math.max(fallback, r.value);
+      }
+      b.value = Math.max(members.size, fallback);
+    } else {
+      b.value = count > 0 ? sum / count : null;
+      if (opts.percentiles) {
+        const merged = mergeAll(g);
+        if (merged && merged.count > 0) {
+          const [p50, p90, p99] = percentiles(merged, [50, 90, 99]);
+          b.p50 = p50?.value;
+          b.p90 = p90?.value;
+          b.p99 = p99?.value;
+        }
+      }
+    }
+    out.push(b);
+  });
+  return out;
+}
+
+/** The bucket width for at most `points` buckets over `spanMs`, never finer than `minMs`. */
+export function bucketWidth(spanMs: number, points: number, minMs = 1000): number {
+  const raw = Math.max(minMs, Math.ceil(spanMs / Math.max(1, points)));
+  // Round up to a tidy width (1, 2 or 5 x 10^k ms) so buckets line up across series.
+  const k = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * k >= raw) return m * k;
+  return raw;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { StatsdReader } from '../ingest/statsd-lines.ts';
+import { decodeSketch } from './sketch.ts';
+import { StatsdAggregator } from './statsd-aggregate.ts';
+
+function aggregate(text: string, flushMs = 1000) {
+  const agg = new StatsdAggregator({ flushMs });
+  new StatsdReader(agg).readText(text);
+  return { agg, rows: agg.flush(10_000, 11_000) };
+}
+
+describe('StatsD aggregation per interval', () => {
+  it('sums counters with the sample-rate correction', () => {
+    const { rows } = aggregate('req:1|c|@0.1\nreq:2|c|@0.5\nreq:3|c\nreq:1|c|@0.1');
+    // One row per line shape (rate included); reads add the rows of an interval up.
+    expect(rows.map((r) => [r.count, r.sum])).toEqual([
+      [2, 20],
+      [1, 4],
+      [1, 3],
+    ]);
+    expect(rows[0]).toMatchObject({ kind: 'counter', tMs: 10_000, intervalMs: 1000 });
+  });
+
+  it('keeps the last gauge value with deltas applied, and its min and max', () => {
+    const { rows } = aggregate('cpu:10|g\ncpu:+5|g\ncpu:-20|g\ncpu:+3|g');
+    expect(rows[0]).toMatchObject({ kind: 'gauge', last: -2, min: -5, max: 15, count: 4 });
+  });
+
+  it('remembers a gauge across intervals for later deltas', () => {
+    const agg = new StatsdAggregator({ flushMs: 1000 });
+    const reader = new StatsdReader(agg);
+    reader.readText('mem:100|g');
+    agg.flush(0, 1000);
+    reader.readText('mem:+25|g');
+    expect(agg.flush(1000, 2000)[0]).toMatchObject({ last: 125 });
+    // A delta for a gauge never seen starts from 0, as a fresh StatsD server does.
+    reader.readText('other:-4|g');
+    expect(agg.flush(2000, 3000)[0]).toMatchObject({ last: -4 });
+  });
+
+  it('counts distinct set members', () => {
+    const { rows } = aggregate('u:a|s\nu:b|s\nu:a|s\nu:c|s');
+    expect(rows[0]).toMatchObject({ kind: 'set', count: 4, last: 3 });
+    expect(rows[0]?.members?.sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('summarises timers, histograms and distributions with a sketch', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    const { rows } = aggregate(values.map((v) => `lat:${v}|ms|@0.5`).join('\n'));
+    const row = rows[0];
+    expect(row).toMatchObject({ kind: 'timer', count: 200, sum: 2 * 5050, min: 1, max: 100 });
+    const sketch = decodeSketch(row?.sketch as Uint8Array);
+    expect(sketch.count).toBe(200);
+    expect(sketch.getValueAtQuantile(0.5)).toBeCloseTo(50, -0.5);
+    expect(Math.abs(sketch.getValueAtQuantile(0.99) - 99) / 99).toBeLessThan(0.02);
+    for (const [type, kind] of [
+      ['h', 'histogram'],
+      ['d', 'distribution'],
+    ]) {
+      expect(aggregate(`x:1|${type}`).rows[0]?.kind).toBe(kind);
+    }
+  });
+
+  it('keeps series apart by tags and type, and |T samples in their own interval', () => {
+    const { rows } = aggregate(
+      'a:1|c|#env:x\na:1|c|#env:y\na:1|g|#env:x\na:5|c|#env:x|T1770000000\na:2|c|#env:x|T1770000000',
+    );
+    expect(rows).toHaveLength(4);
+    const stamped = rows.find((r) => r.tMs === 1_770_000_000_000);
+    expect(stamped).toMatchObject({ sum: 7, intervalMs: 1000, tags: 'env:x' });
+  });
+
+  it('counts events, service checks and malformed lines', () => {
+    const { agg } = aggregate('_e{1,1}:a|b\n_sc|x|0\nbad\na:1|q');
+    expect(agg.counters).toMatchObject({ events: 1, serviceChecks: 1, malformed: 2, samples: 0 });
+    expect(agg.counters.lastMalformed).toContain('unknown type "q"');
+  });
+
+  it('clears its state at every flush', () => {
+    const agg = new StatsdAggregator({ flushMs: 1000 });
+    const reader = new StatsdReader(agg);
+    reader.readText('a:1|c');
+    expect(agg.flush(0, 1000)).toHaveLength(1);
+    expect(agg.flush(1000, 2000)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,263 @@
+// StatsD aggregation per flush interval, as StatsD servers do it: counters summed with the
+// sample-rate correction, gauges last value (deltas applied), sets as distinct members,
+// timers/histograms/distributions as count, sum, min, max and a mergeable sketch.
+// The state lives for one interval only; a flush hands out one row per series and interval.
+import type { SeriesKind } from '@meshbench/schema';
+import type { Shape, StatsdSink, StatsdType } from '../ingest/statsd-lines.ts';
+import { encodeSketch, newSketch, type Sketch } from './sketch.ts';
+
+export const KIND_OF: Record<StatsdType, SeriesKind> = {
+  c: 'counter',
+  g: 'gauge',
+  s: 'set',
+  ms: 'timer',
+  h: 'histogram',
+  d: 'distribution',
+};
+
+/** Members kept per set per interval; past it the distinct count goes on, members do not. */
+export const SET_MEMBER_LIMIT = 10_000;
+
+interface Aggregate {
+  shape: Shape;
+  tMs: number;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  last: number;
+  lastAtMs: number;
+  sketch: Sketch | null;
+  members: Set<string> | null;
+}
+
+export interface AggregateRow {
+  /** Start of the interval (epoch ms) and its length. */
+  tMs: number;
+  intervalMs: number;
+  name: string;
+  kind: SeriesKind;
+  /** Raw DogStatsD tags. */
+  tags: string;
+  containerId: string;
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  lastAtMs: number | null;
+  sketch: Uint8Array | null;
+  members: string[] | null;
+}
+
+export interface AggregatorCounters {
+  samples: number;
+  malformed: number;
+  lastMalformed: string | null;
+  events: number;
+  serviceChecks: number;
+  /** Samples dropped because an interval already held maxSeries aggregates. */
+  dropped: number;
+}
+
+export interface AggregatorOptions {
+  flushMs: number;
+  /** Aggregates per interval before new ones are dropped (memory bound). */
+  maxSeries?: number;
+  /** Gauges whose last value is remembered for deltas (all forgotten past it). */
+  maxGauges?: number;
+}
+
+export interface ClosedInterval {
+  readonly aggregates: readonly unknown[];
+  readonly startMs: number;
+  readonly nowMs: number;
+}
+
+/** Start of the interval a sample belongs to: its |T bucket, or 0 for "the current one". */
+const CURRENT = 0;
+
+export class StatsdAggregator implements StatsdSink {
+  readonly counters: AggregatorCounters = {
+    samples: 0,
+    malformed: 0,
+    lastMalformed: null,
+    events: 0,
+    serviceChecks: 0,
+    dropped: 0,
+  };
+  /** The aggregates of this interval, in the order they appeared. */
+  private active: Aggregate[] = [];
+  private epoch = 0;
+  /**
+   * The last value of each gauge seen by this process, so a later "+5" has something to
+   * add to. With several replicas each keeps its own: a delta sent to a replica that never
+   * saw the gauge's absolute value starts from 0 (as a restarted StatsD server does), so
+   * senders that use deltas should stick to one replica (or send absolute values).
+   */
+  private gaugeLast = new Map<string, number>();
+  private readonly flushMs: number;
+  private readonly maxSeries: number;
+  private readonly maxGauges: number;
+
+  constructor(options: AggregatorOptions) {
+    this.flushMs = options.flushMs;
+    this.maxSeries = options.maxSeries ?? 500_000;
+    this.maxGauges = options.maxGauges ?? 200_000;
+  }
+
+  /** The shape's aggregate for this interval (created on its first sample), or null. */
+  private aggregate(shape: Shape): Aggregate | null {
+    if (shape.epoch === this.epoch) return shape.state as Aggregate;
+    if (this.active.length >= this.maxSeries) {
+      this.counters.dropped++;
+      return null;
+    }
+    const t = shape.timestampMs;
+    const a: Aggregate = {
+      shape,
+      tMs: t > 0 ? t - (t % this.flushMs) : CURRENT,
+      count: 0,
+      sum: 0,
+      min: Number.POSITIVE_INFINITY,
+      max: Number.NEGATIVE_INFINITY,
+      last: 0,
+      lastAtMs: t,
+      sketch: null,
+      members: null,
+    };
+    shape.state = a;
+    shape.epoch = this.epoch;
+    this.active.push(a);
+    return a;
+  }
+
+  sample(shape: Shape, value: number, delta: boolean): void {
+    const a = this.aggregate(shape);
+    if (!a) return;
+    this.counters.samples++;
+    const rate = shape.rate;
+    switch (shape.type) {
+      case 'c': {
+        a.count++;
+        a.sum += rate === 1 ? value : value / rate;
+        break;
+      }
+      case 'g': {
+        const v = delta ? (this.gaugeLast.get(shape.seriesKey) ?? 0) + value : value;
+        if (this.gaugeLast.size >= this.maxGauges) this.gaugeLast.clear();
+        this.gaugeLast.set(shape.seriesKey, v);
+        a.count++;
+        a.last = v;
+        if (v < a.min) a.min = v;
+        if (v > a.max) a.max = v;
+        break;
+      }
+      default: {
+        const weight = rate === 1 ? 1 : 1 / rate;
+        a.count += weight;
+        a.sum += value * weight;
+        a.last = value;
+        if (value < a.min) a.min = value;
+        if (value > a.max) a.max = value;
+        if (!a.sketch) a.sketch = newSketch();
+        a.sketch.accept(value, weight);
+      }
+    }
+  }
+
+  member(shape: Shape, member: string): void {
+    const a = this.aggregate(shape);
+    if (!a) return;
+    this.counters.samples++;
+    a.count++;
+    if (!a.members) a.members = new Set();
+    // Past the limit the interval's distinct count is a lower bound.
+    if (a.members.size < SET_MEMBER_LIMIT) a.members.add(member);
+  }
+
+  event(): void {
+    // Events are recognised and skipped on purpose: meshbench keeps metrics, not events.
+    this.counters.events++;
+  }
+
+  serviceCheck(): void {
+    this.counters.serviceChecks++;
+  }
+
+  malformed(line: string, reason: string): void {
+    this.counters.malformed++;
+    this.counters.lastMalformed = `${reason}: ${line.length > 200 ? `${line.slice(0, 200)}...` : line}`;
+  }
+
+  /** Closes the interval [startMs, nowMs): its aggregates leave, the state is cleared. */
+  close(startMs: number, nowMs: number): ClosedInterval {
+    const closed = { aggregates: this.active, startMs, nowMs };
+    this.active = [];
+    this.epoch++;
+    return closed;
+  }
+
+  /**
+   * Rows of a closed interval, from one index to another: the caller may take them in
+   * slices and let the socket be read in between (sketches are encoded here).
+   */
+  rows(closed: ClosedInterval, from: number, to: number): AggregateRow[] {
+    const { startMs, nowMs } = closed;
+    return (closed.aggregates.slice(from, to) as Aggregate[])
+      .map((a) =>
+        a.tMs === CURRENT
+          ? toRow(a, startMs, Math.max(0, nowMs - startMs), nowMs)
+          : toRow(a, a.tMs, this.flushMs, a.lastAtMs),
+      );
+  }
+
+  /** Closes the interval [startMs, nowMs) and returns all its rows. */
+  flush(startMs: number, nowMs: number): AggregateRow[] {
+    const closed = this.close(startMs, nowMs);
+    return this.rows(closed, 0, closed.aggregates.length);
+  }
+
+  get pendingSeries(): number {
+    return this.active.length;
+  }
+}
+
+function toRow(a: Aggregate, tMs: number, intervalMs: number, defaultLastAt: number): AggregateRow {
+  const kind = KIND_OF[a.shape.type];
+  const row: AggregateRow = {
+    tMs,
+    intervalMs,
+    name: a.shape.name,
+    kind,
+    tags: a.shape.tags,
+    containerId: a.shape.containerId,
+    count: a.count,
+    sum: null,
+    min: null,
+    max: null,
+    last: null,
+    lastAtMs: null,
+    sketch: null,
+    members: null,
+  };
+  if (kind === 'counter') {
+    row.sum = a.sum;
+  } else if (kind === 'gauge') {
+    row.last = a.last;
+    row.min = a.min;
+    row.max = a.max;
+    row.lastAtMs = a.lastAtMs > 0 ? a.lastAtMs : defaultLastAt;
+  } else if (kind === 'set') {
+    const members = a.members ? [...a.members] : [];
+    row.members = members;
+    row.last = members.length;
+  } else {
+    row.sum = a.sum;
+    row.min = a.min;
+    row.max = a.max;
+    row.last = a.last;
+    row.sketch = a.sketch ? encodeSketch(a.sketch) : null;
+  }
+  return row;
+}

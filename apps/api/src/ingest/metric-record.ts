@@ -1,0 +1,60 @@
+// What StatsD flushes and OTLP requests both become: one aggregate of one series over one
+// interval (or at one instant), not yet tied to a run.
+import type { SeriesKind, SeriesSource } from '@meshbench/schema';
+import type { AggregateRow } from '../domain/statsd-aggregate.ts';
+import { parseTags } from './statsd-lines.ts';
+
+export interface MetricRecord {
+  source: SeriesSource;
+  name: string;
+  kind: SeriesKind;
+  unit: string | null;
+  /** The series' tags, without the run reference. */
+  tags: Record<string, string>;
+  /** `run:<id or slug>` tag / `meshbench.run` attribute. */
+  runRef: string | null;
+  /** `env` tag / `deployment.environment(.name)` attribute: with the time, picks a run. */
+  env: string | null;
+  tMs: number;
+  intervalMs: number;
+  /** OTLP cumulative points: when their accumulation started. */
+  startAtMs: number | null;
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  last: number | null;
+  lastAtMs: number | null;
+  sketch: Uint8Array | null;
+  members: string[] | null;
+  quantiles: { q: number; value: number }[] | null;
+}
+
+/** A StatsD aggregate as a record: DogStatsD tags parsed, `run` taken out, `env` read. */
+export function statsdRecord(row: AggregateRow): MetricRecord {
+  const tags = parseTags(row.tags);
+  const runRef = tags.run ?? null;
+  delete tags.run;
+  if (row.containerId) tags.container_id = row.containerId;
+  return {
+    source: 'statsd',
+    name: row.name,
+    kind: row.kind,
+    unit: row.kind === 'timer' ? 'ms' : null,
+    tags,
+    runRef: runRef || null,
+    env: tags.env || null,
+    tMs: row.tMs,
+    intervalMs: row.intervalMs,
+    startAtMs: null,
+    count: row.count,
+    sum: row.sum,
+    min: row.min,
+    max: row.max,
+    last: row.last,
+    lastAtMs: row.lastAtMs,
+    sketch: row.sketch,
+    members: row.members,
+    quantiles: null,
+  };
+}

@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import { decodeSketch } from '../domain/sketch.ts';
+import {
+  decodeOtlpJson,
+  decodeOtlpProtobuf,
+  encodeOtlpResponse,
+  mapOtlpMetrics,
+  OtlpDecodeError,
+} from './otlp-metrics.ts';
+
+const NOW = Date.UTC(2026, 1, 1, 10, 0, 0);
+const ns = (ms: number) => String(ms * 1e6);
+
+function request(metrics: object[], resource: object[] = []) {
+  return {
+    resourceMetrics: [
+      {
+        resource: {
+          attributes: [
+            { key: 'service.name', value: { stringValue: 'consul' } },
+            { key: 'meshbench.run', value: { stringValue: 'run-slug' } },
+            { key: 'deployment.environment', value: { stringValue: 'staging' } },
+            ...resource,
+          ],
+        },
+        scopeMetrics: [{ scope: { name: 'agent', version: '1.9' }, metrics }],
+      },
+    ],
+  };
+}
+
+describe('OTLP metrics mapping', () => {
+  it('maps sums by monotonicity and temporality, with tags from every level', () => {
+    const { records, rejected } = mapOtlpMetrics(
+      decodeOtlpJson(
+        JSON.stringify(
+          request([
+            {
+              name: 'pushes',
+              sum: {
+                isMonotonic: true,
+                aggregationTemporality: 'AGGREGATION_TEMPORALITY_CUMULATIVE',
+                dataPoints: [
+                  {
+                    startTimeUnixNano: ns(NOW - 5000),
+                    timeUnixNano: ns(NOW),
+                    asInt: '42',
+                    attributes: [
+                      { key: 'node', value: { stringValue: 'n1' } },
+                      { key: 'port', value: { intValue: '8502' } },
+                      { key: 'tls', value: { boolValue: true } },
+                    ],
+                  },
+                ],
+              },
+            },
+            {
+              name: 'inflight',
+              sum: {
+                isMonotonic: false,
+                aggregationTemporality: 1,
+                dataPoints: [
+                  { startTimeUnixNano: ns(NOW - 1000), timeUnixNano: ns(NOW), asDouble: -2 },
+                ],
+              },
+            },
+          ]),
+        ),
+      ),
+      NOW,
+    );
+    expect(rejected).toBe(0);
+    expect(records[0]).toMatchObject({
+      source: 'otlp',
+      name: 'pushes',
+      kind: 'counter',
+      runRef: 'run-slug',
+      env: 'staging',
+      last: 42,
+      startAtMs: NOW - 5000,
+      tMs: NOW,
+      tags: {
+        'service.name': 'consul',
+        'otel.scope.name': 'agent',
+        'otel.scope.version': '1.9',
+        node: 'n1',
+        port: '8502',
+        tls: 'true',
+      },
+    });
+    expect(records[0]?.tags['meshbench.run']).toBeUndefined();
+    expect(records[1]).toMatchObject({
+      kind: 'updowncounter',
+      sum: -2,
+      intervalMs: 1000,
+      startAtMs: null,
+    });
+  });
+
+  it('maps histograms, exponential histograms and summaries', () => {
+    const { records } = mapOtlpMetrics(
+      decodeOtlpJson(
+        JSON.stringify(
+          request([
+            {
+              name: 'latency',
+              histogram: {
+                aggregationTemporality: 1,
+                dataPoints: [
+                  {
+                    timeUnixNano: ns(NOW),
+                    count: '4',
+                    sum: 40,
+                    min: 2,
+                    max: 20,
+                    bucketCounts: ['1', '2', '1'],
+                    explicitBounds: [5, 10],
+                  },
+                ],
+              },
+            },
+            {
+              name: 'exp',
+              exponentialHistogram: {
+                aggregationTemporality: 2,
+                dataPoints: [
+                  {
+                    startTimeUnixNano: ns(NOW - 1000),
+                    timeUnixNano: ns(NOW),
+                    count: 3,
+                    sum: -10,
+                    scale: 1,
+                    zeroCount: 1,
+                    negative: { offset: 2, bucketCounts: [2] },
+                  },
+                ],
+              },
+            },
+            {
+              name: 'rtt',
+              summary: {
+                dataPoints: [
+                  {
+                    timeUnixNano: ns(NOW),
+                    count: 10,
+                    sum: 55,
+                    quantileValues: [
+                      { quantile: 0.5, value: 5 },
+                      { quantile: 0.99, value: 10 },
+                    ],
+                  },
+                ],
+              },
+            },
+          ]),
+        ),
+      ),
+      NOW,
+    );
+    const [hist, exp, summary] = records;
+    expect(hist).toMatchObject({
+      kind: 'histogram',
+      count: 4,
+      sum: 40,
+      min: 2,
+      max: 20,
+      startAtMs: null,
+    });
+    expect(decodeSketch(hist?.sketch as Uint8Array).count).toBe(4);
+    expect(exp).toMatchObject({ kind: 'histogram', count: 3, startAtMs: NOW - 1000 });
+    const expSketch = decodeSketch(exp?.sketch as Uint8Array);
+    expect(expSketch.count).toBe(3);
+    expect(expSketch.getValueAtQuantile(0)).toBeLessThan(-2);
+    expect(summary).toMatchObject({
+      kind: 'summary',
+      count: 10,
+      sum: 55,
+      quantiles: [
+        { q: 0.5, value: 5 },
+        { q: 0.99, value: 10 },
+      ],
+    });
+  });
+
+  it('skips points flagged as having no value, and rejects bad ones', () => {
+    const mapped = mapOtlpMetrics(
+      decodeOtlpJson(
+        JSON.stringify(
+          request([
+            {
+              name: 'g',
+              gauge: { dataPoints: [{ flags: 1 }, { asDouble: 'x' }, { asDouble: 3 }] },
+            },
+            { name: '', gauge: { dataPoints: [{ asDouble: 1 }] } },
+            { name: 's', sum: { isMonotonic: true, dataPoints: [{ asInt: 1 }] } },
+            {
+              name: 'h',
+              histogram: {
+                aggregationTemporality: 1,
+                dataPoints: [{ count: 1, bucketCounts: [1, 0], explicitBounds: [1, 2, 3] }],
+              },
+            },
+          ]),
+        ),
+      ),
+      NOW,
+    );
+    expect(mapped.records.map((r) => [r.name, r.last, r.tMs])).toEqual([['g', 3, NOW]]);
+    expect(mapped.rejected).toBe(4);
+    expect(mapped.dataPoints).toBe(6);
+  });
+
+  it('refuses bodies it cannot decode', () => {
+    expect(() => decodeOtlpJson('[1,2]')).toThrow(OtlpDecodeError);
+    expect(() => decodeOtlpJson('{"resourceMetrics": 5}')).toThrow(OtlpDecodeError);
+    expect(() => decodeOtlpProtobuf(new Uint8Array([0x0a, 0xff, 0xff, 0x01]))).toThrow(
+      OtlpDecodeError,
+    );
+  });
+
+  it('writes partial_success only when something was rejected', () => {
+    expect(encodeOtlpResponse(0, '')).toHaveLength(0);
+    expect(encodeOtlpResponse(2, 'why').length).toBeGreaterThan(4);
+  });
+});

@@ -1,0 +1,409 @@
+// OTLP metrics (ExportMetricsServiceRequest) decoded with the OpenTelemetry project's own
+// generated protobuf code, or read from OTLP/JSON, and mapped to records per data point:
+// Sum, Gauge, Histogram, ExponentialHistogram and Summary, as the specification defines
+// them. Resource and scope attributes become tags.
+import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
+import { encodeSketch, sketchFromBuckets, sketchFromExponential } from '../domain/sketch.ts';
+import type { MetricRecord } from './metric-record.ts';
+
+type Int64 = number | string | { toNumber(): number } | null | undefined;
+
+interface KeyValue {
+  key: string;
+  value?: AnyValue | null;
+}
+interface AnyValue {
+  stringValue?: string | null;
+  boolValue?: boolean | null;
+  intValue?: Int64;
+  doubleValue?: number | string | null;
+  arrayValue?: { values?: AnyValue[] | null } | null;
+  kvlistValue?: { values?: KeyValue[] | null } | null;
+  bytesValue?: unknown;
+}
+interface BasePoint {
+  attributes?: KeyValue[] | null;
+  startTimeUnixNano?: Int64;
+  timeUnixNano?: Int64;
+  flags?: number | null;
+}
+interface NumberPoint extends BasePoint {
+  asDouble?: number | string | null;
+  asInt?: Int64;
+}
+interface HistogramPoint extends BasePoint {
+  count?: Int64;
+  sum?: number | string | null;
+  min?: number | string | null;
+  max?: number | string | null;
+  bucketCounts?: Int64[] | null;
+  explicitBounds?: (number | string)[] | null;
+}
+interface ExpBuckets {
+  offset?: number | null;
+  bucketCounts?: Int64[] | null;
+}
+interface ExpHistogramPoint extends HistogramPoint {
+  scale?: number | null;
+  zeroCount?: Int64;
+  positive?: ExpBuckets | null;
+  negative?: ExpBuckets | null;
+}
+interface SummaryPoint extends BasePoint {
+  count?: Int64;
+  sum?: number | string | null;
+  quantileValues?: { quantile?: number | null; value?: number | null }[] | null;
+}
+type Temporality = number | string | null | undefined;
+interface Metric {
+  name?: string | null;
+  unit?: string | null;
+  gauge?: { dataPoints?: NumberPoint[] | null } | null;
+  sum?: {
+    dataPoints?: NumberPoint[] | null;
+    aggregationTemporality?: Temporality;
+    isMonotonic?: boolean | null;
+  } | null;
+  histogram?: { dataPoints?: HistogramPoint[] | null; aggregationTemporality?: Temporality } | null;
+  exponentialHistogram?: {
+    dataPoints?: ExpHistogramPoint[] | null;
+    aggregationTemporality?: Temporality;
+  } | null;
+  summary?: { dataPoints?: SummaryPoint[] | null } | null;
+}
+export interface ExportMetricsRequest {
+  resourceMetrics?:
+    | {
+        resource?: { attributes?: KeyValue[] | null } | null;
+        scopeMetrics?:
+          | {
+              scope?: {
+                name?: string | null;
+                version?: string | null;
+                attributes?: KeyValue[] | null;
+              } | null;
+              metrics?: Metric[] | null;
+            }[]
+          | null;
+      }[]
+    | null;
+}
+
+interface ProtoType<T> {
+  decode(bytes: Uint8Array): T;
+  encode(message: unknown): { finish(): Uint8Array };
+  fromObject(o: object): unknown;
+}
+const v1 = (
+  root as unknown as {
+    opentelemetry: {
+      proto: {
+        collector: {
+          metrics: {
+            v1: {
+              ExportMetricsServiceRequest: ProtoType<ExportMetricsRequest>;
+              ExportMetricsServiceResponse: ProtoType<unknown>;
+            };
+          };
+        };
+      };
+    };
+  }
+).opentelemetry.proto.collector.metrics.v1;
+
+export class OtlpDecodeError extends Error {}
+
+export function decodeOtlpProtobuf(bytes: Uint8Array): ExportMetricsRequest {
+  try {
+    return v1.ExportMetricsServiceRequest.decode(bytes);
+  } catch (error) {
+    throw new OtlpDecodeError(
+      `the protobuf body could not be decoded: ${(error as Error).message}`,
+    );
+  }
+}
+
+export function decodeOtlpJson(text: string): ExportMetricsRequest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new OtlpDecodeError(`the JSON body could not be parsed: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new OtlpDecodeError('the JSON body must be an ExportMetricsServiceRequest object');
+  }
+  const rm = (parsed as ExportMetricsRequest).resourceMetrics;
+  if (rm !== undefined && rm !== null && !Array.isArray(rm)) {
+    throw new OtlpDecodeError('"resourceMetrics" must be an array');
+  }
+  return parsed as ExportMetricsRequest;
+}
+
+/** ExportMetricsServiceResponse as protobuf, with partial_success when points were rejected. */
+export function encodeOtlpResponse(rejected: number, message: string): Uint8Array {
+  const body =
+    rejected > 0 ? { partialSuccess: { rejectedDataPoints: rejected, errorMessage: message } } : {};
+  return v1.ExportMetricsServiceResponse.encode(
+    v1.ExportMetricsServiceResponse.fromObject(body),
+  ).finish();
+}
+
+const num = (v: Int64 | number | string): number => {
+  if (typeof v === 'number') return v;
+  if (v === null || v === undefined) return 0;
+  if (typeof v === 'string') return Number(v);
+  return v.toNumber();
+};
+const optNum = (v: number | string | null | undefined): number | null =>
+  v === null || v === undefined ? null : Number(v);
+const nanosToMs = (v: Int64): number => num(v) / 1e6;
+
+function anyValueText(v: AnyValue | null | undefined): string {
+  if (!v) return '';
+  if (v.stringValue !== undefined && v.stringValue !== null) return v.stringValue;
+  if (v.boolValue !== undefined && v.boolValue !== null) return String(v.boolValue);
+  if (v.intValue !== undefined && v.intValue !== null) return String(num(v.intValue));
+  if (v.doubleValue !== undefined && v.doubleValue !== null) return String(Number(v.doubleValue));
+  if (v.arrayValue) return JSON.stringify((v.arrayValue.values ?? []).map(anyValueText));
+  if (v.kvlistValue) {
+    return JSON.stringify(
+      Object.fromEntries(
+        (v.kvlistValue.values ?? []).map((kv) => [kv.key, anyValueText(kv.value)]),
+      ),
+    );
+  }
+  return '';
+}
+
+function addAttributes(into: Record<string, string>, attrs: KeyValue[] | null | undefined): void {
+  if (!attrs) return;
+  for (const kv of attrs) {
+    if (kv && typeof kv.key === 'string') into[kv.key] = anyValueText(kv.value);
+  }
+}
+
+const CUMULATIVE = 2;
+const DELTA = 1;
+function temporality(t: Temporality): number {
+  if (typeof t === 'number') return t;
+  if (t === 'AGGREGATION_TEMPORALITY_CUMULATIVE') return CUMULATIVE;
+  if (t === 'AGGREGATION_TEMPORALITY_DELTA') return DELTA;
+  return 0;
+}
+
+/** Data point flag: FLAG_NO_RECORDED_VALUE (a gap, not a value). */
+const NO_RECORDED_VALUE = 1;
+
+export interface MappedRequest {
+  records: MetricRecord[];
+  /** Data points that were not stored, and why (the first reason). */
+  rejected: number;
+  reason: string;
+  dataPoints: number;
+}
+
+export const RUN_ATTRIBUTE = 'meshbench.run';
+const ENV_ATTRIBUTES = ['deployment.environment.name', 'deployment.environment'];
+const envOf = (tags: Record<string, string>): string | null =>
+  tags[ENV_ATTRIBUTES[0] as string] || tags[ENV_ATTRIBUTES[1] as string] || null;
+
+interface Scope {
+  tags: Record<string, string>;
+  runRef: string | null;
+  env: string | null;
+}
+
+export function mapOtlpMetrics(request: ExportMetricsRequest, nowMs: number): MappedRequest {
+  const out: MappedRequest = { records: [], rejected: 0, reason: '', dataPoints: 0 };
+  const reject = (n: number, reason: string) => {
+    out.rejected += n;
+    if (!out.reason) out.reason = reason;
+  };
+  for (const rm of request.resourceMetrics ?? []) {
+    const resourceTags: Record<string, string> = {};
+    addAttributes(resourceTags, rm?.resource?.attributes);
+    for (const sm of rm?.scopeMetrics ?? []) {
+      const scopeTags: Record<string, string> = { ...resourceTags };
+      if (sm?.scope?.name) scopeTags['otel.scope.name'] = sm.scope.name;
+      if (sm?.scope?.version) scopeTags['otel.scope.version'] = sm.scope.version;
+      addAttributes(scopeTags, sm?.scope?.attributes);
+      // The run and environment are read once here; points may still name their own run.
+      const runRef = scopeTags[RUN_ATTRIBUTE] || null;
+      const { [RUN_ATTRIBUTE]: _run, ...tags } = scopeTags;
+      const scope: Scope = { tags, runRef, env: envOf(tags) };
+      for (const metric of sm?.metrics ?? []) {
+        if (!metric) continue;
+        mapMetric(metric, scope, nowMs, out, reject);
+      }
+    }
+  }
+  return out;
+}
+
+function mapMetric(
+  metric: Metric,
+  scope: Scope,
+  nowMs: number,
+  out: MappedRequest,
+  reject: (n: number, reason: string) => void,
+): void {
+  const name = metric.name ?? '';
+  const unit = metric.unit || null;
+  const points: BasePoint[] =
+    metric.gauge?.dataPoints ??
+    metric.sum?.dataPoints ??
+    metric.histogram?.dataPoints ??
+    metric.exponentialHistogram?.dataPoints ??
+    metric.summary?.dataPoints ??
+    [];
+  out.dataPoints += points.length;
+  if (!name) {
+    reject(points.length, 'a metric without a name');
+    return;
+  }
+  if (
+    !metric.gauge &&
+    !metric.sum &&
+    !metric.histogram &&
+    !metric.exponentialHistogram &&
+    !metric.summary
+  ) {
+    reject(Math.max(1, points.length), `metric "${name}" has no known data type`);
+    return;
+  }
+  for (const p of points) {
+    if (!p) continue;
+    if ((num(p.flags) & NO_RECORDED_VALUE) !== 0) continue;
+    const tags = Object.assign({}, scope.tags);
+    let runRef = scope.runRef;
+    let env = scope.env;
+    const attrs = p.attributes;
+    if (attrs && attrs.length > 0) {
+      for (const kv of attrs) {
+        if (!kv || typeof kv.key !== 'string') continue;
+        if (kv.key === RUN_ATTRIBUTE) runRef = anyValueText(kv.value) || runRef;
+        else tags[kv.key] = anyValueText(kv.value);
+      }
+      env = envOf(tags);
+    }
+    const timeMs = p.timeUnixNano ? nanosToMs(p.timeUnixNano) : nowMs;
+    const startMs = p.startTimeUnixNano ? nanosToMs(p.startTimeUnixNano) : null;
+    // Every record is built with the same fields in the same order (one object shape).
+    const base: MetricRecord = {
+      source: 'otlp',
+      name,
+      kind: 'gauge',
+      unit,
+      tags,
+      runRef,
+      env,
+      tMs: timeMs,
+      intervalMs: 0,
+      startAtMs: null,
+      count: 1,
+      sum: null,
+      min: null,
+      max: null,
+      last: null,
+      lastAtMs: null,
+      sketch: null,
+      members: null,
+      quantiles: null,
+    };
+    if (metric.gauge || metric.sum) {
+      const np = p as NumberPoint;
+      const hasDouble = np.asDouble !== undefined && np.asDouble !== null;
+      const hasInt = np.asInt !== undefined && np.asInt !== null;
+      if (!hasDouble && !hasInt) {
+        reject(1, `a data point of "${name}" has no value`);
+        continue;
+      }
+      const value = hasDouble ? Number(np.asDouble) : num(np.asInt);
+      if (!Number.isFinite(value)) {
+        reject(1, `a data point of "${name}" is not a finite number`);
+        continue;
+      }
+      if (metric.gauge) {
+        base.last = value;
+        base.min = value;
+        base.max = value;
+        base.lastAtMs = timeMs;
+        out.records.push(base);
+        continue;
+      }
+      const sum = metric.sum as NonNullable<Metric['sum']>;
+      base.kind = sum.isMonotonic ? 'counter' : 'updowncounter';
+      const t = temporality(sum.aggregationTemporality);
+      if (t === CUMULATIVE) {
+        // The running total is kept as sent; reads turn consecutive points into increases.
+        base.last = value;
+        base.startAtMs = startMs ?? 0;
+        base.lastAtMs = timeMs;
+        out.records.push(base);
+      } else if (t === DELTA) {
+        base.sum = value;
+        base.intervalMs = startMs !== null ? Math.max(0, timeMs - startMs) : 0;
+        out.records.push(base);
+      } else {
+        reject(1, `sum "${name}" has no aggregation temporality`);
+      }
+      continue;
+    }
+    if (metric.histogram || metric.exponentialHistogram) {
+      const hp = p as ExpHistogramPoint;
+      const t = temporality(
+        (metric.histogram ?? metric.exponentialHistogram)?.aggregationTemporality,
+      );
+      if (t !== CUMULATIVE && t !== DELTA) {
+        reject(1, `histogram "${name}" has no aggregation temporality`);
+        continue;
+      }
+      const count = num(hp.count);
+      const min = optNum(hp.min);
+      const max = optNum(hp.max);
+      let sketch: Uint8Array | null = null;
+      if (metric.histogram) {
+        const counts = (hp.bucketCounts ?? []).map(num);
+        const bounds = (hp.explicitBounds ?? []).map(Number);
+        if (counts.length > 0 && counts.length !== bounds.length + 1) {
+          reject(1, `histogram "${name}" has ${counts.length} buckets for ${bounds.length} bounds`);
+          continue;
+        }
+        if (counts.length > 0) sketch = encodeSketch(sketchFromBuckets(bounds, counts, min, max));
+      } else {
+        const side = (b: ExpBuckets | null | undefined) =>
+          b ? { offset: b.offset ?? 0, bucketCounts: (b.bucketCounts ?? []).map(num) } : null;
+        sketch = encodeSketch(
+          sketchFromExponential({
+            scale: hp.scale ?? 0,
+            zeroCount: num(hp.zeroCount),
+            positive: side(hp.positive),
+            negative: side(hp.negative),
+          }),
+        );
+      }
+      base.kind = 'histogram';
+      base.count = count;
+      base.sum = optNum(hp.sum);
+      base.min = min;
+      base.max = max;
+      base.sketch = sketch;
+      base.startAtMs = t === CUMULATIVE ? (startMs ?? 0) : null;
+      base.intervalMs = t === DELTA && startMs !== null ? Math.max(0, timeMs - startMs) : 0;
+      out.records.push(base);
+      continue;
+    }
+    // Summary: count and sum since the start (cumulative by definition), quantiles as sent.
+    const sp = p as SummaryPoint;
+    base.kind = 'summary';
+    base.count = num(sp.count);
+    base.sum = optNum(sp.sum);
+    base.startAtMs = startMs ?? 0;
+    base.quantiles = (sp.quantileValues ?? []).map((q) => ({
+      q: Number(q.quantile ?? 0),
+      value: Number(q.value ?? 0),
+    }));
+    out.records.push(base);
+  }
+}

@@ -1,0 +1,207 @@
+// The StatsD listener: UDP datagrams and newline-delimited TCP on one port, parsed and
+// aggregated in memory for one flush interval, then written as rows (one per series per
+// interval, from this replica). Bad lines are counted and dropped; nothing here throws.
+import { createSocket, type Socket } from 'node:dgram';
+import { createServer, type Server, type Socket as TcpSocket } from 'node:net';
+import type { StatsdStats } from '@meshbench/schema';
+import fp from 'fastify-plugin';
+import { StatsdAggregator } from '../domain/statsd-aggregate.ts';
+import { type MetricRecord, statsdRecord } from '../ingest/metric-record.ts';
+import { StatsdReader } from '../ingest/statsd-lines.ts';
+
+export interface StatsdListener {
+  readonly udpPort: number | null;
+  readonly tcpPort: number | null;
+  /** Closes the current interval now and waits until every interval so far is written. */
+  flush(): Promise<void>;
+  stats(): Omit<StatsdStats, 'otlp'>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    statsd: StatsdListener;
+  }
+}
+
+export interface StatsdPluginOptions {
+  /** 0: off; 'ephemeral': free ports chosen by the OS (tests), read back from app.statsd. */
+  port: number | 'ephemeral';
+  host: string;
+  flushMs: number;
+}
+
+const RECV_BUFFER_BYTES = 4 * 1024 * 1024;
+/** A TCP line longer than this without a newline is dropped as malformed. */
+const MAX_TCP_LINE = 64 * 1024;
+/** Intervals waiting to be written before new ones are dropped (the database is behind). */
+const MAX_PENDING_FLUSHES = 30;
+
+export default fp<StatsdPluginOptions>(
+  async (app, opts) => {
+    const aggregator = new StatsdAggregator({ flushMs: opts.flushMs });
+    const reader = new StatsdReader(aggregator);
+    const counters = {
+      datagrams: 0,
+      lines: 0,
+      unmatched: 0,
+      rowsWritten: 0,
+      flushErrors: 0,
+    };
+    let udp: Socket | null = null;
+    let tcp: Server | null = null;
+    const connections = new Set<TcpSocket>();
+    let intervalStart = Date.now();
+    let writing: Promise<void> = Promise.resolve();
+    let pending = 0;
+
+    const receive = (bytes: Uint8Array) => {
+      counters.lines += reader.read(bytes);
+    };
+
+    /** Rows are made and written in slices, so datagrams are read in between. */
+    const SLICE = 250;
+    const yieldToSocket = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+    function flush(): Promise<void> {
+      const now = Date.now();
+      const closed = aggregator.close(intervalStart, now);
+      reader.trim();
+      intervalStart = now;
+      const n = closed.aggregates.length;
+      if (n === 0) return writing;
+      if (pending >= MAX_PENDING_FLUSHES) {
+        counters.flushErrors++;
+        app.log.warn(`statsd: ${n} aggregates dropped, the database is behind`);
+        return writing;
+      }
+      pending++;
+      writing = writing
+        .then(async () => {
+          const records: MetricRecord[] = [];
+          for (let i = 0; i < n; i += SLICE) {
+            for (const row of aggregator.rows(closed, i, i + SLICE)) records.push(statsdRecord(row));
+            await yieldToSocket();
+          }
+          for (let i = 0; i < records.length; i += 4 * SLICE) {
+            const result = await app.services.metricsIngest.store(records.slice(i, i + 4 * SLICE));
+            counters.rowsWritten += result.stored;
+            counters.unmatched += result.unmatched;
+          }
+        })
+        .catch((error) => {
+          counters.flushErrors++;
+          app.log.error({ err: error }, 'statsd: writing an interval failed');
+        })
+        .finally(() => {
+          pending--;
+        });
+      return writing;
+    }
+
+    const listener: StatsdListener = {
+      get udpPort() {
+        return udp ? udp.address().port : null;
+      },
+      get tcpPort() {
+        const address = tcp?.address();
+        return address && typeof address === 'object' ? address.port : null;
+      },
+      flush,
+      stats: () => ({
+        enabled: udp !== null,
+        udpPort: listener.udpPort,
+        tcpPort: listener.tcpPort,
+        datagrams: counters.datagrams,
+        lines: counters.lines,
+        samples: aggregator.counters.samples,
+        malformed: aggregator.counters.malformed,
+        lastMalformed: aggregator.counters.lastMalformed,
+        events: aggregator.counters.events,
+        serviceChecks: aggregator.counters.serviceChecks,
+        unmatched: counters.unmatched + aggregator.counters.dropped,
+        rowsWritten: counters.rowsWritten,
+        flushErrors: counters.flushErrors,
+      }),
+    };
+    app.decorate('statsd', listener);
+    if (opts.port === 0) return;
+
+    const port = opts.port === 'ephemeral' ? 0 : opts.port;
+    const host = opts.host;
+    udp = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4' });
+    udp.on('message', (msg) => {
+      counters.datagrams++;
+      receive(msg);
+    });
+    udp.on('error', (error) => app.log.error({ err: error }, 'statsd: UDP socket error'));
+    await new Promise<void>((resolve, reject) => {
+      (udp as Socket).once('error', reject);
+      (udp as Socket).bind(port, host, () => {
+        (udp as Socket).off('error', reject);
+        resolve();
+      });
+    });
+    try {
+      udp.setRecvBufferSize(RECV_BUFFER_BYTES);
+    } catch {
+      // Not allowed here (limits, platform): the default buffer only loses more in bursts.
+    }
+    const granted = udp.getRecvBufferSize();
+    if (granted < RECV_BUFFER_BYTES) {
+      app.log.warn(
+        `statsd: UDP receive buffer is ${granted} bytes (asked ${RECV_BUFFER_BYTES}); raise net.core.rmem_max to lose less in bursts`,
+      );
+    }
+
+    tcp = createServer((socket) => {
+      connections.add(socket);
+      let rest: Buffer = Buffer.alloc(0);
+      socket.on('data', (chunk: Buffer) => {
+        const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+        const end = data.lastIndexOf(10);
+        if (end < 0) {
+          rest = data;
+        } else {
+          receive(data.subarray(0, end + 1));
+          rest = Buffer.from(data.subarray(end + 1));
+        }
+        if (rest.length > MAX_TCP_LINE) {
+          aggregator.malformed(
+            rest.subarray(0, 200).toString(),
+            `a TCP line over ${MAX_TCP_LINE} bytes`,
+          );
+          rest = Buffer.alloc(0);
+        }
+      });
+      socket.on('end', () => {
+        if (rest.length > 0) receive(rest);
+        rest = Buffer.alloc(0);
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => connections.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      (tcp as Server).once('error', reject);
+      // The TCP port is the UDP one, as StatsD servers do; ephemeral ones are chosen apart.
+      (tcp as Server).listen(opts.port === 'ephemeral' ? 0 : port, host, () => {
+        (tcp as Server).off('error', reject);
+        resolve();
+      });
+    });
+
+    const timer = setInterval(() => void flush(), opts.flushMs);
+    timer.unref();
+    app.log.info(
+      `statsd listening on udp ${listener.udpPort} and tcp ${listener.tcpPort} (flush every ${opts.flushMs} ms)`,
+    );
+
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await new Promise<void>((resolve) => (udp as Socket).close(() => resolve()));
+      for (const socket of connections) socket.destroy();
+      await new Promise<void>((resolve) => (tcp as Server).close(() => resolve()));
+      await flush();
+    });
+  },
+  { name: 'statsd', dependencies: ['services'] },
+);

@@ -1,0 +1,153 @@
+// POST /v1/metrics: the OTLP/HTTP metrics receiver. Protobuf or JSON, gzip or not, with
+// the responses the OTLP specification prescribes: ExportMetricsServiceResponse (with
+// partial_success for rejected points) in the request's own encoding, and failures as a
+// google.rpc.Status with the status codes that make exporters retry (429/503) or not.
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import protobuf from 'protobufjs/minimal.js';
+import { AppError } from '../../errors.ts';
+import { encodeOtlpResponse } from '../../ingest/otlp-metrics.ts';
+import type { OtlpFormat } from '../../services/otlp.service.ts';
+
+const FORMATS: Record<string, OtlpFormat> = {
+  'application/x-protobuf': 'protobuf',
+  'application/protobuf': 'protobuf',
+  'application/json': 'json',
+};
+
+/** gRPC codes of google.rpc.Status by HTTP status. */
+const GRPC_CODE: Record<number, number> = {
+  400: 3, // INVALID_ARGUMENT
+  401: 16, // UNAUTHENTICATED
+  413: 8, // RESOURCE_EXHAUSTED
+  415: 3,
+  429: 8,
+  503: 14, // UNAVAILABLE
+};
+
+/** google.rpc.Status {code = 1, message = 2} in protobuf. */
+function statusProtobuf(code: number, message: string): Uint8Array {
+  return protobuf.Writer.create().uint32(8).int32(code).uint32(18).string(message).finish();
+}
+
+const formatOf = (request: FastifyRequest): OtlpFormat | undefined =>
+  FORMATS[(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''];
+
+async function readBody(body: Readable, encoding: string, maxBytes: number): Promise<Buffer> {
+  let stream: Readable = body;
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    stream = body.pipe(createGunzip());
+    body.on('error', (error) => stream.destroy(error));
+  } else if (encoding !== 'identity') {
+    throw new AppError(
+      415,
+      'unsupported_encoding',
+      `Content-Encoding "${encoding}" is not supported; use gzip or none`,
+    );
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        stream.destroy();
+        throw new AppError(
+          413,
+          'body_too_large',
+          `the request is over ${maxBytes} bytes (decompressed)`,
+        );
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('Z_')) {
+      throw new AppError(
+        400,
+        'malformed_body',
+        `the body could not be decompressed: ${(error as Error).message}`,
+      );
+    }
+    throw error;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  // In this scope failures are google.rpc.Status bodies, as OTLP exporters read them.
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
+    const message =
+      status >= 500 && !(error instanceof AppError)
+        ? 'internal error; see the server log'
+        : error.message;
+    if (status >= 500 && !(error instanceof AppError))
+      request.log.error({ err: error }, 'OTLP export failed');
+    if (status === 429 || status === 503) reply.header('retry-after', '1');
+    if (!request.raw.complete) reply.header('connection', 'close');
+    const code = GRPC_CODE[status] ?? 13;
+    if (formatOf(request) === 'protobuf') {
+      return reply
+        .code(status)
+        .type('application/x-protobuf')
+        .send(Buffer.from(statusProtobuf(code, message)));
+    }
+    return reply.code(status).type('application/json').send(JSON.stringify({ code, message }));
+  });
+
+  app.post(
+    '/v1/metrics',
+    {
+      schema: {
+        tags: ['otlp'],
+        description:
+          "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points are tied to a run by the attribute `meshbench.run` (run id or slug), else by `deployment.environment` and the run's time window; points matching no run are reported in `partial_success`.",
+        security: [{ bearer: [] }],
+      },
+      preHandler: app.requireWrite,
+    },
+    async (request, reply) => {
+      const format = formatOf(request);
+      if (!format) {
+        throw new AppError(
+          415,
+          'unsupported_media_type',
+          `Content-Type must be application/x-protobuf or application/json, got "${request.headers['content-type'] ?? 'none'}"`,
+        );
+      }
+      const otlp = app.services.otlp;
+      const release = otlp.admit();
+      try {
+        const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
+        const body = await readBody(request.body as Readable, encoding, opts.maxBytes);
+        const result = await otlp.export(body, format);
+        if (format === 'protobuf') {
+          return reply
+            .type('application/x-protobuf')
+            .send(Buffer.from(encodeOtlpResponse(result.rejected, result.message)));
+        }
+        return reply.type('application/json').send(
+          JSON.stringify(
+            result.rejected > 0
+              ? {
+                  partialSuccess: {
+                    rejectedDataPoints: result.rejected,
+                    errorMessage: result.message,
+                  },
+                }
+              : {},
+          ),
+        );
+      } finally {
+        release();
+      }
+    },
+  );
+};
+export default routes;

@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import { backends, jsonBody, ndjson, useServer } from '../../test/harness.ts';
+
+const T0 = Date.parse('2026-02-01T10:00:00Z');
+/** A change and one observation per latency (whole ms). */
+const events = (latencies: number[]) =>
+  ndjson([
+    {
+      type: 'change',
+      id: 'c1',
+      kind: 'endpoint',
+      target: 'hey',
+      action: 'delete',
+      at: new Date(T0).toISOString(),
+    },
+    ...latencies.map((ms, i) => ({
+      type: 'observation',
+      change: 'c1',
+      proxy: `p${i}`,
+      at: new Date(T0 + ms).toISOString(),
+    })),
+  ]);
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe.each(backends)('projects, tokens and access on $name', (backend) => {
+  const server = useServer(backend);
+  let n = 0;
+  const project = async (visibility: 'public' | 'private') => {
+    const r = await server.json<{ id: string; name: string }>(
+      '/projects',
+      jsonBody({ name: `p-${Date.now()}-${n++}`, visibility }),
+    );
+    expect(r.status).toBe(201);
+    const t = await server.json<{ id: string; token: string; prefix: string }>(
+      `/projects/${r.body.id}/tokens`,
+      jsonBody({ name: 'ci' }),
+    );
+    expect(t.status).toBe(201);
+    return { ...r.body, token: t.body.token, tokenId: t.body.id, prefix: t.body.prefix };
+  };
+  const run = async (token: string, extra: Record<string, unknown> = {}) =>
+    server.anonJson<{ id: string; slug: string; projectId: string }>(
+      '/runs',
+      jsonBody(
+        { benchmark: 'access', scenario: `s-${Date.now()}`, mesh: { name: 'consul' }, ...extra },
+        bearer(token),
+      ),
+    );
+
+  it('issues a token once, keeps only its hash, records its use, and revokes it', async () => {
+    const p = await project('public');
+    expect(p.token).toMatch(/^mb_[A-Za-z0-9_-]{43}$/);
+    expect(p.prefix).toBe(p.token.slice(0, 10));
+    const created = await run(p.token);
+    expect(created.status).toBe(201);
+    expect(created.body.projectId).toBe(p.id); // a token's runs go to its project
+    const list = await server.json<
+      { id: string; name: string; lastUsedAt: string | null; token?: string }[]
+    >(`/projects/${p.id}/tokens`);
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ id: p.tokenId, name: 'ci' });
+    expect(list.body[0]!.token).toBeUndefined();
+    expect(list.body[0]!.lastUsedAt).not.toBeNull();
+    expect((await server.api(`/tokens/${p.tokenId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await run(p.token)).status).toBe(401);
+    // A token that is not valid is refused even for a read.
+    expect((await server.anonJson('/runs', { headers: bearer(p.token) })).status).toBe(401);
+  });
+
+  it("answers 401 without a token and 403 with another project's", async () => {
+    const a = await project('public');
+    const b = await project('public');
+    expect(
+      (
+        await server.anonJson(
+          '/runs',
+          jsonBody({ benchmark: 'x', scenario: 'y', mesh: { name: 'z' } }),
+        )
+      ).status,
+    ).toBe(401);
+    const inB = await run(b.token);
+    const post = (token: string) =>
+      server.anonJson(`/runs/${inB.body.id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson', ...bearer(token) },
+        body: events([1]),
+      });
+    expect((await post(a.token)).status).toBe(403);
+    expect((await post(b.token)).status).toBe(200);
+    expect((await run(a.token, { project: b.name })).status).toBe(403);
+    expect(
+      (
+        await server.anonJson(`/runs/${inB.body.id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', ...bearer(a.token) },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(403);
+    // Only the admin makes projects.
+    expect(
+      (await server.anonJson('/projects', jsonBody({ name: 'nope' }, bearer(a.token)))).status,
+    ).toBe(403);
+  });
+
+  it('keeps private runs to their project, the admin and share links', async () => {
+    const priv = await project('private');
+    const other = await project('public');
+    const r = await run(priv.token);
+    const get = (headers: Record<string, string> = {}) =>
+      server.anonJson(`/runs/${r.body.id}`, { headers });
+    expect((await get()).status).toBe(401);
+    expect((await get(bearer(other.token))).status).toBe(403);
+    expect((await get(bearer(priv.token))).status).toBe(200);
+    expect((await server.json(`/runs/${r.body.id}`)).status).toBe(200); // the admin
+    expect((await server.anonJson(`/runs/${r.body.id}/changes`)).status).toBe(401);
+
+    const listed = async (headers: Record<string, string> = {}) =>
+      (
+        await server.anonJson<{ runs: { id: string }[] }>(`/runs?benchmark=access&limit=500`, {
+          headers,
+        })
+      ).body.runs.map((x) => x.id);
+    expect(await listed()).not.toContain(r.body.id);
+    expect(await listed(bearer(priv.token))).toContain(r.body.id);
+    expect(await listed(bearer(other.token))).not.toContain(r.body.id);
+
+    const shared = await server.anonJson<{ slug: string }>(
+      '/reports',
+      jsonBody({ runs: [r.body.id] }, bearer(priv.token)),
+    );
+    expect(shared.status).toBe(201);
+    expect((await server.anonJson(`/reports/${shared.body.slug}`)).status).toBe(200);
+    // A reader cannot publish a run it may not write.
+    expect(
+      (await server.anonJson('/reports', jsonBody({ runs: [r.body.id] }, bearer(other.token))))
+        .status,
+    ).toBe(403);
+  });
+});
+
+describe.each(backends)('gates and history on $name', (backend) => {
+  const server = useServer(backend);
+
+  it("holds a finished run to its project's thresholds: pass, fail, missing baseline, no data", async () => {
+    const benchmark = `gate-${Date.now()}`;
+    const p = await server.json<{ id: string }>(
+      '/projects',
+      jsonBody({ name: benchmark, visibility: 'public' }),
+    );
+    const projectId = p.body.id;
+    const newRun = async (branch: string, latencies: number[] | null) => {
+      const r = await server.json<{ id: string }>(
+        '/runs',
+        jsonBody({
+          project: projectId,
+          benchmark,
+          scenario: 's',
+          mesh: { name: 'consul' },
+          labels: { branch },
+        }),
+      );
+      if (latencies) {
+        await server.api(`/runs/${r.body.id}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-ndjson' },
+          body: events(latencies),
+        });
+      }
+      return r.body.id;
+    };
+    const finish = (id: string) =>
+      server.json<{
+        gate: {
+          passed: boolean;
+          verdicts: {
+            rule: string;
+            failed: boolean;
+            reason: string;
+            current: number | null;
+            baselineValue: number | null;
+            bound: number | null;
+            baseline: string;
+          }[];
+        } | null;
+      }>(`/runs/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+    const ms = (from: number, to: number, add = 0) =>
+      Array.from({ length: to - from + 1 }, (_, i) => from + i + add);
+
+    // Before any threshold: no gate.
+    const early = await newRun('main', ms(1, 100));
+    expect((await finish(early)).body.gate).toBeNull();
+    expect((await server.json(`/runs/${early}/gate`)).status).toBe(404);
+
+    for (const body of [
+      { benchmark, rule: 'p99>+10%', baseline: 'branch:main', last: 3 },
+      { benchmark, rule: 'within1s<95%' },
+    ]) {
+      expect((await server.json(`/projects/${projectId}/thresholds`, jsonBody(body))).status).toBe(
+        201,
+      );
+    }
+    expect(
+      (
+        await server.json(
+          `/projects/${projectId}/thresholds`,
+          jsonBody({ benchmark, rule: 'p99>+10%' }),
+        )
+      ).status,
+    ).toBe(400); // relative, no baseline
+    expect(
+      (
+        await server.json(
+          `/projects/${projectId}/thresholds`,
+          jsonBody({ benchmark, rule: 'p98>1s' }),
+        )
+      ).status,
+    ).toBe(400);
+
+    // main: P99 (rank 99 of 100) of 1..100 ms is 99 ms; of 11..110 ms, 109 ms.
+    await finish(await newRun('main', ms(1, 100)));
+    await finish(await newRun('main', ms(1, 100, 10)));
+    // The baseline is the median of the last 3 finished main runs: P99s 99, 109, 99 -> 99 ms.
+    const ok = await newRun('feature', ms(1, 100, 5)); // P99 104 <= 108.9
+    const okGate = (await finish(ok)).body.gate;
+    expect(okGate).toMatchObject({ passed: true });
+    expect(okGate?.verdicts[0]).toMatchObject({
+      rule: 'p99>+10%',
+      current: 104,
+      baselineValue: 99,
+      bound: 108.9,
+      failed: false,
+      baseline: 'median of the last 3 finished run(s) on main',
+    });
+    expect(okGate?.verdicts[1]).toMatchObject({
+      rule: 'within1s<95%',
+      current: 100,
+      failed: false,
+    });
+
+    const slow = await newRun('feature', [...ms(1, 94), 2000, 2000, 2000, 2000, 2000, 2000]); // P99 2,000 ms; 94 % within 1 s
+    const slowGate = (await finish(slow)).body.gate;
+    expect(slowGate?.passed).toBe(false);
+    expect(slowGate?.verdicts.map((v) => [v.rule, v.failed, v.current])).toEqual([
+      ['p99>+10%', true, 2000],
+      ['within1s<95%', true, 94],
+    ]);
+    expect((await server.json<{ passed: boolean }>(`/runs/${slow}/gate`)).body.passed).toBe(false);
+
+    const empty = await newRun('feature', null);
+    const emptyGate = (await finish(empty)).body.gate;
+    expect(emptyGate?.verdicts[0]).toMatchObject({ failed: true, reason: 'no value for this run' });
+
+    const lonely = `${benchmark}-lonely`;
+    const lp = await server.json<{ id: string }>('/projects', jsonBody({ name: lonely }));
+    await server.json(
+      `/projects/${lp.body.id}/thresholds`,
+      jsonBody({ benchmark, rule: 'p99>+10%', baseline: 'branch:main' }),
+    );
+    const r = await server.json<{ id: string }>(
+      '/runs',
+      jsonBody({ project: lp.body.id, benchmark, scenario: 's', mesh: { name: 'consul' } }),
+    );
+    await server.api(`/runs/${r.body.id}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: events(ms(1, 100)),
+    });
+    const missing = (await finish(r.body.id)).body.gate;
+    expect(missing?.verdicts[0]).toMatchObject({
+      failed: true,
+      reason: 'no baseline to compare with',
+    });
+
+    // History: P99 of the benchmark's runs, oldest first.
+    const hist = await server.json<{ points: { runId: string; value: number | null }[] }>(
+      `/history?benchmark=${benchmark}&metric=p99&branch=main`,
+    );
+    expect(hist.body.points.map((pt) => pt.value)).toEqual([99, 99, 109]);
+    const within = await server.json<{ points: { value: number | null }[] }>(
+      `/history?benchmark=${benchmark}&metric=within1s&branch=feature`,
+    );
+    expect(within.body.points.map((pt) => pt.value)).toEqual([100, 94, null]);
+  });
+});

@@ -1,0 +1,158 @@
+import {
+  apiError,
+  createdToken,
+  createProjectBody,
+  createThresholdBody,
+  createTokenBody,
+  project,
+  threshold,
+  tokenInfo,
+} from '@meshbench/schema';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const projectParams = z.object({ id: z.string().min(1).describe('project id or name') });
+const errors = { 400: apiError, 401: apiError, 403: apiError, 404: apiError };
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { projects } = app.services;
+  const write = { preHandler: app.requireWrite, schema: { security: [{ bearer: [] }] } };
+
+  app.post(
+    '/projects',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['projects'],
+        description: 'Needs the admin token.',
+        body: createProjectBody,
+        response: { 201: project, ...errors, 409: apiError },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await projects.create(request.body, request.principal)),
+  );
+
+  app.get(
+    '/projects',
+    {
+      schema: {
+        tags: ['projects'],
+        description: 'The projects whose runs this token (or nobody) may read.',
+        response: { 200: z.array(project), 401: apiError },
+      },
+    },
+    async (request) => projects.list(request.principal),
+  );
+
+  app.post(
+    '/projects/:id/tokens',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['projects'],
+        description:
+          'A new write token for the project (admin, or a token of the project). The token is in this response only; it is stored as a hash.',
+        params: projectParams,
+        body: createTokenBody,
+        response: { 201: createdToken, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await projects.createToken(request.params.id, request.body.name, request.principal)),
+  );
+
+  app.get(
+    '/projects/:id/tokens',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['projects'],
+        params: projectParams,
+        response: { 200: z.array(tokenInfo), ...errors },
+      },
+    },
+    async (request) => projects.tokens(request.params.id, request.principal),
+  );
+
+  app.post(
+    '/projects/:id/thresholds',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['gates'],
+        description:
+          'A rule every finished run of the benchmark (and scenario, if given) in this project is held to.',
+        params: projectParams,
+        body: createThresholdBody,
+        response: { 201: threshold, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await app.services.gates.createThreshold(
+            request.params.id,
+            request.body,
+            request.principal,
+          ),
+        ),
+  );
+
+  app.get(
+    '/projects/:id/thresholds',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['gates'],
+        params: projectParams,
+        response: { 200: z.array(threshold), ...errors },
+      },
+    },
+    async (request) => app.services.gates.thresholds(request.params.id, request.principal),
+  );
+
+  app.delete(
+    '/thresholds/:id',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['gates'],
+        params: z.object({ id: z.uuid() }),
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await app.services.gates.deleteThreshold(request.params.id, request.principal);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/tokens/:id',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['projects'],
+        description: 'Revokes a token at once.',
+        params: z.object({ id: z.uuid() }),
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await projects.revokeToken(request.params.id, request.principal);
+      return reply.code(204).send(null);
+    },
+  );
+};
+export default routes;

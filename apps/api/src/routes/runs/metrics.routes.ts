@@ -1,0 +1,78 @@
+// A run's metric series, one series' points, the scale-up timeline; the StatsD listener's
+// own counters.
+import {
+  apiError,
+  pointsQuery,
+  seriesList,
+  seriesPoints,
+  statsdStats,
+  timeline,
+  timelineQuery,
+} from '@meshbench/schema';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { services } = app;
+
+  app.get(
+    '/runs/:id/series',
+    {
+      schema: {
+        tags: ['metrics'],
+        description:
+          "Every metric series the run owns (StatsD and OTLP) with stats over the run's window.",
+        params: runParams,
+        response: { 200: seriesList, 404: apiError },
+      },
+    },
+    async (request) => services.metrics.series(request.params.id),
+  );
+
+  app.get(
+    '/runs/:id/series/:seriesId/points',
+    {
+      schema: {
+        tags: ['metrics'],
+        description:
+          "One series over the run's window in at most `points` time buckets, each with its min and max (peaks survive downsampling). `t` is the bucket start (RFC 3339), `offsetMs` the same since the run started.",
+        params: runParams.extend({ seriesId: z.string().regex(/^\d+$/) }),
+        querystring: pointsQuery,
+        response: { 200: seriesPoints, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) =>
+      services.metrics.points(request.params.id, request.params.seriesId, request.query),
+  );
+
+  app.get(
+    '/runs/:id/timeline',
+    {
+      schema: {
+        tags: ['metrics'],
+        description:
+          "The scale-up timeline: lifecycle phases as cumulative counts (with rates and time to 50/90/99/100 % of the declared total) and the run's series, on one axis in ms since the run started, downsampled to at most `points` buckets.",
+        params: runParams,
+        querystring: timelineQuery,
+        response: { 200: timeline, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) => services.metrics.timeline(request.params.id, request.query),
+  );
+
+  app.get(
+    '/statsd/stats',
+    {
+      schema: {
+        tags: ['metrics'],
+        description:
+          "This replica's StatsD listener and OTLP receiver counters: lines, malformed lines, events, unmatched aggregates, rows written.",
+        response: { 200: statsdStats },
+      },
+    },
+    async () => ({ ...app.statsd.stats(), otlp: { ...services.otlp.counters } }),
+  );
+};
+export default routes;

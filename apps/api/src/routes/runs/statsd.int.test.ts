@@ -1,0 +1,187 @@
+import { createSocket } from 'node:dgram';
+import StatsD from 'hot-shots';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { backends, createRun } from '../../test/harness.ts';
+import { until, useMetricsServer } from '../../test/metrics-harness.ts';
+
+interface SeriesBody {
+  id: string;
+  name: string;
+  kind: string;
+  source: string;
+  tags: Record<string, string>;
+  stats: {
+    count: number;
+    sum: number | null;
+    min: number | null;
+    max: number | null;
+    last: number | null;
+    percentiles?: { p: number; value: number }[];
+  };
+}
+
+function close(client: InstanceType<typeof StatsD>): Promise<void> {
+  return new Promise((resolve) => client.close(() => resolve()));
+}
+
+function sendRaw(port: number, datagrams: (string | Buffer)[]): Promise<void> {
+  const socket = createSocket('udp4');
+  return new Promise((resolve, reject) => {
+    let left = datagrams.length;
+    for (const d of datagrams) {
+      socket.send(d, port, '127.0.0.1', (error) => {
+        if (error) reject(error);
+        if (--left === 0) socket.close(() => resolve());
+      });
+    }
+  });
+}
+
+describe.each(backends)('StatsD listener on $name', (backend) => {
+  const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
+  const samples = () => server.app.statsd.stats().samples;
+  const series = async (runId: string) => {
+    await server.app.statsd.flush();
+    const { status, body } = await server.json<SeriesBody[]>(`/runs/${runId}/series`);
+    expect(status).toBe(200);
+    return (name: string) => {
+      const found = body.find((s) => s.name === name);
+      if (!found) throw new Error(`no series ${name} in ${body.map((s) => s.name).join(', ')}`);
+      return found;
+    };
+  };
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('aggregates every metric type from hot-shots over UDP', async () => {
+    const run = await createRun(server);
+    // hot-shots drops sampled metrics at random on the client: keep them all, so the
+    // sample-rate correction on the server has a known answer.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const client = new StatsD({
+      host: '127.0.0.1',
+      port: server.udpPort,
+      protocol: 'udp',
+      globalTags: { run: run.id, mesh: 'consul' },
+      maxBufferSize: 1400,
+      bufferFlushInterval: 5,
+    });
+    const before = samples();
+    for (let i = 0; i < 10; i++) client.increment('xds.pushes', 1);
+    for (let i = 0; i < 4; i++) client.increment('xds.pushes', 2, 0.5);
+    client.gauge('cpu.pct', 40);
+    client.gaugeDelta('cpu.pct', 5);
+    client.gaugeDelta('cpu.pct', -12);
+    for (let v = 1; v <= 100; v++) client.timing('push.latency', v);
+    for (let i = 0; i < 3; i++) client.histogram('batch.size', 5);
+    client.distribution('apply.ms', 2.5, 0.25);
+    client.set('nodes.seen', 'n1');
+    client.set('nodes.seen', 'n2');
+    client.set('nodes.seen', 'n1');
+    client.event('leader elected', 'server-2 is the leader');
+    client.check('consul.up', client.CHECKS.OK);
+    await close(client);
+    await until(() => samples() - before >= 10 + 4 + 3 + 100 + 3 + 1 + 3);
+
+    const get = await series(run.id);
+    expect(get('xds.pushes')).toMatchObject({
+      kind: 'counter',
+      source: 'statsd',
+      tags: { mesh: 'consul' },
+      stats: { count: 14, sum: 10 + 4 * (2 / 0.5) },
+    });
+    expect(get('cpu.pct')).toMatchObject({
+      kind: 'gauge',
+      stats: { count: 3, last: 33, min: 33, max: 45 },
+    });
+    const latency = get('push.latency');
+    expect(latency).toMatchObject({
+      kind: 'timer',
+      stats: { count: 100, sum: 5050, min: 1, max: 100 },
+    });
+    const p99 = latency.stats.percentiles?.find((p) => p.p === 99)?.value as number;
+    expect(Math.abs(p99 - 99) / 99).toBeLessThan(0.02);
+    expect(get('batch.size')).toMatchObject({ kind: 'histogram', stats: { count: 3, sum: 15 } });
+    expect(get('apply.ms')).toMatchObject({ kind: 'distribution', stats: { count: 4, sum: 10 } });
+    expect(get('nodes.seen')).toMatchObject({ kind: 'set', stats: { count: 2 } });
+    const stats = server.app.statsd.stats();
+    expect(stats.events).toBeGreaterThanOrEqual(1);
+    expect(stats.serviceChecks).toBeGreaterThanOrEqual(1);
+  });
+
+  it('takes newline-delimited TCP from hot-shots', async () => {
+    const run = await createRun(server);
+    const client = new StatsD({
+      host: '127.0.0.1',
+      port: server.tcpPort,
+      protocol: 'tcp',
+      globalTags: { run: run.slug },
+    });
+    const before = samples();
+    for (let i = 0; i < 50; i++) client.increment('raft.applies', 3);
+    client.gauge('mem.bytes', 1_000_000);
+    client.gaugeDelta('mem.bytes', 24);
+    await close(client);
+    await until(() => samples() - before >= 52);
+    const get = await series(run.id);
+    expect(get('raft.applies').stats).toMatchObject({ count: 50, sum: 150 });
+    expect(get('mem.bytes').stats).toMatchObject({ last: 1_000_024 });
+  });
+
+  it('ties untagged metrics to the run of their environment and time (|T)', async () => {
+    const env = `int-${process.pid}-${Date.now()}`;
+    const startedAt = Date.UTC(2026, 1, 1, 10, 0, 0);
+    const run = await createRun(server, {
+      environment: env,
+      startedAt: new Date(startedAt).toISOString(),
+      finishedAt: new Date(startedAt + 600_000).toISOString(),
+    });
+    const client = new StatsD({ host: '127.0.0.1', port: server.udpPort, protocol: 'udp' });
+    const at = (s: number) => ({ timestamp: startedAt / 1000 + s, tags: { env } });
+    const before = samples();
+    client.gauge('cp.cpu', 20, at(10));
+    client.gauge('cp.cpu', 43, at(70));
+    client.gauge('cp.cpu', 7, at(500));
+    client.increment('outside', 1, at(-3600)); // before the run: no run matches
+    const unmatched = server.app.statsd.stats().unmatched;
+    await close(client);
+    await until(() => samples() - before >= 4);
+    const get = await series(run.id);
+    const cpu = get('cp.cpu');
+    expect(cpu.stats).toMatchObject({ count: 3, last: 7, min: 7, max: 43 });
+    expect(cpu.tags).toEqual({ env });
+    const points = await server.json<{ points: { t: string; offsetMs: number; value: number }[] }>(
+      `/runs/${run.id}/series/${cpu.id}/points?points=100`,
+    );
+    expect(points.body.points.map((p) => [p.offsetMs, p.value])).toEqual([
+      [10_000, 20],
+      [70_000, 43],
+      [500_000, 7],
+    ]);
+    expect(points.body.points[0]?.t).toBe('2026-02-01T10:00:10.000Z');
+    expect(server.app.statsd.stats().unmatched).toBe(unmatched + 1);
+  });
+
+  it('counts garbage, oversized datagrams, non-numeric values and unknown types, and goes on', async () => {
+    const run = await createRun(server);
+    const before = server.app.statsd.stats();
+    await sendRaw(server.udpPort, [
+      Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02]),
+      `big:${'9'.repeat(65_000)}x|c`,
+      'cpu:abc|g',
+      'cpu:1|zz',
+      `ok:1|c|#run:${run.id}\n`,
+    ]);
+    await until(() => server.app.statsd.stats().samples > before.samples);
+    const after = server.app.statsd.stats();
+    expect(after.malformed - before.malformed).toBe(4);
+    expect(after.datagrams - before.datagrams).toBe(5);
+    expect(after.lastMalformed).toBeTruthy();
+    const exposed = await server.json<{ malformed: number }>('/statsd/stats');
+    expect(exposed.body.malformed).toBe(after.malformed);
+    const get = await series(run.id);
+    expect(get('ok').stats.sum).toBe(1);
+  });
+});

@@ -1,0 +1,225 @@
+// Regression gates: thresholds per project and benchmark, evaluated when a run finishes,
+// against a named run or the median of a branch's last finished runs; and history, one
+// number across runs. The rules and metrics are the CLI's own (packages/schema).
+import { randomUUID } from 'node:crypto';
+import {
+  type CreateThresholdBody,
+  evaluate,
+  type GateResult,
+  type History,
+  type HistoryQuery,
+  type Metrics,
+  medianMetrics,
+  metricsOf,
+  parseRule,
+  RuleError,
+  type Threshold,
+} from '@meshbench/schema';
+import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
+import { AppError, notFound } from '../errors.ts';
+import type {
+  GateResultRow,
+  GatesRepository,
+  ThresholdRow,
+} from '../repositories/gates.repository.ts';
+import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import { type ProjectsService, refuse } from './projects.service.ts';
+import type { PropagationService } from './propagation.service.ts';
+
+const toThreshold = (t: ThresholdRow): Threshold => ({
+  id: t.id,
+  projectId: t.projectId,
+  benchmark: t.benchmark,
+  scenario: t.scenario,
+  rule: t.rule,
+  baseline: t.baseline,
+  last: t.last,
+  createdAt: t.createdAt.toISOString(),
+});
+const toResult = (r: GateResultRow): GateResult => ({
+  runId: r.runId,
+  passed: r.passed,
+  evaluatedAt: r.evaluatedAt.toISOString(),
+  verdicts: r.verdicts as GateResult['verdicts'],
+});
+
+export function gatesService(deps: {
+  gates: GatesRepository;
+  runs: RunsRepository;
+  projects: ProjectsService;
+  propagation: PropagationService;
+}) {
+  const { gates, runs, projects, propagation } = deps;
+
+  /** A run's gate metrics: those of its first change, or null without changes. */
+  async function metricsOfRun(runId: string): Promise<Metrics | null> {
+    const [first] = await propagation.changes(runId);
+    if (!first) return null;
+    return metricsOf(
+      await propagation.propagation(runId, first.id, { withinMs: 1000, bins: 1, scale: 'linear' }),
+    );
+  }
+
+  async function baselineOf(
+    run: RunRow,
+    spec: string | null,
+    last: number,
+  ): Promise<{ label: string; metrics: Metrics | null }> {
+    if (!spec) return { label: 'none', metrics: null };
+    if (spec.startsWith('branch:')) {
+      const branch = spec.slice('branch:'.length);
+      // A project's thresholds compare with the project's own runs.
+      const { rows } = await runs.list({
+        project: run.projectId,
+        benchmark: run.benchmark,
+        scenario: run.scenario,
+        status: 'finished',
+        labels: [['branch', branch]],
+        sort: '-startedAt',
+        limit: last + 1,
+        offset: 0,
+        privateProjects: run.projectId,
+      });
+      const all: Metrics[] = [];
+      for (const r of rows.filter((r) => r.id !== run.id).slice(0, last)) {
+        const m = await metricsOfRun(r.id);
+        if (m) all.push(m);
+      }
+      return {
+        label: `median of the last ${all.length} finished run(s) on ${branch}`,
+        metrics: all.length ? medianMetrics(all) : null,
+      };
+    }
+    const base = await runs.find(spec);
+    if (!base) return { label: `run ${spec} (not found)`, metrics: null };
+    return { label: `run ${base.id}`, metrics: await metricsOfRun(base.id) };
+  }
+
+  async function projectFor(ref: string, principal: Principal): Promise<string> {
+    const list = await projects.list({ kind: 'admin' });
+    const project = list.find((p) => p.id === ref || p.name === ref);
+    if (!project) throw notFound(`project "${ref}"`);
+    refuse(writeRefusal(principal, project.id));
+    return project.id;
+  }
+
+  return {
+    async createThreshold(
+      projectRef: string,
+      body: CreateThresholdBody,
+      principal: Principal,
+    ): Promise<Threshold> {
+      const projectId = await projectFor(projectRef, principal);
+      try {
+        const rule = parseRule(body.rule);
+        if (rule.relative && !body.baseline) {
+          throw new AppError(
+            400,
+            'invalid_threshold',
+            `"${body.rule}" is relative: give a baseline (a run id or branch:NAME)`,
+            { field: 'baseline' },
+          );
+        }
+      } catch (error) {
+        if (error instanceof RuleError)
+          throw new AppError(400, 'invalid_threshold', error.message, { field: 'rule' });
+        throw error;
+      }
+      return toThreshold(
+        await gates.insertThreshold({
+          id: randomUUID(),
+          projectId,
+          benchmark: body.benchmark,
+          scenario: body.scenario ?? null,
+          rule: body.rule,
+          baseline: body.baseline ?? null,
+          last: body.last,
+        }),
+      );
+    },
+
+    async thresholds(projectRef: string, principal: Principal): Promise<Threshold[]> {
+      return (await gates.thresholdsOf(await projectFor(projectRef, principal))).map(toThreshold);
+    },
+
+    async deleteThreshold(id: string, principal: Principal): Promise<void> {
+      const t = await gates.threshold(id);
+      if (!t) throw notFound(`threshold "${id}"`);
+      refuse(writeRefusal(principal, t.projectId));
+      await gates.deleteThreshold(id);
+    },
+
+    /** Evaluates the thresholds that apply to a finished run; null when none apply. */
+    async evaluate(runId: string): Promise<GateResult | null> {
+      const run = await runs.find(runId);
+      if (!run) throw notFound(`run "${runId}"`);
+      const applicable = await gates.applicable(run.projectId, run.benchmark, run.scenario);
+      if (applicable.length === 0) return null;
+      const current = await metricsOfRun(run.id);
+      const verdicts = [];
+      for (const t of applicable) {
+        const rule = parseRule(t.rule);
+        const baseline = await baselineOf(run, t.baseline, t.last);
+        const v = evaluate(
+          rule,
+          current ? current[rule.metric] : null,
+          baseline.metrics ? baseline.metrics[rule.metric] : null,
+        );
+        verdicts.push({
+          rule: t.rule,
+          baseline: baseline.label,
+          baselineValue: v.baseline,
+          current: v.current,
+          bound: v.bound,
+          failed: v.failed,
+          reason: v.reason,
+        });
+      }
+      return toResult(
+        await gates.saveResult({
+          runId: run.id,
+          passed: verdicts.every((v) => !v.failed),
+          verdicts,
+        }),
+      );
+    },
+
+    async result(runRef: string): Promise<GateResult> {
+      const run = await runs.find(runRef);
+      if (!run) throw notFound(`run "${runRef}"`);
+      const row = await gates.result(run.id);
+      if (!row)
+        throw notFound(
+          `a gate result for run "${runRef}" (no thresholds applied when it finished)`,
+        );
+      return toResult(row);
+    },
+
+    async history(q: HistoryQuery, principal: Principal): Promise<History> {
+      const { rows } = await runs.list({
+        benchmark: q.benchmark,
+        scenario: q.scenario,
+        mesh: q.mesh,
+        labels: q.branch ? [['branch', q.branch]] : [],
+        sort: '-startedAt',
+        limit: q.limit,
+        offset: 0,
+        privateProjects: privateProjectsVisible(principal),
+      });
+      const points = [];
+      for (const r of rows.reverse()) {
+        const m = await metricsOfRun(r.id);
+        points.push({
+          runId: r.id,
+          startedAt: r.startedAt.toISOString(),
+          mesh: { name: r.meshName, version: r.meshVersion },
+          scenario: r.scenario,
+          labels: r.labels,
+          value: m ? m[q.metric] : null,
+        });
+      }
+      return { metric: q.metric, points };
+    },
+  };
+}
+export type GatesService = ReturnType<typeof gatesService>;

@@ -1,0 +1,173 @@
+// Storing metric records: each is tied to a run (its run tag, else its environment and
+// time), its series found or created, and its aggregate appended as one point row.
+// Nothing here is shared between replicas: caches only save look-ups that any replica
+// could redo, and every row written is this replica's own.
+import { createHash } from 'node:crypto';
+import type { MetricRecord } from '../ingest/metric-record.ts';
+import type {
+  MetricsRepository,
+  PointToStore,
+  RunWindow,
+  SeriesToEnsure,
+} from '../repositories/metrics.repository.ts';
+
+export interface StoreResult {
+  stored: number;
+  /** Records that matched no run (dropped). */
+  unmatched: number;
+}
+
+interface SeriesIdentity {
+  keyHash: string;
+  tags: Record<string, string>;
+}
+
+const REF_TTL_MS = 10_000;
+const CACHE_LIMIT = 200_000;
+
+export function metricsIngestService(deps: { metrics: MetricsRepository; replica: string }) {
+  const { metrics, replica } = deps;
+  const refs = new Map<string, { run: RunWindow | null; expires: number }>();
+  const identities = new Map<string, SeriesIdentity>();
+  const seriesIds = new Map<string, string>();
+
+  /** The series identity: sha256 of source, kind, name and tags sorted by key. */
+  function identity(r: MetricRecord): SeriesIdentity {
+    const raw = `${r.source}\u0000${r.kind}\u0000${r.name}\u0000${JSON.stringify(r.tags)}`;
+    let id = identities.get(raw);
+    if (!id) {
+      const sorted = Object.fromEntries(
+        Object.entries(r.tags).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      );
+      const keyHash = createHash('sha256')
+        .update(JSON.stringify([r.source, r.kind, r.name, sorted]))
+        .digest('base64url');
+      id = { keyHash, tags: sorted };
+      if (identities.size >= CACHE_LIMIT) identities.clear();
+      identities.set(raw, id);
+    }
+    return id;
+  }
+
+  async function runsForRefs(list: string[], now: number): Promise<Map<string, RunWindow | null>> {
+    const out = new Map<string, RunWindow | null>();
+    const missing: string[] = [];
+    for (const ref of list) {
+      const hit = refs.get(ref);
+      if (hit && hit.expires > now) out.set(ref, hit.run);
+      else missing.push(ref);
+    }
+    if (missing.length > 0) {
+      const found = await metrics.runsByRef(missing);
+      for (const ref of missing) {
+        const run = found.find((r) => r.id === ref.toLowerCase() || r.slug === ref) ?? null;
+        if (refs.size >= CACHE_LIMIT) refs.clear();
+        refs.set(ref, { run, expires: now + REF_TTL_MS });
+        out.set(ref, run);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The run of a record without a run tag: of its environment (none: runs without one),
+   * whose window its interval [tMs, endMs] touches; the latest started when several do.
+   */
+  function runAt(
+    candidates: RunWindow[],
+    env: string | null,
+    tMs: number,
+    endMs: number,
+  ): RunWindow | null {
+    for (const run of candidates) {
+      if (run.environment !== env) continue;
+      if (run.startedMs <= endMs && (run.finishedMs === null || tMs <= run.finishedMs)) return run;
+    }
+    return null;
+  }
+
+  return {
+    replica,
+    async store(records: MetricRecord[]): Promise<StoreResult> {
+      if (records.length === 0) return { stored: 0, unmatched: 0 };
+      const now = Date.now();
+      const refList = [...new Set(records.map((r) => r.runRef).filter((r): r is string => !!r))];
+      const byRef = await runsForRefs(refList, now);
+      const untagged = records.filter((r) => !r.runRef);
+      let windows: RunWindow[] = [];
+      if (untagged.length > 0) {
+        let from = Number.POSITIVE_INFINITY;
+        let to = Number.NEGATIVE_INFINITY;
+        for (const r of untagged) {
+          if (r.tMs < from) from = r.tMs;
+          if (r.tMs + r.intervalMs > to) to = r.tMs + r.intervalMs;
+        }
+        windows = await metrics.runsInWindow([...new Set(untagged.map((r) => r.env))], from, to);
+      }
+
+      const points: PointToStore[] = [];
+      const pending = new Map<string, SeriesToEnsure>();
+      const keyOf: string[] = [];
+      let unmatched = 0;
+      for (const r of records) {
+        const run = r.runRef
+          ? byRef.get(r.runRef)
+          : runAt(windows, r.env, r.tMs, r.tMs + r.intervalMs);
+        if (!run) {
+          unmatched++;
+          continue;
+        }
+        const id = identity(r);
+        const key = `${run.id}|${id.keyHash}`;
+        if (!seriesIds.has(key) && !pending.has(key)) {
+          pending.set(key, {
+            runId: run.id,
+            source: r.source,
+            name: r.name,
+            kind: r.kind,
+            unit: r.unit,
+            tags: id.tags,
+            keyHash: id.keyHash,
+          });
+        }
+        keyOf.push(key);
+        points.push({
+          runId: run.id,
+          seriesId: '',
+          tMs: r.tMs,
+          intervalMs: r.intervalMs,
+          startAtMs: r.startAtMs,
+          replica,
+          count: r.count,
+          sum: r.sum,
+          min: r.min,
+          max: r.max,
+          last: r.last,
+          lastAtMs: r.lastAtMs,
+          members: r.members,
+          sketch: r.sketch,
+          quantiles: r.quantiles,
+        });
+      }
+      let created = new Map<string, string>();
+      if (pending.size > 0) {
+        created = await metrics.ensureSeries([...pending.values()]);
+        if (seriesIds.size + created.size > CACHE_LIMIT) seriesIds.clear();
+        for (const [k, v] of created) seriesIds.set(k, v);
+      }
+      let stored = 0;
+      const rows: PointToStore[] = [];
+      points.forEach((p, i) => {
+        const key = keyOf[i] as string;
+        const seriesId = created.get(key) ?? seriesIds.get(key);
+        if (!seriesId) return; // its run was deleted meanwhile
+        p.seriesId = seriesId;
+        rows.push(p);
+        stored++;
+      });
+      await metrics.appendPoints(rows);
+      return { stored, unmatched: unmatched + (points.length - stored) };
+    },
+  };
+}
+export type MetricsIngestService = ReturnType<typeof metricsIngestService>;

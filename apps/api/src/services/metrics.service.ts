@@ -1,0 +1,165 @@
+// Reading a run's metrics: its series with their stats, one series' points, and the
+// scale-up timeline (lifecycle phases and series on one axis from the run's start).
+import type {
+  PointsQuery,
+  Series,
+  SeriesKind,
+  SeriesPoints,
+  SeriesSource,
+  Timeline,
+  TimelineQuery,
+} from '@meshbench/schema';
+import { declaredTotal, phaseTimeline } from '../domain/lifecycle.ts';
+import {
+  bucketize,
+  bucketWidth,
+  combineStats,
+  normalize,
+  valueClass,
+} from '../domain/series-math.ts';
+import { notFound } from '../errors.ts';
+import type { MetricsRepository, SeriesRow } from '../repositories/metrics.repository.ts';
+import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+
+const needsHeavy = (kind: string) => {
+  const cls = valueClass(kind as SeriesKind);
+  return cls === 'set' || cls === 'distribution';
+};
+
+const describe = (s: SeriesRow) => ({
+  id: s.id,
+  name: s.name,
+  kind: s.kind as SeriesKind,
+  source: s.source as SeriesSource,
+  unit: s.unit,
+  tags: s.tags,
+});
+
+export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRepository }) {
+  const { runs, metrics } = deps;
+
+  async function run(ref: string): Promise<RunRow> {
+    const row = await runs.find(ref);
+    if (!row) throw notFound(`run "${ref}"`);
+    return row;
+  }
+
+  /** The run's axis: its start to its finish, or to its last data while it runs. */
+  async function axis(row: RunRow): Promise<{ fromMs: number; toMs: number }> {
+    const fromMs = row.startedAt.getTime();
+    if (row.finishedAt) return { fromMs, toMs: row.finishedAt.getTime() };
+    const [lastPoint, life] = await Promise.all([
+      metrics.lastPointMs(row.id),
+      metrics.lifecycleArrivals(row.id),
+    ]);
+    const lastLife = life.reduce((m, p) => Math.max(m, p.lastMs), fromMs);
+    return { fromMs, toMs: Math.max(fromMs + 1000, lastPoint ?? fromMs, lastLife) };
+  }
+
+  async function rowsFor(
+    runId: string,
+    list: SeriesRow[],
+    fromMs: number,
+    toMs: number,
+    heavyToo: boolean,
+  ) {
+    const heavyIds = heavyToo ? list.filter((s) => needsHeavy(s.kind)).map((s) => s.id) : [];
+    const lightIds = list.filter((s) => !heavyIds.includes(s.id)).map((s) => s.id);
+    const [light, heavy] = await Promise.all([
+      metrics.seriesRows(runId, lightIds, fromMs, toMs, false),
+      metrics.seriesRows(runId, heavyIds, fromMs, toMs, true),
+    ]);
+    for (const [k, v] of heavy) light.set(k, v);
+    return light;
+  }
+
+  return {
+    async series(ref: string): Promise<Series[]> {
+      const row = await run(ref);
+      const list = await metrics.listSeries(row.id);
+      const fromMs = row.startedAt.getTime();
+      const toMs = row.finishedAt ? row.finishedAt.getTime() : Date.UTC(9999, 0, 1);
+      const rows = await rowsFor(row.id, list, fromMs, toMs, true);
+      return list.map((s) => ({
+        ...describe(s),
+        stats: combineStats(
+          s.kind as SeriesKind,
+          normalize(s.kind as SeriesKind, rows.get(s.id) ?? [], fromMs),
+        ),
+      }));
+    },
+
+    async points(ref: string, seriesId: string, q: PointsQuery): Promise<SeriesPoints> {
+      const row = await run(ref);
+      const list = await metrics.listSeries(row.id);
+      const s = list.find((x) => x.id === seriesId);
+      if (!s) throw notFound(`series "${seriesId}" of run "${ref}"`);
+      const { fromMs, toMs } = await axis(row);
+      const kind = s.kind as SeriesKind;
+      const rows = (await rowsFor(row.id, [s], fromMs, toMs, true)).get(s.id) ?? [];
+      const normal = normalize(kind, rows, fromMs);
+      const bucketMs = bucketWidth(toMs - fromMs, q.points);
+      const buckets = Math.max(1, Math.ceil((toMs - fromMs + 1) / bucketMs));
+      const points = bucketize(kind, normal, fromMs, bucketMs, buckets, { percentiles: true });
+      return {
+        series: { ...describe(s), stats: combineStats(kind, normal) },
+        bucketMs,
+        points: points.map((p) => ({ t: new Date(fromMs + p.offsetMs).toISOString(), ...p })),
+      };
+    },
+
+    async timeline(ref: string, q: TimelineQuery): Promise<Timeline> {
+      const row = await run(ref);
+      const { fromMs, toMs } = await axis(row);
+      const durationMs = toMs - fromMs;
+      const bucketMs = bucketWidth(durationMs, q.points);
+      const buckets = Math.max(1, Math.ceil((durationMs + 1) / bucketMs));
+      let list = await metrics.listSeries(row.id);
+      if (q.series) {
+        const wanted = new Set(q.series.split(','));
+        list = list.filter((s) => wanted.has(s.id));
+      }
+      const [life, rows] = await Promise.all([
+        metrics.lifecycleArrivals(row.id),
+        rowsFor(row.id, list, fromMs, toMs, false),
+      ]);
+
+      return {
+        startedAt: row.startedAt.toISOString(),
+        finishedAt: row.finishedAt ? row.finishedAt.toISOString() : null,
+        durationMs,
+        bucketMs,
+        phases: life.map((p) => {
+          const { total, source } = declaredTotal(
+            p.phase,
+            p.attrsTotal,
+            row.topology,
+            p.firstMs.length,
+          );
+          const offsets = p.firstMs.map((t) => t - fromMs);
+          return {
+            phase: p.phase,
+            count: p.firstMs.length,
+            total,
+            totalSource: source,
+            ...phaseTimeline(offsets, total, buckets, bucketMs),
+          };
+        }),
+        series: list.map((s) => {
+          const kind = s.kind as SeriesKind;
+          const normal = normalize(kind, rows.get(s.id) ?? [], fromMs);
+          return {
+            ...describe(s),
+            points: bucketize(kind, normal, fromMs, bucketMs, buckets).map((b) => ({
+              offsetMs: b.offsetMs,
+              value: b.value,
+              min: b.min,
+              max: b.max,
+            })),
+          };
+        }),
+      };
+    },
+  };
+}
+export type MetricsService = ReturnType<typeof metricsService>;

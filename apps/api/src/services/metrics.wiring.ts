@@ -1,0 +1,23 @@
+// The metrics use cases wired to their repository, for the services plugin.
+import { hostname } from 'node:os';
+import type { Database } from '@meshbench/db';
+import { metricsRepository } from '../repositories/metrics.repository.ts';
+import type { RunsRepository } from '../repositories/runs.repository.ts';
+import { metricsService } from './metrics.service.ts';
+import { metricsIngestService } from './metrics-ingest.service.ts';
+import { otlpService } from './otlp.service.ts';
+
+/** OTLP requests one replica works on at once; more are told to retry (503). */
+export const OTLP_MAX_IN_FLIGHT = 16;
+
+export function metricsServices(database: Database, runs: RunsRepository) {
+  const metrics = metricsRepository(database);
+  // Names this process in the rows it writes: several replicas write rows for one interval.
+  const replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  const metricsIngest = metricsIngestService({ metrics, replica });
+  return {
+    metrics: metricsService({ runs, metrics }),
+    metricsIngest,
+    otlp: otlpService({ ingest: metricsIngest, maxInFlight: OTLP_MAX_IN_FLIGHT }),
+  };
+}

@@ -1,0 +1,156 @@
+// Projects and tokens: who may write where. Tokens are random, shown once, kept as hashes.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { DEFAULT_PROJECT_ID } from '@meshbench/db';
+import type { CreatedToken, CreateProjectBody, Project, TokenInfo } from '@meshbench/schema';
+import { ANONYMOUS, type Principal, readRefusal, writeRefusal } from '../domain/access.ts';
+import { AppError, notFound } from '../errors.ts';
+import type {
+  ProjectRow,
+  ProjectsRepository,
+  TokenRow,
+} from '../repositories/projects.repository.ts';
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const toProject = (p: ProjectRow): Project => ({
+  id: p.id,
+  name: p.name,
+  visibility: p.visibility as Project['visibility'],
+  createdAt: p.createdAt.toISOString(),
+});
+const toTokenInfo = (t: TokenRow): TokenInfo => ({
+  id: t.id,
+  projectId: t.projectId,
+  name: t.name,
+  prefix: t.prefix,
+  createdAt: t.createdAt.toISOString(),
+  lastUsedAt: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
+  revokedAt: t.revokedAt ? t.revokedAt.toISOString() : null,
+});
+
+export function refuse(refusal: ReturnType<typeof writeRefusal>): void {
+  if (refusal)
+    throw new AppError(
+      refusal.status,
+      refusal.status === 401 ? 'unauthorized' : 'forbidden',
+      refusal.message,
+    );
+}
+
+export function projectsService(deps: {
+  projects: ProjectsRepository;
+  adminToken: string | undefined;
+}) {
+  const { projects, adminToken } = deps;
+
+  async function projectOf(ref: string): Promise<ProjectRow> {
+    const project = await projects.find(ref);
+    if (!project) throw notFound(`project "${ref}"`);
+    return project;
+  }
+
+  async function issueToken(projectId: string, name: string): Promise<CreatedToken> {
+    const token = `mb_${randomBytes(32).toString('base64url')}`;
+    const row = await projects.insertToken({
+      id: randomUUID(),
+      projectId,
+      name,
+      tokenHash: hash(token),
+      prefix: token.slice(0, 10),
+    });
+    return { ...toTokenInfo(row), token };
+  }
+
+  return {
+    /** The principal a bearer token stands for; a token that is not valid is refused. */
+    async authenticate(token: string | undefined): Promise<Principal> {
+      if (token === undefined) return ANONYMOUS;
+      if (adminToken && token.length === adminToken.length && hash(token) === hash(adminToken))
+        return { kind: 'admin' };
+      const row = await projects.useToken(hash(token));
+      if (!row)
+        throw new AppError(401, 'unauthorized', 'the token is not valid (unknown or revoked)');
+      return { kind: 'project', projectId: row.projectId, tokenId: row.id };
+    },
+
+    async create(body: CreateProjectBody, principal: Principal): Promise<Project> {
+      if (principal.kind !== 'admin')
+        throw new AppError(
+          principal.kind === 'anonymous' ? 401 : 403,
+          'forbidden',
+          'creating projects needs the admin token',
+        );
+      const created = await projects.insert({
+        id: randomUUID(),
+        name: body.name,
+        visibility: body.visibility,
+      });
+      if (!created)
+        throw new AppError(409, 'project_exists', `a project named "${body.name}" exists`, {
+          field: 'name',
+        });
+      return toProject(created);
+    },
+
+    async list(principal: Principal): Promise<Project[]> {
+      const all = await projects.list();
+      return all
+        .filter((p) => readRefusal(principal, p.id, p.visibility as 'public' | 'private') === null)
+        .map(toProject);
+    },
+
+    /** The project a new run goes to: the one named, else the token's own, else the default. */
+    async projectForNewRun(ref: string | undefined, principal: Principal): Promise<string> {
+      const projectId =
+        ref !== undefined
+          ? (await projectOf(ref)).id
+          : principal.kind === 'project'
+            ? principal.projectId
+            : DEFAULT_PROJECT_ID;
+      refuse(writeRefusal(principal, projectId));
+      return projectId;
+    },
+
+    async visibility(projectId: string): Promise<'public' | 'private'> {
+      return (await projectOf(projectId)).visibility as 'public' | 'private';
+    },
+
+    async createToken(
+      projectRef: string,
+      name: string,
+      principal: Principal,
+    ): Promise<CreatedToken> {
+      const project = await projectOf(projectRef);
+      refuse(writeRefusal(principal, project.id));
+      return issueToken(project.id, name);
+    },
+
+    async tokens(projectRef: string, principal: Principal): Promise<TokenInfo[]> {
+      const project = await projectOf(projectRef);
+      refuse(writeRefusal(principal, project.id));
+      return (await projects.tokens(project.id)).map(toTokenInfo);
+    },
+
+    async revokeToken(id: string, principal: Principal): Promise<void> {
+      const token = await projects.tokenById(id);
+      if (!token) throw notFound(`token "${id}"`);
+      refuse(writeRefusal(principal, token.projectId));
+      if (!(await projects.revokeToken(id))) throw notFound(`live token "${id}"`);
+    },
+
+    /** A token of the default project for the server's own posting (the demo). */
+    serverToken: (name: string) => issueToken(DEFAULT_PROJECT_ID, name),
+    revokeServerToken: async (id: string) => {
+      await projects.revokeToken(id);
+    },
+
+    /**
+     * First start of the embedded database: a token for the default project, so a person
+     * trying meshbench on one machine can write at once. Undefined when tokens exist.
+     */
+    async localToken(): Promise<CreatedToken | undefined> {
+      if ((await projects.countTokens()) > 0) return undefined;
+      return issueToken(DEFAULT_PROJECT_ID, 'local');
+    },
+  };
+}
+export type ProjectsService = ReturnType<typeof projectsService>;

@@ -1,0 +1,89 @@
+// Regression gates and history: thresholds per project and benchmark, their verdict on a
+// finished run, and one number across runs.
+import { z } from 'zod';
+import { METRICS } from './gate-rules.ts';
+
+export const metric = z.enum(METRICS);
+
+export const createThresholdBody = z.strictObject({
+  benchmark: z.string().min(1).max(200),
+  scenario: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('default: every scenario of the benchmark'),
+  rule: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ example: 'p99>+10%' })
+    .describe('a gate rule: p99>+10%, within1s<95%, p99>1500ms, missing>0'),
+  baseline: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'a run id, or branch:NAME for the median of its last `last` finished runs; needed by relative rules',
+    ),
+  last: z.number().int().min(1).max(100).default(5),
+});
+export type CreateThresholdBody = z.infer<typeof createThresholdBody>;
+
+export const threshold = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  benchmark: z.string(),
+  scenario: z.string().nullable(),
+  rule: z.string(),
+  baseline: z.string().nullable(),
+  last: z.number().int(),
+  createdAt: z.string(),
+});
+export type Threshold = z.infer<typeof threshold>;
+
+export const gateVerdict = z.object({
+  rule: z.string(),
+  baseline: z.string().describe('what the rule was held against'),
+  baselineValue: z.number().nullable(),
+  current: z.number().nullable(),
+  bound: z.number().nullable(),
+  failed: z.boolean(),
+  reason: z.string(),
+});
+export type GateVerdict = z.infer<typeof gateVerdict>;
+
+export const gateResult = z.object({
+  runId: z.uuid(),
+  passed: z.boolean(),
+  evaluatedAt: z.string(),
+  verdicts: z.array(gateVerdict),
+});
+export type GateResult = z.infer<typeof gateResult>;
+
+export const historyQuery = z.object({
+  benchmark: z.string().min(1),
+  scenario: z.string().optional(),
+  metric: metric.default('p99'),
+  branch: z.string().optional().describe('runs labelled branch:<this>'),
+  mesh: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type HistoryQuery = z.infer<typeof historyQuery>;
+
+export const historyPoint = z.object({
+  runId: z.uuid(),
+  startedAt: z.string(),
+  mesh: z.object({ name: z.string(), version: z.string().nullable() }),
+  scenario: z.string(),
+  labels: z.record(z.string(), z.string()),
+  value: z.number().nullable().describe('ms for latencies, % for within1s, a count for missing'),
+});
+export type HistoryPoint = z.infer<typeof historyPoint>;
+
+export const history = z.object({
+  metric,
+  points: z.array(historyPoint).describe('oldest first'),
+});
+export type History = z.infer<typeof history>;

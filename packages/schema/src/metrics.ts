@@ -1,0 +1,162 @@
+// Metric series (StatsD and OTLP), their points, and a run's scale-up timeline.
+import { z } from 'zod';
+
+export const seriesKind = z.enum([
+  'counter',
+  'updowncounter',
+  'gauge',
+  'set',
+  'timer',
+  'histogram',
+  'distribution',
+  'summary',
+]);
+export type SeriesKind = z.infer<typeof seriesKind>;
+
+export const seriesSource = z.enum(['statsd', 'otlp']);
+export type SeriesSource = z.infer<typeof seriesSource>;
+
+export const quantileValue = z.object({ p: z.number(), value: z.number() });
+export type QuantileValue = z.infer<typeof quantileValue>;
+
+export const seriesStats = z.object({
+  count: z
+    .number()
+    .describe(
+      'samples (timers: sample-rate corrected); counters: data points; sets: distinct members',
+    ),
+  sum: z
+    .number()
+    .nullable()
+    .describe('counters: the total, sample-rate corrected; timers: sum of values'),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  last: z.number().nullable().describe('gauges: the last value, deltas applied'),
+  percentiles: z
+    .array(quantileValue)
+    .optional()
+    .describe('timers, histograms, distributions: estimates from the merged DDSketch (1 %)'),
+});
+export type SeriesStats = z.infer<typeof seriesStats>;
+
+export const series = z.object({
+  id: z.string().describe('series id, unique in the run'),
+  name: z.string(),
+  kind: seriesKind,
+  source: seriesSource,
+  unit: z.string().nullable(),
+  tags: z.record(z.string(), z.string()),
+  stats: seriesStats.describe("over the run's window"),
+});
+export type Series = z.infer<typeof series>;
+export const seriesList = z.array(series);
+
+export const pointsQuery = z.object({
+  points: z.coerce.number().int().min(2).max(20_000).default(1000),
+});
+export type PointsQuery = z.infer<typeof pointsQuery>;
+
+export const seriesPoint = z.object({
+  t: z.string().describe('start of the bucket, RFC 3339'),
+  offsetMs: z.number().describe('start of the bucket, ms since the run started'),
+  value: z
+    .number()
+    .nullable()
+    .describe(
+      'counters: increase in the bucket; gauges: last value; sets: distinct members; timers: mean',
+    ),
+  min: z.number().nullable().optional(),
+  max: z.number().nullable().optional(),
+  count: z.number().optional(),
+  ratePerSec: z.number().optional().describe('counters: increase per second'),
+  p50: z.number().optional(),
+  p90: z.number().optional(),
+  p99: z.number().optional(),
+});
+export type SeriesPoint = z.infer<typeof seriesPoint>;
+
+export const seriesPoints = z.object({
+  series,
+  bucketMs: z.number(),
+  points: z.array(seriesPoint),
+});
+export type SeriesPoints = z.infer<typeof seriesPoints>;
+
+export const timelineQuery = z.object({
+  points: z.coerce.number().int().min(2).max(10_000).default(1000),
+  series: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of series ids')
+    .optional()
+    .describe('the series to include (default: every series of the run)'),
+});
+export type TimelineQuery = z.infer<typeof timelineQuery>;
+
+export const timeTo = z.object({
+  percent: z.number(),
+  offsetMs: z.number().nullable().describe('null when the phase never got there'),
+});
+
+export const timelinePhase = z.object({
+  phase: z.string(),
+  count: z.number().int().describe('distinct entities that reached the phase'),
+  total: z.number().int(),
+  totalSource: z
+    .enum(['attrs', 'topology', 'observed'])
+    .describe(
+      "where the total comes from: an event's attrs.total, the run's topology, or the count seen",
+    ),
+  timeTo: z.array(timeTo),
+  points: z.array(
+    z.object({
+      offsetMs: z.number(),
+      count: z.number().int().describe('cumulative at the end of the bucket'),
+      ratePerSec: z.number(),
+    }),
+  ),
+});
+export type TimelinePhase = z.infer<typeof timelinePhase>;
+
+export const timelineSeries = series.omit({ stats: true }).extend({
+  points: z.array(
+    z.object({
+      offsetMs: z.number(),
+      value: z.number().nullable(),
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+    }),
+  ),
+});
+
+export const timeline = z.object({
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().describe('the axis: 0 (run start) to durationMs'),
+  bucketMs: z.number(),
+  phases: z.array(timelinePhase),
+  series: z.array(timelineSeries),
+});
+export type Timeline = z.infer<typeof timeline>;
+
+export const statsdStats = z.object({
+  enabled: z.boolean(),
+  udpPort: z.number().int().nullable(),
+  tcpPort: z.number().int().nullable(),
+  datagrams: z.number().int(),
+  lines: z.number().int(),
+  samples: z.number().int(),
+  malformed: z.number().int(),
+  lastMalformed: z.string().nullable(),
+  events: z.number().int(),
+  serviceChecks: z.number().int(),
+  unmatched: z.number().int().describe('aggregates that matched no run, dropped'),
+  rowsWritten: z.number().int(),
+  flushErrors: z.number().int(),
+  otlp: z.object({
+    requests: z.number().int(),
+    dataPoints: z.number().int(),
+    rejected: z.number().int(),
+    overloaded: z.number().int(),
+  }),
+});
+export type StatsdStats = z.infer<typeof statsdStats>;

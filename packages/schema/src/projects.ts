@@ -1,0 +1,41 @@
+// Projects and API tokens.
+import { z } from 'zod';
+
+export const visibility = z.enum(['public', 'private']);
+
+export const createProjectBody = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lower-case letters, digits, ".", "_" and "-", up to 63')
+    .meta({ example: 'mesh-perf' }),
+  visibility: visibility.default('public'),
+});
+export type CreateProjectBody = z.infer<typeof createProjectBody>;
+
+export const project = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  visibility,
+  createdAt: z.string(),
+});
+export type Project = z.infer<typeof project>;
+
+export const createTokenBody = z.strictObject({
+  name: z.string().min(1).max(100).meta({ example: 'github-actions' }),
+});
+
+export const tokenInfo = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  name: z.string(),
+  prefix: z.string().describe('the first characters of the token, to tell tokens apart'),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type TokenInfo = z.infer<typeof tokenInfo>;
+
+export const createdToken = tokenInfo.extend({
+  token: z.string().describe('the token: shown this once, stored only as a hash'),
+});
+export type CreatedToken = z.infer<typeof createdToken>;
