@@ -278,7 +278,7 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect(failing.stdout).toContain('| within1s | 100.0 % | 83.4 % |');
     expect(failing.stdout).toContain('- `within1s<95%`: 83.4 < 95');
     expect(failing.stdout).toContain(`/compare?runs=${base},${current}`);
-    expect(readFileSync(summaryFile, 'utf8')).toBe(failing.stdout.trimEnd() + '\n');
+    expect(readFileSync(summaryFile, 'utf8')).toBe(`${failing.stdout.trimEnd()}\n`);
 
     const passing = await cli(
       ['compare', current, '--baseline', base, '--fail-on', 'p99>+25%', '--json'],

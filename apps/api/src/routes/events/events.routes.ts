@@ -1,12 +1,12 @@
 // POST /runs/{id}/events: the body is streamed to the ingest service, never buffered here.
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable, Transform } from 'node:stream';
-import { createGunzip, createInflate } from 'node:zlib';
 import { apiError, ingestResult } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { BatchFormat } from '../../ingest/event-stream.ts';
+import { bodyChunks, decodedBody } from '../request-body.ts';
 
 const FORMATS: Record<string, BatchFormat> = {
   'application/x-ndjson': 'ndjson',
@@ -54,11 +54,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           `Content-Type must be application/x-ndjson or application/json, got "${mime || 'none'}"`,
         );
       }
-      const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
       // The idempotency check compares bodies as sent (compressed or not): hash them here.
       const hash = createHash('sha256');
       let digest: string | undefined;
-      let body: Readable = (request.body as Readable).pipe(
+      const hashed = (request.body as Readable).pipe(
         new Transform({
           transform(chunk, _encoding, done) {
             hash.update(chunk);
@@ -70,19 +69,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           },
         }),
       );
-      if (encoding === 'gzip' || encoding === 'x-gzip') body = body.pipe(createGunzip());
-      else if (encoding === 'deflate') body = body.pipe(createInflate());
-      else if (encoding !== 'identity') {
-        throw new AppError(
-          415,
-          'unsupported_encoding',
-          `Content-Encoding "${encoding}" is not supported; use gzip or none`,
-        );
-      }
-      body.on('error', () => {}); // surfaced by the iteration below
+      const body = decodedBody(request, hashed);
       try {
         return await app.services.ingest.ingest(request.params.id, {
-          body: gzipErrors(body),
+          body: bodyChunks(body),
           format,
           idempotencyKey: request.headers['idempotency-key'],
           digest: () => digest ?? '',
@@ -143,19 +133,4 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-async function* gzipErrors(body: Readable): AsyncGenerator<Buffer> {
-  try {
-    for await (const chunk of body) yield chunk as Buffer;
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? '';
-    if (code.startsWith('Z_')) {
-      throw new AppError(
-        400,
-        'malformed_body',
-        `the body could not be decompressed: ${(error as Error).message}`,
-      );
-    }
-    throw error;
-  }
-}
 export default routes;

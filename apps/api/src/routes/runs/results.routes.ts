@@ -1,6 +1,5 @@
 // Load-test result files: posted as the runner wrote them, read back as load results.
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import {
   apiError,
   importResultsQuery,
@@ -9,37 +8,9 @@ import {
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../errors.ts';
+import { decodedBody, readBody } from '../request-body.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
-
-async function readText(stream: Readable, limit: number): Promise<string> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream) {
-      size += (chunk as Buffer).length;
-      if (size > limit) {
-        throw new AppError(
-          413,
-          'body_too_large',
-          `the file is larger than the limit of ${limit} bytes (after decompression)`,
-        );
-      }
-      parts.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code?.startsWith('Z_')) {
-      throw new AppError(
-        400,
-        'malformed_body',
-        `the body could not be decompressed: ${(error as Error).message}`,
-      );
-    }
-    throw error;
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
 
 const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, opts) => {
   app.removeAllContentTypeParsers();
@@ -68,19 +39,9 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       preHandler: app.requireWrite,
     },
     async (request, reply) => {
-      const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
-      let body = request.body as Readable;
-      if (encoding === 'gzip' || encoding === 'x-gzip') body = body.pipe(createGunzip());
-      else if (encoding !== 'identity') {
-        throw new AppError(
-          415,
-          'unsupported_encoding',
-          `Content-Encoding "${encoding}" is not supported; use gzip or none`,
-        );
-      }
-      body.on('error', () => {});
+      const body = decodedBody(request, request.body as Readable);
       try {
-        const text = await readText(body, opts.maxResultBytes);
+        const text = (await readBody(body, opts.maxResultBytes)).toString('utf8');
         const result = await app.services.results.import(
           request.params.id,
           text,
