@@ -204,12 +204,11 @@ export class StatsdAggregator implements StatsdSink {
    */
   rows(closed: ClosedInterval, from: number, to: number): AggregateRow[] {
     const { startMs, nowMs } = closed;
-    return (closed.aggregates.slice(from, to) as Aggregate[])
-      .map((a) =>
-        a.tMs === CURRENT
-          ? toRow(a, startMs, Math.max(0, nowMs - startMs), nowMs)
-          : toRow(a, a.tMs, this.flushMs, a.lastAtMs),
-      );
+    return (closed.aggregates.slice(from, to) as Aggregate[]).map((a) =>
+      a.tMs === CURRENT
+        ? toRow(a, startMs, Math.max(0, nowMs - startMs), nowMs)
+        : toRow(a, a.tMs, this.flushMs, a.lastAtMs),
+    );
   }
 
   /** Closes the interval [startMs, nowMs) and returns all its rows. */

@@ -79,7 +79,8 @@ export default fp<StatsdPluginOptions>(
         .then(async () => {
           const records: MetricRecord[] = [];
           for (let i = 0; i < n; i += SLICE) {
-            for (const row of aggregator.rows(closed, i, i + SLICE)) records.push(statsdRecord(row));
+            for (const row of aggregator.rows(closed, i, i + SLICE))
+              records.push(statsdRecord(row));
             await yieldToSocket();
           }
           for (let i = 0; i < records.length; i += 4 * SLICE) {
