@@ -25,7 +25,7 @@ export const reportChange = z.object({
 export type ReportChange = z.infer<typeof reportChange>;
 
 export const reportRun = z.object({
-  run: run.omit({ slug: true }),
+  run: run.omit({ slug: true, projectId: true }),
   changes: z.array(reportChange),
   loadResults: z.array(storedLoadResult),
 });

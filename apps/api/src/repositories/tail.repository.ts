@@ -22,12 +22,21 @@ export function tailRepository(db: Db) {
       changeAtUs: number,
       thresholdUs: number,
     ): Promise<TailObservation[]> {
+      // Only proxies with some observation past the threshold can be in the tail: they are
+      // found with a filter (a superset, 1 ms of slack), and only they are sorted by proxy to
+      // find their first application, which is then held to the exact threshold.
       const result = await db.execute(sql`
+        with late as (
+          select distinct proxy from observations
+          where run_id = ${runId} and change_id = ${changeId}
+            and at >= to_timestamp(${(changeAtUs + thresholdUs) / 1e6}::float8) - interval '1 millisecond'
+        )
         select f.proxy, f.node, f.cause, f.at_us
         from (
           select distinct on (o.proxy)
             o.proxy, o.node, o.cause, (extract(epoch from o.at) * 1000000)::float8 as at_us
           from observations o
+          join late l on l.proxy = o.proxy
           where o.run_id = ${runId} and o.change_id = ${changeId}
           order by o.proxy, o.at, o.batch_id, o.cause nulls last
         ) f

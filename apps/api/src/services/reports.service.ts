@@ -61,7 +61,8 @@ export function reportsService(deps: {
       });
       changes.push({ linear, log, tail: await tail.tail(run.id, change.id, { limit: 20 }) });
     }
-    const { slug: _slug, ...shown } = run;
+    // A report shows no share id or project of its runs: it reaches nothing else.
+    const { slug: _slug, projectId: _projectId, ...shown } = run;
     return { run: shown, changes, loadResults: await results.list(run.id) };
   }
 
