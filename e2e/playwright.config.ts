@@ -13,6 +13,14 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'meshbench-e2e-'));
 const PORT = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR;
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+/**
+ * The server's admin token: specs post their data with it (the workers inherit it from the
+ * runner as MESHBENCH_ADMIN_TOKEN), and pages start with it in the web app's storage.
+ */
+process.env.MESHBENCH_ADMIN_TOKEN ??= 'e2e-admin-token-0123456789';
+export const E2E_TOKEN = process.env.MESHBENCH_ADMIN_TOKEN;
+/** Where the web app keeps the write token a person gave it. */
+export const TOKEN_STORAGE_KEY = 'meshbench.token';
 
 export default defineConfig({
   testDir: './specs',
@@ -26,6 +34,13 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: BASE_URL,
+    // Pages start as a person who has given the web app a write token.
+    storageState: {
+      cookies: [],
+      origins: [
+        { origin: BASE_URL, localStorage: [{ name: TOKEN_STORAGE_KEY, value: E2E_TOKEN }] },
+      ],
+    },
     viewport: { width: 1280, height: 900 },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
@@ -56,6 +71,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       STATSD_PORT: '0',
       MESHBENCH_DATA_DIR: dataDir,
+      MESHBENCH_ADMIN_TOKEN: E2E_TOKEN,
       // Unset: the embedded database. Set: that Postgres, which may already hold runs.
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },

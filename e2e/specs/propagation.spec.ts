@@ -46,9 +46,9 @@ test.describe('a propagation run', () => {
     await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
 
     // Filter as a user would; the filters land in the URL and in the API request.
-    await page.getByLabel('mesh').fill('consul');
-    await page.getByLabel('benchmark').fill('global-scale');
-    await page.getByLabel('scenario').fill('endpoint-propagation');
+    await page.getByLabel('mesh', { exact: true }).fill('consul');
+    await page.getByLabel('benchmark', { exact: true }).fill('global-scale');
+    await page.getByLabel('scenario', { exact: true }).fill('endpoint-propagation');
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect(page).toHaveURL(
       /mesh=consul&benchmark=global-scale&scenario=endpoint-propagation/,

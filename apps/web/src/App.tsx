@@ -1,5 +1,7 @@
 // The frame every page sits in, and which page a path shows.
 import { Link, Route, Routes } from 'react-router';
+import { ComparePage } from './features/compare/pages/ComparePage.tsx';
+import { ReportPage } from './features/reports/pages/ReportPage.tsx';
 import { RunPage } from './features/runs/pages/RunPage.tsx';
 import { RunsListPage } from './features/runs/pages/RunsListPage.tsx';
 
@@ -31,6 +33,8 @@ export function App() {
         <Routes>
           <Route path="/" element={<RunsListPage />} />
           <Route path="/runs/:id" element={<RunPage />} />
+          <Route path="/compare" element={<ComparePage />} />
+          <Route path="/r/:slug" element={<ReportPage />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>

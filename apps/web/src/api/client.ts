@@ -3,22 +3,43 @@
 import {
   apiError,
   type ChangeList,
+  type CreatedReport,
   changeList,
+  createdReport,
+  type ImportResultsResponse,
+  importResultsResponse,
   type Propagation,
   propagation,
+  type Report,
   type Run,
+  type RunFacets,
   type RunList,
+  report,
   run,
+  runFacets,
   runList,
+  type StoredLoadResult,
+  storedLoadResult,
+  type Tail,
+  tail,
 } from '@meshbench/schema';
 import { type ZodType, z } from 'zod';
 import {
   changesUrl,
+  changeTailUrl,
   type PropagationParams,
   propagationUrl,
   type RunFilters,
+  type RunListQuery,
+  reportsUrl,
+  reportUrl,
+  resultsImportUrl,
+  runFacetsUrl,
+  runListUrl,
+  runResultsUrl,
   runsUrl,
   runUrl,
+  type TailParams,
 } from './urls.ts';
 
 export class ApiRequestError extends Error {
@@ -78,3 +99,123 @@ export const api = {
     signal?: AbortSignal,
   ): Promise<Propagation> => getJson(propagationUrl(runId, changeId, params), propagation, signal),
 };
+
+// --- Browsing, comparing and sharing (issue 4) ---
+
+async function sendJson<T>(
+  method: string,
+  url: string,
+  body: unknown,
+  schema: ZodType<T>,
+  token?: string,
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiRequestError(0, 'network_error', `cannot reach the API (${String(error)})`);
+  }
+  const parsed: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const problem = apiError.safeParse(parsed);
+    throw problem.success
+      ? new ApiRequestError(problem.data.statusCode, problem.data.code, problem.data.message)
+      : new ApiRequestError(
+          response.status,
+          'http_error',
+          `${response.status} ${response.statusText}`,
+        );
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    throw new ApiRequestError(
+      response.status,
+      'invalid_response',
+      `unexpected response from ${url}: ${z.prettifyError(result.error)}`,
+    );
+  }
+  return result.data;
+}
+
+const loadResultList = z.array(storedLoadResult);
+
+export const browseApi = {
+  runList: (q: RunListQuery, signal?: AbortSignal): Promise<RunList> =>
+    getJson(runListUrl(q), runList, signal),
+  facets: (signal?: AbortSignal): Promise<RunFacets> => getJson(runFacetsUrl(), runFacets, signal),
+  tail: (
+    runId: string,
+    changeId: string,
+    params: TailParams,
+    signal?: AbortSignal,
+  ): Promise<Tail> => getJson(changeTailUrl(runId, changeId, params), tail, signal),
+  loadResults: (runId: string, signal?: AbortSignal): Promise<StoredLoadResult[]> =>
+    getJson(runResultsUrl(runId), loadResultList, signal),
+  report: (slug: string, signal?: AbortSignal): Promise<Report> =>
+    getJson(reportUrl(slug), report, signal),
+  /** A write: with the person's write token when they gave one. */
+  createReport: (runs: string[], token?: string, title?: string): Promise<CreatedReport> =>
+    sendJson('POST', reportsUrl(), title ? { runs, title } : { runs }, createdReport, token),
+};
+
+// --- Run page: result uploads (issue 6) ---
+
+/**
+ * Posts a load generator's result file as it is (the API tells the format apart), with the
+ * write token when there is one; a refusal carries the API's own message.
+ */
+export async function uploadLoadResults(
+  runId: string,
+  file: Blob,
+  format: string,
+  token?: string,
+): Promise<ImportResultsResponse> {
+  const url = resultsImportUrl(runId, format);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/octet-stream',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: file,
+    });
+  } catch (error) {
+    throw new ApiRequestError(0, 'network_error', `cannot reach the API (${String(error)})`);
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const problem = apiError.safeParse(body);
+    throw problem.success
+      ? new ApiRequestError(problem.data.statusCode, problem.data.code, problem.data.message)
+      : new ApiRequestError(
+          response.status,
+          'http_error',
+          `${response.status} ${response.statusText}`,
+        );
+  }
+  const parsed = importResultsResponse.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiRequestError(
+      response.status,
+      'invalid_response',
+      `unexpected response from ${url}: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}
+
+// --- Run page: scale-up timeline and gate verdict (issue 3) ---
+
+/** The same parse-or-throw fetch, for feature modules that bring their own schema. */
+export { getJson as getParsedJson };

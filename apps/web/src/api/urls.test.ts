@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { changesUrl, propagationUrl, runsUrl, runUrl } from './urls.ts';
+import {
+  changesUrl,
+  changeTailUrl,
+  comparePath,
+  propagationUrl,
+  reportUrl,
+  runListUrl,
+  runResultsUrl,
+  runsUrl,
+  runUrl,
+} from './urls.ts';
 
 describe('api urls', () => {
   it('passes only the filters that are set', () => {
@@ -29,5 +39,36 @@ describe('api urls', () => {
     expect(propagationUrl('r1', 'c1', { scale: 'log', bins: 60, format: 'csv' })).toBe(
       '/api/v1/runs/r1/changes/c1/propagation?percentiles=50%2C90%2C95%2C96%2C99%2C99.9&withinMs=1000&bins=60&scale=log&format=csv',
     );
+  });
+});
+
+describe('browse, compare and share urls', () => {
+  it('passes every list filter, labels repeated, with sort and page', () => {
+    expect(runListUrl({})).toBe('/api/v1/runs');
+    expect(
+      runListUrl({
+        mesh: 'consul',
+        version: '',
+        labels: ['branch:main', 'pr:12'],
+        from: '2026-03-01T00:00:00Z',
+        q: 'hey you',
+        sort: '-mesh',
+        limit: 50,
+        offset: 100,
+      }),
+    ).toBe(
+      '/api/v1/runs?mesh=consul&label=branch%3Amain&label=pr%3A12&from=2026-03-01T00%3A00%3A00Z&q=hey+you&sort=-mesh&limit=50&offset=100',
+    );
+  });
+  it('builds the tail, results, reports and compare paths', () => {
+    expect(changeTailUrl('r1', 'c 1', { limit: 20 })).toBe(
+      '/api/v1/runs/r1/changes/c%201/tail?limit=20',
+    );
+    expect(changeTailUrl('r1', 'c1', { thresholdP: 99, format: 'csv' })).toBe(
+      '/api/v1/runs/r1/changes/c1/tail?thresholdP=99&format=csv',
+    );
+    expect(runResultsUrl('r1')).toBe('/api/v1/runs/r1/results');
+    expect(reportUrl('abc_-1')).toBe('/api/v1/reports/abc_-1');
+    expect(comparePath(['a', 'b', 'c'])).toBe('/compare?runs=a,b,c');
   });
 });

@@ -1,5 +1,6 @@
-// One change of a run: its numbers, its histogram and its convergence curve.
+// One change of a run: its numbers, its histogram and convergence curve, and its tail by cause.
 import type { ChangeList } from '@meshbench/schema';
+import { propagationUrl } from '../../../api/urls.ts';
 import {
   formatCount,
   formatDuration,
@@ -7,7 +8,8 @@ import {
   formatTimestamp,
 } from '../../../charts/prepare/format.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
-import { usePropagationSummary } from '../hooks/use-propagation.ts';
+import { TailPanel } from '../../tail/components/TailPanel.tsx';
+import { SUMMARY_PARAMS, usePropagationSummary } from '../hooks/use-propagation.ts';
 import { ConvergencePanel } from './ConvergencePanel.tsx';
 import { HistogramPanel } from './HistogramPanel.tsx';
 import { PropagationTable } from './PropagationTable.tsx';
@@ -43,6 +45,15 @@ export function ChangeSection({
             </>
           )}
         </p>
+        <p className="section-exports">
+          <a
+            href={propagationUrl(runId, change.id, { ...SUMMARY_PARAMS, format: 'csv' })}
+            download
+            data-testid="propagation-csv"
+          >
+            Propagation as CSV
+          </a>
+        </p>
       </header>
       {summary.isPending ? (
         <Loading what="propagation" />
@@ -55,6 +66,7 @@ export function ChangeSection({
             <HistogramPanel runId={runId} summary={summary.data} color={color} />
             <ConvergencePanel runId={runId} summary={summary.data} color={color} />
           </div>
+          <TailPanel runId={runId} change={change} />
         </>
       )}
     </section>

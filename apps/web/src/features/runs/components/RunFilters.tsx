@@ -1,54 +1,164 @@
-// Mesh / benchmark / scenario filters; the URL's query string is their only state.
+// The runs list's filters: text fields that suggest the values the API knows (facets), a
+// status, labels as k:v, a date range and free-text search. The URL is their only state.
+import { type RunFacets, runStatus } from '@meshbench/schema';
 import type { FormEvent } from 'react';
-import type { RunFilters as Filters } from '../../../api/urls.ts';
+import { type RunListFilters, TEXT_FILTERS, type TextFilter } from '../hooks/run-list-url.ts';
 
-export const FILTER_KEYS = ['mesh', 'benchmark', 'scenario'] as const;
+const SUGGESTIONS: Record<TextFilter, keyof RunFacets> = {
+  mesh: 'meshes',
+  version: 'versions',
+  benchmark: 'benchmarks',
+  scenario: 'scenarios',
+  platform: 'platforms',
+};
+
+const PLACEHOLDERS: Record<TextFilter, string> = {
+  mesh: 'consul, istio…',
+  version: 'any',
+  benchmark: 'any',
+  scenario: 'any',
+  platform: 'any',
+};
+
+export function isFiltered(f: RunListFilters): boolean {
+  return (
+    TEXT_FILTERS.some((k) => f[k]) ||
+    !!f.status ||
+    f.labels.length > 0 ||
+    !!f.from ||
+    !!f.to ||
+    !!f.q
+  );
+}
 
 export function RunFilters({
   value,
+  facets,
   onChange,
 }: {
-  value: Filters;
-  onChange: (filters: Filters) => void;
+  value: RunListFilters;
+  facets: RunFacets | undefined;
+  onChange: (filters: RunListFilters) => void;
 }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const next: Filters = {};
-    for (const key of FILTER_KEYS) {
-      const v = String(form.get(key) ?? '').trim();
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const next: RunListFilters = { labels: [...value.labels] };
+    for (const key of TEXT_FILTERS) {
+      const v = text(key);
       if (v) next[key] = v;
     }
+    const status = text('status');
+    if (status) next.status = status;
+    const label = text('label');
+    if (label.includes(':') && !next.labels.includes(label)) next.labels.push(label);
+    const from = text('from');
+    if (from) next.from = from;
+    const to = text('to');
+    if (to) next.to = to;
+    const q = text('q');
+    if (q) next.q = q;
     onChange(next);
   };
-  const active = FILTER_KEYS.some((k) => value[k]);
+  const removeLabel = (label: string) =>
+    onChange({ ...value, labels: value.labels.filter((l) => l !== label) });
   return (
     // The key re-mounts the inputs when the URL changes (back button, Clear).
     <form
-      className="filters"
+      className="filters run-filters"
       onSubmit={submit}
       key={JSON.stringify(value)}
       aria-label="Filter runs"
     >
-      {FILTER_KEYS.map((key) => (
+      {TEXT_FILTERS.map((key) => (
         <label key={key}>
           <span>{key}</span>
           <input
             name={key}
             defaultValue={value[key] ?? ''}
-            placeholder={key === 'mesh' ? 'consul, istio…' : 'any'}
+            placeholder={PLACEHOLDERS[key]}
+            list={`facet-${key}`}
             autoComplete="off"
             spellCheck={false}
           />
+          <datalist id={`facet-${key}`}>
+            {facets?.[SUGGESTIONS[key]].map((v) => (
+              <option key={v} value={v} />
+            ))}
+          </datalist>
         </label>
       ))}
-      <button type="submit" className="button button-primary">
-        Filter
-      </button>
-      {active && (
-        <button type="button" className="button" onClick={() => onChange({})}>
-          Clear
+      <label>
+        <span>status</span>
+        <select name="status" defaultValue={value.status ?? ''}>
+          <option value="">any</option>
+          {runStatus.options.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span>label</span>
+        <input
+          name="label"
+          placeholder="key:value"
+          list="facet-label"
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <datalist id="facet-label">
+          {facets?.labelKeys.map((k) => (
+            <option key={k} value={`${k}:`} />
+          ))}
+        </datalist>
+      </label>
+      <label>
+        <span>from</span>
+        <input type="date" name="from" defaultValue={value.from ?? ''} className="date" />
+      </label>
+      <label>
+        <span>to</span>
+        <input type="date" name="to" defaultValue={value.to ?? ''} className="date" />
+      </label>
+      <label className="search">
+        <span>search</span>
+        <input
+          type="search"
+          name="q"
+          defaultValue={value.q ?? ''}
+          placeholder="mesh, scenario, label…"
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </label>
+      <div className="filter-buttons">
+        <button type="submit" className="button button-primary">
+          Filter
         </button>
+        {isFiltered(value) && (
+          <button type="button" className="button" onClick={() => onChange({ labels: [] })}>
+            Clear
+          </button>
+        )}
+      </div>
+      {value.labels.length > 0 && (
+        <div className="filter-labels" data-testid="label-filters">
+          {value.labels.map((label) => (
+            <span key={label} className="label-chip filter-chip">
+              {label}
+              <button
+                type="button"
+                aria-label={`remove label filter ${label}`}
+                onClick={() => removeLabel(label)}
+              >
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
       )}
     </form>
   );

@@ -3,6 +3,7 @@ import type { Run } from '@meshbench/schema';
 import { formatCount, formatElapsed, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
 import { StatusBadge } from '../../../ui/StatusBadge.tsx';
+import { ShareButton } from '../../reports/components/ShareButton.tsx';
 
 function topologyText(t: Run['topology']): string {
   const parts: string[] = [];
@@ -29,6 +30,7 @@ export function RunHeader({ run }: { run: Run }) {
           {run.scenario}
         </h1>
         <StatusBadge status={run.status} />
+        <ShareButton runIds={[run.id]} />
       </div>
       <dl className="facts">
         <div>

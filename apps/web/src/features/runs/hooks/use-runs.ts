@@ -1,7 +1,7 @@
 // Runs, one run and its changes, fetched and cached by react-query.
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../api/client.ts';
-import type { RunFilters } from '../../../api/urls.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, browseApi } from '../../../api/client.ts';
+import type { RunFilters, RunListQuery } from '../../../api/urls.ts';
 
 export function useRuns(filters: RunFilters) {
   return useQuery({
@@ -21,5 +21,23 @@ export function useChanges(runId: string) {
   return useQuery({
     queryKey: ['changes', runId],
     queryFn: ({ signal }) => api.changes(runId, signal),
+  });
+}
+
+/** One page of the runs list; the previous page stays on screen while the next loads. */
+export function useRunList(query: RunListQuery) {
+  return useQuery({
+    queryKey: ['run-list', query],
+    queryFn: ({ signal }) => browseApi.runList(query, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The values the filters offer; they change only when runs are added. */
+export function useRunFacets() {
+  return useQuery({
+    queryKey: ['run-facets'],
+    queryFn: ({ signal }) => browseApi.facets(signal),
+    staleTime: 5 * 60_000,
   });
 }

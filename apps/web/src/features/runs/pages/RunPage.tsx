@@ -1,15 +1,33 @@
-// `/runs/:id` (a UUID or the run's share slug): the run's facts, then one section per change.
+// `/runs/:id` (a UUID or the run's share slug): the run's facts and exports, then every
+// section that has data: the gate verdict, one per change (propagation and tail causes),
+// the scale-up timeline, then the data plane.
 import { Link, useParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
+import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
+import { GateSection } from '../../timeline/components/GateSection.tsx';
+import { TimelineSection } from '../../timeline/components/TimelineSection.tsx';
+import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
 import { ChangeSection } from '../components/ChangeSection.tsx';
+import { RunExports } from '../components/RunExports.tsx';
 import { RunHeader } from '../components/RunHeader.tsx';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
+import './run-page.css';
 
 export function RunPage() {
   const { id = '' } = useParams();
   const run = useRun(id);
   const changes = useChanges(id);
+  // The same query the data-plane section makes (one request): to tell an empty run apart.
+  const results = useLoadResults(run.data?.id ?? id);
+  // Likewise the timeline section's query: a run with lifecycle phases or series is not empty.
+  const timeline = useTimeline(run.data?.id ?? '');
+  const empty =
+    changes.data?.length === 0 &&
+    results.data?.length === 0 &&
+    timeline.isSuccess &&
+    !hasTimeline(timeline.data);
   return (
     <>
       <nav className="crumbs">
@@ -23,12 +41,12 @@ export function RunPage() {
       ) : (
         <>
           <RunHeader run={run.data} />
+          <GateSection runId={run.data.id} />
+          <RunExports run={run.data} />
           {changes.isPending ? (
             <Loading what="changes" />
           ) : changes.isError ? (
             <ErrorMessage error={changes.error} what="changes" />
-          ) : changes.data.length === 0 ? (
-            <p className="state">No changes have been posted to this run.</p>
           ) : (
             changes.data.map((change) => (
               <ChangeSection
@@ -39,6 +57,13 @@ export function RunPage() {
               />
             ))
           )}
+          <TimelineSection runId={run.data.id} />
+          {empty && (
+            <p className="state" data-testid="run-empty">
+              This run has no changes and no load results.
+            </p>
+          )}
+          <DataPlaneSection run={run.data} />
         </>
       )}
     </>

@@ -1,0 +1,167 @@
+// Draws prepared series as lines over a numeric x axis (connections, rate), with optional
+// horizontal reference lines and marked points (e.g. over a limit).
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  type TooltipContentProps,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { markKey, type PreparedLines, type SeriesRow } from './prepare/load-results.ts';
+
+export interface ReferenceY {
+  y: number;
+  label: string;
+}
+
+const MARK_COLOR = '#b42318';
+
+function RowTooltip({
+  active,
+  payload,
+  lines,
+  formatX,
+  formatY,
+}: Partial<TooltipContentProps<number, string>> & {
+  lines: PreparedLines;
+  formatX: (x: number) => string;
+  formatY: (y: number) => string;
+}) {
+  const row = payload?.[0]?.payload as SeriesRow | undefined;
+  if (!active || !row) return null;
+  return (
+    <div className="chart-tooltip">
+      <div>{formatX(row.x)}</div>
+      {lines.series.map((s) => {
+        const v = row[s.key];
+        if (typeof v !== 'number') return null;
+        return (
+          <div key={s.key} style={{ color: s.color }}>
+            {s.label}: <strong>{formatY(v)}</strong>
+            {row[markKey(s.key)] === true && ' ⚠'}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+interface DotProps {
+  cx?: number;
+  cy?: number;
+  payload?: SeriesRow;
+}
+
+export function SeriesLineChart({
+  lines,
+  xLabel,
+  formatX,
+  formatXTick = formatX,
+  formatY,
+  formatYTick = formatY,
+  referenceY = [],
+  height = 250,
+  yWidth = 52,
+}: {
+  lines: PreparedLines;
+  xLabel: string;
+  formatX: (x: number) => string;
+  formatXTick?: (x: number) => string;
+  formatY: (y: number) => string;
+  formatYTick?: (y: number) => string;
+  referenceY?: ReferenceY[];
+  height?: number;
+  yWidth?: number;
+}) {
+  return (
+    <ResponsiveContainer width="100%" height={height}>
+      <LineChart data={lines.rows} margin={{ top: 10, right: 18, bottom: 20, left: 4 }}>
+        <CartesianGrid stroke="#e6e8eb" />
+        <XAxis
+          dataKey="x"
+          type="number"
+          scale={lines.x.scale}
+          domain={lines.x.domain}
+          ticks={lines.x.ticks}
+          tickFormatter={formatXTick}
+          allowDataOverflow
+          interval={0}
+          tick={{ fontSize: 12, fill: '#4b5563' }}
+          label={{
+            value: xLabel,
+            position: 'insideBottom',
+            offset: -12,
+            fontSize: 12,
+            fill: '#6b7280',
+          }}
+        />
+        <YAxis
+          type="number"
+          domain={lines.y.domain}
+          ticks={lines.y.ticks}
+          tickFormatter={formatYTick}
+          allowDataOverflow
+          width={yWidth}
+          tick={{ fontSize: 12, fill: '#4b5563' }}
+        />
+        {referenceY.map((r) => (
+          <ReferenceLine
+            key={r.label}
+            y={r.y}
+            stroke={MARK_COLOR}
+            strokeDasharray="5 4"
+            label={{ value: r.label, position: 'insideTopRight', fontSize: 12, fill: MARK_COLOR }}
+          />
+        ))}
+        <Tooltip content={<RowTooltip lines={lines} formatX={formatX} formatY={formatY} />} />
+        {lines.series.map((s) => (
+          <Line
+            key={s.key}
+            dataKey={s.key}
+            name={s.label}
+            type="linear"
+            stroke={s.color}
+            strokeWidth={2}
+            strokeDasharray={s.dash || undefined}
+            connectNulls
+            isAnimationActive={false}
+            dot={(props: DotProps) => {
+              const { cx, cy, payload } = props;
+              const key = `${s.key}-${payload?.x}`;
+              if (cx === undefined || cy === undefined || typeof payload?.[s.key] !== 'number') {
+                return <g key={key} />;
+              }
+              return payload[markKey(s.key)] === true ? (
+                <circle
+                  key={key}
+                  cx={cx}
+                  cy={cy}
+                  r={6}
+                  fill={MARK_COLOR}
+                  stroke="#fff"
+                  strokeWidth={1.5}
+                  data-marked="true"
+                />
+              ) : (
+                <circle
+                  key={key}
+                  cx={cx}
+                  cy={cy}
+                  r={3}
+                  fill="#fff"
+                  stroke={s.color}
+                  strokeWidth={2}
+                />
+              );
+            }}
+            activeDot={{ r: 5 }}
+          />
+        ))}
+      </LineChart>
+    </ResponsiveContainer>
+  );
+}

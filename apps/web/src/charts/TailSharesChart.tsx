@@ -1,0 +1,86 @@
+// Draws prepared tail-cause shares: one horizontal bar per run, stacked by cause, 0-100 %.
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ResponsiveContainer,
+  Tooltip,
+  type TooltipContentProps,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { formatCount, formatPercent } from './prepare/format.ts';
+import type { PreparedTailShares, TailShareRow } from './prepare/tail-shares.ts';
+
+type ChartRow = TailShareRow & { label: string };
+
+function CauseTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
+  const row = payload?.[0]?.payload as ChartRow | undefined;
+  if (!active || !row) return null;
+  return (
+    <div className="chart-tooltip">
+      <div>
+        <strong>{row.label}</strong>: {formatCount(row.total)} in the tail
+      </div>
+      {payload?.map((p) =>
+        p.value ? (
+          <div key={String(p.name)} style={{ color: p.color }}>
+            {p.name}: {formatPercent(Number(p.value) / 100)} (
+            {formatCount(row.count[String(p.name)])})
+          </div>
+        ) : null,
+      )}
+    </div>
+  );
+}
+
+const percentTick = (v: number) => `${v} %`;
+
+export function TailSharesChart({
+  shares,
+  labels,
+}: {
+  shares: PreparedTailShares;
+  /** Per row key, the run's label on the y axis. */
+  labels: Record<string, string>;
+}) {
+  const rows: ChartRow[] = shares.rows.flatMap((r) =>
+    r ? [{ ...r, label: labels[r.key] ?? r.key }] : [],
+  );
+  return (
+    <ResponsiveContainer width="100%" height={40 + rows.length * 44}>
+      <BarChart
+        data={rows}
+        layout="vertical"
+        margin={{ top: 4, right: 16, bottom: 4, left: 4 }}
+        barCategoryGap={8}
+      >
+        <CartesianGrid horizontal={false} stroke="#e6e8eb" />
+        <XAxis
+          type="number"
+          domain={[0, 100]}
+          ticks={[0, 20, 40, 60, 80, 100]}
+          tickFormatter={percentTick}
+          tick={{ fontSize: 12, fill: '#4b5563' }}
+        />
+        <YAxis
+          type="category"
+          dataKey="label"
+          width={120}
+          tick={{ fontSize: 12, fill: '#1f2933' }}
+        />
+        <Tooltip content={<CauseTooltip />} cursor={{ fill: 'rgba(0,0,0,0.04)' }} />
+        {shares.causes.map((c) => (
+          <Bar
+            key={c.cause}
+            dataKey={(row: ChartRow) => row.percent[c.cause] ?? 0}
+            name={c.cause}
+            stackId="tail"
+            fill={c.color}
+            isAnimationActive={false}
+          />
+        ))}
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}

@@ -1,0 +1,170 @@
+// One chart of the scale-up timeline: some of the aligned lines over the shared time axis
+// (ms since the run start), with a tooltip listing every line of the timeline at the cursor
+// and drag-to-select on the time axis (the selection is drawn; the parent zooms).
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceArea,
+  ResponsiveContainer,
+  Tooltip,
+  type TooltipContentProps,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import {
+  formatAxisTime,
+  formatOffset,
+  formatValue,
+  type TimelineLine,
+  type TimelineRow,
+  timeTicks,
+} from './prepare/timeline.ts';
+
+/** The y axes' width, the same in every chart so that their time axes line up. */
+const Y_AXIS_WIDTH = 72;
+
+function TimelineTooltip({
+  active,
+  payload,
+  all,
+  shown,
+}: Partial<TooltipContentProps<number, string>> & { all: TimelineLine[]; shown: boolean }) {
+  const row = payload?.[0]?.payload as TimelineRow | undefined;
+  // Synced charts show only the cursor: one tooltip, in the chart under the pointer.
+  if (!active || !row || !shown) return null;
+  return (
+    <div className="chart-tooltip" data-testid="timeline-tooltip">
+      <div>
+        <strong>{formatOffset(row.t)}</strong> after the start
+      </div>
+      {all.map((l) => {
+        const v = row[l.key];
+        return (
+          <div key={l.key} style={{ color: l.color }}>
+            {l.label}: <strong>{formatValue(v ?? null, l.unit)}</strong>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+export interface TimelineChartProps {
+  rows: TimelineRow[];
+  /** The lines this chart draws. */
+  lines: TimelineLine[];
+  /** Every line of the timeline, for the tooltip. */
+  all: TimelineLine[];
+  domain: [number, number];
+  height: number;
+  /** The y axis's unit (the lines share it). */
+  unit: string | null;
+  legend?: boolean;
+  /** The range being dragged over, drawn as a band. */
+  dragging: { from: number; to: number } | null;
+  onDragStart: (t: number) => void;
+  onDragMove: (t: number) => void;
+  onDragEnd: () => void;
+  testId?: string;
+  /** Whether the pointer is over this chart (the one that shows the tooltip). */
+  hovered: boolean;
+  onHover: (over: boolean) => void;
+}
+
+function labelOf(state: unknown): number | null {
+  const label = (state as { activeLabel?: unknown } | null)?.activeLabel;
+  const n = typeof label === 'number' ? label : Number(label);
+  return label === undefined || label === null || !Number.isFinite(n) ? null : n;
+}
+
+export function TimelineChart({
+  rows,
+  lines,
+  all,
+  domain,
+  height,
+  unit,
+  legend = false,
+  dragging,
+  onDragStart,
+  onDragMove,
+  onDragEnd,
+  testId,
+  hovered,
+  onHover,
+}: TimelineChartProps) {
+  const span = domain[1] - domain[0];
+  return (
+    <div className="timeline-chart" style={{ height }} data-testid={testId}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart
+          data={rows}
+          syncId="run-timeline"
+          margin={{ top: 6, right: 16, bottom: 0, left: 0 }}
+          onMouseDown={(state) => {
+            const t = labelOf(state);
+            if (t !== null) onDragStart(t);
+          }}
+          onMouseMove={(state) => {
+            const t = labelOf(state);
+            if (t !== null && dragging) onDragMove(t);
+          }}
+          onMouseUp={() => onDragEnd()}
+          onMouseEnter={() => onHover(true)}
+          onMouseLeave={() => {
+            onHover(false);
+            if (dragging) onDragEnd();
+          }}
+          style={{ userSelect: 'none' }}
+        >
+          <CartesianGrid stroke="#eef0f3" />
+          <XAxis
+            dataKey="t"
+            type="number"
+            domain={domain}
+            allowDataOverflow
+            ticks={timeTicks(domain)}
+            tickFormatter={(v: number) => formatAxisTime(v, span)}
+            tick={{ fontSize: 11 }}
+            minTickGap={24}
+          />
+          <YAxis
+            width={Y_AXIS_WIDTH}
+            tick={{ fontSize: 11 }}
+            tickFormatter={(v: number) => formatValue(v, unit)}
+            allowDecimals
+          />
+          <Tooltip
+            content={<TimelineTooltip all={all} shown={hovered} />}
+            isAnimationActive={false}
+          />
+          {legend && <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />}
+          {lines.map((l) => (
+            <Line
+              key={l.key}
+              dataKey={l.key}
+              name={l.label}
+              stroke={l.color}
+              dot={false}
+              strokeWidth={1.6}
+              type={l.kind === 'phase' ? 'stepAfter' : 'linear'}
+              connectNulls={false}
+              isAnimationActive={false}
+            />
+          ))}
+          {dragging && (
+            <ReferenceArea
+              x1={dragging.from}
+              x2={dragging.to}
+              fill="#2f5fd0"
+              fillOpacity={0.12}
+              ifOverflow="hidden"
+            />
+          )}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

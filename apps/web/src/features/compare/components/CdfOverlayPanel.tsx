@@ -1,0 +1,61 @@
+// Every run's convergence curve on one chart, on a linear or log time axis.
+import type { CdfPoint, HistogramScale } from '@meshbench/schema';
+import { useMemo, useState } from 'react';
+import { CdfOverlayChart } from '../../../charts/CdfOverlayChart.tsx';
+import { prepareCdfOverlay } from '../../../charts/prepare/cdf-overlay.ts';
+import { formatPercent } from '../../../charts/prepare/format.ts';
+import { ScaleToggle } from '../../../ui/ScaleToggle.tsx';
+import type { ComparedRun } from '../prepare/compared-runs.ts';
+import { SeriesLegend } from './SeriesLegend.tsx';
+
+export function CdfOverlayPanel({
+  runs,
+  cdfs,
+  withinMs,
+}: {
+  runs: ComparedRun[];
+  /** One per run; null for a run without this change. */
+  cdfs: (CdfPoint[] | null)[];
+  withinMs: number | undefined;
+}) {
+  // Bodies under a second, tails of minutes: log shows both.
+  const [scale, setScale] = useState<HistogramScale>('log');
+  const overlay = useMemo(
+    () =>
+      prepareCdfOverlay(
+        runs.flatMap((r, i) => {
+          const cdf = cdfs[i];
+          return cdf ? [{ key: r.key, cdf }] : [];
+        }),
+        scale,
+        withinMs,
+      ),
+    [runs, cdfs, scale, withinMs],
+  );
+  return (
+    <div className="panel" data-testid="cdf-overlay-panel">
+      <div className="panel-head">
+        <div>
+          <h3>Convergence</h3>
+          <p className="panel-sub">Share of the expected proxies updated, every run</p>
+        </div>
+        <ScaleToggle name="compare-convergence" value={scale} onChange={setScale} />
+      </div>
+      <div className="chart-box chart-box-tall" data-testid="cdf-overlay-chart" data-scale={scale}>
+        {overlay ? (
+          <CdfOverlayChart overlay={overlay} series={runs} />
+        ) : (
+          <p className="state">No applications to draw.</p>
+        )}
+      </div>
+      <SeriesLegend
+        runs={runs}
+        note={(r) =>
+          overlay?.finalPercent[r.key] !== undefined
+            ? `${formatPercent((overlay.finalPercent[r.key] as number) / 100)} at the end`
+            : 'no data'
+        }
+      />
+    </div>
+  );
+}

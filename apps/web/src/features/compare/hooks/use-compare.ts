@@ -1,0 +1,121 @@
+// The live data of a comparison: each run and its changes, then per compared change each
+// run's summary (with its log histogram: one request per run before anything is drawn), the
+// linear histograms over one range for all when asked for, and, once the numbers are on
+// screen, the tails (the slowest read) and the runs' load results.
+import type { Change, HistogramScale, Propagation } from '@meshbench/schema';
+import { keepPreviousData, useQueries } from '@tanstack/react-query';
+import { api, browseApi } from '../../../api/client.ts';
+import type { PropagationParams } from '../../../api/urls.ts';
+import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
+import { commonHistogramRequest } from '../../../charts/prepare/histogram-multiples.ts';
+
+/**
+ * The summary of each run comes with log bins over its whole range: tails of minutes beside
+ * bodies under a second, drawn on shared axes without a second round of requests.
+ */
+export const COMPARE_SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS, scale: 'log' };
+
+/** The compare page's URL: ?runs=a,b,c, deduplicated, in order. */
+export function parseCompareRuns(value: string | null): string[] {
+  return [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+export function useComparedRuns(ids: string[]) {
+  const runs = useQueries({
+    queries: ids.map((id) => ({
+      queryKey: ['run', id],
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.run(id, signal),
+    })),
+  });
+  const changes = useQueries({
+    queries: ids.map((id) => ({
+      queryKey: ['changes', id],
+      queryFn: ({ signal }: { signal: AbortSignal }) => api.changes(id, signal),
+    })),
+  });
+  return { runs, changes };
+}
+
+/** Per run, the change compared (null: the run has none): the summaries. */
+export function useSummaries(runIds: string[], changes: (Pick<Change, 'id'> | null)[]) {
+  return useQueries({
+    queries: runIds.map((runId, i) => {
+      const changeId = changes[i]?.id ?? '';
+      return {
+        queryKey: ['propagation', runId, changeId, COMPARE_SUMMARY_PARAMS],
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          api.propagation(runId, changeId, COMPARE_SUMMARY_PARAMS, signal),
+        enabled: changeId !== '',
+      };
+    }),
+  });
+}
+
+/**
+ * Each run's linear histogram over the one range that fits them all (the log ones come with
+ * the summaries): asked for only when the linear view is shown, once every summary is in.
+ */
+export function useLinearHistograms(
+  runIds: string[],
+  changes: (Pick<Change, 'id'> | null)[],
+  summaries: (Propagation | undefined)[],
+  scale: HistogramScale,
+) {
+  const ready = summaries.every((s, i) => s !== undefined || changes[i] === null);
+  const request =
+    ready && scale === 'linear'
+      ? commonHistogramRequest(
+          summaries.filter((s): s is Propagation => s !== undefined),
+          scale,
+        )
+      : null;
+  const params: PropagationParams | null = request;
+  const queries = useQueries({
+    queries: runIds.map((runId, i) => {
+      const changeId = changes[i]?.id ?? '';
+      return {
+        queryKey: ['propagation', runId, changeId, params],
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          api.propagation(runId, changeId, params as PropagationParams, signal),
+        enabled: params !== null && changeId !== '',
+        placeholderData: keepPreviousData,
+      };
+    }),
+  });
+  return { request, queries };
+}
+
+/** The tails: the slowest reads, so asked for only once the summaries are on screen. */
+export function useTails(
+  runIds: string[],
+  changes: (Pick<Change, 'id'> | null)[],
+  enabled: boolean,
+) {
+  return useQueries({
+    queries: runIds.map((runId, i) => {
+      const changeId = changes[i]?.id ?? '';
+      return {
+        queryKey: ['tail', runId, changeId, { limit: 20 }],
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          browseApi.tail(runId, changeId, { limit: 20 }, signal),
+        enabled: enabled && changeId !== '',
+      };
+    }),
+  });
+}
+
+export function useLoadResults(runIds: string[]) {
+  return useQueries({
+    queries: runIds.map((runId) => ({
+      queryKey: ['load-results', runId],
+      queryFn: ({ signal }: { signal: AbortSignal }) => browseApi.loadResults(runId, signal),
+    })),
+  });
+}

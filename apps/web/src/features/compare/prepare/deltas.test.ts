@@ -1,0 +1,155 @@
+import type { Propagation } from '@meshbench/schema';
+import { describe, expect, it } from 'vitest';
+import { delta, deltaRows, formatAbsolute, formatRelative } from './deltas.ts';
+
+/** A summary with only the fields the table reads set; the rest are empty. */
+function summary(p: {
+  within: number | null;
+  p50: number;
+  p99: number;
+  mean: number;
+  max: number;
+  missing: number | null;
+}): Propagation {
+  return {
+    change: { id: 'c1', kind: 'endpoint', target: 'hey', action: 'delete', at: '', expected: null },
+    count: 0,
+    observations: 0,
+    expected: null,
+    missing: p.missing,
+    beforeChange: 0,
+    repeats: 0,
+    minMs: 0,
+    maxMs: p.max,
+    meanMs: p.mean,
+    percentiles: [
+      { p: 50, ms: p.p50 },
+      { p: 99, ms: p.p99 },
+    ],
+    withinMs: 1000,
+    withinCount: 0,
+    withinFraction: p.within,
+    scale: 'linear',
+    histogram: [],
+    underflow: 0,
+    overflow: 0,
+    cdf: [],
+    computedAt: null,
+  };
+}
+
+describe('delta', () => {
+  it('says lower latency is better and higher is worse', () => {
+    expect(delta(100, 150, 'lower')).toEqual({ abs: 50, rel: 0.5, verdict: 'worse' });
+    expect(delta(100, 80, 'lower')).toEqual({ abs: -20, rel: -0.2, verdict: 'better' });
+  });
+  it('says a higher share within 1 s is better', () => {
+    const d = delta(0.8, 0.9, 'higher');
+    expect(d?.abs).toBeCloseTo(0.1, 12);
+    expect(d?.rel).toBeCloseTo(0.125, 12);
+    expect(d?.verdict).toBe('better');
+    expect(delta(0.9, 0.8, 'higher')?.verdict).toBe('worse');
+  });
+  it('calls equal values the same, and has no relative difference from 0', () => {
+    expect(delta(5, 5, 'lower')).toEqual({ abs: 0, rel: 0, verdict: 'same' });
+    expect(delta(0, 5, 'lower')).toEqual({ abs: 5, rel: null, verdict: 'worse' });
+  });
+  it('has nothing to say without both values', () => {
+    expect(delta(null, 5, 'lower')).toBeNull();
+    expect(delta(5, undefined, 'lower')).toBeNull();
+  });
+});
+
+describe('formatting a difference', () => {
+  it('signs absolute differences in the metric unit', () => {
+    expect(formatAbsolute(124.5, 'ms')).toBe('+124.5 ms');
+    expect(formatAbsolute(-3.25, 'ms')).toBe('-3.25 ms');
+    expect(formatAbsolute(-173524.146, 'ms')).toBe('-173,524 ms');
+    expect(formatAbsolute(0.012, 'share')).toBe('+1.2 pp');
+    expect(formatAbsolute(18, 'count')).toBe('+18');
+    expect(formatAbsolute(-1234, 'count')).toBe('-1,234');
+    expect(formatAbsolute(0, 'ms')).toBe('±0');
+  });
+  it('gives relative differences in percent with one decimal', () => {
+    expect(formatRelative(0.052)).toBe('+5.2 %');
+    expect(formatRelative(-0.5)).toBe('-50.0 %');
+    expect(formatRelative(24.5)).toBe('+2,450.0 %');
+    expect(formatRelative(0.0004)).toBe('±0.0 %');
+    expect(formatRelative(null)).toBe('—');
+  });
+});
+
+describe('deltaRows', () => {
+  const baseline = summary({
+    within: 0.8,
+    p50: 66.391,
+    p99: 175524.146,
+    mean: 4800,
+    max: 240593.969,
+    missing: 12,
+  });
+  const other = summary({
+    within: 0.9,
+    p50: 100,
+    p99: 2000,
+    mean: 500,
+    max: 240593.969,
+    missing: 30,
+  });
+  const rows = deltaRows([baseline, other, null]);
+  const row = (key: string) => rows.find((r) => r.metric.key === key);
+
+  it('has a row per metric, the share within 1 s first', () => {
+    expect(rows.map((r) => r.metric.label)).toEqual([
+      'Within 1 s',
+      'P50',
+      'P99',
+      'Mean',
+      'Max',
+      'Never applied',
+    ]);
+  });
+  it('shows the baseline value without a difference', () => {
+    expect(row('p50')?.cells[0]).toEqual({ value: '66.4', abs: '', rel: '', verdict: null });
+  });
+  it('computes each difference from the baseline', () => {
+    // 0.9 - 0.8 = +10 points; 0.1 / 0.8 = +12.5 %.
+    expect(row('within')?.cells[1]).toEqual({
+      value: '90.0 %',
+      abs: '+10.0 pp',
+      rel: '+12.5 %',
+      verdict: 'better',
+    });
+    // 100 - 66.391 = 33.609 ms; 33.609 / 66.391 = 50.62 %.
+    expect(row('p50')?.cells[1]).toEqual({
+      value: '100.0',
+      abs: '+33.6 ms',
+      rel: '+50.6 %',
+      verdict: 'worse',
+    });
+    // 2,000 - 175,524.146 = -173,524.146; / 175,524.146 = -98.86 %.
+    expect(row('p99')?.cells[1]).toEqual({
+      value: '2,000.0',
+      abs: '-173,524 ms',
+      rel: '-98.9 %',
+      verdict: 'better',
+    });
+    // 500 - 4,800 = -4,300; / 4,800 = -89.58 %.
+    expect(row('mean')?.cells[1]?.abs).toBe('-4,300.0 ms');
+    expect(row('mean')?.cells[1]?.rel).toBe('-89.6 %');
+    expect(row('max')?.cells[1]).toMatchObject({ abs: '±0', rel: '±0.0 %', verdict: 'same' });
+    // 30 - 12 = 18 more proxies never applied it: +150 %, worse.
+    expect(row('missing')?.cells[1]).toEqual({
+      value: '30',
+      abs: '+18',
+      rel: '+150.0 %',
+      verdict: 'worse',
+    });
+  });
+  it('leaves a run without the change blank', () => {
+    expect(row('p50')?.cells[2]).toEqual({ value: '—', abs: '—', rel: '—', verdict: null });
+  });
+  it('has no rows without a baseline', () => {
+    expect(deltaRows([null, other])).toEqual([]);
+  });
+});

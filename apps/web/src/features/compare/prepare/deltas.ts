@@ -1,0 +1,156 @@
+// The percentile table of a comparison: each run's value of each metric and its difference
+// from the baseline (absolute and relative), and whether that difference is better or worse.
+import type { Propagation } from '@meshbench/schema';
+import {
+  formatCount,
+  formatDuration,
+  formatMsValue,
+  formatPercent,
+  NO_VALUE,
+} from '../../../charts/prepare/format.ts';
+
+export type Better = 'lower' | 'higher';
+export type Verdict = 'better' | 'worse' | 'same';
+
+export interface Delta {
+  /** value - baseline, in the metric's unit (ms, proxies, or a fraction for shares). */
+  abs: number;
+  /** (value - baseline) / baseline, as a fraction; null when the baseline is 0. */
+  rel: number | null;
+  verdict: Verdict;
+}
+
+/** Null when either side has no value. Equal values are "same", whatever the direction. */
+export function delta(
+  baseline: number | null | undefined,
+  value: number | null | undefined,
+  better: Better,
+): Delta | null {
+  if (baseline === null || baseline === undefined || value === null || value === undefined)
+    return null;
+  if (!Number.isFinite(baseline) || !Number.isFinite(value)) return null;
+  const abs = value - baseline;
+  const rel = baseline === 0 ? null : abs / Math.abs(baseline);
+  const verdict: Verdict =
+    abs === 0 ? 'same' : abs < 0 === (better === 'lower') ? 'better' : 'worse';
+  return { abs, rel, verdict };
+}
+
+export type MetricUnit = 'ms' | 'share' | 'count';
+
+export interface Metric {
+  /** Stable, for test ids: "within", "p99-9", "mean". */
+  key: string;
+  label: string;
+  unit: MetricUnit;
+  better: Better;
+  value: (p: Propagation) => number | null | undefined;
+}
+
+const pKey = (p: number) => `p${String(p).replace('.', '-')}`;
+
+/**
+ * The rows: the share within the threshold (the benchmarks' headline), the percentiles the
+ * summaries carry (those of the baseline, in its order), mean, max, and the proxies that
+ * never applied the change.
+ */
+export function comparisonMetrics(baseline: Propagation): Metric[] {
+  return [
+    {
+      key: 'within',
+      label: `Within ${formatDuration(baseline.withinMs)}`,
+      unit: 'share',
+      better: 'higher',
+      value: (p) => p.withinFraction,
+    },
+    ...baseline.percentiles.map(
+      (x): Metric => ({
+        key: pKey(x.p),
+        label: `P${x.p}`,
+        unit: 'ms',
+        better: 'lower',
+        value: (p) => p.percentiles.find((y) => y.p === x.p)?.ms,
+      }),
+    ),
+    { key: 'mean', label: 'Mean', unit: 'ms', better: 'lower', value: (p) => p.meanMs },
+    { key: 'max', label: 'Max', unit: 'ms', better: 'lower', value: (p) => p.maxMs },
+    {
+      key: 'missing',
+      label: 'Never applied',
+      unit: 'count',
+      better: 'lower',
+      value: (p) => p.missing,
+    },
+  ];
+}
+
+export interface DeltaCell {
+  value: string;
+  /** "+124.5 ms", "-1.2 pp", "+18"; "" for the baseline. */
+  abs: string;
+  /** "+5.2 %"; "" for the baseline; the no-value dash when the baseline is 0. */
+  rel: string;
+  verdict: Verdict | null;
+}
+
+export interface DeltaRow {
+  metric: Pick<Metric, 'key' | 'label' | 'unit' | 'better'>;
+  /** One per run, the baseline first. */
+  cells: DeltaCell[];
+}
+
+const oneDecimal = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+
+const sign = (n: number) => (n > 0 ? '+' : '');
+
+/** A relative difference: 0.052 -> "+5.2 %", -0.5 -> "-50.0 %". */
+export function formatRelative(rel: number | null): string {
+  if (rel === null) return NO_VALUE;
+  const text = oneDecimal.format(rel * 100);
+  return /^-?0\.0$/.test(text) ? '±0.0 %' : `${sign(rel)}${text} %`;
+}
+
+/** An absolute difference in the metric's unit: "+124.5 ms", "-1.2 pp", "+18", "±0". */
+export function formatAbsolute(abs: number, unit: MetricUnit): string {
+  if (abs === 0) return '±0';
+  if (unit === 'share') {
+    const text = oneDecimal.format(abs * 100);
+    return /^-?0\.0$/.test(text) ? '±0.0 pp' : `${sign(abs)}${text} pp`;
+  }
+  if (unit === 'count') return `${sign(abs)}${formatCount(abs)}`;
+  return `${sign(abs)}${formatMsValue(abs)} ms`;
+}
+
+export function formatMetric(v: number | null | undefined, unit: MetricUnit): string {
+  if (unit === 'share') return formatPercent(v);
+  if (unit === 'count') return formatCount(v);
+  return formatMsValue(v);
+}
+
+/** The table: summaries[0] is the baseline; a run without this change has a null summary. */
+export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
+  const baseline = summaries[0];
+  if (!baseline) return [];
+  return comparisonMetrics(baseline).map((metric) => {
+    const base = metric.value(baseline);
+    const cells = summaries.map((s, i): DeltaCell => {
+      const v = s ? metric.value(s) : null;
+      const value = formatMetric(v, metric.unit);
+      if (i === 0) return { value, abs: '', rel: '', verdict: null };
+      const d = delta(base, v, metric.better);
+      return d
+        ? {
+            value,
+            abs: formatAbsolute(d.abs, metric.unit),
+            rel: formatRelative(d.rel),
+            verdict: d.verdict,
+          }
+        : { value, abs: NO_VALUE, rel: NO_VALUE, verdict: null };
+    });
+    const { key, label, unit, better } = metric;
+    return { metric: { key, label, unit, better }, cells };
+  });
+}

@@ -1,0 +1,86 @@
+// (b) What the sidecars add: each mode's latency minus the baseline's at the same
+// connections and rate (Istio: "subtract base from both").
+import { useMemo } from 'react';
+import {
+  formatCount,
+  formatDuration,
+  formatMs,
+  formatMsValue,
+  formatPercent,
+} from '../../../charts/prepare/format.ts';
+import { prepareAddedLatency } from '../../../charts/prepare/load-results.ts';
+import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { LoadPanel } from './LoadPanel.tsx';
+import {
+  connectionsLabel,
+  connectionsTick,
+  type LoadPanelProps,
+  useLoadRuns,
+} from './panel-props.ts';
+import { SeriesKey } from './SeriesKey.tsx';
+
+export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelProps) {
+  const { runs, rate, rateLabel, overlay } = useLoadRuns(data, rateKey);
+  const prepared = useMemo(
+    () => prepareAddedLatency(runs, rate, percentile),
+    [runs, rate, percentile],
+  );
+  return (
+    <LoadPanel
+      testId="added-latency"
+      title={`Added P${percentile} latency over baseline`}
+      sub={`At ${rateLabel}: the mode's P${percentile} minus the baseline's at the same connections`}
+      chart={
+        prepared.lines && (
+          <>
+            <SeriesKey series={prepared.lines.series} />
+            <SeriesLineChart
+              lines={prepared.lines}
+              xLabel="concurrent connections"
+              formatX={connectionsLabel}
+              formatXTick={connectionsTick}
+              formatY={(v) => (v >= 0 ? `+${formatMs(v)}` : formatMs(v))}
+              formatYTick={formatDuration}
+            />
+          </>
+        )
+      }
+      empty={
+        prepared.hasBaseline
+          ? 'No proxied point at the connections the baseline was run at.'
+          : 'No baseline (no-proxy) points at this rate to subtract.'
+      }
+      note={
+        prepared.withoutBaseline > 0
+          ? `${formatCount(prepared.withoutBaseline)} point(s) without a baseline at their connections not shown`
+          : undefined
+      }
+      columns={[
+        ...(overlay ? [{ label: 'Run' }] : []),
+        { label: 'Mode' },
+        { label: 'Connections', num: true },
+        { label: `P${percentile} (ms)`, num: true },
+        { label: 'Baseline (ms)', num: true },
+        { label: 'Added (ms)', num: true },
+        { label: 'Added (% of baseline)', num: true },
+      ]}
+      rows={prepared.table.map((r) => ({
+        key: `${r.run}|${r.mode}|${r.connections}`,
+        attrs: {
+          'data-testid': 'added-row',
+          'data-mode': r.mode,
+          'data-connections': String(r.connections),
+        },
+        cells: [
+          ...(overlay ? [r.run] : []),
+          r.mode,
+          formatCount(r.connections),
+          formatMsValue(r.ms),
+          formatMsValue(r.baselineMs),
+          formatMsValue(r.addedMs),
+          formatPercent(r.addedFraction),
+        ],
+      }))}
+    />
+  );
+}

@@ -1,0 +1,55 @@
+// The run page's data-plane section: every load-result chart when the run has results, and
+// the upload form (beside the charts, or alone on a run without results).
+import type { Run } from '@meshbench/schema';
+import { useMemo } from 'react';
+import { runResultsUrl } from '../../../api/urls.ts';
+import { formatCount } from '../../../charts/prepare/format.ts';
+import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
+import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { useLoadResults } from '../hooks/use-load-results.ts';
+import { LoadResultsReport } from './LoadResultsReport.tsx';
+import { UploadResultsForm } from './UploadResultsForm.tsx';
+import '../load-results.css';
+
+export function DataPlaneSection({ run }: { run: Run }) {
+  const results = useLoadResults(run.id);
+  const data = useMemo(
+    () =>
+      results.data && results.data.length > 0
+        ? [{ label: run.mesh.name, color: meshColor(run.mesh.name), results: results.data }]
+        : null,
+    [results.data, run.mesh.name],
+  );
+  const formats = useMemo(
+    () => [...new Set((results.data ?? []).map((r) => r.format))].join(', '),
+    [results.data],
+  );
+  return (
+    <section className="data-plane" data-testid="data-plane-section">
+      {results.isPending ? (
+        <Loading what="load results" />
+      ) : results.isError ? (
+        <ErrorMessage error={results.error} what="the load results" />
+      ) : (
+        data && (
+          <>
+            <header className="change-head data-plane-head">
+              <h2>Data plane</h2>
+              <p className="muted">
+                {formatCount(results.data.length)} load-test point
+                {results.data.length === 1 ? '' : 's'} ({formats}) ·{' '}
+                <a href={runResultsUrl(run.id)} data-testid="results-json">
+                  as JSON
+                </a>
+              </p>
+            </header>
+            <LoadResultsReport data={data}>
+              <UploadResultsForm runId={run.id} />
+            </LoadResultsReport>
+          </>
+        )
+      )}
+      {!data && <UploadResultsForm runId={run.id} />}
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+// The frame of one load-result chart: title and what it shows, the chart (or why there is
+// none), a note, and the table of the numbers drawn.
+import type { ReactNode } from 'react';
+
+export interface TableColumn {
+  label: string;
+  num?: boolean;
+}
+
+export function LoadPanel({
+  testId,
+  title,
+  sub,
+  controls,
+  chart,
+  empty,
+  note,
+  columns,
+  rows,
+}: {
+  testId: string;
+  title: string;
+  sub: ReactNode;
+  controls?: ReactNode;
+  /** The chart, or null to show `empty` instead. */
+  chart: ReactNode | null;
+  empty: string;
+  note?: ReactNode;
+  columns: TableColumn[];
+  /** Each row: its cells and an optional marker for tests and highlighting. */
+  rows: { key: string; cells: ReactNode[]; marked?: boolean; attrs?: Record<string, string> }[];
+}) {
+  return (
+    <div className="panel load-panel" data-testid={testId}>
+      <div className="panel-head">
+        <div>
+          <h3>{title}</h3>
+          <p className="panel-sub">{sub}</p>
+        </div>
+        {controls}
+      </div>
+      <div className="chart-box load-chart-box" data-testid={`${testId}-chart`}>
+        {chart ?? <p className="state">{empty}</p>}
+      </div>
+      <p className="chart-note">{note ?? '\u00a0'}</p>
+      <div className="chart-data">
+        <details>
+          <summary>Table ({rows.length} rows)</summary>
+          <div className="chart-data-table">
+            <table className="data compact" data-testid={`${testId}-table`}>
+              <thead>
+                <tr>
+                  {columns.map((c) => (
+                    <th key={c.label} className={c.num ? 'num' : undefined}>
+                      {c.label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.key} className={r.marked ? 'row-marked' : undefined} {...r.attrs}>
+                    {r.cells.map((cell, j) => (
+                      <td
+                        key={columns[j]?.label ?? j}
+                        className={columns[j]?.num ? 'num' : undefined}
+                      >
+                        {cell}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      </div>
+    </div>
+  );
+}

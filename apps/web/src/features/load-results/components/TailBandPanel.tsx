@@ -1,0 +1,99 @@
+// (f) The tail band: P99 / P50 per point against a limit (the 500k-RPS Istio test held P99
+// under 5x the median); the points that reach it are marked.
+import { useMemo } from 'react';
+import { formatCount, formatMsValue } from '../../../charts/prepare/format.ts';
+import {
+  DEFAULT_TAIL_BAND_LIMIT,
+  formatRatio,
+  prepareTailBand,
+} from '../../../charts/prepare/load-results.ts';
+import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { LoadPanel } from './LoadPanel.tsx';
+import {
+  connectionsLabel,
+  connectionsTick,
+  type LoadPanelProps,
+  useLoadRuns,
+} from './panel-props.ts';
+import { SeriesKey } from './SeriesKey.tsx';
+
+export function TailBandPanel({
+  data,
+  rateKey,
+  limit = DEFAULT_TAIL_BAND_LIMIT,
+  onLimitChange,
+}: Omit<LoadPanelProps, 'percentile'> & {
+  /** P99 must stay under limit x P50. */
+  limit?: number;
+  /** Given: the panel shows an input for the limit. */
+  onLimitChange?: (limit: number) => void;
+}) {
+  const { runs, rate, rateLabel, overlay } = useLoadRuns(data, rateKey);
+  const prepared = useMemo(() => prepareTailBand(runs, rate, limit), [runs, rate, limit]);
+  return (
+    <LoadPanel
+      testId="tail-band"
+      title="Tail band: P99 / P50"
+      sub={`At ${rateLabel}: ${formatCount(prepared.over)} of ${formatCount(prepared.table.length)} point(s) reach ${formatRatio(limit)}`}
+      controls={
+        onLimitChange && (
+          <label className="band-limit">
+            limit
+            <input
+              type="number"
+              min={1}
+              step={0.5}
+              value={limit}
+              data-testid="tail-band-limit"
+              onChange={(e) => {
+                const v = Number(e.currentTarget.value);
+                if (Number.isFinite(v) && v > 0) onLimitChange(v);
+              }}
+            />
+            ×
+          </label>
+        )
+      }
+      chart={
+        prepared.lines && (
+          <>
+            <SeriesKey series={prepared.lines.series} />
+            <SeriesLineChart
+              lines={prepared.lines}
+              xLabel="concurrent connections"
+              formatX={connectionsLabel}
+              formatXTick={connectionsTick}
+              formatY={formatRatio}
+              formatYTick={(v) => `${v}×`}
+              referenceY={[{ y: limit, label: `limit ${formatRatio(limit)}` }]}
+            />
+          </>
+        )
+      }
+      empty="No point at this rate has both P50 and P99."
+      columns={[
+        ...(overlay ? [{ label: 'Run' }] : []),
+        { label: 'Mode' },
+        { label: 'Connections', num: true },
+        { label: 'P50 (ms)', num: true },
+        { label: 'P99 (ms)', num: true },
+        { label: 'P99 / P50', num: true },
+        { label: 'Within limit' },
+      ]}
+      rows={prepared.table.map((r) => ({
+        key: `${r.run}|${r.mode}|${r.connections}`,
+        marked: r.over,
+        attrs: { 'data-testid': 'tail-band-row', 'data-over': String(r.over) },
+        cells: [
+          ...(overlay ? [r.run] : []),
+          r.mode,
+          formatCount(r.connections),
+          formatMsValue(r.p50),
+          formatMsValue(r.p99),
+          formatRatio(r.ratio),
+          r.over ? 'no' : 'yes',
+        ],
+      }))}
+    />
+  );
+}

@@ -1,0 +1,66 @@
+// (d) Did the load generator keep up: the achieved rate as a share of the target, per mode.
+import { useMemo } from 'react';
+import { formatCount, formatPercent } from '../../../charts/prepare/format.ts';
+import { formatRpsCell, prepareThroughput } from '../../../charts/prepare/load-results.ts';
+import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { LoadPanel } from './LoadPanel.tsx';
+import {
+  connectionsLabel,
+  connectionsTick,
+  type LoadPanelProps,
+  useLoadRuns,
+} from './panel-props.ts';
+import { SeriesKey } from './SeriesKey.tsx';
+
+export function ThroughputPanel({ data, rateKey }: Omit<LoadPanelProps, 'percentile'>) {
+  const { runs, rate, rateLabel, overlay } = useLoadRuns(data, rateKey);
+  const prepared = useMemo(() => prepareThroughput(runs, rate), [runs, rate]);
+  return (
+    <LoadPanel
+      testId="throughput"
+      title="Achieved vs target rate"
+      sub={`At ${rateLabel}: achieved RPS as a share of the target`}
+      chart={
+        prepared.lines && (
+          <>
+            <SeriesKey series={prepared.lines.series} />
+            <SeriesLineChart
+              lines={prepared.lines}
+              xLabel="concurrent connections"
+              formatX={connectionsLabel}
+              formatXTick={connectionsTick}
+              formatY={(v) => formatPercent(v / 100)}
+              formatYTick={(v) => `${v} %`}
+              referenceY={[{ y: 100, label: 'target' }]}
+            />
+          </>
+        )
+      }
+      empty={
+        prepared.noTarget
+          ? 'These points were run without a target rate.'
+          : 'No point at this rate reports both rates.'
+      }
+      columns={[
+        ...(overlay ? [{ label: 'Run' }] : []),
+        { label: 'Mode' },
+        { label: 'Connections', num: true },
+        { label: 'Target RPS', num: true },
+        { label: 'Achieved RPS', num: true },
+        { label: 'Achieved', num: true },
+      ]}
+      rows={prepared.table.map((r) => ({
+        key: `${r.run}|${r.mode}|${r.connections}`,
+        attrs: { 'data-testid': 'throughput-row', 'data-mode': r.mode },
+        cells: [
+          ...(overlay ? [r.run] : []),
+          r.mode,
+          formatCount(r.connections),
+          formatRpsCell(r.targetRps),
+          formatRpsCell(r.achievedRps),
+          formatPercent(r.fraction),
+        ],
+      }))}
+    />
+  );
+}

@@ -1,0 +1,95 @@
+// "Upload results": a load generator's result file posted to the run as it is; the API tells
+// the format apart (or is told), and says how many points it stored and what it left out.
+import { resultFormats } from '@meshbench/schema';
+import { type FormEvent, useState } from 'react';
+import { formatCount } from '../../../charts/prepare/format.ts';
+import { useUploadResults } from '../hooks/use-load-results.ts';
+import { readWriteToken, saveWriteToken } from '../hooks/write-token.ts';
+
+const FORMAT_NAMES: Record<string, string> = {
+  auto: 'auto-detect',
+  fortio: 'Fortio JSON',
+  nighthawk: 'Nighthawk JSON',
+  k6: 'k6 summary',
+  wrk2: 'wrk2 report',
+  smp: 'SMP result',
+  'istio-csv': "Istio's perf CSV",
+};
+
+export function UploadResultsForm({ runId }: { runId: string }) {
+  const upload = useUploadResults(runId);
+  const [token, setToken] = useState(readWriteToken);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const file = form.get('file');
+    if (!(file instanceof File) || file.size === 0) return;
+    saveWriteToken(token);
+    upload.mutate({ file, format: String(form.get('format') ?? 'auto'), token });
+  };
+  return (
+    <form
+      className="panel upload-form"
+      onSubmit={submit}
+      aria-label="Upload results"
+      data-testid="upload-form"
+    >
+      <h3>Upload results</h3>
+      <p className="panel-sub">
+        A result file as the load generator wrote it: Fortio, Nighthawk, k6, wrk2, SMP or
+        Istio&apos;s perf CSV.
+      </p>
+      <div className="upload-fields">
+        <label>
+          <span>File</span>
+          <input type="file" name="file" required data-testid="upload-file" />
+        </label>
+        <label>
+          <span>Format</span>
+          <select name="format" defaultValue="auto" data-testid="upload-format">
+            {['auto', ...resultFormats].map((f) => (
+              <option key={f} value={f}>
+                {FORMAT_NAMES[f] ?? f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label title="The project's API token, or the one the server printed on first start; kept in this browser">
+          <span>Write token</span>
+          <input
+            type="password"
+            value={token}
+            autoComplete="off"
+            placeholder="mb_…"
+            data-testid="upload-token"
+            onChange={(e) => setToken(e.currentTarget.value.trim())}
+          />
+        </label>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={upload.isPending}
+          data-testid="upload-submit"
+        >
+          {upload.isPending ? 'Uploading…' : 'Upload'}
+        </button>
+      </div>
+      <output className="upload-result" data-testid="upload-result" aria-live="polite">
+        {upload.isSuccess && (
+          <span className="upload-ok">
+            Imported {formatCount(upload.data.imported)} point
+            {upload.data.imported === 1 ? '' : 's'} ({upload.data.format})
+            {upload.data.unmapped.length > 0
+              ? `; not mapped: ${upload.data.unmapped.join(', ')}`
+              : '; every field mapped'}
+          </span>
+        )}
+        {upload.isError && (
+          <span className="upload-error" role="alert">
+            {upload.error.message}
+          </span>
+        )}
+      </output>
+    </form>
+  );
+}

@@ -1,0 +1,18 @@
+// The data-plane charts, for the run page and for any page that overlays runs (compare,
+// reports): each takes one run's results or several runs' as [{label, color, results}].
+export type {
+  LoadPercentile,
+  LoadResultsInput,
+  LoadResultsRun,
+} from '../../charts/prepare/load-results.ts';
+export { rateGroups } from '../../charts/prepare/load-results.ts';
+export { AddedLatencyPanel } from './components/AddedLatencyPanel.tsx';
+export { DataPlaneSection } from './components/DataPlaneSection.tsx';
+export { ErrorsPanel } from './components/ErrorsPanel.tsx';
+export { LatencyVsConnectionsPanel } from './components/LatencyVsConnectionsPanel.tsx';
+export { LoadResultsReport } from './components/LoadResultsReport.tsx';
+export { ProxyCpuPanel, ProxyMemoryPanel } from './components/ProxyResourcePanels.tsx';
+export type { LoadPanelProps } from './components/panel-props.ts';
+export { TailBandPanel } from './components/TailBandPanel.tsx';
+export { ThroughputPanel } from './components/ThroughputPanel.tsx';
+export { UploadResultsForm } from './components/UploadResultsForm.tsx';

@@ -1,0 +1,24 @@
+// A change's tail at the threshold chosen; the previous answer stays on screen while the
+// next one loads.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { browseApi } from '../../../api/client.ts';
+import type { TailParams } from '../../../api/urls.ts';
+import type { TailThreshold } from '../../../charts/prepare/tail.ts';
+
+/** The drill-down lists this many of the slowest proxies. */
+export const SLOWEST_LIMIT = 50;
+
+export function tailParams(threshold: TailThreshold): TailParams {
+  return threshold.thresholdP !== undefined
+    ? { thresholdP: threshold.thresholdP, limit: SLOWEST_LIMIT }
+    : { thresholdMs: threshold.thresholdMs, limit: SLOWEST_LIMIT };
+}
+
+export function useTail(runId: string, changeId: string, threshold: TailThreshold) {
+  const params = tailParams(threshold);
+  return useQuery({
+    queryKey: ['tail', runId, changeId, params],
+    queryFn: ({ signal }) => browseApi.tail(runId, changeId, params, signal),
+    placeholderData: keepPreviousData,
+  });
+}

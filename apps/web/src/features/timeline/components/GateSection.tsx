@@ -1,0 +1,70 @@
+// The thresholds' verdict on the run: passed or failed, and each rule against its baseline.
+// Nothing when no threshold applied (GET /gate answers 404).
+import type { GateVerdict } from '@meshbench/schema';
+import { NO_VALUE } from '../../../charts/prepare/format.ts';
+import { ErrorMessage } from '../../../ui/QueryState.tsx';
+import { useGate } from '../hooks/use-timeline.ts';
+import '../timeline.css';
+
+const num = (v: number | null) =>
+  v === null || !Number.isFinite(v)
+    ? NO_VALUE
+    : new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(v);
+
+function VerdictRow({ v }: { v: GateVerdict }) {
+  return (
+    <tr className={v.failed ? 'gate-failed' : 'gate-passed'}>
+      <td>
+        <code>{v.rule}</code>
+      </td>
+      <td>
+        {v.baseline}
+        {v.baselineValue !== null && <span className="muted"> ({num(v.baselineValue)})</span>}
+      </td>
+      <td className="num">{num(v.current)}</td>
+      <td className="num">{num(v.bound)}</td>
+      <td>
+        <strong>{v.failed ? 'failed' : 'passed'}</strong> <span className="muted">{v.reason}</span>
+      </td>
+    </tr>
+  );
+}
+
+export function GateSection({ runId }: { runId: string }) {
+  const gate = useGate(runId);
+  if (gate.isError) return <ErrorMessage error={gate.error} what="the gate verdict" />;
+  if (!gate.data) return null;
+  const g = gate.data;
+  return (
+    <section
+      className={`gate-box ${g.passed ? 'gate-box-passed' : 'gate-box-failed'}`}
+      data-testid="gate-section"
+    >
+      <header>
+        <strong data-testid="gate-verdict">Gate {g.passed ? 'passed' : 'failed'}</strong>{' '}
+        <span className="muted">
+          {g.verdicts.length} rule{g.verdicts.length === 1 ? '' : 's'} · evaluated{' '}
+          {new Date(g.evaluatedAt).toISOString().replace('T', ' ').slice(0, 19)} UTC
+        </span>
+      </header>
+      {g.verdicts.length > 0 && (
+        <table className="data compact gate-table">
+          <thead>
+            <tr>
+              <th>Rule</th>
+              <th>Baseline</th>
+              <th className="num">Current</th>
+              <th className="num">Bound</th>
+              <th>Verdict</th>
+            </tr>
+          </thead>
+          <tbody>
+            {g.verdicts.map((v, i) => (
+              <VerdictRow key={`${v.rule}-${i}`} v={v} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,249 @@
+// Compare and share end to end: three meshes' runs posted through the API as a runner would,
+// found by filtering the list, compared (the table's differences checked against the API's
+// own numbers), shared, and the report opened by someone who has only the link.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { apiClient, endpointPropagationRun, propagationScenarios } from '@meshbench/api/demo';
+import type { Propagation, Run, Tail } from '@meshbench/schema';
+import { formatMsValue, formatPercent } from '@meshbench/web/format';
+import { expect, type Page, test } from '@playwright/test';
+
+const artifacts = new URL('../artifacts/', import.meta.url);
+const artifact = (name: string) => new URL(name, artifacts).pathname;
+
+const CHANGE = 'hey-endpoint-delete';
+const PERCENTILES = '50,90,95,96,99,99.9';
+
+const oneDecimal = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+const signed = (n: number, text: string) => (n > 0 ? `+${text}` : text);
+
+/** What a difference cell should read, computed here from the API's numbers. */
+function expectedDelta(
+  base: number,
+  value: number,
+  unit: 'ms' | 'share',
+  better: 'lower' | 'higher',
+) {
+  const abs = value - base;
+  const absText =
+    abs === 0
+      ? '±0'
+      : unit === 'ms'
+        ? `${signed(abs, formatMsValue(abs))} ms`
+        : `${signed(abs, oneDecimal.format(abs * 100))} pp`;
+  const rel = (abs / base) * 100;
+  const relText =
+    oneDecimal.format(rel) === '0.0' ? '±0.0 %' : `${signed(rel, oneDecimal.format(rel))} %`;
+  const verdict = abs === 0 ? 'same' : abs < 0 === (better === 'lower') ? 'better' : 'worse';
+  return { abs: absText, rel: relText, verdict };
+}
+
+const text = async (page: Page, testId: string) =>
+  ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+test.describe('comparing three meshes and sharing the comparison', () => {
+  // A benchmark name no other run has: the test sees only its own runs, whatever the database holds.
+  const benchmark = `e2e-cmp-${randomUUID().slice(0, 8)}`;
+  let runs: Run[] = [];
+  let summaries: Propagation[] = [];
+  let tails: Tail[] = [];
+
+  test.beforeAll(async ({ baseURL }) => {
+    mkdirSync(artifacts, { recursive: true });
+    runs = [];
+    summaries = [];
+    tails = [];
+    const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+    for (const scenario of propagationScenarios) {
+      const generated = endpointPropagationRun(scenario);
+      const { finishedAt, ...body } = generated.run;
+      body.benchmark = benchmark;
+      body.labels = { ...body.labels, source: 'e2e' };
+      const created = await api.createRun(body);
+      await api.postEvents(created.id, generated.events, `${benchmark}-${scenario.seed}`);
+      runs.push(await api.finishRun(created.id, finishedAt));
+    }
+    // The API's own numbers, read as any client would.
+    for (const run of runs) {
+      const p = await fetch(
+        `${baseURL}/api/v1/runs/${run.id}/changes/${CHANGE}/propagation?percentiles=${PERCENTILES}&withinMs=1000`,
+      );
+      summaries.push((await p.json()) as Propagation);
+      const t = await fetch(`${baseURL}/api/v1/runs/${run.id}/changes/${CHANGE}/tail`);
+      tails.push((await t.json()) as Tail);
+    }
+  });
+
+  /** Reads the delta table on the page and checks every run against the baseline. */
+  async function checkDeltas(page: Page) {
+    const [base] = summaries;
+    if (!base) throw new Error('no baseline');
+    const ms = (p: Propagation, pct: number) =>
+      p.percentiles.find((x) => x.p === pct)?.ms as number;
+    const checked: Record<string, unknown> = {};
+    const expected: Record<string, unknown> = {};
+    for (let i = 0; i < summaries.length; i++) {
+      const s = summaries[i] as Propagation;
+      expected[`value-${i}-p99`] = formatMsValue(ms(s, 99));
+      checked[`value-${i}-p99`] = await text(page, `cmp-value-${i}-p99`);
+      expected[`value-${i}-within`] = formatPercent(s.withinFraction);
+      checked[`value-${i}-within`] = await text(page, `cmp-value-${i}-within`);
+      if (i === 0) continue;
+      const rows: [string, number, number, 'ms' | 'share', 'lower' | 'higher'][] = [
+        ['within', base.withinFraction as number, s.withinFraction as number, 'share', 'higher'],
+        ['p50', ms(base, 50), ms(s, 50), 'ms', 'lower'],
+        ['p90', ms(base, 90), ms(s, 90), 'ms', 'lower'],
+        ['p96', ms(base, 96), ms(s, 96), 'ms', 'lower'],
+        ['p99', ms(base, 99), ms(s, 99), 'ms', 'lower'],
+      ];
+      for (const [key, b, v, unit, better] of rows) {
+        const e = expectedDelta(b, v, unit, better);
+        expected[`${i}-${key}`] = e;
+        const abs = page.getByTestId(`cmp-abs-${i}-${key}`).first();
+        checked[`${i}-${key}`] = {
+          abs: ((await abs.textContent()) ?? '').trim(),
+          rel: await text(page, `cmp-rel-${i}-${key}`),
+          verdict: await abs.getAttribute('data-verdict'),
+        };
+      }
+    }
+    expect(checked).toEqual(expected);
+    // Better is green, worse red: the cells carry the class the stylesheet colours.
+    const worse = page.locator('[data-testid^="cmp-abs-"][data-verdict="worse"]').first();
+    await expect(worse).toHaveClass(/delta-worse/);
+    await expect(worse).toHaveCSS('color', 'rgb(180, 35, 24)');
+    const better = page.locator('[data-testid^="cmp-abs-"][data-verdict="better"]').first();
+    await expect(better).toHaveCSS('color', 'rgb(31, 122, 77)');
+  }
+
+  test('filter, pick three runs, compare, share, open the link elsewhere', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Runs' })).toBeVisible();
+
+    // Filter by our benchmark through the form: the URL carries it, the list shows our runs.
+    await page.getByLabel('benchmark').fill(benchmark);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]benchmark=${benchmark}(&|$)`));
+    const rows = page.getByTestId('run-row');
+    await expect(rows).toHaveCount(3);
+    await expect(page.getByTestId('page-range')).toHaveText('1–3 of 3');
+
+    // Sorting is in the URL too, and the back button undoes it.
+    await page.getByTestId('sort-mesh').click();
+    await expect(page).toHaveURL(/sort=mesh(&|$)/);
+    await expect(rows.first()).toHaveAttribute('data-run-id', runs[0]?.id as string);
+    await page.getByTestId('sort-mesh').click();
+    await expect(page).toHaveURL(/sort=-mesh(&|$)/);
+    await expect(rows.first()).toHaveAttribute('data-run-id', runs[2]?.id as string);
+    await page.goBack();
+    await expect(page).toHaveURL(/sort=mesh(&|$)/);
+    await expect(rows.first()).toHaveAttribute('data-run-id', runs[0]?.id as string);
+
+    // Pick consul first (the baseline), then istio and linkerd.
+    for (const run of runs) {
+      await page
+        .locator(`[data-testid="run-row"][data-run-id="${run.id}"]`)
+        .getByTestId('run-pick')
+        .check();
+    }
+    await expect(page.getByTestId('compare-tray')).toContainText('baseline');
+    await page.screenshot({ path: artifact('compare-list.png'), fullPage: true });
+    await page.getByTestId('compare-button').click();
+    await expect(page).toHaveURL(new RegExp(`/compare\\?runs=${runs.map((r) => r.id).join(',')}$`));
+
+    await expect(page.getByTestId('run-card')).toHaveCount(3);
+    await expect(page.getByTestId('delta-table')).toBeVisible();
+    await expect(page.getByTestId('compare-warning')).toHaveCount(0); // same scenario and size
+    await checkDeltas(page);
+
+    // Charts: three curves on one chart, three histograms, three stacked tail bars.
+    await expect(page.getByTestId('cdf-overlay-chart').locator('.recharts-line-curve')).toHaveCount(
+      3,
+    );
+    const multiples = page.getByTestId('histogram-multiple');
+    await expect(multiples).toHaveCount(3);
+    for (let i = 0; i < 3; i++) {
+      await expect
+        .poll(() => multiples.nth(i).locator('.recharts-bar-rectangle').count())
+        .toBeGreaterThan(5);
+    }
+    // The tail totals are the API's: slow proxies plus those that never converged.
+    const tailTable = page.getByTestId('tail-shares-table');
+    await page
+      .getByTestId('tail-shares-panel')
+      .getByText(/^Table/)
+      .click();
+    const totals = tailTable.locator('tr.total-row td.num');
+    await expect(totals).toHaveText(
+      tails.map((t) => (t.tailCount + t.neverConverged).toLocaleString('en-US')),
+    );
+    await page.screenshot({ path: artifact('compare.png'), fullPage: true });
+
+    // Share: a link that anyone can open.
+    await page.getByTestId('share-button').click();
+    const link = page.getByTestId('share-link');
+    await expect(link).toHaveValue(/\/r\/[A-Za-z0-9_-]{22}$/);
+    const url = await link.inputValue();
+    const slug = url.split('/r/')[1] as string;
+
+    // A new browser context: no cookies, no storage, only the link.
+    const stranger = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    try {
+      const reader = await stranger.newPage();
+      const apiCalls: string[] = [];
+      reader.on('request', (r) => {
+        if (r.url().includes('/api/')) apiCalls.push(new URL(r.url()).pathname);
+      });
+      await reader.goto(url);
+      await expect(reader.getByTestId('report-title')).toContainText(
+        'consul 1.9.5 vs istio 1.8.2 vs linkerd 2.9.2',
+      );
+      await expect(reader.getByTestId('report-note')).toContainText('Frozen snapshot');
+      await expect(reader.getByTestId('delta-table').first()).toBeVisible();
+      await checkDeltas(reader);
+      await expect(reader.getByTestId('report-run')).toHaveCount(3);
+      // Everything came from the report itself.
+      expect(apiCalls).toEqual([`/api/v1/reports/${slug}`]);
+      await reader.screenshot({ path: artifact('report.png'), fullPage: true });
+    } finally {
+      await stranger.close();
+    }
+
+    // A pasted link previews well: the server writes Open Graph tags into the page.
+    const html = await (await request.get(`/r/${slug}`)).text();
+    expect(html).toContain(
+      '<meta property="og:title" content="consul 1.9.5 vs istio 1.8.2 vs linkerd 2.9.2',
+    );
+    expect(html).toMatch(/<meta property="og:description" content="consul 1\.9\.5: P99 /);
+  });
+
+  test('a run page shares that run alone', async ({ page }) => {
+    const run = runs[1] as Run;
+    await page.goto(`/runs/${run.id}`);
+    await page.getByTestId('share-button').click();
+    const url = await page.getByTestId('share-link').inputValue();
+    await page.goto(url);
+    await expect(page.getByTestId('report-title')).toContainText('istio 1.8.2');
+    await expect(page.getByTestId('report-run')).toHaveCount(1);
+    await expect(page.getByTestId('pct-p99').first()).toHaveText(
+      formatMsValue(summaries[1]?.percentiles.find((x) => x.p === 99)?.ms),
+    );
+  });
+});
+
+test('a comparison needs two to four runs', async ({ page }) => {
+  await page.goto('/compare?runs=only-one');
+  await expect(page.getByRole('alert')).toContainText('Pick 2 to 4 runs to compare');
+});
+
+test('a report that does not exist says so', async ({ page }) => {
+  await page.goto('/r/no-such-report-slug000');
+  await expect(page.getByRole('alert')).toContainText('No such report');
+});
