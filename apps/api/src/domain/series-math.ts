@@ -12,10 +12,8 @@ import {
   subtractSketch,
 } from './sketch.ts';
 
-export interface StoredRow {
-  tMs: number;
-  intervalMs: number;
-  startAtMs: number | null;
+/** The values one row of a series holds for its interval; written by StatsD and OTLP alike. */
+export interface AggregateValues {
   count: number;
   sum: number | null;
   min: number | null;
@@ -24,6 +22,12 @@ export interface StoredRow {
   lastAtMs: number | null;
   members: string[] | null;
   sketch: Uint8Array | null;
+}
+
+export interface StoredRow extends AggregateValues {
+  tMs: number;
+  intervalMs: number;
+  startAtMs: number | null;
 }
 
 /** How a kind's rows combine. */

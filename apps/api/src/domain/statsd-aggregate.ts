@@ -4,6 +4,7 @@
 // The state lives for one interval only; a flush hands out one row per series and interval.
 import type { SeriesKind } from '@meshbench/schema';
 import type { Shape, StatsdSink, StatsdType } from '../ingest/statsd-lines.ts';
+import type { AggregateValues } from './series-math.ts';
 import { encodeSketch, newSketch, type Sketch } from './sketch.ts';
 
 export const KIND_OF: Record<StatsdType, SeriesKind> = {
@@ -31,7 +32,7 @@ interface Aggregate {
   members: Set<string> | null;
 }
 
-export interface AggregateRow {
+export interface AggregateRow extends AggregateValues {
   /** Start of the interval (epoch ms) and its length. */
   tMs: number;
   intervalMs: number;
@@ -40,14 +41,6 @@ export interface AggregateRow {
   /** Raw DogStatsD tags. */
   tags: string;
   containerId: string;
-  count: number;
-  sum: number | null;
-  min: number | null;
-  max: number | null;
-  last: number | null;
-  lastAtMs: number | null;
-  sketch: Uint8Array | null;
-  members: string[] | null;
 }
 
 export interface AggregatorCounters {

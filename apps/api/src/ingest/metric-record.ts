@@ -1,10 +1,11 @@
 // What StatsD flushes and OTLP requests both become: one aggregate of one series over one
 // interval (or at one instant), not yet tied to a run.
 import type { SeriesKind, SeriesSource } from '@meshbench/schema';
+import type { AggregateValues } from '../domain/series-math.ts';
 import type { AggregateRow } from '../domain/statsd-aggregate.ts';
 import { parseTags } from './statsd-lines.ts';
 
-export interface MetricRecord {
+export interface MetricRecord extends AggregateValues {
   source: SeriesSource;
   name: string;
   kind: SeriesKind;
@@ -19,14 +20,6 @@ export interface MetricRecord {
   intervalMs: number;
   /** OTLP cumulative points: when their accumulation started. */
   startAtMs: number | null;
-  count: number;
-  sum: number | null;
-  min: number | null;
-  max: number | null;
-  last: number | null;
-  lastAtMs: number | null;
-  sketch: Uint8Array | null;
-  members: string[] | null;
   quantiles: { q: number; value: number }[] | null;
 }
 

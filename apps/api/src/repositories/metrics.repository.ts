@@ -4,7 +4,7 @@
 import { copyText, type Database, type Db, tables } from '@meshbench/db';
 import type { Topology } from '@meshbench/schema';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { StoredRow } from '../domain/series-math.ts';
+import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
 
 const { metricSeries, runs } = tables;
 
@@ -45,21 +45,13 @@ export interface SeriesRow {
 }
 
 /** A point row ready for COPY; values in epoch ms. */
-export interface PointToStore {
+export interface PointToStore extends AggregateValues {
   runId: string;
   seriesId: string;
   tMs: number;
   intervalMs: number;
   startAtMs: number | null;
   replica: string;
-  count: number;
-  sum: number | null;
-  min: number | null;
-  max: number | null;
-  last: number | null;
-  lastAtMs: number | null;
-  members: string[] | null;
-  sketch: Uint8Array | null;
   quantiles: { q: number; value: number }[] | null;
 }
 
