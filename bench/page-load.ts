@@ -1,0 +1,172 @@
+// bench/page-load: how long a person waits for the propagation numbers. Three runs of 178,000
+// observations each (one per mesh), then in headless Chromium: navigation -> percentile table
+// and histogram visible, for one run's page and for the compare page of the three.
+// Usage: tsx page-load.ts [--observations N] [--samples N]
+// (DATABASE_URL: that Postgres; unset: the embedded database in a temporary directory)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type Browser, chromium } from 'playwright-core';
+import { changeLine, observationLine } from './lib/propagation-data.ts';
+import { AUTH, startApi } from './lib/server.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const N = arg('observations', 178_000);
+const SAMPLES = arg('samples', 5);
+const RUN_BUDGET_MS = 1500;
+const COMPARE_BUDGET_MS = 2500;
+const CHANGE = 'c1';
+const MESHES = ['consul', 'istio', 'linkerd'] as const;
+
+const fmt = (n: number, d = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function json<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** One run: its change, then N observations; each mesh takes its own slice of the generator. */
+async function postRun(url: string, mesh: string, slice: number): Promise<string> {
+  // Writes carry the admin token the bench's API was started with.
+  const headers = { 'content-type': 'application/json', ...AUTH };
+  const run = await json<{ id: string }>(
+    await fetch(`${url}/api/v1/runs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        benchmark: 'bench',
+        scenario: 'page-load',
+        mesh: { name: mesh },
+        topology: { instances: N },
+      }),
+    }),
+  );
+  const lines = [changeLine(CHANGE, N)];
+  for (let i = slice * N; i < (slice + 1) * N; i++) lines.push(observationLine(CHANGE, i));
+  await json(
+    await fetch(`${url}/api/v1/runs/${run.id}/events`, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/x-ndjson',
+        'content-encoding': 'gzip',
+        'idempotency-key': `page-load-${run.id}`,
+      },
+      body: gzipSync(`${lines.join('\n')}\n`),
+    }),
+  );
+  return run.id;
+}
+
+/**
+ * Milliseconds from navigation start (the page's time origin) to the first frame in which
+ * `ready` holds, measured in the page; a fresh context each time, so nothing is cached.
+ */
+async function timeToReady(browser: Browser, url: string, ready: string): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    const handle = await page.waitForFunction(ready, undefined, {
+      polling: 'raf',
+      timeout: 30_000,
+    });
+    return (await handle.jsonValue()) as number;
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+async function main() {
+  const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'meshbench-bench-'));
+  const api = await startApi(
+    process.env.DATABASE_URL
+      ? { DATABASE_URL: process.env.DATABASE_URL }
+      : { MESHBENCH_DATA_DIR: dataDir as string },
+  );
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const started = performance.now();
+    const ids: string[] = [];
+    for (const [i, mesh] of MESHES.entries()) ids.push(await postRun(api.url, mesh, i));
+    for (const id of ids) {
+      const p = await json<{ count: number }>(
+        await fetch(`${api.url}/api/v1/runs/${id}/changes/${CHANGE}/propagation`),
+      );
+      if (p.count !== N) throw new Error(`run ${id} has ${p.count} of ${N} observations`);
+    }
+    const loadS = (performance.now() - started) / 1000;
+
+    // Page-side checks, as expressions (this package has no DOM types): the run page's
+    // percentile table and histogram bars; the compare page's table of differences and every
+    // run's histogram bars.
+    const runReady = `document.querySelector('[data-testid="percentile-table"]') &&
+      document.querySelector('[data-testid="histogram-chart"] .recharts-bar-rectangle')
+        ? performance.now() : false`;
+    const compareReady = `document.querySelector('[data-testid="delta-table"]') &&
+      document.querySelectorAll('[data-testid="histogram-multiple"]').length === 3 &&
+      [...document.querySelectorAll('[data-testid="histogram-multiple"]')].every((m) =>
+        m.querySelector('.recharts-bar-rectangle'))
+        ? performance.now() : false`;
+
+    const runUrl = `${api.url}/runs/${ids[0]}`;
+    const compareUrl = `${api.url}/compare?runs=${ids.join(',')}`;
+    // One navigation each first: the server's first read of a change and V8's warm-up are
+    // not what a person opening a finished run waits for.
+    await timeToReady(browser, runUrl, runReady);
+    await timeToReady(browser, compareUrl, compareReady);
+    const runTimes: number[] = [];
+    const compareTimes: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      runTimes.push(await timeToReady(browser, runUrl, runReady));
+      compareTimes.push(await timeToReady(browser, compareUrl, compareReady));
+    }
+    const runMs = median(runTimes);
+    const compareMs = median(compareTimes);
+    const verdict = (ms: number, budget: number) =>
+      ms <= budget ? 'within budget' : 'OVER BUDGET';
+    console.log('\nbench/page-load');
+    console.log(
+      `  database                      ${process.env.DATABASE_URL ? 'postgres (DATABASE_URL)' : 'embedded'}`,
+    );
+    console.log(
+      `  runs                          3 x ${fmt(N)} observations (posted and checked in ${fmt(loadS, 1)} s)`,
+    );
+    console.log(
+      `  run page      -> table + histogram  ${fmt(runMs)} ms median of ${SAMPLES} (${runTimes.map((t) => fmt(t)).join(', ')}) budget <= ${fmt(RUN_BUDGET_MS)} ms: ${verdict(runMs, RUN_BUDGET_MS)}`,
+    );
+    console.log(
+      `  compare of 3  -> table + histograms ${fmt(compareMs)} ms median of ${SAMPLES} (${compareTimes.map((t) => fmt(t)).join(', ')}) budget <= ${fmt(COMPARE_BUDGET_MS)} ms: ${verdict(compareMs, COMPARE_BUDGET_MS)}`,
+    );
+    if (runMs > RUN_BUDGET_MS || compareMs > COMPARE_BUDGET_MS) process.exitCode = 1;
+  } finally {
+    await browser.close();
+    await api.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
