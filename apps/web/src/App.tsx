@@ -1,6 +1,7 @@
 // The frame every page sits in, and which page a path shows.
 import { Link, Route, Routes } from 'react-router';
 import { ComparePage } from './features/compare/pages/ComparePage.tsx';
+import { HistoryPage } from './features/history/pages/HistoryPage.tsx';
 import { ReportPage } from './features/reports/pages/ReportPage.tsx';
 import { RunPage } from './features/runs/pages/RunPage.tsx';
 import { RunsListPage } from './features/runs/pages/RunsListPage.tsx';
@@ -25,6 +26,7 @@ export function App() {
           </Link>
           <nav>
             <Link to="/">Runs</Link>
+            <Link to="/history">History</Link>
             <a href="/docs">API</a>
           </nav>
         </div>
@@ -34,6 +36,7 @@ export function App() {
           <Route path="/" element={<RunsListPage />} />
           <Route path="/runs/:id" element={<RunPage />} />
           <Route path="/compare" element={<ComparePage />} />
+          <Route path="/history" element={<HistoryPage />} />
           <Route path="/r/:slug" element={<ReportPage />} />
           <Route path="*" element={<NotFound />} />
         </Routes>

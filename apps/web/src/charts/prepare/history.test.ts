@@ -1,0 +1,36 @@
+import type { History } from '@meshbench/schema';
+import { describe, expect, it } from 'vitest';
+import { formatMetric, historyMeshes, historyRows } from './history.ts';
+
+const point = (mesh: string, value: number | null, branch = 'main') => ({
+  runId: `00000000-0000-4000-8000-00000000000${value ?? 0}`,
+  startedAt: '2026-02-01T10:00:00.000Z',
+  mesh: { name: mesh, version: '1.0' },
+  scenario: 's',
+  labels: { branch, sha: 'abcdef0123456789' },
+  value,
+});
+
+describe('history', () => {
+  const history: History = {
+    metric: 'p99',
+    points: [point('consul', 1), point('istio', 2), point('consul', 3)],
+  };
+  it('keeps each value under its own mesh so lines do not join across meshes', () => {
+    const rows = historyRows(history);
+    expect(rows.map((r) => [r.index, r['m:consul'], r['m:istio']])).toEqual([
+      [0, 1, undefined],
+      [1, undefined, 2],
+      [2, 3, undefined],
+    ]);
+    expect(rows[0]).toMatchObject({ mesh: 'consul 1.0', branch: 'main', sha: 'abcdef01' });
+  });
+  it('lists meshes in order of first appearance', () => {
+    expect(historyMeshes(history)).toEqual(['consul', 'istio']);
+  });
+  it('reads each metric in its unit', () => {
+    expect(formatMetric('within1s', 96.64)).toBe('96.6 %');
+    expect(formatMetric('missing', 1200)).toBe('1,200');
+    expect(formatMetric('p99', null)).toBe('—');
+  });
+});

@@ -1,0 +1,166 @@
+// History: one number (P99, P96, % within 1 s...) across the runs of a benchmark, filtered
+// by scenario, branch and mesh, all in the URL so a history is itself a link.
+import { METRICS, type Metric } from '@meshbench/schema';
+import { Link, useSearchParams } from 'react-router';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { formatMetric, historyMeshes, historyRows } from '../../../charts/prepare/history.ts';
+import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
+import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { useRunFacets } from '../../runs/hooks/use-runs.ts';
+import { useHistory } from '../hooks/use-history.ts';
+
+const FIELDS = ['benchmark', 'scenario', 'branch', 'mesh'] as const;
+
+export function HistoryPage() {
+  const [params, setParams] = useSearchParams();
+  const metric = (METRICS as readonly string[]).includes(params.get('metric') ?? '')
+    ? (params.get('metric') as Metric)
+    : 'p99';
+  const field = (f: (typeof FIELDS)[number]) => params.get(f) || undefined;
+  const query = {
+    metric,
+    benchmark: field('benchmark'),
+    scenario: field('scenario'),
+    branch: field('branch'),
+    mesh: field('mesh'),
+  };
+  const facets = useRunFacets();
+  const history = useHistory(query);
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next);
+  };
+  const rows = history.data ? historyRows(history.data) : [];
+  const meshes = history.data ? historyMeshes(history.data) : [];
+
+  return (
+    <div className="history-page">
+      <h1>History</h1>
+      <p className="muted">One number of each run's first change, oldest first.</p>
+      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Benchmark
+          <select
+            data-testid="history-benchmark"
+            value={params.get('benchmark') ?? ''}
+            onChange={(e) => set('benchmark', e.target.value)}
+          >
+            <option value="">choose…</option>
+            {facets.data?.benchmarks.map((b) => (
+              <option key={b}>{b}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Metric
+          <select
+            data-testid="history-metric"
+            value={metric}
+            onChange={(e) => set('metric', e.target.value)}
+          >
+            {METRICS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        {(['scenario', 'branch', 'mesh'] as const).map((f) => (
+          <label key={f}>
+            {f[0]?.toUpperCase()}
+            {f.slice(1)}
+            <input
+              value={params.get(f) ?? ''}
+              onChange={(e) => set(f, e.target.value)}
+              placeholder="any"
+            />
+          </label>
+        ))}
+      </form>
+      {!query.benchmark ? (
+        <p className="muted">Choose a benchmark.</p>
+      ) : history.isPending ? (
+        <Loading what="history" />
+      ) : history.isError ? (
+        <ErrorMessage error={history.error} what="history" />
+      ) : rows.length === 0 ? (
+        <p className="muted">No runs match.</p>
+      ) : (
+        <>
+          <div className="panel">
+            <ResponsiveContainer width="100%" height={320}>
+              <LineChart data={rows} margin={{ top: 10, right: 20, bottom: 10, left: 10 }}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis
+                  dataKey="index"
+                  tickFormatter={(i: number) => rows[i]?.startedAt.slice(0, 10) ?? ''}
+                />
+                <YAxis
+                  tickFormatter={(v: number) => (v === 0 ? '0' : formatMetric(metric, v))}
+                  width={90}
+                />
+                <Tooltip
+                  labelFormatter={(i) =>
+                    `${rows[Number(i)]?.mesh ?? ''} · ${rows[Number(i)]?.startedAt ?? ''}`
+                  }
+                  formatter={(v) => formatMetric(metric, Number(v))}
+                />
+                <Legend />
+                {meshes.map((m) => (
+                  <Line
+                    key={m}
+                    dataKey={`m:${m}`}
+                    name={m}
+                    stroke={meshColor(m)}
+                    connectNulls
+                    isAnimationActive={false}
+                    dot
+                  />
+                ))}
+              </LineChart>
+            </ResponsiveContainer>
+          </div>
+          <div className="table-wrap">
+            <table className="data" data-testid="history-table">
+              <thead>
+                <tr>
+                  <th>Started</th>
+                  <th>Mesh</th>
+                  <th>Branch</th>
+                  <th>Commit</th>
+                  <th className="num">{metric}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.runId}>
+                    <td>
+                      <Link to={`/runs/${r.runId}`}>
+                        {r.startedAt.replace('T', ' ').slice(0, 19)}
+                      </Link>
+                    </td>
+                    <td>{r.mesh}</td>
+                    <td>{r.branch}</td>
+                    <td>
+                      <code>{r.sha}</code>
+                    </td>
+                    <td className="num">{formatMetric(metric, r.value)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// The history page: one metric across a benchmark's runs, filtered by branch, as the API has it.
+import { randomUUID } from 'node:crypto';
+import { apiClient } from '@meshbench/api/demo';
+import type { ProbeEvent } from '@meshbench/schema';
+import { formatMsValue } from '@meshbench/web/format';
+import { expect, test } from '@playwright/test';
+
+const T0 = Date.parse('2026-03-01T10:00:00Z');
+/** A change and one proxy per latency, in whole ms. */
+const events = (latencies: number[]): ProbeEvent[] => [
+  {
+    type: 'change',
+    id: 'c1',
+    kind: 'endpoint',
+    target: 'hey',
+    action: 'delete',
+    at: new Date(T0).toISOString(),
+  },
+  ...latencies.map(
+    (ms, i): ProbeEvent => ({
+      type: 'observation',
+      change: 'c1',
+      proxy: `p${i}`,
+      at: new Date(T0 + ms).toISOString(),
+    }),
+  ),
+];
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+test("the history page shows P99 of a branch's runs, oldest first", async ({ page, baseURL }) => {
+  const benchmark = `e2e-history-${randomUUID().slice(0, 8)}`;
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  // P99 is rank 99 of 100: 99 ms for 1..100 ms, 109 ms for 11..110 ms.
+  for (const [i, latencies, branch] of [
+    [0, range(1, 100), 'main'],
+    [1, range(11, 110), 'main'],
+    [2, range(501, 600), 'feature'],
+  ] as const) {
+    const run = await api.createRun({
+      benchmark,
+      scenario: 'endpoint-propagation',
+      mesh: { name: 'consul', version: '1.9.5' },
+      labels: { branch },
+      startedAt: new Date(T0 + i * 3_600_000).toISOString(),
+    });
+    await api.postEvents(run.id, events([...latencies]), `history-${benchmark}-${i}`);
+  }
+  await page.goto(`/history?benchmark=${benchmark}&metric=p99&branch=main`);
+  const rows = page.getByTestId('history-table').locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0).locator('td').last()).toHaveText(`${formatMsValue(99)} ms`);
+  await expect(rows.nth(1).locator('td').last()).toHaveText(`${formatMsValue(109)} ms`);
+  await page.screenshot({
+    path: new URL('../artifacts/history.png', import.meta.url).pathname,
+    fullPage: true,
+  });
+});
