@@ -53,15 +53,19 @@ export class ApiRequestError extends Error {
   }
 }
 
-async function getJson<T>(url: string, schema: ZodType<T>, signal?: AbortSignal): Promise<T> {
+/**
+ * The one fetch of the app: the API's own message on a refusal, a network error named as
+ * such, and every answer parsed with its zod schema.
+ */
+async function request<T>(url: string, init: RequestInit, schema: ZodType<T>): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: { accept: 'application/json' },
-      signal: signal ?? null,
+      ...init,
+      headers: { accept: 'application/json', ...init.headers },
     });
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (init.signal?.aborted) throw error;
     throw new ApiRequestError(0, 'network_error', `cannot reach the API (${String(error)})`);
   }
   const body: unknown = await response.json().catch(() => undefined);
@@ -86,6 +90,12 @@ async function getJson<T>(url: string, schema: ZodType<T>, signal?: AbortSignal)
   return parsed.data;
 }
 
+const bearer = (token?: string): Record<string, string> =>
+  token ? { authorization: `Bearer ${token}` } : {};
+
+const getJson = <T>(url: string, schema: ZodType<T>, signal?: AbortSignal): Promise<T> =>
+  request(url, { signal: signal ?? null }, schema);
+
 export const api = {
   runs: (filters: RunFilters, signal?: AbortSignal): Promise<RunList> =>
     getJson(runsUrl(filters), runList, signal),
@@ -102,48 +112,22 @@ export const api = {
 
 // --- Browsing, comparing and sharing (issue 4) ---
 
-async function sendJson<T>(
+const sendJson = <T>(
   method: string,
   url: string,
   body: unknown,
   schema: ZodType<T>,
   token?: string,
-): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
+): Promise<T> =>
+  request(
+    url,
+    {
       method,
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
+      headers: { 'content-type': 'application/json', ...bearer(token) },
       body: JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new ApiRequestError(0, 'network_error', `cannot reach the API (${String(error)})`);
-  }
-  const parsed: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const problem = apiError.safeParse(parsed);
-    throw problem.success
-      ? new ApiRequestError(problem.data.statusCode, problem.data.code, problem.data.message)
-      : new ApiRequestError(
-          response.status,
-          'http_error',
-          `${response.status} ${response.statusText}`,
-        );
-  }
-  const result = schema.safeParse(parsed);
-  if (!result.success) {
-    throw new ApiRequestError(
-      response.status,
-      'invalid_response',
-      `unexpected response from ${url}: ${z.prettifyError(result.error)}`,
-    );
-  }
-  return result.data;
-}
+    },
+    schema,
+  );
 
 const loadResultList = z.array(storedLoadResult);
 
@@ -172,47 +156,21 @@ export const browseApi = {
  * Posts a load generator's result file as it is (the API tells the format apart), with the
  * write token when there is one; a refusal carries the API's own message.
  */
-export async function uploadLoadResults(
+export function uploadLoadResults(
   runId: string,
   file: Blob,
   format: string,
   token?: string,
 ): Promise<ImportResultsResponse> {
-  const url = resultsImportUrl(runId, format);
-  let response: Response;
-  try {
-    response = await fetch(url, {
+  return request(
+    resultsImportUrl(runId, format),
+    {
       method: 'POST',
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/octet-stream',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
+      headers: { 'content-type': 'application/octet-stream', ...bearer(token) },
       body: file,
-    });
-  } catch (error) {
-    throw new ApiRequestError(0, 'network_error', `cannot reach the API (${String(error)})`);
-  }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const problem = apiError.safeParse(body);
-    throw problem.success
-      ? new ApiRequestError(problem.data.statusCode, problem.data.code, problem.data.message)
-      : new ApiRequestError(
-          response.status,
-          'http_error',
-          `${response.status} ${response.statusText}`,
-        );
-  }
-  const parsed = importResultsResponse.safeParse(body);
-  if (!parsed.success) {
-    throw new ApiRequestError(
-      response.status,
-      'invalid_response',
-      `unexpected response from ${url}: ${z.prettifyError(parsed.error)}`,
-    );
-  }
-  return parsed.data;
+    },
+    importResultsResponse,
+  );
 }
 
 // --- Run page: scale-up timeline and gate verdict (issue 3) ---
