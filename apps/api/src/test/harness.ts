@@ -34,6 +34,9 @@ export interface TestServer {
   token: string;
   api: (path: string, init?: RequestInit) => Promise<Response>;
   json: <T = unknown>(path: string, init?: RequestInit) => Promise<{ status: number; body: T }>;
+  /** The StatsD listener's ports, when the server was started with one. */
+  udpPort?: number;
+  tcpPort?: number;
   /** As json(), with no token at all. */
   anonJson: <T = unknown>(path: string, init?: RequestInit) => Promise<{ status: number; body: T }>;
 }
@@ -42,14 +45,15 @@ export interface TestServer {
 export function useServer(
   backend: Backend,
   env: Record<string, string> = {},
-  options: { webRoot?: string } = {},
+  /** statsd: the StatsD listener on free UDP and TCP ports, read back into the server. */
+  options: { webRoot?: string; statsd?: boolean } = {},
 ): TestServer {
   const server = {} as TestServer;
   let database: Database;
   beforeAll(async () => {
     database = await backend.open();
     const config = loadConfig({
-      STATSD_PORT: '0',
+      ...(options.statsd ? {} : { STATSD_PORT: '0' }),
       MESHBENCH_LOG_LEVEL: 'silent',
       MESHBENCH_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       ...env,
@@ -60,10 +64,15 @@ export function useServer(
       logger: false,
       inMemory: true,
       webRoot: options.webRoot,
+      ...(options.statsd ? { statsdPort: 'ephemeral' as const } : {}),
     });
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = server.app.server.address() as AddressInfo;
     server.url = `http://127.0.0.1:${port}`;
+    if (options.statsd) {
+      server.udpPort = server.app.statsd.udpPort as number;
+      server.tcpPort = server.app.statsd.tcpPort as number;
+    }
     const withToken = (init: RequestInit = {}): RequestInit => {
       const headers = new Headers(init.headers);
       if (!headers.has('authorization')) headers.set('authorization', `Bearer ${server.token}`);
