@@ -37,7 +37,7 @@ export const changes = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.id] })],
 );
 
-// Loaded by COPY in bulk: one index only, the one every read of a change uses.
+// Loaded by COPY in bulk: one index only, and a cheap one.
 export const observations = pgTable(
   'observations',
   {
@@ -50,7 +50,15 @@ export const observations = pgTable(
     attrs: jsonb('attrs').$type<Record<string, string | number | boolean>>(),
     batchId: bigint('batch_id', { mode: 'number' }).notNull(),
   },
-  (t) => [index('observations_run_change_idx').on(t.runId, t.changeId)],
+  // BRIN on the batch, not a btree on (run, change): batches take ever larger ids and COPY
+  // appends, so a run's rows sit in the block ranges of its batches. Keeping a btree while
+  // loading cut COPY to a third; BRIN costs next to nothing. Reads of a run name its batch
+  // range (see runBatchRange in the API's repositories) and filter on run and change.
+  (t) => [
+    index('observations_batch_brin')
+      .using('brin', t.batchId)
+      .with({ pages_per_range: 16, autosummarize: true }),
+  ],
 );
 
 export const incidents = pgTable(
