@@ -32,7 +32,9 @@ export interface ApiProcess {
 export async function startApi(env: Record<string, string>): Promise<ApiProcess> {
   const entry = fileURLToPath(new URL('../../apps/api/dist/server.js', import.meta.url));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [entry], {
+  // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under a bench.
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, entry], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FirstApplications } from './first-applications.ts';
+import { FirstApplications, mergeBatch } from './first-applications.ts';
 
 describe('FirstApplications', () => {
   it('counts a proxy once, at its earliest application, and the rest as repeats', () => {
@@ -22,5 +22,41 @@ describe('FirstApplications', () => {
     const set = f.latencies(1000);
     expect([...set.sorted]).toEqual([-100, 0, 300]);
     expect(set.beforeChange).toBe(1);
+  });
+});
+
+describe('mergeBatch', () => {
+  const batchOf = (...reports: [string, number][]) => {
+    const f = new FirstApplications();
+    for (const [proxy, at] of reports) f.add(proxy, at);
+    return f;
+  };
+
+  it('adds proxies new to the change and counts reports of known ones as repeats', () => {
+    // Kept so far (change at 1000): a at 1100, b at 1300, c at 1700; 4 observations.
+    const kept = new Float64Array([100, 300, 700]);
+    const batch = batchOf(['d', 1200], ['b', 1500], ['e', 3000]);
+    const set = mergeBatch(kept, 4, batch, new Map([['b', 1300]]), 1000);
+    expect([...set.sorted]).toEqual([100, 200, 300, 700, 2000]);
+    expect(set.observations).toBe(7);
+    expect(set.repeats).toBe(2); // a's second report before, b's now
+    expect(set.sumUs).toBe(3300);
+  });
+
+  it('moves a proxy to an earlier application reported later, and keeps ties', () => {
+    const kept = new Float64Array([-50, 300, 300, 900]);
+    // c first said 1900 (latency 900); now it says 1100, before everyone but a.
+    const batch = batchOf(['c', 1100], ['f', 1300]);
+    const set = mergeBatch(kept, 4, batch, new Map([['c', 1900]]), 1000);
+    expect([...set.sorted]).toEqual([-50, 100, 300, 300, 300]);
+    expect(set.observations).toBe(6);
+    expect(set.repeats).toBe(1);
+    expect(set.beforeChange).toBe(1);
+  });
+
+  it('refuses a replacement whose earlier latency is not kept', () => {
+    const kept = new Float64Array([100]);
+    const batch = batchOf(['x', 1050]);
+    expect(() => mergeBatch(kept, 1, batch, new Map([['x', 1500]]), 1000)).toThrow(/earlier/);
   });
 });

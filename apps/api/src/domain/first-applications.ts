@@ -24,6 +24,11 @@ export class FirstApplications {
     return this.first.size;
   }
 
+  /** Each proxy's first application in this set, epoch microseconds. */
+  entries(): IterableIterator<[string, number]> {
+    return this.first.entries();
+  }
+
   latencies(changeAtUs: number): LatencySet {
     const sorted = new Float64Array(this.first.size);
     let i = 0;
@@ -32,9 +37,13 @@ export class FirstApplications {
   }
 }
 
-/** Sorts latencies (in place) and derives the counts a summary keeps. */
-export function latencySet(latencies: Float64Array, observations: number): LatencySet {
-  latencies.sort();
+/** Sorts latencies (in place, unless already `sorted`) and derives the counts a summary keeps. */
+export function latencySet(
+  latencies: Float64Array,
+  observations: number,
+  sorted = false,
+): LatencySet {
+  if (!sorted) latencies.sort();
   let sumUs = 0;
   let beforeChange = 0;
   for (const l of latencies) {
@@ -48,4 +57,55 @@ export function latencySet(latencies: Float64Array, observations: number): Laten
     beforeChange,
     sumUs,
   };
+}
+
+/**
+ * A change's kept latencies after one more batch, without reading its earlier observations
+ * again: `kept` is the sorted set so far (one latency per proxy), `batch` this batch's first
+ * applications, and `earlier` the first application (epoch us) that an earlier batch gave
+ * for those of the batch's proxies that had one. A proxy new to the change adds its latency;
+ * one that reports an earlier application than it did before moves to it; any other
+ * report is a repeat.
+ */
+export function mergeBatch(
+  kept: Float64Array,
+  keptObservations: number,
+  batch: FirstApplications,
+  earlier: ReadonlyMap<string, number>,
+  changeAtUs: number,
+): LatencySet {
+  const added: number[] = [];
+  const removed: number[] = [];
+  for (const [proxy, firstUs] of batch.entries()) {
+    const before = earlier.get(proxy);
+    if (before === undefined) {
+      added.push(firstUs - changeAtUs);
+    } else if (firstUs < before) {
+      removed.push(before - changeAtUs);
+      added.push(firstUs - changeAtUs);
+    }
+  }
+  const add = Float64Array.from(added).sort();
+  const drop = Float64Array.from(removed).sort();
+  const merged = new Float64Array(kept.length + add.length - drop.length);
+  let k = 0;
+  let a = 0;
+  let d = 0;
+  let m = 0;
+  while (k < kept.length || a < add.length) {
+    const next = k < kept.length ? (kept[k] as number) : Number.POSITIVE_INFINITY;
+    if (a < add.length && (add[a] as number) <= next) {
+      merged[m++] = add[a++] as number;
+    } else if (d < drop.length && (drop[d] as number) === next) {
+      k++;
+      d++; // this proxy's earlier first application, replaced by the one in the batch
+    } else {
+      merged[m++] = next;
+      k++;
+    }
+  }
+  if (d !== drop.length || m !== merged.length) {
+    throw new Error('the kept latencies do not hold an earlier application they should');
+  }
+  return latencySet(merged, keptObservations + batch.observations, true);
 }

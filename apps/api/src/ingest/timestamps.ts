@@ -15,7 +15,8 @@ function parseUtcFast(s: string): number | null | undefined {
   if (n < 20 || n > 27 || s.charCodeAt(n - 1) !== 90 /* Z */) return undefined;
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84) return undefined;
   if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
-  for (const i of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]) {
+  for (let i = 0; i < 19; i++) {
+    if (i === 4 || i === 7 || i === 10 || i === 13 || i === 16) continue;
     const d = s.charCodeAt(i) - 48;
     if (d < 0 || d > 9) return undefined;
   }

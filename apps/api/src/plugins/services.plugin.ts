@@ -23,6 +23,7 @@ function build(
   database: import('@meshbench/db').Database,
   maxBatchBytes: number,
   adminToken: string | undefined,
+  warn: (error: unknown, message: string) => void,
 ) {
   const runs = runsRepository(database.db);
   const propagation = propagationRepository(database.db);
@@ -31,7 +32,7 @@ function build(
   const services = {
     projects,
     runs: runsService({ runs, projects }),
-    ingest: ingestService({ runs, events, maxBatchBytes }),
+    ingest: ingestService({ runs, events, maxBatchBytes, warn }),
     export: exportService({ runs, events }),
     propagation: propagationService({ runs, propagation }),
     results: resultsService({ runs, results: resultsRepository(database.db) }),
@@ -61,7 +62,12 @@ declare module 'fastify' {
 
 export default fp<{ maxBatchBytes: number; adminToken: string | undefined }>(
   async (app, opts) => {
-    app.decorate('services', build(app.database, opts.maxBatchBytes, opts.adminToken));
+    app.decorate(
+      'services',
+      build(app.database, opts.maxBatchBytes, opts.adminToken, (err, message) =>
+        app.log.warn({ err }, message),
+      ),
+    );
   },
   { name: 'services', dependencies: ['database'] },
 );

@@ -1,6 +1,8 @@
 // Probe-event batches: one transaction per batch, rows loaded by COPY, kept summaries.
 import { copyText, type Database, type Tx, tables } from '@meshbench/db';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { inRunBatches, inRunBatchesText } from './observation-scope.ts';
+import { toFloat64 } from './propagation.repository.ts';
 
 const { changes, changeSummaries, eventBatches, latencyBlocks } = tables;
 
@@ -95,39 +97,39 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
     },
 
     /**
-     * Every proxy's first application of a change (epoch us, ascending) and the observation
-     * total, read through a cursor into one Float64Array: 10 million proxies are 80 MB, not
-     * 10 million row objects.
+     * The earlier first application (epoch us) of each proxy this batch reports for the
+     * change and an earlier batch already did: the batch's rows are loaded, so Postgres
+     * joins them to the run's earlier ones. Proxies new to the change are absent.
      */
-    async firstApplications(
-      changeId: string,
-    ): Promise<{ firstUs: Float64Array; observations: number }> {
-      await tx.db.execute(sql`set local work_mem = '256MB'`);
-      await tx.db.execute(sql`declare first_applications no scroll cursor for
-        select (extract(epoch from min(at)) * 1000000)::float8 as first_us, count(*)::int as n
-        from observations where run_id = ${runId} and change_id = ${changeId}
-        group by proxy order by 1`);
-      let firstUs = new Float64Array(1 << 16);
-      let size = 0;
-      let observations = 0;
-      for (;;) {
-        const result = await tx.db.execute<{ first_us: number; n: number }>(
-          sql.raw('fetch 100000 from first_applications'),
-        );
-        const rows = (result as unknown as { rows: { first_us: number; n: number }[] }).rows;
-        if (rows.length === 0) break;
-        if (size + rows.length > firstUs.length) {
-          const grown = new Float64Array(Math.max(firstUs.length * 2, size + rows.length));
-          grown.set(firstUs.subarray(0, size));
-          firstUs = grown;
-        }
-        for (const r of rows) {
-          firstUs[size++] = Number(r.first_us);
-          observations += Number(r.n);
-        }
+    async earlierFirstApplications(changeId: string): Promise<Map<string, number>> {
+      const result = await tx.db.execute<{ proxy: string; first_us: number }>(sql`
+        select p.proxy, (extract(epoch from min(p.at)) * 1000000)::float8 as first_us
+        from observations p
+        where ${inRunBatches(runId, 'p')} and p.batch_id <> ${batchId}
+          and p.run_id = ${runId} and p.change_id = ${changeId}
+          and p.proxy in (select b.proxy from observations b
+            where b.batch_id = ${batchId} and b.run_id = ${runId} and b.change_id = ${changeId})
+        group by p.proxy`);
+      const rows = (result as unknown as { rows: { proxy: string; first_us: unknown }[] }).rows;
+      return new Map(rows.map((r) => [r.proxy, Number(r.first_us)]));
+    },
+
+    /** The sorted latencies the change's kept summary holds, its blocks put back together. */
+    async keptLatencies(changeId: string): Promise<Float64Array> {
+      const rows = await tx.db
+        .select({ latencies: latencyBlocks.latencies })
+        .from(latencyBlocks)
+        .where(and(eq(latencyBlocks.runId, runId), eq(latencyBlocks.changeId, changeId)))
+        .orderBy(asc(latencyBlocks.blockNo));
+      const size = rows.reduce((n, r) => n + r.latencies.byteLength / 8, 0);
+      const out = new Float64Array(size);
+      let at = 0;
+      for (const r of rows) {
+        const block = toFloat64(r.latencies);
+        out.set(block, at);
+        at += block.length;
       }
-      await tx.db.execute(sql.raw('close first_applications'));
-      return { firstUs: firstUs.slice(0, size), observations };
+      return out;
     },
 
     async saveSummary(changeId: string, s: SummaryToSave): Promise<void> {
@@ -200,7 +202,7 @@ const EXPORT_QUERY = `
   union all
   select 3, json_strip_nulls(json_build_object('type', 'observation', 'change', change_id,
     'proxy', proxy, 'node', node, 'at', ${iso('at')}, 'cause', cause, 'attrs', attrs))::text
-    from observations where run_id = $1
+    from observations where run_id = $1 and $RANGE
   order by part`;
 
 export function eventsRepository(database: Database) {
@@ -221,7 +223,7 @@ export function eventsRepository(database: Database) {
       await database.transaction(async (tx) => {
         await tx.db.execute(
           sql.raw(
-            `declare run_events no scroll cursor for ${EXPORT_QUERY.replaceAll('$1', `'${runId}'::uuid`)}`,
+            `declare run_events no scroll cursor for ${EXPORT_QUERY.replace('$RANGE', inRunBatchesText(runId)).replaceAll('$1', `'${runId}'::uuid`)}`,
           ),
         );
         for (;;) {
@@ -237,6 +239,12 @@ export function eventsRepository(database: Database) {
     },
 
     copyText,
+
+    /** Summarises the observation index's new block ranges (Postgres' autovacuum may too). */
+    async summarizeIndex(): Promise<void> {
+      await database.db.execute(sql`select brin_summarize_new_values('observations_batch_brin')`);
+    },
+
     /**
      * Runs `work` in one transaction after claiming the idempotency key. A key seen before
      * returns the earlier batch instead; a concurrent retry waits for the first to finish.

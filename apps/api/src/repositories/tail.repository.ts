@@ -3,6 +3,7 @@ import type { Db } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
+import { inRunBatches } from './observation-scope.ts';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const num = (v: unknown): number => Number(v);
@@ -28,7 +29,7 @@ export function tailRepository(db: Db) {
       const result = await db.execute(sql`
         with late as (
           select distinct proxy from observations
-          where run_id = ${runId} and change_id = ${changeId}
+          where ${inRunBatches(runId)} and run_id = ${runId} and change_id = ${changeId}
             and at >= to_timestamp(${(changeAtUs + thresholdUs) / 1e6}::float8) - interval '1 millisecond'
         )
         select f.proxy, f.node, f.cause, f.at_us
@@ -37,7 +38,7 @@ export function tailRepository(db: Db) {
             o.proxy, o.node, o.cause, (extract(epoch from o.at) * 1000000)::float8 as at_us
           from observations o
           join late l on l.proxy = o.proxy
-          where o.run_id = ${runId} and o.change_id = ${changeId}
+          where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
           order by o.proxy, o.at, o.batch_id, o.cause nulls last
         ) f
         where f.at_us - ${changeAtUs}::float8 > ${thresholdUs}::float8`);

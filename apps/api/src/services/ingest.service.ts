@@ -1,6 +1,6 @@
 // The events use case: a batch is decoded, checked and stored whole, or not at all.
 import type { IngestResult } from '@meshbench/schema';
-import { type LatencySet, latencySet } from '../domain/first-applications.ts';
+import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { BatchAssembler, differingField } from '../ingest/batch-assembler.ts';
@@ -26,8 +26,9 @@ export function ingestService(deps: {
   runs: RunsRepository;
   events: EventsRepository;
   maxBatchBytes: number;
+  warn: (error: unknown, message: string) => void;
 }) {
-  const { runs, events, maxBatchBytes } = deps;
+  const { runs, events, maxBatchBytes, warn } = deps;
 
   return {
     async ingest(runRef: string, input: IngestInput): Promise<IngestResult> {
@@ -54,7 +55,14 @@ export function ingestService(deps: {
         return batch.accepted;
       });
 
-      if (!claim.duplicate) return { accepted: claim.result, duplicate: false };
+      if (!claim.duplicate) {
+        // After the commit, off the reply's path: the index learns the batch's block ranges.
+        // Should it fail, nothing is lost; reads only scan those ranges until the next time.
+        events
+          .summarizeIndex()
+          .catch((error) => warn(error, 'summarising the observations index failed'));
+        return { accepted: claim.result, duplicate: false };
+      }
 
       // A retry: the body must be the one first sent under this key.
       let size = 0;
@@ -108,22 +116,26 @@ async function settleChanges(store: BatchStore, batch: BatchAssembler): Promise<
   await store.insertChanges(fresh);
 }
 
-/** Recomputes the kept summary of every change the batch touched. */
+/**
+ * Brings the kept summary of every change the batch touched up to date. A change seen for
+ * the first time is summarised from the batch alone; one with earlier observations merges
+ * the batch into its kept latencies, asking Postgres only about the batch's own proxies.
+ */
 async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void> {
   const touched = [...new Set([...batch.changes.keys(), ...batch.applications.keys()])];
   const prior = await store.priorObservations(touched);
   const changeAt = new Map((await store.storedChanges(touched)).map((c) => [c.id, c.atUs]));
   for (const changeId of touched) {
     const atUs = changeAt.get(changeId) as number;
+    const apps = batch.applications.get(changeId);
+    const priorObservations = prior.get(changeId) ?? 0;
+    if (!apps && prior.has(changeId)) continue; // given again, nothing new about it
     let set: LatencySet;
-    if ((prior.get(changeId) ?? 0) > 0) {
-      // Proxies may have reported in earlier batches: first applications come from all rows.
-      const all = await store.firstApplications(changeId);
-      const latencies = all.firstUs.map((first) => first - atUs);
-      set = latencySet(latencies, all.observations);
-    } else {
-      const apps = batch.applications.get(changeId);
-      set = apps ? apps.latencies(atUs) : latencySet(new Float64Array(0), 0);
+    if (!apps) set = latencySet(new Float64Array(0), 0);
+    else if (priorObservations === 0) set = apps.latencies(atUs);
+    else {
+      const earlier = await store.earlierFirstApplications(changeId);
+      set = mergeBatch(await store.keptLatencies(changeId), priorObservations, apps, earlier, atUs);
     }
     await store.saveSummary(changeId, toSummary(set));
   }

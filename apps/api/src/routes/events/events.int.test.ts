@@ -149,6 +149,37 @@ describe.each(backends)('events and propagation on $name', (backend) => {
     });
   });
 
+  it("keeps a change's summary exact over batches interleaved with another run's", async () => {
+    const a = await createRun(server);
+    const b = await createRun(server);
+    await postEvents(server, a.id, ndjson([change, obs('p1', 100), obs('p2', 200)]));
+    // Another run, the same change id and proxies, loaded between run a's batches.
+    await postEvents(server, b.id, ndjson([change, obs('p1', 10), obs('p9', 20)]));
+    const moves = ndjson([obs('p2', 150), obs('p3', 300), obs('p3', 50), obs('p4', 400)]);
+    expect((await postEvents(server, a.id, moves)).status).toBe(200);
+    expect((await postEvents(server, a.id, ndjson([obs('p1', 120), obs('p4', 390)]))).status).toBe(
+      200,
+    );
+    // First applications: p1 100, p2 150 (moved), p3 50, p4 390 (moved); 8 observations.
+    expect((await summary(a.id, 'percentiles=25,50,100')).body).toMatchObject({
+      count: 4,
+      observations: 8,
+      repeats: 4,
+      minMs: 50,
+      maxMs: 390,
+      percentiles: [
+        { p: 25, ms: 50 },
+        { p: 50, ms: 100 },
+        { p: 100, ms: 390 },
+      ],
+    });
+    expect((await summary(b.id, 'percentiles=100')).body).toMatchObject({
+      count: 2,
+      observations: 2,
+      percentiles: [{ p: 100, ms: 20 }],
+    });
+  });
+
   it('accepts incidents and lifecycle events with the batch', async () => {
     const run = await createRun(server);
     const posted = await postEvents(

@@ -1,0 +1,21 @@
+// Observations carry no index on their run: a BRIN on batch_id finds a run's rows, because
+// batches take ever larger ids and COPY appends. Every read of a run's observations names
+// the range of its batches, so the index can skip the rest of the table.
+import { type SQL, sql } from 'drizzle-orm';
+
+/** `batch_id` (of `alias`, if given) within the run's first and last batch. */
+export function inRunBatches(runId: string, alias?: string): SQL {
+  const column = sql.raw(alias ? `${alias}.batch_id` : 'batch_id');
+  return sql`${column} between (select min(id) from event_batches where run_id = ${runId})
+    and (select max(id) from event_batches where run_id = ${runId})`;
+}
+
+/** The same range as SQL text for a statement that takes no parameters (DECLARE). */
+export function inRunBatchesText(runUuid: string, alias?: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runUuid)) {
+    throw new Error(`not a run id: ${runUuid}`);
+  }
+  const column = alias ? `${alias}.batch_id` : 'batch_id';
+  return `${column} between (select min(id) from event_batches where run_id = '${runUuid}'::uuid)
+    and (select max(id) from event_batches where run_id = '${runUuid}'::uuid)`;
+}
