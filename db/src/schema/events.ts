@@ -87,7 +87,8 @@ export const lifecycleEvents = pgTable(
     attrs: jsonb('attrs').$type<Record<string, string | number | boolean>>(),
     batchId: bigint('batch_id', { mode: 'number' }).notNull(),
   },
-  (t) => [index('lifecycle_events_run_idx').on(t.runId, t.phase, t.at)],
+  // The timeline takes each entity's first arrival per phase from this order, no sort.
+  (t) => [index('lifecycle_events_run_entity_idx').on(t.runId, t.phase, t.entity, t.at)],
 );
 
 /** One row per accepted batch: the idempotency record and the batch id of its rows. */
