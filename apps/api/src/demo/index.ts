@@ -10,7 +10,7 @@ import {
   MODES,
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
-import { loadScaleUp } from './scale-up.ts';
+import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 
 export { apiClient } from './client.ts';
 export { dataPlaneMeshes, dataPlaneRun, fortioResult } from './data-plane.ts';
@@ -21,7 +21,14 @@ export {
   linkerdScenario,
   propagationScenarios,
 } from './endpoint-propagation.ts';
-export { consulScaleUp, loadScaleUp, scaleUpRun } from './scale-up.ts';
+export {
+  consulScaleUp,
+  consulStreamingScaleUp,
+  loadScaleUp,
+  scaleUpRun,
+  scaleUpScenarios,
+  sendOtlp,
+} from './scale-up.ts';
 
 export async function loadDemo(opts: {
   baseUrl: string;
@@ -57,7 +64,8 @@ export async function loadDemo(opts: {
     await api.postResults(dp.id, cpuSweepCsv(mesh, start), 'istio-csv');
     loaded.push(await api.finishRun(dp.id, end));
   }
-  // Scale-up: lifecycle events, StatsD over UDP and OTLP from the SDK, all time-stamped.
-  loaded.push(await loadScaleUp(opts));
+  // Scale-up, twice (two versions to compare): lifecycle events, StatsD over UDP and OTLP
+  // from the SDK, all time-stamped.
+  for (const scenario of scaleUpScenarios) loaded.push(await loadScaleUp(opts, scenario));
   return loaded;
 }

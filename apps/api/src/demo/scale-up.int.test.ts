@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backends } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
-import { consulScaleUp, loadScaleUp, scaleUpRun } from './scale-up.ts';
+import { consulScaleUp, consulStreamingScaleUp, loadScaleUp, scaleUpRun } from './scale-up.ts';
 
 interface TimelineBody {
   durationMs: number;
@@ -21,6 +21,27 @@ describe('the scale-up demo data', () => {
     expect(a.events).toEqual(b.events);
     expect(a.statsdLines('r')).toEqual(b.statsdLines('r'));
     expect(a.events.length).toBeGreaterThan(9_000);
+  });
+
+  it('has a second run, on 1.10 with streaming, that joins sooner on a lighter server', () => {
+    const base = scaleUpRun(consulScaleUp);
+    const streaming = scaleUpRun(consulStreamingScaleUp);
+    expect(streaming.run.mesh).toEqual({ name: 'consul', version: '1.10.0' });
+    const lastJoin = (d: typeof base) =>
+      Math.max(
+        ...d.events.flatMap((e) =>
+          e.type === 'lifecycle' && e.phase === 'joined' ? [Date.parse(e.at)] : [],
+        ),
+      ) - Date.parse(d.run.startedAt as string);
+    expect(lastJoin(streaming)).toBeLessThan(lastJoin(base));
+    const peakCpu = (d: typeof base) =>
+      Math.max(
+        ...d.statsdLines('r').flatMap((l) => {
+          const m = /^consul\.server\.cpu_pct:([\d.]+)\|/.exec(l);
+          return m ? [Number(m[1])] : [];
+        }),
+      );
+    expect(peakCpu(streaming)).toBeLessThan(peakCpu(base) - 10);
   });
 });
 

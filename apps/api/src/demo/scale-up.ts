@@ -1,7 +1,8 @@
 // A runner's view of a scale-up, shaped like the Consul Global Scale Benchmark's: 1,000
 // nodes join after a random delay over ten minutes, register their services and get
 // allocations scheduled, then running; the control plane's CPU rises while it scales and
-// falls after. Lifecycle events go through the events API, the control plane's own
+// falls after. Two runs of it, 1.9.5 and 1.10.0 with streaming (faster joins, a lighter
+// server), so the compare page has timelines to align. Lifecycle events go through the events API, the control plane's own
 // metrics as StatsD over UDP and as OTLP from the OpenTelemetry SDK's exporter, every
 // sample stamped inside the run's window so the demo is the same on every start.
 import { createSocket } from 'node:dgram';
@@ -28,6 +29,10 @@ export interface ScaleUpScenario {
   /** The run: scaling, then quiet until this long after the start, ms. */
   durationMs: number;
   start: string;
+  version: string;
+  branch: string;
+  /** How far the servers' CPU rises above its 5 % floor at the busiest moment, %. */
+  cpuRise: number;
 }
 
 export const consulScaleUp: ScaleUpScenario = {
@@ -37,7 +42,25 @@ export const consulScaleUp: ScaleUpScenario = {
   joinSpanMs: 540_000,
   durationMs: 900_000,
   start: '2026-02-02T09:00:00.000Z',
+  version: '1.9.5',
+  branch: 'main',
+  cpuRise: 38,
 };
+
+/** The same scale-up on Consul 1.10 with streaming: joins over six minutes, less CPU. */
+export const consulStreamingScaleUp: ScaleUpScenario = {
+  seed: 20210622,
+  nodes: 1000,
+  perNode: 3,
+  joinSpanMs: 360_000,
+  durationMs: 900_000,
+  start: '2026-02-03T09:00:00.000Z',
+  version: '1.10.0',
+  branch: 'streaming',
+  cpuRise: 22,
+};
+
+export const scaleUpScenarios = [consulScaleUp, consulStreamingScaleUp];
 
 export interface ScaleUpData {
   run: CreateRunBody;
@@ -117,7 +140,7 @@ export function scaleUpRun(s: ScaleUpScenario): ScaleUpData {
   for (let i = 0; i < seconds; i++) {
     joined += joinRate[i] as number;
     const activity = (recent[i] as number) / peak;
-    cpu.push(Math.max(1, 5 + 38 * activity + metricsRnd.uniform(-2, 2)));
+    cpu.push(Math.max(1, 5 + s.cpuRise * activity + metricsRnd.uniform(-2, 2)));
     memory.push(310 + 0.85 * joined + metricsRnd.uniform(-3, 3));
     pushes.push((runRate[i] as number) * 4 + metricsRnd.int(0, 2));
     pushLatency.push(
@@ -234,7 +257,7 @@ export function scaleUpRun(s: ScaleUpScenario): ScaleUpData {
         'service.name': 'consul-server',
         'meshbench.run': runRef,
       }),
-      scopeMetrics: [{ scope: { name: 'consul', version: '1.9.5' }, metrics }],
+      scopeMetrics: [{ scope: { name: 'consul', version: s.version }, metrics }],
     };
   };
 
@@ -242,7 +265,7 @@ export function scaleUpRun(s: ScaleUpScenario): ScaleUpData {
     run: {
       benchmark: 'global-scale',
       scenario: 'scale-up',
-      mesh: { name: 'consul', version: '1.9.5' },
+      mesh: { name: 'consul', version: s.version },
       platform: 'nomad',
       topology: {
         nodes: s.nodes,
@@ -251,7 +274,7 @@ export function scaleUpRun(s: ScaleUpScenario): ScaleUpData {
         servers: 5,
       },
       environment: 'demo',
-      labels: { source: 'demo', branch: 'main', seed: String(s.seed) },
+      labels: { source: 'demo', branch: s.branch, seed: String(s.seed) },
       startedAt: iso(0),
       finishedAt: iso(s.durationMs),
     },
@@ -308,18 +331,21 @@ export async function sendOtlp(
   }
 }
 
-/** Posts the scale-up run: events through the API, StatsD to statsdPort, OTLP to /v1/metrics. */
-export async function loadScaleUp(opts: {
-  baseUrl: string;
-  token?: string | undefined;
-  statsdPort?: number;
-  log?: (message: string) => void;
-}): Promise<Run> {
+/** Posts a scale-up run: events through the API, StatsD to statsdPort, OTLP to /v1/metrics. */
+export async function loadScaleUp(
+  opts: {
+    baseUrl: string;
+    token?: string | undefined;
+    statsdPort?: number;
+    log?: (message: string) => void;
+  },
+  scenario: ScaleUpScenario = consulScaleUp,
+): Promise<Run> {
   const api = apiClient(opts.baseUrl, opts.token);
-  const scale = scaleUpRun(consulScaleUp);
+  const scale = scaleUpRun(scenario);
   const { finishedAt, ...started } = scale.run;
   const run = await api.createRun(started);
-  await api.postEvents(run.id, scale.events, `demo-${consulScaleUp.seed}`);
+  await api.postEvents(run.id, scale.events, `demo-${scenario.seed}`);
   if (opts.statsdPort) {
     const host = new URL(opts.baseUrl).hostname.replace(/^\[|\]$/g, '');
     await sendStatsd(host, opts.statsdPort, scale.statsdLines(run.id));
