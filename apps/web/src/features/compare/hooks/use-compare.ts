@@ -1,11 +1,11 @@
 // The live data of a comparison: each run and its changes, then per compared change each
 // run's summary (with its log histogram: one request per run before anything is drawn), the
 // linear histograms over one range for all when asked for, and, once the numbers are on
-// screen, the tails (the slowest read) and the runs' load results.
-import type { Change, HistogramScale, Propagation } from '@meshbench/schema';
+// screen, the tails (the slowest read); beside them the runs' load results and timelines.
+import { type Change, type HistogramScale, type Propagation, timeline } from '@meshbench/schema';
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
-import { api, browseApi } from '../../../api/client.ts';
-import type { PropagationParams } from '../../../api/urls.ts';
+import { api, browseApi, getParsedJson } from '../../../api/client.ts';
+import { type PropagationParams, runTimelineUrl } from '../../../api/urls.ts';
 import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
 import { commonHistogramRequest } from '../../../charts/prepare/histogram-multiples.ts';
 
@@ -116,6 +116,22 @@ export function useLoadResults(runIds: string[]) {
     queries: runIds.map((runId) => ({
       queryKey: ['load-results', runId],
       queryFn: ({ signal }: { signal: AbortSignal }) => browseApi.loadResults(runId, signal),
+    })),
+  });
+}
+
+/**
+ * Points per line of a compared timeline: a chart is half the page wide and up to four runs
+ * share it, so fewer than the run page's thousand draw the same picture.
+ */
+export const COMPARE_TIMELINE_POINTS = 400;
+
+export function useTimelines(runIds: string[]) {
+  return useQueries({
+    queries: runIds.map((runId) => ({
+      queryKey: ['timeline', runId, COMPARE_TIMELINE_POINTS],
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        getParsedJson(runTimelineUrl(runId, COMPARE_TIMELINE_POINTS), timeline, signal),
     })),
   });
 }

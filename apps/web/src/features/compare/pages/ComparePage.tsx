@@ -9,6 +9,7 @@ import { ChangeComparison } from '../components/ChangeComparison.tsx';
 import { DifferencesWarning } from '../components/DifferencesWarning.tsx';
 import { LoadOverlayPanel } from '../components/LoadOverlayPanel.tsx';
 import { RunCards } from '../components/RunCards.tsx';
+import { TimelineOverlayPanel } from '../components/TimelineOverlayPanel.tsx';
 import {
   parseCompareRuns,
   useComparedRuns,
@@ -16,6 +17,7 @@ import {
   useLoadResults,
   useSummaries,
   useTails,
+  useTimelines,
 } from '../hooks/use-compare.ts';
 import { type ComparedRun, comparedRuns } from '../prepare/compared-runs.ts';
 import { whatDiffers } from '../prepare/differences.ts';
@@ -85,17 +87,29 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
     (pairs[0]?.changes ?? []) as (Pick<Change, 'id' | 'expected'> | null)[],
   );
   const loadResults = useLoadResults(runs.map((r) => r.id));
+  const timelines = useTimelines(runs.map((r) => r.id));
+  const timelineData = timelines.map((q) => (q.isError ? null : q.data));
+  const timelineError = timelines.find((q) => q.isError)?.error;
+  const nothing =
+    loadResults.every((q) => q.data?.length === 0) &&
+    timelines.every((q) => q.isSuccess && q.data.phases.length + q.data.series.length === 0);
   return (
     <>
       <RunCards runs={compared} linkToRuns />
       <DifferencesWarning differences={differences} />
       {pairs.length === 0
-        ? loadResults.every((q) => q.data?.length === 0) && (
-            <p className="state">These runs have no changes and no load results to compare.</p>
+        ? nothing && (
+            <p className="state">
+              These runs have no changes, no load results and no timelines to compare.
+            </p>
           )
         : pairs.map((pair) => (
             <LiveChangeComparison key={pair.title} runs={compared} pair={pair} />
           ))}
+      {timelineError !== undefined && (
+        <ErrorMessage error={timelineError} what="a run's timeline" />
+      )}
+      <TimelineOverlayPanel runs={compared} timelines={timelineData} />
       <LoadOverlayPanel runs={compared} results={loadResults.map((q) => q.data)} />
     </>
   );
