@@ -1,7 +1,8 @@
 // bench/statsd: StatsD lines over loopback UDP from a sender in its own process, into
 // (1) a bare Node dgram socket that only counts lines (the ceiling) and (2) the built API,
 // which parses, aggregates and writes them to Postgres. Prints lines/s received and
-// aggregated, loss (counted, and the kernel's UDP drop counters), and the ratio.
+// aggregated, loss (counted, and the kernel's UDP drop counters), the ratio, and the CPU
+// time each receiver spent per line (less noisy than rates on a shared machine).
 // Usage: tsx statsd.ts [--lines N] [--rate linesPerSecond] (DATABASE_URL, default the local test db)
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -19,6 +20,14 @@ const TOKEN = 'bench-admin-token-0123456789';
 const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/** CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line (11 and 12 after the command name).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 
 /** The kernel's UDP counters: datagrams dropped for a full buffer or other input errors. */
 function udpDrops(): { inErrors: number; rcvbufErrors: number } {
@@ -133,7 +142,10 @@ async function main() {
     bareLines += msg.length > 1 ? n + 1 : 0;
   });
   await new Promise<void>((resolve) => bare.bind(0, '127.0.0.1', () => resolve()));
+  const bareCpu0 = process.cpuUsage();
   const bareResult = await phase(bare.address().port, 'bench', () => bareLines);
+  const bareCpu = process.cpuUsage(bareCpu0);
+  const bareCpuMs = (bareCpu.user + bareCpu.system) / 1000;
   bare.close();
 
   // --- the API: parse, aggregate per interval, write to Postgres ---
@@ -160,9 +172,11 @@ async function main() {
         flushErrors: number;
       };
     const before = await stats();
+    const cpu0 = cpuMs(api.pid);
     const apiResult = await phase(statsdPort, run.id, async () => (await stats()).lines);
     await new Promise((r) => setTimeout(r, 2500)); // the last intervals are flushed
     const after = await stats();
+    const apiCpuMs = cpuMs(api.pid) - cpu0;
     const series = (await (await fetch(`${api.url}/api/v1/runs/${run.id}/series`)).json()) as {
       name: string;
       stats: { sum: number | null };
@@ -180,6 +194,9 @@ async function main() {
     report('API received', apiResult);
     console.log(
       `  API aggregated               ${fmt((samples / apiResult.spanMs) * 1000).padStart(11)} samples/s  (${fmt(samples)} samples, ${fmt(after.malformed - before.malformed)} malformed, ${fmt(after.rowsWritten - before.rowsWritten)} rows written, ${fmt(after.flushErrors - before.flushErrors)} flush errors)`,
+    );
+    console.log(
+      `  API CPU                      ${fmt(apiCpuMs)} ms (${fmt((apiCpuMs * 1000) / Math.max(1, apiResult.received), 2)} us per line received, flushes included; bare socket ${fmt((bareCpuMs * 1000) / Math.max(1, bareResult.received), 2)} us)`,
     );
     console.log(
       `  stored check                 consul.xds.pushes sum ${fmt(pushes)} of ${fmt(apiResult.received / 4)} received`,

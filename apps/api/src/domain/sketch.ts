@@ -38,16 +38,48 @@ function trimmed(store: StoreLike) {
   };
 }
 
+interface MappingLike {
+  gamma: number;
+  _offset: number;
+  toProto(): unknown;
+}
+
+/**
+ * The last mapping's protobuf message, by mapping class, gamma and offset. The library's
+ * toProto() runs require() on every call, which cost more than the rest of the encoding.
+ */
+let lastMapping: { kind: unknown; gamma: number; offset: number; message: unknown } | null = null;
+
+function mappingMessage(mapping: MappingLike): unknown {
+  const m = lastMapping;
+  if (
+    m !== null &&
+    m.kind === mapping.constructor &&
+    m.gamma === mapping.gamma &&
+    m.offset === mapping._offset
+  ) {
+    return m.message;
+  }
+  const message = mapping.toProto();
+  lastMapping = {
+    kind: mapping.constructor,
+    gamma: mapping.gamma,
+    offset: mapping._offset,
+    message,
+  };
+  return message;
+}
+
 /** DDSketch protobuf bytes: only the bins between the lowest and highest used key. */
 export function encodeSketch(sketch: Sketch): Uint8Array {
   const s = sketch as unknown as {
-    mapping: { toProto(): unknown };
+    mapping: MappingLike;
     store: StoreLike;
     negativeStore: StoreLike;
     zeroCount: number;
   };
   const message = proto.DDSketch.create({
-    mapping: s.mapping.toProto() as never,
+    mapping: mappingMessage(s.mapping) as never,
     positiveValues: trimmed(s.store),
     negativeValues: trimmed(s.negativeStore),
     zeroCount: s.zeroCount,
