@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cumulative, declaredTotal, phaseTimeline, rankFor } from './lifecycle.ts';
+import {
+  cumulative,
+  declaredTotal,
+  phaseFromArrivals,
+  phaseTimeline,
+  rankFor,
+} from './lifecycle.ts';
 
 describe('lifecycle phases', () => {
   it('accumulates arrivals per bucket with a rate per second', () => {
@@ -59,5 +65,33 @@ describe('lifecycle phases', () => {
       percent: 100,
       offsetMs: 14_000,
     });
+  });
+
+  it('times a phase from arrivals per bucket and the arrivals at the ranks it needs', () => {
+    // 3 seen of 4 declared, in buckets 0 and 2 of 1 s.
+    const phase = {
+      observed: 3,
+      arrivals: new Map([
+        [0, 2],
+        [2, 1],
+      ]),
+      atRank: new Map([
+        [2, 700],
+        [3, 2500],
+      ]),
+    };
+    const { points, timeTo } = phaseFromArrivals(phase, 4, 3, 1000);
+    expect(points).toEqual([
+      { offsetMs: 0, count: 2, ratePerSec: 2 },
+      { offsetMs: 1000, count: 2, ratePerSec: 0 },
+      { offsetMs: 2000, count: 3, ratePerSec: 1 },
+    ]);
+    // Ranks 2, 4, 4, 4 of 4: only rank 2 arrived.
+    expect(timeTo.map((t) => t.offsetMs)).toEqual([700, null, null, null]);
+    expect(phaseFromArrivals(phase, 3, 3, 1000).timeTo.map((t) => t.offsetMs)).toEqual([
+      700, 2500, 2500, 2500,
+    ]);
+    // A rank the database was not asked for is a bug, never a silent null.
+    expect(() => phaseFromArrivals(phase, 2, 3, 1000)).toThrow('no first arrival at rank 1');
   });
 });

@@ -58,10 +58,38 @@ export function cumulative(
 }
 
 /**
+ * One phase on the timeline from its arrivals per bucket and the first arrivals (ms since
+ * the origin) at the ranks it needs: cumulative counts per bucket with rates, and the time
+ * to each percentage of `total` (null when fewer than that many arrived).
+ */
+export function phaseFromArrivals(
+  phase: {
+    observed: number;
+    arrivals: ReadonlyMap<number, number>;
+    atRank: ReadonlyMap<number, number>;
+  },
+  total: number,
+  buckets: number,
+  bucketMs: number,
+): {
+  points: { offsetMs: number; count: number; ratePerSec: number }[];
+  timeTo: { percent: number; offsetMs: number | null }[];
+} {
+  return {
+    points: cumulative(phase.arrivals, buckets, bucketMs),
+    timeTo: TIME_TO_PERCENTS.map((percent) => {
+      const rank = rankFor(percent, total);
+      if (rank > phase.observed) return { percent, offsetMs: null };
+      const offsetMs = phase.atRank.get(rank);
+      if (offsetMs === undefined) throw new Error(`no first arrival at rank ${rank}`);
+      return { percent, offsetMs };
+    }),
+  };
+}
+
+/**
  * One phase on the timeline from its entities' first arrivals (ascending, ms since the
- * origin): cumulative counts per bucket with rates, and the time to each percentage of
- * `total` (null when fewer than that many arrived). Arrivals before the origin count in
- * the first bucket, after the axis in the last.
+ * origin); arrivals before the origin count in the first bucket, after the axis in the last.
  */
 export function phaseTimeline(
   firstMs: readonly number[],
@@ -77,11 +105,11 @@ export function phaseTimeline(
     const i = Math.min(buckets - 1, Math.max(0, Math.floor(t / bucketMs)));
     arrivals.set(i, (arrivals.get(i) ?? 0) + 1);
   }
-  return {
-    points: cumulative(arrivals, buckets, bucketMs),
-    timeTo: TIME_TO_PERCENTS.map((percent) => {
-      const rank = rankFor(percent, total);
-      return { percent, offsetMs: rank <= firstMs.length ? (firstMs[rank - 1] as number) : null };
-    }),
-  };
+  const atRank = new Map(firstMs.map((t, i) => [i + 1, t]));
+  return phaseFromArrivals(
+    { observed: firstMs.length, arrivals, atRank },
+    total,
+    buckets,
+    bucketMs,
+  );
 }

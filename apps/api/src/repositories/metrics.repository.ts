@@ -4,7 +4,7 @@
 import { copyText, type Database, type Db, tables } from '@meshbench/db';
 import type { Topology } from '@meshbench/schema';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
+import type { AggregateValues, StoredRow, ValueClass } from '../domain/series-math.ts';
 
 const { metricSeries, runs } = tables;
 
@@ -42,6 +42,37 @@ export interface SeriesRow {
   source: string;
   unit: string | null;
   tags: Record<string, string>;
+}
+
+/** Buckets of `bucketMs` from `fromMs`; times before fall in the first, after in the last. */
+export interface BucketAxis {
+  fromMs: number;
+  toMs: number;
+  bucketMs: number;
+  buckets: number;
+}
+
+/** The lower bounds of buckets 1.. for width_bucket(), which then clamps as the axis does. */
+const bucketBounds = (axis: BucketAxis) =>
+  Array.from({ length: axis.buckets - 1 }, (_, i) => iso(axis.fromMs + (i + 1) * axis.bucketMs));
+
+/** One bucket of a series as the timeline shows it. */
+export interface BucketValues {
+  bucket: number;
+  value: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** One lifecycle phase at bucket granularity (see lifecycleBuckets). */
+export interface PhaseBuckets {
+  phase: string;
+  observed: number;
+  attrsTotal: number | null;
+  /** Bucket index -> entities whose first arrival falls in it. */
+  arrivals: Map<number, number>;
+  /** 1-based rank -> that entity's first arrival, epoch ms. */
+  atRank: Map<number, number>;
 }
 
 /** A point row ready for COPY; values in epoch ms. */
@@ -284,38 +315,219 @@ export function metricsRepository(database: Database) {
     },
 
     /**
-     * Per phase: each entity's first arrival (epoch ms, ascending), the largest numeric
-     * attrs.total of its events and its last event. One scan of the run's lifecycle rows.
+     * The series of a run downsampled to time buckets in the database, so that only the
+     * buckets leave it: the same rows and the same arithmetic as normalize() and
+     * bucketize() in domain/series-math.ts (each class given by the caller), in the same
+     * order. Rows with set members count by `last` (the members are not read).
      */
-    async lifecycleArrivals(
+    async seriesBuckets(
       runId: string,
-    ): Promise<{ phase: string; firstMs: number[]; attrsTotal: number | null; lastMs: number }[]> {
+      kinds: { kind: string; cls: ValueClass; deltas: boolean }[],
+      axis: BucketAxis,
+      seriesIds: string[] | null,
+    ): Promise<Map<string, BucketValues[]>> {
+      const out = new Map<string, BucketValues[]>();
+      const from = iso(axis.fromMs);
       const result = await db.execute(sql`
-        select phase,
-          array_agg(first_ms order by first_ms) as first_ms,
-          max(total) as attrs_total,
-          max(last_ms) as last_ms
-        from (
-          select phase,
-            (extract(epoch from min(at)) * 1000)::float8 as first_ms,
-            (extract(epoch from max(at)) * 1000)::float8 as last_ms,
-            max(case when jsonb_typeof(attrs->'total') = 'number' then (attrs->>'total')::float8 end) as total
+        with wanted as (
+          select m.id as series_id, k.cls, k.deltas
+          from metric_series m
+          join unnest(${sql.param(kinds.map((k) => k.kind))}::text[],
+            ${sql.param(kinds.map((k) => k.cls))}::text[],
+            ${sql.param(kinds.map((k) => k.deltas))}::boolean[]) as k(kind, cls, deltas)
+            on k.kind = m.kind
+          where m.run_id = ${runId}
+            ${seriesIds ? sql`and m.id = any(${sql.param(seriesIds.filter((id) => /^\d{1,18}$/.test(id)).map(Number))}::bigint[])` : sql``}
+        ), stored as (
+          select p.series_id, w.cls, w.deltas, p.t, p.interval_ms, p.last_at, p.start_at,
+            p.count, p.sum, p.min, p.max, p.last,
+            width_bucket(p.t, ${sql.param(bucketBounds(axis))}::timestamptz[]) as bucket
+          from metric_points p join wanted w on w.series_id = p.series_id
+          where p.run_id = ${runId}
+            and p.t >= ${iso(axis.fromMs - MAX_INTERVAL_MS)}::timestamptz
+            and p.t <= ${iso(axis.toMs)}::timestamptz
+            and (p.t >= ${from}::timestamptz
+              or p.t + p.interval_ms * interval '1 millisecond' > ${from}::timestamptz)
+        ), normal as (
+          -- Plain rows (normalize's plain()).
+          select series_id, cls, bucket, t,
+            coalesce(last_at, t + interval_ms * interval '1 millisecond') as at,
+            case when cls = 'sum' then coalesce(sum, 0) when cls = 'set' then coalesce(last, 0)
+              when cls = 'level' then last end as value,
+            count as cnt, coalesce(sum, 0) as total,
+            case when cls = 'level' and last is not null then coalesce(min, last) else min end as lo,
+            case when cls = 'level' and last is not null then coalesce(max, last) else max end as hi
+          from stored where (start_at is null or cls = 'level') and not (deltas and last is null)
+          union all
+          -- Delta up-down counters are a level: the running sum of their deltas.
+          select series_id, cls, bucket, t, at, level, cnt, total, level, level
+          from (
+            select series_id, cls, bucket, t, at, count as cnt, coalesce(sum, 0) as total,
+              sum(coalesce(sum, 0)) over (partition by series_id order by t, at
+                rows unbounded preceding) as level
+            from (
+              select *, coalesce(last_at, t + interval_ms * interval '1 millisecond') as at
+              from stored where deltas and last is null
+            ) d
+          ) levels
+          union all
+          -- Cumulative streams become increases (normalize's increase()).
+          select series_id, cls, bucket, t, coalesce(last_at, t),
+            case when cls <> 'sum' then 0
+              when prev_t is null then case when in_run then coalesce(last, 0) else 0 end
+              when coalesce(last, 0) >= coalesce(prev_last, 0) then coalesce(last, 0) - coalesce(prev_last, 0)
+              else coalesce(last, 0) end,
+            inc_count, inc_sum,
+            case when cls = 'sum' or inc_count <> 0 then min end,
+            case when cls = 'sum' or inc_count <> 0 then max end
+          from (
+            select *,
+              case when prev_t is not null and count >= prev_count then count - prev_count
+                when prev_t is not null or in_run then count else 0 end as inc_count,
+              case when prev_t is not null and count >= prev_count then coalesce(sum, 0) - coalesce(prev_sum, 0)
+                when prev_t is not null or in_run then coalesce(sum, 0) else 0 end as inc_sum
+            from (
+              select s.*, s.start_at >= ${from}::timestamptz as in_run,
+                lag(t) over w as prev_t, lag(last) over w as prev_last,
+                lag(count) over w as prev_count, lag(sum) over w as prev_sum
+              from stored s where start_at is not null and cls <> 'level'
+              window w as (partition by series_id, start_at order by t)
+            ) l
+          ) streams
+        ), windowed as (
+          -- Both windows share one sort, by (series, bucket, t, at), which the grouping
+          -- below keeps: sums add up in time order, as bucketize() does.
+          select *, sum(value) over (partition by series_id, bucket, t) as interval_total,
+            last_value(value) over (partition by series_id, bucket order by t, at
+              rows between unbounded preceding and unbounded following) as last_value
+          from normal
+        )
+        select series_id::text as s, bucket as b,
+          case min(cls)
+            when 'sum' then sum(value)
+            when 'level' then min(last_value)
+            when 'set' then greatest(0, max(value))
+            else case when sum(cnt) > 0 then sum(total) / sum(cnt) end end as v,
+          case min(cls) when 'sum' then min(interval_total) when 'set' then min(value) else min(lo) end as lo,
+          case min(cls) when 'sum' then max(interval_total) when 'set' then max(value) else max(hi) end as hi
+        from windowed group by series_id, bucket
+        order by series_id, bucket`);
+      for (const r of rowsOf<{
+        s: string;
+        b: number;
+        v: number | null;
+        lo: number | null;
+        hi: number | null;
+      }>(result)) {
+        let list = out.get(r.s);
+        if (!list) {
+          list = [];
+          out.set(r.s, list);
+        }
+        list.push({
+          bucket: Number(r.b),
+          value: r.v === null ? null : Number(r.v),
+          min: r.lo === null ? null : Number(r.lo),
+          max: r.hi === null ? null : Number(r.hi),
+        });
+      }
+      return out;
+    },
+
+    /** The time of the run's last lifecycle event (ms), for the axis of an unfinished run. */
+    async lastLifecycleMs(runId: string): Promise<number | null> {
+      const result = await db.execute(
+        sql`select (extract(epoch from max(at)) * 1000)::float8 as t from lifecycle_events where run_id = ${runId}`,
+      );
+      const t = rowsOf<{ t: number | null }>(result)[0]?.t;
+      return t === null || t === undefined ? null : Number(t);
+    },
+
+    /**
+     * Per phase, in the order the phases began: the entities seen, the largest numeric
+     * attrs.total of its events, each entity's first arrival counted per bucket of the
+     * axis, and the first arrivals (epoch ms) at the ranks that reach each of `percents`
+     * of any total the phase may be measured against (the attrs total, the entities seen,
+     * `totals`): the rank is rankFor() of domain/lifecycle.ts, in float8 like JavaScript.
+     * Only buckets and those few arrivals leave the database.
+     */
+    async lifecycleBuckets(
+      runId: string,
+      axis: BucketAxis,
+      totals: number[],
+      percents: readonly number[],
+    ): Promise<PhaseBuckets[]> {
+      const result = await db.execute(sql`
+        with firsts as materialized (
+          select phase, first_at, width_bucket(first_at, ${sql.param(bucketBounds(axis))}::timestamptz[]) as bucket
+          from (
+            select distinct on (phase, entity) phase, at as first_at
+            from lifecycle_events where run_id = ${runId}
+            order by phase, entity, at
+          ) d
+        ), phases as materialized (
+          select phase, min(at) as first_at,
+            max(case when jsonb_typeof(attrs->'total') = 'number' then (attrs->>'total')::float8 end) as attrs_total
           from lifecycle_events where run_id = ${runId}
-          group by phase, entity
-        ) f
-        group by phase
-        order by min(first_ms), phase`);
-      return rowsOf<{
+          group by phase
+        ), counts as materialized (
+          select phase, bucket, count(*) as n from firsts group by phase, bucket
+        ), cumulative as (
+          select phase, bucket, n, (sum(n) over (partition by phase order by bucket))::bigint - n as before,
+            (sum(n) over (partition by phase))::bigint as observed
+          from counts
+        ), wanted as (
+          select distinct c.phase, c.bucket, r.rank, r.rank - c.before as k
+          from cumulative c join phases p using (phase)
+          cross join lateral (
+            select greatest(1, ceil(pc / 100 * total - 1e-9::float8))::bigint as rank
+            from unnest(array[p.attrs_total, c.observed::float8] || ${sql.param(totals)}::float8[]) total,
+              unnest(${sql.param([...percents])}::float8[]) pc
+            where total > 0
+          ) r
+          where r.rank > c.before and r.rank <= c.before + c.n
+        ), in_wanted as (
+          select f.phase, f.bucket, f.first_at,
+            row_number() over (partition by f.phase, f.bucket order by f.first_at) as k
+          from firsts f where (f.phase, f.bucket) in (select phase, bucket from wanted)
+        )
+        select p.phase, 'phase' as part, p.attrs_total as a,
+          (extract(epoch from p.first_at) * 1000)::float8 as b
+        from phases p
+        union all
+        select phase, 'bucket', bucket, n from counts
+        union all
+        select w.phase, 'rank', w.rank, (extract(epoch from i.first_at) * 1000)::float8
+        from wanted w join in_wanted i using (phase, bucket, k)`);
+      const rows = rowsOf<{
         phase: string;
-        first_ms: (number | string)[];
-        attrs_total: number | null;
-        last_ms: number;
-      }>(result).map((r) => ({
-        phase: r.phase,
-        firstMs: r.first_ms.map(Number),
-        attrsTotal: r.attrs_total === null ? null : Number(r.attrs_total),
-        lastMs: Number(r.last_ms),
-      }));
+        part: 'phase' | 'bucket' | 'rank';
+        a: number | string | null;
+        b: number | string;
+      }>(result);
+      const byPhase = new Map<string, PhaseBuckets & { firstMs: number }>();
+      for (const r of rows) {
+        if (r.part !== 'phase') continue;
+        byPhase.set(r.phase, {
+          phase: r.phase,
+          observed: 0,
+          attrsTotal: r.a === null ? null : Number(r.a),
+          arrivals: new Map(),
+          atRank: new Map(),
+          firstMs: Number(r.b),
+        });
+      }
+      for (const r of rows) {
+        const p = byPhase.get(r.phase);
+        if (!p || r.part === 'phase') continue;
+        if (r.part === 'bucket') {
+          p.arrivals.set(Number(r.a), Number(r.b));
+          p.observed += Number(r.b);
+        } else p.atRank.set(Number(r.a), Number(r.b));
+      }
+      return [...byPhase.values()]
+        .sort((x, y) => x.firstMs - y.firstMs || (x.phase < y.phase ? -1 : 1))
+        .map(({ firstMs: _, ...p }) => p);
     },
 
     runExists: async (runId: string) =>

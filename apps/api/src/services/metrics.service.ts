@@ -1,15 +1,16 @@
 // Reading a run's metrics: its series with their stats, one series' points, and the
 // scale-up timeline (lifecycle phases and series on one axis from the run's start).
-import type {
-  PointsQuery,
-  Series,
-  SeriesKind,
-  SeriesPoints,
-  SeriesSource,
-  Timeline,
-  TimelineQuery,
+import {
+  type PointsQuery,
+  type Series,
+  type SeriesKind,
+  type SeriesPoints,
+  type SeriesSource,
+  seriesKind,
+  type Timeline,
+  type TimelineQuery,
 } from '@meshbench/schema';
-import { declaredTotal, phaseTimeline } from '../domain/lifecycle.ts';
+import { declaredTotal, phaseFromArrivals, TIME_TO_PERCENTS } from '../domain/lifecycle.ts';
 import {
   bucketize,
   bucketWidth,
@@ -20,6 +21,13 @@ import {
 import { notFound } from '../errors.ts';
 import type { MetricsRepository, SeriesRow } from '../repositories/metrics.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+
+/** Every kind with the class its rows combine by, for bucketing in the database. */
+const KIND_CLASSES = seriesKind.options.map((kind) => ({
+  kind,
+  cls: valueClass(kind),
+  deltas: kind === 'updowncounter',
+}));
 
 const needsHeavy = (kind: string) => {
   const cls = valueClass(kind as SeriesKind);
@@ -48,12 +56,11 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
   async function axis(row: RunRow): Promise<{ fromMs: number; toMs: number }> {
     const fromMs = row.startedAt.getTime();
     if (row.finishedAt) return { fromMs, toMs: row.finishedAt.getTime() };
-    const [lastPoint, life] = await Promise.all([
+    const [lastPoint, lastLife] = await Promise.all([
       metrics.lastPointMs(row.id),
-      metrics.lifecycleArrivals(row.id),
+      metrics.lastLifecycleMs(row.id),
     ]);
-    const lastLife = life.reduce((m, p) => Math.max(m, p.lastMs), fromMs);
-    return { fromMs, toMs: Math.max(fromMs + 1000, lastPoint ?? fromMs, lastLife) };
+    return { fromMs, toMs: Math.max(fromMs + 1000, lastPoint ?? fromMs, lastLife ?? fromMs) };
   }
 
   async function rowsFor(
@@ -108,21 +115,26 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
       };
     },
 
+    /**
+     * Lifecycle phases and series on one axis. Both are bucketed in the database (only
+     * buckets and a few arrivals come back), by queries that run side by side.
+     */
     async timeline(ref: string, q: TimelineQuery): Promise<Timeline> {
       const row = await run(ref);
       const { fromMs, toMs } = await axis(row);
       const durationMs = toMs - fromMs;
       const bucketMs = bucketWidth(durationMs, q.points);
       const buckets = Math.max(1, Math.ceil((durationMs + 1) / bucketMs));
-      let list = await metrics.listSeries(row.id);
-      if (q.series) {
-        const wanted = new Set(q.series.split(','));
-        list = list.filter((s) => wanted.has(s.id));
-      }
-      const [life, rows] = await Promise.all([
-        metrics.lifecycleArrivals(row.id),
-        rowsFor(row.id, list, fromMs, toMs, false),
+      const bucketAxis = { fromMs, toMs, bucketMs, buckets };
+      const { nodes, instances, services } = row.topology;
+      const totals = [nodes, instances, services].filter((n): n is number => !!n && n > 0);
+      const wanted = q.series ? q.series.split(',') : null;
+      const [all, life, points] = await Promise.all([
+        metrics.listSeries(row.id),
+        metrics.lifecycleBuckets(row.id, bucketAxis, totals, TIME_TO_PERCENTS),
+        metrics.seriesBuckets(row.id, KIND_CLASSES, bucketAxis, wanted),
       ]);
+      const list = wanted ? all.filter((s) => wanted.includes(s.id)) : all;
 
       return {
         startedAt: row.startedAt.toISOString(),
@@ -130,34 +142,25 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
         durationMs,
         bucketMs,
         phases: life.map((p) => {
-          const { total, source } = declaredTotal(
-            p.phase,
-            p.attrsTotal,
-            row.topology,
-            p.firstMs.length,
-          );
-          const offsets = p.firstMs.map((t) => t - fromMs);
+          const { total, source } = declaredTotal(p.phase, p.attrsTotal, row.topology, p.observed);
+          const atRank = new Map([...p.atRank].map(([rank, t]) => [rank, t - fromMs]));
           return {
             phase: p.phase,
-            count: p.firstMs.length,
+            count: p.observed,
             total,
             totalSource: source,
-            ...phaseTimeline(offsets, total, buckets, bucketMs),
+            ...phaseFromArrivals({ ...p, atRank }, total, buckets, bucketMs),
           };
         }),
-        series: list.map((s) => {
-          const kind = s.kind as SeriesKind;
-          const normal = normalize(kind, rows.get(s.id) ?? [], fromMs);
-          return {
-            ...describe(s),
-            points: bucketize(kind, normal, fromMs, bucketMs, buckets).map((b) => ({
-              offsetMs: b.offsetMs,
-              value: b.value,
-              min: b.min,
-              max: b.max,
-            })),
-          };
-        }),
+        series: list.map((s) => ({
+          ...describe(s),
+          points: (points.get(s.id) ?? []).map((b) => ({
+            offsetMs: b.bucket * bucketMs,
+            value: b.value,
+            min: b.min,
+            max: b.max,
+          })),
+        })),
       };
     },
   };
