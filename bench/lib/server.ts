@@ -41,7 +41,7 @@ export async function startApi(env: Record<string, string>): Promise<ApiProcess>
       HOST: '127.0.0.1',
       STATSD_PORT: '0',
       MESHBENCH_DEMO: '0',
-      MESHBENCH_LOG_LEVEL: 'warn',
+      MESHBENCH_LOG_LEVEL: process.env.MESHBENCH_LOG_LEVEL ?? 'warn',
       MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN,
       ...env,
     },

@@ -22,8 +22,16 @@ export type CopySource = AsyncIterable<string> | Iterable<string>;
 
 export interface Tx {
   readonly db: Db;
-  /** Loads rows with COPY in text format; `source` yields already-escaped lines. */
-  copy(table: string, columns: readonly string[], source: CopySource): Promise<void>;
+  /**
+   * Loads rows with COPY in text format; `source` yields already-escaped lines.
+   * `whileFinishing` runs once every row is sent, while the database still works on them.
+   */
+  copy(
+    table: string,
+    columns: readonly string[],
+    source: CopySource,
+    whileFinishing?: () => void,
+  ): Promise<void>;
 }
 
 export interface Database {
@@ -76,7 +84,7 @@ function openPostgres(url: string, max: number): Database {
         await client.query('BEGIN');
         const tx: Tx = {
           db: drizzlePg(client, { schema }) as unknown as Db,
-          async copy(table, columns, source) {
+          async copy(table, columns, source, whileFinishing) {
             const stream = client.query(copyFrom(copyStatement(table, columns)));
             const done = new Promise<void>((resolve, reject) => {
               stream.on('finish', resolve);
@@ -102,6 +110,7 @@ function openPostgres(url: string, max: number): Database {
               throw error;
             }
             stream.end();
+            whileFinishing?.();
             await done;
           },
         };
@@ -139,10 +148,11 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
       return client.transaction(async (t: PGliteTransaction) => {
         const tx: Tx = {
           db: drizzlePglite(t as unknown as PGlite, { schema }) as unknown as Db,
-          async copy(table, columns, source) {
+          async copy(table, columns, source, whileFinishing) {
             // COPY in PGlite reads a Blob; it is assembled from chunks, never one string.
             const parts: string[] = [];
             for await (const chunk of source) parts.push(chunk);
+            whileFinishing?.(); // one thread here: nothing overlaps, but the order is the same
             if (parts.length === 0) return;
             await t.query(`${copyStatement(table, columns)}`.replace('STDIN', "'/dev/blob'"), [], {
               blob: new Blob(parts),

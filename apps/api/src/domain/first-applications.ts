@@ -12,9 +12,11 @@ export interface LatencySet {
 
 export class FirstApplications {
   private readonly first = new Map<string, number>();
+  private sortedFirsts: Float64Array | undefined;
   observations = 0;
 
   add(proxy: string, atUs: number): void {
+    this.sortedFirsts = undefined;
     this.observations++;
     const seen = this.first.get(proxy);
     if (seen === undefined || atUs < seen) this.first.set(proxy, atUs);
@@ -29,11 +31,25 @@ export class FirstApplications {
     return this.first.entries();
   }
 
-  latencies(changeAtUs: number): LatencySet {
-    const sorted = new Float64Array(this.first.size);
+  /**
+   * Sorts the first applications ahead of `latencies`, e.g. while the database finishes a
+   * COPY: latencies are these times less the change's, so their order is the same.
+   */
+  prepare(): void {
+    if (this.sortedFirsts) return;
+    const firsts = new Float64Array(this.first.size);
     let i = 0;
-    for (const at of this.first.values()) sorted[i++] = at - changeAtUs;
-    return latencySet(sorted, this.observations);
+    for (const at of this.first.values()) firsts[i++] = at;
+    this.sortedFirsts = firsts.sort();
+  }
+
+  /** The first applications as latencies from the change; once per set. */
+  latencies(changeAtUs: number): LatencySet {
+    this.prepare();
+    const sorted = this.sortedFirsts as Float64Array;
+    this.sortedFirsts = undefined;
+    for (let i = 0; i < sorted.length; i++) sorted[i] = (sorted[i] as number) - changeAtUs;
+    return latencySet(sorted, this.observations, true);
   }
 }
 

@@ -48,8 +48,8 @@ const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) 
 function batchStore(tx: Tx, runId: string, batchId: number) {
   return {
     batchId,
-    copyObservations: (rows: AsyncIterable<string>) =>
-      tx.copy('observations', OBSERVATION_COLUMNS, rows),
+    copyObservations: (rows: AsyncIterable<string>, whileFinishing?: () => void) =>
+      tx.copy('observations', OBSERVATION_COLUMNS, rows, whileFinishing),
     copyIncidents: (rows: Iterable<string>) => tx.copy('incidents', INCIDENT_COLUMNS, rows),
     copyLifecycle: (rows: Iterable<string>) => tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, rows),
 
@@ -102,6 +102,15 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
      * joins them to the run's earlier ones. Proxies new to the change are absent.
      */
     async earlierFirstApplications(changeId: string): Promise<Map<string, number>> {
+      // Planned blind (the rows were just loaded, and no ANALYZE has seen them), Postgres
+      // guesses one row a side and picks a nested loop: hours at a few million. A hash join
+      // over the block ranges the BRIN finds is linear; these settings say so, for this query.
+      const plan = async (nestloop: string, seqscan: string, workMem: string) => {
+        await tx.db.execute(sql.raw(`set local enable_nestloop to ${nestloop}`));
+        await tx.db.execute(sql.raw(`set local enable_seqscan to ${seqscan}`));
+        await tx.db.execute(sql.raw(`set local work_mem to ${workMem}`));
+      };
+      await plan('off', 'off', "'128MB'");
       const result = await tx.db.execute<{ proxy: string; first_us: number }>(sql`
         select p.proxy, (extract(epoch from min(p.at)) * 1000000)::float8 as first_us
         from observations p
@@ -110,6 +119,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           and p.proxy in (select b.proxy from observations b
             where b.batch_id = ${batchId} and b.run_id = ${runId} and b.change_id = ${changeId})
         group by p.proxy`);
+      await plan('default', 'default', 'default');
       const rows = (result as unknown as { rows: { proxy: string; first_us: unknown }[] }).rows;
       return new Map(rows.map((r) => [r.proxy, Number(r.first_us)]));
     },

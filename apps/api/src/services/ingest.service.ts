@@ -46,6 +46,9 @@ export function ingestService(deps: {
         const batch = new BatchAssembler(run.id, store.batchId);
         await store.copyObservations(
           batch.observationRows(decodeEvents(body, input.format, maxBatchBytes)),
+          () => {
+            for (const apps of batch.applications.values()) apps.prepare();
+          },
         );
         await settleChanges(store, batch);
         await store.copyIncidents(batch.incidentRows);
