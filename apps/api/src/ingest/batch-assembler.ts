@@ -61,20 +61,29 @@ export class BatchAssembler {
   async *observationRows(batches: AsyncIterable<NumberedEvent[]>): AsyncGenerator<string> {
     let chunk = '';
     const { runId, batchId } = this;
+    let change: string | undefined;
+    let changeText = '';
+    let apps = new FirstApplications();
     for await (const events of batches) {
       for (const { line, event } of events) {
         this.accepted++;
         switch (event.type) {
           case 'observation': {
             const at = this.timestamp(event.at, line, 'at');
-            if (!this.references.has(event.change)) this.references.set(event.change, line);
-            let apps = this.applications.get(event.change);
-            if (!apps) {
-              apps = new FirstApplications();
-              this.applications.set(event.change, apps);
+            // Observations of one change come in runs: its lookups are made once per run.
+            if (event.change !== change) {
+              change = event.change;
+              if (!this.references.has(change)) this.references.set(change, line);
+              let found = this.applications.get(change);
+              if (!found) {
+                found = new FirstApplications();
+                this.applications.set(change, found);
+              }
+              apps = found;
+              changeText = `${runId}\t${copyText(change)}\t`;
             }
             apps.add(event.proxy, at.us);
-            chunk += `${runId}\t${copyText(event.change)}\t${copyText(event.proxy)}\t${copyText(event.node)}\t${at.text}\t${copyText(event.cause)}\t${attrsText(event.attrs)}\t${batchId}\n`;
+            chunk += `${changeText}${copyText(event.proxy)}\t${copyText(event.node)}\t${at.text}\t${copyText(event.cause)}\t${attrsText(event.attrs)}\t${batchId}\n`;
             if (chunk.length >= CHUNK_CHARS) {
               yield chunk;
               chunk = '';

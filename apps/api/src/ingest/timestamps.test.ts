@@ -40,6 +40,29 @@ describe('parseTimestampUs', () => {
     expect(parseTimestampUs('2026-02-01T10:00:0xZ')).toBeNull();
     expect(parseTimestampUs('2026-02-31T10:00:00Z')).toBeNull();
   });
+  it('agrees with Date.parse across calendars, leap days and years before 100', () => {
+    const dates = [
+      '1970-01-01T00:00:00Z',
+      '1969-12-31T23:59:59.999999Z',
+      '0001-01-01T00:00:00Z',
+      '0050-06-15T12:30:45Z',
+      '0400-02-29T00:00:00Z',
+      '1900-02-28T23:00:00Z',
+      '2000-02-29T10:00:00.5Z',
+      '2024-02-29T23:59:59Z',
+      '2026-12-31T23:59:59.000001Z',
+      '2100-03-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      '2026-02-01T10:00:00+05:30',
+      '0099-12-31T23:00:00-02:00',
+    ];
+    for (const d of dates) {
+      const fraction = /\.(\d+)/.exec(d)?.[1] ?? '';
+      const micros = Number(fraction.padEnd(6, '0').slice(3, 6) || 0);
+      expect(parseTimestampUs(d), d).toBe(Date.parse(d) * 1000 + micros);
+    }
+  });
+
   it('round-trips through the formatter', () => {
     const us = parseTimestampUs('2026-02-01T10:00:00.123456Z') as number;
     expect(formatTimestampUs(us)).toBe('2026-02-01T10:00:00.123456Z');

@@ -39,7 +39,21 @@ function parseUtcFast(s: string): number | null | undefined {
   const minute = num2(s, 14);
   const second = num2(s, 17);
   if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return null;
-  return Date.UTC(year, month - 1, day, hour, minute, second) * 1000 + micros;
+  const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+  return seconds * 1_000_000 + micros;
+}
+
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil):
+ * what Date.UTC computes, without its cost on every line of a large batch.
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
 function validDate(year: number, month: number, day: number): boolean {
@@ -76,7 +90,10 @@ export function parseTimestampUs(value: string): number | null {
     if (oh > 23 || om > 59) return null;
     offsetMinutes = sign * (oh * 60 + om);
   }
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
+  // Not Date.UTC: it reads years 0-99 as 1900-1999.
+  const ms =
+    (daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1000 -
+    offsetMinutes * 60_000;
   const micros = frac ? Number(frac.slice(0, 6).padEnd(6, '0')) : 0;
   return ms * 1000 + micros;
 }
