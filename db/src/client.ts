@@ -70,7 +70,9 @@ const copyStatement = (table: string, columns: readonly string[]) =>
   `COPY ${table} (${columns.map((c) => `"${c}"`).join(', ')}) FROM STDIN`;
 
 function openPostgres(url: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // No JIT: the API's queries are short, and a planner that guesses high (before ANALYZE
+  // has seen a load) would spend a second compiling one of them.
+  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off' });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;

@@ -36,7 +36,7 @@ function build(
     export: exportService({ runs, events }),
     propagation: propagationService({ runs, propagation }),
     results: resultsService({ runs, results: resultsRepository(database.db) }),
-    tail: tailService({ runs, propagation, tail: tailRepository(database.db) }),
+    tail: tailService({ runs, propagation, tail: tailRepository(database) }),
     ...metricsServices(database, runs),
     /** Whether the database has no runs yet (first start). */
     isEmpty: () => runs.isEmpty(),

@@ -1,7 +1,12 @@
 // Probe-event batches: one transaction per batch, rows loaded by COPY, kept summaries.
 import { copyText, type Database, type Tx, tables } from '@meshbench/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { inRunBatches, inRunBatchesText } from './observation-scope.ts';
+import {
+  inRunBatches,
+  inRunBatchesText,
+  planForObservations,
+  readObservations,
+} from './observation-scope.ts';
 import { toFloat64 } from './propagation.repository.ts';
 
 const { changes, changeSummaries, eventBatches, latencyBlocks } = tables;
@@ -102,15 +107,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
      * joins them to the run's earlier ones. Proxies new to the change are absent.
      */
     async earlierFirstApplications(changeId: string): Promise<Map<string, number>> {
-      // Planned blind (the rows were just loaded, and no ANALYZE has seen them), Postgres
-      // guesses one row a side and picks a nested loop: hours at a few million. A hash join
-      // over the block ranges the BRIN finds is linear; these settings say so, for this query.
-      const plan = async (nestloop: string, seqscan: string, workMem: string) => {
-        await tx.db.execute(sql.raw(`set local enable_nestloop to ${nestloop}`));
-        await tx.db.execute(sql.raw(`set local enable_seqscan to ${seqscan}`));
-        await tx.db.execute(sql.raw(`set local work_mem to ${workMem}`));
-      };
-      await plan('off', 'off', "'128MB'");
+      await planForObservations(tx);
       const result = await tx.db.execute<{ proxy: string; first_us: number }>(sql`
         select p.proxy, (extract(epoch from min(p.at)) * 1000000)::float8 as first_us
         from observations p
@@ -119,7 +116,6 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           and p.proxy in (select b.proxy from observations b
             where b.batch_id = ${batchId} and b.run_id = ${runId} and b.change_id = ${changeId})
         group by p.proxy`);
-      await plan('default', 'default', 'default');
       const rows = (result as unknown as { rows: { proxy: string; first_us: unknown }[] }).rows;
       return new Map(rows.map((r) => [r.proxy, Number(r.first_us)]));
     },
@@ -230,7 +226,7 @@ export function eventsRepository(database: Database) {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) {
         throw new Error(`not a run id: ${runId}`);
       }
-      await database.transaction(async (tx) => {
+      await readObservations(database, async (tx) => {
         await tx.db.execute(
           sql.raw(
             `declare run_events no scroll cursor for ${EXPORT_QUERY.replace('$RANGE', inRunBatchesText(runId)).replaceAll('$1', `'${runId}'::uuid`)}`,

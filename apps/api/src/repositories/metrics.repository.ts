@@ -108,12 +108,52 @@ const n = (v: number | null) => (v === null || !Number.isFinite(v) ? '\\N' : Str
 const arrayLiteral = (members: string[]) =>
   `{${members.map((m) => `"${m.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 
+const DAY_MS = 86_400_000;
+/** Epoch ms of year 10000: past it (or before 1970) timestamps take the slow path. */
+const YEAR_10000_MS = 253_402_300_800_000;
+const pad2 = (v: number) => (v < 10 ? `0${v}` : String(v));
+const pad3 = (v: number) => (v < 10 ? `00${v}` : v < 100 ? `0${v}` : String(v));
+let copyDay = Number.NaN;
+let copyDayPrefix = '';
+let lastCopyMs = Number.NaN;
+let lastCopyText = '';
+
+/**
+ * A timestamp for COPY, exactly as Date.toISOString() writes it (milliseconds truncated).
+ * Rows are written by the hundred thousand, and toISOString was the largest single cost of
+ * writing them: the date part is kept per day, the time of day is arithmetic.
+ */
+export function copyTimestamp(ms: number): string {
+  if (ms === lastCopyMs) return lastCopyText;
+  const t = Math.trunc(ms);
+  let text: string;
+  if (!(t >= 0 && t < YEAR_10000_MS)) {
+    text = new Date(ms).toISOString();
+  } else {
+    const day = Math.floor(t / DAY_MS);
+    if (day !== copyDay) {
+      copyDay = day;
+      copyDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    }
+    let rest = t - day * DAY_MS;
+    const hours = Math.floor(rest / 3_600_000);
+    rest -= hours * 3_600_000;
+    const minutes = Math.floor(rest / 60_000);
+    rest -= minutes * 60_000;
+    const seconds = Math.floor(rest / 1000);
+    text = `${copyDayPrefix}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(rest - seconds * 1000)}Z`;
+  }
+  lastCopyMs = ms;
+  lastCopyText = text;
+  return text;
+}
+
 function copyLine(p: PointToStore): string {
-  return `${p.runId}\t${p.seriesId}\t${iso(p.tMs)}\t${Math.round(p.intervalMs)}\t${
-    p.startAtMs === null ? '\\N' : iso(p.startAtMs)
+  return `${p.runId}\t${p.seriesId}\t${copyTimestamp(p.tMs)}\t${Math.round(p.intervalMs)}\t${
+    p.startAtMs === null ? '\\N' : copyTimestamp(p.startAtMs)
   }\t${copyText(p.replica)}\t${n(p.count) === '\\N' ? '0' : n(p.count)}\t${n(p.sum)}\t${n(p.min)}\t${n(
     p.max,
-  )}\t${n(p.last)}\t${p.lastAtMs === null ? '\\N' : iso(p.lastAtMs)}\t${
+  )}\t${n(p.last)}\t${p.lastAtMs === null ? '\\N' : copyTimestamp(p.lastAtMs)}\t${
     p.members ? copyText(arrayLiteral(p.members)) : '\\N'
   }\t${p.sketch ? `\\\\x${Buffer.from(p.sketch.buffer, p.sketch.byteOffset, p.sketch.byteLength).toString('hex')}` : '\\N'}\t${
     p.quantiles ? copyText(JSON.stringify(p.quantiles)) : '\\N'

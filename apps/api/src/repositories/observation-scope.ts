@@ -1,6 +1,7 @@
 // Observations carry no index on their run: a BRIN on batch_id finds a run's rows, because
 // batches take ever larger ids and COPY appends. Every read of a run's observations names
 // the range of its batches, so the index can skip the rest of the table.
+import type { Database, Tx } from '@meshbench/db';
 import { type SQL, sql } from 'drizzle-orm';
 
 /** `batch_id` (of `alias`, if given) within the run's first and last batch. */
@@ -18,4 +19,24 @@ export function inRunBatchesText(runUuid: string, alias?: string): string {
   const column = alias ? `${alias}.batch_id` : 'batch_id';
   return `${column} between (select min(id) from event_batches where run_id = '${runUuid}'::uuid)
     and (select max(id) from event_batches where run_id = '${runUuid}'::uuid)`;
+}
+
+/**
+ * Tells the planner, for the rest of `tx`, what reads of a run's observations need: the
+ * BRIN over its batch range, and hash joins. Until ANALYZE has seen a load (autovacuum may
+ * be off, and PGlite never runs it) Postgres plans blind: it would scan the whole table,
+ * or loop over a join row by row, hours at a few million rows.
+ */
+export async function planForObservations(tx: Tx): Promise<void> {
+  await tx.db.execute(sql.raw('set local enable_seqscan to off'));
+  await tx.db.execute(sql.raw('set local enable_nestloop to off'));
+  await tx.db.execute(sql.raw("set local work_mem to '128MB'"));
+}
+
+/** `read` in a transaction planned by planForObservations. */
+export function readObservations<T>(database: Database, read: (tx: Tx) => Promise<T>): Promise<T> {
+  return database.transaction(async (tx) => {
+    await planForObservations(tx);
+    return read(tx);
+  });
 }

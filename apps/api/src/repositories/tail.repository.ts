@@ -1,15 +1,16 @@
 // Reads behind a change's tail: the slow first applications and the incidents near them.
-import type { Db } from '@meshbench/db';
+import type { Database } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
-import { inRunBatches } from './observation-scope.ts';
+import { inRunBatches, readObservations } from './observation-scope.ts';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export function tailRepository(db: Db) {
+export function tailRepository(database: Database) {
+  const { db } = database;
   return {
     /**
      * Each proxy's first application of the change (its earliest observation; a tie at the
@@ -26,7 +27,8 @@ export function tailRepository(db: Db) {
       // Only proxies with some observation past the threshold can be in the tail: they are
       // found with a filter (a superset, 1 ms of slack), and only they are sorted by proxy to
       // find their first application, which is then held to the exact threshold.
-      const result = await db.execute(sql`
+      const result = await readObservations(database, (tx) =>
+        tx.db.execute(sql`
         with late as (
           select distinct proxy from observations
           where ${inRunBatches(runId)} and run_id = ${runId} and change_id = ${changeId}
@@ -41,7 +43,8 @@ export function tailRepository(db: Db) {
           where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
           order by o.proxy, o.at, o.batch_id, o.cause nulls last
         ) f
-        where f.at_us - ${changeAtUs}::float8 > ${thresholdUs}::float8`);
+        where f.at_us - ${changeAtUs}::float8 > ${thresholdUs}::float8`),
+      );
       return rowsOf<{ proxy: string; node: string | null; cause: string | null; at_us: unknown }>(
         result,
       ).map((r) => ({ proxy: r.proxy, node: r.node, cause: r.cause, atUs: num(r.at_us) }));
