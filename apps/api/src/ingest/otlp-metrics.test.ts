@@ -6,6 +6,7 @@ import {
   encodeOtlpResponse,
   mapOtlpMetrics,
   OtlpDecodeError,
+  OtlpTagSets,
 } from './otlp-metrics.ts';
 
 const NOW = Date.UTC(2026, 1, 1, 10, 0, 0);
@@ -221,5 +222,51 @@ describe('OTLP metrics mapping', () => {
   it('writes partial_success only when something was rejected', () => {
     expect(encodeOtlpResponse(0, '')).toHaveLength(0);
     expect(encodeOtlpResponse(2, 'why').length).toBeGreaterThan(4);
+  });
+
+  it('gives each tag set one tags object across requests, and no two sets the same', () => {
+    const gauge = (attributes: object[][]) =>
+      request([
+        {
+          name: 'cpu',
+          gauge: {
+            dataPoints: attributes.map((a) => ({
+              timeUnixNano: ns(NOW),
+              asDouble: 1,
+              attributes: a,
+            })),
+          },
+        },
+      ]);
+    const attr = (key: string, stringValue: string) => ({ key, value: { stringValue } });
+    const tagSets = new OtlpTagSets();
+    const first = mapOtlpMetrics(
+      decodeOtlpJson(
+        JSON.stringify(
+          gauge([
+            [attr('node', 'n1')],
+            [attr('node', 'n1')],
+            // Keys and values that run together the same way must stay apart.
+            [attr('a', 'b1:c'), attr('d', '')],
+            [attr('a', 'b'), attr('1:cd', '')],
+          ]),
+        ),
+      ),
+      NOW,
+      tagSets,
+    ).records;
+    const again = mapOtlpMetrics(
+      decodeOtlpJson(JSON.stringify(gauge([[attr('node', 'n1'), attr('meshbench.run', 'r2')]]))),
+      NOW,
+      tagSets,
+    ).records;
+    expect(first[0]?.tags).toBe(first[1]?.tags);
+    expect(again[0]?.tags).toBe(first[0]?.tags);
+    expect(again[0]?.runRef).toBe('r2');
+    expect(first[0]?.tags).toMatchObject({ node: 'n1', 'service.name': 'consul' });
+    expect(first[2]?.tags).toMatchObject({ a: 'b1:c', d: '' });
+    expect(first[3]?.tags).toMatchObject({ a: 'b', '1:cd': '' });
+    expect(first[2]?.tags).not.toBe(first[3]?.tags);
+    expect(first[0]?.env).toBe('staging');
   });
 });

@@ -209,12 +209,43 @@ const envOf = (tags: Record<string, string>): string | null =>
   tags[ENV_ATTRIBUTES[0] as string] || tags[ENV_ATTRIBUTES[1] as string] || null;
 
 interface Scope {
+  /** JSON of the scope's tags: the prefix of its points' tag-set keys. */
+  key: string;
   tags: Record<string, string>;
   runRef: string | null;
   env: string | null;
 }
 
-export function mapOtlpMetrics(request: ExportMetricsRequest, nowMs: number): MappedRequest {
+interface TagSet {
+  tags: Record<string, string>;
+  env: string | null;
+}
+
+/**
+ * The tag sets of data points, one object per distinct set, kept across requests (every
+ * export repeats its series). Records share these objects, so their tags are read-only;
+ * the ingest service finds a series' identity by the object instead of serialising it.
+ */
+export class OtlpTagSets {
+  private sets = new Map<string, TagSet>();
+
+  constructor(private readonly limit = 100_000) {}
+
+  get(key: string): TagSet | undefined {
+    return this.sets.get(key);
+  }
+
+  set(key: string, set: TagSet): void {
+    if (this.sets.size >= this.limit) this.sets.clear();
+    this.sets.set(key, set);
+  }
+}
+
+export function mapOtlpMetrics(
+  request: ExportMetricsRequest,
+  nowMs: number,
+  tagSets: OtlpTagSets = new OtlpTagSets(),
+): MappedRequest {
   const out: MappedRequest = { records: [], rejected: 0, reason: '', dataPoints: 0 };
   const reject = (n: number, reason: string) => {
     out.rejected += n;
@@ -231,10 +262,10 @@ export function mapOtlpMetrics(request: ExportMetricsRequest, nowMs: number): Ma
       // The run and environment are read once here; points may still name their own run.
       const runRef = scopeTags[RUN_ATTRIBUTE] || null;
       const { [RUN_ATTRIBUTE]: _run, ...tags } = scopeTags;
-      const scope: Scope = { tags, runRef, env: envOf(tags) };
+      const scope: Scope = { key: JSON.stringify(tags), tags, runRef, env: envOf(tags) };
       for (const metric of sm?.metrics ?? []) {
         if (!metric) continue;
-        mapMetric(metric, scope, nowMs, out, reject);
+        mapMetric(metric, scope, tagSets, nowMs, out, reject);
       }
     }
   }
@@ -244,6 +275,7 @@ export function mapOtlpMetrics(request: ExportMetricsRequest, nowMs: number): Ma
 function mapMetric(
   metric: Metric,
   scope: Scope,
+  tagSets: OtlpTagSets,
   nowMs: number,
   out: MappedRequest,
   reject: (n: number, reason: string) => void,
@@ -275,17 +307,33 @@ function mapMetric(
   for (const p of points) {
     if (!p) continue;
     if ((num(p.flags) & NO_RECORDED_VALUE) !== 0) continue;
-    const tags = Object.assign({}, scope.tags);
+    let tags = scope.tags;
     let runRef = scope.runRef;
     let env = scope.env;
     const attrs = p.attributes;
     if (attrs && attrs.length > 0) {
+      // The tag set's key: the scope's, then each attribute as sent (the order included),
+      // length-prefixed so that no key or value can pass for another.
+      let key = scope.key;
       for (const kv of attrs) {
         if (!kv || typeof kv.key !== 'string') continue;
-        if (kv.key === RUN_ATTRIBUTE) runRef = anyValueText(kv.value) || runRef;
-        else tags[kv.key] = anyValueText(kv.value);
+        const text = anyValueText(kv.value);
+        if (kv.key === RUN_ATTRIBUTE) runRef = text || runRef;
+        else key += `|${kv.key.length}:${kv.key}${text.length}:${text}`;
       }
-      env = envOf(tags);
+      let set = tagSets.get(key);
+      if (!set) {
+        const own = Object.assign({}, scope.tags);
+        for (const kv of attrs) {
+          if (kv && typeof kv.key === 'string' && kv.key !== RUN_ATTRIBUTE) {
+            own[kv.key] = anyValueText(kv.value);
+          }
+        }
+        set = { tags: own, env: envOf(own) };
+        tagSets.set(key, set);
+      }
+      tags = set.tags;
+      env = set.env;
     }
     const timeMs = p.timeUnixNano ? nanosToMs(p.timeUnixNano) : nowMs;
     const startMs = p.startTimeUnixNano ? nanosToMs(p.startTimeUnixNano) : null;

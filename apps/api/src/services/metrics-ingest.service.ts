@@ -18,8 +18,13 @@ export interface StoreResult {
 }
 
 interface SeriesIdentity {
+  source: string;
+  kind: string;
   keyHash: string;
   tags: Record<string, string>;
+  /** The series id in the run this identity was last stored for. */
+  runId: string | null;
+  seriesId: string | null;
 }
 
 const REF_TTL_MS = 10_000;
@@ -29,10 +34,17 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
   const { metrics, replica } = deps;
   const refs = new Map<string, { run: RunWindow | null; expires: number }>();
   const identities = new Map<string, SeriesIdentity>();
+  /**
+   * Identities by tags object, then name: records that share a tags object (OTLP keeps one
+   * per tag set) are found without serialising their tags, which was most of the cost of
+   * storing a data point.
+   */
+  let byTags = new WeakMap<Record<string, string>, Map<string, SeriesIdentity[]>>();
+  let byTagsSize = 0;
   const seriesIds = new Map<string, string>();
 
   /** The series identity: sha256 of source, kind, name and tags sorted by key. */
-  function identity(r: MetricRecord): SeriesIdentity {
+  function identityOf(r: MetricRecord): SeriesIdentity {
     const raw = `${r.source}\u0000${r.kind}\u0000${r.name}\u0000${JSON.stringify(r.tags)}`;
     let id = identities.get(raw);
     if (!id) {
@@ -42,10 +54,31 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
       const keyHash = createHash('sha256')
         .update(JSON.stringify([r.source, r.kind, r.name, sorted]))
         .digest('base64url');
-      id = { keyHash, tags: sorted };
+      id = { source: r.source, kind: r.kind, keyHash, tags: sorted, runId: null, seriesId: null };
       if (identities.size >= CACHE_LIMIT) identities.clear();
       identities.set(raw, id);
     }
+    return id;
+  }
+
+  function identity(r: MetricRecord): SeriesIdentity {
+    let byName = byTags.get(r.tags);
+    const list = byName?.get(r.name);
+    if (list) {
+      for (const id of list) if (id.source === r.source && id.kind === r.kind) return id;
+    }
+    const id = identityOf(r);
+    if (!byName) {
+      if (byTagsSize >= CACHE_LIMIT) {
+        byTags = new WeakMap();
+        byTagsSize = 0;
+      }
+      byName = new Map();
+      byTags.set(r.tags, byName);
+      byTagsSize++;
+    }
+    if (list) list.push(id);
+    else byName.set(r.name, [id]);
     return id;
   }
 
@@ -107,7 +140,8 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
 
       const points: PointToStore[] = [];
       const pending = new Map<string, SeriesToEnsure>();
-      const keyOf: string[] = [];
+      /** Per point: its series identity, when its series id is not known yet. */
+      const unresolved: (SeriesIdentity | null)[] = [];
       let unmatched = 0;
       for (const r of records) {
         const run = r.runRef
@@ -118,22 +152,30 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
           continue;
         }
         const id = identity(r);
-        const key = `${run.id}|${id.keyHash}`;
-        if (!seriesIds.has(key) && !pending.has(key)) {
-          pending.set(key, {
-            runId: run.id,
-            source: r.source,
-            name: r.name,
-            kind: r.kind,
-            unit: r.unit,
-            tags: id.tags,
-            keyHash: id.keyHash,
-          });
+        let seriesId = id.runId === run.id ? id.seriesId : null;
+        if (seriesId === null) {
+          const key = `${run.id}|${id.keyHash}`;
+          seriesId = seriesIds.get(key) ?? null;
+          if (seriesId === null && !pending.has(key)) {
+            pending.set(key, {
+              runId: run.id,
+              source: r.source,
+              name: r.name,
+              kind: r.kind,
+              unit: r.unit,
+              tags: id.tags,
+              keyHash: id.keyHash,
+            });
+          }
         }
-        keyOf.push(key);
+        if (seriesId !== null) {
+          id.runId = run.id;
+          id.seriesId = seriesId;
+        }
+        unresolved.push(seriesId === null ? id : null);
         points.push({
           runId: run.id,
-          seriesId: '',
+          seriesId: seriesId ?? '',
           tMs: r.tMs,
           intervalMs: r.intervalMs,
           startAtMs: r.startAtMs,
@@ -158,10 +200,14 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
       let stored = 0;
       const rows: PointToStore[] = [];
       points.forEach((p, i) => {
-        const key = keyOf[i] as string;
-        const seriesId = created.get(key) ?? seriesIds.get(key);
-        if (!seriesId) return; // its run was deleted meanwhile
-        p.seriesId = seriesId;
+        const id = unresolved[i];
+        if (id) {
+          const seriesId = created.get(`${p.runId}|${id.keyHash}`);
+          if (!seriesId) return; // its run was deleted meanwhile
+          p.seriesId = seriesId;
+          id.runId = p.runId;
+          id.seriesId = seriesId;
+        }
         rows.push(p);
         stored++;
       });

@@ -7,6 +7,7 @@ import {
   decodeOtlpProtobuf,
   mapOtlpMetrics,
   OtlpDecodeError,
+  OtlpTagSets,
 } from '../ingest/otlp-metrics.ts';
 import type { MetricsIngestService } from './metrics-ingest.service.ts';
 
@@ -21,6 +22,7 @@ export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: n
   const { ingest, maxInFlight } = deps;
   const counters = { requests: 0, dataPoints: 0, rejected: 0, overloaded: 0 };
   let inFlight = 0;
+  const tagSets = new OtlpTagSets();
 
   return {
     counters,
@@ -44,7 +46,7 @@ export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: n
       try {
         const request =
           format === 'protobuf' ? decodeOtlpProtobuf(body) : decodeOtlpJson(body.toString('utf8'));
-        mapped = mapOtlpMetrics(request, Date.now());
+        mapped = mapOtlpMetrics(request, Date.now(), tagSets);
       } catch (error) {
         if (error instanceof OtlpDecodeError) {
           throw new AppError(400, 'malformed_body', error.message);
