@@ -62,6 +62,9 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
   }
 
   function identity(r: MetricRecord): SeriesIdentity {
+    // StatsD rows come with tags objects of their own (one per row and interval): keeping
+    // those by object would only add a miss and an entry per row.
+    if (r.source !== 'otlp') return identityOf(r);
     let byName = byTags.get(r.tags);
     const list = byName?.get(r.name);
     if (list) {
