@@ -369,7 +369,10 @@ export function metricsRepository(database: Database) {
       const out = new Map<string, BucketValues[]>();
       const from = iso(axis.fromMs);
       const result = await db.execute(sql`
-        with wanted as (
+        -- Materialized, and the points found by an array of ids: points loaded a moment ago
+        -- have no statistics yet, and a plan that joined each point to metric_series would
+        -- cost far more than the points themselves.
+        with wanted as materialized (
           select m.id as series_id, k.cls, k.deltas
           from metric_series m
           join unnest(${sql.param(kinds.map((k) => k.kind))}::text[],
@@ -383,7 +386,7 @@ export function metricsRepository(database: Database) {
             p.count, p.sum, p.min, p.max, p.last,
             width_bucket(p.t, ${sql.param(bucketBounds(axis))}::timestamptz[]) as bucket
           from metric_points p join wanted w on w.series_id = p.series_id
-          where p.run_id = ${runId}
+          where p.run_id = ${runId} and p.series_id = any(array(select series_id from wanted))
             and p.t >= ${iso(axis.fromMs - MAX_INTERVAL_MS)}::timestamptz
             and p.t <= ${iso(axis.toMs)}::timestamptz
             and (p.t >= ${from}::timestamptz
@@ -438,14 +441,14 @@ export function metricsRepository(database: Database) {
           -- Both windows share one sort, by (series, bucket, t, at), which the grouping
           -- below keeps: sums add up in time order, as bucketize() does.
           select *, sum(value) over (partition by series_id, bucket, t) as interval_total,
-            last_value(value) over (partition by series_id, bucket order by t, at
-              rows between unbounded preceding and unbounded following) as last_value
+            lead(bucket) over (partition by series_id order by bucket, t, at) is distinct from bucket
+              as bucket_last
           from normal
         )
         select series_id::text as s, bucket as b,
           case min(cls)
             when 'sum' then sum(value)
-            when 'level' then min(last_value)
+            when 'level' then min(value) filter (where bucket_last)
             when 'set' then greatest(0, max(value))
             else case when sum(cnt) > 0 then sum(total) / sum(cnt) end end as v,
           case min(cls) when 'sum' then min(interval_total) when 'set' then min(value) else min(lo) end as lo,
@@ -498,25 +501,24 @@ export function metricsRepository(database: Database) {
       percents: readonly number[],
     ): Promise<PhaseBuckets[]> {
       const result = await db.execute(sql`
+        -- Every step is one pass over the run's events or over a few rows: no join of two
+        -- large sets, whatever the planner estimates for freshly loaded events.
         with firsts as materialized (
-          select phase, first_at, width_bucket(first_at, ${sql.param(bucketBounds(axis))}::timestamptz[]) as bucket
-          from (
-            select distinct on (phase, entity) phase, at as first_at
-            from lifecycle_events where run_id = ${runId}
-            order by phase, entity, at
-          ) d
-        ), phases as materialized (
           select phase, min(at) as first_at,
-            max(case when jsonb_typeof(attrs->'total') = 'number' then (attrs->>'total')::float8 end) as attrs_total
+            width_bucket(min(at), ${sql.param(bucketBounds(axis))}::timestamptz[]) as bucket,
+            max(case when jsonb_typeof(attrs->'total') = 'number' then (attrs->>'total')::float8 end) as total
           from lifecycle_events where run_id = ${runId}
-          group by phase
+          group by phase, entity
+        ), phases as materialized (
+          select phase, min(first_at) as first_at, max(total) as attrs_total
+          from firsts group by phase
         ), counts as materialized (
           select phase, bucket, count(*) as n from firsts group by phase, bucket
         ), cumulative as (
           select phase, bucket, n, (sum(n) over (partition by phase order by bucket))::bigint - n as before,
             (sum(n) over (partition by phase))::bigint as observed
           from counts
-        ), wanted as (
+        ), wanted as materialized (
           select distinct c.phase, c.bucket, r.rank, r.rank - c.before as k
           from cumulative c join phases p using (phase)
           cross join lateral (
@@ -527,9 +529,10 @@ export function metricsRepository(database: Database) {
           ) r
           where r.rank > c.before and r.rank <= c.before + c.n
         ), in_wanted as (
-          select f.phase, f.bucket, f.first_at,
-            row_number() over (partition by f.phase, f.bucket order by f.first_at) as k
-          from firsts f where (f.phase, f.bucket) in (select phase, bucket from wanted)
+          -- Only the arrivals in buckets that hold a wanted rank are sorted.
+          select phase, bucket, first_at,
+            row_number() over (partition by phase, bucket order by first_at) as k
+          from firsts where bucket = any(array(select bucket from wanted))
         )
         select p.phase, 'phase' as part, p.attrs_total as a,
           (extract(epoch from p.first_at) * 1000)::float8 as b
