@@ -2,6 +2,7 @@
 import { AppError } from '../errors.ts';
 import type { NumberedEvent } from './batch-assembler.ts';
 import { BodyTooLargeError, splitLines } from './lines.ts';
+import { readObservationLine } from './observation-line.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
 
 export type BatchFormat = 'ndjson' | 'json';
@@ -28,6 +29,11 @@ export async function* decodeEvents(
         const events: NumberedEvent[] = new Array(lines.length);
         for (let i = 0; i < lines.length; i++) {
           const { no, text } = lines[i] as (typeof lines)[number];
+          const observation = readObservationLine(text);
+          if (observation) {
+            events[i] = { line: no, event: observation };
+            continue;
+          }
           let value: unknown;
           try {
             value = JSON.parse(text);

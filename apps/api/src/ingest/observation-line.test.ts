@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { readObservationLine } from './observation-line.ts';
+import { checkEvent, isProblem } from './probe-events.ts';
+
+/** What the general path makes of a line: the event, or undefined when it refuses it. */
+function general(line: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const checked = checkEvent(value);
+  return isProblem(checked) ? undefined : checked;
+}
+
+/** The fast path may pass a line on, but never read it differently from the general one. */
+function expectAgrees(line: string) {
+  const fast = readObservationLine(line);
+  if (fast !== undefined) expect(fast, line).toEqual(general(line));
+}
+
+const at = '2026-02-01T10:00:00.123456Z';
+
+describe('readObservationLine', () => {
+  it('reads the common line, keys in any order, with node and cause', () => {
+    expect(
+      readObservationLine(`{"type":"observation","change":"c1","proxy":"p-1","at":"${at}"}`),
+    ).toEqual({ type: 'observation', change: 'c1', proxy: 'p-1', at });
+    expect(
+      readObservationLine(
+        `{"at":"${at}","cause":"reconnect","node":"n-7","proxy":"p-1","change":"c1","type":"observation"}`,
+      ),
+    ).toEqual({
+      type: 'observation',
+      change: 'c1',
+      proxy: 'p-1',
+      node: 'n-7',
+      cause: 'reconnect',
+      at,
+    });
+  });
+
+  it('passes on every line it cannot read exactly, for the general path to read or refuse', () => {
+    const passed = [
+      `{"type": "observation","change":"c1","proxy":"p","at":"${at}"}`, // whitespace
+      `{"type":"observation","change":"c\\u0031","proxy":"p","at":"${at}"}`, // an escape
+      `{"type":"observation","change":"c1","proxy":"p","at":"${at}","attrs":{"k":1}}`,
+      `{"type":"observation","change":"c1","proxy":"p","proxy":"q","at":"${at}"}`, // twice
+      `{"type":"observation","change":"c1","proxy":"p","at":"${at}","extra":"x"}`,
+      `{"type":"observation","change":"c1","proxy":"p"}`, // no at
+      `{"type":"change","change":"c1","proxy":"p","at":"${at}"}`,
+      `{"type":"observation","change":"","proxy":"p","at":"${at}"}`, // empty id
+      `{"type":"observation","change":"c1","proxy":"${'p'.repeat(201)}","at":"${at}"}`,
+      `{"type":"observation","change":"c1","proxy":"p","cause":"${'c'.repeat(101)}","at":"${at}"}`,
+      `{"type":"observation","change":"c1","proxy":"p","at":"${at}"}x`, // trailing
+      `{"type":"observation","change":"c1","proxy":"p","at":"${at}",}`,
+      `{"type":"observation","change":"c1","proxy":"p","at":1}`,
+      `{"type":"observation","change":"c1","proxy":"p\tq","at":"${at}"}`, // raw tab
+      '{}',
+      '',
+    ];
+    for (const line of passed) expect(readObservationLine(line), line).toBeUndefined();
+  });
+
+  it('never reads a mutated line differently from JSON.parse and the schema', () => {
+    const base = `{"type":"observation","change":"c1","proxy":"p-1","node":"n","cause":"x","at":"${at}"}`;
+    const alphabet = ['"', ',', ':', '{', '}', '\\', ' ', 'a', '1', '\t', 'é', '[', ']'];
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    let read = 0;
+    for (let round = 0; round < 20_000; round++) {
+      let line = base;
+      for (let edits = 1 + random(3); edits > 0; edits--) {
+        const pos = random(line.length + 1);
+        const ch = alphabet[random(alphabet.length)] as string;
+        const op = random(3);
+        line =
+          op === 0
+            ? line.slice(0, pos) + ch + line.slice(pos)
+            : op === 1
+              ? line.slice(0, pos) + line.slice(pos + 1)
+              : line.slice(0, pos) + ch + line.slice(pos + 1);
+      }
+      if (readObservationLine(line) !== undefined) read++;
+      expectAgrees(line);
+    }
+    expect(read).toBeGreaterThan(100); // the fuzz reaches lines the fast path reads
+  });
+});
