@@ -49,6 +49,16 @@ async function rawCopy(rowsText: string[]): Promise<number> {
   return ms;
 }
 
+/** A bench's run leaves no rows behind (the table would grow by each run's 178,000). */
+async function deleteRun(runId: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  for (const t of ['observations', 'latency_blocks', 'change_summaries'])
+    await client.query(`delete from ${t} where run_id = $1`, [runId]);
+  await client.query('delete from runs where id = $1', [runId]);
+  await client.end();
+}
+
 async function median(times: number, fn: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
@@ -117,6 +127,7 @@ async function main() {
     const rate = (N / endToEndMs) * 1000;
     const copyRate = (N / copyMs) * 1000;
     const read178k = await median(21, () => fetch(summaryUrl).then((r) => r.text()));
+    await deleteRun(run.id);
 
     console.log('\nbench/ingest-propagation');
     console.log(
@@ -187,12 +198,7 @@ async function main() {
       console.log(
         `  (loading the ${fmt(LARGE)} in ${fmt(LARGE / LARGE_BATCH)} batches took ${fmt(loadMs / 1000, 1)} s)`,
       );
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      for (const t of ['observations', 'latency_blocks', 'change_summaries'])
-        await client.query(`delete from ${t} where run_id = $1`, [big.id]);
-      await client.query('delete from runs where id = $1', [big.id]);
-      await client.end();
+      await deleteRun(big.id);
     }
   } finally {
     await api.stop();
