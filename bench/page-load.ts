@@ -1,10 +1,14 @@
 // bench/page-load: how long a person waits for the propagation numbers. Three runs of 178,000
 // observations each (one per mesh), then in headless Chromium: navigation -> percentile table
 // and histogram visible, for one run's page and for the compare page of the three.
-// Usage: tsx page-load.ts [--observations N] [--samples N]
+// Then one more navigation of each with its waterfall: every request and long task, against
+// the moment the numbers showed, so a slow figure says where its time went.
+// Usage: tsx page-load.ts [--observations N] [--samples N] [--block-tail]
+// --block-tail: the pages' tail requests fail at once (the figures then leave out what a slow
+// tail read does to the reads beside it); each read's own time is printed either way.
 // (DATABASE_URL: that Postgres; unset: the embedded database in a temporary directory)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, chromium } from 'playwright-core';
@@ -17,6 +21,7 @@ const arg = (name: string, fallback: number) => {
 };
 const N = arg('observations', 178_000);
 const SAMPLES = arg('samples', 5);
+const BLOCK_TAIL = process.argv.includes('--block-tail');
 const RUN_BUDGET_MS = 1500;
 const COMPARE_BUDGET_MS = 2500;
 const CHANGE = 'c1';
@@ -64,32 +69,117 @@ async function postRun(url: string, mesh: string, slice: number): Promise<string
   return run.id;
 }
 
+/** What the page did until it was ready: requests and main-thread tasks over 50 ms. */
+interface Waterfall {
+  resources: { name: string; start: number; end: number; bytes: number }[];
+  longTasks: { start: number; duration: number }[];
+}
+
+// Long tasks are only reported to an observer that was there when they ran.
+const OBSERVE_LONG_TASKS = `window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });`;
+
+const READ_WATERFALL = `({
+  resources: performance.getEntriesByType('resource').map((e) => ({
+    name: e.name.replace(location.origin, ''),
+    start: e.startTime,
+    end: e.responseEnd,
+    bytes: e.encodedBodySize,
+  })),
+  longTasks: window.__longTasks,
+})`;
+
 /**
  * Milliseconds from navigation start (the page's time origin) to the first frame in which
  * `ready` holds, measured in the page; a fresh context each time, so nothing is cached.
  */
-async function timeToReady(browser: Browser, url: string, ready: string): Promise<number> {
+async function timeToReady(
+  browser: Browser,
+  url: string,
+  ready: string,
+): Promise<{ ms: number; waterfall: Waterfall }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
+    await context.addInitScript(OBSERVE_LONG_TASKS);
+    if (BLOCK_TAIL) await context.route(/\/tail(\?|$)/, (route) => route.abort());
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     const handle = await page.waitForFunction(ready, undefined, {
       polling: 'raf',
       timeout: 30_000,
     });
-    return (await handle.jsonValue()) as number;
+    const ms = (await handle.jsonValue()) as number;
+    return { ms, waterfall: (await page.evaluate(READ_WATERFALL)) as Waterfall };
   } finally {
     await context.close();
   }
 }
 
+function printWaterfall(title: string, { ms, waterfall }: { ms: number; waterfall: Waterfall }) {
+  console.log(`\n  ${title}: ready at ${fmt(ms)} ms`);
+  const rows = [
+    ...waterfall.resources.map((r) => ({
+      start: r.start,
+      text: `${fmt(r.start).padStart(6)} -> ${fmt(r.end).padStart(6)} ms  ${fmt(r.end - r.start).padStart(5)} ms  ${fmt(r.bytes / 1024, 1).padStart(7)} KiB  ${r.name}`,
+    })),
+    ...waterfall.longTasks.map((t) => ({
+      start: t.start,
+      text: `${fmt(t.start).padStart(6)} -> ${fmt(t.start + t.duration).padStart(6)} ms  ${fmt(t.duration).padStart(5)} ms  main thread busy (long task)`,
+    })),
+  ].sort((a, b) => a.start - b.start);
+  for (const r of rows) console.log(`    ${r.text}`);
+}
+
+/** Each read the pages make, timed alone from here (a slow one is named, not hidden). */
+async function timeReads(url: string, runId: string) {
+  const reads = [
+    `/api/v1/runs/${runId}`,
+    `/api/v1/runs/${runId}/changes`,
+    `/api/v1/runs/${runId}/changes/${CHANGE}/propagation?bins=60`,
+    `/api/v1/runs/${runId}/changes/${CHANGE}/propagation?bins=60&scale=log`,
+    `/api/v1/runs/${runId}/changes/${CHANGE}/tail?limit=20`,
+    `/api/v1/runs/${runId}/timeline?points=1000`,
+    `/api/v1/runs/${runId}/results`,
+  ];
+  console.log('\n  reads of one run, one at a time (60 s at most each)');
+  for (const path of reads) {
+    const t0 = performance.now();
+    let outcome: string;
+    try {
+      const r = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(60_000) });
+      const bytes = (await r.arrayBuffer()).byteLength;
+      outcome = `${r.status}, ${fmt(bytes / 1024, 1)} KiB`;
+    } catch (error) {
+      outcome = (error as Error).name === 'TimeoutError' ? 'NO ANSWER in 60 s' : String(error);
+    }
+    console.log(`    ${fmt(performance.now() - t0).padStart(6)} ms  ${path}  (${outcome})`);
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+/**
+ * Postgres notices a client that went away (a page closed mid-read, the API stopped) only when
+ * it next writes to it; checking every second ends such reads instead of leaving them running
+ * for the next sample, or for whoever uses the database after the bench.
+ */
+function checkingClients(url: string): string {
+  const u = new URL(url);
+  const options = u.searchParams.get('options');
+  u.searchParams.set(
+    'options',
+    `${options ? `${options} ` : ''}-c client_connection_check_interval=1000`,
+  );
+  return u.toString();
+}
 
 async function main() {
   const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'meshbench-bench-'));
   const api = await startApi(
     process.env.DATABASE_URL
-      ? { DATABASE_URL: process.env.DATABASE_URL }
+      ? { DATABASE_URL: checkingClients(process.env.DATABASE_URL) }
       : { MESHBENCH_DATA_DIR: dataDir as string },
   );
   const browser = await chromium.launch({
@@ -138,17 +228,24 @@ async function main() {
     const runTimes: number[] = [];
     const compareTimes: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
-      runTimes.push(await timeToReady(browser, runUrl, runReady));
-      compareTimes.push(await timeToReady(browser, compareUrl, compareReady));
+      runTimes.push((await timeToReady(browser, runUrl, runReady)).ms);
+      compareTimes.push((await timeToReady(browser, compareUrl, compareReady)).ms);
     }
     const runMs = median(runTimes);
     const compareMs = median(compareTimes);
     const verdict = (ms: number, budget: number) =>
       ms <= budget ? 'within budget' : 'OVER BUDGET';
     console.log('\nbench/page-load');
+    // Others share the machine: the load beside the figures says how far to trust them.
+    console.log(
+      `  load average                  ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    );
     console.log(
       `  database                      ${process.env.DATABASE_URL ? 'postgres (DATABASE_URL)' : 'embedded'}`,
     );
+    if (BLOCK_TAIL) console.log('  tail requests                 blocked (--block-tail)');
     console.log(
       `  runs                          3 x ${fmt(N)} observations (posted and checked in ${fmt(loadS, 1)} s)`,
     );
@@ -158,6 +255,12 @@ async function main() {
     console.log(
       `  compare of 3  -> table + histograms ${fmt(compareMs)} ms median of ${SAMPLES} (${compareTimes.map((t) => fmt(t)).join(', ')}) budget <= ${fmt(COMPARE_BUDGET_MS)} ms: ${verdict(compareMs, COMPARE_BUDGET_MS)}`,
     );
+    printWaterfall('run page, one more navigation', await timeToReady(browser, runUrl, runReady));
+    printWaterfall(
+      'compare page, one more navigation',
+      await timeToReady(browser, compareUrl, compareReady),
+    );
+    await timeReads(api.url, ids[0] as string);
     if (runMs > RUN_BUDGET_MS || compareMs > COMPARE_BUDGET_MS) process.exitCode = 1;
   } finally {
     await browser.close();
