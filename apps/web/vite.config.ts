@@ -1,11 +1,82 @@
 // The web app's build and dev server; in development the API runs beside it on port 3000.
+import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { Plugin, Rollup } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const api = 'http://127.0.0.1:3000';
 
+/** The packages every page needs before it can render or read anything. */
+const FRAMEWORK = new Set([
+  'react',
+  'react-dom',
+  'scheduler',
+  'react-router',
+  'cookie',
+  'set-cookie-parser',
+  '@tanstack/react-query',
+  '@tanstack/query-core',
+]);
+
+/** The first-load budget: what the browser fetches before a page can show anything, gzipped. */
+const FIRST_LOAD_BUDGET_KB = 300;
+
+/**
+ * Prints what a first visit downloads, gzipped: the entry with its static imports and styles,
+ * then per page the page's own chunks on top; fails the build past the budget.
+ */
+function firstLoadSize(): Plugin {
+  return {
+    name: 'meshbench-first-load-size',
+    apply: 'build',
+    generateBundle(_options, bundle: Rollup.OutputBundle) {
+      const gz = (name: string) => {
+        const file = bundle[name];
+        if (!file) return 0;
+        const source = file.type === 'chunk' ? file.code : file.source;
+        return gzipSync(typeof source === 'string' ? source : Buffer.from(source)).length;
+      };
+      const closure = (start: string[], seen = new Set<string>()) => {
+        for (const name of start) {
+          const chunk = bundle[name];
+          if (seen.has(name) || chunk?.type !== 'chunk') continue;
+          seen.add(name);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) seen.add(css);
+          closure(chunk.imports, seen);
+        }
+        return seen;
+      };
+      const total = (files: Set<string>) => [...files].reduce((sum, f) => sum + gz(f), 0) / 1000;
+      const entry = Object.values(bundle).find(
+        (f): f is Rollup.OutputChunk => f.type === 'chunk' && f.isEntry,
+      );
+      if (!entry) return;
+      const first = closure([entry.fileName]);
+      const firstKb = total(first);
+      const lines = [
+        `first load, gzip: ${firstKb.toFixed(1)} kB (budget ${FIRST_LOAD_BUDGET_KB} kB)`,
+      ];
+      let worst = firstKb;
+      for (const page of entry.dynamicImports) {
+        const withPage = closure([page], new Set(first));
+        const kb = total(withPage);
+        worst = Math.max(worst, kb);
+        lines.push(
+          `  with ${page.replace(/^assets\//, '').replace(/-[\w-]+\.js$/, '')}: ${kb.toFixed(1)} kB`,
+        );
+      }
+      console.log(`\n${lines.join('\n')}`);
+      if (worst > FIRST_LOAD_BUDGET_KB) {
+        this.error(
+          `a first load is ${worst.toFixed(1)} kB gzip, over the ${FIRST_LOAD_BUDGET_KB} kB budget`,
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), firstLoadSize()],
   server: {
     proxy: {
       '/api': api,
@@ -18,10 +89,15 @@ export default defineConfig({
     rollupOptions: {
       output: {
         // Libraries change less often than the app: separate files stay cached across releases.
-        manualChunks: {
-          react: ['react', 'react-dom', 'react-router', '@tanstack/react-query'],
-          recharts: ['recharts'],
-          zod: ['zod'],
+        // By package, not by entry module: with entries, modules the charting library shares
+        // with React landed in its chunk and made every page load it before the first render.
+        manualChunks(id) {
+          const pkg = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1];
+          if (!pkg) return undefined;
+          if (FRAMEWORK.has(pkg)) return 'react';
+          if (pkg === 'zod') return 'zod';
+          // What is left is recharts and what it draws with (d3, redux toolkit...).
+          return 'recharts';
         },
       },
     },

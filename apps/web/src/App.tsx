@@ -1,10 +1,25 @@
-// The frame every page sits in, and which page a path shows.
+// The frame every page sits in, and which page a path shows. Each page's code (and the
+// charting library) loads with the page, so the frame and the page's first reads start
+// before it has been parsed.
+import { lazy, Suspense } from 'react';
 import { Link, Route, Routes } from 'react-router';
-import { ComparePage } from './features/compare/pages/ComparePage.tsx';
-import { HistoryPage } from './features/history/pages/HistoryPage.tsx';
-import { ReportPage } from './features/reports/pages/ReportPage.tsx';
-import { RunPage } from './features/runs/pages/RunPage.tsx';
-import { RunsListPage } from './features/runs/pages/RunsListPage.tsx';
+import { Loading } from './ui/QueryState.tsx';
+
+const ComparePage = lazy(() =>
+  import('./features/compare/pages/ComparePage.tsx').then((m) => ({ default: m.ComparePage })),
+);
+const HistoryPage = lazy(() =>
+  import('./features/history/pages/HistoryPage.tsx').then((m) => ({ default: m.HistoryPage })),
+);
+const ReportPage = lazy(() =>
+  import('./features/reports/pages/ReportPage.tsx').then((m) => ({ default: m.ReportPage })),
+);
+const RunPage = lazy(() =>
+  import('./features/runs/pages/RunPage.tsx').then((m) => ({ default: m.RunPage })),
+);
+const RunsListPage = lazy(() =>
+  import('./features/runs/pages/RunsListPage.tsx').then((m) => ({ default: m.RunsListPage })),
+);
 
 function NotFound() {
   return (
@@ -32,14 +47,16 @@ export function App() {
         </div>
       </header>
       <main className="content">
-        <Routes>
-          <Route path="/" element={<RunsListPage />} />
-          <Route path="/runs/:id" element={<RunPage />} />
-          <Route path="/compare" element={<ComparePage />} />
-          <Route path="/history" element={<HistoryPage />} />
-          <Route path="/r/:slug" element={<ReportPage />} />
-          <Route path="*" element={<NotFound />} />
-        </Routes>
+        <Suspense fallback={<Loading what="page" />}>
+          <Routes>
+            <Route path="/" element={<RunsListPage />} />
+            <Route path="/runs/:id" element={<RunPage />} />
+            <Route path="/compare" element={<ComparePage />} />
+            <Route path="/history" element={<HistoryPage />} />
+            <Route path="/r/:slug" element={<ReportPage />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
       </main>
     </div>
   );

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
 import { ApiRequestError } from './api/client.ts';
+import { prefetchRoute } from './route-prefetch.ts';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -19,6 +20,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+prefetchRoute(queryClient, window.location.pathname, window.location.search);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { CdfOverlayChart } from '../../../charts/CdfOverlayChart.tsx';
 import { prepareCdfOverlay } from '../../../charts/prepare/cdf-overlay.ts';
 import { formatPercent } from '../../../charts/prepare/format.ts';
+import { AfterFirstPaint } from '../../../ui/AfterFirstPaint.tsx';
 import { ScaleToggle } from '../../../ui/ScaleToggle.tsx';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import { SeriesLegend } from './SeriesLegend.tsx';
@@ -43,7 +44,9 @@ export function CdfOverlayPanel({
       </div>
       <div className="chart-box chart-box-tall" data-testid="cdf-overlay-chart" data-scale={scale}>
         {overlay ? (
-          <CdfOverlayChart overlay={overlay} series={runs} />
+          <AfterFirstPaint>
+            <CdfOverlayChart overlay={overlay} series={runs} />
+          </AfterFirstPaint>
         ) : (
           <p className="state">No applications to draw.</p>
         )}

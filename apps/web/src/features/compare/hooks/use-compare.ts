@@ -3,17 +3,21 @@
 // linear histograms over one range for all when asked for, and, once the numbers are on
 // screen, the tails (the slowest read); beside them the runs' load results and timelines.
 import { type Change, type HistogramScale, type Propagation, timeline } from '@meshbench/schema';
-import { keepPreviousData, useQueries } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries } from '@tanstack/react-query';
 import { api, browseApi, getParsedJson } from '../../../api/client.ts';
 import { type PropagationParams, runTimelineUrl } from '../../../api/urls.ts';
 import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
 import { commonHistogramRequest } from '../../../charts/prepare/histogram-multiples.ts';
+import { changesQuery, runQuery } from '../../runs/hooks/use-runs.ts';
 
 /**
  * The summary of each run comes with log bins over its whole range: tails of minutes beside
  * bodies under a second, drawn on shared axes without a second round of requests.
  */
 export const COMPARE_SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS, scale: 'log' };
+
+export const MIN_COMPARED = 2;
+export const MAX_COMPARED = 4;
 
 /** The compare page's URL: ?runs=a,b,c, deduplicated, in order. */
 export function parseCompareRuns(value: string | null): string[] {
@@ -28,32 +32,23 @@ export function parseCompareRuns(value: string | null): string[] {
 }
 
 export function useComparedRuns(ids: string[]) {
-  const runs = useQueries({
-    queries: ids.map((id) => ({
-      queryKey: ['run', id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => api.run(id, signal),
-    })),
-  });
-  const changes = useQueries({
-    queries: ids.map((id) => ({
-      queryKey: ['changes', id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => api.changes(id, signal),
-    })),
-  });
+  const runs = useQueries({ queries: ids.map(runQuery) });
+  const changes = useQueries({ queries: ids.map(changesQuery) });
   return { runs, changes };
 }
+
+export const compareSummaryQuery = (runId: string, changeId: string) =>
+  queryOptions({
+    queryKey: ['propagation', runId, changeId, COMPARE_SUMMARY_PARAMS],
+    queryFn: ({ signal }) => api.propagation(runId, changeId, COMPARE_SUMMARY_PARAMS, signal),
+  });
 
 /** Per run, the change compared (null: the run has none): the summaries. */
 export function useSummaries(runIds: string[], changes: (Pick<Change, 'id'> | null)[]) {
   return useQueries({
     queries: runIds.map((runId, i) => {
       const changeId = changes[i]?.id ?? '';
-      return {
-        queryKey: ['propagation', runId, changeId, COMPARE_SUMMARY_PARAMS],
-        queryFn: ({ signal }: { signal: AbortSignal }) =>
-          api.propagation(runId, changeId, COMPARE_SUMMARY_PARAMS, signal),
-        enabled: changeId !== '',
-      };
+      return { ...compareSummaryQuery(runId, changeId), enabled: changeId !== '' };
     }),
   });
 }

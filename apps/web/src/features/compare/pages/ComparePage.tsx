@@ -11,6 +11,8 @@ import { LoadOverlayPanel } from '../components/LoadOverlayPanel.tsx';
 import { RunCards } from '../components/RunCards.tsx';
 import { TimelineOverlayPanel } from '../components/TimelineOverlayPanel.tsx';
 import {
+  MAX_COMPARED,
+  MIN_COMPARED,
   parseCompareRuns,
   useComparedRuns,
   useLinearHistograms,
@@ -23,9 +25,6 @@ import { type ComparedRun, comparedRuns } from '../prepare/compared-runs.ts';
 import { whatDiffers } from '../prepare/differences.ts';
 import { type ChangePair, pairChanges } from '../prepare/pair-changes.ts';
 import '../compare.css';
-
-export const MIN_COMPARED = 2;
-export const MAX_COMPARED = 4;
 
 type ChangeItem = ChangeList[number];
 

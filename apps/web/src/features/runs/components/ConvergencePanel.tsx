@@ -5,6 +5,7 @@ import { propagationUrl } from '../../../api/urls.ts';
 import { ConvergenceChart } from '../../../charts/ConvergenceChart.tsx';
 import { prepareCdf } from '../../../charts/prepare/cdf.ts';
 import { formatCount, formatMsValue, formatPercent } from '../../../charts/prepare/format.ts';
+import { AfterFirstPaint } from '../../../ui/AfterFirstPaint.tsx';
 import { ScaleToggle } from '../../../ui/ScaleToggle.tsx';
 import { SUMMARY_PARAMS } from '../hooks/use-propagation.ts';
 import { ChartData } from './ChartData.tsx';
@@ -39,7 +40,9 @@ export function ConvergencePanel({
       </div>
       <div className="chart-box" data-testid="convergence-chart" data-scale={scale}>
         {cdf ? (
-          <ConvergenceChart cdf={cdf} color={color} />
+          <AfterFirstPaint>
+            <ConvergenceChart cdf={cdf} color={color} />
+          </AfterFirstPaint>
         ) : (
           <p className="state">No applications to draw.</p>
         )}

@@ -7,7 +7,11 @@ import { formatCount, formatDuration, formatMsValue } from '../../../charts/prep
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ScaleToggle } from '../../../ui/ScaleToggle.tsx';
-import { histogramParams, usePropagationHistogram } from '../hooks/use-propagation.ts';
+import {
+  FIRST_HISTOGRAM_SCALE,
+  histogramParams,
+  usePropagationHistogram,
+} from '../hooks/use-propagation.ts';
 import { ChartData } from './ChartData.tsx';
 
 export function HistogramPanel({
@@ -19,7 +23,7 @@ export function HistogramPanel({
   summary: Propagation;
   color: string;
 }) {
-  const [scale, setScale] = useState<HistogramScale>('linear');
+  const [scale, setScale] = useState<HistogramScale>(FIRST_HISTOGRAM_SCALE);
   const params = histogramParams(summary, scale);
   const query = usePropagationHistogram(runId, summary.change.id, params);
   const histogram = useMemo(() => (query.data ? prepareHistogram(query.data) : null), [query.data]);

@@ -1,5 +1,5 @@
 // Runs, one run and its changes, fetched and cached by react-query.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, browseApi } from '../../../api/client.ts';
 import type { RunFilters, RunListQuery } from '../../../api/urls.ts';
 
@@ -10,18 +10,25 @@ export function useRuns(filters: RunFilters) {
   });
 }
 
-export function useRun(runId: string) {
-  return useQuery({
+/** A run, by id or share slug (one query for the page, the compare page and the prefetch). */
+export const runQuery = (runId: string) =>
+  queryOptions({
     queryKey: ['run', runId],
     queryFn: ({ signal }) => api.run(runId, signal),
   });
-}
 
-export function useChanges(runId: string) {
-  return useQuery({
+export const changesQuery = (runId: string) =>
+  queryOptions({
     queryKey: ['changes', runId],
     queryFn: ({ signal }) => api.changes(runId, signal),
   });
+
+export function useRun(runId: string) {
+  return useQuery(runQuery(runId));
+}
+
+export function useChanges(runId: string) {
+  return useQuery(changesQuery(runId));
 }
 
 /** One page of the runs list; the previous page stays on screen while the next loads. */

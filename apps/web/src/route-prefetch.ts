@@ -1,0 +1,64 @@
+// The reads a page makes first, started from the address before the page's code has loaded:
+// the run and its changes, then each change's summary, then the histogram sized from it,
+// each as soon as what it needs is in, instead of waiting for the page to render each step.
+// The queries are the pages' own (same keys), so the pages find them in the cache or in flight.
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  compareSummaryQuery,
+  MAX_COMPARED,
+  MIN_COMPARED,
+  parseCompareRuns,
+} from './features/compare/hooks/use-compare.ts';
+import { pairChanges } from './features/compare/prepare/pair-changes.ts';
+import {
+  FIRST_HISTOGRAM_SCALE,
+  histogramParams,
+  histogramQuery,
+  summaryQuery,
+} from './features/runs/hooks/use-propagation.ts';
+import { changesQuery, runQuery } from './features/runs/hooks/use-runs.ts';
+
+// A failed prefetch is left to the page: its own query shows the error and retries.
+const quietly = () => undefined;
+
+async function runPage(client: QueryClient, ref: string) {
+  const [run, changes] = await Promise.all([
+    client.fetchQuery(runQuery(ref)),
+    client.fetchQuery(changesQuery(ref)),
+  ]);
+  await Promise.all(
+    changes.map(async (change) => {
+      const summary = await client.fetchQuery(summaryQuery(run.id, change.id));
+      const params = histogramParams(summary, FIRST_HISTOGRAM_SCALE);
+      if (params) await client.prefetchQuery(histogramQuery(run.id, change.id, params));
+    }),
+  );
+}
+
+async function comparePage(client: QueryClient, refs: string[]) {
+  const [runs, changes] = await Promise.all([
+    Promise.all(refs.map((ref) => client.fetchQuery(runQuery(ref)))),
+    Promise.all(refs.map((ref) => client.fetchQuery(changesQuery(ref)))),
+  ]);
+  const summaries = pairChanges(changes).flatMap((pair) =>
+    pair.changes.flatMap((change, i) => {
+      const run = runs[i];
+      return change && run ? [client.prefetchQuery(compareSummaryQuery(run.id, change.id))] : [];
+    }),
+  );
+  await Promise.all(summaries);
+}
+
+/** Starts the first reads of the page at `pathname` + `search`, if it is one that has them. */
+export function prefetchRoute(client: QueryClient, pathname: string, search: string): void {
+  const run = /^\/runs\/([^/]+)\/?$/.exec(pathname);
+  if (run) {
+    runPage(client, decodeURIComponent(run[1] as string)).catch(quietly);
+    return;
+  }
+  if (pathname === '/compare') {
+    const refs = parseCompareRuns(new URLSearchParams(search).get('runs'));
+    if (refs.length >= MIN_COMPARED && refs.length <= MAX_COMPARED)
+      comparePage(client, refs).catch(quietly);
+  }
+}
