@@ -1,5 +1,6 @@
 // Reports: a frozen snapshot of what the screen showed for one to four runs.
 import { z } from 'zod';
+import { timeline } from './metrics.ts';
 import { propagation } from './propagation.ts';
 import { storedLoadResult } from './results-api.ts';
 import { run } from './run.ts';
@@ -28,6 +29,12 @@ export const reportRun = z.object({
   run: run.omit({ slug: true, projectId: true }),
   changes: z.array(reportChange),
   loadResults: z.array(storedLoadResult),
+  timeline: timeline
+    .nullable()
+    .optional()
+    .describe(
+      'the scale-up timeline as it was (REPORT_TIMELINE_POINTS per line); null when the run had none, absent in reports made before timelines were kept',
+    ),
 });
 export type ReportRun = z.infer<typeof reportRun>;
 

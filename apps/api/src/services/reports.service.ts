@@ -5,11 +5,15 @@ import type { CreatedReport, CreateReportBody, Report, ReportRun, Run } from '@m
 import { type Principal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { ReportsRepository } from '../repositories/reports.repository.ts';
+import type { MetricsService } from './metrics.service.ts';
 import { refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 import type { ResultsService } from './results.service.ts';
 import { newSlug, type RunsService } from './runs.service.ts';
 import type { TailService } from './tail.service.ts';
+
+/** Points per line of a frozen timeline: what the compare page draws, half a page wide. */
+export const REPORT_TIMELINE_POINTS = 400;
 
 const pct = (fraction: number | null) =>
   fraction === null ? 'n/a' : `${(fraction * 100).toFixed(1)} %`;
@@ -39,8 +43,9 @@ export function reportsService(deps: {
   propagation: PropagationService;
   tail: TailService;
   results: ResultsService;
+  metrics: Pick<MetricsService, 'timeline'>;
 }) {
-  const { reports, runs, propagation, tail, results } = deps;
+  const { reports, runs, propagation, tail, results, metrics } = deps;
 
   async function snapshotOf(run: Run): Promise<ReportRun> {
     const changes = [];
@@ -63,7 +68,14 @@ export function reportsService(deps: {
     }
     // A report shows no share id or project of its runs: it reaches nothing else.
     const { slug: _slug, projectId: _projectId, ...shown } = run;
-    return { run: shown, changes, loadResults: await results.list(run.id) };
+    const timeline = await metrics.timeline(run.id, { points: REPORT_TIMELINE_POINTS });
+    const hasTimeline = timeline.phases.length > 0 || timeline.series.length > 0;
+    return {
+      run: shown,
+      changes,
+      loadResults: await results.list(run.id),
+      timeline: hasTimeline ? timeline : null,
+    };
   }
 
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Propagation, Report } from '@meshbench/schema';
+import type { Propagation, Report, Timeline } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   backends,
@@ -112,6 +112,38 @@ describe.each(backends)('reports on $name', (backend) => {
     const html = await page.text();
     expect(html).toContain(`<meta property="og:title" content="${created.body.title}`);
     expect(html).toContain('og:description" content="consul 1.0: P99 3.0 s, 90.0 % within 1 s');
+  });
+
+  it('freezes the scale-up timeline of a run that has one, and null for one that has not', async () => {
+    const scaled = await newRun('nomad');
+    const lifecycle = [
+      { phase: 'joined', entity: 'n1', at: at(1_000) },
+      { phase: 'joined', entity: 'n2', at: at(2_000) },
+      { phase: 'joined', entity: 'n3', at: at(4_000) },
+      { phase: 'joined', entity: 'n1', at: at(5_000) }, // again: counted once
+    ].map((e) => ({ type: 'lifecycle', ...e }));
+    expect((await postEvents(server, scaled.id, ndjson(lifecycle), auth)).status).toBe(200);
+    const plain = await newRun('linkerd');
+    const created = await server.json<{ slug: string }>(
+      '/reports',
+      jsonBody({ runs: [scaled.id, plain.id] }, auth),
+    );
+    expect(created.status).toBe(201);
+    // Later lifecycle events do not move the frozen timeline.
+    await postEvents(
+      server,
+      scaled.id,
+      ndjson([{ type: 'lifecycle', phase: 'joined', entity: 'n4', at: at(6_000) }]),
+      auth,
+    );
+    const report = await server.anonJson<Report>(`/reports/${created.body.slug}`);
+    const frozen = report.body.runs[0]!.timeline;
+    const joined = frozen?.phases.find((p) => p.phase === 'joined');
+    expect(joined).toMatchObject({ count: 3, total: 3 });
+    expect(joined?.points.at(-1)?.count).toBe(3);
+    expect(report.body.runs[1]!.timeline).toBeNull();
+    const live = await server.json<Timeline>(`/runs/${scaled.id}/timeline`);
+    expect(live.body.phases.find((p) => p.phase === 'joined')?.count).toBe(4);
   });
 
   it('needs a token to create or delete, and deletes', async () => {

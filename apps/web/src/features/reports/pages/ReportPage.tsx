@@ -10,6 +10,7 @@ import { ChangeComparison } from '../../compare/components/ChangeComparison.tsx'
 import { DifferencesWarning } from '../../compare/components/DifferencesWarning.tsx';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { RunCards } from '../../compare/components/RunCards.tsx';
+import { TimelineOverlayPanel } from '../../compare/components/TimelineOverlayPanel.tsx';
 import type { ComparedRun } from '../../compare/prepare/compared-runs.ts';
 import type { ChangePair } from '../../compare/prepare/pair-changes.ts';
 import { ReportRunSections } from '../components/ReportRunSections.tsx';
@@ -47,13 +48,18 @@ function FrozenChangeComparison({
 function ReportBody({ report }: { report: Report }) {
   const view = useMemo(() => reportView(report), [report]);
   const single = report.runs.length === 1;
+  // Frozen with the report; null (or absent, in older reports) where a run had none.
+  const timelines = report.runs.map((r) => r.timeline ?? null);
   return (
     <>
       {single ? (
-        <ReportRunSections
-          frozen={report.runs[0] as Report['runs'][number]}
-          run={view.runs[0] as ComparedRun}
-        />
+        <>
+          <ReportRunSections
+            frozen={report.runs[0] as Report['runs'][number]}
+            run={view.runs[0] as ComparedRun}
+          />
+          <TimelineOverlayPanel runs={view.runs} timelines={timelines} />
+        </>
       ) : (
         <>
           <RunCards runs={view.runs} linkToRuns={false} />
@@ -62,6 +68,7 @@ function ReportBody({ report }: { report: Report }) {
             <FrozenChangeComparison key={pair.title} runs={view.runs} pair={pair} />
           ))}
           <LoadOverlayPanel runs={view.runs} results={view.loadResults} />
+          <TimelineOverlayPanel runs={view.runs} timelines={timelines} />
           <h2 className="report-appendix-title">Each run</h2>
           {report.runs.map((frozen, i) => (
             <ReportRunSections
