@@ -3,7 +3,7 @@
 // and the timeline; plus the lifecycle-event aggregates of the timeline.
 import { copyText, type Database, type Db, tables } from '@meshbench/db';
 import type { Topology } from '@meshbench/schema';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { AggregateValues, StoredRow, ValueClass } from '../domain/series-math.ts';
 
 const { metricSeries, runs } = tables;
@@ -177,6 +177,14 @@ const toBytes = (v: unknown): Uint8Array | null =>
 
 export function metricsRepository(database: Database) {
   const db: Db = database.db;
+  /** The latest time (epoch ms) in a run's rows of `table`, or null when it has none. */
+  const latestMs = async (table: SQL, column: SQL, runId: string): Promise<number | null> => {
+    const result = await db.execute(
+      sql`select (extract(epoch from max(${column})) * 1000)::float8 as t from ${table} where run_id = ${runId}`,
+    );
+    const t = rowsOf<{ t: number | null }>(result)[0]?.t;
+    return t === null || t === undefined ? null : Number(t);
+  };
   const runColumns = sql`id, slug, environment, topology,
     (extract(epoch from started_at) * 1000)::float8 as started_ms,
     (extract(epoch from finished_at) * 1000)::float8 as finished_ms`;
@@ -346,13 +354,7 @@ export function metricsRepository(database: Database) {
     },
 
     /** Latest point time of the run's series (ms), for the axis of an unfinished run. */
-    async lastPointMs(runId: string): Promise<number | null> {
-      const result = await db.execute(
-        sql`select (extract(epoch from max(t)) * 1000)::float8 as t from metric_points where run_id = ${runId}`,
-      );
-      const t = rowsOf<{ t: number | null }>(result)[0]?.t;
-      return t === null || t === undefined ? null : Number(t);
-    },
+    lastPointMs: (runId: string) => latestMs(sql`metric_points`, sql`t`, runId),
 
     /**
      * The series of a run downsampled to time buckets in the database, so that only the
@@ -478,13 +480,7 @@ export function metricsRepository(database: Database) {
     },
 
     /** The time of the run's last lifecycle event (ms), for the axis of an unfinished run. */
-    async lastLifecycleMs(runId: string): Promise<number | null> {
-      const result = await db.execute(
-        sql`select (extract(epoch from max(at)) * 1000)::float8 as t from lifecycle_events where run_id = ${runId}`,
-      );
-      const t = rowsOf<{ t: number | null }>(result)[0]?.t;
-      return t === null || t === undefined ? null : Number(t);
-    },
+    lastLifecycleMs: (runId: string) => latestMs(sql`lifecycle_events`, sql`at`, runId),
 
     /**
      * Per phase, in the order the phases began: the entities seen, the largest numeric
