@@ -135,6 +135,7 @@ export const changeSummaries = pgTable(
  * The sorted first-application latencies of a change in fixed-size blocks (float64 LE,
  * microseconds). Any nearest-rank percentile, count below a bound, or histogram edge is
  * a lookup in one block, so every summary stays exact without reading observations.
+ * Migration 0007 stores `latencies` uncompressed (STORAGE EXTERNAL): floats do not compress.
  */
 export const latencyBlocks = pgTable(
   'latency_blocks',
