@@ -85,7 +85,13 @@ export function TimelineOverlayChart({
   return (
     <div className="overlay-chart" style={{ height }} data-testid={testId}>
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={rows} margin={{ top: 6, right: 16, bottom: 0, left: 0 }}>
+        {/* Keyed by its runs: Recharts draws lines in the order they mounted, so a run whose
+            timeline arrives late would be drawn over the baseline, not under it. */}
+        <LineChart
+          key={lines.map((l) => l.key).join(' ')}
+          data={rows}
+          margin={{ top: 6, right: 16, bottom: 0, left: 0 }}
+        >
           <CartesianGrid stroke="#eef0f3" />
           <XAxis
             dataKey="t"
