@@ -175,6 +175,16 @@ function* copyChunks(points: PointToStore[]): Generator<string> {
 const toBytes = (v: unknown): Uint8Array | null =>
   v === null || v === undefined ? null : v instanceof Uint8Array ? v : null;
 
+/** The list under `key`, made empty the first time. */
+function listOf<T>(map: Map<string, T[]>, key: string): T[] {
+  let list = map.get(key);
+  if (!list) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
+
 export function metricsRepository(database: Database) {
   const db: Db = database.db;
   /** The latest time (epoch ms) in a run's rows of `table`, or null when it has none. */
@@ -331,12 +341,7 @@ export function metricsRepository(database: Database) {
         members?: string[] | null;
         sketch?: unknown;
       }>(result)) {
-        let list = out.get(r.s);
-        if (!list) {
-          list = [];
-          out.set(r.s, list);
-        }
-        list.push({
+        listOf(out, r.s).push({
           tMs: Number(r.t),
           intervalMs: Number(r.i),
           startAtMs: r.st === null ? null : Number(r.st),
@@ -464,12 +469,7 @@ export function metricsRepository(database: Database) {
         lo: number | null;
         hi: number | null;
       }>(result)) {
-        let list = out.get(r.s);
-        if (!list) {
-          list = [];
-          out.set(r.s, list);
-        }
-        list.push({
+        listOf(out, r.s).push({
           bucket: Number(r.b),
           value: r.v === null ? null : Number(r.v),
           min: r.lo === null ? null : Number(r.lo),

@@ -14,13 +14,12 @@ import {
   YAxis,
 } from 'recharts';
 import {
-  formatAxisTime,
   formatOffset,
   formatValue,
   type TimelineLine,
   type TimelineRow,
-  timeTicks,
 } from './prepare/timeline.ts';
+import { timeAxisProps } from './time-axis.ts';
 
 /** The y axes' width, the same in every chart so that their time axes line up. */
 const Y_AXIS_WIDTH = 72;
@@ -95,7 +94,6 @@ export function TimelineChart({
   hovered,
   onHover,
 }: TimelineChartProps) {
-  const span = domain[1] - domain[0];
   return (
     <div className="timeline-chart" style={{ height }} data-testid={testId}>
       <ResponsiveContainer width="100%" height="100%">
@@ -120,16 +118,7 @@ export function TimelineChart({
           style={{ userSelect: 'none' }}
         >
           <CartesianGrid stroke="#eef0f3" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={domain}
-            allowDataOverflow
-            ticks={timeTicks(domain)}
-            tickFormatter={(v: number) => formatAxisTime(v, span)}
-            tick={{ fontSize: 11 }}
-            minTickGap={24}
-          />
+          <XAxis {...timeAxisProps(domain)} />
           <YAxis
             width={Y_AXIS_WIDTH}
             tick={{ fontSize: 11 }}

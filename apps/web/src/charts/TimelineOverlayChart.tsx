@@ -11,8 +11,9 @@ import {
   YAxis,
 } from 'recharts';
 import type { SeriesStyle } from './prepare/series-style.ts';
-import { formatAxisTime, formatOffset, formatValue, timeTicks } from './prepare/timeline.ts';
+import { formatOffset, formatValue } from './prepare/timeline.ts';
 import type { OverlayRow } from './prepare/timeline-overlay.ts';
+import { timeAxisProps } from './time-axis.ts';
 
 export interface OverlayRunLine {
   key: string;
@@ -81,7 +82,6 @@ export function TimelineOverlayChart({
   format: (key: string, v: number | null) => string;
   testId?: string;
 }) {
-  const span = domain[1] - domain[0];
   return (
     <div className="overlay-chart" style={{ height }} data-testid={testId}>
       <ResponsiveContainer width="100%" height="100%">
@@ -93,16 +93,7 @@ export function TimelineOverlayChart({
           margin={{ top: 6, right: 16, bottom: 0, left: 0 }}
         >
           <CartesianGrid stroke="#eef0f3" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            domain={domain}
-            allowDataOverflow
-            ticks={timeTicks(domain)}
-            tickFormatter={(v: number) => formatAxisTime(v, span)}
-            tick={{ fontSize: 11 }}
-            minTickGap={24}
-          />
+          <XAxis {...timeAxisProps(domain)} />
           <YAxis
             width={Y_AXIS_WIDTH}
             tick={{ fontSize: 11 }}
