@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const API = fileURLToPath(new URL('../../../apps/api/dist/server.js', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/public/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../fixtures/public/', import.meta.url));
 
 const ADMIN = 'cli-test-admin-token-0123456789';
 

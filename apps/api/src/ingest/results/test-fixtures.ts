@@ -1,12 +1,12 @@
-// Test-only: reads result files from the shared public fixtures (cloned beside the repo,
-// at /work/shared) and from this folder's hand-written fixtures.
+// Test-only: reads result files from the repo's public fixtures (fixtures/public, real
+// runners' output) and from this folder's hand-written fixtures.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const PUBLIC = new URL('../../../../../../shared/fixtures/public/', import.meta.url);
+const PUBLIC = new URL('../../../../../fixtures/public/', import.meta.url);
 const LOCAL = new URL('./fixtures/', import.meta.url);
 
-/** A file under shared/fixtures/public, e.g. "istio-tools/benchmark.csv". */
+/** A file under fixtures/public, e.g. "istio-tools/benchmark.csv". */
 export function publicFixture(path: string): string {
   return readFileSync(new URL(path, PUBLIC), 'utf8');
 }

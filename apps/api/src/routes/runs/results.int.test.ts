@@ -4,10 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { backends, createRun, useServer } from '../../test/harness.ts';
 
 const fixture = (path: string) =>
-  readFileSync(
-    new URL(`../../../../../../shared/fixtures/public/${path}`, import.meta.url),
-    'utf8',
-  );
+  readFileSync(new URL(`../../../../../fixtures/public/${path}`, import.meta.url), 'utf8');
 
 describe.each(backends)('load results on $name', (backend) => {
   const server = useServer(backend);
