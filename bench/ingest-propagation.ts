@@ -25,21 +25,21 @@ async function json<T>(response: Response): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function rawCopy(rowsText: string[]): Promise<number> {
+async function rawCopy(rows: (string | Buffer)[], format: 'text' | 'binary'): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('create temp table scratch_observations (like observations)');
   const started = performance.now();
   const stream = client.query(
     copyFrom(
-      'COPY scratch_observations (run_id, change_id, proxy, node, at, cause, attrs, batch_id) FROM STDIN',
+      `COPY scratch_observations (run_id, change_id, proxy, node, at, cause, attrs, batch_id) FROM STDIN${format === 'binary' ? ' WITH (FORMAT binary)' : ''}`,
     ),
   );
   await new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
     stream.on('error', reject);
     (async () => {
-      for (const chunk of rowsText)
+      for (const chunk of rows)
         if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r));
       stream.end();
     })().catch(reject);
@@ -47,6 +47,41 @@ async function rawCopy(rowsText: string[]): Promise<number> {
   const ms = performance.now() - started;
   await client.end();
   return ms;
+}
+
+/**
+ * The same rows in COPY's binary format, written here from the format's documentation with
+ * Node's own integer writers: run uuid, change, proxy, node, at, cause, attrs, batch.
+ */
+function binaryRows(runId: string, n: number): Buffer[] {
+  const text = (value: string) => {
+    const bytes = Buffer.from(value);
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(bytes.length);
+    return [length, bytes];
+  };
+  const NULL = Buffer.from([0xff, 0xff, 0xff, 0xff]);
+  const head = Buffer.concat([
+    Buffer.from([0, 8, 0, 0, 0, 16]),
+    Buffer.from(runId.replaceAll('-', ''), 'hex'),
+    ...text('c1'),
+  ]);
+  const tail = Buffer.concat([NULL, NULL, Buffer.from([0, 0, 0, 8]), Buffer.alloc(8)]);
+  const chunks: Buffer[] = [Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1')];
+  let parts: Buffer[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = Buffer.alloc(12);
+    at.writeInt32BE(8);
+    at.writeBigInt64BE(BigInt(T0_US + Math.floor(latencyUs(i))) - 946_684_800_000_000n, 4);
+    parts.push(head, ...text(`proxy-${i}-sidecar`), ...text(`node-${i % 10_000}`), at, tail);
+    if (parts.length > 5000) {
+      chunks.push(Buffer.concat(parts));
+      parts = [];
+    }
+  }
+  parts.push(Buffer.from([0xff, 0xff]));
+  chunks.push(Buffer.concat(parts));
+  return chunks;
 }
 
 /** A bench's run leaves no rows behind (the table would grow by each run's 178,000). */
@@ -80,38 +115,45 @@ async function main() {
     });
   try {
     // --- ingest, end to end ---
-    const run = await json<{ id: string }>(
-      await post('/runs', {
-        benchmark: 'bench',
-        scenario: 'ingest-propagation',
-        mesh: { name: 'consul' },
-      }),
-    );
     const body = gzipSync(`${changeLine('c1', N)}\n${observationBlock('c1', 0, N)}`);
     const rssBefore = api.peakRssMiB();
-    const started = performance.now();
-    const ingest = await json<{ accepted: number }>(
-      await fetch(`${api.url}/api/v1/runs/${run.id}/events`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-ndjson',
-          'content-encoding': 'gzip',
-          'idempotency-key': 'bench-1',
-          ...AUTH,
-        },
-        body,
-      }),
-    );
-    const summaryUrl = `${api.url}/api/v1/runs/${run.id}/changes/c1/propagation`;
-    const summary = await json<{ count: number; percentiles: { p: number; ms: number }[] }>(
-      await fetch(summaryUrl),
-    );
-    const endToEndMs = performance.now() - started;
-    if (summary.count !== N || ingest.accepted !== N + 1)
-      throw new Error(`stored ${summary.count} of ${N}`);
+    /** One batch into a new run, from sending it until its summary reads back whole. */
+    const ingestOnce = async () => {
+      const run = await json<{ id: string }>(
+        await post('/runs', {
+          benchmark: 'bench',
+          scenario: 'ingest-propagation',
+          mesh: { name: 'consul' },
+        }),
+      );
+      const started = performance.now();
+      const ingest = await json<{ accepted: number }>(
+        await fetch(`${api.url}/api/v1/runs/${run.id}/events`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-ndjson',
+            'content-encoding': 'gzip',
+            'idempotency-key': 'bench-1',
+            ...AUTH,
+          },
+          body,
+        }),
+      );
+      const summaryUrl = `${api.url}/api/v1/runs/${run.id}/changes/c1/propagation`;
+      const summary = await json<{ count: number }>(await fetch(summaryUrl));
+      const ms = performance.now() - started;
+      if (summary.count !== N || ingest.accepted !== N + 1)
+        throw new Error(`stored ${summary.count} of ${N}`);
+      return { run, ms, summaryUrl };
+    };
+    // The first batch runs in a fresh process, its code not yet compiled by V8's optimiser;
+    // the second is what a server that has taken batches before does.
+    const cold = await ingestOnce();
+    const { run, ms: endToEndMs, summaryUrl } = await ingestOnce();
+    await deleteRun(cold.run.id);
     const peakRss = api.peakRssMiB();
 
-    // --- baseline: raw COPY of the same rows, same database, same run ---
+    // --- baselines: raw COPY of the same rows, same database, same run, text and binary ---
     const rows: string[] = [];
     let chunk = '';
     for (let i = 0; i < N; i++) {
@@ -122,10 +164,12 @@ async function main() {
       }
     }
     rows.push(chunk);
-    const copyMs = await rawCopy(rows);
+    const copyMs = await rawCopy(rows, 'text');
+    const binaryMs = await rawCopy(binaryRows(run.id, N), 'binary');
 
     const rate = (N / endToEndMs) * 1000;
     const copyRate = (N / copyMs) * 1000;
+    const binaryRate = (N / binaryMs) * 1000;
     const read178k = await median(21, () => fetch(summaryUrl).then((r) => r.text()));
     await deleteRun(run.id);
 
@@ -133,11 +177,17 @@ async function main() {
     console.log(
       `  observations                 ${fmt(N)} (gzip body ${fmt(body.length / 1024 / 1024, 1)} MiB)`,
     );
-    console.log(`  end to end (send -> summary) ${fmt(endToEndMs)} ms = ${fmt(rate)} events/s`);
+    console.log(
+      `  end to end (send -> summary) ${fmt(endToEndMs)} ms = ${fmt(rate)} events/s (first batch of the process: ${fmt(cold.ms)} ms)`,
+    );
     console.log(`  raw COPY, same rows          ${fmt(copyMs)} ms = ${fmt(copyRate)} rows/s`);
     console.log(
       `  ratio end to end / raw COPY  ${fmt((rate / copyRate) * 100, 1)} %   (budget >= 50 %)`,
     );
+    // The API loads in COPY's binary format, which costs Postgres about half as much: the
+    // ratio to a binary COPY of the same rows, the harder baseline, is printed beside it.
+    console.log(`  raw binary COPY, same rows   ${fmt(binaryMs)} ms = ${fmt(binaryRate)} rows/s`);
+    console.log(`  ratio end to end / binary    ${fmt((rate / binaryRate) * 100, 1)} %`);
     console.log(
       `  API peak RSS                 ${fmt(peakRss)} MiB (before ingest ${fmt(rssBefore)} MiB; budget <= 300 MiB)`,
     );

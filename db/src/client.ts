@@ -18,20 +18,27 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type DatabaseKind = 'embedded' | 'postgres';
 
 /** Rows for COPY ... FROM STDIN (text format), produced as chunks of lines. */
-export type CopySource = AsyncIterable<string> | Iterable<string>;
+export type CopySource = AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
 
 export interface Tx {
   readonly db: Db;
   /**
-   * Loads rows with COPY in text format; `source` yields already-escaped lines.
-   * `whileFinishing` runs once every row is sent, while the database still works on them.
+   * Loads rows with COPY; `source` yields already-escaped lines (text format) or the whole
+   * binary stream, header and trailer included, in chunks (binary format).
    */
   copy(
     table: string,
     columns: readonly string[],
     source: CopySource,
-    whileFinishing?: () => void,
+    options?: CopyOptions,
   ): Promise<void>;
+}
+
+export interface CopyOptions {
+  /** COPY's format; text unless told. */
+  format?: 'text' | 'binary';
+  /** Runs once every row is sent, while the database still works on them. */
+  whileFinishing?: () => void;
 }
 
 export interface Database {
@@ -66,8 +73,13 @@ export async function migrateDatabase(database: Database): Promise<void> {
   }
 }
 
-const copyStatement = (table: string, columns: readonly string[]) =>
-  `COPY ${table} (${columns.map((c) => `"${c}"`).join(', ')}) FROM STDIN`;
+const copyStatement = (
+  table: string,
+  columns: readonly string[],
+  from: string,
+  options: CopyOptions | undefined,
+) =>
+  `COPY ${table} (${columns.map((c) => `"${c}"`).join(', ')}) FROM ${from}${options?.format === 'binary' ? ' WITH (FORMAT binary)' : ''}`;
 
 function openPostgres(url: string, max: number): Database {
   // No JIT: the API's queries are short, and a planner that guesses high (before ANALYZE
@@ -86,8 +98,8 @@ function openPostgres(url: string, max: number): Database {
         await client.query('BEGIN');
         const tx: Tx = {
           db: drizzlePg(client, { schema }) as unknown as Db,
-          async copy(table, columns, source, whileFinishing) {
-            const stream = client.query(copyFrom(copyStatement(table, columns)));
+          async copy(table, columns, source, options) {
+            const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
             const done = new Promise<void>((resolve, reject) => {
               stream.on('finish', resolve);
               stream.on('error', reject);
@@ -112,7 +124,7 @@ function openPostgres(url: string, max: number): Database {
               throw error;
             }
             stream.end();
-            whileFinishing?.();
+            options?.whileFinishing?.();
             await done;
           },
         };
@@ -150,13 +162,13 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
       return client.transaction(async (t: PGliteTransaction) => {
         const tx: Tx = {
           db: drizzlePglite(t as unknown as PGlite, { schema }) as unknown as Db,
-          async copy(table, columns, source, whileFinishing) {
+          async copy(table, columns, source, options) {
             // COPY in PGlite reads a Blob; it is assembled from chunks, never one string.
-            const parts: string[] = [];
+            const parts: (string | Uint8Array)[] = [];
             for await (const chunk of source) parts.push(chunk);
-            whileFinishing?.(); // one thread here: nothing overlaps, but the order is the same
+            options?.whileFinishing?.(); // one thread here: nothing overlaps, but the order is the same
             if (parts.length === 0) return;
-            await t.query(`${copyStatement(table, columns)}`.replace('STDIN', "'/dev/blob'"), [], {
+            await t.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
               blob: new Blob(parts),
             });
           },

@@ -1,5 +1,6 @@
 // Which observation counts: a proxy's first application of a change. Later ones are
 // repeats; applications before the change (clock skew) are kept and counted.
+import { EarliestByKey } from './earliest-by-key.ts';
 
 export interface LatencySet {
   /** Sorted first-application latencies, microseconds. */
@@ -10,27 +11,22 @@ export interface LatencySet {
   sumUs: number;
 }
 
-/**
- * The same characters in a string of their own. A proxy read from a batch is a slice of a
- * large piece of its text, and V8 keeps a slice as a view that holds all of that piece:
- * the map of a 2,000,000-line batch would keep the whole batch in memory. Flattening a
- * concatenation copies the characters.
- */
-function detached(value: string): string {
-  return ` ${value}`.slice(1);
-}
-
 export class FirstApplications {
-  private readonly first = new Map<string, number>();
+  private readonly first = new EarliestByKey();
   private sortedFirsts: Float64Array | undefined;
   observations = 0;
 
   add(proxy: string, atUs: number): void {
     this.sortedFirsts = undefined;
     this.observations++;
-    const seen = this.first.get(proxy);
-    if (seen === undefined) this.first.set(detached(proxy), atUs);
-    else if (atUs < seen) this.first.set(proxy, atUs);
+    this.first.addString(proxy, atUs);
+  }
+
+  /** `add` for a proxy given as its UTF-8 bytes, b[from, to). */
+  addBytes(b: Uint8Array, from: number, to: number, atUs: number): void {
+    this.sortedFirsts = undefined;
+    this.observations++;
+    this.first.add(b, from, to, atUs);
   }
 
   get proxies(): number {
@@ -48,10 +44,7 @@ export class FirstApplications {
    */
   prepare(): void {
     if (this.sortedFirsts) return;
-    const firsts = new Float64Array(this.first.size);
-    let i = 0;
-    for (const at of this.first.values()) firsts[i++] = at;
-    this.sortedFirsts = firsts.sort();
+    this.sortedFirsts = this.first.values().slice().sort();
   }
 
   /** The first applications as latencies from the change; once per set. */

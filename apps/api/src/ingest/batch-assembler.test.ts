@@ -1,17 +1,40 @@
 import type { ProbeEvent } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
+import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
 import { BatchAssembler, type NumberedEvent } from './batch-assembler.ts';
 
+const RUN = '0b4e1a52-8f4c-4d2e-9a51-6f1f2c3d4e5f';
+
+async function collect(rows: AsyncIterable<Uint8Array>) {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of rows) parts.push(chunk);
+  return readCopyBinary(Buffer.concat(parts));
+}
+
 async function assemble(events: ProbeEvent[]) {
-  const batch = new BatchAssembler('run-1', 7);
+  const batch = new BatchAssembler(RUN, 7);
   async function* source(): AsyncGenerator<NumberedEvent[]> {
     yield events.map((event, i) => ({ line: i + 1, event }));
   }
-  let rows = '';
-  for await (const chunk of batch.observationRows(source())) rows += chunk;
-  return { batch, rows };
+  return { batch, rows: await collect(batch.observationRows(source())) };
 }
+
+/** NDJSON text cut into chunks at the given byte offsets. */
+async function assembleNdjson(text: string, cuts: number[] = [], limit = 1e9) {
+  const batch = new BatchAssembler(RUN, 7);
+  const bytes = Buffer.from(text);
+  async function* body(): AsyncGenerator<Buffer> {
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      yield bytes.subarray(from, cut);
+      from = cut;
+    }
+  }
+  return { batch, rows: await collect(batch.rows(body(), 'ndjson', limit)) };
+}
+
+const str = (field: Buffer | null | undefined) => (field ? field.toString('utf8') : field);
 
 const change: ProbeEvent = {
   type: 'change',
@@ -21,9 +44,10 @@ const change: ProbeEvent = {
   action: 'delete',
   at: '2026-02-01T10:00:00Z',
 };
+const changeLine = JSON.stringify(change);
 
 describe('BatchAssembler', () => {
-  it('writes COPY text rows with escapes and nulls', async () => {
+  it('writes binary COPY tuples: uuid, texts as they are, NULLs, jsonb, the batch', async () => {
     const { rows } = await assemble([
       change,
       {
@@ -34,14 +58,31 @@ describe('BatchAssembler', () => {
         attrs: { az: 'x' },
       },
     ]);
-    expect(rows).toBe('run-1\tc1\ta\\tb\t\\N\t2026-02-01T10:00:00.5Z\t\\N\t{"az":"x"}\t7\n');
+    expect(rows).toHaveLength(1);
+    const [run, changeId, proxy, node, at, cause, attrs, batch] = rows[0] as (Buffer | null)[];
+    expect(run?.toString('hex')).toBe(RUN.replaceAll('-', ''));
+    expect(str(changeId)).toBe('c1');
+    expect(str(proxy)).toBe('a\tb'); // binary COPY needs no escapes
+    expect(node).toBeNull();
+    expect(timestampOf(at as Buffer)).toEqual({ iso: '2026-02-01T10:00:00.500Z', micros: 0 });
+    expect(cause).toBeNull();
+    expect(attrs?.[0]).toBe(1); // jsonb's version byte
+    expect(attrs?.subarray(1).toString()).toBe('{"az":"x"}');
+    expect(batch?.readBigInt64BE(0)).toBe(7n);
   });
-  it('rewrites timestamps Postgres would round (nanoseconds) to microseconds, truncated', async () => {
+  it('keeps microseconds and reads offsets and nanoseconds (truncated)', async () => {
     const { rows } = await assemble([
       change,
       { type: 'observation', change: 'c1', proxy: 'p', at: '2026-02-01T11:00:00.0000019+01:00' },
+      { type: 'observation', change: 'c1', proxy: 'q', at: '1999-12-31T23:59:59.999999Z' },
     ]);
-    expect(rows).toContain('\t2026-02-01T10:00:00.000001Z\t');
+    expect(timestampOf(rows[0]?.[4] as Buffer)).toEqual({
+      iso: '2026-02-01T10:00:00.000Z',
+      micros: 1,
+    });
+    // Before Postgres' epoch: a negative 64-bit value.
+    const early = rows[1]?.[4] as Buffer;
+    expect(early.readBigInt64BE(0)).toBe(-1n);
   });
   it.each([
     ['a space for the T', '2026-02-01 10:00:00Z'],
@@ -54,6 +95,9 @@ describe('BatchAssembler', () => {
     ]).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ statusCode: 400, where: { line: 2, field: 'at' } });
+    const line = JSON.stringify({ type: 'observation', change: 'c1', proxy: 'p', at });
+    const fromBytes = await assembleNdjson(`${changeLine}\n${line}\n`).catch((e) => e);
+    expect(fromBytes).toMatchObject({ statusCode: 400, where: { line: 2, field: 'at' } });
   });
   it('accepts a change given twice the same way, refuses it given differently', async () => {
     expect((await assemble([change, { ...change }])).batch.changes.size).toBe(1);
@@ -61,5 +105,74 @@ describe('BatchAssembler', () => {
       (e) => e,
     );
     expect(error).toMatchObject({ statusCode: 409, where: { line: 2, field: 'action' } });
+  });
+});
+
+describe('BatchAssembler, NDJSON from bytes', () => {
+  const obs = (proxy: string, at: string, extra: Record<string, string> = {}) =>
+    JSON.stringify({ type: 'observation', change: 'c1', proxy, ...extra, at });
+
+  it('loads common lines and others alike, whichever way each is read', async () => {
+    const text = [
+      changeLine,
+      obs('p-1', '2026-02-01T10:00:00.25Z', { node: 'n-1', cause: 'reconnect' }),
+      obs('p-é', '2026-02-01T10:00:00.5Z'), // not ASCII: the general way
+      `{"type": "observation", "change": "c1", "proxy": "p-2", "at": "2026-02-01T10:00:01Z"}`,
+      obs('p-3', '2026-02-01T11:00:00+01:00'), // an offset: the general way
+      obs('p-1', '2026-02-01T10:00:00.1Z'), // p-1 again, earlier
+    ].join('\n');
+    const { batch, rows } = await assembleNdjson(text);
+    expect(
+      rows.map((r) => [str(r[2]), str(r[3]), timestampOf(r[4] as Buffer).iso, str(r[5])]),
+    ).toEqual([
+      ['p-1', 'n-1', '2026-02-01T10:00:00.250Z', 'reconnect'],
+      ['p-é', null, '2026-02-01T10:00:00.500Z', null],
+      ['p-2', null, '2026-02-01T10:00:01.000Z', null],
+      ['p-3', null, '2026-02-01T10:00:00.000Z', null],
+      ['p-1', null, '2026-02-01T10:00:00.100Z', null],
+    ]);
+    expect(batch.accepted).toBe(6);
+    const apps = batch.applications.get('c1');
+    expect(apps?.proxies).toBe(4);
+    expect(new Map(apps?.entries())).toEqual(
+      new Map([
+        ['p-1', Date.parse('2026-02-01T10:00:00.1Z') * 1000],
+        ['p-é', Date.parse('2026-02-01T10:00:00.5Z') * 1000],
+        ['p-2', Date.parse('2026-02-01T10:00:01Z') * 1000],
+        ['p-3', Date.parse('2026-02-01T10:00:00Z') * 1000],
+      ]),
+    );
+  });
+
+  it('joins lines cut across chunks, even inside a multi-byte character', async () => {
+    const text = `${changeLine}\r\n\n  \n${obs('p-é', '2026-02-01T10:00:00Z')}\n${obs('q', '2026-02-01T10:00:01Z')}`;
+    const bytes = Buffer.from(text);
+    const inE = bytes.indexOf(Buffer.from('é')) + 1;
+    for (const cuts of [[], [5], [inE], [inE - 3, inE, inE + 2], [bytes.length - 3]]) {
+      const { batch, rows } = await assembleNdjson(text, cuts);
+      expect(
+        rows.map((r) => str(r[2])),
+        String(cuts),
+      ).toEqual(['p-é', 'q']);
+      expect(batch.accepted).toBe(3);
+    }
+  });
+
+  it('numbers lines with blank ones counted, in the errors it words', async () => {
+    const text = `${changeLine}\n\n{"type":"observation","change":"c1","proxy":"p"}\n`;
+    const error = await assembleNdjson(text).catch((e) => e);
+    expect(error).toMatchObject({ statusCode: 400, where: { line: 3 } });
+    const malformed = await assembleNdjson(`${changeLine}\r\n{"type":"observ`).catch((e) => e);
+    expect(malformed).toMatchObject({
+      statusCode: 400,
+      code: 'malformed_json',
+      where: { line: 2 },
+    });
+  });
+
+  it('stops at the byte limit with a 413', async () => {
+    const text = `${changeLine}\n${obs('p', '2026-02-01T10:00:00Z')}\n`;
+    const error = await assembleNdjson(text, [10], 20).catch((e) => e);
+    expect(error).toMatchObject({ statusCode: 413, code: 'body_too_large' });
   });
 });

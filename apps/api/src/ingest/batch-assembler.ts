@@ -1,10 +1,31 @@
-// Turns a batch's validated events into COPY rows and the facts the batch must check at
-// its end: changes it defines, changes it references, and each change's first applications.
+// Turns a batch's body into COPY rows and the facts the batch must check at its end:
+// changes it defines, changes it references, and each change's first applications.
 import { copyText } from '@meshbench/db';
 import type { ChangeEvent, ProbeEvent } from '@meshbench/schema';
 import { FirstApplications } from '../domain/first-applications.ts';
 import { AppError } from '../errors.ts';
-import { formatTimestampUs, parseTimestampUs } from './timestamps.ts';
+import {
+  COPY_BINARY_HEADER,
+  COPY_BINARY_TRAILER,
+  int64Field,
+  putBytesField,
+  putInt16,
+  putInt32,
+  putNullField,
+  putTimestampField,
+  uuidField,
+} from './copy-binary.ts';
+import { type BatchFormat, bodyTooLarge, decodeJsonArray, parseLine } from './event-stream.ts';
+import {
+  AT,
+  CAUSE,
+  CHANGE,
+  FIELD_SLOTS,
+  NODE,
+  PROXY,
+  readObservationBytes,
+} from './observation-bytes.ts';
+import { formatTimestampUs, parseTimestampUs, parseUtcBytes } from './timestamps.ts';
 
 export interface NumberedEvent {
   line: number;
@@ -19,10 +40,87 @@ export interface BatchChange {
 
 /** Postgres reads these as they are; anything else is rewritten to canonical UTC. */
 const PLAIN_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:\d\d)$/;
-const CHUNK_CHARS = 64 * 1024;
+const CHUNK_BYTES = 256 * 1024;
+/** run_id, change_id, proxy, node, at, cause, attrs, batch_id */
+const OBSERVATION_FIELDS = 8;
+/** jsonb's binary form is a version byte, then the JSON text. */
+const JSONB_VERSION = 1;
 
 const attrsText = (attrs: Record<string, unknown> | undefined) =>
   attrs === undefined ? '\\N' : copyText(JSON.stringify(attrs));
+
+const badTimestamp = (line: number, field: string) =>
+  new AppError(400, 'invalid_event', `line ${line}: "${field}" is not a valid RFC 3339 timestamp`, {
+    line,
+    field,
+  });
+
+function sameBytes(b: Uint8Array, from: number, to: number, other: Uint8Array): boolean {
+  if (to - from !== other.length) return false;
+  for (let i = 0; i < other.length; i++) if (b[from + i] !== other[i]) return false;
+  return true;
+}
+
+/**
+ * Observation rows in COPY's binary format, gathered into chunks of bytes; a chunk handed
+ * out is never written again.
+ */
+class RowWriter {
+  buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  pos = 0;
+  private full: Uint8Array[] = [];
+
+  constructor() {
+    this.buf.set(COPY_BINARY_HEADER);
+    this.pos = COPY_BINARY_HEADER.length;
+  }
+
+  /** Makes room for n more bytes in `buf` at `pos`. */
+  room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    if (this.pos > 0) this.full.push(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, n));
+    this.pos = 0;
+  }
+
+  bytes(value: Uint8Array): void {
+    this.room(value.length);
+    this.buf.set(value, this.pos);
+    this.pos += value.length;
+  }
+
+  /** A text field, or NULL; `prefix` goes before the text (jsonb's version byte). */
+  text(value: string | undefined, prefix?: number): void {
+    if (value === undefined) {
+      this.room(4);
+      this.pos = putNullField(this.buf, this.pos);
+      return;
+    }
+    this.room(5 + value.length * 3);
+    const at = this.pos;
+    let p = at + 4;
+    if (prefix !== undefined) this.buf[p++] = prefix;
+    p += this.buf.write(value, p);
+    putInt32(this.buf, at, p - at - 4);
+    this.pos = p;
+  }
+
+  /** The chunks filled so far. */
+  take(): Uint8Array[] {
+    const full = this.full;
+    this.full = [];
+    return full;
+  }
+
+  /** Every chunk, the last one too, with the trailer. */
+  end(): Uint8Array[] {
+    this.bytes(COPY_BINARY_TRAILER);
+    this.full.push(this.buf.subarray(0, this.pos));
+    this.pos = 0;
+    this.buf = Buffer.alloc(0);
+    return this.take();
+  }
+}
 
 export class BatchAssembler {
   readonly changes = new Map<string, BatchChange>();
@@ -33,96 +131,210 @@ export class BatchAssembler {
   readonly lifecycleRows: string[] = [];
   accepted = 0;
 
+  private readonly out = new RowWriter();
+  private readonly fields = new Int32Array(FIELD_SLOTS);
+  private readonly runField: Uint8Array;
+  /** What ends a row without attrs: a NULL, then the batch. */
+  private readonly rowEnd: Uint8Array;
+  private readonly batchField: Uint8Array;
+  /** The change of the observations being read, and what its rows start with. */
+  private change: string | undefined;
+  private changeBytes: Uint8Array = new Uint8Array(0);
+  private changePrefix: Uint8Array = new Uint8Array(0);
+  private apps = new FirstApplications();
+
   constructor(
     private readonly runId: string,
     private readonly batchId: number,
-  ) {}
+  ) {
+    this.runField = uuidField(runId);
+    this.batchField = int64Field(batchId);
+    this.rowEnd = new Uint8Array(4 + this.batchField.length);
+    putNullField(this.rowEnd, 0);
+    this.rowEnd.set(this.batchField, 4);
+  }
 
   private timestamp(value: string, line: number, field: string): { us: number; text: string } {
     const us = parseTimestampUs(value);
-    if (us === null) {
-      throw new AppError(
-        400,
-        'invalid_event',
-        `line ${line}: "${field}" is not a valid RFC 3339 timestamp`,
-        {
-          line,
-          field,
-        },
-      );
-    }
+    if (us === null) throw badTimestamp(line, field);
     return { us, text: PLAIN_TIMESTAMP.test(value) ? value : formatTimestampUs(us) };
   }
 
   /**
-   * Consumes the events and yields observation rows in chunks for COPY; every other kind
-   * is kept for after the stream (they are few beside observations).
+   * Reads the whole body and yields the observation rows for COPY as they come; every
+   * other kind is kept for after the stream (they are few beside observations).
    */
-  async *observationRows(batches: AsyncIterable<NumberedEvent[]>): AsyncGenerator<string> {
-    let chunk = '';
-    const { runId, batchId } = this;
-    let change: string | undefined;
-    let changeText = '';
-    let apps = new FirstApplications();
+  rows(
+    body: AsyncIterable<Buffer>,
+    format: BatchFormat,
+    limit: number,
+  ): AsyncGenerator<Uint8Array> {
+    return format === 'ndjson'
+      ? this.ndjsonRows(body, limit)
+      : this.observationRows(decodeJsonArray(body, limit));
+  }
+
+  /** Rows of events already decoded (a JSON array's, or any source of numbered events). */
+  async *observationRows(batches: AsyncIterable<NumberedEvent[]>): AsyncGenerator<Uint8Array> {
     for await (const events of batches) {
-      for (const { line, event } of events) {
-        this.accepted++;
-        switch (event.type) {
-          case 'observation': {
-            const at = this.timestamp(event.at, line, 'at');
-            // Observations of one change come in runs: its lookups are made once per run.
-            if (event.change !== change) {
-              change = event.change;
-              if (!this.references.has(change)) this.references.set(change, line);
-              let found = this.applications.get(change);
-              if (!found) {
-                found = new FirstApplications();
-                this.applications.set(change, found);
-              }
-              apps = found;
-              changeText = `${runId}\t${copyText(change)}\t`;
-            }
-            apps.add(event.proxy, at.us);
-            chunk += `${changeText}${copyText(event.proxy)}\t${copyText(event.node)}\t${at.text}\t${copyText(event.cause)}\t${attrsText(event.attrs)}\t${batchId}\n`;
-            if (chunk.length >= CHUNK_CHARS) {
-              yield chunk;
-              chunk = '';
-            }
-            break;
-          }
-          case 'change':
-            this.addChange(event, line);
-            break;
-          case 'incident': {
-            const from = this.timestamp(event.from, line, 'from');
-            const to = event.to === undefined ? undefined : this.timestamp(event.to, line, 'to');
-            if (to && to.us < from.us) {
-              throw new AppError(
-                400,
-                'invalid_event',
-                `line ${line}: "to" is earlier than "from"`,
-                {
-                  line,
-                  field: 'to',
-                },
-              );
-            }
-            this.incidentRows.push(
-              `${runId}\t${copyText(event.kind)}\t${copyText(event.node)}\t${copyText(event.proxy)}\t${from.text}\t${to ? to.text : '\\N'}\t${attrsText(event.attrs)}\t${batchId}\n`,
-            );
-            break;
-          }
-          case 'lifecycle': {
-            const at = this.timestamp(event.at, line, 'at');
-            this.lifecycleRows.push(
-              `${runId}\t${copyText(event.phase)}\t${copyText(event.entity)}\t${copyText(event.node)}\t${at.text}\t${attrsText(event.attrs)}\t${batchId}\n`,
-            );
-            break;
-          }
+      for (const { line, event } of events) this.add(event, line);
+      yield* this.out.take();
+    }
+    yield* this.out.end();
+  }
+
+  /**
+   * NDJSON read as bytes: the common observation line goes from the body's bytes to COPY's
+   * without a string or an object per line; any other line is decoded and parsed.
+   */
+  async *ndjsonRows(body: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Uint8Array> {
+    let carry: Buffer | null = null;
+    let no = 0;
+    let total = 0;
+    for await (const chunk of body) {
+      total += chunk.length;
+      if (total > limit) throw bodyTooLarge(limit);
+      let from = 0;
+      if (carry) {
+        const nl = chunk.indexOf(10);
+        if (nl === -1) {
+          carry = Buffer.concat([carry, chunk]);
+          continue;
         }
+        const line = Buffer.concat([carry, chunk.subarray(0, nl)]);
+        carry = null;
+        this.line(line, 0, line.length, ++no);
+        from = nl + 1;
+      }
+      for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
+        this.line(chunk, from, nl, ++no);
+        from = nl + 1;
+      }
+      // The rest of the chunk is copied: the caller may reuse the chunk's memory.
+      if (from < chunk.length) carry = Buffer.from(chunk.subarray(from));
+      yield* this.out.take();
+    }
+    if (carry) this.line(carry, 0, carry.length, ++no);
+    yield* this.out.end();
+  }
+
+  /** One NDJSON line, b[start, end) without its newline. */
+  private line(b: Buffer, start: number, end: number, no: number): void {
+    if (end > start && b[end - 1] === 13) end--; // CRLF
+    if (end === start) return;
+    if (b[start] === 123 && this.observationBytes(b, start, end, no)) return;
+    const text = b.toString('utf8', start, end);
+    if (b[start] !== 123 && text.trim() === '') return; // a blank line
+    this.add(parseLine(text, no), no);
+  }
+
+  /**
+   * The common observation line from its bytes, straight into a COPY row; false, having
+   * done nothing, for a line the general way must read.
+   */
+  private observationBytes(b: Buffer, start: number, end: number, line: number): boolean {
+    const f = this.fields;
+    if (!readObservationBytes(b, start, end, f)) return false;
+    const atStart = f[AT] as number;
+    const atEnd = f[AT + 1] as number;
+    const atUs = parseUtcBytes(b, atStart, atEnd);
+    if (atUs === undefined) return false; // another form of RFC 3339, or none: the general way
+    if (atUs === null) throw badTimestamp(line, 'at');
+    this.accepted++;
+    const changeStart = f[CHANGE] as number;
+    const changeEnd = f[CHANGE + 1] as number;
+    if (!sameBytes(b, changeStart, changeEnd, this.changeBytes)) {
+      this.useChange(b.toString('latin1', changeStart, changeEnd), line);
+    }
+    const proxyStart = f[PROXY] as number;
+    const proxyEnd = f[PROXY + 1] as number;
+    this.apps.addBytes(b, proxyStart, proxyEnd, atUs);
+
+    const prefix = this.changePrefix;
+    const nodeStart = f[NODE] as number;
+    const causeStart = f[CAUSE] as number;
+    const out = this.out;
+    out.room(prefix.length + 3 * 4 + 12 + end - start + this.rowEnd.length);
+    const d = out.buf;
+    d.set(prefix, out.pos);
+    let p = putBytesField(d, out.pos + prefix.length, b, proxyStart, proxyEnd);
+    p =
+      nodeStart < 0 ? putNullField(d, p) : putBytesField(d, p, b, nodeStart, f[NODE + 1] as number);
+    p = putTimestampField(d, p, atUs);
+    p =
+      causeStart < 0
+        ? putNullField(d, p)
+        : putBytesField(d, p, b, causeStart, f[CAUSE + 1] as number);
+    d.set(this.rowEnd, p);
+    out.pos = p + this.rowEnd.length;
+    return true;
+  }
+
+  /** One decoded event of any kind. */
+  add(event: ProbeEvent, line: number): void {
+    this.accepted++;
+    switch (event.type) {
+      case 'observation': {
+        const at = this.timestamp(event.at, line, 'at');
+        // Observations of one change come in runs: its lookups are made once per run.
+        if (event.change !== this.change) this.useChange(event.change, line);
+        this.apps.add(event.proxy, at.us);
+        const out = this.out;
+        out.bytes(this.changePrefix);
+        out.text(event.proxy);
+        out.text(event.node);
+        out.room(12);
+        out.pos = putTimestampField(out.buf, out.pos, at.us);
+        out.text(event.cause);
+        out.text(event.attrs && JSON.stringify(event.attrs), JSONB_VERSION);
+        out.bytes(this.batchField);
+        break;
+      }
+      case 'change':
+        this.addChange(event, line);
+        break;
+      case 'incident': {
+        const from = this.timestamp(event.from, line, 'from');
+        const to = event.to === undefined ? undefined : this.timestamp(event.to, line, 'to');
+        if (to && to.us < from.us) {
+          throw new AppError(400, 'invalid_event', `line ${line}: "to" is earlier than "from"`, {
+            line,
+            field: 'to',
+          });
+        }
+        this.incidentRows.push(
+          `${this.runId}\t${copyText(event.kind)}\t${copyText(event.node)}\t${copyText(event.proxy)}\t${from.text}\t${to ? to.text : '\\N'}\t${attrsText(event.attrs)}\t${this.batchId}\n`,
+        );
+        break;
+      }
+      case 'lifecycle': {
+        const at = this.timestamp(event.at, line, 'at');
+        this.lifecycleRows.push(
+          `${this.runId}\t${copyText(event.phase)}\t${copyText(event.entity)}\t${copyText(event.node)}\t${at.text}\t${attrsText(event.attrs)}\t${this.batchId}\n`,
+        );
+        break;
       }
     }
-    if (chunk) yield chunk;
+  }
+
+  /** The change that the next observations are of. */
+  private useChange(change: string, line: number): void {
+    this.change = change;
+    this.changeBytes = Buffer.from(change);
+    if (!this.references.has(change)) this.references.set(change, line);
+    let found = this.applications.get(change);
+    if (!found) {
+      found = new FirstApplications();
+      this.applications.set(change, found);
+    }
+    this.apps = found;
+    const changeBytes = this.changeBytes;
+    const prefix = new Uint8Array(2 + this.runField.length + 4 + changeBytes.length);
+    putInt16(prefix, 0, OBSERVATION_FIELDS);
+    prefix.set(this.runField, 2);
+    putInt32(prefix, 2 + this.runField.length, changeBytes.length);
+    prefix.set(changeBytes, 2 + this.runField.length + 4);
+    this.changePrefix = prefix;
   }
 
   private addChange(event: ChangeEvent, line: number): void {

@@ -32,12 +32,70 @@ function parseUtcFast(s: string): number | null | undefined {
   } else if (s.charCodeAt(19) !== 90) {
     return undefined;
   }
-  const year = num2(s, 0) * 100 + num2(s, 2);
-  const month = num2(s, 5);
-  const day = num2(s, 8);
-  const hour = num2(s, 11);
-  const minute = num2(s, 14);
-  const second = num2(s, 17);
+  return utcMicros(
+    num2(s, 0) * 100 + num2(s, 2),
+    num2(s, 5),
+    num2(s, 8),
+    num2(s, 11),
+    num2(s, 14),
+    num2(s, 17),
+    micros,
+  );
+}
+
+const byte2 = (b: Uint8Array, i: number) =>
+  ((b[i] as number) - 48) * 10 + (b[i + 1] as number) - 48;
+
+/**
+ * The same common shape read from bytes b[start, end) of a body that was never decoded:
+ * epoch microseconds, null for an impossible date, undefined for any other shape.
+ */
+export function parseUtcBytes(
+  b: Uint8Array,
+  start: number,
+  end: number,
+): number | null | undefined {
+  const n = end - start;
+  if (n < 20 || n > 27 || b[end - 1] !== 90 /* Z */) return undefined;
+  if (b[start + 4] !== 45 || b[start + 7] !== 45 || b[start + 10] !== 84) return undefined;
+  if (b[start + 13] !== 58 || b[start + 16] !== 58) return undefined;
+  for (let i = 0; i < 19; i++) {
+    if (i === 4 || i === 7 || i === 10 || i === 13 || i === 16) continue;
+    const d = (b[start + i] as number) - 48;
+    if (d < 0 || d > 9) return undefined;
+  }
+  let micros = 0;
+  if (n > 20) {
+    if (b[start + 19] !== 46 || n === 21) return undefined;
+    for (let i = start + 20; i < end - 1; i++) {
+      const d = (b[i] as number) - 48;
+      if (d < 0 || d > 9) return undefined;
+      micros = micros * 10 + d;
+    }
+    micros *= 10 ** (6 - (n - 21));
+  } else if (b[start + 19] !== 90) {
+    return undefined;
+  }
+  return utcMicros(
+    byte2(b, start) * 100 + byte2(b, start + 2),
+    byte2(b, start + 5),
+    byte2(b, start + 8),
+    byte2(b, start + 11),
+    byte2(b, start + 14),
+    byte2(b, start + 17),
+    micros,
+  );
+}
+
+function utcMicros(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  micros: number,
+): number | null {
   if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return null;
   const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
   return seconds * 1_000_000 + micros;

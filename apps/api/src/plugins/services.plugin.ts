@@ -24,6 +24,7 @@ function build(
   maxBatchBytes: number,
   adminToken: string | undefined,
   warn: (error: unknown, message: string) => void,
+  debug: (fields: Record<string, unknown>, message: string) => void,
 ) {
   const runs = runsRepository(database.db);
   const propagation = propagationRepository(database.db);
@@ -32,7 +33,7 @@ function build(
   const services = {
     projects,
     runs: runsService({ runs, projects }),
-    ingest: ingestService({ runs, events, maxBatchBytes, warn }),
+    ingest: ingestService({ runs, events, maxBatchBytes, warn, debug }),
     export: exportService({ runs, events }),
     propagation: propagationService({ runs, propagation }),
     results: resultsService({ runs, results: resultsRepository(database.db) }),
@@ -64,8 +65,12 @@ export default fp<{ maxBatchBytes: number; adminToken: string | undefined }>(
   async (app, opts) => {
     app.decorate(
       'services',
-      build(app.database, opts.maxBatchBytes, opts.adminToken, (err, message) =>
-        app.log.warn({ err }, message),
+      build(
+        app.database,
+        opts.maxBatchBytes,
+        opts.adminToken,
+        (err, message) => app.log.warn({ err }, message),
+        (fields, message) => app.log.debug(fields, message),
       ),
     );
   },

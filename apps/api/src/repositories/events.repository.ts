@@ -53,8 +53,9 @@ const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) 
 function batchStore(tx: Tx, runId: string, batchId: number) {
   return {
     batchId,
-    copyObservations: (rows: AsyncIterable<string>, whileFinishing?: () => void) =>
-      tx.copy('observations', OBSERVATION_COLUMNS, rows, whileFinishing),
+    /** Rows in COPY's binary format, header and trailer included. */
+    copyObservations: (rows: AsyncIterable<Uint8Array>, whileFinishing?: () => void) =>
+      tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
     copyIncidents: (rows: Iterable<string>) => tx.copy('incidents', INCIDENT_COLUMNS, rows),
     copyLifecycle: (rows: Iterable<string>) => tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, rows),
 

@@ -4,7 +4,7 @@ import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applica
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { BatchAssembler, differingField } from '../ingest/batch-assembler.ts';
-import { type BatchFormat, decodeEvents } from '../ingest/event-stream.ts';
+import type { BatchFormat } from '../ingest/event-stream.ts';
 import type {
   BatchStore,
   EventsRepository,
@@ -27,8 +27,10 @@ export function ingestService(deps: {
   events: EventsRepository;
   maxBatchBytes: number;
   warn: (error: unknown, message: string) => void;
+  debug?: (fields: Record<string, unknown>, message: string) => void;
 }) {
   const { runs, events, maxBatchBytes, warn } = deps;
+  const debug = deps.debug ?? (() => {});
 
   return {
     async ingest(runRef: string, input: IngestInput): Promise<IngestResult> {
@@ -42,23 +44,27 @@ export function ingestService(deps: {
       }
       const body = read();
 
+      const started = performance.now();
+      const phases = { sentMs: 0, copiedMs: 0, summarizedMs: 0 };
+      const since = () => Math.round(performance.now() - started);
       const claim = await events.inBatch(run.id, input.idempotencyKey, async (store) => {
         const batch = new BatchAssembler(run.id, store.batchId);
-        await store.copyObservations(
-          batch.observationRows(decodeEvents(body, input.format, maxBatchBytes)),
-          () => {
-            for (const apps of batch.applications.values()) apps.prepare();
-          },
-        );
+        await store.copyObservations(batch.rows(body, input.format, maxBatchBytes), () => {
+          phases.sentMs = since();
+          for (const apps of batch.applications.values()) apps.prepare();
+        });
+        phases.copiedMs = since();
         await settleChanges(store, batch);
         await store.copyIncidents(batch.incidentRows);
         await store.copyLifecycle(batch.lifecycleRows);
         await summarize(store, batch);
+        phases.summarizedMs = since();
         await store.finish(batch.accepted, input.digest());
         return batch.accepted;
       });
-
       if (!claim.duplicate) {
+        // Where a batch's time goes: read and sent, loaded, summarised, committed.
+        debug({ run: run.id, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
         // After the commit, off the reply's path: the index learns the batch's block ranges.
         // Should it fail, nothing is lost; reads only scan those ranges until the next time.
         events

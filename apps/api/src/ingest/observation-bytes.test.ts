@@ -1,6 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { readObservationLine } from './observation-line.ts';
+import {
+  AT,
+  CAUSE,
+  CHANGE,
+  FIELD_SLOTS,
+  NODE,
+  PROXY,
+  readObservationBytes,
+} from './observation-bytes.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
+
+/**
+ * The line read from its bytes, as the event it stands for; undefined when passed on. The
+ * line sits between two others, as in a body, so that reading past its end would show.
+ */
+function readObservationLine(line: string): unknown {
+  const before = '{"type":"observation"}\n';
+  const b = Buffer.from(`${before}${line}\n"proxy":"x","at":"y"}`);
+  const start = Buffer.byteLength(before);
+  const out = new Int32Array(FIELD_SLOTS);
+  if (!readObservationBytes(b, start, start + Buffer.byteLength(line), out)) return undefined;
+  const field = (slot: number) =>
+    (out[slot] as number) < 0 ? undefined : b.toString('utf8', out[slot], out[slot + 1]);
+  const event: Record<string, unknown> = {
+    type: 'observation',
+    change: field(CHANGE),
+    proxy: field(PROXY),
+    at: field(AT),
+  };
+  if (field(NODE) !== undefined) event.node = field(NODE);
+  if (field(CAUSE) !== undefined) event.cause = field(CAUSE);
+  return event;
+}
 
 /** What the general path makes of a line: the event, or undefined when it refuses it. */
 function general(line: string): unknown {
@@ -22,7 +53,7 @@ function expectAgrees(line: string) {
 
 const at = '2026-02-01T10:00:00.123456Z';
 
-describe('readObservationLine', () => {
+describe('readObservationBytes', () => {
   it('reads the common line, keys in any order, with node and cause', () => {
     expect(
       readObservationLine(`{"type":"observation","change":"c1","proxy":"p-1","at":"${at}"}`),
@@ -57,6 +88,13 @@ describe('readObservationLine', () => {
       `{"type":"observation","change":"c1","proxy":"p","at":"${at}",}`,
       `{"type":"observation","change":"c1","proxy":"p","at":1}`,
       `{"type":"observation","change":"c1","proxy":"p\tq","at":"${at}"}`, // raw tab
+      `{"type":"observation","change":"c1","proxy":"pé","at":"${at}"}`, // not ASCII
+      `{"type":"observation","change":"c1","proxy":"p\u007f","at":"${at}"}`, // DEL
+      `{"type":"observatio","change":"c1","proxy":"p","at":"${at}"}`,
+      `{"type":"observation","type":"observation","change":"c1","proxy":"p","at":"${at}"}`,
+      `{"type":"observation","change":"c1","proxy":"p","at":"${at}"`, // no closing brace
+      `{"type":"observation","change":"c1","proxy":"p","at":"${at}`, // cut in a value
+      `{"type":"observation","change":"c1","proxy":"p","a`, // cut in a key
       '{}',
       '',
     ];
