@@ -173,7 +173,7 @@ async function main() {
     await client.connect();
     if (process.argv.includes('--keep')) console.log(`  kept run ${run.id}`);
     else
-      for (const t of ['metric_points', 'lifecycle_events'])
+      for (const t of ['metric_points', 'lifecycle_events', 'lifecycle_firsts', 'lifecycle_phases'])
         await client.query(`delete from ${t} where run_id = $1`, [run.id]);
     if (!process.argv.includes('--keep'))
       await client.query('delete from runs where id = $1', [run.id]);

@@ -9,7 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { migrationsFolder } from './migrations-folder.ts';
 import * as schema from './schema/index.ts';
 
@@ -44,6 +44,12 @@ export interface CopyOptions {
 export interface Database {
   readonly kind: DatabaseKind;
   readonly db: Db;
+  /**
+   * The result of `COPY (query) TO STDOUT WITH (FORMAT binary)`, whole: many rows of
+   * numbers cost a fraction of what the same rows cost as text in node-postgres. COPY takes
+   * no bind parameters, so `query` must carry its values as checked literals.
+   */
+  copyOut(query: string): Promise<Buffer>;
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -91,6 +97,17 @@ function openPostgres(url: string, max: number): Database {
   return {
     kind: 'postgres',
     db,
+    async copyOut(query) {
+      const client = await pool.connect();
+      try {
+        const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
+        const parts: Buffer[] = [];
+        for await (const chunk of stream) parts.push(chunk as Buffer);
+        return Buffer.concat(parts);
+      } finally {
+        client.release();
+      }
+    },
     async transaction(fn) {
       const client = await pool.connect();
       let released = false;
@@ -157,6 +174,11 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   return {
     kind: 'embedded',
     db,
+    async copyOut(query) {
+      const result = await client.query(`COPY (${query}) TO '/dev/blob' WITH (FORMAT binary)`);
+      if (!result.blob) throw new Error('COPY TO gave no data');
+      return Buffer.from(await result.blob.arrayBuffer());
+    },
     transaction(fn) {
       // PGlite has one connection: its transaction() holds it, so no other query interleaves.
       return client.transaction(async (t: PGliteTransaction) => {

@@ -91,6 +91,39 @@ export const lifecycleEvents = pgTable(
   (t) => [index('lifecycle_events_run_entity_idx').on(t.runId, t.phase, t.entity, t.at)],
 );
 
+/**
+ * Each entity's first arrival in each phase of a run, kept up to date by every batch: a
+ * later batch learns which of its entities arrived earlier without reading the run's
+ * events again.
+ */
+export const lifecycleFirsts = pgTable(
+  'lifecycle_firsts',
+  {
+    runId: uuid('run_id').notNull(),
+    phase: text('phase').notNull(),
+    entity: text('entity').notNull(),
+    firstAt: ts('first_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.phase, t.entity] })],
+);
+
+/**
+ * A phase of a run as the timeline reads it: its entities' first arrivals, sorted, as one
+ * value (epoch microseconds, float8 big-endian as float8send() writes them), the number of
+ * entities and the largest numeric attrs.total. The timeline reads one row per phase.
+ */
+export const lifecyclePhases = pgTable(
+  'lifecycle_phases',
+  {
+    runId: uuid('run_id').notNull(),
+    phase: text('phase').notNull(),
+    entities: integer('entities').notNull(),
+    attrsTotal: doublePrecision('attrs_total'),
+    firsts: bytea('firsts').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.phase] })],
+);
+
 /** One row per accepted batch: the idempotency record and the batch id of its rows. */
 export const eventBatches = pgTable(
   'event_batches',

@@ -32,6 +32,11 @@ export interface NumberedEvent {
   event: ProbeEvent;
 }
 
+export interface BatchPhase {
+  entities: FirstApplications;
+  attrsTotal: number | null;
+}
+
 export interface BatchChange {
   event: ChangeEvent;
   atUs: number;
@@ -129,6 +134,8 @@ export class BatchAssembler {
   readonly applications = new Map<string, FirstApplications>();
   readonly incidentRows: string[] = [];
   readonly lifecycleRows: string[] = [];
+  /** Per lifecycle phase: each entity's first arrival in this batch, the largest attrs.total. */
+  readonly phases = new Map<string, BatchPhase>();
   accepted = 0;
 
   private readonly out = new RowWriter();
@@ -309,6 +316,15 @@ export class BatchAssembler {
       }
       case 'lifecycle': {
         const at = this.timestamp(event.at, line, 'at');
+        let phase = this.phases.get(event.phase);
+        if (!phase) {
+          phase = { entities: new FirstApplications(), attrsTotal: null };
+          this.phases.set(event.phase, phase);
+        }
+        phase.entities.add(event.entity, at.us);
+        const total = event.attrs?.total;
+        if (typeof total === 'number' && (phase.attrsTotal === null || total > phase.attrsTotal))
+          phase.attrsTotal = total;
         this.lifecycleRows.push(
           `${this.runId}\t${copyText(event.phase)}\t${copyText(event.entity)}\t${copyText(event.node)}\t${at.text}\t${attrsText(event.attrs)}\t${this.batchId}\n`,
         );

@@ -1,6 +1,7 @@
 // Probe-event batches: one transaction per batch, rows loaded by COPY, kept summaries.
 import { copyText, type Database, type Tx, tables } from '@meshbench/db';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
 import {
   inRunBatches,
   inRunBatchesText,
@@ -9,7 +10,7 @@ import {
 } from './observation-scope.ts';
 import { toFloat64 } from './propagation.repository.ts';
 
-const { changes, changeSummaries, eventBatches, latencyBlocks } = tables;
+const { changes, changeSummaries, eventBatches, latencyBlocks, lifecyclePhases } = tables;
 
 export interface StoredChange {
   id: string;
@@ -174,6 +175,60 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           })),
         );
       }
+    },
+
+    /**
+     * Stores the batch's first arrivals of a phase's entities where they are the entity's
+     * first or earliest, and returns the earlier first arrival (epoch us) of each of those
+     * entities that an earlier batch gave: one statement, whose reads see the table as it
+     * was before its own insert.
+     */
+    async mergeLifecycleFirsts(
+      phase: string,
+      entities: string[],
+      firstUs: number[],
+    ): Promise<Map<string, number>> {
+      const result = await tx.db.execute(sql`
+        with incoming as (
+          select * from unnest(${sql.param(entities)}::text[], ${sql.param(firstUs)}::float8[])
+            as u(entity, first_us)
+        ), earlier as (
+          select f.entity, ${epochUs(sql`f.first_at`)} as first_us
+          from lifecycle_firsts f join incoming i
+            on f.run_id = ${runId} and f.phase = ${phase} and f.entity = i.entity
+        ), stored as (
+          insert into lifecycle_firsts (run_id, phase, entity, first_at)
+          select ${runId}, ${phase}, entity, timestamptz 'epoch' + first_us * interval '1 microsecond'
+          from incoming
+          on conflict (run_id, phase, entity) do update
+            set first_at = least(lifecycle_firsts.first_at, excluded.first_at)
+        )
+        select entity, first_us from earlier`);
+      const rows = (result as unknown as { rows: { entity: string; first_us: unknown }[] }).rows;
+      return new Map(rows.map((r) => [r.entity, Number(r.first_us)]));
+    },
+
+    /** A phase's kept first arrivals (sorted epoch us) and largest attrs.total, if any. */
+    async keptPhase(
+      phase: string,
+    ): Promise<{ firstsUs: Float64Array; attrsTotal: number | null } | undefined> {
+      const [row] = await tx.db
+        .select({ firsts: lifecyclePhases.firsts, attrsTotal: lifecyclePhases.attrsTotal })
+        .from(lifecyclePhases)
+        .where(and(eq(lifecyclePhases.runId, runId), eq(lifecyclePhases.phase, phase)));
+      if (!row) return undefined;
+      return { firstsUs: fromFloat8Send(row.firsts), attrsTotal: row.attrsTotal };
+    },
+
+    async savePhase(phase: string, firstsUs: Float64Array, attrsTotal: number | null) {
+      const values = { entities: firstsUs.length, attrsTotal, firsts: toFloat8Send(firstsUs) };
+      await tx.db
+        .insert(lifecyclePhases)
+        .values({ runId, phase, ...values })
+        .onConflictDoUpdate({
+          target: [lifecyclePhases.runId, lifecyclePhases.phase],
+          set: values,
+        });
     },
 
     async finish(accepted: number, bodySha256: string): Promise<void> {

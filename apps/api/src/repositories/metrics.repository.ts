@@ -1,12 +1,27 @@
 // Metric series and points in Postgres: series created by concurrent replicas without
 // conflicts, points appended by COPY (never updated), and the reads behind stats, points
 // and the timeline; plus the lifecycle-event aggregates of the timeline.
-import { copyText, type Database, type Db, tables } from '@meshbench/db';
-import type { Topology } from '@meshbench/schema';
+import {
+  CopyBinaryReader,
+  copyText,
+  type Database,
+  type Db,
+  tables,
+  timestampLiteral,
+  uuidLiteral,
+} from '@meshbench/db';
+import type { SeriesKind, Topology } from '@meshbench/schema';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
-import type { AggregateValues, StoredRow, ValueClass } from '../domain/series-math.ts';
+import { rankFor } from '../domain/lifecycle.ts';
+import {
+  type AggregateValues,
+  bucketize,
+  normalize,
+  type StoredRow,
+} from '../domain/series-math.ts';
+import { fromFloat8Send } from './float8-send.ts';
 
-const { metricSeries, runs } = tables;
+const { lifecyclePhases, metricSeries, runs } = tables;
 
 /** The longest interval a row may cover (the StatsD flush interval's upper bound). */
 const MAX_INTERVAL_MS = 3_600_000;
@@ -51,10 +66,6 @@ export interface BucketAxis {
   bucketMs: number;
   buckets: number;
 }
-
-/** The lower bounds of buckets 1.. for width_bucket(), which then clamps as the axis does. */
-const bucketBounds = (axis: BucketAxis) =>
-  Array.from({ length: axis.buckets - 1 }, (_, i) => iso(axis.fromMs + (i + 1) * axis.bucketMs));
 
 /** One bucket of a series as the timeline shows it. */
 export interface BucketValues {
@@ -171,9 +182,6 @@ function* copyChunks(points: PointToStore[]): Generator<string> {
   }
   if (chunk) yield chunk;
 }
-
-const toBytes = (v: unknown): Uint8Array | null =>
-  v === null || v === undefined ? null : v instanceof Uint8Array ? v : null;
 
 /** The list under `key`, made empty the first time. */
 function listOf<T>(map: Map<string, T[]>, key: string): T[] {
@@ -315,44 +323,40 @@ export function metricsRepository(database: Database) {
       heavy: boolean,
     ): Promise<Map<string, StoredRow[]>> {
       const out = new Map<string, StoredRow[]>();
-      if (seriesIds.length === 0) return out;
-      const result = await db.execute(sql`
-        select series_id::text as s, (extract(epoch from t) * 1000)::float8 as t, interval_ms as i,
-          (extract(epoch from start_at) * 1000)::float8 as st, count as c, sum, min, max, last,
-          (extract(epoch from last_at) * 1000)::float8 as la
-          ${heavy ? sql`, members, sketch` : sql``}
-        from metric_points
-        where run_id = ${runId} and series_id = any(${sql.param(seriesIds.map(Number))}::bigint[])
-          and t >= ${iso(fromMs - MAX_INTERVAL_MS)}::timestamptz and t <= ${iso(toMs)}::timestamptz
-          and (t >= ${iso(fromMs)}::timestamptz
-            or t + interval_ms * interval '1 millisecond' > ${iso(fromMs)}::timestamptz)
-        order by series_id, t`);
-      for (const r of rowsOf<{
-        s: string;
-        t: number;
-        i: number;
-        st: number | null;
-        c: number;
-        sum: number | null;
-        min: number | null;
-        max: number | null;
-        last: number | null;
-        la: number | null;
-        members?: string[] | null;
-        sketch?: unknown;
-      }>(result)) {
-        listOf(out, r.s).push({
-          tMs: Number(r.t),
-          intervalMs: Number(r.i),
-          startAtMs: r.st === null ? null : Number(r.st),
-          count: Number(r.c),
-          sum: r.sum === null ? null : Number(r.sum),
-          min: r.min === null ? null : Number(r.min),
-          max: r.max === null ? null : Number(r.max),
-          last: r.last === null ? null : Number(r.last),
-          lastAtMs: r.la === null ? null : Number(r.la),
-          members: r.members ?? null,
-          sketch: toBytes(r.sketch),
+      const ids = seriesIds.filter((id) => /^\d{1,18}$/.test(id));
+      if (ids.length === 0) return out;
+      // Read through a binary COPY: thousands of rows of numbers, decoded without text.
+      const from = timestampLiteral(fromMs);
+      const r = new CopyBinaryReader(
+        await database.copyOut(`
+          select series_id, t, interval_ms, start_at, count, sum, min, max, last, last_at
+            ${heavy ? ', members, sketch' : ''}
+          from metric_points
+          where run_id = ${uuidLiteral(runId)} and series_id = any('{${ids.join(',')}}'::bigint[])
+            and t >= ${timestampLiteral(fromMs - MAX_INTERVAL_MS)} and t <= ${timestampLiteral(toMs)}
+            and (t >= ${from} or t + interval_ms * interval '1 millisecond' > ${from})
+          order by series_id, t`),
+      );
+      let seriesId = Number.NaN;
+      let rows: StoredRow[] = [];
+      while (r.next()) {
+        const id = r.int() as number;
+        if (id !== seriesId) {
+          seriesId = id;
+          rows = listOf(out, String(id));
+        }
+        rows.push({
+          tMs: r.timestampMs() as number,
+          intervalMs: r.int() as number,
+          startAtMs: r.timestampMs(),
+          count: r.float8() as number,
+          sum: r.float8(),
+          min: r.float8(),
+          max: r.float8(),
+          last: r.float8(),
+          lastAtMs: r.timestampMs(),
+          members: heavy ? (r.textArray() as string[] | null) : null,
+          sketch: heavy ? r.bytes() : null,
         });
       }
       return out;
@@ -362,119 +366,37 @@ export function metricsRepository(database: Database) {
     lastPointMs: (runId: string) => latestMs(sql`metric_points`, sql`t`, runId),
 
     /**
-     * The series of a run downsampled to time buckets in the database, so that only the
-     * buckets leave it: the same rows and the same arithmetic as normalize() and
-     * bucketize() in domain/series-math.ts (each class given by the caller), in the same
-     * order. Rows with set members count by `last` (the members are not read).
+     * The series of a run downsampled to the axis' buckets: their stored rows (light
+     * columns: sets count by `last`, distributions by their mean) through normalize() and
+     * bucketize().
      */
     async seriesBuckets(
       runId: string,
-      kinds: { kind: string; cls: ValueClass; deltas: boolean }[],
+      list: { id: string; kind: SeriesKind }[],
       axis: BucketAxis,
-      seriesIds: string[] | null,
     ): Promise<Map<string, BucketValues[]>> {
+      const rows = await this.seriesRows(
+        runId,
+        list.map((x) => x.id),
+        axis.fromMs,
+        axis.toMs,
+        false,
+      );
       const out = new Map<string, BucketValues[]>();
-      const from = iso(axis.fromMs);
-      const result = await db.execute(sql`
-        -- Materialized, and the points found by an array of ids: points loaded a moment ago
-        -- have no statistics yet, and a plan that joined each point to metric_series would
-        -- cost far more than the points themselves.
-        with wanted as materialized (
-          select m.id as series_id, k.cls, k.deltas
-          from metric_series m
-          join unnest(${sql.param(kinds.map((k) => k.kind))}::text[],
-            ${sql.param(kinds.map((k) => k.cls))}::text[],
-            ${sql.param(kinds.map((k) => k.deltas))}::boolean[]) as k(kind, cls, deltas)
-            on k.kind = m.kind
-          where m.run_id = ${runId}
-            ${seriesIds ? sql`and m.id = any(${sql.param(seriesIds.filter((id) => /^\d{1,18}$/.test(id)).map(Number))}::bigint[])` : sql``}
-        ), stored as (
-          select p.series_id, w.cls, w.deltas, p.t, p.interval_ms, p.last_at, p.start_at,
-            p.count, p.sum, p.min, p.max, p.last,
-            width_bucket(p.t, ${sql.param(bucketBounds(axis))}::timestamptz[]) as bucket
-          from metric_points p join wanted w on w.series_id = p.series_id
-          where p.run_id = ${runId} and p.series_id = any(array(select series_id from wanted))
-            and p.t >= ${iso(axis.fromMs - MAX_INTERVAL_MS)}::timestamptz
-            and p.t <= ${iso(axis.toMs)}::timestamptz
-            and (p.t >= ${from}::timestamptz
-              or p.t + p.interval_ms * interval '1 millisecond' > ${from}::timestamptz)
-        ), normal as (
-          -- Plain rows (normalize's plain()).
-          select series_id, cls, bucket, t,
-            coalesce(last_at, t + interval_ms * interval '1 millisecond') as at,
-            case when cls = 'sum' then coalesce(sum, 0) when cls = 'set' then coalesce(last, 0)
-              when cls = 'level' then last end as value,
-            count as cnt, coalesce(sum, 0) as total,
-            case when cls = 'level' and last is not null then coalesce(min, last) else min end as lo,
-            case when cls = 'level' and last is not null then coalesce(max, last) else max end as hi
-          from stored where (start_at is null or cls = 'level') and not (deltas and last is null)
-          union all
-          -- Delta up-down counters are a level: the running sum of their deltas.
-          select series_id, cls, bucket, t, at, level, cnt, total, level, level
-          from (
-            select series_id, cls, bucket, t, at, count as cnt, coalesce(sum, 0) as total,
-              sum(coalesce(sum, 0)) over (partition by series_id order by t, at
-                rows unbounded preceding) as level
-            from (
-              select *, coalesce(last_at, t + interval_ms * interval '1 millisecond') as at
-              from stored where deltas and last is null
-            ) d
-          ) levels
-          union all
-          -- Cumulative streams become increases (normalize's increase()).
-          select series_id, cls, bucket, t, coalesce(last_at, t),
-            case when cls <> 'sum' then 0
-              when prev_t is null then case when in_run then coalesce(last, 0) else 0 end
-              when coalesce(last, 0) >= coalesce(prev_last, 0) then coalesce(last, 0) - coalesce(prev_last, 0)
-              else coalesce(last, 0) end,
-            inc_count, inc_sum,
-            case when cls = 'sum' or inc_count <> 0 then min end,
-            case when cls = 'sum' or inc_count <> 0 then max end
-          from (
-            select *,
-              case when prev_t is not null and count >= prev_count then count - prev_count
-                when prev_t is not null or in_run then count else 0 end as inc_count,
-              case when prev_t is not null and count >= prev_count then coalesce(sum, 0) - coalesce(prev_sum, 0)
-                when prev_t is not null or in_run then coalesce(sum, 0) else 0 end as inc_sum
-            from (
-              select s.*, s.start_at >= ${from}::timestamptz as in_run,
-                lag(t) over w as prev_t, lag(last) over w as prev_last,
-                lag(count) over w as prev_count, lag(sum) over w as prev_sum
-              from stored s where start_at is not null and cls <> 'level'
-              window w as (partition by series_id, start_at order by t)
-            ) l
-          ) streams
-        ), windowed as (
-          -- Both windows share one sort, by (series, bucket, t, at), which the grouping
-          -- below keeps: sums add up in time order, as bucketize() does.
-          select *, sum(value) over (partition by series_id, bucket, t) as interval_total,
-            lead(bucket) over (partition by series_id order by bucket, t, at) is distinct from bucket
-              as bucket_last
-          from normal
-        )
-        select series_id::text as s, bucket as b,
-          case min(cls)
-            when 'sum' then sum(value)
-            when 'level' then min(value) filter (where bucket_last)
-            when 'set' then greatest(0, max(value))
-            else case when sum(cnt) > 0 then sum(total) / sum(cnt) end end as v,
-          case min(cls) when 'sum' then min(interval_total) when 'set' then min(value) else min(lo) end as lo,
-          case min(cls) when 'sum' then max(interval_total) when 'set' then max(value) else max(hi) end as hi
-        from windowed group by series_id, bucket
-        order by series_id, bucket`);
-      for (const r of rowsOf<{
-        s: string;
-        b: number;
-        v: number | null;
-        lo: number | null;
-        hi: number | null;
-      }>(result)) {
-        listOf(out, r.s).push({
-          bucket: Number(r.b),
-          value: r.v === null ? null : Number(r.v),
-          min: r.lo === null ? null : Number(r.lo),
-          max: r.hi === null ? null : Number(r.hi),
-        });
+      for (const { id, kind } of list) {
+        const stored = rows.get(id);
+        if (!stored) continue;
+        const normal = normalize(kind, stored, axis.fromMs);
+        const buckets = bucketize(kind, normal, axis.fromMs, axis.bucketMs, axis.buckets);
+        out.set(
+          id,
+          buckets.map((b) => ({
+            bucket: b.offsetMs / axis.bucketMs,
+            value: b.value,
+            min: b.min,
+            max: b.max,
+          })),
+        );
       }
       return out;
     },
@@ -487,8 +409,7 @@ export function metricsRepository(database: Database) {
      * attrs.total of its events, each entity's first arrival counted per bucket of the
      * axis, and the first arrivals (epoch ms) at the ranks that reach each of `percents`
      * of any total the phase may be measured against (the attrs total, the entities seen,
-     * `totals`): the rank is rankFor() of domain/lifecycle.ts, in float8 like JavaScript.
-     * Only buckets and those few arrivals leave the database.
+     * `totals`). Each phase is one row, kept by ingest: its first arrivals, sorted.
      */
     async lifecycleBuckets(
       runId: string,
@@ -496,75 +417,49 @@ export function metricsRepository(database: Database) {
       totals: number[],
       percents: readonly number[],
     ): Promise<PhaseBuckets[]> {
-      const result = await db.execute(sql`
-        -- Every step is one pass over the run's events or over a few rows: no join of two
-        -- large sets, whatever the planner estimates for freshly loaded events.
-        with firsts as materialized (
-          select phase, min(at) as first_at,
-            width_bucket(min(at), ${sql.param(bucketBounds(axis))}::timestamptz[]) as bucket,
-            max(case when jsonb_typeof(attrs->'total') = 'number' then (attrs->>'total')::float8 end) as total
-          from lifecycle_events where run_id = ${runId}
-          group by phase, entity
-        ), phases as materialized (
-          select phase, min(first_at) as first_at, max(total) as attrs_total
-          from firsts group by phase
-        ), counts as materialized (
-          select phase, bucket, count(*) as n from firsts group by phase, bucket
-        ), cumulative as (
-          select phase, bucket, n, (sum(n) over (partition by phase order by bucket))::bigint - n as before,
-            (sum(n) over (partition by phase))::bigint as observed
-          from counts
-        ), wanted as materialized (
-          select distinct c.phase, c.bucket, r.rank, r.rank - c.before as k
-          from cumulative c join phases p using (phase)
-          cross join lateral (
-            select greatest(1, ceil(pc / 100 * total - 1e-9::float8))::bigint as rank
-            from unnest(array[p.attrs_total, c.observed::float8] || ${sql.param(totals)}::float8[]) total,
-              unnest(${sql.param([...percents])}::float8[]) pc
-            where total > 0
-          ) r
-          where r.rank > c.before and r.rank <= c.before + c.n
-        ), in_wanted as (
-          -- Only the arrivals in buckets that hold a wanted rank are sorted.
-          select phase, bucket, first_at,
-            row_number() over (partition by phase, bucket order by first_at) as k
-          from firsts where bucket = any(array(select bucket from wanted))
-        )
-        select p.phase, 'phase' as part, p.attrs_total as a,
-          (extract(epoch from p.first_at) * 1000)::float8 as b
-        from phases p
-        union all
-        select phase, 'bucket', bucket, n from counts
-        union all
-        select w.phase, 'rank', w.rank, (extract(epoch from i.first_at) * 1000)::float8
-        from wanted w join in_wanted i using (phase, bucket, k)`);
-      const rows = rowsOf<{
-        phase: string;
-        part: 'phase' | 'bucket' | 'rank';
-        a: number | string | null;
-        b: number | string;
-      }>(result);
-      const byPhase = new Map<string, PhaseBuckets & { firstMs: number }>();
-      for (const r of rows) {
-        if (r.part !== 'phase') continue;
-        byPhase.set(r.phase, {
-          phase: r.phase,
-          observed: 0,
-          attrsTotal: r.a === null ? null : Number(r.a),
-          arrivals: new Map(),
-          atRank: new Map(),
-          firstMs: Number(r.b),
-        });
-      }
-      for (const r of rows) {
-        const p = byPhase.get(r.phase);
-        if (!p || r.part === 'phase') continue;
-        if (r.part === 'bucket') {
-          p.arrivals.set(Number(r.a), Number(r.b));
-          p.observed += Number(r.b);
-        } else p.atRank.set(Number(r.a), Number(r.b));
-      }
-      return [...byPhase.values()]
+      const rows = await db
+        .select({
+          phase: lifecyclePhases.phase,
+          attrsTotal: lifecyclePhases.attrsTotal,
+          firsts: lifecyclePhases.firsts,
+        })
+        .from(lifecyclePhases)
+        .where(eq(lifecyclePhases.runId, runId));
+      const byPhase = new Map(
+        rows.map((r) => {
+          const firsts = fromFloat8Send(r.firsts);
+          for (let i = 0; i < firsts.length; i++) firsts[i] = (firsts[i] as number) / 1000;
+          return [r.phase, { firsts, attrsTotal: r.attrsTotal }];
+        }),
+      );
+      const phases = [...byPhase].map(([phase, p]) => {
+        const firsts = p.firsts;
+        const arrivals = new Map<number, number>();
+        for (const t of firsts) {
+          const i = Math.min(
+            axis.buckets - 1,
+            Math.max(0, Math.floor((t - axis.fromMs) / axis.bucketMs)),
+          );
+          arrivals.set(i, (arrivals.get(i) ?? 0) + 1);
+        }
+        const atRank = new Map<number, number>();
+        for (const total of [p.attrsTotal ?? 0, firsts.length, ...totals]) {
+          if (!(total > 0)) continue;
+          for (const percent of percents) {
+            const rank = rankFor(percent, total);
+            if (rank <= firsts.length) atRank.set(rank, firsts[rank - 1] as number);
+          }
+        }
+        return {
+          phase,
+          observed: firsts.length,
+          attrsTotal: p.attrsTotal,
+          arrivals,
+          atRank: new Map([...atRank].sort((a, b) => a[0] - b[0])),
+          firstMs: firsts[0] as number,
+        };
+      });
+      return phases
         .sort((x, y) => x.firstMs - y.firstMs || (x.phase < y.phase ? -1 : 1))
         .map(({ firstMs: _, ...p }) => p);
     },

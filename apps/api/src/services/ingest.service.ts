@@ -57,6 +57,7 @@ export function ingestService(deps: {
         await settleChanges(store, batch);
         await store.copyIncidents(batch.incidentRows);
         await store.copyLifecycle(batch.lifecycleRows);
+        await mergePhases(store, batch);
         await summarize(store, batch);
         phases.summarizedMs = since();
         await store.finish(batch.accepted, input.digest());
@@ -147,6 +148,34 @@ async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void
       set = mergeBatch(await store.keptLatencies(changeId), priorObservations, apps, earlier, atUs);
     }
     await store.saveSummary(changeId, toSummary(set));
+  }
+}
+
+/**
+ * Brings each lifecycle phase the batch touched up to date: its entities' first arrivals
+ * merge into the phase's kept sorted arrivals, as a change's latencies do.
+ */
+async function mergePhases(store: BatchStore, batch: BatchAssembler): Promise<void> {
+  for (const [phase, { entities, attrsTotal }] of batch.phases) {
+    const names: string[] = [];
+    const firsts: number[] = [];
+    for (const [entity, firstUs] of entities.entries()) {
+      names.push(entity);
+      firsts.push(firstUs);
+    }
+    const earlier = await store.mergeLifecycleFirsts(phase, names, firsts);
+    const kept = await store.keptPhase(phase);
+    const merged = kept
+      ? mergeBatch(kept.firstsUs, 0, entities, earlier, 0).sorted
+      : entities.latencies(0).sorted;
+    const keptTotal = kept?.attrsTotal ?? null;
+    const total =
+      attrsTotal === null
+        ? keptTotal
+        : keptTotal === null
+          ? attrsTotal
+          : Math.max(attrsTotal, keptTotal);
+    await store.savePhase(phase, merged, total);
   }
 }
 

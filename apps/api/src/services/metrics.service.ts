@@ -1,14 +1,13 @@
 // Reading a run's metrics: its series with their stats, one series' points, and the
 // scale-up timeline (lifecycle phases and series on one axis from the run's start).
-import {
-  type PointsQuery,
-  type Series,
-  type SeriesKind,
-  type SeriesPoints,
-  type SeriesSource,
-  seriesKind,
-  type Timeline,
-  type TimelineQuery,
+import type {
+  PointsQuery,
+  Series,
+  SeriesKind,
+  SeriesPoints,
+  SeriesSource,
+  Timeline,
+  TimelineQuery,
 } from '@meshbench/schema';
 import { declaredTotal, phaseFromArrivals, TIME_TO_PERCENTS } from '../domain/lifecycle.ts';
 import {
@@ -21,13 +20,6 @@ import {
 import { notFound } from '../errors.ts';
 import type { MetricsRepository, SeriesRow } from '../repositories/metrics.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
-
-/** Every kind with the class its rows combine by, for bucketing in the database. */
-const KIND_CLASSES = seriesKind.options.map((kind) => ({
-  kind,
-  cls: valueClass(kind),
-  deltas: kind === 'updowncounter',
-}));
 
 const needsHeavy = (kind: string) => {
   const cls = valueClass(kind as SeriesKind);
@@ -116,8 +108,8 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
     },
 
     /**
-     * Lifecycle phases and series on one axis. Both are bucketed in the database (only
-     * buckets and a few arrivals come back), by queries that run side by side.
+     * Lifecycle phases and series on one axis: each entity's first arrival and the series'
+     * rows come from the database in binary COPY, and are bucketed here.
      */
     async timeline(ref: string, q: TimelineQuery): Promise<Timeline> {
       const row = await run(ref);
@@ -129,12 +121,21 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
       const { nodes, instances, services } = row.topology;
       const totals = [nodes, instances, services].filter((n): n is number => !!n && n > 0);
       const wanted = q.series ? q.series.split(',') : null;
-      const [all, life, points] = await Promise.all([
-        metrics.listSeries(row.id),
+      const series = async () => {
+        const all = await metrics.listSeries(row.id);
+        const list = wanted ? all.filter((s) => wanted.includes(s.id)) : all;
+        const points = await metrics.seriesBuckets(
+          row.id,
+          list.map((s) => ({ id: s.id, kind: s.kind as SeriesKind })),
+          bucketAxis,
+        );
+        return { list, points };
+      };
+      // The phases and the series are read side by side, on two connections.
+      const [life, { list, points }] = await Promise.all([
         metrics.lifecycleBuckets(row.id, bucketAxis, totals, TIME_TO_PERCENTS),
-        metrics.seriesBuckets(row.id, KIND_CLASSES, bucketAxis, wanted),
+        series(),
       ]);
-      const list = wanted ? all.filter((s) => wanted.includes(s.id)) : all;
 
       return {
         startedAt: row.startedAt.toISOString(),
