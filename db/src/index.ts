@@ -1,6 +1,7 @@
 // The database package: drizzle schema, the two drivers, migrations and COPY helpers.
 export * from './client.ts';
 export { CopyBinaryReader, timestampLiteral, uuidLiteral } from './copy-binary-reader.ts';
+export * from './copy-binary-writer.ts';
 export { copyText } from './copy-text.ts';
 export { migrationsFolder } from './migrations-folder.ts';
 export * as tables from './schema/index.ts';

@@ -1,12 +1,8 @@
 // Turns a batch's body into COPY rows and the facts the batch must check at its end:
 // changes it defines, changes it references, and each change's first applications.
-import { copyText } from '@meshbench/db';
-import type { ChangeEvent, ProbeEvent } from '@meshbench/schema';
-import { FirstApplications } from '../domain/first-applications.ts';
-import { AppError } from '../errors.ts';
 import {
-  COPY_BINARY_HEADER,
-  COPY_BINARY_TRAILER,
+  CopyBinaryWriter,
+  copyText,
   int64Field,
   putBytesField,
   putInt16,
@@ -14,7 +10,10 @@ import {
   putNullField,
   putTimestampField,
   uuidField,
-} from './copy-binary.ts';
+} from '@meshbench/db';
+import type { ChangeEvent, ProbeEvent } from '@meshbench/schema';
+import { FirstApplications } from '../domain/first-applications.ts';
+import { AppError } from '../errors.ts';
 import { type BatchFormat, bodyTooLarge, decodeJsonArray, parseLine } from './event-stream.ts';
 import {
   AT,
@@ -45,7 +44,6 @@ export interface BatchChange {
 
 /** Postgres reads these as they are; anything else is rewritten to canonical UTC. */
 const PLAIN_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:\d\d)$/;
-const CHUNK_BYTES = 256 * 1024;
 /** run_id, change_id, proxy, node, at, cause, attrs, batch_id */
 const OBSERVATION_FIELDS = 8;
 /** jsonb's binary form is a version byte, then the JSON text. */
@@ -66,67 +64,6 @@ function sameBytes(b: Uint8Array, from: number, to: number, other: Uint8Array): 
   return true;
 }
 
-/**
- * Observation rows in COPY's binary format, gathered into chunks of bytes; a chunk handed
- * out is never written again.
- */
-class RowWriter {
-  buf = Buffer.allocUnsafe(CHUNK_BYTES);
-  pos = 0;
-  private full: Uint8Array[] = [];
-
-  constructor() {
-    this.buf.set(COPY_BINARY_HEADER);
-    this.pos = COPY_BINARY_HEADER.length;
-  }
-
-  /** Makes room for n more bytes in `buf` at `pos`. */
-  room(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    if (this.pos > 0) this.full.push(this.buf.subarray(0, this.pos));
-    this.buf = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, n));
-    this.pos = 0;
-  }
-
-  bytes(value: Uint8Array): void {
-    this.room(value.length);
-    this.buf.set(value, this.pos);
-    this.pos += value.length;
-  }
-
-  /** A text field, or NULL; `prefix` goes before the text (jsonb's version byte). */
-  text(value: string | undefined, prefix?: number): void {
-    if (value === undefined) {
-      this.room(4);
-      this.pos = putNullField(this.buf, this.pos);
-      return;
-    }
-    this.room(5 + value.length * 3);
-    const at = this.pos;
-    let p = at + 4;
-    if (prefix !== undefined) this.buf[p++] = prefix;
-    p += this.buf.write(value, p);
-    putInt32(this.buf, at, p - at - 4);
-    this.pos = p;
-  }
-
-  /** The chunks filled so far. */
-  take(): Uint8Array[] {
-    const full = this.full;
-    this.full = [];
-    return full;
-  }
-
-  /** Every chunk, the last one too, with the trailer. */
-  end(): Uint8Array[] {
-    this.bytes(COPY_BINARY_TRAILER);
-    this.full.push(this.buf.subarray(0, this.pos));
-    this.pos = 0;
-    this.buf = Buffer.alloc(0);
-    return this.take();
-  }
-}
-
 export class BatchAssembler {
   readonly changes = new Map<string, BatchChange>();
   /** change id -> first line that referenced it */
@@ -138,7 +75,7 @@ export class BatchAssembler {
   readonly phases = new Map<string, BatchPhase>();
   accepted = 0;
 
-  private readonly out = new RowWriter();
+  private readonly out = new CopyBinaryWriter();
   private readonly fields = new Int32Array(FIELD_SLOTS);
   private readonly runField: Uint8Array;
   /** What ends a row without attrs: a NULL, then the batch. */

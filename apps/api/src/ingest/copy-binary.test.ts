@@ -1,5 +1,3 @@
-import { describe, expect, it } from 'vitest';
-import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
 import {
   COPY_BINARY_HEADER,
   COPY_BINARY_TRAILER,
@@ -7,7 +5,9 @@ import {
   putInt64,
   putTimestampField,
   uuidField,
-} from './copy-binary.ts';
+} from '@meshbench/db';
+import { describe, expect, it } from 'vitest';
+import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
 
 describe('binary COPY fields', () => {
   it('writes 64-bit integers as Node writes them, negative ones too', () => {

@@ -1,29 +1,82 @@
 import { describe, expect, it } from 'vitest';
-import { copyTimestamp } from './metrics.repository.ts';
+import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
+import { copyChunks, type PointToStore } from './metrics.repository.ts';
 
-describe('COPY timestamps', () => {
-  it('are written as toISOString writes them', () => {
-    const samples = [
-      0,
-      1,
-      999.999,
-      86_399_999,
-      86_400_000,
-      Date.UTC(2024, 1, 29, 23, 59, 59, 999),
-      Date.UTC(2026, 10, 22, 19, 17, 23, 7) + 0.75,
-      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
-      Date.UTC(10000, 0, 1),
-      -1.5,
-      -86_400_001,
-    ];
-    // Random instants from 1970 to 2100, fractional milliseconds included.
-    let seed = 7;
-    for (let i = 0; i < 2000; i++) {
-      seed = (seed * 48271) % 2147483647;
-      samples.push((seed / 2147483647) * 4_102_444_800_000 + (i % 3) * 0.5);
+const RUN = '0b4e1a52-8f4c-4d2e-9a51-6f1f2c3d4e5f';
+const point = (values: Partial<PointToStore>): PointToStore => ({
+  runId: RUN,
+  seriesId: '42',
+  tMs: Date.UTC(2026, 1, 1, 10),
+  intervalMs: 1000,
+  startAtMs: null,
+  replica: 'r-1',
+  count: 3,
+  sum: null,
+  min: null,
+  max: null,
+  last: null,
+  lastAtMs: null,
+  members: null,
+  sketch: null,
+  quantiles: null,
+  ...values,
+});
+
+const rowsOf = (points: PointToStore[]) => readCopyBinary(Buffer.concat([...copyChunks(points)]));
+
+describe('metric points as binary COPY rows', () => {
+  it('writes every column: ids, times to the millisecond, floats, NULLs, arrays, bytes, json', () => {
+    const [row] = rowsOf([
+      point({
+        tMs: Date.UTC(2026, 1, 1, 10, 0, 0, 7) + 0.75, // truncated, as Date does
+        intervalMs: 999.6,
+        startAtMs: Date.UTC(2026, 1, 1, 9),
+        sum: -2.5,
+        min: 0.1,
+        max: Number.POSITIVE_INFINITY, // not finite: NULL
+        last: 1e300,
+        lastAtMs: Date.UTC(2026, 1, 1, 10, 0, 0, 500),
+        members: ['a', 'é', ''],
+        sketch: Uint8Array.from([1, 2, 255]),
+        quantiles: [{ q: 0.5, value: 3 }],
+      }),
+    ]);
+    const f = row as (Buffer | null)[];
+    expect(f).toHaveLength(15);
+    expect(f[0]?.toString('hex')).toBe(RUN.replaceAll('-', ''));
+    expect(f[1]?.readBigInt64BE(0)).toBe(42n);
+    expect(timestampOf(f[2] as Buffer)).toEqual({ iso: '2026-02-01T10:00:00.007Z', micros: 0 });
+    expect(f[3]?.readInt32BE(0)).toBe(1000);
+    expect(timestampOf(f[4] as Buffer).iso).toBe('2026-02-01T09:00:00.000Z');
+    expect(f[5]?.toString()).toBe('r-1');
+    expect([6, 7, 8, 10].map((i) => f[i]?.readDoubleBE(0))).toEqual([3, -2.5, 0.1, 1e300]);
+    expect(f[9]).toBeNull();
+    expect(timestampOf(f[11] as Buffer).iso).toBe('2026-02-01T10:00:00.500Z');
+    // text[]: one dimension, no NULLs, element type text (25), 3 items from 1.
+    const members = f[12] as Buffer;
+    expect([0, 4, 8, 12, 16].map((o) => members.readInt32BE(o))).toEqual([1, 0, 25, 3, 1]);
+    expect(members.subarray(20).toString('hex')).toBe(
+      `00000001${Buffer.from('a').toString('hex')}00000002${Buffer.from('é').toString('hex')}00000000`,
+    );
+    expect(f[13]?.toString('hex')).toBe('0102ff');
+    expect(f[14]?.[0]).toBe(1); // jsonb version
+    expect(JSON.parse((f[14] as Buffer).subarray(1).toString())).toEqual([{ q: 0.5, value: 3 }]);
+  });
+
+  it('writes times before 1970 and around the millennium to the millisecond', () => {
+    for (const ms of [0, -1.5, -86_400_001, Date.UTC(2000, 0, 1) - 1, Date.UTC(2099, 11, 31)]) {
+      const [row] = rowsOf([point({ tMs: ms })]);
+      const t = row?.[2] as Buffer;
+      expect(timestampOf(t).iso, String(ms)).toBe(new Date(ms).toISOString());
     }
-    for (const ms of samples) {
-      expect(copyTimestamp(ms), String(ms)).toBe(new Date(ms).toISOString());
-    }
+  });
+
+  it('writes an empty member list as the empty array, and many rows across chunks', () => {
+    const [row] = rowsOf([point({ members: [] })]) as (Buffer | null)[][];
+    const members = row?.[12] as Buffer;
+    expect(members.readInt32BE(0)).toBe(0); // no dimensions
+    const many = rowsOf(Array.from({ length: 20_000 }, (_, i) => point({ sum: i })));
+    expect(many).toHaveLength(20_000);
+    expect(many[19_999]?.[7]?.readDoubleBE(0)).toBe(19_999);
   });
 });

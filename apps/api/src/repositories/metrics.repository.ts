@@ -3,11 +3,19 @@
 // and the timeline; plus the lifecycle-event aggregates of the timeline.
 import {
   CopyBinaryReader,
-  copyText,
+  CopyBinaryWriter,
   type Database,
   type Db,
+  putFloat8Field,
+  putInt4Field,
+  putInt8Field,
+  putInt16,
+  putInt32,
+  putNullField,
   tables,
+  textArrayField,
   timestampLiteral,
+  uuidField,
   uuidLiteral,
 } from '@meshbench/db';
 import type { SeriesKind, Topology } from '@meshbench/schema';
@@ -115,73 +123,62 @@ const POINT_COLUMNS = [
   'quantiles',
 ];
 
-const n = (v: number | null) => (v === null || !Number.isFinite(v) ? '\\N' : String(v));
-const arrayLiteral = (members: string[]) =>
-  `{${members.map((m) => `"${m.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+/** Postgres' epoch (2000-01-01) in Unix milliseconds. */
+const PG_EPOCH_MS = 946_684_800_000;
 
-const DAY_MS = 86_400_000;
-/** Epoch ms of year 10000: past it (or before 1970) timestamps take the slow path. */
-const YEAR_10000_MS = 253_402_300_800_000;
-const pad2 = (v: number) => (v < 10 ? `0${v}` : String(v));
-const pad3 = (v: number) => (v < 10 ? `00${v}` : v < 100 ? `0${v}` : String(v));
-let copyDay = Number.NaN;
-let copyDayPrefix = '';
-let lastCopyMs = Number.NaN;
-let lastCopyText = '';
-
-/**
- * A timestamp for COPY, exactly as Date.toISOString() writes it (milliseconds truncated).
- * Rows are written by the hundred thousand, and toISOString was the largest single cost of
- * writing them: the date part is kept per day, the time of day is arithmetic.
- */
-export function copyTimestamp(ms: number): string {
-  if (ms === lastCopyMs) return lastCopyText;
-  const t = Math.trunc(ms);
-  let text: string;
-  if (!(t >= 0 && t < YEAR_10000_MS)) {
-    text = new Date(ms).toISOString();
-  } else {
-    const day = Math.floor(t / DAY_MS);
-    if (day !== copyDay) {
-      copyDay = day;
-      copyDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
-    }
-    let rest = t - day * DAY_MS;
-    const hours = Math.floor(rest / 3_600_000);
-    rest -= hours * 3_600_000;
-    const minutes = Math.floor(rest / 60_000);
-    rest -= minutes * 60_000;
-    const seconds = Math.floor(rest / 1000);
-    text = `${copyDayPrefix}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(rest - seconds * 1000)}Z`;
-  }
-  lastCopyMs = ms;
-  lastCopyText = text;
-  return text;
+/** A timestamptz(3) field from epoch ms, truncated to the millisecond as Date does. */
+function putMsField(d: Uint8Array, p: number, ms: number | null): number {
+  if (ms === null || !Number.isFinite(ms)) return putNullField(d, p);
+  return putInt8Field(d, p, (Math.trunc(ms) - PG_EPOCH_MS) * 1000);
 }
 
-function copyLine(p: PointToStore): string {
-  return `${p.runId}\t${p.seriesId}\t${copyTimestamp(p.tMs)}\t${Math.round(p.intervalMs)}\t${
-    p.startAtMs === null ? '\\N' : copyTimestamp(p.startAtMs)
-  }\t${copyText(p.replica)}\t${n(p.count) === '\\N' ? '0' : n(p.count)}\t${n(p.sum)}\t${n(p.min)}\t${n(
-    p.max,
-  )}\t${n(p.last)}\t${p.lastAtMs === null ? '\\N' : copyTimestamp(p.lastAtMs)}\t${
-    p.members ? copyText(arrayLiteral(p.members)) : '\\N'
-  }\t${p.sketch ? `\\\\x${Buffer.from(p.sketch.buffer, p.sketch.byteOffset, p.sketch.byteLength).toString('hex')}` : '\\N'}\t${
-    p.quantiles ? copyText(JSON.stringify(p.quantiles)) : '\\N'
-  }\n`;
-}
-
-function* copyChunks(points: PointToStore[]): Generator<string> {
-  let chunk = '';
+/** Points as COPY's binary rows: Postgres parses no timestamp or float text. */
+export function* copyChunks(points: PointToStore[]): Generator<Uint8Array> {
+  const out = new CopyBinaryWriter();
+  const uuids = new Map<string, Uint8Array>();
+  const replicas = new Map<string, Uint8Array>();
   for (const p of points) {
-    chunk += copyLine(p);
-    if (chunk.length > 256 * 1024) {
-      yield chunk;
-      chunk = '';
+    let run = uuids.get(p.runId);
+    if (!run) {
+      run = uuidField(p.runId);
+      uuids.set(p.runId, run);
     }
+    let replica = replicas.get(p.replica);
+    if (!replica) {
+      const bytes = Buffer.from(p.replica);
+      replica = new Uint8Array(4 + bytes.length);
+      putInt32(replica, 0, bytes.length);
+      replica.set(bytes, 4);
+      replicas.set(p.replica, replica);
+    }
+    out.room(2 + run.length + 12 * 2 + 8 + replica.length + 12 * 6 + 12 + 4 * 3);
+    const d = out.buf;
+    let q = putInt16(d, out.pos, POINT_COLUMNS.length);
+    d.set(run, q);
+    q = putInt8Field(d, q + run.length, Number(p.seriesId));
+    q = putMsField(d, q, p.tMs);
+    q = putInt4Field(d, q, Math.round(p.intervalMs));
+    q = putMsField(d, q, p.startAtMs);
+    d.set(replica, q);
+    q = putFloat8Field(d, q + replica.length, Number.isFinite(p.count) ? p.count : 0);
+    q = putFloat8Field(d, q, p.sum);
+    q = putFloat8Field(d, q, p.min);
+    q = putFloat8Field(d, q, p.max);
+    q = putFloat8Field(d, q, p.last);
+    q = putMsField(d, q, p.lastAtMs);
+    out.pos = q;
+    if (p.members) out.bytes(textArrayField(p.members));
+    else out.nullField();
+    if (p.sketch) out.field(p.sketch);
+    else out.nullField();
+    out.text(p.quantiles ? JSON.stringify(p.quantiles) : undefined, JSONB_VERSION);
+    if (out.hasFull()) yield* out.take();
   }
-  if (chunk) yield chunk;
+  yield* out.end();
 }
+
+/** jsonb's binary form is a version byte, then the JSON text. */
+const JSONB_VERSION = 1;
 
 /** The list under `key`, made empty the first time. */
 function listOf<T>(map: Map<string, T[]>, key: string): T[] {
@@ -289,7 +286,7 @@ export function metricsRepository(database: Database) {
     async appendPoints(points: PointToStore[]): Promise<void> {
       if (points.length === 0) return;
       await database.transaction((tx) =>
-        tx.copy('metric_points', POINT_COLUMNS, copyChunks(points)),
+        tx.copy('metric_points', POINT_COLUMNS, copyChunks(points), { format: 'binary' }),
       );
     },
 
