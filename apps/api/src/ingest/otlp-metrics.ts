@@ -209,7 +209,7 @@ const envOf = (tags: Record<string, string>): string | null =>
   tags[ENV_ATTRIBUTES[0] as string] || tags[ENV_ATTRIBUTES[1] as string] || null;
 
 interface Scope {
-  /** JSON of the scope's tags: the prefix of its points' tag-set keys. */
+  /** JSON of the scope's tags: where its points' tag sets are found. */
   key: string;
   tags: Record<string, string>;
   runRef: string | null;
@@ -221,23 +221,62 @@ interface TagSet {
   env: string | null;
 }
 
+/** A step in the tree of tag sets: one attribute (key and value) further. */
+class TagNode {
+  set: TagSet | undefined;
+  private children: Map<string, Map<string, TagNode>> | undefined;
+
+  child(key: string, value: string, made: () => void): TagNode {
+    if (!this.children) this.children = new Map();
+    let byValue = this.children.get(key);
+    if (!byValue) {
+      byValue = new Map();
+      this.children.set(key, byValue);
+    }
+    let node = byValue.get(value);
+    if (!node) {
+      node = new TagNode();
+      byValue.set(value, node);
+      made();
+    }
+    return node;
+  }
+}
+
 /**
  * The tag sets of data points, one object per distinct set, kept across requests (every
- * export repeats its series). Records share these objects, so their tags are read-only;
- * the ingest service finds a series' identity by the object instead of serialising it.
+ * export repeats its series). A point's set is found by walking its attributes, in the
+ * order sent, down a tree from its scope's node: a few lookups of short strings, where one
+ * key of all its attributes would be built and hashed per point. Records share these
+ * objects, so their tags are read-only; the ingest service finds a series' identity by the
+ * object instead of serialising it.
  */
 export class OtlpTagSets {
-  private sets = new Map<string, TagSet>();
+  private scopes = new Map<string, TagNode>();
+  private nodes = 0;
+  private readonly made = () => {
+    this.nodes++;
+  };
 
   constructor(private readonly limit = 100_000) {}
 
-  get(key: string): TagSet | undefined {
-    return this.sets.get(key);
+  /** The node of a scope (by the JSON of its tags); the tree starts over past `limit` nodes. */
+  scope(key: string): TagNode {
+    if (this.nodes >= this.limit) {
+      this.scopes = new Map();
+      this.nodes = 0;
+    }
+    let node = this.scopes.get(key);
+    if (!node) {
+      node = new TagNode();
+      this.scopes.set(key, node);
+      this.nodes++;
+    }
+    return node;
   }
 
-  set(key: string, set: TagSet): void {
-    if (this.sets.size >= this.limit) this.sets.clear();
-    this.sets.set(key, set);
+  child(node: TagNode, key: string, value: string): TagNode {
+    return node.child(key, value, this.made);
   }
 }
 
@@ -304,6 +343,7 @@ function mapMetric(
     reject(Math.max(1, points.length), `metric "${name}" has no known data type`);
     return;
   }
+  let scopeNode: TagNode | undefined;
   for (const p of points) {
     if (!p) continue;
     if ((num(p.flags) & NO_RECORDED_VALUE) !== 0) continue;
@@ -312,16 +352,15 @@ function mapMetric(
     let env = scope.env;
     const attrs = p.attributes;
     if (attrs && attrs.length > 0) {
-      // The tag set's key: the scope's, then each attribute as sent (the order included),
-      // length-prefixed so that no key or value can pass for another.
-      let key = scope.key;
+      let node = scopeNode ?? tagSets.scope(scope.key);
+      scopeNode = node;
       for (const kv of attrs) {
         if (!kv || typeof kv.key !== 'string') continue;
         const text = anyValueText(kv.value);
         if (kv.key === RUN_ATTRIBUTE) runRef = text || runRef;
-        else key += `|${kv.key.length}:${kv.key}${text.length}:${text}`;
+        else node = tagSets.child(node, kv.key, text);
       }
-      let set = tagSets.get(key);
+      let set = node.set;
       if (!set) {
         const own = Object.assign({}, scope.tags);
         for (const kv of attrs) {
@@ -330,7 +369,7 @@ function mapMetric(
           }
         }
         set = { tags: own, env: envOf(own) };
-        tagSets.set(key, set);
+        node.set = set;
       }
       tags = set.tags;
       env = set.env;
