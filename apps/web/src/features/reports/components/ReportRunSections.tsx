@@ -208,7 +208,11 @@ export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: Com
     <article className="report-run" data-testid="report-run" data-run-id={frozen.run.id}>
       <RunFacts run={frozen.run} />
       {frozen.changes.length === 0 && frozen.loadResults.length === 0 && (
-        <p className="state">This run had no changes and no load results when it was shared.</p>
+        <p className="state" data-testid="report-run-empty">
+          {frozen.timeline
+            ? 'This run had no changes and no load results when it was shared; what it recorded is its scale-up timeline, in "Scale-up timelines".'
+            : 'This run had no changes and no load results when it was shared.'}
+        </p>
       )}
       {frozen.changes.map((c) => (
         <FrozenChangeSection key={c.linear.change.id} change={c} run={run} />
