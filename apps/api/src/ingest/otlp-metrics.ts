@@ -5,6 +5,7 @@
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import { encodeSketch, sketchFromBuckets, sketchFromExponential } from '../domain/sketch.ts';
 import type { MetricRecord } from './metric-record.ts';
+import { OtlpReader, StringTable } from './otlp-reader.ts';
 
 type Int64 = number | string | { toNumber(): number } | null | undefined;
 
@@ -90,7 +91,7 @@ export interface ExportMetricsRequest {
 }
 
 interface ProtoType<T> {
-  decode(bytes: Uint8Array): T;
+  decode(bytes: Uint8Array | OtlpReader): T;
   encode(message: unknown): { finish(): Uint8Array };
   fromObject(o: object): unknown;
 }
@@ -113,9 +114,12 @@ const v1 = (
 
 export class OtlpDecodeError extends Error {}
 
+const strings = new StringTable();
+
 export function decodeOtlpProtobuf(bytes: Uint8Array): ExportMetricsRequest {
   try {
-    return v1.ExportMetricsServiceRequest.decode(bytes);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return v1.ExportMetricsServiceRequest.decode(new OtlpReader(buffer, strings));
   } catch (error) {
     throw new OtlpDecodeError(
       `the protobuf body could not be decoded: ${(error as Error).message}`,
