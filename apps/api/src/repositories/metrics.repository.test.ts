@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
-import { copyChunks, type PointToStore } from './metrics.repository.ts';
+import { copyChunks, type PointToStore, pointRows } from './metrics.repository.ts';
 
 const RUN = '0b4e1a52-8f4c-4d2e-9a51-6f1f2c3d4e5f';
 const point = (values: Partial<PointToStore>): PointToStore => ({
@@ -22,7 +22,8 @@ const point = (values: Partial<PointToStore>): PointToStore => ({
   ...values,
 });
 
-const rowsOf = (points: PointToStore[]) => readCopyBinary(Buffer.concat([...copyChunks(points)]));
+const rowsOf = (points: PointToStore[]) =>
+  readCopyBinary(Buffer.concat([...copyChunks(pointRows(points))]));
 
 describe('metric points as binary COPY rows', () => {
   it('writes every column: ids, times to the millisecond, floats, NULLs, arrays, bytes, json', () => {

@@ -132,30 +132,50 @@ function putMsField(d: Uint8Array, p: number, ms: number | null): number {
   return putInt8Field(d, p, (Math.trunc(ms) - PG_EPOCH_MS) * 1000);
 }
 
+/**
+ * Points to load, by column where a point has no field for it: a batch of OTLP records is
+ * written as they are, with no second object per point.
+ */
+export interface PointRows {
+  values: (AggregateValues & {
+    tMs: number;
+    intervalMs: number;
+    startAtMs: number | null;
+    quantiles: { q: number; value: number }[] | null;
+  })[];
+  runIds: string[];
+  seriesIds: string[];
+  replicas: string[];
+}
+
 /** Points as COPY's binary rows: Postgres parses no timestamp or float text. */
-export function* copyChunks(points: PointToStore[]): Generator<Uint8Array> {
+export function* copyChunks(rows: PointRows): Generator<Uint8Array> {
   const out = new CopyBinaryWriter();
   const uuids = new Map<string, Uint8Array>();
   const replicas = new Map<string, Uint8Array>();
-  for (const p of points) {
-    let run = uuids.get(p.runId);
+  const { values, runIds, seriesIds } = rows;
+  for (let i = 0; i < values.length; i++) {
+    const p = values[i] as PointRows['values'][number];
+    const runId = runIds[i] as string;
+    const replicaName = rows.replicas[i] as string;
+    let run = uuids.get(runId);
     if (!run) {
-      run = uuidField(p.runId);
-      uuids.set(p.runId, run);
+      run = uuidField(runId);
+      uuids.set(runId, run);
     }
-    let replica = replicas.get(p.replica);
+    let replica = replicas.get(replicaName);
     if (!replica) {
-      const bytes = Buffer.from(p.replica);
+      const bytes = Buffer.from(replicaName);
       replica = new Uint8Array(4 + bytes.length);
       putInt32(replica, 0, bytes.length);
       replica.set(bytes, 4);
-      replicas.set(p.replica, replica);
+      replicas.set(replicaName, replica);
     }
     out.room(2 + run.length + 12 * 2 + 8 + replica.length + 12 * 6 + 12 + 4 * 3);
     const d = out.buf;
     let q = putInt16(d, out.pos, POINT_COLUMNS.length);
     d.set(run, q);
-    q = putInt8Field(d, q + run.length, Number(p.seriesId));
+    q = putInt8Field(d, q + run.length, Number(seriesIds[i]));
     q = putMsField(d, q, p.tMs);
     q = putInt4Field(d, q, Math.round(p.intervalMs));
     q = putMsField(d, q, p.startAtMs);
@@ -176,6 +196,14 @@ export function* copyChunks(points: PointToStore[]): Generator<Uint8Array> {
   }
   yield* out.end();
 }
+
+/** Points given one object each, as columns. */
+export const pointRows = (points: PointToStore[]): PointRows => ({
+  values: points,
+  runIds: points.map((p) => p.runId),
+  seriesIds: points.map((p) => p.seriesId),
+  replicas: points.map((p) => p.replica),
+});
 
 /** jsonb's binary form is a version byte, then the JSON text. */
 const JSONB_VERSION = 1;
@@ -284,9 +312,13 @@ export function metricsRepository(database: Database) {
 
     /** Appends points with COPY in one transaction. */
     async appendPoints(points: PointToStore[]): Promise<void> {
-      if (points.length === 0) return;
+      await this.appendRows(pointRows(points));
+    },
+
+    async appendRows(rows: PointRows): Promise<void> {
+      if (rows.values.length === 0) return;
       await database.transaction((tx) =>
-        tx.copy('metric_points', POINT_COLUMNS, copyChunks(points), { format: 'binary' }),
+        tx.copy('metric_points', POINT_COLUMNS, copyChunks(rows), { format: 'binary' }),
       );
     },
 

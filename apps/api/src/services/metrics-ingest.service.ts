@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { MetricRecord } from '../ingest/metric-record.ts';
 import type {
   MetricsRepository,
-  PointToStore,
+  PointRows,
   RunWindow,
   SeriesToEnsure,
 } from '../repositories/metrics.repository.ts';
@@ -141,7 +141,9 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
         windows = await metrics.runsInWindow([...new Set(untagged.map((r) => r.env))], from, to);
       }
 
-      const points: PointToStore[] = [];
+      const values: MetricRecord[] = [];
+      const runIds: string[] = [];
+      const seriesOf: (string | null)[] = [];
       const pending = new Map<string, SeriesToEnsure>();
       /** Per point: its series identity, when its series id is not known yet. */
       const unresolved: (SeriesIdentity | null)[] = [];
@@ -176,23 +178,9 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
           id.seriesId = seriesId;
         }
         unresolved.push(seriesId === null ? id : null);
-        points.push({
-          runId: run.id,
-          seriesId: seriesId ?? '',
-          tMs: r.tMs,
-          intervalMs: r.intervalMs,
-          startAtMs: r.startAtMs,
-          replica,
-          count: r.count,
-          sum: r.sum,
-          min: r.min,
-          max: r.max,
-          last: r.last,
-          lastAtMs: r.lastAtMs,
-          members: r.members,
-          sketch: r.sketch,
-          quantiles: r.quantiles,
-        });
+        values.push(r);
+        runIds.push(run.id);
+        seriesOf.push(seriesId);
       }
       let created = new Map<string, string>();
       if (pending.size > 0) {
@@ -200,22 +188,26 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
         if (seriesIds.size + created.size > CACHE_LIMIT) seriesIds.clear();
         for (const [k, v] of created) seriesIds.set(k, v);
       }
-      let stored = 0;
-      const rows: PointToStore[] = [];
-      points.forEach((p, i) => {
+      // The records are the rows: only run and series are added beside them, by column.
+      const rows: PointRows = { values: [], runIds: [], seriesIds: [], replicas: [] };
+      for (let i = 0; i < values.length; i++) {
+        const runId = runIds[i] as string;
+        let seriesId = seriesOf[i] as string | null;
         const id = unresolved[i];
         if (id) {
-          const seriesId = created.get(`${p.runId}|${id.keyHash}`);
-          if (!seriesId) return; // its run was deleted meanwhile
-          p.seriesId = seriesId;
-          id.runId = p.runId;
+          seriesId = created.get(`${runId}|${id.keyHash}`) ?? null;
+          if (!seriesId) continue; // its run was deleted meanwhile
+          id.runId = runId;
           id.seriesId = seriesId;
         }
-        rows.push(p);
-        stored++;
-      });
-      await metrics.appendPoints(rows);
-      return { stored, unmatched: unmatched + (points.length - stored) };
+        rows.values.push(values[i] as MetricRecord);
+        rows.runIds.push(runId);
+        rows.seriesIds.push(seriesId as string);
+        rows.replicas.push(replica);
+      }
+      await metrics.appendRows(rows);
+      const stored = rows.values.length;
+      return { stored, unmatched: unmatched + (values.length - stored) };
     },
   };
 }
