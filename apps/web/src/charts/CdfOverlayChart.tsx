@@ -55,9 +55,10 @@ export function CdfOverlayChart({
   const drawn = series.filter((s) => overlay.keys.includes(s.key));
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <LineChart data={overlay.rows} margin={{ top: 8, right: 16, bottom: 20, left: 4 }}>
+      <LineChart data={overlay.rows} margin={{ top: 8, right: 28, bottom: 20, left: 4 }}>
         <CartesianGrid stroke="#e6e8eb" />
         <XAxis
+          interval={0}
           dataKey="ms"
           type="number"
           scale={overlay.scale}
@@ -75,6 +76,7 @@ export function CdfOverlayChart({
           }}
         />
         <YAxis
+          interval={0}
           domain={[0, 100]}
           ticks={overlay.percentTicks}
           tickFormatter={percentTick}

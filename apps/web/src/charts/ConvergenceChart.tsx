@@ -37,9 +37,10 @@ export function ConvergenceChart({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <LineChart data={cdf.points} margin={{ top: 8, right: 16, bottom: 20, left: 4 }}>
+      <LineChart data={cdf.points} margin={{ top: 8, right: 28, bottom: 20, left: 4 }}>
         <CartesianGrid stroke="#e6e8eb" />
         <XAxis
+          interval={0}
           dataKey="ms"
           type="number"
           scale={cdf.scale}
@@ -57,6 +58,7 @@ export function ConvergenceChart({
           }}
         />
         <YAxis
+          interval={0}
           domain={[0, 100]}
           ticks={cdf.percentTicks}
           tickFormatter={percentTick}

@@ -36,11 +36,12 @@ export function HistogramChart({
     <ResponsiveContainer width="100%" height={height}>
       <BarChart
         data={histogram.bars}
-        margin={{ top: 8, right: 16, bottom: 20, left: 4 }}
+        margin={{ top: 8, right: 28, bottom: 20, left: 4 }}
         barCategoryGap={1}
       >
         <CartesianGrid vertical={false} stroke="#e6e8eb" />
         <XAxis
+          interval={0}
           dataKey="midMs"
           type="number"
           scale={histogram.scale}
@@ -58,6 +59,7 @@ export function HistogramChart({
           }}
         />
         <YAxis
+          interval={0}
           domain={histogram.countDomain}
           ticks={histogram.countTicks}
           tickFormatter={formatCount}

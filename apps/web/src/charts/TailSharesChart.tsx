@@ -52,11 +52,12 @@ export function TailSharesChart({
       <BarChart
         data={rows}
         layout="vertical"
-        margin={{ top: 4, right: 16, bottom: 4, left: 4 }}
+        margin={{ top: 4, right: 24, bottom: 4, left: 4 }}
         barCategoryGap={8}
       >
         <CartesianGrid horizontal={false} stroke="#e6e8eb" />
         <XAxis
+          interval={0}
           type="number"
           domain={[0, 100]}
           ticks={[0, 20, 40, 60, 80, 100]}
@@ -64,6 +65,7 @@ export function TailSharesChart({
           tick={{ fontSize: 12, fill: '#4b5563' }}
         />
         <YAxis
+          interval={0}
           type="category"
           dataKey="label"
           width={120}
