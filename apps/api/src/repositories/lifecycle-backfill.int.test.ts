@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import { migrateDatabase, migrationsFolder, openDatabase } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { ingestService } from '../services/ingest.service.ts';
-import { eventsRepository } from './events.repository.ts';
-import { runsRepository } from './runs.repository.ts';
+import { ingestBatches } from '../test/ingest-batches.ts';
 
 describe('migration 0009 (lifecycle phases of earlier runs)', () => {
   it('builds from the events the phases ingest keeps: same arrivals, count and total', async () => {
@@ -17,12 +15,6 @@ describe('migration 0009 (lifecycle phases of earlier runs)', () => {
     const runId = randomUUID();
     await database.db.execute(sql`insert into runs (id, slug, benchmark, scenario, mesh_name, started_at)
       values (${runId}, ${`bf-${runId}`}, 'b', 's', 'consul', '2026-02-01T10:00:00Z')`);
-    const ingest = ingestService({
-      runs: runsRepository(database.db),
-      events: eventsRepository(database),
-      maxBatchBytes: 1_000_000,
-      warn: () => {},
-    });
     const at = (ms: number) => new Date(Date.UTC(2026, 1, 1, 10) + ms).toISOString();
     const line = (phase: string, entity: string, ms: number, attrs?: object) =>
       JSON.stringify({ type: 'lifecycle', phase, entity, at: at(ms), attrs });
@@ -30,15 +22,7 @@ describe('migration 0009 (lifecycle phases of earlier runs)', () => {
       [line('joined', 'n1', 5), line('joined', 'n2', 3), line('running', 'a1', 9, { total: 4 })],
       [line('joined', 'n1', 1), line('joined', 'n3', 3), line('running', 'a2', 2, { total: 7 })],
     ];
-    for (const lines of batches) {
-      await ingest.ingest(runId, {
-        body: (async function* () {
-          yield Buffer.from(lines.join('\n'));
-        })(),
-        format: 'ndjson',
-        digest: () => 'x',
-      });
-    }
+    await ingestBatches(database, runId, batches);
     type Kept = { phase: string; entities: number; attrs_total: number | null; firsts: string };
     const kept = async () =>
       (

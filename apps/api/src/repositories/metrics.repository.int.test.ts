@@ -3,11 +3,9 @@ import { type Database, migrateDatabase } from '@meshbench/db';
 import type { SeriesKind } from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestService } from '../services/ingest.service.ts';
 import { backends } from '../test/harness.ts';
-import { eventsRepository } from './events.repository.ts';
+import { ingestBatches } from '../test/ingest-batches.ts';
 import { metricsRepository, type PointToStore } from './metrics.repository.ts';
-import { runsRepository } from './runs.repository.ts';
 
 const T0 = Date.UTC(2026, 1, 1, 10, 0, 0);
 const s = (seconds: number) => T0 + seconds * 1000;
@@ -171,21 +169,7 @@ describe.each(backends)('metrics repository timeline reads on $name', (backend) 
       ],
       [lifecycle('joined', 'n3', 62, { total: 6 })],
     ];
-    const ingest = ingestService({
-      runs: runsRepository(database.db),
-      events: eventsRepository(database),
-      maxBatchBytes: 1_000_000,
-      warn: () => {},
-    });
-    for (const lines of batches) {
-      await ingest.ingest(runId, {
-        body: (async function* () {
-          yield Buffer.from(lines.join('\n'));
-        })(),
-        format: 'ndjson',
-        digest: () => 'x',
-      });
-    }
+    await ingestBatches(database, runId, batches);
     const phases = await metrics.lifecycleBuckets(runId, axis, [10], [50, 90, 99, 100]);
     // joined: 4 entities; ranks for total 8 (4, 8), 4 seen (2, 4), 10 (5, 9, 10): only those
     // up to 4 exist. registered: 1 seen (rank 1); its non-numeric total is ignored.
