@@ -5,7 +5,7 @@
 const EMPTY = 0;
 
 /** FNV-1a over the bytes, then murmur3's finaliser so that the low bits spread too. */
-function hashBytes(b: Uint8Array, from: number, to: number): number {
+export function hashBytes(b: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5 | 0;
   for (let i = from; i < to; i++) h = Math.imul(h ^ (b[i] as number), 0x01000193);
   h ^= h >>> 16;

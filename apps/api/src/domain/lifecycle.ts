@@ -88,6 +88,25 @@ export function phaseFromArrivals(
 }
 
 /**
+ * Entities per bucket from their first arrivals (ms): arrivals before `originMs` count in
+ * the first bucket, after the axis in the last.
+ */
+export function arrivalsPerBucket(
+  firstMs: ArrayLike<number>,
+  originMs: number,
+  buckets: number,
+  bucketMs: number,
+): Map<number, number> {
+  const arrivals = new Map<number, number>();
+  for (let k = 0; k < firstMs.length; k++) {
+    const t = firstMs[k] as number;
+    const i = Math.min(buckets - 1, Math.max(0, Math.floor((t - originMs) / bucketMs)));
+    arrivals.set(i, (arrivals.get(i) ?? 0) + 1);
+  }
+  return arrivals;
+}
+
+/**
  * One phase on the timeline from its entities' first arrivals (ascending, ms since the
  * origin); arrivals before the origin count in the first bucket, after the axis in the last.
  */
@@ -100,11 +119,7 @@ export function phaseTimeline(
   points: { offsetMs: number; count: number; ratePerSec: number }[];
   timeTo: { percent: number; offsetMs: number | null }[];
 } {
-  const arrivals = new Map<number, number>();
-  for (const t of firstMs) {
-    const i = Math.min(buckets - 1, Math.max(0, Math.floor(t / bucketMs)));
-    arrivals.set(i, (arrivals.get(i) ?? 0) + 1);
-  }
+  const arrivals = arrivalsPerBucket(firstMs, 0, buckets, bucketMs);
   const atRank = new Map(firstMs.map((t, i) => [i + 1, t]));
   return phaseFromArrivals(
     { observed: firstMs.length, arrivals, atRank },

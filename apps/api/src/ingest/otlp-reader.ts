@@ -6,6 +6,7 @@
 //   quarter of the API's time under load);
 // - fixed64 is read as a number, as Long.toNumber() would give it, without a Long object.
 import protobuf from 'protobufjs/minimal.js';
+import { hashBytes } from '../domain/earliest-by-key.ts';
 
 const MAX_INTERNED_BYTES = 64;
 const MAX_INTERNED = 1 << 16;
@@ -23,9 +24,7 @@ export class StringTable {
 
   /** The string of b[from, to) (decoded as UTF-8 the first time). */
   get(b: Buffer, from: number, to: number): string {
-    let h = 0x811c9dc5 | 0;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ (b[i] as number), 0x01000193);
-    h ^= h >>> 15;
+    const h = hashBytes(b, from, to);
     const mask = this.slots.length - 1;
     const length = to - from;
     for (let s = h & mask; ; s = (s + 1) & mask) {

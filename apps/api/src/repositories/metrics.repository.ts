@@ -20,7 +20,7 @@ import {
 } from '@meshbench/db';
 import type { SeriesKind, Topology } from '@meshbench/schema';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
-import { rankFor } from '../domain/lifecycle.ts';
+import { arrivalsPerBucket, rankFor } from '../domain/lifecycle.ts';
 import {
   type AggregateValues,
   bucketize,
@@ -463,14 +463,7 @@ export function metricsRepository(database: Database) {
       );
       const phases = [...byPhase].map(([phase, p]) => {
         const firsts = p.firsts;
-        const arrivals = new Map<number, number>();
-        for (const t of firsts) {
-          const i = Math.min(
-            axis.buckets - 1,
-            Math.max(0, Math.floor((t - axis.fromMs) / axis.bucketMs)),
-          );
-          arrivals.set(i, (arrivals.get(i) ?? 0) + 1);
-        }
+        const arrivals = arrivalsPerBucket(firsts, axis.fromMs, axis.buckets, axis.bucketMs);
         const atRank = new Map<number, number>();
         for (const total of [p.attrsTotal ?? 0, firsts.length, ...totals]) {
           if (!(total > 0)) continue;
