@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTags, StatsdReader, type StatsdSink } from './statsd-lines.ts';
+import { numeric, parseTags, StatsdReader, type StatsdSink } from './statsd-lines.ts';
 
 function collect(text: string) {
   const samples: unknown[][] = [];
@@ -141,5 +141,24 @@ describe('StatsD line protocol', () => {
   it('survives a 64 KiB line of garbage', () => {
     const r = collect('x'.repeat(65_000));
     expect(r.malformed).toHaveLength(1);
+  });
+});
+
+describe('numeric', () => {
+  it('takes plain decimals and nothing else', () => {
+    for (const yes of ['1', '-2.5', '+3', '.5', '1.', '1e3', '5.e-2', '0.25E+2']) {
+      expect([yes, numeric(yes)]).toEqual([yes, true]);
+    }
+    for (const no of ['', '.', '-', 'e5', '1e', '0x1', 'NaN', 'Infinity', '1.2.3', '1 ', '1_0']) {
+      expect([no, numeric(no)]).toEqual([no, false]);
+    }
+  });
+
+  it('rejects a long run of digits that ends badly without backtracking over it', () => {
+    // The regex this replaced was quadratic here: 200,000 digits took minutes, so a
+    // regression fails this test by its timeout.
+    expect(numeric(`${'9'.repeat(200_000)}x`)).toBe(false);
+    expect(numeric(`${'9'.repeat(200_000)}.${'9'.repeat(200_000)}.`)).toBe(false);
+    expect(numeric('9'.repeat(200_000))).toBe(true);
   });
 });
