@@ -3,6 +3,8 @@
 // which parses, aggregates and writes them to Postgres. Prints lines/s received and
 // aggregated, loss (counted, and the kernel's UDP drop counters), the ratio, and the CPU
 // time each receiver spent per line (less noisy than rates on a shared machine).
+// The API reads UDP with the udp-batch addon where it is built; MESHBENCH_STATSD_UDP=dgram
+// measures its node:dgram fallback.
 // Usage: tsx statsd.ts [--lines N] [--rate linesPerSecond] (DATABASE_URL, default the local test db)
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -170,6 +172,7 @@ async function main() {
         rowsWritten: number;
         unmatched: number;
         flushErrors: number;
+        udpReceiver: string | null;
       };
     const before = await stats();
     const cpu0 = cpuMs(api.pid);
@@ -191,7 +194,7 @@ async function main() {
       `  sent                         ${fmt(LINES)} lines in ${fmt(apiResult.sent.datagrams)} datagrams (~1,400 bytes, 1,000 tag sets), paced at ${RATE > 0 ? `${fmt(RATE)} lines/s` : 'full speed'}; sender achieved ${fmt((apiResult.sent.sentLines / apiResult.sent.ms) * 1000)} lines/s`,
     );
     report('bare dgram socket (ceiling)', bareResult);
-    report('API received', apiResult);
+    report(`API received (${after.udpReceiver})`, apiResult);
     console.log(
       `  API aggregated               ${fmt((samples / apiResult.spanMs) * 1000).padStart(11)} samples/s  (${fmt(samples)} samples, ${fmt(after.malformed - before.malformed)} malformed, ${fmt(after.rowsWritten - before.rowsWritten)} rows written, ${fmt(after.flushErrors - before.flushErrors)} flush errors)`,
     );

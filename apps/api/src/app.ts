@@ -64,6 +64,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     port: options.statsdPort ?? config.statsdPort,
     host: config.host,
     flushMs: config.statsdFlushMs,
+    udp: config.statsdUdp,
   });
   await app.register(openapiPlugin);
 

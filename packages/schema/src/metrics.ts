@@ -142,6 +142,12 @@ export const statsdStats = z.object({
   enabled: z.boolean(),
   udpPort: z.number().int().nullable(),
   tcpPort: z.number().int().nullable(),
+  udpReceiver: z
+    .enum(['batch', 'dgram'])
+    .nullable()
+    .describe(
+      'batch: datagrams read in batches by recvmmsg (the udp-batch addon); dgram: node:dgram',
+    ),
   datagrams: z.number().int(),
   lines: z.number().int(),
   samples: z.number().int(),

@@ -55,6 +55,11 @@ const envSchema = z.object({
     .default('1000')
     .transform(Number)
     .refine((n) => n >= 10 && n <= 3_600_000, 'MESHBENCH_STATSD_FLUSH_MS must be 10-3600000'),
+  MESHBENCH_STATSD_UDP: z
+    .enum(['batch', 'dgram'], {
+      message: 'MESHBENCH_STATSD_UDP must be batch (recvmmsg, where the addon is built) or dgram',
+    })
+    .default('batch'),
   MESHBENCH_OTLP_MAX_BYTES: z
     .string()
     .regex(/^\d+$/, 'MESHBENCH_OTLP_MAX_BYTES must be a whole number of bytes')
@@ -76,6 +81,8 @@ export interface Config {
   statsdPort: number;
   /** StatsD aggregation interval: one row per series per interval per replica. */
   statsdFlushMs: number;
+  /** batch: the udp-batch addon (recvmmsg) where it is built, else dgram; dgram: node:dgram. */
+  statsdUdp: 'batch' | 'dgram';
   /** Largest OTLP request, decompressed; larger ones get 413. */
   otlpMaxBytes: number;
   adminToken: string | undefined;
@@ -110,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(e.MESHBENCH_DATA_DIR),
     statsdPort: e.STATSD_PORT,
     statsdFlushMs: e.MESHBENCH_STATSD_FLUSH_MS,
+    statsdUdp: e.MESHBENCH_STATSD_UDP,
     otlpMaxBytes: e.MESHBENCH_OTLP_MAX_BYTES,
     adminToken: e.MESHBENCH_ADMIN_TOKEN,
     demo: e.MESHBENCH_DEMO,

@@ -1,9 +1,15 @@
 // The StatsD listener: UDP datagrams and newline-delimited TCP on one port, parsed and
 // aggregated in memory for one flush interval, then written as rows (one per series per
 // interval, from this replica). Bad lines are counted and dropped; nothing here throws.
+// UDP is read by the udp-batch addon where it is built: a thread of its own drains the
+// socket with recvmmsg and queues up to 16 MiB while the event loop is busy (a flush, a
+// large request, a JIT compile), so the kernel's buffer does not overflow meanwhile.
+// Elsewhere node:dgram reads it on the event loop, one callback per datagram.
 import { createSocket, type Socket } from 'node:dgram';
-import { createServer, type Server, type Socket as TcpSocket } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { createServer, isIP, type Server, type Socket as TcpSocket } from 'node:net';
 import type { StatsdStats } from '@meshbench/schema';
+import { type BatchReceiver, loadUdpBatch } from '@meshbench/udp-batch';
 import fp from 'fastify-plugin';
 import { StatsdAggregator } from '../domain/statsd-aggregate.ts';
 import { type MetricRecord, statsdRecord } from '../ingest/metric-record.ts';
@@ -28,6 +34,8 @@ export interface StatsdPluginOptions {
   port: number | 'ephemeral';
   host: string;
   flushMs: number;
+  /** batch: the udp-batch addon where it is built (else dgram, with a warning). */
+  udp: 'batch' | 'dgram';
 }
 
 const RECV_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -48,6 +56,7 @@ export default fp<StatsdPluginOptions>(
       flushErrors: 0,
     };
     let udp: Socket | null = null;
+    let batch: BatchReceiver | null = null;
     let tcp: Server | null = null;
     const connections = new Set<TcpSocket>();
     let intervalStart = Date.now();
@@ -101,6 +110,7 @@ export default fp<StatsdPluginOptions>(
 
     const listener: StatsdListener = {
       get udpPort() {
+        if (batch) return batch.port;
         return udp ? udp.address().port : null;
       },
       get tcpPort() {
@@ -109,9 +119,10 @@ export default fp<StatsdPluginOptions>(
       },
       flush,
       stats: () => ({
-        enabled: udp !== null,
+        enabled: udp !== null || batch !== null,
         udpPort: listener.udpPort,
         tcpPort: listener.tcpPort,
+        udpReceiver: batch ? 'batch' : udp ? 'dgram' : null,
         datagrams: counters.datagrams,
         lines: counters.lines,
         samples: aggregator.counters.samples,
@@ -129,25 +140,31 @@ export default fp<StatsdPluginOptions>(
 
     const port = opts.port === 'ephemeral' ? 0 : opts.port;
     const host = opts.host;
-    udp = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4' });
-    udp.on('message', (msg) => {
-      counters.datagrams++;
-      receive(msg);
-    });
-    udp.on('error', (error) => app.log.error({ err: error }, 'statsd: UDP socket error'));
-    await new Promise<void>((resolve, reject) => {
-      (udp as Socket).once('error', reject);
-      (udp as Socket).bind(port, host, () => {
-        (udp as Socket).off('error', reject);
-        resolve();
+    const udpBatch = opts.udp === 'batch' ? loadUdpBatch() : null;
+    if (udpBatch?.available) {
+      // The addon binds an IP address; a name is resolved as dgram would (udp4 unless v6).
+      const address = isIP(host) ? host : (await lookup(host, { family: 4 })).address;
+      batch = udpBatch.open({
+        host: address,
+        port,
+        recvBufferBytes: RECV_BUFFER_BYTES,
+        onDatagram(datagram) {
+          counters.datagrams++;
+          receive(datagram);
+        },
       });
-    });
+    } else {
+      if (udpBatch && !udpBatch.available) {
+        app.log.warn(`statsd: ${udpBatch.reason}; reading UDP with node:dgram`);
+      }
+      udp = await openDgram(host, port, receive, counters, app.log);
+    }
     try {
-      udp.setRecvBufferSize(RECV_BUFFER_BYTES);
+      if (udp) udp.setRecvBufferSize(RECV_BUFFER_BYTES);
     } catch {
       // Not allowed here (limits, platform): the default buffer only loses more in bursts.
     }
-    const granted = udp.getRecvBufferSize();
+    const granted = batch ? batch.recvBufferBytes : (udp as Socket).getRecvBufferSize();
     if (granted < RECV_BUFFER_BYTES) {
       app.log.warn(
         `statsd: UDP receive buffer is ${granted} bytes (asked ${RECV_BUFFER_BYTES}); raise net.core.rmem_max to lose less in bursts`,
@@ -198,7 +215,8 @@ export default fp<StatsdPluginOptions>(
 
     app.addHook('onClose', async () => {
       clearInterval(timer);
-      await new Promise<void>((resolve) => (udp as Socket).close(() => resolve()));
+      batch?.close();
+      if (udp) await new Promise<void>((resolve) => (udp as Socket).close(() => resolve()));
       for (const socket of connections) socket.destroy();
       await new Promise<void>((resolve) => (tcp as Server).close(() => resolve()));
       await flush();
@@ -206,3 +224,26 @@ export default fp<StatsdPluginOptions>(
   },
   { name: 'statsd', dependencies: ['services'] },
 );
+
+async function openDgram(
+  host: string,
+  port: number,
+  receive: (bytes: Uint8Array) => void,
+  counters: { datagrams: number },
+  log: { error(o: object, msg: string): void },
+): Promise<Socket> {
+  const udp = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4' });
+  udp.on('message', (msg) => {
+    counters.datagrams++;
+    receive(msg);
+  });
+  udp.on('error', (error) => log.error({ err: error }, 'statsd: UDP socket error'));
+  await new Promise<void>((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(port, host, () => {
+      udp.off('error', reject);
+      resolve();
+    });
+  });
+  return udp;
+}

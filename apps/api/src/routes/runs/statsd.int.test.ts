@@ -37,8 +37,16 @@ function sendRaw(port: number, datagrams: (string | Buffer)[]): Promise<void> {
   });
 }
 
-describe.each(backends)('StatsD listener on $name', (backend) => {
-  const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
+// UDP is read by the udp-batch addon (its thread and recvmmsg) by default, and by
+// node:dgram where the addon is not built or MESHBENCH_STATSD_UDP=dgram: both are tested.
+const receivers = ['batch', 'dgram'] as const;
+const cases = backends.flatMap((backend) => receivers.map((udp) => ({ backend, udp })));
+
+describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ backend, udp }) => {
+  const server = useMetricsServer(backend, {
+    MESHBENCH_STATSD_FLUSH_MS: '200',
+    MESHBENCH_STATSD_UDP: udp,
+  });
   const samples = () => server.app.statsd.stats().samples;
   const series = async (runId: string) => {
     await server.app.statsd.flush();
@@ -107,6 +115,7 @@ describe.each(backends)('StatsD listener on $name', (backend) => {
     expect(get('apply.ms')).toMatchObject({ kind: 'distribution', stats: { count: 4, sum: 10 } });
     expect(get('nodes.seen')).toMatchObject({ kind: 'set', stats: { count: 2 } });
     const stats = server.app.statsd.stats();
+    expect(stats.udpReceiver).toBe(udp);
     expect(stats.events).toBeGreaterThanOrEqual(1);
     expect(stats.serviceChecks).toBeGreaterThanOrEqual(1);
   });
