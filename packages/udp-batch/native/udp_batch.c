@@ -13,8 +13,8 @@
 //   records: a 4-byte little-endian length, then that many bytes. The chunk is reused once
 //   onChunk returns.
 // localPort(receiver), recvBufferSize(receiver), close(receiver): close() hands over what
-//   the thread has read before it returns (unless called from inside onChunk), then frees
-//   the port.
+//   the thread has read and what the socket still holds before it returns (unless called
+//   from inside onChunk), then frees the port.
 #define NAPI_VERSION 8
 #define _GNU_SOURCE
 #include <errno.h>
@@ -109,10 +109,12 @@ static int room_for(receiver_t *r, uint32_t bytes) {
   pthread_mutex_lock(&r->lock);
   publish_locked(r);
   // Every chunk is waiting for JavaScript: stop reading; the kernel's buffer takes over.
-  while (r->free_count == 0 && !r->stop) pthread_cond_wait(&r->freed, &r->lock);
-  if (r->stop) {
-    pthread_mutex_unlock(&r->lock);
-    return 0;
+  while (r->free_count == 0) {
+    if (r->stop) {
+      pthread_mutex_unlock(&r->lock);
+      return 0;
+    }
+    pthread_cond_wait(&r->freed, &r->lock);
   }
   r->current = r->free_list[--r->free_count];
   r->used[r->current] = 0;
@@ -262,15 +264,21 @@ static void shut(receiver_t *r, int hand_over) {
   ssize_t ignored = write(r->wake_pipe[1], "x", 1);
   (void)ignored;
   pthread_join(r->thread, NULL);
+  if (hand_over && !r->delivering) {
+    // What the thread read, then what the socket still holds, on this thread: every chunk
+    // is free at the start of a round, and a round needs at most five.
+    for (int round = 0; round < 1024; round++) {
+      int n = read_batch(r);
+      pthread_mutex_lock(&r->lock);
+      publish_locked(r);
+      pthread_mutex_unlock(&r->lock);
+      drain(r);
+      if (n < SLOTS) break;
+    }
+  }
   close(r->fd);
   close(r->wake_pipe[0]);
   close(r->wake_pipe[1]);
-  if (hand_over && !r->delivering) {
-    pthread_mutex_lock(&r->lock);
-    publish_locked(r);
-    pthread_mutex_unlock(&r->lock);
-    drain(r);
-  }
   r->closed = 1;
   napi_delete_reference(r->env, r->callback);
   napi_delete_reference(r->env, r->resource);

@@ -46,8 +46,9 @@ export interface BatchReceiver {
   /** Memory the reading thread fills while JavaScript is busy, besides the kernel's buffer. */
   readonly queueBytes: number;
   /**
-   * Stops the reading thread, hands over the datagrams it had read (not when called from
-   * inside onDatagram) and closes the socket; the port is free when this returns.
+   * Stops the reading thread, hands over the datagrams it had read and those still in the
+   * socket (not when called from inside onDatagram), and closes the socket; the port is
+   * free when this returns.
    */
   close(): void;
 }
@@ -95,6 +96,7 @@ export function loadUdpBatch(): UdpBatch {
     available: true,
     open(options) {
       let views: Buffer[] = [];
+      let open = true;
       const receiver = binding.open(
         options.host,
         options.port,
@@ -104,7 +106,8 @@ export function loadUdpBatch(): UdpBatch {
           // Records: a 4-byte little-endian length, then the datagram.
           const chunk = views[index] as Buffer;
           let at = 0;
-          while (at < end) {
+          // onDatagram may close the receiver: the rest of the chunk is then dropped.
+          while (at < end && open) {
             const length = chunk.readUInt32LE(at);
             options.onDatagram(chunk.subarray(at + 4, at + 4 + length));
             at += 4 + length;
@@ -113,7 +116,6 @@ export function loadUdpBatch(): UdpBatch {
       );
       views = receiver.chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.length));
       const port = binding.localPort(receiver);
-      let open = true;
       return {
         port,
         queueBytes: binding.CHUNKS * binding.CHUNK_BYTES,
@@ -122,8 +124,9 @@ export function loadUdpBatch(): UdpBatch {
         },
         close() {
           if (!open) return;
-          open = false;
+          // What it hands over is delivered during this call, while `open` still holds.
           binding.close(receiver);
+          open = false;
         },
       };
     },
