@@ -97,6 +97,7 @@ export function loadUdpBatch(): UdpBatch {
     open(options) {
       let views: Buffer[] = [];
       let open = true;
+      let closing = false;
       const receiver = binding.open(
         options.host,
         options.port,
@@ -123,7 +124,12 @@ export function loadUdpBatch(): UdpBatch {
           return open ? binding.recvBufferSize(receiver) : 0;
         },
         close() {
-          if (!open) return;
+          // A close() from onDatagram while close() hands over: the rest is dropped.
+          if (closing) {
+            open = false;
+            return;
+          }
+          closing = true;
           // What it hands over is delivered during this call, while `open` still holds.
           binding.close(receiver);
           open = false;
