@@ -1,3 +1,5 @@
+import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
+import protobuf from 'protobufjs/minimal.js';
 import { describe, expect, it } from 'vitest';
 import { decodeSketch } from '../domain/sketch.ts';
 import {
@@ -5,6 +7,7 @@ import {
   decodeOtlpProtobuf,
   encodeOtlpResponse,
   mapOtlpMetrics,
+  mapOtlpProtobuf,
   OtlpDecodeError,
   OtlpTagSets,
 } from './otlp-metrics.ts';
@@ -268,5 +271,207 @@ describe('OTLP metrics mapping', () => {
     expect(first[3]?.tags).toMatchObject({ a: 'b', '1:cd': '' });
     expect(first[2]?.tags).not.toBe(first[3]?.tags);
     expect(first[0]?.env).toBe('staging');
+  });
+});
+
+interface Encoder {
+  fromObject(o: object): unknown;
+  encode(m: unknown): { finish(): Uint8Array };
+}
+const generated = (
+  root as unknown as {
+    opentelemetry: {
+      proto: {
+        collector: { metrics: { v1: { ExportMetricsServiceRequest: Encoder } } };
+        resource: { v1: { Resource: Encoder } };
+        metrics: { v1: { ScopeMetrics: Encoder } };
+      };
+    };
+  }
+).opentelemetry.proto;
+const encode = (type: Encoder, o: object) => type.encode(type.fromObject(o)).finish();
+const encodeRequest = (o: object) =>
+  encode(generated.collector.metrics.v1.ExportMetricsServiceRequest, o);
+/** What the whole-message decode and the mapping give: the reference. */
+const reference = (bytes: Uint8Array) => mapOtlpMetrics(decodeOtlpProtobuf(bytes), NOW);
+
+describe('OTLP protobuf, decoded one Metric at a time', () => {
+  const attr = (key: string, stringValue: string) => ({ key, value: { stringValue } });
+  const requests = {
+    'every data type, bad points included': request([
+      {
+        name: 'g',
+        unit: 'ms',
+        gauge: {
+          dataPoints: [
+            { flags: 1 },
+            { asDouble: 3, timeUnixNano: ns(NOW), attributes: [attr('node', 'n1')] },
+            { asInt: 7 },
+          ],
+        },
+      },
+      { name: '', gauge: { dataPoints: [{ asDouble: 1 }] } },
+      {
+        name: 'c',
+        sum: {
+          isMonotonic: true,
+          aggregationTemporality: 2,
+          dataPoints: [
+            {
+              asInt: 5,
+              startTimeUnixNano: ns(NOW - 5000),
+              timeUnixNano: ns(NOW),
+              attributes: [attr('meshbench.run', 'other'), attr('az', 'a')],
+            },
+          ],
+        },
+      },
+      {
+        name: 'd',
+        sum: {
+          isMonotonic: false,
+          aggregationTemporality: 1,
+          dataPoints: [{ asDouble: -2.5, timeUnixNano: ns(NOW) }],
+        },
+      },
+      {
+        name: 'h',
+        histogram: {
+          aggregationTemporality: 1,
+          dataPoints: [
+            {
+              timeUnixNano: ns(NOW),
+              count: 4,
+              sum: 40,
+              min: 2,
+              max: 20,
+              bucketCounts: [1, 2, 1],
+              explicitBounds: [5, 10],
+            },
+          ],
+        },
+      },
+      {
+        name: 'e',
+        exponentialHistogram: {
+          aggregationTemporality: 2,
+          dataPoints: [
+            {
+              timeUnixNano: ns(NOW),
+              count: 3,
+              sum: 6,
+              scale: 2,
+              zeroCount: 1,
+              positive: { offset: 1, bucketCounts: [1, 1] },
+            },
+          ],
+        },
+      },
+      {
+        name: 's',
+        summary: {
+          dataPoints: [
+            {
+              timeUnixNano: ns(NOW),
+              count: 2,
+              sum: 3,
+              quantileValues: [
+                { quantile: 0.5, value: 1 },
+                { quantile: 1, value: 2 },
+              ],
+            },
+          ],
+        },
+      },
+      { name: 'none' },
+    ]),
+    'several resources and scopes': {
+      resourceMetrics: [
+        {
+          resource: {
+            attributes: [attr('service.name', 'a'), attr('deployment.environment', 'x')],
+          },
+          scopeMetrics: [
+            {
+              scope: { name: 's1', attributes: [attr('k', 'v')] },
+              metrics: [
+                { name: 'm', gauge: { dataPoints: [{ asDouble: 1, timeUnixNano: ns(NOW) }] } },
+              ],
+            },
+            {
+              metrics: [
+                { name: 'm', gauge: { dataPoints: [{ asDouble: 2, timeUnixNano: ns(NOW) }] } },
+              ],
+            },
+          ],
+        },
+        {
+          scopeMetrics: [
+            {
+              scope: { name: 's2', version: '2' },
+              metrics: [{ name: 'n', gauge: { dataPoints: [{ asDouble: 3 }] } }],
+            },
+          ],
+        },
+        {},
+      ],
+    },
+    'no resource metrics at all': {},
+  };
+
+  for (const [name, body] of Object.entries(requests)) {
+    it(`maps as the whole-message decode does: ${name}`, () => {
+      const bytes = encodeRequest(body);
+      const mapped = mapOtlpProtobuf(bytes, NOW);
+      expect(mapped).toEqual(reference(bytes));
+    });
+  }
+
+  it('reads a resource and a scope sent after their metrics, and skips unknown fields', () => {
+    const resource = encode(generated.resource.v1.Resource, {
+      attributes: [attr('service.name', 'late'), attr('meshbench.run', 'run-late')],
+    });
+    const scopeMetrics = encode(generated.metrics.v1.ScopeMetrics, {
+      scope: { name: 'agent' },
+      metrics: [{ name: 'm', gauge: { dataPoints: [{ asDouble: 4, timeUnixNano: ns(NOW) }] } }],
+    });
+    // ResourceMetrics: scope_metrics (2), an unknown varint (9), schema_url (3), resource (1).
+    const rm = protobuf.Writer.create()
+      .uint32((2 << 3) | 2)
+      .bytes(scopeMetrics)
+      .uint32(9 << 3)
+      .uint64(12345)
+      .uint32((3 << 3) | 2)
+      .string('https://example.com/schema')
+      .uint32((1 << 3) | 2)
+      .bytes(resource)
+      .finish();
+    // The request: an unknown length-delimited field (5) before the ResourceMetrics.
+    const bytes = protobuf.Writer.create()
+      .uint32((5 << 3) | 2)
+      .bytes(new Uint8Array([1, 2, 3]))
+      .uint32((1 << 3) | 2)
+      .bytes(rm)
+      .finish();
+    const mapped = mapOtlpProtobuf(bytes, NOW);
+    expect(mapped.records).toHaveLength(1);
+    expect(mapped.records[0]).toMatchObject({
+      name: 'm',
+      last: 4,
+      runRef: 'run-late',
+      tags: { 'service.name': 'late', 'otel.scope.name': 'agent' },
+    });
+    expect(mapped).toEqual(reference(bytes));
+  });
+
+  it('refuses truncated bodies and lengths that run past their message', () => {
+    const bytes = encodeRequest(requests['several resources and scopes']);
+    for (const cut of [1, 5, 17, bytes.length - 1]) {
+      expect(() => mapOtlpProtobuf(bytes.subarray(0, cut), NOW)).toThrow(OtlpDecodeError);
+    }
+    // A ResourceMetrics that says it is longer than the request.
+    expect(() =>
+      mapOtlpProtobuf(new Uint8Array([0x0a, 0xff, 0xff, 0x01, 0x12, 0x00]), NOW),
+    ).toThrow(/could not be decoded/);
   });
 });

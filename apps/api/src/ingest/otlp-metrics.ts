@@ -95,6 +95,22 @@ interface ProtoType<T> {
   encode(message: unknown): { finish(): Uint8Array };
   fromObject(o: object): unknown;
 }
+interface Decoder<T> {
+  decode(reader: OtlpReader, length: number): T;
+}
+type ResourceMessage = NonNullable<NonNullable<ExportMetricsRequest['resourceMetrics']>[number]>;
+type ScopeMessage = NonNullable<NonNullable<ResourceMessage['scopeMetrics']>[number]>;
+const proto = (
+  root as unknown as {
+    opentelemetry: {
+      proto: {
+        resource: { v1: { Resource: Decoder<NonNullable<ResourceMessage['resource']>> } };
+        common: { v1: { InstrumentationScope: Decoder<NonNullable<ScopeMessage['scope']>> } };
+        metrics: { v1: { Metric: Decoder<Metric> } };
+      };
+    };
+  }
+).opentelemetry.proto;
 const v1 = (
   root as unknown as {
     opentelemetry: {
@@ -284,33 +300,142 @@ export class OtlpTagSets {
   }
 }
 
-export function mapOtlpMetrics(
-  request: ExportMetricsRequest,
-  nowMs: number,
-  tagSets: OtlpTagSets = new OtlpTagSets(),
-): MappedRequest {
+function resourceTagsOf(rm: ResourceMessage | null | undefined): Record<string, string> {
+  const tags: Record<string, string> = {};
+  addAttributes(tags, rm?.resource?.attributes);
+  return tags;
+}
+
+function scopeOf(resourceTags: Record<string, string>, sm: ScopeMessage | null | undefined): Scope {
+  const scopeTags: Record<string, string> = { ...resourceTags };
+  if (sm?.scope?.name) scopeTags['otel.scope.name'] = sm.scope.name;
+  if (sm?.scope?.version) scopeTags['otel.scope.version'] = sm.scope.version;
+  addAttributes(scopeTags, sm?.scope?.attributes);
+  // The run and environment are read once here; points may still name their own run.
+  const runRef = scopeTags[RUN_ATTRIBUTE] || null;
+  const { [RUN_ATTRIBUTE]: _run, ...tags } = scopeTags;
+  return { key: JSON.stringify(tags), tags, runRef, env: envOf(tags) };
+}
+
+function newMapped(): {
+  out: MappedRequest;
+  reject: (n: number, reason: string) => void;
+} {
   const out: MappedRequest = { records: [], rejected: 0, reason: '', dataPoints: 0 };
   const reject = (n: number, reason: string) => {
     out.rejected += n;
     if (!out.reason) out.reason = reason;
   };
+  return { out, reject };
+}
+
+export function mapOtlpMetrics(
+  request: ExportMetricsRequest,
+  nowMs: number,
+  tagSets: OtlpTagSets = new OtlpTagSets(),
+): MappedRequest {
+  const { out, reject } = newMapped();
   for (const rm of request.resourceMetrics ?? []) {
-    const resourceTags: Record<string, string> = {};
-    addAttributes(resourceTags, rm?.resource?.attributes);
+    const resourceTags = resourceTagsOf(rm);
     for (const sm of rm?.scopeMetrics ?? []) {
-      const scopeTags: Record<string, string> = { ...resourceTags };
-      if (sm?.scope?.name) scopeTags['otel.scope.name'] = sm.scope.name;
-      if (sm?.scope?.version) scopeTags['otel.scope.version'] = sm.scope.version;
-      addAttributes(scopeTags, sm?.scope?.attributes);
-      // The run and environment are read once here; points may still name their own run.
-      const runRef = scopeTags[RUN_ATTRIBUTE] || null;
-      const { [RUN_ATTRIBUTE]: _run, ...tags } = scopeTags;
-      const scope: Scope = { key: JSON.stringify(tags), tags, runRef, env: envOf(tags) };
+      const scope = scopeOf(resourceTags, sm);
       for (const metric of sm?.metrics ?? []) {
         if (!metric) continue;
         mapMetric(metric, scope, tagSets, nowMs, out, reject);
       }
     }
+  }
+  return out;
+}
+
+/** Wire types of protobuf. */
+const LENGTH_DELIMITED = 2;
+
+/**
+ * Calls `each(fieldNumber, end)` for every length-delimited field of the message that
+ * ends at `end`, positioned at the field's first byte; other wire types are skipped.
+ * `each` must leave the reader at the field's end (it decodes the field or skips it).
+ */
+function fields(reader: OtlpReader, end: number, each: (field: number, end: number) => void) {
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if ((tag & 7) !== LENGTH_DELIMITED) {
+      reader.skipType(tag & 7);
+      continue;
+    }
+    const length = reader.uint32();
+    const fieldEnd = reader.pos + length;
+    if (fieldEnd > end) throw new Error(`a field of ${length} bytes runs past its message`);
+    each(tag >>> 3, fieldEnd);
+    if (reader.pos !== fieldEnd) throw new Error('a message is not as long as its length says');
+  }
+  if (reader.pos !== end) throw new Error('a field runs past its message');
+}
+
+/**
+ * Decodes and maps a protobuf ExportMetricsServiceRequest one Metric at a time: the
+ * containers (request, ResourceMetrics, ScopeMetrics) are walked field by field, and every
+ * Resource, InstrumentationScope and Metric is decoded by the OpenTelemetry project's
+ * generated code and mapped at once. The same records as decodeOtlpProtobuf and then
+ * mapOtlpMetrics, but a Metric's objects die before the next one is decoded, where the
+ * whole request's used to live until it was mapped (and be copied by every garbage
+ * collection that ran meanwhile). Fields of these containers may come in any order, as
+ * protobuf allows: each container is read twice, its Resource or scope first.
+ */
+export function mapOtlpProtobuf(
+  bytes: Uint8Array,
+  nowMs: number,
+  tagSets: OtlpTagSets = new OtlpTagSets(),
+): MappedRequest {
+  const { out, reject } = newMapped();
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const reader = new OtlpReader(buffer, strings);
+  const skip = (end: number) => {
+    reader.pos = end;
+  };
+  try {
+    // ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
+    fields(reader, buffer.length, (field, rmEnd) => {
+      if (field !== 1) return skip(rmEnd);
+      // ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; }
+      const rmStart = reader.pos;
+      const rm: ResourceMessage = {};
+      fields(reader, rmEnd, (f, end) => {
+        if (f === 1) rm.resource = proto.resource.v1.Resource.decode(reader, end - reader.pos);
+        else skip(end);
+      });
+      const resourceTags = resourceTagsOf(rm);
+      reader.pos = rmStart;
+      fields(reader, rmEnd, (f, smEnd) => {
+        if (f !== 2) return skip(smEnd);
+        // ScopeMetrics { InstrumentationScope scope = 1; repeated Metric metrics = 2; }
+        const smStart = reader.pos;
+        const sm: ScopeMessage = {};
+        fields(reader, smEnd, (g, end) => {
+          if (g === 1)
+            sm.scope = proto.common.v1.InstrumentationScope.decode(reader, end - reader.pos);
+          else skip(end);
+        });
+        const scope = scopeOf(resourceTags, sm);
+        reader.pos = smStart;
+        fields(reader, smEnd, (g, end) => {
+          if (g !== 2) return skip(end);
+          mapMetric(
+            proto.metrics.v1.Metric.decode(reader, end - reader.pos),
+            scope,
+            tagSets,
+            nowMs,
+            out,
+            reject,
+          );
+        });
+      });
+    });
+  } catch (error) {
+    // Undecodable bytes, or a decoded message of a shape the mapping could not read.
+    throw new OtlpDecodeError(
+      `the protobuf body could not be decoded: ${(error as Error).message}`,
+    );
   }
   return out;
 }

@@ -4,8 +4,8 @@
 import { AppError } from '../errors.ts';
 import {
   decodeOtlpJson,
-  decodeOtlpProtobuf,
   mapOtlpMetrics,
+  mapOtlpProtobuf,
   OtlpDecodeError,
   OtlpTagSets,
 } from '../ingest/otlp-metrics.ts';
@@ -44,9 +44,10 @@ export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: n
       counters.requests++;
       let mapped: ReturnType<typeof mapOtlpMetrics>;
       try {
-        const request =
-          format === 'protobuf' ? decodeOtlpProtobuf(body) : decodeOtlpJson(body.toString('utf8'));
-        mapped = mapOtlpMetrics(request, Date.now(), tagSets);
+        mapped =
+          format === 'protobuf'
+            ? mapOtlpProtobuf(body, Date.now(), tagSets)
+            : mapOtlpMetrics(decodeOtlpJson(body.toString('utf8')), Date.now(), tagSets);
       } catch (error) {
         if (error instanceof OtlpDecodeError) {
           throw new AppError(400, 'malformed_body', error.message);
