@@ -24,6 +24,7 @@ import metricsRoutes from './routes/runs/metrics.routes.ts';
 import resultsRoutes from './routes/runs/results.routes.ts';
 import runsRoutes from './routes/runs/runs.routes.ts';
 import tailRoutes from './routes/runs/tail.routes.ts';
+import selfMetricsRoutes from './routes/self-metrics.routes.ts';
 
 export interface AppOptions {
   /** An open database to use instead of opening one from the config (tests). */
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api/v1' },
   );
   await app.register(otlpRoutes, { maxBytes: config.otlpMaxBytes });
+  await app.register(selfMetricsRoutes);
   await app.register(webPlugin, { root: options.webRoot });
   return app;
 }

@@ -212,6 +212,12 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
   });
 
   it('reports points that match no run in partial_success', async () => {
+    const scrape = async (name: string) => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    };
+    const rejectedBefore = await scrape('meshbench_otlp_rejected_data_points_total');
+    const requestsBefore = await scrape('meshbench_otlp_requests_total');
     const json = await otlp(JSON.stringify(request(undefined, 1, Date.UTC(2001, 0, 1))), {
       'content-type': 'application/json',
     });
@@ -231,6 +237,9 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
       new Uint8Array(await proto.arrayBuffer()),
     );
     expect(Number(decoded.partialSuccess?.rejectedDataPoints)).toBe(1);
+    // The API's own metrics count them too.
+    expect((await scrape('meshbench_otlp_rejected_data_points_total')) - rejectedBefore).toBe(2);
+    expect((await scrape('meshbench_otlp_requests_total')) - requestsBefore).toBe(2);
   });
 
   it('rejects what it cannot read with the status codes exporters expect', async () => {

@@ -190,6 +190,15 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(after.lastMalformed).toBeTruthy();
     const exposed = await server.json<{ malformed: number }>('/statsd/stats');
     expect(exposed.body.malformed).toBe(after.malformed);
+    // And in the API's own metrics, for a Prometheus scraper.
+    const scraped = await fetch(`${server.url}/metrics`);
+    expect(scraped.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await scraped.text();
+    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(metric('meshbench_statsd_malformed_lines_total')).toBe(after.malformed);
+    expect(metric('meshbench_statsd_datagrams_total')).toBe(after.datagrams);
+    expect(text).toContain(`meshbench_statsd_udp_receiver{receiver="${udp}"} 1`);
+    expect(metric('process_resident_memory_bytes')).toBeGreaterThan(0);
     const get = await series(run.id);
     expect(get('ok').stats.sum).toBe(1);
   });

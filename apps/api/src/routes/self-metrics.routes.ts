@@ -1,0 +1,122 @@
+// GET /metrics: this replica's own metrics in the Prometheus text format, for whoever
+// watches meshbench itself: the StatsD listener's and the OTLP receiver's counters
+// (malformed lines, unmatched aggregates, flush errors, overload among them) and the
+// process's CPU, memory, garbage collection and event-loop lag. The same counters as
+// GET /api/v1/statsd/stats, read at each scrape.
+import type { FastifyPluginAsync } from 'fastify';
+import client from 'prom-client';
+
+/** Process metrics are the process's, whatever app is scraped: collected once. */
+let processRegistry: client.Registry | undefined;
+function processMetrics(): client.Registry {
+  if (!processRegistry) {
+    processRegistry = new client.Registry();
+    client.collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+const routes: FastifyPluginAsync = async (app) => {
+  const registry = new client.Registry();
+  const stats = () => app.statsd.stats();
+  const otlp = () => app.services.otlp.counters;
+  const counter = (name: string, help: string, read: () => number) =>
+    new client.Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+
+  counter(
+    'meshbench_statsd_datagrams_total',
+    'UDP datagrams received by the StatsD listener.',
+    () => stats().datagrams,
+  );
+  counter(
+    'meshbench_statsd_lines_total',
+    'StatsD lines read (UDP and TCP), malformed ones included.',
+    () => stats().lines,
+  );
+  counter('meshbench_statsd_samples_total', 'StatsD values aggregated.', () => stats().samples);
+  counter(
+    'meshbench_statsd_malformed_lines_total',
+    'StatsD lines dropped as malformed (GET /api/v1/statsd/stats shows the last one and why).',
+    () => stats().malformed,
+  );
+  counter(
+    'meshbench_statsd_events_total',
+    'DogStatsD events recognised and skipped.',
+    () => stats().events,
+  );
+  counter(
+    'meshbench_statsd_service_checks_total',
+    'DogStatsD service checks recognised and skipped.',
+    () => stats().serviceChecks,
+  );
+  counter(
+    'meshbench_statsd_unmatched_total',
+    'StatsD aggregates that matched no run (or found the interval full), dropped.',
+    () => stats().unmatched,
+  );
+  counter(
+    'meshbench_statsd_rows_written_total',
+    'StatsD aggregates written as metric points.',
+    () => stats().rowsWritten,
+  );
+  counter(
+    'meshbench_statsd_flush_errors_total',
+    'StatsD intervals that could not be written (or were dropped with the database behind).',
+    () => stats().flushErrors,
+  );
+  counter(
+    'meshbench_otlp_requests_total',
+    'OTLP/HTTP export requests received.',
+    () => otlp().requests,
+  );
+  counter(
+    'meshbench_otlp_data_points_total',
+    'OTLP data points received.',
+    () => otlp().dataPoints,
+  );
+  counter(
+    'meshbench_otlp_rejected_data_points_total',
+    'OTLP data points rejected (partial_success): no value, no run, unknown type.',
+    () => otlp().rejected,
+  );
+  counter(
+    'meshbench_otlp_overloaded_total',
+    'OTLP requests answered 503 because too many were in progress.',
+    () => otlp().overloaded,
+  );
+  new client.Gauge({
+    name: 'meshbench_statsd_udp_receiver',
+    help: 'How the StatsD listener reads UDP: batch (the udp-batch reading thread) or dgram.',
+    labelNames: ['receiver'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const receiver = stats().udpReceiver;
+      if (receiver) this.set({ receiver }, 1);
+    },
+  });
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['health'],
+        description:
+          "This replica's own metrics in the Prometheus text format: the StatsD listener's and OTLP receiver's counters, and the process's CPU, memory and event-loop lag.",
+      },
+    },
+    async (_request, reply) => {
+      const text = (await registry.metrics()) + (await processMetrics().metrics());
+      return reply.type(registry.contentType).send(text);
+    },
+  );
+};
+export default routes;
