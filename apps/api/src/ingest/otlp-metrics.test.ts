@@ -3,6 +3,7 @@ import protobuf from 'protobufjs/minimal.js';
 import { describe, expect, it } from 'vitest';
 import { decodeSketch } from '../domain/sketch.ts';
 import {
+  CONTAINER_FIELDS,
   decodeOtlpJson,
   decodeOtlpProtobuf,
   encodeOtlpResponse,
@@ -296,6 +297,17 @@ const encodeRequest = (o: object) =>
 const reference = (bytes: Uint8Array) => mapOtlpMetrics(decodeOtlpProtobuf(bytes), NOW);
 
 describe('OTLP protobuf, decoded one Metric at a time', () => {
+  it("takes the containers' field numbers from the generated code, as metrics.proto has them", () => {
+    // opentelemetry-proto, metrics/v1/metrics.proto and collector/metrics/v1/metrics_service.proto.
+    expect(CONTAINER_FIELDS).toEqual({
+      resourceMetrics: 1,
+      resource: 1,
+      scopeMetrics: 2,
+      scope: 1,
+      metrics: 2,
+    });
+  });
+
   const attr = (key: string, stringValue: string) => ({ key, value: { stringValue } });
   const requests = {
     'every data type, bad points included': request([

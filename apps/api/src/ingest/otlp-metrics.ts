@@ -3,6 +3,7 @@
 // Sum, Gauge, Histogram, ExponentialHistogram and Summary, as the specification defines
 // them. Resource and scope attributes become tags.
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
+import protobuf from 'protobufjs/minimal.js';
 import { encodeSketch, sketchFromBuckets, sketchFromExponential } from '../domain/sketch.ts';
 import type { MetricRecord } from './metric-record.ts';
 import { OtlpReader, StringTable } from './otlp-reader.ts';
@@ -100,17 +101,45 @@ interface Decoder<T> {
 }
 type ResourceMessage = NonNullable<NonNullable<ExportMetricsRequest['resourceMetrics']>[number]>;
 type ScopeMessage = NonNullable<NonNullable<ResourceMessage['scopeMetrics']>[number]>;
+interface Encoder {
+  fromObject(o: object): unknown;
+  encode(message: unknown): { finish(): Uint8Array };
+}
 const proto = (
   root as unknown as {
     opentelemetry: {
       proto: {
+        collector: { metrics: { v1: { ExportMetricsServiceRequest: Encoder } } };
         resource: { v1: { Resource: Decoder<NonNullable<ResourceMessage['resource']>> } };
         common: { v1: { InstrumentationScope: Decoder<NonNullable<ScopeMessage['scope']>> } };
-        metrics: { v1: { Metric: Decoder<Metric> } };
+        metrics: {
+          v1: { Metric: Decoder<Metric>; ResourceMetrics: Encoder; ScopeMetrics: Encoder };
+        };
       };
     };
   }
 ).opentelemetry.proto;
+
+/** The number of the one field the generated encoder writes for `object`. */
+function fieldNumber(type: Encoder, object: object): number {
+  const bytes = type.encode(type.fromObject(object)).finish();
+  return protobuf.Reader.create(bytes).uint32() >>> 3;
+}
+
+/**
+ * Field numbers of the containers walked by mapOtlpProtobuf, taken from the OpenTelemetry
+ * project's generated encoders rather than written here (1, 1, 2, 1 and 2 in
+ * opentelemetry-proto's metrics.proto).
+ */
+export const CONTAINER_FIELDS = {
+  resourceMetrics: fieldNumber(proto.collector.metrics.v1.ExportMetricsServiceRequest, {
+    resourceMetrics: [{}],
+  }),
+  resource: fieldNumber(proto.metrics.v1.ResourceMetrics, { resource: {} }),
+  scopeMetrics: fieldNumber(proto.metrics.v1.ResourceMetrics, { scopeMetrics: [{}] }),
+  scope: fieldNumber(proto.metrics.v1.ScopeMetrics, { scope: {} }),
+  metrics: fieldNumber(proto.metrics.v1.ScopeMetrics, { metrics: [{}] }),
+};
 const v1 = (
   root as unknown as {
     opentelemetry: {
@@ -394,32 +423,34 @@ export function mapOtlpProtobuf(
     reader.pos = end;
   };
   try {
-    // ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics = 1; }
+    const F = CONTAINER_FIELDS;
+    // ExportMetricsServiceRequest { repeated ResourceMetrics resource_metrics; }
     fields(reader, buffer.length, (field, rmEnd) => {
-      if (field !== 1) return skip(rmEnd);
-      // ResourceMetrics { Resource resource = 1; repeated ScopeMetrics scope_metrics = 2; }
+      if (field !== F.resourceMetrics) return skip(rmEnd);
+      // ResourceMetrics { Resource resource; repeated ScopeMetrics scope_metrics; }
       const rmStart = reader.pos;
       const rm: ResourceMessage = {};
       fields(reader, rmEnd, (f, end) => {
-        if (f === 1) rm.resource = proto.resource.v1.Resource.decode(reader, end - reader.pos);
-        else skip(end);
+        if (f === F.resource) {
+          rm.resource = proto.resource.v1.Resource.decode(reader, end - reader.pos);
+        } else skip(end);
       });
       const resourceTags = resourceTagsOf(rm);
       reader.pos = rmStart;
       fields(reader, rmEnd, (f, smEnd) => {
-        if (f !== 2) return skip(smEnd);
-        // ScopeMetrics { InstrumentationScope scope = 1; repeated Metric metrics = 2; }
+        if (f !== F.scopeMetrics) return skip(smEnd);
+        // ScopeMetrics { InstrumentationScope scope; repeated Metric metrics; }
         const smStart = reader.pos;
         const sm: ScopeMessage = {};
         fields(reader, smEnd, (g, end) => {
-          if (g === 1)
+          if (g === F.scope)
             sm.scope = proto.common.v1.InstrumentationScope.decode(reader, end - reader.pos);
           else skip(end);
         });
         const scope = scopeOf(resourceTags, sm);
         reader.pos = smStart;
         fields(reader, smEnd, (g, end) => {
-          if (g !== 2) return skip(end);
+          if (g !== F.metrics) return skip(end);
           mapMetric(
             proto.metrics.v1.Metric.decode(reader, end - reader.pos),
             scope,
