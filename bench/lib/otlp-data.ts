@@ -5,6 +5,7 @@ import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 interface RequestType {
   fromObject(o: object): unknown;
   encode(m: unknown): { finish(): Uint8Array };
+  decode(bytes: Uint8Array): unknown;
 }
 const Request = (
   root as unknown as {
@@ -31,3 +32,6 @@ export function encodeRequest(runRef: string, metrics: object[]): Uint8Array {
     }),
   ).finish();
 }
+
+/** Decodes a body with the generated code and protobufjs' own reader, as a peer would. */
+export const decodeRequest = (bytes: Uint8Array) => Request.decode(bytes);
