@@ -11,6 +11,8 @@ import { defineConfig } from '@playwright/test';
 process.env.E2E_PORT ??= String(20_000 + (process.pid % 20_000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'meshbench-e2e-'));
 const PORT = Number(process.env.E2E_PORT);
+/** The StatsD listener's UDP and TCP port (the ingest page's spec sends to it). */
+process.env.E2E_STATSD_PORT ??= String(PORT + 1);
 const dataDir = process.env.E2E_DATA_DIR;
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 /**
@@ -69,7 +71,10 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      STATSD_PORT: '0',
+      STATSD_PORT: process.env.E2E_STATSD_PORT,
+      // No demo loading in the background: specs post their own runs, and the ingest
+      // page's spec counts what it sends itself.
+      MESHBENCH_DEMO: '0',
       MESHBENCH_DATA_DIR: dataDir,
       MESHBENCH_ADMIN_TOKEN: E2E_TOKEN,
       // Unset: the embedded database. Set: that Postgres, which may already hold runs.

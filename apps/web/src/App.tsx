@@ -11,6 +11,9 @@ const ComparePage = lazy(() =>
 const HistoryPage = lazy(() =>
   import('./features/history/pages/HistoryPage.tsx').then((m) => ({ default: m.HistoryPage })),
 );
+const IngestPage = lazy(() =>
+  import('./features/ingest/pages/IngestPage.tsx').then((m) => ({ default: m.IngestPage })),
+);
 const ReportPage = lazy(() =>
   import('./features/reports/pages/ReportPage.tsx').then((m) => ({ default: m.ReportPage })),
 );
@@ -42,6 +45,7 @@ export function App() {
           <nav>
             <Link to="/">Runs</Link>
             <Link to="/history">History</Link>
+            <Link to="/ingest">Ingest</Link>
             <a href="/docs">API</a>
           </nav>
         </div>
@@ -53,6 +57,7 @@ export function App() {
             <Route path="/runs/:id" element={<RunPage />} />
             <Route path="/compare" element={<ComparePage />} />
             <Route path="/history" element={<HistoryPage />} />
+            <Route path="/ingest" element={<IngestPage />} />
             <Route path="/r/:slug" element={<ReportPage />} />
             <Route path="*" element={<NotFound />} />
           </Routes>

@@ -1,0 +1,153 @@
+// Ingest: what this replica has taken over StatsD and OTLP since it started, and what it
+// dropped and why (malformed lines, metrics that matched no run, rejected data points), with
+// how to send each. The first place to look when a runner's metrics do not show up.
+import type { StatsdStats } from '@meshbench/schema';
+import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { INGEST_REFRESH_MS, useIngestStats } from '../hooks/use-ingest-stats.ts';
+import '../ingest.css';
+
+const count = new Intl.NumberFormat('en-US');
+
+interface Counter {
+  id: string;
+  label: string;
+  value: number;
+  /** Shown when the counter is above zero: what it means and what to do. */
+  warn?: string;
+}
+
+function Counters({ items }: { items: Counter[] }) {
+  return (
+    <dl className="ingest-counters">
+      {items.map((c) => (
+        <div
+          key={c.id}
+          className={c.warn && c.value > 0 ? 'ingest-counter warn' : 'ingest-counter'}
+        >
+          <dt>{c.label}</dt>
+          <dd data-testid={`ingest-${c.id}`}>{count.format(c.value)}</dd>
+          {c.warn && c.value > 0 && <p className="ingest-hint">{c.warn}</p>}
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function StatsdPanel({ s }: { s: StatsdStats }) {
+  const host = window.location.hostname;
+  return (
+    <section className="panel ingest-panel" aria-labelledby="ingest-statsd">
+      <div className="panel-head">
+        <div>
+          <h2 id="ingest-statsd">StatsD</h2>
+          <p className="panel-sub" data-testid="ingest-statsd-listener">
+            {s.enabled
+              ? `UDP ${s.udpPort} and TCP ${s.tcpPort}; UDP read ${s.udpReceiver === 'batch' ? 'by a thread of its own (recvmmsg)' : "by Node's dgram socket"}`
+              : 'Off: the API was started with STATSD_PORT=0.'}
+          </p>
+        </div>
+      </div>
+      <Counters
+        items={[
+          { id: 'datagrams', label: 'UDP datagrams', value: s.datagrams },
+          { id: 'lines', label: 'Lines', value: s.lines },
+          { id: 'samples', label: 'Values aggregated', value: s.samples },
+          { id: 'rows', label: 'Rows written', value: s.rowsWritten },
+          {
+            id: 'malformed',
+            label: 'Malformed lines',
+            value: s.malformed,
+            warn: 'Dropped: the last one and why is below.',
+          },
+          {
+            id: 'unmatched',
+            label: 'Matched no run',
+            value: s.unmatched,
+            warn: 'Dropped aggregates: tag metrics run:<run id or slug>, or env:<environment> while a run of that environment is in progress.',
+          },
+          {
+            id: 'flush-errors',
+            label: 'Intervals not written',
+            value: s.flushErrors,
+            warn: 'The database failed or fell behind; the API log says which.',
+          },
+          {
+            id: 'events',
+            label: 'Events, service checks (skipped)',
+            value: s.events + s.serviceChecks,
+          },
+        ]}
+      />
+      {s.lastMalformed && (
+        <p className="ingest-last" data-testid="ingest-last-malformed">
+          Last malformed line: <code>{s.lastMalformed}</code>
+        </p>
+      )}
+      {s.enabled && (
+        <pre className="ingest-how">
+          {`echo "consul.xds.pushes:1|c|#run:<run id or slug>,node:n1" | nc -u -w0 ${host} ${s.udpPort}`}
+        </pre>
+      )}
+    </section>
+  );
+}
+
+function OtlpPanel({ s }: { s: StatsdStats }) {
+  const origin = window.location.origin;
+  return (
+    <section className="panel ingest-panel" aria-labelledby="ingest-otlp">
+      <div className="panel-head">
+        <div>
+          <h2 id="ingest-otlp">OTLP/HTTP metrics</h2>
+          <p className="panel-sub">POST {origin}/v1/metrics, protobuf or JSON, gzip or not</p>
+        </div>
+      </div>
+      <Counters
+        items={[
+          { id: 'otlp-requests', label: 'Requests', value: s.otlp.requests },
+          { id: 'otlp-points', label: 'Data points', value: s.otlp.dataPoints },
+          {
+            id: 'otlp-rejected',
+            label: 'Data points rejected',
+            value: s.otlp.rejected,
+            warn: 'Reported to the exporter in partial_success: no value, an unknown type, or no run (set the resource attribute meshbench.run, or deployment.environment).',
+          },
+          {
+            id: 'otlp-overloaded',
+            label: 'Answered 503 (busy)',
+            value: s.otlp.overloaded,
+            warn: 'Too many requests at once; exporters retry after the Retry-After the API sends.',
+          },
+        ]}
+      />
+      <pre className="ingest-how">
+        {`OTEL_EXPORTER_OTLP_METRICS_ENDPOINT=${origin}/v1/metrics
+OTEL_RESOURCE_ATTRIBUTES=meshbench.run=<run id or slug>`}
+      </pre>
+    </section>
+  );
+}
+
+export function IngestPage() {
+  const stats = useIngestStats();
+  return (
+    <div className="ingest-page">
+      <h1>Ingest</h1>
+      <p className="muted">
+        What this API replica has received over StatsD and OTLP since it started, refreshed every{' '}
+        {INGEST_REFRESH_MS / 1000} s. Prometheus can scrape the same counters at{' '}
+        <a href="/metrics">/metrics</a>.
+      </p>
+      {stats.isPending ? (
+        <Loading what="ingest counters" />
+      ) : stats.isError ? (
+        <ErrorMessage error={stats.error} what="ingest counters" />
+      ) : (
+        <div className="ingest-grid">
+          <StatsdPanel s={stats.data} />
+          <OtlpPanel s={stats.data} />
+        </div>
+      )}
+    </div>
+  );
+}

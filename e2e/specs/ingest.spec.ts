@@ -1,0 +1,78 @@
+// The ingest page end to end: StatsD lines sent over real UDP to the running app (good ones
+// for a run, a malformed one, one for a run that does not exist) move its counters by what
+// was sent, name the malformed line, and count the unmatched aggregate once it is flushed.
+import { randomUUID } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { mkdirSync } from 'node:fs';
+import { apiClient } from '@meshbench/api/demo';
+import type { StatsdStats } from '@meshbench/schema';
+import { expect, type Page, test } from '@playwright/test';
+
+const artifacts = new URL('../artifacts/', import.meta.url);
+const artifact = (name: string) => new URL(name, artifacts).pathname;
+
+function sendUdp(port: number, datagram: string): Promise<void> {
+  const socket = createSocket('udp4');
+  return new Promise((resolve, reject) =>
+    socket.send(datagram, port, '127.0.0.1', (error) => {
+      socket.close();
+      if (error) reject(error);
+      else resolve();
+    }),
+  );
+}
+
+const counter = async (page: Page, id: string) =>
+  Number(((await page.getByTestId(`ingest-${id}`).textContent()) ?? '').replace(/,/g, ''));
+
+test('the ingest page counts what StatsD received, and names what it dropped', async ({
+  page,
+  baseURL,
+}) => {
+  mkdirSync(artifacts, { recursive: true });
+  const port = Number(process.env.E2E_STATSD_PORT);
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  const run = await api.createRun({
+    benchmark: 'e2e-ingest',
+    scenario: 'statsd',
+    mesh: { name: 'consul' },
+    labels: { e2e: randomUUID() },
+  });
+  const before = (await (await fetch(`${baseURL}/api/v1/statsd/stats`)).json()) as StatsdStats;
+
+  await page.goto('/ingest');
+  await expect(page.getByRole('heading', { name: 'Ingest' })).toBeVisible();
+  await expect(page.getByTestId('ingest-statsd-listener')).toContainText(`UDP ${port}`);
+  await expect(page.getByTestId('ingest-statsd-listener')).toContainText('recvmmsg');
+
+  const bad = `e2e.bad.${randomUUID().slice(0, 8)}:oops|g`;
+  await sendUdp(
+    port,
+    [
+      `e2e.pushes:1|c|#run:${run.id}`,
+      `e2e.pushes:2|c|#run:${run.id}`,
+      `e2e.cpu:42|g|#run:${run.id}`,
+      bad,
+      `e2e.orphan:1|c|#run:no-such-run-${randomUUID().slice(0, 8)}`,
+    ].join('\n'),
+  );
+
+  // The page refreshes itself: the counters move by what was sent.
+  await expect.poll(() => counter(page, 'lines')).toBe(before.lines + 5);
+  expect(await counter(page, 'datagrams')).toBe(before.datagrams + 1);
+  expect(await counter(page, 'malformed')).toBe(before.malformed + 1);
+  await expect(page.getByTestId('ingest-last-malformed')).toContainText(bad);
+  await expect(page.getByTestId('ingest-last-malformed')).toContainText('is not a number');
+  // The orphan's aggregate is dropped when its interval is flushed (1 s).
+  await expect.poll(() => counter(page, 'unmatched')).toBe(before.unmatched + 1);
+  await expect(page.getByText('Dropped aggregates: tag metrics run:')).toBeVisible();
+  await page.screenshot({ path: artifact('ingest.png'), fullPage: true });
+
+  // And the run got its two series.
+  const series = (await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json()) as {
+    name: string;
+    stats: { sum: number | null; last: number | null };
+  }[];
+  expect(series.find((s) => s.name === 'e2e.pushes')?.stats.sum).toBe(3);
+  expect(series.find((s) => s.name === 'e2e.cpu')?.stats.last).toBe(42);
+});
