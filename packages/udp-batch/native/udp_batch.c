@@ -23,6 +23,7 @@
 #include <node_api.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,7 +407,14 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
   pthread_cond_init(&r->freed, NULL);
   uv_async_init(loop, &r->wake_js, on_wake_js);
   r->wake_js.data = r;
-  if (pthread_create(&r->thread, NULL, reader_main, r) != 0) {
+  // The thread starts with every signal blocked: signals are Node's to handle, on its own
+  // thread (libuv's worker threads do the same).
+  sigset_t all, previous;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &previous);
+  int started = pthread_create(&r->thread, NULL, reader_main, r);
+  pthread_sigmask(SIG_SETMASK, &previous, NULL);
+  if (started != 0) {
     napi_throw_error(env, "EAGAIN", "udp-batch: could not start the reading thread");
     return NULL;
   }
