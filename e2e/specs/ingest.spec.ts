@@ -1,11 +1,12 @@
 // The ingest page end to end: StatsD lines sent over real UDP to the running app (good ones
 // for a run, a malformed one, one for a run that does not exist) move its counters by what
-// was sent, name the malformed line, and count the unmatched aggregate once it is flushed.
+// was sent, name the malformed line, and count the unmatched aggregate once it is flushed;
+// an event batch the API rejects shows as the last rejection, with the API's own message.
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdirSync } from 'node:fs';
 import { apiClient } from '@meshbench/api/demo';
-import type { StatsdStats } from '@meshbench/schema';
+import type { IngestStats } from '@meshbench/schema';
 import { expect, type Page, test } from '@playwright/test';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
@@ -38,7 +39,8 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
     mesh: { name: 'consul' },
     labels: { e2e: randomUUID() },
   });
-  const before = (await (await fetch(`${baseURL}/api/v1/statsd/stats`)).json()) as StatsdStats;
+  const stats = (await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json()) as IngestStats;
+  const before = stats.statsd;
 
   await page.goto('/ingest');
   await expect(page.getByRole('heading', { name: 'Ingest' })).toBeVisible();
@@ -66,6 +68,21 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
   // The orphan's aggregate is dropped when its interval is flushed (1 s).
   await expect.poll(() => counter(page, 'unmatched')).toBe(before.unmatched + 1);
   await expect(page.getByText('Dropped aggregates: tag metrics run:')).toBeVisible();
+
+  // An event batch with an observation that names no proxy: a 400, shown with its message.
+  const rejected = await fetch(`${baseURL}/api/v1/runs/${run.id}/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-ndjson',
+      authorization: `Bearer ${process.env.MESHBENCH_ADMIN_TOKEN}`,
+    },
+    body: '{"type":"observation","change":"c1","at":"2026-02-01T10:00:00Z"}',
+  });
+  expect(rejected.status).toBe(400);
+  const { message } = (await rejected.json()) as { message: string };
+  await expect.poll(() => counter(page, 'events-rejected')).toBe(stats.events.rejected + 1);
+  await expect(page.getByTestId('ingest-events-last-rejection')).toContainText(message);
+  await expect(page.getByTestId('ingest-events-last-rejection')).toContainText('(400,');
   await page.screenshot({ path: artifact('ingest.png'), fullPage: true });
 
   // And the run got its two series.

@@ -14,6 +14,7 @@ import databasePlugin from './plugins/database.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
+import uploadCountersPlugin from './plugins/upload-counters.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     adminToken: config.adminToken,
   });
   await app.register(authPlugin);
+  await app.register(uploadCountersPlugin);
   await app.register(statsdPlugin, {
     port: options.statsdPort ?? config.statsdPort,
     host: config.host,

@@ -166,3 +166,29 @@ export const statsdStats = z.object({
   }),
 });
 export type StatsdStats = z.infer<typeof statsdStats>;
+
+/** Requests of one upload path (the events API, result files) this replica has answered. */
+export const uploadCounters = z.object({
+  stored: z.number().int().describe('requests stored (batches, files)'),
+  items: z.number().int().describe('events, or load results, they stored'),
+  duplicates: z
+    .number()
+    .int()
+    .describe('retries acknowledged under an Idempotency-Key already stored, nothing stored again'),
+  rejected: z.number().int().describe('requests answered with a 4xx: nothing of them stored'),
+  lastRejection: z
+    .object({
+      at: z.string(),
+      status: z.number().int(),
+      message: z.string(),
+    })
+    .nullable(),
+});
+export type UploadCounters = z.infer<typeof uploadCounters>;
+
+export const ingestStats = z.object({
+  statsd: statsdStats,
+  events: uploadCounters,
+  results: uploadCounters,
+});
+export type IngestStats = z.infer<typeof ingestStats>;

@@ -33,7 +33,7 @@ describe('checkEvent', () => {
     const { proxy, ...rest } = obs;
     expect(checkEvent(rest)).toEqual({
       field: 'proxy',
-      message: expect.stringContaining('missing required field "proxy"'),
+      message: expect.stringContaining('missing required field "proxy" in an observation event'),
     });
   });
   it('names a field of the wrong type', () => {

@@ -79,14 +79,18 @@ function explain(value: unknown): EventProblem {
   const result = probeEvent.safeParse(value);
   const issue = result.success ? undefined : result.error.issues[0];
   if (!issue) return { field: undefined, message: 'invalid event' };
+  const a = /^[aeiou]/.test(type) ? 'an' : 'a';
   if (issue.code === 'unrecognized_keys') {
-    return { field: issue.keys[0], message: `unknown field "${issue.keys[0]}" in a ${type} event` };
+    return {
+      field: issue.keys[0],
+      message: `unknown field "${issue.keys[0]}" in ${a} ${type} event`,
+    };
   }
   const field = issue.path.join('.');
   const got = field ? (value as Record<string, unknown>)[String(issue.path[0])] : undefined;
   const message =
     issue.code === 'invalid_type' && got === undefined
-      ? `missing required field "${field}" in a ${type} event`
+      ? `missing required field "${field}" in ${a} ${type} event`
       : `"${field}" ${issue.message}`;
   return { field: field || undefined, message };
 }

@@ -1,8 +1,9 @@
 // GET /metrics: this replica's own metrics in the Prometheus text format, for whoever
 // watches meshbench itself: the StatsD listener's and the OTLP receiver's counters
-// (malformed lines, unmatched aggregates, flush errors, overload among them) and the
-// process's CPU, memory, garbage collection and event-loop lag. The same counters as
-// GET /api/v1/statsd/stats, read at each scrape.
+// (malformed lines, unmatched aggregates, flush errors, overload among them), the uploads
+// of events and result files (stored, retried, rejected), and the process's CPU, memory,
+// garbage collection and event-loop lag. The same counters as GET /api/v1/ingest/stats,
+// read at each scrape.
 import type { FastifyPluginAsync } from 'fastify';
 import client from 'prom-client';
 
@@ -92,6 +93,26 @@ const routes: FastifyPluginAsync = async (app) => {
     'OTLP requests answered 503 because too many were in progress.',
     () => otlp().overloaded,
   );
+  for (const path of ['events', 'results'] as const) {
+    const c = () => app.uploads[path];
+    const what = path === 'events' ? 'event batches' : 'result files';
+    counter(`meshbench_${path}_stored_total`, `Uploads of ${what} stored.`, () => c().stored);
+    counter(
+      `meshbench_${path}_${path === 'events' ? 'events' : 'load_results'}_stored_total`,
+      `${path === 'events' ? 'Events' : 'Load results'} stored by those uploads.`,
+      () => c().items,
+    );
+    counter(
+      `meshbench_${path}_duplicates_total`,
+      `Uploads of ${what} retried under an Idempotency-Key already stored.`,
+      () => c().duplicates,
+    );
+    counter(
+      `meshbench_${path}_rejected_total`,
+      `Uploads of ${what} answered with a 4xx (nothing stored).`,
+      () => c().rejected,
+    );
+  }
   new client.Gauge({
     name: 'meshbench_statsd_udp_receiver',
     help: 'How the StatsD listener reads UDP: batch (the udp-batch reading thread) or dgram.',

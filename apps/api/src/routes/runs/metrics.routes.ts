@@ -2,6 +2,7 @@
 // own counters.
 import {
   apiError,
+  ingestStats,
   pointsQuery,
   seriesList,
   seriesPoints,
@@ -73,6 +74,23 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => ({ ...app.statsd.stats(), otlp: { ...services.otlp.counters } }),
+  );
+
+  app.get(
+    '/ingest/stats',
+    {
+      schema: {
+        tags: ['metrics'],
+        description:
+          "What this replica has received on every ingest path since it started: StatsD and OTLP (as /statsd/stats), and the events API's and result uploads' requests stored, retried and rejected, with the last rejection's message.",
+        response: { 200: ingestStats },
+      },
+    },
+    async () => ({
+      statsd: { ...app.statsd.stats(), otlp: { ...services.otlp.counters } },
+      events: { ...app.uploads.events },
+      results: { ...app.uploads.results },
+    }),
   );
 };
 export default routes;

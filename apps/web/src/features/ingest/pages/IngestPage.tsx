@@ -1,7 +1,8 @@
-// Ingest: what this replica has taken over StatsD and OTLP since it started, and what it
-// dropped and why (malformed lines, metrics that matched no run, rejected data points), with
-// how to send each. The first place to look when a runner's metrics do not show up.
-import type { StatsdStats } from '@meshbench/schema';
+// Ingest: what this replica has taken on every ingest path since it started (event batches,
+// result files, StatsD, OTLP), and what it refused or dropped and why (the last rejected
+// upload, malformed lines, metrics that matched no run, rejected data points), with how to
+// send each. The first place to look when a runner's data does not show up.
+import type { StatsdStats, UploadCounters } from '@meshbench/schema';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { INGEST_REFRESH_MS, useIngestStats } from '../hooks/use-ingest-stats.ts';
 import '../ingest.css';
@@ -128,13 +129,65 @@ OTEL_RESOURCE_ATTRIBUTES=meshbench.run=<run id or slug>`}
   );
 }
 
+function UploadPanel({
+  id,
+  title,
+  how,
+  item,
+  c,
+}: {
+  id: 'events' | 'results';
+  title: string;
+  how: string;
+  item: string;
+  c: UploadCounters;
+}) {
+  return (
+    <section className="panel ingest-panel" aria-labelledby={`ingest-${id}`}>
+      <div className="panel-head">
+        <div>
+          <h2 id={`ingest-${id}`}>{title}</h2>
+          <p className="panel-sub">{how}</p>
+        </div>
+      </div>
+      <Counters
+        items={[
+          { id: `${id}-stored`, label: 'Uploads stored', value: c.stored },
+          { id: `${id}-items`, label: item, value: c.items },
+          ...(id === 'events'
+            ? [
+                {
+                  id: `${id}-duplicates`,
+                  label: 'Retries (stored once)',
+                  value: c.duplicates,
+                },
+              ]
+            : []),
+          {
+            id: `${id}-rejected`,
+            label: 'Rejected (4xx)',
+            value: c.rejected,
+            warn: 'Nothing of a rejected upload is stored: fix what the last rejection names and send it again.',
+          },
+        ]}
+      />
+      {c.lastRejection && (
+        <p className="ingest-last" data-testid={`ingest-${id}-last-rejection`}>
+          Last rejection ({c.lastRejection.status}, {c.lastRejection.at.slice(11, 19)} UTC):{' '}
+          <code>{c.lastRejection.message}</code>
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function IngestPage() {
   const stats = useIngestStats();
   return (
     <div className="ingest-page">
       <h1>Ingest</h1>
       <p className="muted">
-        What this API replica has received over StatsD and OTLP since it started, refreshed every{' '}
+        What this API replica has received since it started, on every ingest path, refreshed every{' '}
         {INGEST_REFRESH_MS / 1000} s. Prometheus can scrape the same counters at{' '}
         <a href="/metrics">/metrics</a>.
       </p>
@@ -144,8 +197,22 @@ export function IngestPage() {
         <ErrorMessage error={stats.error} what="ingest counters" />
       ) : (
         <div className="ingest-grid">
-          <StatsdPanel s={stats.data} />
-          <OtlpPanel s={stats.data} />
+          <UploadPanel
+            id="events"
+            title="Probe events"
+            how="POST /api/v1/runs/{id}/events, NDJSON or a JSON array, gzip or not"
+            item="Events stored"
+            c={stats.data.events}
+          />
+          <UploadPanel
+            id="results"
+            title="Load-test result files"
+            how="POST /api/v1/runs/{id}/results: Fortio, Nighthawk, k6, wrk2, SMP, Istio's CSV"
+            item="Load results stored"
+            c={stats.data.results}
+          />
+          <StatsdPanel s={stats.data.statsd} />
+          <OtlpPanel s={stats.data.statsd} />
         </div>
       )}
     </div>

@@ -1,0 +1,67 @@
+// Counts what this replica answered on the upload paths (POST /runs/{id}/events and
+// /runs/{id}/results): stored, retried under a known Idempotency-Key, or rejected with a
+// 4xx, and the last rejection's message, so that a runner whose uploads fail can be seen
+// failing on the Ingest page and in /metrics.
+import type { UploadCounters } from '@meshbench/schema';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    uploads: { events: UploadCounters; results: UploadCounters };
+  }
+}
+
+const fresh = (): UploadCounters => ({
+  stored: 0,
+  items: 0,
+  duplicates: 0,
+  rejected: 0,
+  lastRejection: null,
+});
+
+const EVENTS = '/api/v1/runs/:id/events';
+const RESULTS = '/api/v1/runs/:id/results';
+
+function parsed(payload: unknown): Record<string, unknown> | null {
+  if (typeof payload !== 'string' || payload.length > 64 * 1024) return null;
+  try {
+    const value = JSON.parse(payload) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export default fp(
+  async (app) => {
+    const uploads = { events: fresh(), results: fresh() };
+    app.decorate('uploads', uploads);
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'POST') return payload;
+      const route = request.routeOptions.url;
+      const counters =
+        route === EVENTS ? uploads.events : route === RESULTS ? uploads.results : null;
+      if (!counters) return payload;
+      const status = reply.statusCode;
+      const body = parsed(payload);
+      if (status >= 200 && status < 300) {
+        if (body?.duplicate === true) {
+          counters.duplicates++;
+        } else {
+          counters.stored++;
+          const n = route === EVENTS ? body?.accepted : body?.imported;
+          if (typeof n === 'number') counters.items += n;
+        }
+      } else if (status >= 400 && status < 500) {
+        counters.rejected++;
+        counters.lastRejection = {
+          at: new Date().toISOString(),
+          status,
+          message: typeof body?.message === 'string' ? body.message : `HTTP ${status}`,
+        };
+      }
+      return payload;
+    });
+  },
+  { name: 'upload-counters' },
+);
