@@ -107,21 +107,29 @@ describe('udp-batch', () => {
     expect(result.status).toBe(0);
   }
 
-  it('keeps reading while the event loop is blocked: nothing is lost', async () => {
+  /**
+   * A receiver that counts sendWhileBlocked's 200-byte datagrams, with a small kernel buffer
+   * (1 MiB asked): it holds a fraction of what arrives while the loop is blocked.
+   */
+  const countingReceiver = () => {
     let received = 0;
     const r = udpBatch.open({
       host: '127.0.0.1',
       port: 0,
-      // A small kernel buffer (1 MiB asked): it holds a fraction of what arrives meanwhile.
       recvBufferBytes: 1024 * 1024,
       onDatagram: (d) => {
         if (d.length === 200) received++;
       },
     });
+    return { r, received: () => received };
+  };
+
+  it('keeps reading while the event loop is blocked: nothing is lost', async () => {
+    const { r, received } = countingReceiver();
     open.push(r);
     sendWhileBlocked(r.port, 5000);
-    await until(() => received === 5000);
-    expect(received).toBe(5000);
+    await until(() => received() === 5000);
+    expect(received()).toBe(5000);
   }, 20_000);
 
   it('(the comparison: node:dgram loses datagrams in the same test)', async () => {
@@ -185,20 +193,12 @@ describe('udp-batch', () => {
   });
 
   it('hands over what it had read when closed', async () => {
-    let received = 0;
-    const r = udpBatch.open({
-      host: '127.0.0.1',
-      port: 0,
-      recvBufferBytes: 1024 * 1024,
-      onDatagram: (d) => {
-        if (d.length === 200) received++;
-      },
-    });
+    const { r, received } = countingReceiver();
     // Sent while the loop is blocked: read by the thread (or still in the socket), not yet
     // handed to JavaScript.
     sendWhileBlocked(r.port, 1000);
     r.close();
-    expect(received).toBe(1000);
+    expect(received()).toBe(1000);
   }, 20_000);
 
   it('takes a close() from onDatagram while close() hands over as done', async () => {

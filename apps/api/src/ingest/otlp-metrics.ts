@@ -101,7 +101,7 @@ interface Decoder<T> {
 }
 type ResourceMessage = NonNullable<NonNullable<ExportMetricsRequest['resourceMetrics']>[number]>;
 type ScopeMessage = NonNullable<NonNullable<ResourceMessage['scopeMetrics']>[number]>;
-interface Encoder {
+export interface Encoder {
   fromObject(o: object): unknown;
   encode(message: unknown): { finish(): Uint8Array };
 }
@@ -147,7 +147,6 @@ const v1 = (
         collector: {
           metrics: {
             v1: {
-              ExportMetricsServiceRequest: ProtoType<ExportMetricsRequest>;
               ExportMetricsServiceResponse: ProtoType<unknown>;
             };
           };
@@ -160,17 +159,6 @@ const v1 = (
 export class OtlpDecodeError extends Error {}
 
 const strings = new StringTable();
-
-export function decodeOtlpProtobuf(bytes: Uint8Array): ExportMetricsRequest {
-  try {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    return v1.ExportMetricsServiceRequest.decode(new OtlpReader(buffer, strings));
-  } catch (error) {
-    throw new OtlpDecodeError(
-      `the protobuf body could not be decoded: ${(error as Error).message}`,
-    );
-  }
-}
 
 export function decodeOtlpJson(text: string): ExportMetricsRequest {
   let parsed: unknown;
@@ -405,7 +393,7 @@ function fields(reader: OtlpReader, end: number, each: (field: number, end: numb
  * Decodes and maps a protobuf ExportMetricsServiceRequest one Metric at a time: the
  * containers (request, ResourceMetrics, ScopeMetrics) are walked field by field, and every
  * Resource, InstrumentationScope and Metric is decoded by the OpenTelemetry project's
- * generated code and mapped at once. The same records as decodeOtlpProtobuf and then
+ * generated code and mapped at once. The same records as decoding the whole message and then
  * mapOtlpMetrics, but a Metric's objects die before the next one is decoded, where the
  * whole request's used to live until it was mapped (and be copied by every garbage
  * collection that ran meanwhile). Fields of these containers may come in any order, as

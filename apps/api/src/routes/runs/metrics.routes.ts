@@ -63,6 +63,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => services.metrics.timeline(request.params.id, request.query),
   );
 
+  /** The StatsD listener's counters, with the OTLP receiver's beside them. */
+  const statsdNow = () => ({ ...app.statsd.stats(), otlp: { ...services.otlp.counters } });
+
   app.get(
     '/statsd/stats',
     {
@@ -73,7 +76,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: statsdStats },
       },
     },
-    async () => ({ ...app.statsd.stats(), otlp: { ...services.otlp.counters } }),
+    async () => statsdNow(),
   );
 
   app.get(
@@ -87,7 +90,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => ({
-      statsd: { ...app.statsd.stats(), otlp: { ...services.otlp.counters } },
+      statsd: statsdNow(),
       events: { ...app.uploads.events },
       results: { ...app.uploads.results },
     }),
