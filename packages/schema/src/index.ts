@@ -1,4 +1,5 @@
 // Shared zod schemas: request validation in the API, OpenAPI, and parsing in web and CLI.
+export * from './accuracy.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './gate-metrics.ts';

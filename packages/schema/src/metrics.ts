@@ -1,5 +1,6 @@
 // Metric series (StatsD and OTLP), their points, and a run's scale-up timeline.
 import { z } from 'zod';
+import { percentileAccuracy } from './accuracy.ts';
 
 export const seriesKind = z.enum([
   'counter',
@@ -16,7 +17,10 @@ export type SeriesKind = z.infer<typeof seriesKind>;
 export const seriesSource = z.enum(['statsd', 'otlp']);
 export type SeriesSource = z.infer<typeof seriesSource>;
 
-export const quantileValue = z.object({ p: z.number(), value: z.number() });
+/** A percentile of a metric series, with how it was obtained (see accuracy.ts). */
+export const quantileValue = z
+  .object({ p: z.number(), value: z.number() })
+  .extend(percentileAccuracy.partial().shape);
 export type QuantileValue = z.infer<typeof quantileValue>;
 
 export const seriesStats = z.object({

@@ -1,5 +1,6 @@
 // The propagation summary of one change: how fast the proxies applied it.
 import { z } from 'zod';
+import { percentileAccuracy } from './accuracy.ts';
 
 export const DEFAULT_PERCENTILES = [50, 90, 95, 96, 99, 99.9] as const;
 export const DEFAULT_WITHIN_MS = 1000;
@@ -24,7 +25,10 @@ export const propagationQuery = z.object({
 });
 export type PropagationQuery = z.infer<typeof propagationQuery>;
 
-export const percentileValue = z.object({ p: z.number(), ms: z.number() });
+/** A percentile in milliseconds, with how it was obtained (see accuracy.ts). */
+export const percentileValue = z
+  .object({ p: z.number(), ms: z.number() })
+  .extend(percentileAccuracy.partial().shape);
 export type PercentileValue = z.infer<typeof percentileValue>;
 
 export const histogramBin = z.object({

@@ -60,10 +60,10 @@ describe('percentiles', () => {
     // 1,2,2,2,2,2,2,2,2,10: P50 -> rank 5 -> 2; P90 -> rank 9 -> 2; P96 -> rank 10 -> 10.
     const s = summarize([1, 2, 2, 2, 2, 2, 2, 2, 2, 10]);
     expect(s.percentiles).toEqual([
-      { p: 50, ms: 2 },
-      { p: 90, ms: 2 },
-      { p: 96, ms: 10 },
-      { p: 99, ms: 10 },
+      { p: 50, ms: 2, exact: true, method: 'raw' },
+      { p: 90, ms: 2, exact: true, method: 'raw' },
+      { p: 96, ms: 10, exact: true, method: 'raw' },
+      { p: 99, ms: 10, exact: true, method: 'raw' },
     ]);
   });
 
@@ -71,7 +71,7 @@ describe('percentiles', () => {
     // rank = ceil(0.96 * 25) = 24; linear interpolation gives 1 + 0.96 * 24 = 24.04.
     const values = Array.from({ length: 25 }, (_, i) => i + 1);
     const s = summarize(values, { percentiles: [96] });
-    expect(s.percentiles).toEqual([{ p: 96, ms: 24 }]);
+    expect(s.percentiles).toEqual([{ p: 96, ms: 24, exact: true, method: 'raw' }]);
   });
 
   it('gives the same answers whatever the block size', () => {
@@ -94,8 +94,8 @@ describe('percentiles', () => {
   it('keeps negative latencies (clock skew) in the order', () => {
     const s = summarize([-5, 10, 20, 30], { percentiles: [25, 50] });
     expect(s.percentiles).toEqual([
-      { p: 25, ms: -5 },
-      { p: 50, ms: 10 },
+      { p: 25, ms: -5, exact: true, method: 'raw' },
+      { p: 50, ms: 10, exact: true, method: 'raw' },
     ]);
   });
 });

@@ -158,7 +158,13 @@ export function computeSummary(
       cdf: [],
     };
   }
-  const percentiles = req.percentiles.map((p) => ({ p, ms: toMs(sample.at(nearestRank(p, n))) }));
+  // Nearest rank over every first application: exact, whatever the bins.
+  const percentiles = req.percentiles.map((p) => ({
+    p,
+    ms: toMs(sample.at(nearestRank(p, n))),
+    exact: true,
+    method: 'raw' as const,
+  }));
   const withinCount = sample.countBelow(req.withinMs * US_PER_MS, false);
   const edges = histogramEdges(
     req.fromMs !== undefined ? req.fromMs * US_PER_MS : input.minUs,

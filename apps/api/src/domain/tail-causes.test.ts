@@ -162,9 +162,9 @@ describe('the causes table', () => {
         count: 4,
         share: 4 / 8,
         percentiles: [
-          { p: 50, ms: 2000 },
-          { p: 90, ms: 9000 },
-          { p: 99, ms: 9000 },
+          { p: 50, ms: 2000, exact: true, method: 'raw' },
+          { p: 90, ms: 9000, exact: true, method: 'raw' },
+          { p: 99, ms: 9000, exact: true, method: 'raw' },
         ],
       },
       { cause: 'never-converged', count: 3, share: 3 / 8, percentiles: [] },
@@ -173,9 +173,9 @@ describe('the causes table', () => {
         count: 1,
         share: 1 / 8,
         percentiles: [
-          { p: 50, ms: 1200 },
-          { p: 90, ms: 1200 },
-          { p: 99, ms: 1200 },
+          { p: 50, ms: 1200, exact: true, method: 'raw' },
+          { p: 90, ms: 1200, exact: true, method: 'raw' },
+          { p: 99, ms: 1200, exact: true, method: 'raw' },
         ],
       },
     ]);

@@ -1,5 +1,7 @@
 // Why the tail of a change was slow: one cause per tail proxy, and the causes table with
 // nearest-rank percentiles. Pure: the caller loads the tail and the incidents.
+
+import type { PercentileValue } from '@meshbench/schema';
 import {
   NEVER_CONVERGED_CAUSE,
   TAIL_CAUSE_PERCENTILES,
@@ -130,7 +132,7 @@ export interface CauseRow {
   cause: string;
   count: number;
   share: number;
-  percentiles: { p: number; ms: number }[];
+  percentiles: PercentileValue[];
 }
 
 export interface TailBreakdown {
@@ -162,6 +164,8 @@ export function tailBreakdown(
       percentiles: TAIL_CAUSE_PERCENTILES.map((p) => ({
         p,
         ms: (sorted[nearestRank(p, sorted.length) - 1] as number) / 1000,
+        exact: true,
+        method: 'raw' as const,
       })),
     };
   });

@@ -83,9 +83,9 @@ const batch = [
 const later = [obs('s8', 'n-g', 15_000), obs('s4', 'n-c', 7000, { cause: 'late-cause' })];
 
 const pct = (a: number, b: number, c: number) => [
-  { p: 50, ms: a },
-  { p: 90, ms: b },
-  { p: 99, ms: c },
+  { p: 50, ms: a, exact: true, method: 'raw' },
+  { p: 90, ms: b, exact: true, method: 'raw' },
+  { p: 99, ms: c, exact: true, method: 'raw' },
 ];
 const agentRestart = {
   kind: 'agent-restart',
