@@ -191,6 +191,11 @@ export const uploadCounters = z.object({
 export type UploadCounters = z.infer<typeof uploadCounters>;
 
 export const ingestStats = z.object({
+  messagesShown: z
+    .enum(['all', 'project', 'none'])
+    .describe(
+      "whose last rejection and last malformed line are shown: all (the admin token), the token's project, or none (no token)",
+    ),
   statsd: statsdStats,
   events: uploadCounters,
   results: uploadCounters,

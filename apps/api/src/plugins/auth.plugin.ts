@@ -1,6 +1,11 @@
-// Who is asking: every request gets a principal from its bearer token (the admin token, a
-// project's API token, or none). Writes need a token; every /runs/{id}/... route is held
-// to the run's project, reads included when the project is private.
+// Who is asking, and whether they may: every request gets a principal from its bearer token
+// (the admin token, a project's API token, or none), and is refused at once, before its
+// body is read, parsed or validated, when it may not do what it asks:
+// - every write (any method but GET/HEAD/OPTIONS) needs a token;
+// - every /runs/{id}/... route is held to the run's project (reads too when it is private);
+// - every /projects/{id}/... route to the project (its tokens and thresholds are a writer's);
+// - creating a project needs the admin token.
+// Routes still check what only they can (a threshold's or token's project, a report's runs).
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ANONYMOUS, type Principal, readRefusal, writeRefusal } from '../domain/access.ts';
@@ -8,27 +13,23 @@ import { AppError } from '../errors.ts';
 import { refuse } from '../services/projects.service.ts';
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    requireWrite: (request: FastifyRequest) => Promise<void>;
-  }
   interface FastifyRequest {
     principal: Principal;
   }
 }
 
 const RUN_ROUTE = /^\/api\/v1\/runs\/:id(\/|$)/;
+const PROJECT_ROUTE = /^\/api\/v1\/projects\/:id(\/|$)/;
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export default fp(
   async (app) => {
     // Set by the onRequest hook below, before any handler reads it.
     app.decorateRequest('principal', undefined as unknown as { getter: () => Principal });
 
-    app.addHook('onRequest', async (request) => {
+    async function principalOf(request: FastifyRequest): Promise<Principal> {
       const header = request.headers.authorization;
-      if (header === undefined) {
-        request.principal = ANONYMOUS;
-        return;
-      }
+      if (header === undefined) return ANONYMOUS;
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match)
         throw new AppError(
@@ -36,34 +37,38 @@ export default fp(
           'unauthorized',
           'the Authorization header must be "Bearer <token>"',
         );
-      request.principal = await app.services.projects.authenticate(match[1]);
-    });
+      return app.services.projects.authenticate(match[1]);
+    }
 
-    app.decorate('requireWrite', async (request: FastifyRequest) => {
-      if (request.principal.kind === 'anonymous') {
+    app.addHook('onRequest', async (request) => {
+      request.principal = ANONYMOUS;
+      request.principal = await principalOf(request);
+      const route = request.routeOptions.url;
+      if (route === undefined) return; // no such route: the 404 handler answers
+      const reading = READS.has(request.method);
+      if (!reading && request.principal.kind === 'anonymous') {
         throw new AppError(401, 'unauthorized', 'writes need "Authorization: Bearer <token>"');
       }
-    });
-
-    // One place for run-scoped access: the run's project decides.
-    app.addHook('preHandler', async (request) => {
-      const route = request.routeOptions.url ?? '';
-      if (!RUN_ROUTE.test(route)) return;
-      const { id } = request.params as { id?: string };
-      if (!id) return;
-      const run = await app.services.runs.find(id);
-      if (!run) return; // the route answers 404 itself
-      const reading = request.method === 'GET' || request.method === 'HEAD';
-      if (reading) {
+      const { id } = (request.params ?? {}) as { id?: string };
+      if (RUN_ROUTE.test(route) && id) {
+        const run = await app.services.runs.find(id);
+        if (!run) return; // the route answers 404 itself
         refuse(
-          readRefusal(
-            request.principal,
-            run.projectId,
-            await app.services.projects.visibility(run.projectId),
-          ),
+          reading
+            ? readRefusal(
+                request.principal,
+                run.projectId,
+                await app.services.projects.visibility(run.projectId),
+              )
+            : writeRefusal(request.principal, run.projectId),
         );
-      } else {
-        refuse(writeRefusal(request.principal, run.projectId));
+      } else if (PROJECT_ROUTE.test(route) && id) {
+        const project = await app.services.projects.find(id);
+        if (project) refuse(writeRefusal(request.principal, project.id));
+      } else if (route === '/api/v1/projects' && request.method === 'POST') {
+        if (request.principal.kind !== 'admin') {
+          throw new AppError(403, 'forbidden', 'creating projects needs the admin token');
+        }
       }
     });
   },

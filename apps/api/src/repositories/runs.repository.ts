@@ -20,6 +20,15 @@ const ORDER: Record<RunSort, SQL[]> = {
   '-status': [desc(runs.status), desc(runs.startedAt), desc(runs.id)],
 };
 
+/** The runs a caller may read: every public project's, and the private ones it may see. */
+function readable(privateProjects: 'all' | string | null): SQL | undefined {
+  if (privateProjects === 'all') return undefined;
+  return or(
+    sql`${runs.projectId} in (select id from projects where visibility = 'public')`,
+    privateProjects ? eq(runs.projectId, privateProjects) : undefined,
+  );
+}
+
 export function runsRepository(db: Db) {
   return {
     async insert(row: {
@@ -74,12 +83,7 @@ export function runsRepository(db: Db) {
     ) {
       const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
       const where = and(
-        q.privateProjects === 'all'
-          ? undefined
-          : or(
-              sql`${runs.projectId} in (select id from projects where visibility = 'public')`,
-              q.privateProjects ? eq(runs.projectId, q.privateProjects) : undefined,
-            ),
+        readable(q.privateProjects),
         q.project ? eq(runs.projectId, q.project) : undefined,
         q.mesh ? eq(runs.meshName, q.mesh) : undefined,
         q.version ? eq(runs.meshVersion, q.version) : undefined,
@@ -116,14 +120,19 @@ export function runsRepository(db: Db) {
       return { rows, total: total?.n ?? 0 };
     },
 
-    /** Distinct values for the list's filters. */
-    async facets(): Promise<RunFacets> {
+    /** Distinct values for the list's filters, over the runs the caller may read. */
+    async facets(privateProjects: 'all' | string | null): Promise<RunFacets> {
+      const where = readable(privateProjects);
       const distinct = async (column: SQL) => {
-        const result = await db.selectDistinct({ v: column }).from(runs).orderBy(asc(column));
+        const result = await db
+          .selectDistinct({ v: column })
+          .from(runs)
+          .where(where)
+          .orderBy(asc(column));
         return result.map((r) => r.v).filter((v): v is string => typeof v === 'string' && v !== '');
       };
       const keys = await db.execute<{ k: string }>(
-        sql`select distinct jsonb_object_keys(${runs.labels}) as k from ${runs} order by k`,
+        sql`select distinct jsonb_object_keys(${runs.labels}) as k from ${runs} ${where ? sql`where ${where}` : sql``} order by k`,
       );
       return {
         meshes: await distinct(sql`${runs.meshName}`),

@@ -110,6 +110,9 @@ export function projectsService(deps: {
       return projectId;
     },
 
+    /** The project by id or name, for access checks; undefined when there is none. */
+    find: (ref: string) => projects.find(ref),
+
     async visibility(projectId: string): Promise<'public' | 'private'> {
       return (await projectOf(projectId)).visibility as 'public' | 'private';
     },

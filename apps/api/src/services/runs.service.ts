@@ -73,7 +73,8 @@ export function runsService(deps: { runs: RunsRepository; projects: ProjectsServ
       return { runs: rows.map(toRun), total };
     },
 
-    facets: () => runs.facets(),
+    /** The list's filter values, from the runs the principal may read only. */
+    facets: (principal: Principal) => runs.facets(privateProjectsVisible(principal)),
 
     async get(idOrSlug: string): Promise<Run> {
       const row = await runs.find(idOrSlug);

@@ -93,8 +93,12 @@ async function request<T>(url: string, init: RequestInit, schema: ZodType<T>): P
 const bearer = (token?: string): Record<string, string> =>
   token ? { authorization: `Bearer ${token}` } : {};
 
-const getJson = <T>(url: string, schema: ZodType<T>, signal?: AbortSignal): Promise<T> =>
-  request(url, { signal: signal ?? null }, schema);
+const getJson = <T>(
+  url: string,
+  schema: ZodType<T>,
+  signal?: AbortSignal,
+  token?: string,
+): Promise<T> => request(url, { signal: signal ?? null, headers: bearer(token) }, schema);
 
 export const api = {
   runs: (filters: RunFilters, signal?: AbortSignal): Promise<RunList> =>

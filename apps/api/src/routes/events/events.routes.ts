@@ -41,7 +41,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         },
         security: [{ bearer: [] }],
       },
-      preHandler: app.requireWrite,
     },
     async (request, reply) => {
       const mime =

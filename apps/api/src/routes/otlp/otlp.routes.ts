@@ -110,7 +110,6 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
           "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points are tied to a run by the attribute `meshbench.run` (run id or slug), else by `deployment.environment` and the run's time window; points matching no run are reported in `partial_success`.",
         security: [{ bearer: [] }],
       },
-      preHandler: app.requireWrite,
     },
     async (request, reply) => {
       const format = formatOf(request);

@@ -18,7 +18,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: createdReport, 400: apiError, 401: apiError, 404: apiError },
         security: [{ bearer: [] }],
       },
-      preHandler: app.requireWrite,
     },
     async (request, reply) =>
       reply.code(201).send(await services.reports.create(request.body, request.principal)),
@@ -39,7 +38,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 204: z.null(), 401: apiError, 404: apiError },
         security: [{ bearer: [] }],
       },
-      preHandler: app.requireWrite,
     },
     async (request, reply) => {
       await services.reports.delete(request.params.slug, request.principal);

@@ -12,6 +12,8 @@ import {
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Principal } from '../../domain/access.ts';
+import { uploadCountersFor } from '../../plugins/upload-counters.plugin.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
 
@@ -63,8 +65,18 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => services.metrics.timeline(request.params.id, request.query),
   );
 
-  /** The StatsD listener's counters, with the OTLP receiver's beside them. */
-  const statsdNow = () => ({ ...app.statsd.stats(), otlp: { ...services.otlp.counters } });
+  /**
+   * The StatsD listener's counters, with the OTLP receiver's beside them. StatsD has no
+   * authentication, so its last malformed line may be anyone's: only the admin sees it.
+   */
+  const statsdNow = (principal: Principal) => {
+    const stats = app.statsd.stats();
+    return {
+      ...stats,
+      lastMalformed: principal.kind === 'admin' ? stats.lastMalformed : null,
+      otlp: { ...services.otlp.counters },
+    };
+  };
 
   app.get(
     '/statsd/stats',
@@ -72,11 +84,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['metrics'],
         description:
-          "This replica's StatsD listener and OTLP receiver counters: lines, malformed lines, events, unmatched aggregates, rows written.",
+          "This replica's StatsD listener and OTLP receiver counters: lines, malformed lines, events, unmatched aggregates, rows written. The last malformed line is shown to the admin token only (StatsD lines carry no project).",
         response: { 200: statsdStats },
       },
     },
-    async () => statsdNow(),
+    async (request) => statsdNow(request.principal),
   );
 
   app.get(
@@ -85,15 +97,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['metrics'],
         description:
-          "What this replica has received on every ingest path since it started: StatsD and OTLP (as /statsd/stats), and the events API's and result uploads' requests stored, retried and rejected, with the last rejection's message.",
+          "What this replica has received on every ingest path since it started: StatsD and OTLP (as /statsd/stats), and the events API's and result uploads' requests stored, retried and rejected, with the last rejection's message. Messages are scoped to the caller: the admin token sees the replica's last rejection and malformed line, a project's token its own project's last rejection, no token none.",
         response: { 200: ingestStats },
       },
     },
-    async () => ({
-      statsd: statsdNow(),
-      events: { ...app.uploads.events },
-      results: { ...app.uploads.results },
-    }),
+    async (request) => {
+      const { principal } = request;
+      return {
+        messagesShown:
+          principal.kind === 'admin' ? 'all' : principal.kind === 'project' ? 'project' : 'none',
+        statsd: statsdNow(principal),
+        events: uploadCountersFor(app.uploads.events, principal),
+        results: uploadCountersFor(app.uploads.results, principal),
+      } as const;
+    },
   );
 };
 export default routes;

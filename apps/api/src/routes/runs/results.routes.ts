@@ -36,7 +36,6 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
         },
         security: [{ bearer: [] }],
       },
-      preHandler: app.requireWrite,
     },
     async (request, reply) => {
       const body = decodedBody(request, request.body as Readable);

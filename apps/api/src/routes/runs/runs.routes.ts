@@ -32,7 +32,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: run, ...errors },
         security: [{ bearer: [] }],
       },
-      preHandler: app.requireWrite,
     },
     async (request, reply) =>
       reply.code(201).send(await services.runs.create(request.body, request.principal)),
@@ -55,11 +54,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['runs'],
-        description: 'Distinct values for the runs list filters.',
+        description:
+          'Distinct values for the runs list filters, over the runs the caller may read (public projects, and the private project of its token).',
         response: { 200: runFacets },
       },
     },
-    async () => services.runs.facets(),
+    async (request) => services.runs.facets(request.principal),
   );
 
   app.get(
@@ -80,7 +80,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: run.extend({ gate: gateResult.nullable() }), ...errors },
         security: [{ bearer: [] }],
       },
-      preHandler: app.requireWrite,
     },
     async (request) => {
       const finished = await services.runs.finish(request.params.id, request.body);

@@ -3,6 +3,7 @@
 import { type IngestStats, ingestStats } from '@meshbench/schema';
 import { useQuery } from '@tanstack/react-query';
 import { getParsedJson } from '../../../api/client.ts';
+import { readWriteToken } from '../../load-results/hooks/write-token.ts';
 
 export const INGEST_STATS_URL = '/api/v1/ingest/stats';
 export const INGEST_REFRESH_MS = 3000;
@@ -11,7 +12,9 @@ export function useIngestStats() {
   return useQuery({
     queryKey: ['ingest-stats'],
     queryFn: ({ signal }): Promise<IngestStats> =>
-      getParsedJson(INGEST_STATS_URL, ingestStats, signal),
+      // With the saved token: the last rejection and malformed line are shown only to the
+      // project they came from (or the admin).
+      getParsedJson(INGEST_STATS_URL, ingestStats, signal, readWriteToken() || undefined),
     refetchInterval: INGEST_REFRESH_MS,
   });
 }

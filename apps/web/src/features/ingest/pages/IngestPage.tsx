@@ -196,24 +196,33 @@ export function IngestPage() {
       ) : stats.isError ? (
         <ErrorMessage error={stats.error} what="ingest counters" />
       ) : (
-        <div className="ingest-grid">
-          <UploadPanel
-            id="events"
-            title="Probe events"
-            how="POST /api/v1/runs/{id}/events, NDJSON or a JSON array, gzip or not"
-            item="Events stored"
-            c={stats.data.events}
-          />
-          <UploadPanel
-            id="results"
-            title="Load-test result files"
-            how="POST /api/v1/runs/{id}/results: Fortio, Nighthawk, k6, wrk2, SMP, Istio's CSV"
-            item="Load results stored"
-            c={stats.data.results}
-          />
-          <StatsdPanel s={stats.data.statsd} />
-          <OtlpPanel s={stats.data.statsd} />
-        </div>
+        <>
+          {stats.data.messagesShown !== 'all' && (
+            <p className="muted" data-testid="ingest-messages-scope">
+              {stats.data.messagesShown === 'project'
+                ? "Last rejections are your token's project's own; the last malformed StatsD line is shown to the admin token only."
+                : 'Last rejections and malformed lines are shown only with a token: give this browser a write token (upload or share) to see your project’s.'}
+            </p>
+          )}
+          <div className="ingest-grid">
+            <UploadPanel
+              id="events"
+              title="Probe events"
+              how="POST /api/v1/runs/{id}/events, NDJSON or a JSON array, gzip or not"
+              item="Events stored"
+              c={stats.data.events}
+            />
+            <UploadPanel
+              id="results"
+              title="Load-test result files"
+              how="POST /api/v1/runs/{id}/results: Fortio, Nighthawk, k6, wrk2, SMP, Istio's CSV"
+              item="Load results stored"
+              c={stats.data.results}
+            />
+            <StatsdPanel s={stats.data.statsd} />
+            <OtlpPanel s={stats.data.statsd} />
+          </div>
+        </>
       )}
     </div>
   );
