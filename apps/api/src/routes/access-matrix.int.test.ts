@@ -1,0 +1,317 @@
+// Every write route of the OpenAPI document, called with no token, another project's token,
+// the project's own token and the admin token: the status each must get. A route added
+// without a row here fails the first test, so no write path escapes the matrix.
+import { describe, expect, it } from 'vitest';
+import { backends, ndjson, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
+
+type Who = 'none' | 'other' | 'own' | 'admin';
+const WHO: Who[] = ['none', 'other', 'own', 'admin'];
+
+interface Call {
+  path: string;
+  init: RequestInit;
+}
+
+interface Fixture {
+  /** A private project "own" writes to, and its token. */
+  own: { id: string; name: string; token: string };
+  /** Another private project, whose token is "other". */
+  other: { id: string; name: string; token: string };
+  /** A run of the own project, made fresh for each call that needs one. */
+  run: () => Promise<{ id: string; slug: string }>;
+  admin: <T>(path: string, init?: RequestInit) => Promise<T>;
+}
+
+interface Row {
+  /** The call, made fresh for each principal (writes change what they write to). */
+  call: (f: Fixture) => Promise<Call>;
+  expect: Record<Who, number>;
+}
+
+const T0 = '2026-02-01T10:00:00.000Z';
+const json = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const runScoped = (ok: number) => ({ none: 401, other: 403, own: ok, admin: ok });
+
+/** A Fortio result file: the smallest one the results route stores. */
+const FORTIO = JSON.stringify({
+  RunType: 'HTTP',
+  Labels: 'matrix',
+  StartTime: T0,
+  RequestedQPS: '100',
+  RequestedDuration: '10s',
+  ActualQPS: 99.9,
+  ActualDuration: 10_000_000_000,
+  NumThreads: 4,
+  DurationHistogram: {
+    Count: 2,
+    Min: 0.001,
+    Max: 0.002,
+    Sum: 0.003,
+    Avg: 0.0015,
+    StdDev: 0.0005,
+    Data: [{ Start: 0.001, End: 0.002, Percent: 100, Count: 2 }],
+    Percentiles: [{ Percentile: 50, Value: 0.0015 }],
+  },
+  RetCodes: { '200': 2 },
+});
+
+/** An OTLP/JSON export of one gauge point tagged with the run. */
+const otlp = (runId: string) =>
+  JSON.stringify({
+    resourceMetrics: [
+      {
+        resource: { attributes: [{ key: 'meshbench.run', value: { stringValue: runId } }] },
+        scopeMetrics: [
+          {
+            metrics: [
+              {
+                name: 'matrix.gauge',
+                gauge: {
+                  dataPoints: [{ timeUnixNano: String(Date.now() * 1e6), asDouble: 1 }],
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
+const ROWS: Record<string, Row> = {
+  'POST /api/v1/runs': {
+    call: async (f) => ({
+      path: '/api/v1/runs',
+      init: json('POST', {
+        benchmark: 'matrix',
+        scenario: 's',
+        mesh: { name: 'consul' },
+        project: f.own.id,
+      }),
+    }),
+    expect: runScoped(201),
+  },
+  'PATCH /api/v1/runs/{id}': {
+    call: async (f) => ({
+      path: `/api/v1/runs/${(await f.run()).id}`,
+      init: json('PATCH', {}),
+    }),
+    expect: runScoped(200),
+  },
+  'POST /api/v1/runs/{id}/events': {
+    call: async (f) => ({
+      path: `/api/v1/runs/${(await f.run()).id}/events`,
+      init: {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: ndjson([
+          { type: 'change', id: 'c1', kind: 'endpoint', target: 't', action: 'add', at: T0 },
+        ]),
+      },
+    }),
+    expect: runScoped(200),
+  },
+  'POST /api/v1/runs/{id}/results': {
+    call: async (f) => ({
+      path: `/api/v1/runs/${(await f.run()).id}/results?format=fortio`,
+      init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: FORTIO },
+    }),
+    expect: runScoped(201),
+  },
+  'POST /api/v1/reports': {
+    call: async (f) => ({
+      path: '/api/v1/reports',
+      init: json('POST', { runs: [(await f.run()).id] }),
+    }),
+    expect: runScoped(201),
+  },
+  'DELETE /api/v1/reports/{slug}': {
+    call: async (f) => {
+      const report = await f.admin<{ slug: string }>(
+        '/api/v1/reports',
+        json('POST', { runs: [(await f.run()).id] }),
+      );
+      return { path: `/api/v1/reports/${report.slug}`, init: { method: 'DELETE' } };
+    },
+    expect: runScoped(204),
+  },
+  'POST /api/v1/projects': {
+    call: async () => ({
+      path: '/api/v1/projects',
+      init: json('POST', { name: `matrix-${Math.random().toString(36).slice(2)}` }),
+    }),
+    // Projects are the admin's to make, whoever else asks.
+    expect: { none: 401, other: 403, own: 403, admin: 201 },
+  },
+  'POST /api/v1/projects/{id}/tokens': {
+    call: async (f) => ({
+      path: `/api/v1/projects/${f.own.id}/tokens`,
+      init: json('POST', { name: 'matrix' }),
+    }),
+    expect: runScoped(201),
+  },
+  'POST /api/v1/projects/{id}/thresholds': {
+    call: async (f) => ({
+      path: `/api/v1/projects/${f.own.name}/thresholds`,
+      init: json('POST', { benchmark: 'matrix', rule: 'p99<1000' }),
+    }),
+    expect: runScoped(201),
+  },
+  'DELETE /api/v1/thresholds/{id}': {
+    call: async (f) => {
+      const t = await f.admin<{ id: string }>(
+        `/api/v1/projects/${f.own.id}/thresholds`,
+        json('POST', { benchmark: 'matrix', rule: 'p99<1000' }),
+      );
+      return { path: `/api/v1/thresholds/${t.id}`, init: { method: 'DELETE' } };
+    },
+    expect: runScoped(204),
+  },
+  'DELETE /api/v1/tokens/{id}': {
+    call: async (f) => {
+      const t = await f.admin<{ id: string }>(
+        `/api/v1/projects/${f.own.id}/tokens`,
+        json('POST', { name: 'to-revoke' }),
+      );
+      return { path: `/api/v1/tokens/${t.id}`, init: { method: 'DELETE' } };
+    },
+    expect: runScoped(204),
+  },
+  'POST /v1/metrics': {
+    call: async (f) => ({
+      path: '/v1/metrics',
+      init: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: otlp((await f.run()).id),
+      },
+    }),
+    // The request is any writer's; which runs its points may reach is per point (below).
+    expect: { none: 401, other: 200, own: 200, admin: 200 },
+  },
+};
+
+/** Reads that only a writer of the project may make (its tokens and thresholds). */
+const WRITER_READS: Record<string, Row> = {
+  'GET /api/v1/projects/{id}/tokens': {
+    call: async (f) => ({ path: `/api/v1/projects/${f.own.id}/tokens`, init: {} }),
+    expect: runScoped(200),
+  },
+  'GET /api/v1/projects/{id}/thresholds': {
+    call: async (f) => ({ path: `/api/v1/projects/${f.own.id}/thresholds`, init: {} }),
+    expect: runScoped(200),
+  },
+};
+
+describe.each(backends)('write access on $name', (backend) => {
+  const server = useServer(backend);
+
+  async function fixture(): Promise<Fixture> {
+    const admin = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+      const headers = new Headers(init.headers);
+      headers.set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`);
+      const response = await fetch(`${server.url}${path}`, { ...init, headers });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+      return JSON.parse(text) as T;
+    };
+    const project = async () => {
+      const name = `matrix-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const p = await admin<{ id: string }>(
+        '/api/v1/projects',
+        json('POST', { name, visibility: 'private' }),
+      );
+      const t = await admin<{ token: string }>(
+        `/api/v1/projects/${p.id}/tokens`,
+        json('POST', { name: 'matrix' }),
+      );
+      return { id: p.id, name, token: t.token };
+    };
+    const own = await project();
+    const other = await project();
+    const run = () =>
+      admin<{ id: string; slug: string }>(
+        '/api/v1/runs',
+        json('POST', {
+          benchmark: 'matrix',
+          scenario: 's',
+          mesh: { name: 'consul' },
+          project: own.id,
+          startedAt: new Date(Date.now() - 60_000).toISOString(),
+        }),
+      );
+    return { own, other, run, admin };
+  }
+
+  const tokenOf = (f: Fixture, who: Who) =>
+    who === 'none'
+      ? undefined
+      : who === 'other'
+        ? f.other.token
+        : who === 'own'
+          ? f.own.token
+          : TEST_ADMIN_TOKEN;
+
+  async function status(f: Fixture, row: Row, who: Who): Promise<number> {
+    const { path, init } = await row.call(f);
+    const headers = new Headers(init.headers);
+    const token = tokenOf(f, who);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    const response = await fetch(`${server.url}${path}`, { ...init, headers });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  it('has a row for every write route of the OpenAPI document, and no row without a route', async () => {
+    const doc = (await (await fetch(`${server.url}/docs/json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const writes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => !['get', 'head', 'options'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.filter((w) => !(w in ROWS))).toEqual([]);
+    expect(Object.keys(ROWS).filter((r) => !writes.includes(r))).toEqual([]);
+    for (const r of Object.keys(WRITER_READS)) {
+      expect(doc.paths[r.split(' ')[1] as string]?.get, r).toBeDefined();
+    }
+  });
+
+  it.each(Object.entries({ ...ROWS, ...WRITER_READS }))('%s', async (_route, row) => {
+    const f = await fixture();
+    const got: Record<string, number> = {};
+    for (const who of WHO) got[who] = await status(f, row, who);
+    expect(got).toEqual(row.expect);
+  });
+
+  it('refuses before reading the body: a malformed body gets 401/403, not 400', async () => {
+    const f = await fixture();
+    const run = await f.run();
+    const garbage = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' };
+    for (const [path, init] of [
+      ['/api/v1/runs', garbage],
+      [`/api/v1/runs/${run.id}/events`, garbage],
+      [`/api/v1/runs/${run.id}/results`, garbage],
+      ['/api/v1/reports', garbage],
+      [`/api/v1/projects/${f.own.id}/thresholds`, garbage],
+      [`/api/v1/runs/${run.id}`, { ...garbage, method: 'PATCH' }],
+    ] as const) {
+      const anonymous = await fetch(`${server.url}${path}`, init);
+      expect([path, anonymous.status]).toEqual([path, 401]);
+      if (path === '/api/v1/runs' || path === '/api/v1/reports') continue; // no project in the URL
+      const other = await fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { ...init.headers, authorization: `Bearer ${f.other.token}` },
+      });
+      expect([path, other.status]).toEqual([path, 403]);
+    }
+  });
+
+  // OTLP points tagged with a run that the token may not write (the "otlp" helper's
+  // per-point scoping): added with that work.
+});
