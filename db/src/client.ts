@@ -1,6 +1,7 @@
 // One database interface over two drivers: PGlite (embedded) and node-postgres (server).
 // Ordinary queries go through drizzle; bulk loads go through COPY on the same transaction.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, type Transaction as PGliteTransaction } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -166,10 +167,29 @@ function openPostgres(url: string, max: number): Database {
   };
 }
 
+/**
+ * The embedded database's files are the owner's alone, as Postgres keeps its own: PGlite
+ * writes its files world-writable (0666, whatever the umask), so the directory is closed to
+ * others (0700) before it opens, and the files it left are made the owner's (0600/0700)
+ * when it opens and closes.
+ */
+function ownerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) ownerOnly(path);
+    else if (entry.isFile()) chmodSync(path, 0o600);
+  }
+}
+
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    ownerOnly(dataDir);
+  }
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
+  if (dataDir) ownerOnly(dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'embedded',
@@ -200,6 +220,7 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
     },
     async close() {
       await client.close();
+      if (dataDir) ownerOnly(dataDir);
     },
   };
 }

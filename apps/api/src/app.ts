@@ -12,6 +12,7 @@ import { AppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
+import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
 import uploadCountersPlugin from './plugins/upload-counters.plugin.ts';
@@ -51,6 +52,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler());
+  await app.register(securityHeadersPlugin);
 
   await app.register(databasePlugin, {
     databaseUrl: config.databaseUrl,
@@ -86,7 +88,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
   await app.register(otlpRoutes, { maxBytes: config.otlpMaxBytes });
   await app.register(selfMetricsRoutes);
-  await app.register(webPlugin, { root: options.webRoot });
+  await app.register(webPlugin, { root: options.webRoot, publicUrl: config.publicUrl });
   return app;
 }
 

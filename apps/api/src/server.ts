@@ -1,5 +1,5 @@
 // The process: config, app, listen, demo data on first start, graceful shutdown.
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
@@ -50,6 +50,7 @@ async function main() {
     const file = join(config.dataDir, 'token');
     if (local) {
       writeFileSync(file, `${local.token}\n`, { mode: 0o600 });
+      chmodSync(file, 0o600); // an older file keeps its mode through writeFileSync
       console.log(
         `\nmeshbench: a write token for the default project (also in ${file}):\n\n  export MESHBENCH_URL=${base}\n  export MESHBENCH_TOKEN=${local.token}\n\n` +
           `Paste it into the web app when it asks (uploads, sharing), or give it to the CLI and curl as "Authorization: Bearer <token>".\n`,

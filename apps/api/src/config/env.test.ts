@@ -24,6 +24,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MESHBENCH_DEMOO: '1' })).toThrow(ConfigError);
     expect(() => loadConfig({ MESHBENCH_DEMOO: '1' })).toThrow(/MESHBENCH_DEMOO/);
   });
+  it("accepts the CLI's own variables, which users export in the same shell", () => {
+    const c = loadConfig({ MESHBENCH_URL: 'http://localhost:3000', MESHBENCH_TOKEN: 'mb_x' });
+    expect(c.port).toBe(3000);
+    expect(JSON.stringify(c)).not.toContain('mb_x');
+  });
+  it('reads the public URL, refusing what is not one', () => {
+    expect(loadConfig({ MESHBENCH_PUBLIC_URL: 'https://mb.example.com/' }).publicUrl).toBe(
+      'https://mb.example.com',
+    );
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(() => loadConfig({ MESHBENCH_PUBLIC_URL: 'mb.example.com' })).toThrow(
+      /MESHBENCH_PUBLIC_URL/,
+    );
+  });
   it('reads the database URL and the demo switch', () => {
     const c = loadConfig({
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',

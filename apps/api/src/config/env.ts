@@ -33,6 +33,13 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
     .optional(),
   MESHBENCH_DATA_DIR: z.string().min(1).default('./.meshbench'),
+  MESHBENCH_PUBLIC_URL: z
+    .string()
+    .regex(
+      /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+      'MESHBENCH_PUBLIC_URL must be an http:// or https:// URL without a query, e.g. https://meshbench.example.com',
+    )
+    .optional(),
   STATSD_PORT: port('STATSD_PORT', 8125),
   MESHBENCH_ADMIN_TOKEN: z
     .string()
@@ -71,13 +78,21 @@ const envSchema = z.object({
   CHROMIUM_PATH: z.string().optional(),
 });
 
-const KNOWN = new Set(Object.keys(envSchema.shape));
+/**
+ * The `meshbench` command's own variables: the README has users export them in the shell
+ * they start the server from, so the server accepts them and uses neither.
+ */
+const CLI_VARIABLES = ['MESHBENCH_URL', 'MESHBENCH_TOKEN'];
+
+const KNOWN = new Set([...Object.keys(envSchema.shape), ...CLI_VARIABLES]);
 
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Where users reach the app (links in shared pages); never taken from a request's Host. */
+  publicUrl: string | undefined;
   statsdPort: number;
   /** StatsD aggregation interval: one row per series per interval per replica. */
   statsdFlushMs: number;
@@ -99,7 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const unknown = Object.keys(env).filter((k) => k.startsWith('MESHBENCH_') && !KNOWN.has(k));
   if (unknown.length > 0) {
     throw new ConfigError(
-      `unknown environment variable ${unknown.join(', ')}; known: ${[...KNOWN].filter((k) => k.startsWith('MESHBENCH_')).join(', ')}`,
+      `unknown environment variable ${unknown.join(', ')}; known: ${[...KNOWN].filter((k) => k.startsWith('MESHBENCH_') && !CLI_VARIABLES.includes(k)).join(', ')} (and the CLI's ${CLI_VARIABLES.join(', ')})`,
     );
   }
   const parsed = envSchema.safeParse(env);
@@ -115,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: resolve(e.MESHBENCH_DATA_DIR),
+    publicUrl: e.MESHBENCH_PUBLIC_URL?.replace(/\/+$/, ''),
     statsdPort: e.STATSD_PORT,
     statsdFlushMs: e.MESHBENCH_STATSD_FLUSH_MS,
     statsdUdp: e.MESHBENCH_STATSD_UDP,

@@ -1,6 +1,7 @@
 // Serves the built single-page app: its assets, and index.html for every client route.
 // A shared report's page (/r/{slug}) gets Open Graph tags written in by the server, since
-// link previews do not run the app.
+// link previews do not run the app; its og:url comes from MESHBENCH_PUBLIC_URL, never from
+// the request's Host header (which a client chooses), and is left out when it is not set.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -15,14 +16,14 @@ const escapeHtml = (s: string) =>
 
 export function withOpenGraph(
   html: string,
-  tags: { title: string; description: string; url: string },
+  tags: { title: string; description: string; url: string | undefined },
 ): string {
   const meta = [
     `<meta property="og:type" content="article" />`,
     `<meta property="og:site_name" content="meshbench" />`,
     `<meta property="og:title" content="${escapeHtml(tags.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(tags.description)}" />`,
-    `<meta property="og:url" content="${escapeHtml(tags.url)}" />`,
+    ...(tags.url ? [`<meta property="og:url" content="${escapeHtml(tags.url)}" />`] : []),
     `<meta name="twitter:card" content="summary" />`,
     `<meta name="description" content="${escapeHtml(tags.description)}" />`,
   ].join('\n    ');
@@ -31,7 +32,7 @@ export function withOpenGraph(
     .replace('</head>', `    ${meta}\n  </head>`);
 }
 
-export default fp<{ root: string | undefined }>(
+export default fp<{ root: string | undefined; publicUrl?: string | undefined }>(
   async (app, opts) => {
     const root = opts.root;
     if (!root || !existsSync(join(root, 'index.html'))) {
@@ -46,7 +47,7 @@ export default fp<{ root: string | undefined }>(
       let html = indexHtml;
       try {
         const report = await app.services.reports.get(slug);
-        const url = `${request.protocol}://${request.host}/r/${slug}`;
+        const url = opts.publicUrl ? `${opts.publicUrl}/r/${encodeURIComponent(slug)}` : undefined;
         html = withOpenGraph(indexHtml, {
           title: report.title,
           description: report.description,
