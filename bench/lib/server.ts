@@ -29,22 +29,25 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
-export async function startApi(env: Record<string, string>): Promise<ApiProcess> {
+/** Starts the API with `env` over this process's; a variable given as undefined is unset. */
+export async function startApi(env: Record<string, string | undefined>): Promise<ApiProcess> {
   const entry = fileURLToPath(new URL('../../apps/api/dist/server.js', import.meta.url));
   const port = await freePort();
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under a bench.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    STATSD_PORT: '0',
+    MESHBENCH_DEMO: '0',
+    MESHBENCH_LOG_LEVEL: process.env.MESHBENCH_LOG_LEVEL ?? 'warn',
+    MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN,
+    ...env,
+  };
+  for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, entry], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      STATSD_PORT: '0',
-      MESHBENCH_DEMO: '0',
-      MESHBENCH_LOG_LEVEL: process.env.MESHBENCH_LOG_LEVEL ?? 'warn',
-      MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN,
-      ...env,
-    },
+    env: childEnv,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -12,6 +12,7 @@ import { AppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
+import readCachePlugin from './plugins/read-cache.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     maxBatchBytes: config.maxBatchBytes,
     adminToken: config.adminToken,
   });
+  await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
   await app.register(authPlugin);
   await app.register(uploadCountersPlugin);
   await app.register(statsdPlugin, {

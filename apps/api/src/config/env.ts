@@ -72,6 +72,12 @@ const envSchema = z.object({
     .regex(/^\d+$/, 'MESHBENCH_OTLP_MAX_BYTES must be a whole number of bytes')
     .default(String(32 * 1024 * 1024))
     .transform(Number),
+  MESHBENCH_READ_CACHE_MS: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_READ_CACHE_MS must be a whole number of milliseconds (0 = off)')
+    .default('1000')
+    .transform(Number)
+    .refine((n) => n <= 60_000, 'MESHBENCH_READ_CACHE_MS must be at most 60000'),
   MESHBENCH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -105,6 +111,8 @@ export interface Config {
   demo: boolean | undefined;
   maxBatchBytes: number;
   maxResultBytes: number;
+  /** How long a read's answer is served again from this replica's memory; 0: never. */
+  readCacheMs: number;
   logLevel: string;
 }
 
@@ -139,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.MESHBENCH_DEMO,
     maxBatchBytes: e.MESHBENCH_MAX_BATCH_BYTES,
     maxResultBytes: e.MESHBENCH_MAX_RESULT_BYTES,
+    readCacheMs: e.MESHBENCH_READ_CACHE_MS,
     logLevel: e.MESHBENCH_LOG_LEVEL,
   };
 }

@@ -40,7 +40,7 @@ export default fp(
       return app.services.projects.authenticate(match[1]);
     }
 
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       request.principal = ANONYMOUS;
       request.principal = await principalOf(request);
       const route = request.routeOptions.url;
@@ -49,6 +49,8 @@ export default fp(
       if (!reading && request.principal.kind === 'anonymous') {
         throw new AppError(401, 'unauthorized', 'writes need "Authorization: Bearer <token>"');
       }
+      // An answer this reader had a moment ago (access included) is sent again as it was.
+      if (reading && app.readCache.serve(request, reply)) return reply;
       const { id } = (request.params ?? {}) as { id?: string };
       if (RUN_ROUTE.test(route) && id) {
         const run = await app.services.runs.find(id);
@@ -72,5 +74,5 @@ export default fp(
       }
     });
   },
-  { name: 'auth', dependencies: ['services'] },
+  { name: 'auth', dependencies: ['services', 'read-cache'] },
 );
