@@ -63,13 +63,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(servicesPlugin, {
     maxBatchBytes: config.maxBatchBytes,
     adminToken: config.adminToken,
+    unmatchedRetentionMs: config.unmatchedRetentionMs,
+    unmatchedMaxPoints: config.unmatchedMaxPoints,
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
   await app.register(authPlugin);
   await app.register(uploadCountersPlugin);
   await app.register(statsdPlugin, {
     port: options.statsdPort ?? config.statsdPort,
-    host: config.host,
+    host: config.statsdHost,
+    project: config.statsdProject,
     flushMs: config.statsdFlushMs,
     udp: config.statsdUdp,
   });

@@ -76,6 +76,65 @@ export const metricPoints = pgTable(
     members: text('members').array(),
     sketch: bytea('sketch'),
     quantiles: jsonb('quantiles').$type<{ q: number; value: number }[]>(),
+    /**
+     * A gauge's last value exactly, as decimal text, when it is an integer a float8 cannot
+     * hold (beyond 2^53: Envoy's uint64 gauges such as a config version hash).
+     */
+    lastExact: text('last_exact'),
   },
-  (t) => [index('metric_points_series_idx').on(t.runId, t.seriesId, t.t)],
+  // One row per point: a retried export (the same series, time, interval and start, from
+  // any replica: OTLP rows name no replica) is stored once. Every read uses its prefix.
+  (t) => [
+    uniqueIndex('metric_points_point_idx').on(
+      t.runId,
+      t.seriesId,
+      t.t,
+      t.intervalMs,
+      t.replica,
+      sql`coalesce(${t.startAt}, '-infinity'::timestamptz)`,
+    ),
+  ],
+);
+
+/**
+ * Points that matched no run when they arrived (no run of their environment yet, or not
+ * in its window), kept for MESHBENCH_UNMATCHED_RETENTION_MS so that a run created later
+ * claims them: those in its window, and for each cumulative stream the last point at or
+ * before its start (the reference its first increase is counted from). Each carries its
+ * series' identity and the project it may go to (null: any, as the admin's and an unbound
+ * StatsD listener's).
+ */
+export const unmatchedPoints = pgTable(
+  'unmatched_points',
+  {
+    projectId: uuid('project_id'),
+    environment: text('environment'),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'string' })
+      .notNull()
+      .default(sql`now()`),
+    source: text('source').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind').notNull(),
+    unit: text('unit'),
+    tags: jsonb('tags').$type<Record<string, string>>().notNull(),
+    keyHash: text('key_hash').notNull(),
+    t: ts('t').notNull(),
+    intervalMs: integer('interval_ms').notNull(),
+    startAt: ts('start_at'),
+    replica: text('replica').notNull(),
+    count: doublePrecision('count').notNull(),
+    sum: doublePrecision('sum'),
+    min: doublePrecision('min'),
+    max: doublePrecision('max'),
+    last: doublePrecision('last'),
+    lastAt: ts('last_at'),
+    members: text('members').array(),
+    sketch: bytea('sketch'),
+    quantiles: jsonb('quantiles').$type<{ q: number; value: number }[]>(),
+    lastExact: text('last_exact'),
+  },
+  (t) => [
+    index('unmatched_points_claim_idx').on(t.environment, t.t),
+    index('unmatched_points_received_idx').on(t.receivedAt),
+  ],
 );

@@ -36,10 +36,18 @@ export const seriesStats = z.object({
   min: z.number().nullable(),
   max: z.number().nullable(),
   last: z.number().nullable().describe('gauges: the last value, deltas applied'),
+  lastExact: z
+    .string()
+    .optional()
+    .describe(
+      "gauges: the last value as exact decimal text, when it is an integer beyond float8's 2^53 (OTLP int64, e.g. Envoy's uint64 gauges as Envoy sends them)",
+    ),
   percentiles: z
     .array(quantileValue)
     .optional()
-    .describe('timers, histograms, distributions: estimates from the merged DDSketch (1 %)'),
+    .describe(
+      'timers, histograms, distributions: estimates from the merged DDSketch at the nearest rank (method ddsketch, relativeError 0.01); summaries: the last quantiles as the client sent them (method summary, no bound)',
+    ),
 });
 export type SeriesStats = z.infer<typeof seriesStats>;
 
@@ -76,6 +84,10 @@ export const seriesPoint = z.object({
   p50: z.number().optional(),
   p90: z.number().optional(),
   p99: z.number().optional(),
+  quantiles: z
+    .array(quantileValue)
+    .optional()
+    .describe("summaries: the bucket's last quantiles as the client sent them (method summary)"),
 });
 export type SeriesPoint = z.infer<typeof seriesPoint>;
 
@@ -128,6 +140,10 @@ export const timelineSeries = series.omit({ stats: true }).extend({
       value: z.number().nullable(),
       min: z.number().nullable(),
       max: z.number().nullable(),
+      quantiles: z
+        .array(quantileValue)
+        .optional()
+        .describe("summaries: the bucket's last quantiles as the client sent them"),
     }),
   ),
 });
@@ -159,13 +175,28 @@ export const statsdStats = z.object({
   lastMalformed: z.string().nullable(),
   events: z.number().int(),
   serviceChecks: z.number().int(),
-  unmatched: z.number().int().describe('aggregates that matched no run, dropped'),
+  unmatched: z
+    .number()
+    .int()
+    .describe(
+      "aggregates not stored: a run tag the listener may not write (another project's run, or none), outside the run's window, or over an interval's series bound",
+    ),
+  held: z
+    .number()
+    .int()
+    .describe('aggregates that matched no run yet, kept for a run of their environment to claim'),
+  project: z
+    .string()
+    .nullable()
+    .describe('the project the listener is bound to (STATSD_PROJECT); null: any project'),
   rowsWritten: z.number().int(),
   flushErrors: z.number().int(),
   otlp: z.object({
     requests: z.number().int(),
     dataPoints: z.number().int(),
     rejected: z.number().int(),
+    held: z.number().int().describe('data points that matched no run yet, kept for a run to claim'),
+    duplicates: z.number().int().describe('data points stored before (retried exports)'),
     overloaded: z.number().int(),
   }),
 });

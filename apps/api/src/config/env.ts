@@ -41,6 +41,21 @@ const envSchema = z.object({
     )
     .optional(),
   STATSD_PORT: port('STATSD_PORT', 8125),
+  STATSD_HOST: z.string().min(1).default('127.0.0.1'),
+  STATSD_PROJECT: z.string().min(1).optional(),
+  MESHBENCH_UNMATCHED_RETENTION_MS: z
+    .string()
+    .regex(
+      /^\d+$/,
+      'MESHBENCH_UNMATCHED_RETENTION_MS must be a whole number of milliseconds (0 = keep none)',
+    )
+    .default(String(6 * 3600 * 1000))
+    .transform(Number),
+  MESHBENCH_UNMATCHED_MAX_POINTS: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_UNMATCHED_MAX_POINTS must be a whole number')
+    .default('2000000')
+    .transform(Number),
   MESHBENCH_ADMIN_TOKEN: z
     .string()
     .min(16, 'MESHBENCH_ADMIN_TOKEN must be at least 16 characters')
@@ -100,6 +115,14 @@ export interface Config {
   /** Where users reach the app (links in shared pages); never taken from a request's Host. */
   publicUrl: string | undefined;
   statsdPort: number;
+  /** StatsD's address: loopback unless a deployment opens it on purpose (no authentication). */
+  statsdHost: string;
+  /** The project (id or name) StatsD may write to; undefined: any project's runs. */
+  statsdProject: string | undefined;
+  /** How long points that matched no run are kept for a run created later; 0: none kept. */
+  unmatchedRetentionMs: number;
+  /** The most such points kept (the oldest go first). */
+  unmatchedMaxPoints: number;
   /** StatsD aggregation interval: one row per series per interval per replica. */
   statsdFlushMs: number;
   /** batch: the udp-batch addon (recvmmsg) where it is built, else dgram; dgram: node:dgram. */
@@ -140,6 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(e.MESHBENCH_DATA_DIR),
     publicUrl: e.MESHBENCH_PUBLIC_URL?.replace(/\/+$/, ''),
     statsdPort: e.STATSD_PORT,
+    statsdHost: e.STATSD_HOST,
+    statsdProject: e.STATSD_PROJECT,
+    unmatchedRetentionMs: e.MESHBENCH_UNMATCHED_RETENTION_MS,
+    unmatchedMaxPoints: e.MESHBENCH_UNMATCHED_MAX_POINTS,
     statsdFlushMs: e.MESHBENCH_STATSD_FLUSH_MS,
     statsdUdp: e.MESHBENCH_STATSD_UDP,
     otlpMaxBytes: e.MESHBENCH_OTLP_MAX_BYTES,

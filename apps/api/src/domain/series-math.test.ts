@@ -44,11 +44,12 @@ describe('combining stored rows', () => {
   it('turns OTLP cumulative sums into increases, with resets and the run start', () => {
     const start = 1_000;
     const rows = [
-      // A stream that began before the run: its first point is only the reference.
-      row({ tMs: 2000, startAtMs: 0, last: 100 }),
-      row({ tMs: 3000, startAtMs: 0, last: 130 }),
-      row({ tMs: 4000, startAtMs: 0, last: 20 }), // the process restarted with the same start
-      row({ tMs: 5000, startAtMs: 0, last: 25 }),
+      // A stream that began long before the run, with no point before it: its first point
+      // in the run is only the reference (most of what it counts happened before the run).
+      row({ tMs: 2000, startAtMs: -10_000, last: 100 }),
+      row({ tMs: 3000, startAtMs: -10_000, last: 130 }),
+      row({ tMs: 4000, startAtMs: -10_000, last: 20 }), // restarted with the same start
+      row({ tMs: 5000, startAtMs: -10_000, last: 25 }),
       // A stream that began inside the run counts whole from its first point.
       row({ tMs: 3000, startAtMs: 2500, last: 7 }),
       row({ tMs: 4000, startAtMs: 2500, last: 9 }),
@@ -63,6 +64,31 @@ describe('combining stored rows', () => {
       [4000, 5],
     ]);
     expect(buckets[1]?.ratePerSec).toBe(37);
+  });
+
+  it("counts a stream's first increase in the run from its last point before the run", () => {
+    const start = 60_000;
+    const rows = [
+      row({ tMs: 0, startAtMs: -600_000, last: 1000 }), // long before: not the reference
+      row({ tMs: 50_000, startAtMs: -600_000, last: 1400 }), // the last before the start
+      row({ tMs: 110_000, startAtMs: -600_000, last: 1450 }),
+      row({ tMs: 170_000, startAtMs: -600_000, last: 1470 }),
+    ];
+    const normal = normalize('counter', rows, start);
+    // The points before the start are no rows of the run; 1450 - 1400 is its first increase.
+    expect(normal.map((r) => [r.tMs, r.value])).toEqual([
+      [110_000, 50],
+      [170_000, 20],
+    ]);
+    expect(combineStats('counter', normal)).toMatchObject({ sum: 70, min: 20, max: 50 });
+  });
+
+  it('counts a first point whole when most of the time since its start lies in the run', () => {
+    const start = 60_000;
+    const near = [row({ tMs: 100_000, startAtMs: 50_000, last: 12 })]; // 10 s before, 40 s in
+    const far = [row({ tMs: 100_000, startAtMs: 0, last: 12 })]; // 60 s before, 40 s in
+    expect(combineStats('counter', normalize('counter', near, start)).sum).toBe(12);
+    expect(combineStats('counter', normalize('counter', far, start)).sum).toBe(0);
   });
 
   it('makes delta up-down counters a level', () => {

@@ -5,9 +5,12 @@
 import type { SeriesKind } from '@meshbench/schema';
 import {
   decodeSketch,
+  encodeSketch,
+  mergeEncoded,
   mergeInto,
   newSketch,
   percentiles,
+  RELATIVE_ACCURACY,
   type Sketch,
   subtractSketch,
 } from './sketch.ts';
@@ -28,6 +31,15 @@ export interface StoredRow extends AggregateValues {
   tMs: number;
   intervalMs: number;
   startAtMs: number | null;
+  /** A gauge's value as exact decimal text, beyond float8's 2^53 (null: `last` is exact). */
+  lastExact?: string | null;
+  /** An OTLP Summary's quantiles as sent (q in [0, 1]). */
+  quantiles?: Quantile[] | null;
+}
+
+export interface Quantile {
+  q: number;
+  value: number;
 }
 
 /** How a kind's rows combine. */
@@ -47,6 +59,33 @@ export function valueClass(kind: SeriesKind): ValueClass {
   }
 }
 
+/**
+ * Two aggregates of one series over one interval from one replica, made one (StatsD keeps
+ * an aggregate per line shape: the same counter sent at two sample rates is two): counts
+ * and sums add, a gauge keeps the later value, distributions merge, sets unite.
+ */
+export function mergeAggregate(
+  kind: SeriesKind,
+  into: AggregateValues,
+  from: AggregateValues,
+): void {
+  const cls = valueClass(kind);
+  into.count += from.count;
+  if (from.sum !== null) into.sum = (into.sum ?? 0) + from.sum;
+  if (from.min !== null && (into.min === null || from.min < into.min)) into.min = from.min;
+  if (from.max !== null && (into.max === null || from.max > into.max)) into.max = from.max;
+  if (cls === 'level' && (into.lastAtMs ?? 0) <= (from.lastAtMs ?? 0)) {
+    into.last = from.last;
+    into.lastAtMs = from.lastAtMs;
+  }
+  if (from.members) into.members = [...new Set([...(into.members ?? []), ...from.members])];
+  if (cls === 'set') into.last = into.members ? into.members.length : into.last;
+  if (from.sketch) {
+    const merged = mergeEncoded([into.sketch, from.sketch]);
+    into.sketch = merged ? encodeSketch(merged) : from.sketch;
+  }
+}
+
 /** A row with one meaning per class: an increase, a level, or a distribution's part. */
 export interface NormalRow {
   tMs: number;
@@ -60,15 +99,22 @@ export interface NormalRow {
   atMs: number;
   members: string[] | null;
   sketch: Uint8Array | Sketch | null;
+  lastExact: string | null;
+  quantiles: Quantile[] | null;
 }
 
 const byTime = (a: { tMs: number; atMs: number }, b: { tMs: number; atMs: number }) =>
   a.tMs - b.tMs || a.atMs - b.atMs;
 
 /**
- * Rows in time order with cumulative streams turned into increases. The first point of a
- * cumulative stream counts whole when the stream started inside the run (a process started
- * for the run) and only as the reference otherwise.
+ * Rows in time order with cumulative streams turned into increases (OpenTelemetry's
+ * cumulative temporality: each point is the total since the stream's start). A stream's
+ * point before the run's start is only the reference its first increase in the run is
+ * counted from, and is not itself a row of the run. Without such a point, the stream's
+ * first point counts whole when most of the time it covers, from the stream's start, lies
+ * in the run (a process started for the run, or just before it); otherwise it is only the
+ * reference, and the run's first interval of that stream is left out (an undercount,
+ * never a guess).
  */
 export function normalize(kind: SeriesKind, rows: StoredRow[], runStartMs: number): NormalRow[] {
   const cls = valueClass(kind);
@@ -90,7 +136,12 @@ export function normalize(kind: SeriesKind, rows: StoredRow[], runStartMs: numbe
     stream.sort((a, b) => a.tMs - b.tMs);
     let prev: StoredRow | null = null;
     for (const r of stream) {
-      out.push(increase(cls, r, prev, startAtMs >= runStartMs));
+      if (r.tMs < runStartMs) {
+        prev = r; // a reference, not a row of the run
+        continue;
+      }
+      const countsWhole = runStartMs - startAtMs <= r.tMs - runStartMs;
+      out.push(increase(cls, r, prev, countsWhole));
       prev = r;
     }
   }
@@ -123,6 +174,8 @@ function plain(cls: ValueClass, r: StoredRow): NormalRow {
     atMs: r.lastAtMs ?? r.tMs + r.intervalMs,
     members: r.members,
     sketch: r.sketch,
+    lastExact: r.lastExact ?? null,
+    quantiles: r.quantiles ?? null,
   };
   if (cls === 'sum') n.value = r.sum ?? 0;
   else if (cls === 'level') {
@@ -152,6 +205,9 @@ function increase(
     atMs: r.lastAtMs ?? r.tMs,
     members: null,
     sketch: null,
+    lastExact: null,
+    // A Summary's quantiles describe its whole stream so far: they are kept as sent.
+    quantiles: r.quantiles ?? null,
   };
   if (cls === 'sum') {
     const v = r.last ?? 0;
@@ -227,7 +283,38 @@ export interface CombinedStats {
   min: number | null;
   max: number | null;
   last: number | null;
-  percentiles?: { p: number; value: number }[];
+  /** The last value as exact decimal text, when float8 cannot hold it (beyond 2^53). */
+  lastExact?: string;
+  percentiles?: StatPercentile[];
+}
+
+/** A percentile with how it was obtained (packages/schema's accuracy convention). */
+export interface StatPercentile {
+  p: number;
+  value: number;
+  exact: boolean;
+  method: 'ddsketch' | 'summary';
+  relativeError?: number;
+}
+
+/**
+ * A Summary's quantiles as its client computed them over the stream so far (they do not
+ * merge, so the latest is given): no bound is known.
+ */
+export function summaryPercentiles(quantiles: Quantile[]): StatPercentile[] {
+  return quantiles
+    .filter((q) => Number.isFinite(q.q) && Number.isFinite(q.value))
+    .map((q) => ({ p: q.q * 100, value: q.value, exact: false, method: 'summary' as const }))
+    .sort((a, b) => a.p - b.p);
+}
+
+/** The quantiles of the last row that has any. */
+function lastQuantiles(rows: NormalRow[]): Quantile[] | null {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const q = (rows[i] as NormalRow).quantiles;
+    if (q && q.length > 0) return q;
+  }
+  return null;
 }
 
 export const STAT_PERCENTILES = [50, 90, 99] as const;
@@ -240,6 +327,7 @@ export function combineStats(kind: SeriesKind, rows: NormalRow[]): CombinedStats
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   let last: number | null = null;
+  let lastExact: string | null = null;
   for (const r of rows) {
     count += r.count;
     sum += cls === 'sum' ? r.value : r.sum;
@@ -247,7 +335,10 @@ export function combineStats(kind: SeriesKind, rows: NormalRow[]): CombinedStats
     const hi = cls === 'sum' || cls === 'set' ? r.value : r.max;
     if (lo !== null && lo < min) min = lo;
     if (hi !== null && hi > max) max = hi;
-    if (cls === 'level' || cls === 'set') last = r.value;
+    if (cls === 'level' || cls === 'set') {
+      last = r.value;
+      lastExact = r.lastExact;
+    }
   }
   if (cls === 'sum') ({ min, max } = intervalTotals(rows));
   const stats: CombinedStats = {
@@ -262,9 +353,20 @@ export function combineStats(kind: SeriesKind, rows: NormalRow[]): CombinedStats
     for (const r of rows) for (const m of r.members ?? []) all.add(m);
     stats.count = all.size;
   }
-  if (cls === 'distribution') {
+  if (lastExact !== null) stats.lastExact = lastExact;
+  if (kind === 'summary') {
+    const quantiles = lastQuantiles(rows);
+    if (quantiles) stats.percentiles = summaryPercentiles(quantiles);
+  } else if (cls === 'distribution') {
     const merged = mergeAll(rows);
-    if (merged && merged.count > 0) stats.percentiles = percentiles(merged, STAT_PERCENTILES);
+    if (merged && merged.count > 0) {
+      stats.percentiles = percentiles(merged, STAT_PERCENTILES).map((q) => ({
+        ...q,
+        exact: false,
+        method: 'ddsketch' as const,
+        relativeError: RELATIVE_ACCURACY,
+      }));
+    }
   }
   return stats;
 }
@@ -280,6 +382,8 @@ export interface Bucketed {
   p50?: number;
   p90?: number;
   p99?: number;
+  /** Summaries: the bucket's last quantiles as sent. */
+  quantiles?: StatPercentile[];
 }
 
 /**
@@ -345,6 +449,17 @@ export function bucketize(
         else fallback = Math.max(fallback, r.value);
       }
       b.value = Math.max(members.size, fallback);
+    } else if (kind === 'summary') {
+      b.value = count > 0 ? sum / count : null;
+      const quantiles = lastQuantiles(g);
+      if (quantiles) {
+        b.quantiles = summaryPercentiles(quantiles);
+        for (const q of b.quantiles) {
+          if (q.p === 50) b.p50 = q.value;
+          else if (q.p === 90) b.p90 = q.value;
+          else if (q.p === 99) b.p99 = q.value;
+        }
+      }
     } else {
       b.value = count > 0 ? sum / count : null;
       if (opts.percentiles) {

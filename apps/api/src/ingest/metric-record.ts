@@ -21,6 +21,8 @@ export interface MetricRecord extends AggregateValues {
   /** OTLP cumulative points: when their accumulation started. */
   startAtMs: number | null;
   quantiles: { q: number; value: number }[] | null;
+  /** A gauge's value as exact decimal text, when it is an integer beyond float8's 2^53. */
+  lastExact: string | null;
 }
 
 /** A StatsD aggregate as a record: DogStatsD tags parsed, `run` taken out, `env` read. */
@@ -49,5 +51,6 @@ export function statsdRecord(row: AggregateRow): MetricRecord {
     sketch: row.sketch,
     members: row.members,
     quantiles: null,
+    lastExact: null,
   };
 }

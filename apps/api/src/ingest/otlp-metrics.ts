@@ -177,13 +177,49 @@ export function decodeOtlpJson(text: string): ExportMetricsRequest {
   return parsed as ExportMetricsRequest;
 }
 
-/** ExportMetricsServiceResponse as protobuf, with partial_success when points were rejected. */
+/**
+ * ExportMetricsServiceResponse as protobuf, with partial_success when points were rejected
+ * or there is something to say of accepted ones (the specification's warning form: zero
+ * rejected with a message).
+ */
 export function encodeOtlpResponse(rejected: number, message: string): Uint8Array {
   const body =
-    rejected > 0 ? { partialSuccess: { rejectedDataPoints: rejected, errorMessage: message } } : {};
+    rejected > 0 || message
+      ? { partialSuccess: { rejectedDataPoints: rejected, errorMessage: message } }
+      : {};
   return v1.ExportMetricsServiceResponse.encode(
     v1.ExportMetricsServiceResponse.fromObject(body),
   ).finish();
+}
+
+/**
+ * What a data point may carry: longer names or values are refused (named in the response's
+ * partial_success), as are times Postgres cannot hold or a start after the point's time.
+ */
+export const OTLP_LIMITS = {
+  nameBytes: 1024,
+  attributeKeyBytes: 1024,
+  attributeValueBytes: 4096,
+  /** timestamptz's range, in Unix ms: 4713 BC is out of reach anyway, so from 1970. */
+  minTimeMs: 0,
+  maxTimeMs: Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+} as const;
+
+/** An int64 as exact decimal text, or null when a float8 holds it exactly (|v| <= 2^53). */
+function exactInt(v: Int64): string | null {
+  if (v === null || v === undefined) return null;
+  const text =
+    typeof v === 'object'
+      ? String(v)
+      : typeof v === 'string'
+        ? v.trim()
+        : Number.isInteger(v)
+          ? String(v)
+          : null;
+  if (text === null || !/^-?\d+$/.test(text)) return null;
+  const big = BigInt(text);
+  const limit = 2n ** 53n;
+  return big > limit || big < -limit ? big.toString() : null;
 }
 
 const num = (v: Int64 | number | string): number => {
@@ -229,16 +265,24 @@ function temporality(t: Temporality): number {
   return 0;
 }
 
+const inRange = (ms: number) =>
+  Number.isFinite(ms) && ms >= OTLP_LIMITS.minTimeMs && ms <= OTLP_LIMITS.maxTimeMs;
+
 /** Data point flag: FLAG_NO_RECORDED_VALUE (a gap, not a value). */
 const NO_RECORDED_VALUE = 1;
 
 export interface MappedRequest {
   records: MetricRecord[];
-  /** Data points that were not stored, and why (the first reason). */
+  /** Data points that were not stored. */
   rejected: number;
-  reason: string;
+  /** Why, each reason with how many points it refused, in the order first seen. */
+  reasons: Map<string, number>;
   dataPoints: number;
 }
+
+/** The reasons as one message: "3 data point(s): reason; 1 data point(s): other". */
+export const reasonsText = (reasons: Map<string, number>): string =>
+  [...reasons].map(([why, n]) => `${n} data point(s): ${why}`).join('; ');
 
 export const RUN_ATTRIBUTE = 'meshbench.run';
 const ENV_ATTRIBUTES = ['deployment.environment.name', 'deployment.environment'];
@@ -251,11 +295,27 @@ interface Scope {
   tags: Record<string, string>;
   runRef: string | null;
   env: string | null;
+  /** Why the resource's or scope's attributes are refused, or null. */
+  tooLong: string | null;
 }
 
 interface TagSet {
   tags: Record<string, string>;
   env: string | null;
+  /** Why these tags are refused (a key or value over the limits), or null. */
+  tooLong: string | null;
+}
+
+function tooLong(tags: Record<string, string>): string | null {
+  for (const [key, value] of Object.entries(tags)) {
+    if (Buffer.byteLength(key) > OTLP_LIMITS.attributeKeyBytes) {
+      return `an attribute key longer than ${OTLP_LIMITS.attributeKeyBytes} bytes ("${key.slice(0, 40)}...")`;
+    }
+    if (Buffer.byteLength(value) > OTLP_LIMITS.attributeValueBytes) {
+      return `attribute "${key.slice(0, 100)}" has a value longer than ${OTLP_LIMITS.attributeValueBytes} bytes`;
+    }
+  }
+  return null;
 }
 
 /** A step in the tree of tag sets: one attribute (key and value) further. */
@@ -331,17 +391,17 @@ function scopeOf(resourceTags: Record<string, string>, sm: ScopeMessage | null |
   // The run and environment are read once here; points may still name their own run.
   const runRef = scopeTags[RUN_ATTRIBUTE] || null;
   const { [RUN_ATTRIBUTE]: _run, ...tags } = scopeTags;
-  return { key: JSON.stringify(tags), tags, runRef, env: envOf(tags) };
+  return { key: JSON.stringify(tags), tags, runRef, env: envOf(tags), tooLong: tooLong(tags) };
 }
 
 function newMapped(): {
   out: MappedRequest;
   reject: (n: number, reason: string) => void;
 } {
-  const out: MappedRequest = { records: [], rejected: 0, reason: '', dataPoints: 0 };
+  const out: MappedRequest = { records: [], rejected: 0, reasons: new Map(), dataPoints: 0 };
   const reject = (n: number, reason: string) => {
     out.rejected += n;
-    if (!out.reason) out.reason = reason;
+    out.reasons.set(reason, (out.reasons.get(reason) ?? 0) + n);
   };
   return { out, reject };
 }
@@ -481,6 +541,13 @@ function mapMetric(
     reject(points.length, 'a metric without a name');
     return;
   }
+  if (Buffer.byteLength(name) > OTLP_LIMITS.nameBytes) {
+    reject(
+      points.length,
+      `a metric name longer than ${OTLP_LIMITS.nameBytes} bytes ("${name.slice(0, 40)}...")`,
+    );
+    return;
+  }
   if (
     !metric.gauge &&
     !metric.sum &&
@@ -516,14 +583,29 @@ function mapMetric(
             own[kv.key] = anyValueText(kv.value);
           }
         }
-        set = { tags: own, env: envOf(own) };
+        set = { tags: own, env: envOf(own), tooLong: tooLong(own) };
         node.set = set;
       }
       tags = set.tags;
       env = set.env;
+      if (set.tooLong) {
+        reject(1, set.tooLong);
+        continue;
+      }
+    } else if (scope.tooLong) {
+      reject(1, scope.tooLong);
+      continue;
     }
     const timeMs = p.timeUnixNano ? nanosToMs(p.timeUnixNano) : nowMs;
     const startMs = p.startTimeUnixNano ? nanosToMs(p.startTimeUnixNano) : null;
+    if (!inRange(timeMs) || (startMs !== null && !inRange(startMs))) {
+      reject(1, `a data point of "${name}" has a time outside 1970-9999`);
+      continue;
+    }
+    if (startMs !== null && startMs > timeMs) {
+      reject(1, `a data point of "${name}" starts after its time`);
+      continue;
+    }
     // Every record is built with the same fields in the same order (one object shape).
     const base: MetricRecord = {
       source: 'otlp',
@@ -545,6 +627,7 @@ function mapMetric(
       sketch: null,
       members: null,
       quantiles: null,
+      lastExact: null,
     };
     if (metric.gauge || metric.sum) {
       const np = p as NumberPoint;
@@ -564,6 +647,8 @@ function mapMetric(
         base.min = value;
         base.max = value;
         base.lastAtMs = timeMs;
+        // An int64 beyond 2^53 (a config version hash) is kept exactly beside the float.
+        if (!hasDouble) base.lastExact = exactInt(np.asInt);
         out.records.push(base);
         continue;
       }
@@ -577,8 +662,12 @@ function mapMetric(
         base.lastAtMs = timeMs;
         out.records.push(base);
       } else if (t === DELTA) {
+        // A delta covers [start_time, time]: placed at its start, as long as it lasted.
         base.sum = value;
-        base.intervalMs = startMs !== null ? Math.max(0, timeMs - startMs) : 0;
+        if (startMs !== null) {
+          base.tMs = startMs;
+          base.intervalMs = timeMs - startMs;
+        }
         out.records.push(base);
       } else {
         reject(1, `sum "${name}" has no aggregation temporality`);
@@ -625,7 +714,10 @@ function mapMetric(
       base.max = max;
       base.sketch = sketch;
       base.startAtMs = t === CUMULATIVE ? (startMs ?? 0) : null;
-      base.intervalMs = t === DELTA && startMs !== null ? Math.max(0, timeMs - startMs) : 0;
+      if (t === DELTA && startMs !== null) {
+        base.tMs = startMs;
+        base.intervalMs = timeMs - startMs;
+      }
       out.records.push(base);
       continue;
     }

@@ -19,26 +19,35 @@ import { resultsService } from '../services/results.service.ts';
 import { runsService } from '../services/runs.service.ts';
 import { tailService } from '../services/tail.service.ts';
 
+export interface ServicesOptions {
+  maxBatchBytes: number;
+  adminToken: string | undefined;
+  /** How long, and how many, points that matched no run are kept for a later run. */
+  unmatchedRetentionMs: number;
+  unmatchedMaxPoints: number;
+}
+
 function build(
   database: import('@meshbench/db').Database,
-  maxBatchBytes: number,
-  adminToken: string | undefined,
+  opts: ServicesOptions,
   warn: (error: unknown, message: string) => void,
   debug: (fields: Record<string, unknown>, message: string) => void,
 ) {
+  const { maxBatchBytes, adminToken } = opts;
   const runs = runsRepository(database.db);
   const propagation = propagationRepository(database.db);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
+  const metrics = metricsServices(database, runs, opts.unmatchedRetentionMs);
   const services = {
     projects,
-    runs: runsService({ runs, projects }),
+    runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),
     ingest: ingestService({ runs, events, maxBatchBytes, warn, debug }),
     export: exportService({ runs, events }),
     propagation: propagationService({ runs, propagation }),
     results: resultsService({ runs, results: resultsRepository(database.db) }),
     tail: tailService({ runs, propagation, tail: tailRepository(database) }),
-    ...metricsServices(database, runs),
+    ...metrics,
     /** Whether the database has no runs yet (first start). */
     isEmpty: () => runs.isEmpty(),
   };
@@ -61,18 +70,23 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ maxBatchBytes: number; adminToken: string | undefined }>(
+export default fp<ServicesOptions>(
   async (app, opts) => {
-    app.decorate(
-      'services',
-      build(
-        app.database,
-        opts.maxBatchBytes,
-        opts.adminToken,
-        (err, message) => app.log.warn({ err }, message),
-        (fields, message) => app.log.debug(fields, message),
-      ),
+    const services = build(
+      app.database,
+      opts,
+      (err, message) => app.log.warn({ err }, message),
+      (fields, message) => app.log.debug(fields, message),
     );
+    app.decorate('services', services);
+    // Held points past their time (or beyond the bound) are forgotten, once a minute.
+    const expiry = setInterval(() => {
+      services
+        .expireHeld(opts.unmatchedRetentionMs, opts.unmatchedMaxPoints)
+        .catch((error) => app.log.warn({ err: error }, 'forgetting held metric points failed'));
+    }, 60_000);
+    expiry.unref();
+    app.addHook('onClose', async () => clearInterval(expiry));
   },
   { name: 'services', dependencies: ['database'] },
 );

@@ -36,6 +36,11 @@ export interface StatsdPluginOptions {
   flushMs: number;
   /** batch: the udp-batch addon where it is built (else dgram, with a warning). */
   udp: 'batch' | 'dgram';
+  /**
+   * The project (id or name) whose runs the listener may write: StatsD has no
+   * authentication, so a deployment binds it to one. Unset: any project's runs.
+   */
+  project?: string | undefined;
 }
 
 const RECV_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -52,9 +57,21 @@ export default fp<StatsdPluginOptions>(
       datagrams: 0,
       lines: 0,
       unmatched: 0,
+      held: 0,
       rowsWritten: 0,
       flushErrors: 0,
     };
+    let projectId: string | null = null;
+    if (opts.project) {
+      const project = await app.services.projects.find(opts.project);
+      if (!project) {
+        throw new Error(
+          `STATSD_PROJECT: no project "${opts.project}" (give an existing project's id or name)`,
+        );
+      }
+      projectId = project.id;
+    }
+    const scope = { projectId };
     let udp: Socket | null = null;
     let batch: BatchReceiver | null = null;
     let tcp: Server | null = null;
@@ -93,9 +110,13 @@ export default fp<StatsdPluginOptions>(
             await yieldToSocket();
           }
           for (let i = 0; i < records.length; i += 4 * SLICE) {
-            const result = await app.services.metricsIngest.store(records.slice(i, i + 4 * SLICE));
+            const result = await app.services.metricsIngest.store(
+              records.slice(i, i + 4 * SLICE),
+              scope,
+            );
             counters.rowsWritten += result.stored;
-            counters.unmatched += result.unmatched;
+            counters.held += result.held;
+            for (const n of result.refused.values()) counters.unmatched += n;
           }
         })
         .catch((error) => {
@@ -131,6 +152,8 @@ export default fp<StatsdPluginOptions>(
         events: aggregator.counters.events,
         serviceChecks: aggregator.counters.serviceChecks,
         unmatched: counters.unmatched + aggregator.counters.dropped,
+        held: counters.held,
+        project: projectId,
         rowsWritten: counters.rowsWritten,
         flushErrors: counters.flushErrors,
       }),

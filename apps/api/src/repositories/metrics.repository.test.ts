@@ -40,10 +40,11 @@ describe('metric points as binary COPY rows', () => {
         members: ['a', 'é', ''],
         sketch: Uint8Array.from([1, 2, 255]),
         quantiles: [{ q: 0.5, value: 3 }],
+        lastExact: '18446744073709551615',
       }),
     ]);
     const f = row as (Buffer | null)[];
-    expect(f).toHaveLength(15);
+    expect(f).toHaveLength(16);
     expect(f[0]?.toString('hex')).toBe(RUN.replaceAll('-', ''));
     expect(f[1]?.readBigInt64BE(0)).toBe(42n);
     expect(timestampOf(f[2] as Buffer)).toEqual({ iso: '2026-02-01T10:00:00.007Z', micros: 0 });
@@ -62,6 +63,7 @@ describe('metric points as binary COPY rows', () => {
     expect(f[13]?.toString('hex')).toBe('0102ff');
     expect(f[14]?.[0]).toBe(1); // jsonb version
     expect(JSON.parse((f[14] as Buffer).subarray(1).toString())).toEqual([{ q: 0.5, value: 3 }]);
+    expect(f[15]?.toString()).toBe('18446744073709551615');
   });
 
   it('writes times before 1970 and around the millennium to the millisecond', () => {

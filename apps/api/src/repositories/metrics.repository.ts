@@ -25,8 +25,10 @@ import {
   type AggregateValues,
   bucketize,
   normalize,
+  type StatPercentile,
   type StoredRow,
 } from '../domain/series-math.ts';
+import type { MetricRecord } from '../ingest/metric-record.ts';
 import { fromFloat8Send } from './float8-send.ts';
 
 const { lifecyclePhases, metricSeries, runs } = tables;
@@ -42,6 +44,7 @@ const isUuid = (s: string) =>
 export interface RunWindow {
   id: string;
   slug: string;
+  projectId: string;
   environment: string | null;
   startedMs: number;
   finishedMs: number | null;
@@ -81,6 +84,7 @@ export interface BucketValues {
   value: number | null;
   min: number | null;
   max: number | null;
+  quantiles?: StatPercentile[];
 }
 
 /** One lifecycle phase at bucket granularity (see lifecycleBuckets). */
@@ -103,6 +107,7 @@ export interface PointToStore extends AggregateValues {
   startAtMs: number | null;
   replica: string;
   quantiles: { q: number; value: number }[] | null;
+  lastExact?: string | null;
 }
 
 const POINT_COLUMNS = [
@@ -121,6 +126,7 @@ const POINT_COLUMNS = [
   'members',
   'sketch',
   'quantiles',
+  'last_exact',
 ];
 
 /** Postgres' epoch (2000-01-01) in Unix milliseconds. */
@@ -142,6 +148,7 @@ export interface PointRows {
     intervalMs: number;
     startAtMs: number | null;
     quantiles: { q: number; value: number }[] | null;
+    lastExact?: string | null;
   })[];
   runIds: string[];
   seriesIds: string[];
@@ -192,6 +199,7 @@ export function* copyChunks(rows: PointRows): Generator<Uint8Array> {
     if (p.sketch) out.field(p.sketch);
     else out.nullField();
     out.text(p.quantiles ? JSON.stringify(p.quantiles) : undefined, JSONB_VERSION);
+    out.text(p.lastExact ?? undefined);
     if (out.hasFull()) yield* out.take();
   }
   yield* out.end();
@@ -204,6 +212,74 @@ export const pointRows = (points: PointToStore[]): PointRows => ({
   seriesIds: points.map((p) => p.seriesId),
   replicas: points.map((p) => p.replica),
 });
+
+/** Postgres' unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** A point that matched no run, with its series' identity. */
+export interface HeldPoint {
+  record: MetricRecord;
+  keyHash: string;
+  /** The series' tags, sorted by key. */
+  tags: Record<string, string>;
+}
+
+const HELD_COLUMNS = [
+  'project_id',
+  'environment',
+  'source',
+  'name',
+  'kind',
+  'unit',
+  'tags',
+  'key_hash',
+  ...POINT_COLUMNS.filter((c) => c !== 'run_id' && c !== 'series_id'),
+];
+
+/** Held points as COPY's binary rows: the identity columns, then a point's. */
+function* heldChunks(
+  points: HeldPoint[],
+  projectId: string | null,
+  replica: string,
+): Generator<Uint8Array> {
+  const out = new CopyBinaryWriter();
+  const project = projectId ? uuidField(projectId) : null;
+  for (const { record: p, keyHash, tags } of points) {
+    out.room(2 + 20 + 12 * 2 + 12 * 6 + 12 + 4 * 3);
+    out.pos = putInt16(out.buf, out.pos, HELD_COLUMNS.length);
+    if (project) out.bytes(project);
+    else out.nullField();
+    out.text(p.env ?? undefined);
+    out.text(p.source);
+    out.text(p.name);
+    out.text(p.kind);
+    out.text(p.unit ?? undefined);
+    out.text(JSON.stringify(tags), JSONB_VERSION);
+    out.text(keyHash);
+    out.room(12 * 2 + 8 + 12 * 6);
+    let q = putMsField(out.buf, out.pos, p.tMs);
+    q = putInt4Field(out.buf, q, Math.round(p.intervalMs));
+    q = putMsField(out.buf, q, p.startAtMs);
+    out.pos = q;
+    out.text(p.source === 'otlp' ? '' : replica);
+    out.room(12 * 6);
+    q = putFloat8Field(out.buf, out.pos, Number.isFinite(p.count) ? p.count : 0);
+    q = putFloat8Field(out.buf, q, p.sum);
+    q = putFloat8Field(out.buf, q, p.min);
+    q = putFloat8Field(out.buf, q, p.max);
+    q = putFloat8Field(out.buf, q, p.last);
+    q = putMsField(out.buf, q, p.lastAtMs);
+    out.pos = q;
+    if (p.members) out.bytes(textArrayField(p.members));
+    else out.nullField();
+    if (p.sketch) out.field(p.sketch);
+    else out.nullField();
+    out.text(p.quantiles ? JSON.stringify(p.quantiles) : undefined, JSONB_VERSION);
+    out.text(p.lastExact ?? undefined);
+    if (out.hasFull()) yield* out.take();
+  }
+  yield* out.end();
+}
 
 /** jsonb's binary form is a version byte, then the JSON text. */
 const JSONB_VERSION = 1;
@@ -228,12 +304,13 @@ export function metricsRepository(database: Database) {
     const t = rowsOf<{ t: number | null }>(result)[0]?.t;
     return t === null || t === undefined ? null : Number(t);
   };
-  const runColumns = sql`id, slug, environment, topology,
+  const runColumns = sql`id, slug, project_id, environment, topology,
     (extract(epoch from started_at) * 1000)::float8 as started_ms,
     (extract(epoch from finished_at) * 1000)::float8 as finished_ms`;
   const toWindow = (r: {
     id: string;
     slug: string;
+    project_id: string;
     environment: string | null;
     topology: Topology;
     started_ms: unknown;
@@ -241,6 +318,7 @@ export function metricsRepository(database: Database) {
   }): RunWindow => ({
     id: r.id,
     slug: r.slug,
+    projectId: r.project_id,
     environment: r.environment,
     topology: r.topology ?? {},
     startedMs: Number(r.started_ms),
@@ -258,17 +336,22 @@ export function metricsRepository(database: Database) {
       return rowsOf<Parameters<typeof toWindow>[0]>(result).map(toWindow);
     },
 
-    /** Runs of these environments (null: runs without one) whose window touches [from, to]. */
+    /**
+     * Runs of these environments (null: runs without one) whose window touches [from, to],
+     * of one project (null: of any).
+     */
     async runsInWindow(
       environments: (string | null)[],
       fromMs: number,
       toMs: number,
+      projectId: string | null,
     ): Promise<RunWindow[]> {
       const named = environments.filter((e): e is string => e !== null);
       const unnamed = environments.some((e) => e === null);
       const result = await db.execute(sql`select ${runColumns} from runs
         where (environment = any(${sql.param(named)}::text[])
             or (${unnamed}::boolean and environment is null))
+          and (${projectId}::uuid is null or project_id = ${projectId}::uuid)
           and started_at <= ${iso(toMs)}::timestamptz
           and (finished_at is null or finished_at >= ${iso(fromMs)}::timestamptz)
         order by started_at desc
@@ -315,11 +398,133 @@ export function metricsRepository(database: Database) {
       await this.appendRows(pointRows(points));
     },
 
-    async appendRows(rows: PointRows): Promise<void> {
-      if (rows.values.length === 0) return;
+    /**
+     * Appends points with COPY in one transaction. A point stored before (an export
+     * retried, here or through another replica) makes COPY fail on the unique index: then,
+     * and only then, the points go through a scratch table and are inserted skipping those
+     * already there, so the common case costs no more than COPY.
+     */
+    async appendRows(rows: PointRows): Promise<{ stored: number; duplicates: number }> {
+      const n = rows.values.length;
+      if (n === 0) return { stored: 0, duplicates: 0 };
+      try {
+        await database.transaction((tx) =>
+          tx.copy('metric_points', POINT_COLUMNS, copyChunks(rows), { format: 'binary' }),
+        );
+        return { stored: n, duplicates: 0 };
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      }
+      const stored = await database.transaction(async (tx) => {
+        await tx.db.execute(
+          sql.raw(
+            'create temporary table metric_points_incoming (like metric_points) on commit drop',
+          ),
+        );
+        await tx.copy('metric_points_incoming', POINT_COLUMNS, copyChunks(rows), {
+          format: 'binary',
+        });
+        const result = await tx.db.execute(
+          sql.raw(`insert into metric_points select * from metric_points_incoming
+            on conflict do nothing`),
+        );
+        return (
+          (result as { rowCount?: number | null; affectedRows?: number }).rowCount ??
+          (result as { affectedRows?: number }).affectedRows ??
+          0
+        );
+      });
+      return { stored, duplicates: n - stored };
+    },
+
+    /**
+     * Keeps points that matched no run, with their series' identity, the project they may
+     * go to (null: any) and their environment, for a run created later to claim.
+     */
+    async holdPoints(
+      points: HeldPoint[],
+      projectId: string | null,
+      replica: string,
+    ): Promise<void> {
+      if (points.length === 0) return;
       await database.transaction((tx) =>
-        tx.copy('metric_points', POINT_COLUMNS, copyChunks(rows), { format: 'binary' }),
+        tx.copy('unmatched_points', HELD_COLUMNS, heldChunks(points, projectId, replica), {
+          format: 'binary',
+        }),
       );
+    },
+
+    /**
+     * Moves the held points a new run may claim into it: those of its project (or of none)
+     * and environment that lie in its window, and for each cumulative stream the last one
+     * at or before its start (the reference its first increase is counted from). The
+     * points in its window are no longer held; the references stay (another run may
+     * start after them too). Returns the points stored.
+     */
+    async claimHeld(run: RunWindow): Promise<number> {
+      const started = iso(run.startedMs);
+      const finished = run.finishedMs === null ? null : iso(run.finishedMs);
+      return database.transaction(async (tx) => {
+        const result = await tx.db.execute(sql`
+          with mine as (
+            select ctid as held, * from unmatched_points u
+            where (u.project_id is null or u.project_id = ${run.projectId}::uuid)
+              and u.environment is not distinct from ${run.environment}::text
+              and u.t <= coalesce(${finished}::timestamptz, 'infinity')
+          ), inside as (
+            select * from mine m
+            where case when m.interval_ms > 0
+              then m.t + m.interval_ms * interval '1 millisecond' > ${started}::timestamptz
+              else m.t >= ${started}::timestamptz end
+          ), reference as (
+            select distinct on (m.key_hash, m.start_at) * from mine m
+            where m.start_at is not null and m.kind <> 'gauge' and m.t < ${started}::timestamptz
+            order by m.key_hash, m.start_at, m.t desc
+          ), claimed as (
+            select * from inside union all select * from reference
+          ), series as (
+            insert into metric_series (run_id, source, name, kind, unit, tags, key_hash)
+            select distinct on (key_hash) ${run.id}::uuid, source, name, kind, unit, tags, key_hash
+            from claimed
+            on conflict (run_id, key_hash) do nothing
+            returning id, key_hash
+          ), ids as (
+            select id, key_hash from series
+            union all
+            select s.id, s.key_hash from metric_series s
+            where s.run_id = ${run.id}::uuid and s.key_hash in (select key_hash from claimed)
+          ), stored as (
+            insert into metric_points (run_id, series_id, t, interval_ms, start_at, replica,
+              count, sum, min, max, last, last_at, members, sketch, quantiles, last_exact)
+            select distinct on (c.held) ${run.id}::uuid, i.id, c.t, c.interval_ms, c.start_at,
+              c.replica, c.count, c.sum, c.min, c.max, c.last, c.last_at, c.members, c.sketch,
+              c.quantiles, c.last_exact
+            from claimed c join ids i on i.key_hash = c.key_hash
+            order by c.held
+            on conflict do nothing
+            returning 1
+          ), released as (
+            delete from unmatched_points where ctid in (select held from inside)
+          )
+          select count(*)::int as n from stored`);
+        return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+      });
+    },
+
+    /**
+     * Forgets held points received more than `holdMs` ago, and the oldest beyond
+     * `maxPoints`. Returns how many were forgotten.
+     */
+    async expireHeld(holdMs: number, maxPoints: number): Promise<number> {
+      const old = await db.execute(
+        sql`delete from unmatched_points where received_at < now() - ${holdMs} * interval '1 millisecond'`,
+      );
+      let n = (old as { rowCount?: number | null }).rowCount ?? 0;
+      const over = await db.execute(sql`
+        delete from unmatched_points where ctid in (
+          select ctid from unmatched_points order by received_at desc offset ${maxPoints})`);
+      n += (over as { rowCount?: number | null }).rowCount ?? 0;
+      return n;
     },
 
     async listSeries(runId: string): Promise<SeriesRow[]> {
@@ -341,8 +546,9 @@ export function metricsRepository(database: Database) {
     /**
      * The stored rows of some series of a run whose interval touches [fromMs, toMs] (a
      * StatsD interval that began just before the run started holds the run's first
-     * samples), in time order.
-     * Sketches and set members are read only when asked for (they are the heavy columns).
+     * samples), and for each cumulative stream its last point before fromMs (what the
+     * first increase in the range is counted from), in time order per series.
+     * Sketches, set members and quantiles are read only when asked for (the heavy columns).
      */
     async seriesRows(
       runId: string,
@@ -356,14 +562,23 @@ export function metricsRepository(database: Database) {
       if (ids.length === 0) return out;
       // Read through a binary COPY: thousands of rows of numbers, decoded without text.
       const from = timestampLiteral(fromMs);
+      const columns = `series_id, t, interval_ms, start_at, count, sum, min, max, last, last_at,
+        last_exact ${heavy ? ', members, sketch, quantiles::text' : ''}`;
+      const ofSeries = `run_id = ${uuidLiteral(runId)} and series_id = any('{${ids.join(',')}}'::bigint[])`;
       const r = new CopyBinaryReader(
         await database.copyOut(`
-          select series_id, t, interval_ms, start_at, count, sum, min, max, last, last_at
-            ${heavy ? ', members, sketch' : ''}
-          from metric_points
-          where run_id = ${uuidLiteral(runId)} and series_id = any('{${ids.join(',')}}'::bigint[])
-            and t >= ${timestampLiteral(fromMs - MAX_INTERVAL_MS)} and t <= ${timestampLiteral(toMs)}
-            and (t >= ${from} or t + interval_ms * interval '1 millisecond' > ${from})
+          select * from (
+            select ${columns} from metric_points
+            where ${ofSeries}
+              and t >= ${timestampLiteral(fromMs - MAX_INTERVAL_MS)} and t <= ${timestampLiteral(toMs)}
+              and (t >= ${from} or t + interval_ms * interval '1 millisecond' > ${from})
+            union all
+            select * from (
+              select distinct on (series_id, start_at) ${columns} from metric_points
+              where ${ofSeries} and start_at is not null and t < ${from} and interval_ms = 0
+              order by series_id, start_at, t desc
+            ) reference
+          ) x
           order by series_id, t`),
       );
       let seriesId = Number.NaN;
@@ -374,7 +589,7 @@ export function metricsRepository(database: Database) {
           seriesId = id;
           rows = listOf(out, String(id));
         }
-        rows.push({
+        const row: StoredRow = {
           tMs: r.timestampMs() as number,
           intervalMs: r.int() as number,
           startAtMs: r.timestampMs(),
@@ -384,9 +599,16 @@ export function metricsRepository(database: Database) {
           max: r.float8(),
           last: r.float8(),
           lastAtMs: r.timestampMs(),
+          lastExact: r.text(),
           members: heavy ? (r.textArray() as string[] | null) : null,
           sketch: heavy ? r.bytes() : null,
-        });
+          quantiles: null,
+        };
+        if (heavy) {
+          const q = r.text();
+          row.quantiles = q ? (JSON.parse(q) as { q: number; value: number }[]) : null;
+        }
+        rows.push(row);
       }
       return out;
     },
@@ -404,13 +626,14 @@ export function metricsRepository(database: Database) {
       list: { id: string; kind: SeriesKind }[],
       axis: BucketAxis,
     ): Promise<Map<string, BucketValues[]>> {
-      const rows = await this.seriesRows(
-        runId,
-        list.map((x) => x.id),
-        axis.fromMs,
-        axis.toMs,
-        false,
-      );
+      // Summaries' quantiles are a heavy column, read for them alone.
+      const summaries = list.filter((x) => x.kind === 'summary').map((x) => x.id);
+      const others = list.filter((x) => x.kind !== 'summary').map((x) => x.id);
+      const [rows, summaryRows] = await Promise.all([
+        this.seriesRows(runId, others, axis.fromMs, axis.toMs, false),
+        this.seriesRows(runId, summaries, axis.fromMs, axis.toMs, true),
+      ]);
+      for (const [k, v] of summaryRows) rows.set(k, v);
       const out = new Map<string, BucketValues[]>();
       for (const { id, kind } of list) {
         const stored = rows.get(id);
@@ -424,6 +647,7 @@ export function metricsRepository(database: Database) {
             value: b.value,
             min: b.min,
             max: b.max,
+            ...(b.quantiles ? { quantiles: b.quantiles } : {}),
           })),
         );
       }

@@ -60,8 +60,13 @@ const routes: FastifyPluginAsync = async (app) => {
   );
   counter(
     'meshbench_statsd_unmatched_total',
-    'StatsD aggregates that matched no run (or found the interval full), dropped.',
+    "StatsD aggregates not stored: a run tag the listener may not write, outside the run's window, or the interval full.",
     () => stats().unmatched,
+  );
+  counter(
+    'meshbench_statsd_held_total',
+    'StatsD aggregates that matched no run yet, kept for a run created later to claim.',
+    () => stats().held,
   );
   counter(
     'meshbench_statsd_rows_written_total',
@@ -85,8 +90,18 @@ const routes: FastifyPluginAsync = async (app) => {
   );
   counter(
     'meshbench_otlp_rejected_data_points_total',
-    'OTLP data points rejected (partial_success): no value, no run, unknown type.',
+    'OTLP data points rejected (partial_success): no value, a run the token may not write, outside the run window, over the limits, unknown type.',
     () => otlp().rejected,
+  );
+  counter(
+    'meshbench_otlp_held_data_points_total',
+    'OTLP data points that matched no run yet, kept for a run created later to claim.',
+    () => otlp().held,
+  );
+  counter(
+    'meshbench_otlp_duplicate_data_points_total',
+    'OTLP data points stored before (retried exports), acknowledged and stored once.',
+    () => otlp().duplicates,
   );
   counter(
     'meshbench_otlp_overloaded_total',

@@ -1,10 +1,13 @@
-// Storing metric records: each is tied to a run (its run tag, else its environment and
-// time), its series found or created, and its aggregate appended as one point row.
+// Storing metric records: each is tied to a run of the writer's project (its run tag, else
+// its environment and time), its series found or created, and its aggregate appended as one
+// point row; a record that matches no run yet is held for a run created later to claim.
 // Nothing here is shared between replicas: caches only save look-ups that any replica
-// could redo, and every row written is this replica's own.
+// could redo, and the rows written are keyed so that a retry through any replica is one.
 import { createHash } from 'node:crypto';
+import { mergeAggregate } from '../domain/series-math.ts';
 import type { MetricRecord } from '../ingest/metric-record.ts';
 import type {
+  HeldPoint,
   MetricsRepository,
   PointRows,
   RunWindow,
@@ -13,9 +16,22 @@ import type {
 
 export interface StoreResult {
   stored: number;
-  /** Records that matched no run (dropped). */
-  unmatched: number;
+  /** Points already stored (a retried export): acknowledged, stored once. */
+  duplicates: number;
+  /** Points that matched no run yet, kept for a run of their environment to claim. */
+  held: number;
+  /** Points refused, each reason with how many (a run they may not write, outside its window). */
+  refused: Map<string, number>;
 }
+
+/** Which runs a write may reach: one project's (a token's, a bound StatsD listener's), or any. */
+export interface WriteScope {
+  projectId: string | null;
+}
+
+/** Refused the same way whether the run is another project's or does not exist at all. */
+export const NOT_WRITABLE =
+  'named a run (meshbench.run or a run tag) that does not exist or that this token may not write';
 
 interface SeriesIdentity {
   source: string;
@@ -28,10 +44,47 @@ interface SeriesIdentity {
 }
 
 const REF_TTL_MS = 10_000;
+
+export const MATCHED_NO_RUN =
+  "matched no run: set the attribute meshbench.run to a run id or slug, or deployment.environment to a run's environment within its time window";
+
+/** Whether a record's interval overlaps the run's window (a point in time: lies in it). */
+export function inWindow(run: RunWindow, r: MetricRecord): boolean {
+  const end = r.tMs + r.intervalMs;
+  const finished = run.finishedMs ?? Number.POSITIVE_INFINITY;
+  return r.intervalMs > 0
+    ? run.startedMs < end && r.tMs < finished
+    : run.startedMs <= r.tMs && r.tMs <= finished;
+}
+
+/**
+ * Why a record tagged with its run is refused for lying outside the run's window, or null.
+ * A cumulative point before the start is kept: it is what the run's first increase of its
+ * stream is counted from.
+ */
+function outsideWindow(run: RunWindow, r: MetricRecord): string | null {
+  if (inWindow(run, r)) return null;
+  const cumulative = r.startAtMs !== null && r.kind !== 'gauge';
+  if (cumulative && r.tMs < run.startedMs) return null;
+  return r.tMs < run.startedMs
+    ? "lies before its run's start (runs take points from their start to their finish)"
+    : 'lies after its run finished (runs take points from their start to their finish)';
+}
 const CACHE_LIMIT = 200_000;
 
-export function metricsIngestService(deps: { metrics: MetricsRepository; replica: string }) {
-  const { metrics, replica } = deps;
+export function metricsIngestService(deps: {
+  metrics: MetricsRepository;
+  replica: string;
+  /** How long points that matched no run are kept for a run to claim; 0: dropped at once. */
+  holdMs: number;
+}) {
+  const { metrics, replica, holdMs } = deps;
+  /**
+   * The replica named in a row: a StatsD interval is this replica's share of it (several
+   * replicas write one), an OTLP point is the sender's alone, so none is named, and an
+   * export retried through another replica is the same row.
+   */
+  const replicaOf = (r: MetricRecord) => (r.source === 'otlp' ? '' : replica);
   const refs = new Map<string, { run: RunWindow | null; expires: number }>();
   const identities = new Map<string, SeriesIdentity>();
   /**
@@ -107,25 +160,22 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
 
   /**
    * The run of a record without a run tag: of its environment (none: runs without one),
-   * whose window its interval [tMs, endMs] touches; the latest started when several do.
+   * whose window its interval overlaps; the latest started when several do.
    */
-  function runAt(
-    candidates: RunWindow[],
-    env: string | null,
-    tMs: number,
-    endMs: number,
-  ): RunWindow | null {
+  function runAt(candidates: RunWindow[], r: MetricRecord): RunWindow | null {
     for (const run of candidates) {
-      if (run.environment !== env) continue;
-      if (run.startedMs <= endMs && (run.finishedMs === null || tMs <= run.finishedMs)) return run;
+      if (run.environment !== r.env) continue;
+      if (inWindow(run, r)) return run;
     }
     return null;
   }
 
   return {
     replica,
-    async store(records: MetricRecord[]): Promise<StoreResult> {
-      if (records.length === 0) return { stored: 0, unmatched: 0 };
+    async store(records: MetricRecord[], scope: WriteScope): Promise<StoreResult> {
+      const result: StoreResult = { stored: 0, duplicates: 0, held: 0, refused: new Map() };
+      if (records.length === 0) return result;
+      const refuse = (why: string) => result.refused.set(why, (result.refused.get(why) ?? 0) + 1);
       const now = Date.now();
       const refList = [...new Set(records.map((r) => r.runRef).filter((r): r is string => !!r))];
       const byRef = await runsForRefs(refList, now);
@@ -138,7 +188,12 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
           if (r.tMs < from) from = r.tMs;
           if (r.tMs + r.intervalMs > to) to = r.tMs + r.intervalMs;
         }
-        windows = await metrics.runsInWindow([...new Set(untagged.map((r) => r.env))], from, to);
+        windows = await metrics.runsInWindow(
+          [...new Set(untagged.map((r) => r.env))],
+          from,
+          to,
+          scope.projectId,
+        );
       }
 
       const values: MetricRecord[] = [];
@@ -147,14 +202,27 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
       const pending = new Map<string, SeriesToEnsure>();
       /** Per point: its series identity, when its series id is not known yet. */
       const unresolved: (SeriesIdentity | null)[] = [];
-      let unmatched = 0;
+      const unmatched: HeldPoint[] = [];
       for (const r of records) {
-        const run = r.runRef
-          ? byRef.get(r.runRef)
-          : runAt(windows, r.env, r.tMs, r.tMs + r.intervalMs);
-        if (!run) {
-          unmatched++;
-          continue;
+        let run: RunWindow | null | undefined;
+        if (r.runRef) {
+          run = byRef.get(r.runRef);
+          if (!run || (scope.projectId !== null && run.projectId !== scope.projectId)) {
+            refuse(NOT_WRITABLE);
+            continue;
+          }
+          const outside = outsideWindow(run, r);
+          if (outside) {
+            refuse(outside);
+            continue;
+          }
+        } else {
+          run = runAt(windows, r);
+          if (!run) {
+            const id = identity(r);
+            unmatched.push({ record: r, keyHash: id.keyHash, tags: id.tags });
+            continue;
+          }
         }
         const id = identity(r);
         let seriesId = id.runId === run.id ? id.seriesId : null;
@@ -182,6 +250,15 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
         runIds.push(run.id);
         seriesOf.push(seriesId);
       }
+      if (unmatched.length > 0) {
+        if (holdMs > 0) {
+          await metrics.holdPoints(unmatched, scope.projectId, replica);
+          result.held = unmatched.length;
+        } else {
+          for (const _ of unmatched) refuse(MATCHED_NO_RUN);
+        }
+      }
+      if (values.length === 0) return result;
       let created = new Map<string, string>();
       if (pending.size > 0) {
         created = await metrics.ensureSeries([...pending.values()]);
@@ -190,24 +267,45 @@ export function metricsIngestService(deps: { metrics: MetricsRepository; replica
       }
       // The records are the rows: only run and series are added beside them, by column.
       const rows: PointRows = { values: [], runIds: [], seriesIds: [], replicas: [] };
+      // StatsD aggregates of one series and interval (several line shapes) become one row.
+      const statsdRow = new Map<string, { at: number; copied: boolean }>();
       for (let i = 0; i < values.length; i++) {
         const runId = runIds[i] as string;
         let seriesId = seriesOf[i] as string | null;
         const id = unresolved[i];
         if (id) {
           seriesId = created.get(`${runId}|${id.keyHash}`) ?? null;
-          if (!seriesId) continue; // its run was deleted meanwhile
+          if (!seriesId) {
+            refuse('its run was deleted while it was stored');
+            continue;
+          }
           id.runId = runId;
           id.seriesId = seriesId;
         }
-        rows.values.push(values[i] as MetricRecord);
+        const r = values[i] as MetricRecord;
+        if (r.source === 'statsd') {
+          const key = `${runId}|${seriesId}|${r.tMs}|${r.intervalMs}`;
+          const first = statsdRow.get(key);
+          if (first) {
+            // Merged into a copy: the caller's records stay as they were.
+            if (!first.copied) {
+              rows.values[first.at] = { ...(rows.values[first.at] as MetricRecord) };
+              first.copied = true;
+            }
+            mergeAggregate(r.kind, rows.values[first.at] as MetricRecord, r);
+            continue;
+          }
+          statsdRow.set(key, { at: rows.values.length, copied: false });
+        }
+        rows.values.push(r);
         rows.runIds.push(runId);
         rows.seriesIds.push(seriesId as string);
-        rows.replicas.push(replica);
+        rows.replicas.push(replicaOf(r));
       }
-      await metrics.appendRows(rows);
-      const stored = rows.values.length;
-      return { stored, unmatched: unmatched + (values.length - stored) };
+      const appended = await metrics.appendRows(rows);
+      result.stored = appended.stored;
+      result.duplicates = appended.duplicates;
+      return result;
     },
   };
 }

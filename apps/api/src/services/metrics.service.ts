@@ -160,6 +160,7 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
             value: b.value,
             min: b.min,
             max: b.max,
+            ...(b.quantiles ? { quantiles: b.quantiles } : {}),
           })),
         })),
       };

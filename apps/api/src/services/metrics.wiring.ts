@@ -1,7 +1,7 @@
 // The metrics use cases wired to their repository, for the services plugin.
 import { hostname } from 'node:os';
 import type { Database } from '@meshbench/db';
-import { metricsRepository } from '../repositories/metrics.repository.ts';
+import { metricsRepository, type RunWindow } from '../repositories/metrics.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import { metricsService } from './metrics.service.ts';
 import { metricsIngestService } from './metrics-ingest.service.ts';
@@ -10,14 +10,17 @@ import { otlpService } from './otlp.service.ts';
 /** OTLP requests one replica works on at once; more are told to retry (503). */
 export const OTLP_MAX_IN_FLIGHT = 16;
 
-export function metricsServices(database: Database, runs: RunsRepository) {
+export function metricsServices(database: Database, runs: RunsRepository, holdMs: number) {
   const metrics = metricsRepository(database);
   // Names this process in the rows it writes: several replicas write rows for one interval.
   const replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  const metricsIngest = metricsIngestService({ metrics, replica });
+  const metricsIngest = metricsIngestService({ metrics, replica, holdMs });
   return {
     metrics: metricsService({ runs, metrics }),
     metricsIngest,
     otlp: otlpService({ ingest: metricsIngest, maxInFlight: OTLP_MAX_IN_FLIGHT }),
+    /** A new run takes the held points of its project and environment in its window. */
+    claimHeld: (run: RunWindow) => metrics.claimHeld(run),
+    expireHeld: (holdMs: number, maxPoints: number) => metrics.expireHeld(holdMs, maxPoints),
   };
 }

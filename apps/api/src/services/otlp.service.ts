@@ -8,8 +8,13 @@ import {
   mapOtlpProtobuf,
   OtlpDecodeError,
   OtlpTagSets,
+  reasonsText,
 } from '../ingest/otlp-metrics.ts';
-import type { MetricsIngestService } from './metrics-ingest.service.ts';
+import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
+
+/** What a client is told of points kept for a run that does not exist yet. */
+export const HELD_NOTE =
+  "kept for a run of their project and deployment.environment created later to claim (or set meshbench.run to a run's id or slug)";
 
 export type OtlpFormat = 'protobuf' | 'json';
 
@@ -20,7 +25,14 @@ export interface OtlpResult {
 
 export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: number }) {
   const { ingest, maxInFlight } = deps;
-  const counters = { requests: 0, dataPoints: 0, rejected: 0, overloaded: 0 };
+  const counters = {
+    requests: 0,
+    dataPoints: 0,
+    rejected: 0,
+    held: 0,
+    duplicates: 0,
+    overloaded: 0,
+  };
   let inFlight = 0;
   const tagSets = new OtlpTagSets();
 
@@ -40,7 +52,8 @@ export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: n
       };
     },
 
-    async export(body: Buffer, format: OtlpFormat): Promise<OtlpResult> {
+    /** Stores what the request carries in runs of `scope` (the token's project, or any). */
+    async export(body: Buffer, format: OtlpFormat, scope: WriteScope): Promise<OtlpResult> {
       counters.requests++;
       let mapped: ReturnType<typeof mapOtlpMetrics>;
       try {
@@ -63,15 +76,26 @@ export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: n
         throw error;
       }
       counters.dataPoints += mapped.dataPoints;
-      const result = await ingest.store(mapped.records);
-      const rejected = mapped.rejected + result.unmatched;
+      const result = await ingest.store(mapped.records, scope);
+      const reasons = new Map(mapped.reasons);
+      for (const [why, n] of result.refused) reasons.set(why, (reasons.get(why) ?? 0) + n);
+      const rejected = [...reasons.values()].reduce((a, b) => a + b, 0);
       counters.rejected += rejected;
-      let message = mapped.reason;
-      if (result.unmatched > 0) {
-        const why = `${result.unmatched} data point(s) matched no run: set the attribute meshbench.run to a run id or slug, or deployment.environment to a run's environment within its time window`;
-        message = message ? `${message}; ${why}` : why;
-      }
-      return { rejected, message };
+      counters.held += result.held;
+      counters.duplicates += result.duplicates;
+      // Held and retried points are accepted: named in the message, not counted rejected.
+      const notes = [
+        ...(rejected > 0 ? [`rejected ${reasonsText(reasons)}`] : []),
+        ...(result.held > 0
+          ? [`${result.held} data point(s) matched no run yet: ${HELD_NOTE}`]
+          : []),
+        ...(result.duplicates > 0
+          ? [
+              `${result.duplicates} data point(s) were stored before (a retried export): stored once`,
+            ]
+          : []),
+      ];
+      return { rejected, message: notes.join('; ') };
     },
   };
 }

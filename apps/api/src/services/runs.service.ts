@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateRunBody, FinishRunBody, ListRunsQuery, Run, RunList } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
+import type { RunWindow } from '../repositories/metrics.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import type { ProjectsService } from './projects.service.ts';
 
@@ -29,8 +30,13 @@ export function toRun(row: RunRow): Run {
   };
 }
 
-export function runsService(deps: { runs: RunsRepository; projects: ProjectsService }) {
-  const { runs, projects } = deps;
+export function runsService(deps: {
+  runs: RunsRepository;
+  projects: ProjectsService;
+  /** Moves metric points held for a run not created yet into this one; returns how many. */
+  claimHeld: (run: RunWindow) => Promise<number>;
+}) {
+  const { runs, projects, claimHeld } = deps;
   return {
     /** The stored run, for access checks; undefined when there is none. */
     find: (idOrSlug: string) => runs.find(idOrSlug),
@@ -51,6 +57,17 @@ export function runsService(deps: { runs: RunsRepository; projects: ProjectsServ
         body,
         startedAt,
         finishedAt,
+      });
+      // Metrics that arrived before the run existed (an exporter started before it, or a
+      // run created after the fact) are its own from now on.
+      await claimHeld({
+        id: row.id,
+        slug: row.slug,
+        projectId: row.projectId,
+        environment: row.environment,
+        startedMs: row.startedAt.getTime(),
+        finishedMs: row.finishedAt ? row.finishedAt.getTime() : null,
+        topology: row.topology,
       });
       return toRun(row);
     },

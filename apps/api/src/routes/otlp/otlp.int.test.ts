@@ -211,7 +211,7 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
     expect(get('hand.gauge').stats.last).toBe(3.25);
   });
 
-  it('reports points that match no run in partial_success', async () => {
+  it('reports points it refuses in partial_success, and points it holds as a warning', async () => {
     const scrape = async (name: string) => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
       return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
@@ -225,8 +225,9 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
     const body = (await json.json()) as {
       partialSuccess: { rejectedDataPoints: number; errorMessage: string };
     };
-    expect(body.partialSuccess.rejectedDataPoints).toBe(1);
-    expect(body.partialSuccess.errorMessage).toContain('meshbench.run');
+    // No run yet: accepted and held for a run of its environment to claim, not rejected.
+    expect(body.partialSuccess.rejectedDataPoints).toBe(0);
+    expect(body.partialSuccess.errorMessage).toContain('1 data point(s) matched no run yet');
 
     const { ExportMetricsServiceRequest: Req } = v1;
     const proto = await otlp(Req.encode(Req.fromObject(request('no-such-run', 1))).finish(), {
@@ -237,8 +238,9 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
       new Uint8Array(await proto.arrayBuffer()),
     );
     expect(Number(decoded.partialSuccess?.rejectedDataPoints)).toBe(1);
+    expect(decoded.partialSuccess?.errorMessage).toContain('does not exist or that this token');
     // The API's own metrics count them too.
-    expect((await scrape('meshbench_otlp_rejected_data_points_total')) - rejectedBefore).toBe(2);
+    expect((await scrape('meshbench_otlp_rejected_data_points_total')) - rejectedBefore).toBe(1);
     expect((await scrape('meshbench_otlp_requests_total')) - requestsBefore).toBe(2);
   });
 

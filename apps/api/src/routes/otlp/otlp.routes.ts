@@ -64,6 +64,10 @@ async function readBody(body: Readable, encoding: string, maxBytes: number): Pro
   } catch (error) {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code ?? '';
+    // The exporter gave up mid-body (a timeout, a restart): its business, not a fault here.
+    if (code === 'ECONNRESET' || (error as Error).message === 'aborted') {
+      throw new AppError(400, 'aborted', 'the client closed the request before its body ended');
+    }
     if (code.startsWith('Z_')) {
       throw new AppError(
         400,
@@ -89,6 +93,8 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
         : error.message;
     if (status >= 500 && !(error instanceof AppError))
       request.log.error({ err: error }, 'OTLP export failed');
+    else if (error instanceof AppError && error.code === 'aborted')
+      request.log.info(`OTLP export aborted by the client: ${error.message}`);
     if (status === 429 || status === 503) reply.header('retry-after', '1');
     if (!request.raw.complete) reply.header('connection', 'close');
     const code = GRPC_CODE[status] ?? 13;
@@ -107,7 +113,7 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
       schema: {
         tags: ['otlp'],
         description:
-          "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points are tied to a run by the attribute `meshbench.run` (run id or slug), else by `deployment.environment` and the run's time window; points matching no run are reported in `partial_success`.",
+          "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points go to runs of the token's project (the admin's: any): a point names its run by the attribute `meshbench.run` (run id or slug), else is matched by `deployment.environment` and the run's time window. Refused points are counted in `partial_success.rejected_data_points` with the reasons in `error_message`: a run the token may not write (or none), a point outside its run's window (a cumulative point before the start is kept as the reference of the run's first increase), times outside 1970-9999, names over 1024 bytes, attribute values over 4096 bytes. Points that match no run yet are kept (MESHBENCH_UNMATCHED_RETENTION_MS) for a run of their environment created later to claim, and named in `error_message` without being rejected; a point stored before (a retried export: same series, time and start) is stored once. Delta points cover [start_time_unix_nano, time_unix_nano].",
         security: [{ bearer: [] }],
       },
     },
@@ -125,7 +131,10 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
       try {
         const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
         const body = await readBody(request.body as Readable, encoding, opts.maxBytes);
-        const result = await otlp.export(body, format);
+        const { principal } = request;
+        const result = await otlp.export(body, format, {
+          projectId: principal.kind === 'project' ? principal.projectId : null,
+        });
         if (format === 'protobuf') {
           return reply
             .type('application/x-protobuf')
@@ -133,7 +142,7 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
         }
         return reply.type('application/json').send(
           JSON.stringify(
-            result.rejected > 0
+            result.message
               ? {
                   partialSuccess: {
                     rejectedDataPoints: result.rejected,

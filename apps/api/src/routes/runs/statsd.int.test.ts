@@ -153,8 +153,9 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     client.gauge('cp.cpu', 20, at(10));
     client.gauge('cp.cpu', 43, at(70));
     client.gauge('cp.cpu', 7, at(500));
-    client.increment('outside', 1, at(-3600)); // before the run: no run matches
-    const unmatched = server.app.statsd.stats().unmatched;
+    // Before the run: no run matches, so it is held for a run created later to claim.
+    client.increment('outside', 1, at(-3600));
+    const held = server.app.statsd.stats().held;
     await close(client);
     await until(() => samples() - before >= 4);
     const get = await series(run.id);
@@ -170,7 +171,7 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
       [500_000, 7],
     ]);
     expect(points.body.points[0]?.t).toBe('2026-02-01T10:00:10.000Z');
-    expect(server.app.statsd.stats().unmatched).toBe(unmatched + 1);
+    expect(server.app.statsd.stats().held).toBe(held + 1);
   });
 
   it('counts garbage, oversized datagrams, non-numeric values and unknown types, and goes on', async () => {
