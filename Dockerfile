@@ -8,6 +8,6 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 RUN npm install -g pnpm@10.34.8
 COPY . .
 RUN pnpm install --frozen-lockfile && pnpm build
-ENV HOST=0.0.0.0 PORT=3000 STATSD_PORT=8125
+ENV HOST=0.0.0.0 PORT=3000 STATSD_PORT=8125 STATSD_HOST=0.0.0.0
 EXPOSE 3000 8125/udp 8125/tcp
 CMD ["node", "apps/api/dist/server.js"]

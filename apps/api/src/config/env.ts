@@ -42,7 +42,11 @@ const envSchema = z.object({
     .optional(),
   STATSD_PORT: port('STATSD_PORT', 8125),
   STATSD_HOST: z.string().min(1).default('127.0.0.1'),
-  STATSD_PROJECT: z.string().min(1).optional(),
+  // Empty is unset (docker-compose passes STATSD_PROJECT through as '' when .env has none).
+  STATSD_PROJECT: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined),
   MESHBENCH_UNMATCHED_RETENTION_MS: z
     .string()
     .regex(

@@ -71,6 +71,7 @@ describe.each(backends)('the scale-up demo on $name', (backend) => {
     expect(body.series.map((s) => s.name).sort()).toEqual([
       'consul.catalog.register',
       'consul.raft.commit_time',
+      'consul.rpc.request',
       'consul.server.cpu_pct',
       'consul.server.memory_mb',
       'consul.xds.push_ms',
@@ -82,5 +83,14 @@ describe.each(backends)('the scale-up demo on $name', (backend) => {
     const values = cpu?.points.map((p) => p.value as number) ?? [];
     expect(Math.max(...values)).toBeGreaterThan(35);
     expect(values.at(-1)).toBeLessThan(10);
+    // A stream begun an hour before the run is counted from its last point before it: the
+    // run sees the requests served in it, not the 50,000 served before.
+    const series = await server.json<{ name: string; stats: { sum: number } }[]>(
+      `/runs/${run.id}/series`,
+    );
+    const rpc = series.body.find((s) => s.name === 'consul.rpc.request');
+    const register = series.body.find((s) => s.name === 'consul.catalog.register');
+    const points = (consulScaleUp.durationMs - 10_000) / 10_000;
+    expect(rpc?.stats.sum).toBe(points * 1_000 + (register?.stats.sum as number));
   });
 });

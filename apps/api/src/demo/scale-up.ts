@@ -213,6 +213,26 @@ export function scaleUpRun(s: ScaleUpScenario): ScaleUpData {
         })),
       },
       {
+        // A server that ran long before the run: its cumulative stream began an hour
+        // earlier, and its last point before the run is what the first increase in the run
+        // is counted from (not the 50,000 requests it had served before).
+        descriptor: {
+          name: 'consul.rpc.request',
+          description: 'RPC requests served by the server since it started',
+          unit: '{request}',
+          valueType: ValueType.INT,
+        },
+        aggregationTemporality: AggregationTemporality.CUMULATIVE,
+        dataPointType: DataPointType.SUM,
+        isMonotonic: true,
+        dataPoints: [t0 - 10_000, ...times].map((t, k) => ({
+          startTime: hr(t0 - 3_600_000),
+          endTime: hr(t),
+          attributes: { server: 'consul-server-1' },
+          value: 50_000 + k * 1_000 + (k > 0 ? (registrations[k - 1] as number) : 0),
+        })),
+      },
+      {
         descriptor: {
           name: 'consul.catalog.register',
           description: 'service instances registered',

@@ -95,9 +95,11 @@ describe('OTLP metrics mapping', () => {
       },
     });
     expect(records[0]?.tags['meshbench.run']).toBeUndefined();
+    // A delta covers [start_time, time]: it is placed at its start.
     expect(records[1]).toMatchObject({
       kind: 'updowncounter',
       sum: -2,
+      tMs: NOW - 1000,
       intervalMs: 1000,
       startAtMs: null,
     });
@@ -224,9 +226,33 @@ describe('OTLP metrics mapping', () => {
     );
   });
 
-  it('writes partial_success only when something was rejected', () => {
+  it('writes partial_success when something was rejected or there is a warning', () => {
     expect(encodeOtlpResponse(0, '')).toHaveLength(0);
     expect(encodeOtlpResponse(2, 'why').length).toBeGreaterThan(4);
+    expect(encodeOtlpResponse(0, 'held').length).toBeGreaterThan(4);
+  });
+
+  it('keeps an int64 gauge exactly where a float cannot, and only there', () => {
+    const { records } = mapOtlpMetrics(
+      decodeOtlpJson(
+        JSON.stringify(
+          request([
+            {
+              name: 'version',
+              gauge: {
+                dataPoints: [
+                  { timeUnixNano: ns(NOW), asInt: '9223372036854775807' },
+                  { timeUnixNano: ns(NOW), asInt: '9007199254740992' }, // 2^53: exact as a float
+                  { timeUnixNano: ns(NOW), asDouble: 1e300 },
+                ],
+              },
+            },
+          ]),
+        ),
+      ),
+      NOW,
+    );
+    expect(records.map((r) => r.lastExact)).toEqual(['9223372036854775807', null, null]);
   });
 
   it('gives each tag set one tags object across requests, and no two sets the same', () => {

@@ -199,3 +199,69 @@ describe.each(backends)('metrics repository timeline reads on $name', (backend) 
     expect(await metrics.lastLifecycleMs(runId)).toBe(s(62)); // the repeat is the last event
   });
 });
+
+// Forgetting held points is global to the database, so it is tested where no other test
+// file holds any: the embedded database each file opens for itself.
+describe('held metric points', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await (backends[0] as (typeof backends)[number]).open();
+    await migrateDatabase(database);
+  });
+  afterAll(async () => database?.close());
+
+  const record = (name: string, tMs: number) =>
+    ({
+      source: 'otlp',
+      name,
+      kind: 'gauge',
+      unit: null,
+      tags: {},
+      runRef: null,
+      env: 'held-env',
+      tMs,
+      intervalMs: 0,
+      startAtMs: null,
+      count: 1,
+      sum: null,
+      min: 1,
+      max: 1,
+      last: 1,
+      lastAtMs: tMs,
+      members: null,
+      sketch: null,
+      quantiles: null,
+      lastExact: null,
+    }) as const;
+  const held = async () =>
+    Number(
+      (
+        (await database.db.execute(
+          sql`select count(*)::int as n from unmatched_points`,
+        )) as unknown as {
+          rows: { n: number }[];
+        }
+      ).rows[0]?.n,
+    );
+
+  it('forgets those past their time, and the oldest beyond the bound', async () => {
+    expect(backends[0]?.name).toBe('embedded');
+    const metrics = metricsRepository(database);
+    const hold = (names: string[]) =>
+      metrics.holdPoints(
+        names.map((name, i) => ({ record: record(name, T0 + i), keyHash: name, tags: {} })),
+        null,
+        'r',
+      );
+    await hold(['a', 'b', 'c']);
+    await database.db.execute(
+      sql`update unmatched_points set received_at = now() - interval '2 hours'`,
+    );
+    await hold(['d', 'e', 'f', 'g']);
+    expect(await held()).toBe(7);
+    expect(await metrics.expireHeld(3_600_000, 1_000)).toBe(3); // older than an hour
+    expect(await held()).toBe(4);
+    expect(await metrics.expireHeld(3_600_000, 1)).toBe(3); // the bound: 1 kept
+    expect(await held()).toBe(1);
+  });
+});

@@ -312,6 +312,28 @@ describe.each(backends)('write access on $name', (backend) => {
     }
   });
 
-  // OTLP points tagged with a run that the token may not write (the "otlp" helper's
-  // per-point scoping): added with that work.
+  it("lets an OTLP point reach only runs of the token's project", async () => {
+    const f = await fixture();
+    const run = await f.run();
+    const send = async (who: Who) => {
+      const response = await fetch(`${server.url}/v1/metrics`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${tokenOf(f, who)}`,
+        },
+        body: otlp(run.id),
+      });
+      const body = (await response.json()) as { partialSuccess?: { rejectedDataPoints: number } };
+      return body.partialSuccess?.rejectedDataPoints ?? 0;
+    };
+    const points = async () => {
+      const series = await f.admin<{ stats: { count: number } }[]>(`/api/v1/runs/${run.id}/series`);
+      return series.reduce((n, s) => n + s.stats.count, 0);
+    };
+    expect(await send('other')).toBe(1);
+    expect(await points()).toBe(0);
+    expect(await send('own')).toBe(0);
+    expect(await points()).toBe(1);
+  });
 });

@@ -204,3 +204,38 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(get('ok').stats.sum).toBe(1);
   });
 });
+
+// StatsD has no authentication: a deployment binds the listener to one project.
+describe.each(backends)('StatsD bound to a project (STATSD_PROJECT) on $name', (backend) => {
+  const server = useMetricsServer(backend, {
+    MESHBENCH_STATSD_FLUSH_MS: '200',
+    STATSD_PROJECT: 'default',
+  });
+
+  it("writes to that project's runs only, tagged or matched by environment", async () => {
+    const other = await server.json<{ id: string }>('/projects', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `statsd-other-${process.pid}-${Date.now()}` }),
+    });
+    const environment = `bound-${process.pid}-${Date.now()}`;
+    const theirs = await createRun(server, { project: other.body.id, environment });
+    const mine = await createRun(server); // the default project's
+    const before = server.app.statsd.stats();
+    expect(before.project).not.toBeNull();
+    await sendRaw(server.udpPort, [
+      `intruder.tagged:1|c|#run:${theirs.id}\n`,
+      `intruder.env:1|c|#env:${environment}\n`,
+      `welcome:3|c|#run:${mine.id}\n`,
+    ]);
+    await until(() => server.app.statsd.stats().samples - before.samples >= 3);
+    await server.app.statsd.flush();
+    const after = server.app.statsd.stats();
+    expect(after.unmatched - before.unmatched).toBe(1); // the tagged intruder: refused
+    expect(after.held - before.held).toBe(1); // the other: no run of the default project there
+    const theirsSeries = await server.json<SeriesBody[]>(`/runs/${theirs.id}/series`);
+    expect(theirsSeries.body).toEqual([]);
+    const mineSeries = await server.json<SeriesBody[]>(`/runs/${mine.id}/series`);
+    expect(mineSeries.body.map((s) => [s.name, s.stats.sum])).toEqual([['welcome', 3]]);
+  });
+});
