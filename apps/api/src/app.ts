@@ -12,6 +12,7 @@ import { AppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
+import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
 import uploadCountersPlugin from './plugins/upload-counters.plugin.ts';
@@ -43,6 +44,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: Math.min(config.maxBatchBytes, 64 * 1024 * 1024),
+    // A whole request must arrive within this (Node answers 408); a body that stalls is cut
+    // sooner by the request-bodies plugin (MESHBENCH_BODY_TIMEOUT_MS).
+    requestTimeout: config.requestTimeoutMs,
     // One line per request only when asked for (debug): a runner posts thousands of batches.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
@@ -59,8 +63,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await app.register(servicesPlugin, {
     maxBatchBytes: config.maxBatchBytes,
+    maxConcurrentBatches: config.maxConcurrentBatches,
     adminToken: config.adminToken,
   });
+  await app.register(requestBodiesPlugin, { idleMs: config.bodyTimeoutMs });
   await app.register(authPlugin);
   await app.register(uploadCountersPlugin);
   await app.register(statsdPlugin, {

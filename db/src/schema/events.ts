@@ -124,7 +124,12 @@ export const lifecyclePhases = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.phase] })],
 );
 
-/** One row per accepted batch: the idempotency record and the batch id of its rows. */
+/**
+ * One row per accepted batch: the idempotency record and the batch id of its rows. A batch
+ * cut from a larger input (the CLI's file) names it by `source` (a SHA-256 of the input)
+ * and the lines it holds, first to last, so that sending the input again, however it is
+ * cut, sends only the lines no batch has stored.
+ */
 export const eventBatches = pgTable(
   'event_batches',
   {
@@ -136,8 +141,16 @@ export const eventBatches = pgTable(
     bodySha256: text('body_sha256').notNull(),
     accepted: integer('accepted').notNull(),
     createdAt: ts('created_at').notNull().default(sql`now()`),
+    source: text('source'),
+    firstLine: integer('first_line'),
+    lastLine: integer('last_line'),
   },
-  (t) => [uniqueIndex('event_batches_key_idx').on(t.runId, t.idempotencyKey)],
+  (t) => [
+    uniqueIndex('event_batches_key_idx').on(t.runId, t.idempotencyKey),
+    index('event_batches_source_idx')
+      .on(t.runId, t.source, t.firstLine)
+      .where(sql`source is not null`),
+  ],
 );
 
 /**

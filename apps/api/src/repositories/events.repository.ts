@@ -1,6 +1,7 @@
 // Probe-event batches: one transaction per batch, rows loaded by COPY, kept summaries.
+import { createHash } from 'node:crypto';
 import { copyText, type Database, type Tx, tables } from '@meshbench/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
 import {
   inRunBatches,
@@ -47,6 +48,22 @@ const OBSERVATION_COLUMNS = [
 const INCIDENT_COLUMNS = ['run_id', 'kind', 'node', 'proxy', 'from', 'to', 'attrs', 'batch_id'];
 const LIFECYCLE_COLUMNS = ['run_id', 'phase', 'entity', 'node', 'at', 'attrs', 'batch_id'];
 
+/** The lines of a source that one batch holds, first to last (1-based). */
+export interface SourceLines {
+  source: string;
+  first: number;
+  last: number;
+}
+
+/**
+ * A transaction-scoped advisory lock's key: 64 bits of a SHA-256 of what it guards (the
+ * run, a kind of kept state, its name). Two names that share a key only wait for each other.
+ */
+function lockKey(runId: string, kind: string, name: string): bigint {
+  const digest = createHash('sha256').update(`${runId}\0${kind}\0${name}`).digest();
+  return digest.readBigInt64BE(0);
+}
+
 const toBytes = (values: Float64Array) =>
   Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) * 1000000)::float8`;
@@ -54,9 +71,54 @@ const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) 
 function batchStore(tx: Tx, runId: string, batchId: number) {
   return {
     batchId,
+
+    /**
+     * Waits for, then holds until the transaction ends, the kept state of these changes and
+     * lifecycle phases of the run: a concurrent batch that touches any of them waits here,
+     * and reads the state this one leaves. Taken in one order (by key), so two batches
+     * never each hold what the other waits for.
+     */
+    async lockKeptState(changeIds: Iterable<string>, phases: Iterable<string>): Promise<void> {
+      const keys = new Set<bigint>();
+      for (const id of changeIds) keys.add(lockKey(runId, 'change', id));
+      for (const phase of phases) keys.add(lockKey(runId, 'phase', phase));
+      if (keys.size === 0) return;
+      const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+      await tx.db.execute(
+        sql`select pg_advisory_xact_lock(k) from unnest(${sql.param(sorted)}::int8[]) as u(k)`,
+      );
+    },
+
+    /**
+     * Holds the run's record of a source's lines until the transaction ends, and returns a
+     * batch of it already stored whose lines overlap `lines`, if any.
+     */
+    async claimSourceLines(lines: SourceLines): Promise<SourceLines | undefined> {
+      await tx.db.execute(
+        sql`select pg_advisory_xact_lock(${String(lockKey(runId, 'source', lines.source))}::int8)`,
+      );
+      const [stored] = await tx.db
+        .select({ first: eventBatches.firstLine, last: eventBatches.lastLine })
+        .from(eventBatches)
+        .where(
+          and(
+            eq(eventBatches.runId, runId),
+            eq(eventBatches.source, lines.source),
+            sql`${eventBatches.id} <> ${batchId}`,
+            sql`${eventBatches.firstLine} <= ${lines.last}`,
+            sql`${eventBatches.lastLine} >= ${lines.first}`,
+          ),
+        )
+        .limit(1);
+      return stored
+        ? { source: lines.source, first: stored.first as number, last: stored.last as number }
+        : undefined;
+    },
     /** Rows in COPY's binary format, header and trailer included. */
-    copyObservations: (rows: AsyncIterable<Uint8Array>, whileFinishing?: () => void) =>
-      tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
+    copyObservations: (
+      rows: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+      whileFinishing?: () => void,
+    ) => tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
     copyIncidents: (rows: Iterable<string>) => tx.copy('incidents', INCIDENT_COLUMNS, rows),
     copyLifecycle: (rows: Iterable<string>) => tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, rows),
 
@@ -308,18 +370,64 @@ export function eventsRepository(database: Database) {
     },
 
     /**
+     * An id for a batch before its transaction: rows can be made ready (with their batch
+     * id) while no transaction is open.
+     */
+    async reserveBatchId(): Promise<number> {
+      const result = await database.db.execute<{ id: unknown }>(
+        sql`select nextval(pg_get_serial_sequence('event_batches', 'id'))::float8 as id`,
+      );
+      const [row] = (result as unknown as { rows: { id: unknown }[] }).rows;
+      return Number(row?.id);
+    },
+
+    /** The lines of a source stored on the run, as ranges in order, adjacent ones joined. */
+    async storedSourceLines(runId: string, source: string): Promise<[number, number][]> {
+      const rows = await database.db
+        .select({ first: eventBatches.firstLine, last: eventBatches.lastLine })
+        .from(eventBatches)
+        .where(
+          and(
+            eq(eventBatches.runId, runId),
+            eq(eventBatches.source, source),
+            isNotNull(eventBatches.firstLine),
+          ),
+        )
+        .orderBy(asc(eventBatches.firstLine));
+      const ranges: [number, number][] = [];
+      for (const { first, last } of rows) {
+        const previous = ranges[ranges.length - 1];
+        if (previous && (first as number) <= previous[1] + 1)
+          previous[1] = Math.max(previous[1], last as number);
+        else ranges.push([first as number, last as number]);
+      }
+      return ranges;
+    },
+
+    /**
      * Runs `work` in one transaction after claiming the idempotency key. A key seen before
      * returns the earlier batch instead; a concurrent retry waits for the first to finish.
      */
     async inBatch<T>(
       runId: string,
-      idempotencyKey: string | undefined,
+      claim: { batchId: number; idempotencyKey: string | undefined; lines?: SourceLines },
       work: (store: BatchStore) => Promise<T>,
     ): Promise<BatchClaim<T>> {
+      const { batchId, idempotencyKey, lines } = claim;
       return database.transaction(async (tx) => {
         const [claimed] = await tx.db
           .insert(eventBatches)
-          .values({ runId, idempotencyKey: idempotencyKey ?? null, bodySha256: '', accepted: 0 })
+          .overridingSystemValue()
+          .values({
+            id: batchId,
+            runId,
+            idempotencyKey: idempotencyKey ?? null,
+            bodySha256: '',
+            accepted: 0,
+            source: lines?.source ?? null,
+            firstLine: lines?.first ?? null,
+            lastLine: lines?.last ?? null,
+          })
           .onConflictDoNothing()
           .returning({ id: eventBatches.id });
         if (!claimed) {
@@ -338,7 +446,7 @@ export function eventsRepository(database: Database) {
             bodySha256: earlier?.bodySha256 ?? '',
           };
         }
-        const result = await work(batchStore(tx, runId, claimed.id));
+        const result = await work(batchStore(tx, runId, batchId));
         return { duplicate: false as const, result };
       });
     },
