@@ -14,7 +14,7 @@ export interface RawUpload {
 }
 
 /**
- * Starts `POST path` announcing `contentLength` bytes of body and sends `start` of it; the
+ * Starts `POST path` (or another method) announcing `contentLength` bytes of body and sends `start` of it; the
  * rest is the caller's to send, or not.
  */
 export function rawUpload(
@@ -26,13 +26,14 @@ export function rawUpload(
     start: string | Buffer;
     contentType?: string;
     headers?: Record<string, string>;
+    method?: string;
   },
 ): Promise<RawUpload> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) }, () => {
       const head = [
-        `POST ${path} HTTP/1.1`,
+        `${options.method ?? 'POST'} ${path} HTTP/1.1`,
         `Host: ${hostname}:${port}`,
         `Authorization: Bearer ${options.token}`,
         `Content-Type: ${options.contentType ?? 'application/x-ndjson'}`,
