@@ -85,30 +85,7 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect(await summary(run)).toMatchObject({ count: 5000, observations: 5000 });
   });
 
-  it('finishes an upload across a server restart: nothing lost, nothing stored twice', async () => {
-    const run = await create();
-    const file = eventsFile(40_000, (i) => (i * 7) % 2000);
-    let killed = false;
-    const restarted = (async () => {
-      while (!killed) await new Promise((r) => setTimeout(r, 20));
-      // Postgres survives a hard kill; the embedded database is closed cleanly.
-      await server.stop(backend.name === 'postgres' ? 'SIGKILL' : 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 1500));
-      await server.start();
-    })();
-    const result = await cli(
-      ['events', run, file, '--batch-lines', '2000', '--json', '--retries', '30'],
-      env,
-      (line) => {
-        if (line.startsWith('lines 4001-6000:')) killed = true;
-      },
-    );
-    await restarted;
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/retrying in/);
-    expect(JSON.parse(result.stdout)).toMatchObject({ batches: 21, accepted: 40_001 });
-    expect(await summary(run)).toMatchObject({ count: 40_000, observations: 40_000 });
-  });
+  // Restarts and kills mid-upload: cli.faults.test.ts (the faults tier).
 
   it('uploads result files', async () => {
     const run = await create();
