@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   doublePrecision,
   index,
@@ -173,8 +174,26 @@ export const changeSummaries = pgTable(
     /** First latency of each block (float64 LE): every block boundary in one read. */
     blockFirsts: bytea('block_firsts').notNull(),
     computedAt: ts('computed_at').notNull().default(sql`now()`),
+    /** Every batch with observations of the change left its proxy_fingerprints. */
+    proxiesFingerprinted: boolean('proxies_fingerprinted').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.runId, t.changeId] })],
+);
+
+/**
+ * A fingerprint (53 bits, float64 LE) of each proxy a batch observed for a change. A later
+ * batch of the change whose proxies' fingerprints are none of these knows its proxies are
+ * new without reading the change's earlier observations, which no index leads to.
+ */
+export const proxyFingerprints = pgTable(
+  'proxy_fingerprints',
+  {
+    runId: uuid('run_id').notNull(),
+    changeId: text('change_id').notNull(),
+    batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+    fingerprints: bytea('fingerprints').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.batchId] })],
 );
 
 /**

@@ -5,6 +5,7 @@ import {
   CopyBinaryWriter,
   copyText,
   type Database,
+  int64Field,
   putInt4Field,
   putInt16,
   type Tx,
@@ -22,6 +23,12 @@ import {
 } from './observation-scope.ts';
 
 const { changes, changeSummaries, eventBatches, latencyBlocks, lifecyclePhases } = tables;
+
+/** What a batch finds kept of a change before it: observations, and whether fingerprinted. */
+export interface PriorSummary {
+  observations: number;
+  proxiesFingerprinted: boolean;
+}
 
 export interface StoredChange {
   id: string;
@@ -43,6 +50,7 @@ export interface SummaryToSave {
   blockSize: number;
   blockFirsts: Float64Array;
   blocks: Float64Array[];
+  proxiesFingerprinted: boolean;
 }
 
 const OBSERVATION_COLUMNS = [
@@ -58,6 +66,7 @@ const OBSERVATION_COLUMNS = [
 const INCIDENT_COLUMNS = ['run_id', 'kind', 'node', 'proxy', 'from', 'to', 'attrs', 'batch_id'];
 const LIFECYCLE_COLUMNS = ['run_id', 'phase', 'entity', 'node', 'at', 'attrs', 'batch_id'];
 const LATENCY_BLOCK_COLUMNS = ['run_id', 'change_id', 'block_no', 'latencies'];
+const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints'];
 
 /** The lines of a source that one batch holds, first to last (1-based). */
 export interface SourceLines {
@@ -73,6 +82,18 @@ export interface SourceLines {
 function lockKey(runId: string, kind: string, name: string): bigint {
   const digest = createHash('sha256').update(`${runId}\0${kind}\0${name}`).digest();
   return digest.readBigInt64BE(0);
+}
+
+/** float64s from byte slices at any offset (COPY's fields), copied once into aligned memory. */
+function alignedFloat64(parts: Uint8Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0) / 8);
+  const bytes = new Uint8Array(out.buffer);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 const toBytes = (values: Float64Array) =>
@@ -166,14 +187,50 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       );
     },
 
-    /** Observations already stored per change before this batch. */
-    async priorObservations(changeIds: string[]): Promise<Map<string, number>> {
+    /** What the kept summaries of these changes hold from before this batch. */
+    async priorSummaries(changeIds: string[]): Promise<Map<string, PriorSummary>> {
       if (changeIds.length === 0) return new Map();
       const rows = await tx.db
-        .select({ changeId: changeSummaries.changeId, observations: changeSummaries.observations })
+        .select({
+          changeId: changeSummaries.changeId,
+          observations: changeSummaries.observations,
+          proxiesFingerprinted: changeSummaries.proxiesFingerprinted,
+        })
         .from(changeSummaries)
         .where(and(eq(changeSummaries.runId, runId), inArray(changeSummaries.changeId, changeIds)));
-      return new Map(rows.map((r) => [r.changeId, r.observations]));
+      return new Map(rows.map(({ changeId, ...prior }) => [changeId, prior]));
+    },
+
+    /** The proxy fingerprints earlier batches left for the change, one array per batch. */
+    async keptFingerprints(changeId: string): Promise<Float64Array[]> {
+      await tx.db.execute(sql`select set_config('meshbench.change_id', ${changeId}, true)`);
+      const copied = await tx.copyOut(
+        `select fingerprints from proxy_fingerprints where run_id = ${uuidLiteral(runId)}
+           and change_id = current_setting('meshbench.change_id') and batch_id <> ${batchId}`,
+      );
+      const out: Float64Array[] = [];
+      const reader = new CopyBinaryReader(copied);
+      while (reader.next()) out.push(alignedFloat64([reader.bytes() as Buffer]));
+      return out;
+    },
+
+    /** This batch's proxy fingerprints, per change it observed. */
+    async saveFingerprints(byChange: Map<string, Float64Array>): Promise<void> {
+      if (byChange.size === 0) return;
+      const out = new CopyBinaryWriter();
+      const run = uuidField(runId);
+      const batch = int64Field(batchId);
+      for (const [changeId, fingerprints] of byChange) {
+        const change = Buffer.from(changeId);
+        const bytes = toBytes(fingerprints);
+        out.room(2 + run.length + 4 + change.length + batch.length + 4 + bytes.length);
+        out.pos = putInt16(out.buf, out.pos, 4);
+        out.bytes(run);
+        out.field(change);
+        out.bytes(batch);
+        out.field(bytes);
+      }
+      await tx.copy('proxy_fingerprints', FINGERPRINT_COLUMNS, out.end(), { format: 'binary' });
     },
 
     /**
@@ -207,22 +264,9 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
            and change_id = current_setting('meshbench.change_id') order by block_no`,
       );
       const blocks: Buffer[] = [];
-      let size = 0;
       const reader = new CopyBinaryReader(copied);
-      while (reader.next()) {
-        const block = reader.bytes() as Buffer;
-        blocks.push(block);
-        size += block.length;
-      }
-      // One copy into aligned memory: the blocks sit at any offset of the COPY's bytes.
-      const out = new Float64Array(size / 8);
-      const bytes = new Uint8Array(out.buffer);
-      let at = 0;
-      for (const block of blocks) {
-        bytes.set(block, at);
-        at += block.length;
-      }
-      return out;
+      while (reader.next()) blocks.push(reader.bytes() as Buffer);
+      return alignedFloat64(blocks);
     },
 
     async saveSummary(changeId: string, s: SummaryToSave): Promise<void> {
@@ -239,6 +283,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
         blockSize: s.blockSize,
         blockFirsts: toBytes(s.blockFirsts),
         computedAt: sql`now()`,
+        proxiesFingerprinted: s.proxiesFingerprinted,
       };
       await tx.db
         .insert(changeSummaries)

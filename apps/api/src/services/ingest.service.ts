@@ -138,7 +138,10 @@ export function ingestService(deps: {
         }
         await store.copyObservations(rows, () => {
           phases.sentMs = since();
-          for (const apps of batch.applications.values()) apps.prepare();
+          for (const apps of batch.applications.values()) {
+            apps.prepare();
+            apps.fingerprints();
+          }
         });
         checkLines(batch, lines);
         phases.copiedMs = since();
@@ -242,26 +245,39 @@ async function settleChanges(store: BatchStore, batch: BatchAssembler): Promise<
 /**
  * Brings the kept summary of every change the batch touched up to date. A change seen for
  * the first time is summarised from the batch alone; one with earlier observations merges
- * the batch into its kept latencies, asking Postgres only about the batch's own proxies.
+ * the batch into its kept latencies. Which of the batch's proxies applied the change
+ * before is asked of Postgres (a scan of the change's earlier observations) only when the
+ * fingerprints earlier batches left do not prove them all new, as in an upload cut into
+ * batches of distinct proxies.
  */
 async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void> {
   const touched = [...new Set([...batch.changes.keys(), ...batch.applications.keys()])];
-  const prior = await store.priorObservations(touched);
+  const prior = await store.priorSummaries(touched);
   const changeAt = new Map((await store.storedChanges(touched)).map((c) => [c.id, c.atUs]));
+  const fingerprints = new Map<string, Float64Array>();
   for (const changeId of touched) {
     const atUs = changeAt.get(changeId) as number;
     const apps = batch.applications.get(changeId);
-    const priorObservations = prior.get(changeId) ?? 0;
-    if (!apps && prior.has(changeId)) continue; // given again, nothing new about it
+    const kept = prior.get(changeId);
+    const priorObservations = kept?.observations ?? 0;
+    if (!apps && kept) continue; // given again, nothing new about it
     let set: LatencySet;
     if (!apps) set = latencySet(new Float64Array(0), 0);
     else if (priorObservations === 0) set = apps.latencies(atUs);
     else {
-      const earlier = await store.earlierFirstApplications(changeId);
+      const allNew =
+        kept?.proxiesFingerprinted === true &&
+        !apps.mayRepeat(await store.keptFingerprints(changeId));
+      const earlier = allNew ? new Map() : await store.earlierFirstApplications(changeId);
       set = mergeBatch(await store.keptLatencies(changeId), priorObservations, apps, earlier, atUs);
     }
-    await store.saveSummary(changeId, toSummary(set));
+    if (apps) fingerprints.set(changeId, apps.fingerprints());
+    // Fingerprinted from its first observations on, or never (batches stored before there
+    // were fingerprints): a batch can only prove its proxies new against every earlier one.
+    const proxiesFingerprinted = priorObservations === 0 || kept?.proxiesFingerprinted === true;
+    await store.saveSummary(changeId, { ...toSummary(set), proxiesFingerprinted });
   }
+  await store.saveFingerprints(fingerprints);
 }
 
 /**
@@ -292,7 +308,7 @@ async function mergePhases(store: BatchStore, batch: BatchAssembler): Promise<vo
   }
 }
 
-function toSummary(set: LatencySet): SummaryToSave {
+function toSummary(set: LatencySet): Omit<SummaryToSave, 'proxiesFingerprinted'> {
   const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
   return {
     count: set.sorted.length,

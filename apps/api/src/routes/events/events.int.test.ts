@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
 
@@ -241,6 +242,30 @@ describe.each(backends)('events and propagation on $name', (backend) => {
       percentiles: [
         { p: 50, ms: 200 },
         { p: 100, ms: 700 },
+      ],
+    });
+  });
+
+  it('merges a batch into a summary kept before there were proxy fingerprints', async () => {
+    const run = await createRun(server);
+    await postEvents(server, run.id, ndjson([change, obs('p1', 100), obs('p2', 200)]));
+    // As a change summarised before fingerprints were kept: the batch must ask Postgres.
+    await server.app.database.db.execute(
+      sql`update change_summaries set proxies_fingerprinted = false where run_id = ${run.id}`,
+    );
+    await server.app.database.db.execute(
+      sql`delete from proxy_fingerprints where run_id = ${run.id}`,
+    );
+    await postEvents(server, run.id, ndjson([obs('p2', 50), obs('p3', 300)]));
+    await postEvents(server, run.id, ndjson([obs('p1', 400), obs('p4', 10)]));
+    // First applications: p1 100, p2 50 (moved), p3 300, p4 10; 6 observations.
+    expect((await summary(run.id, 'percentiles=25,100')).body).toMatchObject({
+      count: 4,
+      observations: 6,
+      repeats: 2,
+      percentiles: [
+        { p: 25, ms: 10 },
+        { p: 100, ms: 300 },
       ],
     });
   });
