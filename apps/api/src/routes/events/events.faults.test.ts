@@ -164,6 +164,20 @@ describe.each(backends)('slow uploaders on $name', (backend) => {
     expect((await postEvents(server, run.id, batchStart(10))).status).toBe(200);
   });
 
+  it("cuts any route's stalled body, not only an upload's", async () => {
+    const started = Date.now();
+    const stalled = await rawUpload(server.url, '/api/v1/runs', {
+      token: server.token,
+      contentType: 'application/json',
+      contentLength: 1000,
+      start: '{"benchmark":"b","scen',
+    });
+    const response = await stalled.response;
+    expect(statusOf(response)).toBe(408);
+    expect(response).toContain('body_timeout');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('does not hold a slow reader of the body against the client: a trickle that never stops for long is taken', async () => {
     const run = await createRun(server);
     const body = batchStart(300);
