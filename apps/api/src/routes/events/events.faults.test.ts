@@ -148,6 +148,8 @@ describe.each(backends)('slow uploaders on $name', (backend) => {
     expect(statusOf(refused)).toBe(503);
     expect(headerOf(refused, 'retry-after')).toBe('1');
     expect(refused).toContain('MESHBENCH_MAX_CONCURRENT_BATCHES');
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/^meshbench_events_overloaded_total 1$/m);
     // Reads keep their connections while the stalled uploads hold theirs.
     for (let i = 0; i < 10; i++) expect(await timedRead(server, run.id)).toBeLessThan(1000);
 
