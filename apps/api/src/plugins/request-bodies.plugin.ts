@@ -36,6 +36,13 @@ export default fp<RequestBodiesOptions>(
       return guard;
     });
 
+    // A reply sent before its body has arrived (a 401 from a preHandler, say) ends the
+    // connection: the rest of the body would otherwise stand in front of the next request.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (!request.raw.complete) reply.header('connection', 'close');
+      return payload;
+    });
+
     // Closing (SIGTERM, SIGINT): bodies still arriving are cut, so their batches roll back
     // now rather than when (if ever) their clients finish; requests already received finish.
     app.addHook('preClose', async () => {

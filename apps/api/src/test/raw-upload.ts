@@ -21,6 +21,7 @@ export function rawUpload(
   url: string,
   path: string,
   options: {
+    /** A bearer token; '' sends none. */
     token: string;
     contentLength: number;
     start: string | Buffer;
@@ -35,7 +36,7 @@ export function rawUpload(
       const head = [
         `${options.method ?? 'POST'} ${path} HTTP/1.1`,
         `Host: ${hostname}:${port}`,
-        `Authorization: Bearer ${options.token}`,
+        ...(options.token ? [`Authorization: Bearer ${options.token}`] : []),
         `Content-Type: ${options.contentType ?? 'application/x-ndjson'}`,
         `Content-Length: ${options.contentLength}`,
         ...Object.entries(options.headers ?? {}).map(([k, v]) => `${k}: ${v}`),

@@ -112,6 +112,21 @@ describe.each(backends)('aborted uploads on $name', (backend) => {
       duplicate: false,
     });
   });
+  it('closes the connection of a request refused before its body arrived (401)', async () => {
+    const run = await createRun(server);
+    const refused = await rawUpload(server.url, `/api/v1/runs/${run.id}/events`, {
+      token: '',
+      contentLength: 5_000_000,
+      start: batchStart(2000),
+    });
+    const response = await Promise.race([
+      refused.response,
+      new Promise<string>((r) => setTimeout(() => r('still open'), 3000)),
+    ]);
+    refused.abort();
+    expect(statusOf(response)).toBe(401);
+    expect(headerOf(response, 'connection')).toBe('close');
+  });
 });
 
 describe.each(backends)('slow uploaders on $name', (backend) => {
