@@ -22,6 +22,7 @@ import { tailService } from '../services/tail.service.ts';
 function build(
   database: import('@meshbench/db').Database,
   maxBatchBytes: number,
+  maxConcurrentBatches: number,
   adminToken: string | undefined,
   warn: (error: unknown, message: string) => void,
   debug: (fields: Record<string, unknown>, message: string) => void,
@@ -33,7 +34,16 @@ function build(
   const services = {
     projects,
     runs: runsService({ runs, projects }),
-    ingest: ingestService({ runs, events, maxBatchBytes, warn, debug }),
+    ingest: ingestService({
+      runs,
+      events,
+      maxBatchBytes,
+      maxConcurrentBatches,
+      // One connection: a batch is read whole before its transaction holds it.
+      readBeforeTransaction: database.kind === 'embedded',
+      warn,
+      debug,
+    }),
     export: exportService({ runs, events }),
     propagation: propagationService({ runs, propagation }),
     results: resultsService({ runs, results: resultsRepository(database.db) }),
@@ -61,13 +71,18 @@ declare module 'fastify' {
   }
 }
 
-export default fp<{ maxBatchBytes: number; adminToken: string | undefined }>(
+export default fp<{
+  maxBatchBytes: number;
+  maxConcurrentBatches: number;
+  adminToken: string | undefined;
+}>(
   async (app, opts) => {
     app.decorate(
       'services',
       build(
         app.database,
         opts.maxBatchBytes,
+        opts.maxConcurrentBatches,
         opts.adminToken,
         (err, message) => app.log.warn({ err }, message),
         (fields, message) => app.log.debug(fields, message),
