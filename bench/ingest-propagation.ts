@@ -88,7 +88,7 @@ function binaryRows(runId: string, n: number): Buffer[] {
 async function deleteRun(runId: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  for (const t of ['observations', 'latency_blocks', 'change_summaries'])
+  for (const t of ['observations', 'latency_blocks', 'change_summaries', 'proxy_fingerprints'])
     await client.query(`delete from ${t} where run_id = $1`, [runId]);
   await client.query('delete from runs where id = $1', [runId]);
   await client.end();

@@ -33,6 +33,8 @@ export interface Tx {
     source: CopySource,
     options?: CopyOptions,
   ): Promise<void>;
+  /** `COPY (query) TO STDOUT WITH (FORMAT binary)` on this transaction, whole. */
+  copyOut(query: string): Promise<Buffer>;
 }
 
 export interface CopyOptions {
@@ -145,6 +147,12 @@ function openPostgres(url: string, max: number): Database {
             options?.whileFinishing?.();
             await done;
           },
+          async copyOut(query) {
+            const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
+            const parts: Buffer[] = [];
+            for await (const chunk of stream) parts.push(chunk as Buffer);
+            return Buffer.concat(parts);
+          },
         };
         const result = await fn(tx);
         await client.query('COMMIT');
@@ -213,6 +221,11 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
             await t.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
               blob: new Blob(parts),
             });
+          },
+          async copyOut(query) {
+            const result = await t.query(`COPY (${query}) TO '/dev/blob' WITH (FORMAT binary)`);
+            if (!result.blob) throw new Error('COPY TO gave no data');
+            return Buffer.from(await result.blob.arrayBuffer());
           },
         };
         return fn(tx);

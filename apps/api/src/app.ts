@@ -13,6 +13,7 @@ import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
 import readCachePlugin from './plugins/read-cache.plugin.ts';
+import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
@@ -45,6 +46,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: Math.min(config.maxBatchBytes, 64 * 1024 * 1024),
+    // A whole request must arrive within this (Node answers 408); a body that stalls is cut
+    // sooner by the request-bodies plugin (MESHBENCH_BODY_TIMEOUT_MS).
+    requestTimeout: config.requestTimeoutMs,
     // One line per request only when asked for (debug): a runner posts thousands of batches.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
@@ -62,11 +66,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await app.register(servicesPlugin, {
     maxBatchBytes: config.maxBatchBytes,
+    maxConcurrentBatches: config.maxConcurrentBatches,
     adminToken: config.adminToken,
     unmatchedRetentionMs: config.unmatchedRetentionMs,
     unmatchedMaxPoints: config.unmatchedMaxPoints,
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
+  await app.register(requestBodiesPlugin, { idleMs: config.bodyTimeoutMs });
   await app.register(authPlugin);
   await app.register(uploadCountersPlugin);
   await app.register(statsdPlugin, {

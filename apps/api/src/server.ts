@@ -27,11 +27,25 @@ async function main() {
     throw error;
   }
   const app = await buildApp(config, { webRoot: webRoot() });
+  // Shutdown: no new connections; bodies still arriving are cut (503, their batches roll
+  // back); requests already received finish. Whatever is left at the deadline is dropped
+  // (Postgres rolls back a dropped connection's transaction; the embedded database keeps
+  // only what was committed) and the process exits. A second signal ends it at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      app.log.info(`${signal}: closing`);
+      app.log.info(`${signal}: closing (at most ${config.shutdownTimeoutMs} ms)`);
+      const deadline = setTimeout(() => {
+        app.log.warn(
+          `${signal}: requests still in progress after ${config.shutdownTimeoutMs} ms (MESHBENCH_SHUTDOWN_TIMEOUT_MS); exiting`,
+        );
+        app.server.closeAllConnections();
+        process.exit(1);
+      }, config.shutdownTimeoutMs);
       app.close().then(
-        () => process.exit(0),
+        () => {
+          clearTimeout(deadline);
+          process.exit(0);
+        },
         () => process.exit(1),
       );
     });

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   doublePrecision,
   index,
@@ -124,7 +125,12 @@ export const lifecyclePhases = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.phase] })],
 );
 
-/** One row per accepted batch: the idempotency record and the batch id of its rows. */
+/**
+ * One row per accepted batch: the idempotency record and the batch id of its rows. A batch
+ * cut from a larger input (the CLI's file) names it by `source` (a SHA-256 of the input)
+ * and the lines it holds, first to last, so that sending the input again, however it is
+ * cut, sends only the lines no batch has stored.
+ */
 export const eventBatches = pgTable(
   'event_batches',
   {
@@ -136,8 +142,16 @@ export const eventBatches = pgTable(
     bodySha256: text('body_sha256').notNull(),
     accepted: integer('accepted').notNull(),
     createdAt: ts('created_at').notNull().default(sql`now()`),
+    source: text('source'),
+    firstLine: integer('first_line'),
+    lastLine: integer('last_line'),
   },
-  (t) => [uniqueIndex('event_batches_key_idx').on(t.runId, t.idempotencyKey)],
+  (t) => [
+    uniqueIndex('event_batches_key_idx').on(t.runId, t.idempotencyKey),
+    index('event_batches_source_idx')
+      .on(t.runId, t.source, t.firstLine)
+      .where(sql`source is not null`),
+  ],
 );
 
 /**
@@ -160,8 +174,26 @@ export const changeSummaries = pgTable(
     /** First latency of each block (float64 LE): every block boundary in one read. */
     blockFirsts: bytea('block_firsts').notNull(),
     computedAt: ts('computed_at').notNull().default(sql`now()`),
+    /** Every batch with observations of the change left its proxy_fingerprints. */
+    proxiesFingerprinted: boolean('proxies_fingerprinted').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.runId, t.changeId] })],
+);
+
+/**
+ * A fingerprint (53 bits, float64 LE) of each proxy a batch observed for a change. A later
+ * batch of the change whose proxies' fingerprints are none of these knows its proxies are
+ * new without reading the change's earlier observations, which no index leads to.
+ */
+export const proxyFingerprints = pgTable(
+  'proxy_fingerprints',
+  {
+    runId: uuid('run_id').notNull(),
+    changeId: text('change_id').notNull(),
+    batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+    fingerprints: bytea('fingerprints').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.batchId] })],
 );
 
 /**

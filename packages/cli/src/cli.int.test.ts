@@ -1,137 +1,11 @@
 // The built `meshbench` binary as a child process against the built API as another one:
 // on the embedded database always, and on Postgres when DATABASE_URL is set.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const API = fileURLToPath(new URL('../../../apps/api/dist/server.js', import.meta.url));
-const FIXTURES = fileURLToPath(new URL('../../../fixtures/public/', import.meta.url));
-
-const ADMIN = 'cli-test-admin-token-0123456789';
-
-const backends = [
-  {
-    name: 'embedded',
-    env: () => ({ MESHBENCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'meshbench-cli-')) }),
-  },
-  ...(process.env.DATABASE_URL
-    ? [{ name: 'postgres', env: () => ({ DATABASE_URL: process.env.DATABASE_URL as string }) }]
-    : []),
-];
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
-interface Api {
-  url: string;
-  stop(signal?: NodeJS.Signals): Promise<void>;
-  start(): Promise<void>;
-}
-
-async function api(env: Record<string, string>): Promise<Api> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  const self: Api = {
-    url,
-    async start() {
-      child = spawn(process.execPath, [API], {
-        env: {
-          ...process.env,
-          ...env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          STATSD_PORT: '0',
-          MESHBENCH_DEMO: '0',
-          MESHBENCH_LOG_LEVEL: 'warn',
-          MESHBENCH_ADMIN_TOKEN: ADMIN,
-        },
-        stdio: 'ignore',
-      });
-      for (let i = 0; i < 300; i++) {
-        try {
-          if ((await fetch(`${url}/api/v1/health`)).ok) return;
-        } catch {}
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the API did not start');
-    },
-    stop: (signal = 'SIGTERM') =>
-      new Promise<void>((resolve) => {
-        if (!child || child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill(signal);
-      }),
-  };
-  await self.start();
-  return self;
-}
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(
-  args: string[],
-  env: Record<string, string> = {},
-  onStderr?: (line: string) => void,
-): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      for (const line of String(d).split('\n')) if (line && onStderr) onStderr(line);
-    });
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-const T0 = Date.parse('2026-02-01T10:00:00Z');
-/** NDJSON: a change and one observation per proxy at latency(i) ms, in whole ms. */
-function eventsFile(proxies: number, latency: (i: number) => number, expected = proxies): string {
-  const lines = [
-    JSON.stringify({
-      type: 'change',
-      id: 'c1',
-      kind: 'endpoint',
-      target: 'hey',
-      action: 'delete',
-      at: new Date(T0).toISOString(),
-      expected,
-    }),
-  ];
-  for (let i = 0; i < proxies; i++) {
-    lines.push(
-      JSON.stringify({
-        type: 'observation',
-        change: 'c1',
-        proxy: `p${i}`,
-        node: `n${i % 50}`,
-        at: new Date(T0 + Math.floor(latency(i))).toISOString(),
-      }),
-    );
-  }
-  const file = join(mkdtempSync(join(tmpdir(), 'meshbench-events-')), 'events.ndjson');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
+import { ADMIN, type Api, api, backends, cli, eventsFile, FIXTURES } from './test/processes.ts';
 
 describe.each(backends)('meshbench CLI on $name', (backend) => {
   let server: Api;
@@ -190,39 +64,28 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     // 5,001 lines in batches of 1,000: 6 batches.
     expect(JSON.parse(first.stdout)).toEqual({
       run,
+      source: createHash('sha256').update(readFileSync(file)).digest('hex'),
+      lines: 5001,
       batches: 6,
       accepted: 5001,
       duplicateBatches: 0,
+      alreadyStoredLines: 0,
     });
-    const again = await cli(['events', run, file, '--batch-lines', '1000', '--json'], env);
-    expect(JSON.parse(again.stdout)).toMatchObject({ batches: 6, duplicateBatches: 6 });
+    // Run again, cut the same way or another: every line is known stored, none is sent.
+    for (const batchLines of ['1000', '700']) {
+      const again = await cli(['events', run, file, '--batch-lines', batchLines, '--json'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        batches: 0,
+        accepted: 0,
+        lines: 5001,
+        alreadyStoredLines: 5001,
+      });
+    }
     expect(await summary(run)).toMatchObject({ count: 5000, observations: 5000 });
   });
 
-  it('finishes an upload across a server restart: nothing lost, nothing stored twice', async () => {
-    const run = await create();
-    const file = eventsFile(40_000, (i) => (i * 7) % 2000);
-    let killed = false;
-    const restarted = (async () => {
-      while (!killed) await new Promise((r) => setTimeout(r, 20));
-      // Postgres survives a hard kill; the embedded database is closed cleanly.
-      await server.stop(backend.name === 'postgres' ? 'SIGKILL' : 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 1500));
-      await server.start();
-    })();
-    const result = await cli(
-      ['events', run, file, '--batch-lines', '2000', '--json', '--retries', '30'],
-      env,
-      (line) => {
-        if (line.startsWith('batch 3:')) killed = true;
-      },
-    );
-    await restarted;
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/retrying in/);
-    expect(JSON.parse(result.stdout)).toMatchObject({ batches: 21, accepted: 40_001 });
-    expect(await summary(run)).toMatchObject({ count: 40_000, observations: 40_000 });
-  });
+  // Restarts and kills mid-upload: cli.faults.test.ts (the faults tier).
 
   it('uploads result files', async () => {
     const run = await create();

@@ -1,6 +1,5 @@
 // meshbench: upload service-mesh benchmark results from CI and fail a build on a regression.
-import { createHash } from 'node:crypto';
-import { appendFileSync, createReadStream, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -15,6 +14,7 @@ import {
   type Verdict,
 } from '@meshbench/schema';
 import { ciLabels } from './ci-labels.ts';
+import { type EventsUpload, uploadEvents } from './events-upload.ts';
 import { ApiError, type Http, http } from './http.ts';
 import { markdownSummary } from './markdown.ts';
 
@@ -38,7 +38,9 @@ Global options:
   --url URL          the meshbench server (env MESHBENCH_URL; default http://localhost:3000)
   --token TOKEN      a write token (env MESHBENCH_TOKEN)
   --json             print JSON for scripts instead of text
-  --retries N        retries on network errors, 5xx and 429 (default 8, with backoff)
+  --retries N        retries on network errors, 429, 502, 503 and 504 (default 8, with
+                     backoff; a Retry-After is honoured); a 4xx is never retried
+  --timeout S        seconds to wait for each response (default 120)
   -h, --help         this help
 
 run create:
@@ -49,9 +51,11 @@ run create:
   --started-at RFC3339. Prints the run id (--json: the run).
 
 events:
-  --batch-lines N    events per request (default 50000). Each batch is gzip NDJSON with an
-                     Idempotency-Key made of the run and the batch's bytes, so a retry or a
-                     re-run of the same command stores nothing twice.
+  --batch-lines N    lines per request (default 50000). The file is named by its SHA-256
+                     and each batch by the lines it holds; the server keeps which lines of
+                     the file it stored, and a re-run (after a failure, a crash, or with
+                     another --batch-lines) sends only the lines not stored yet, so nothing
+                     is stored twice. Standard input is kept in a temporary file first.
 
 compare / run finish --gate:
   --baseline RUN             a run id or slug, or branch:NAME for the median of the last
@@ -135,59 +139,19 @@ async function runCreate(ctx: Ctx, values: Record<string, unknown>) {
   ctx.out(ctx.json ? JSON.stringify(run) : run.id);
 }
 
-/** Reads NDJSON as batches of whole lines, never the whole file at once. */
-async function* batches(source: NodeJS.ReadableStream, maxLines: number): AsyncGenerator<Buffer> {
-  let lines: Buffer[] = [];
-  let carry = Buffer.alloc(0);
-  for await (const chunk of source) {
-    let buf = Buffer.concat([carry, chunk as Buffer]);
-    let nl = buf.indexOf(10);
-    while (nl !== -1) {
-      if (nl > 0) lines.push(buf.subarray(0, nl + 1));
-      buf = buf.subarray(nl + 1);
-      nl = buf.indexOf(10);
-      if (lines.length >= maxLines) {
-        yield Buffer.concat(lines);
-        lines = [];
-      }
-    }
-    carry = Buffer.from(buf);
-  }
-  if (carry.length > 0) lines.push(Buffer.concat([carry, Buffer.from('\n')]));
-  if (lines.length > 0) yield Buffer.concat(lines);
-}
-
 async function events(ctx: Ctx, runRef: string, file: string, batchLines: number) {
   const run = await ctx.api.request<Run>('GET', `/runs/${encodeURIComponent(runRef)}`);
-  const source = file === '-' ? process.stdin : createReadStream(file);
-  let accepted = 0;
-  let duplicates = 0;
-  let n = 0;
-  for await (const batch of batches(source, batchLines)) {
-    n++;
-    const key = `cli-${createHash('sha256').update(run.id).update(batch).digest('hex').slice(0, 40)}`;
-    const result = await ctx.api.request<{ accepted: number; duplicate: boolean }>(
-      'POST',
-      `/runs/${run.id}/events`,
-      {
-        body: gzipSync(batch),
-        headers: {
-          'content-type': 'application/x-ndjson',
-          'content-encoding': 'gzip',
-          'idempotency-key': key,
-        },
-      },
-    );
-    accepted += result.accepted;
-    if (result.duplicate) duplicates++;
-    ctx.err(
-      `batch ${n}: ${result.accepted} events ${result.duplicate ? 'already stored' : 'stored'}`,
-    );
-  }
+  const done: EventsUpload = await uploadEvents({
+    api: ctx.api,
+    runId: run.id,
+    file: file === '-' ? process.stdin : file,
+    batchLines,
+    log: ctx.err,
+  });
   ctx.out(
     ctx.json
-      ? JSON.stringify({ run: run.id, batches: n, accepted, duplicateBatches: duplicates })
-      : `${accepted} events in ${n} batches stored on run ${run.id}`,
+      ? JSON.stringify({ run: run.id, ...done })
+      : `${done.accepted} events in ${done.batches} batches stored on run ${run.id}${done.alreadyStoredLines > 0 ? ` (${done.alreadyStoredLines} of ${done.lines} lines were already stored)` : ''}`,
   );
 }
 
@@ -313,6 +277,7 @@ export async function main(
         token: { type: 'string' },
         json: { type: 'boolean' },
         retries: { type: 'string' },
+        timeout: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         benchmark: { type: 'string' },
         scenario: { type: 'string' },
@@ -350,12 +315,14 @@ export async function main(
     '',
   );
   const retries = Number(values.retries ?? 8);
+  const timeoutS = Number(values.timeout ?? 120);
   const ctx: Ctx = {
     api: http({
       url,
       token: (values.token as string | undefined) ?? env.MESHBENCH_TOKEN,
       retries,
       backoffMs: 500,
+      timeoutMs: timeoutS * 1000,
       log: io.err,
     }),
     url,
@@ -368,6 +335,7 @@ export async function main(
   try {
     if (!Number.isInteger(retries) || retries < 0)
       throw new UsageError('--retries takes a whole number');
+    if (!(timeoutS > 0)) throw new UsageError('--timeout takes a number of seconds above 0');
     if (command === 'run' && rest[0] === 'create') {
       await runCreate(ctx, values);
       return EXIT.ok;

@@ -66,3 +66,50 @@ export const ingestResult = z.object({
   duplicate: z.boolean().describe('true when the Idempotency-Key was seen before'),
 });
 export type IngestResult = z.infer<typeof ingestResult>;
+
+/** What names an input that batches are cut from: the CLI sends a SHA-256 of the file. */
+export const eventSource = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'a source is 1-128 letters, digits or . _ : -')
+  .meta({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' });
+
+const MAX_LINE_NUMBER = 2_147_483_647;
+
+export const eventBatchQuery = z
+  .object({
+    source: eventSource
+      .optional()
+      .describe(
+        'the input this batch is cut from; with `lines`, a batch of lines already stored from it is refused (409), so sending the input again, however it is cut, stores nothing twice',
+      ),
+    lines: z
+      .string()
+      .regex(/^\d{1,10}-\d{1,10}$/, 'lines are FIRST-LAST, e.g. 1-50000')
+      .transform((v, ctx) => {
+        const [first, last] = v.split('-').map(Number) as [number, number];
+        if (first < 1 || last < first || last > MAX_LINE_NUMBER) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `lines must be FIRST-LAST with 1 <= FIRST <= LAST <= ${MAX_LINE_NUMBER}`,
+          });
+          return z.NEVER;
+        }
+        return { first, last };
+      })
+      .optional()
+      .describe(
+        "the source's lines the body holds, FIRST-LAST (1-based, blank lines counted); errors name lines by these numbers",
+      ),
+  })
+  .refine((q) => (q.source === undefined) === (q.lines === undefined), {
+    message: 'source and lines go together',
+    path: ['lines'],
+  });
+
+export const storedSourceLines = z.object({
+  source: eventSource,
+  lines: z
+    .array(z.tuple([z.number().int(), z.number().int()]))
+    .describe("ranges [first, last] of the source's lines stored on the run, in order"),
+});
+export type StoredSourceLines = z.infer<typeof storedSourceLines>;

@@ -50,4 +50,25 @@ describe('loadConfig', () => {
       statsdPort: 0,
     });
   });
+  it('bounds uploads and shutdown, with defaults, and names a bad bound', () => {
+    expect(loadConfig({})).toMatchObject({
+      bodyTimeoutMs: 30_000,
+      requestTimeoutMs: 600_000,
+      shutdownTimeoutMs: 10_000,
+      maxConcurrentBatches: 4,
+    });
+    expect(loadConfig({ MESHBENCH_BODY_TIMEOUT_MS: '500' }).bodyTimeoutMs).toBe(500);
+    expect(() => loadConfig({ MESHBENCH_BODY_TIMEOUT_MS: '0' })).toThrow(
+      /MESHBENCH_BODY_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ MESHBENCH_REQUEST_TIMEOUT_MS: '1s' })).toThrow(
+      /MESHBENCH_REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ MESHBENCH_SHUTDOWN_TIMEOUT_MS: '-1' })).toThrow(
+      /MESHBENCH_SHUTDOWN_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ MESHBENCH_MAX_CONCURRENT_BATCHES: '0' })).toThrow(
+      /MESHBENCH_MAX_CONCURRENT_BATCHES/,
+    );
+  });
 });

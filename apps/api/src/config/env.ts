@@ -25,6 +25,17 @@ const flag = (name: string) =>
     .optional()
     .transform((v) => (v === undefined ? undefined : v === '1'));
 
+/** A duration in ms between `min` and `max`, named in its error. */
+const ms = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .default(String(fallback))
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max,
+      `${name} must be a whole number of milliseconds, ${min}-${max}`,
+    )
+    .transform(Number);
+
 const envSchema = z.object({
   PORT: port('PORT', 3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -97,6 +108,17 @@ const envSchema = z.object({
     .default('1000')
     .transform(Number)
     .refine((n) => n <= 60_000, 'MESHBENCH_READ_CACHE_MS must be at most 60000'),
+  MESHBENCH_BODY_TIMEOUT_MS: ms('MESHBENCH_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
+  MESHBENCH_REQUEST_TIMEOUT_MS: ms('MESHBENCH_REQUEST_TIMEOUT_MS', 600_000, 1000, 86_400_000),
+  MESHBENCH_SHUTDOWN_TIMEOUT_MS: ms('MESHBENCH_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  MESHBENCH_MAX_CONCURRENT_BATCHES: z
+    .string()
+    .default('4')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 1000,
+      'MESHBENCH_MAX_CONCURRENT_BATCHES must be a whole number 1-1000',
+    )
+    .transform(Number),
   MESHBENCH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -140,6 +162,14 @@ export interface Config {
   maxResultBytes: number;
   /** How long a read's answer is served again from this replica's memory; 0: never. */
   readCacheMs: number;
+  /** Longest wait for the next bytes of a request body before it ends in a 408. */
+  bodyTimeoutMs: number;
+  /** Longest time a whole request (headers and body) may take to arrive. */
+  requestTimeoutMs: number;
+  /** Longest a shutdown waits for requests in progress before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** Event batches a replica works on at once; more get 503 + Retry-After. */
+  maxConcurrentBatches: number;
   logLevel: string;
 }
 
@@ -179,6 +209,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBatchBytes: e.MESHBENCH_MAX_BATCH_BYTES,
     maxResultBytes: e.MESHBENCH_MAX_RESULT_BYTES,
     readCacheMs: e.MESHBENCH_READ_CACHE_MS,
+    bodyTimeoutMs: e.MESHBENCH_BODY_TIMEOUT_MS,
+    requestTimeoutMs: e.MESHBENCH_REQUEST_TIMEOUT_MS,
+    shutdownTimeoutMs: e.MESHBENCH_SHUTDOWN_TIMEOUT_MS,
+    maxConcurrentBatches: e.MESHBENCH_MAX_CONCURRENT_BATCHES,
     logLevel: e.MESHBENCH_LOG_LEVEL,
   };
 }

@@ -39,4 +39,21 @@ describe('EarliestByKey', () => {
       ['proxy-12', 40],
     ]);
   });
+
+  it('fingerprints a key the same from any slice, and 200,000 distinct keys distinctly', () => {
+    const a = new EarliestByKey();
+    const b = new EarliestByKey();
+    const body = Buffer.from('..proxy-1..é-2..');
+    a.add(body, 2, 9, 1);
+    a.add(body, 11, 15, 2);
+    b.addString('é-2', 5);
+    b.addString('proxy-1', 6);
+    const [p1, e2] = a.fingerprints();
+    expect(b.fingerprints()).toEqual(new Float64Array([e2 as number, p1 as number]));
+    const many = new EarliestByKey();
+    for (let i = 0; i < 200_000; i++) many.addString(`proxy-${i}-sidecar`, i);
+    const fingerprints = many.fingerprints();
+    expect(fingerprints.every((f) => Number.isSafeInteger(f) && f >= 0)).toBe(true);
+    expect(new Set(fingerprints).size).toBe(200_000);
+  });
 });

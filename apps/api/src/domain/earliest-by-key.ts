@@ -15,6 +15,20 @@ export function hashBytes(b: Uint8Array, from: number, to: number): number {
   return h ^ (h >>> 16);
 }
 
+/**
+ * A second hash of the bytes, independent of hashBytes (another basis and finaliser), so
+ * that the two make a 53-bit fingerprint.
+ */
+function hashBytes2(b: Uint8Array, from: number, to: number): number {
+  let h = 0x2545f491 | 0;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ (b[i] as number), 0x01000193) ^ (h >>> 15);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  h = Math.imul(h, 0x297a2d39);
+  return h ^ (h >>> 15);
+}
+
 function grown<T extends Int32Array | Float64Array | Uint8Array>(a: T, size: number): T {
   const next = new (a.constructor as new (n: number) => T)(size);
   next.set(a);
@@ -101,6 +115,22 @@ export class EarliestByKey {
       slots[s] = k + 1;
     }
     this.slots = slots;
+  }
+
+  /**
+   * A 53-bit fingerprint of each key (an integer a float64 holds exactly), in the order
+   * the keys came: equal keys always have equal fingerprints, so a key whose fingerprint
+   * is not among another set's has certainly not been in that set.
+   */
+  fingerprints(): Float64Array {
+    const out = new Float64Array(this.size);
+    const arena = this.arena;
+    for (let k = 0; k < this.size; k++) {
+      const start = this.starts[k] as number;
+      const second = hashBytes2(arena, start, start + (this.lengths[k] as number));
+      out[k] = ((this.hashes[k] as number) >>> 0) * 2 ** 21 + (second >>> 11);
+    }
+    return out;
   }
 
   /** The earliest values, in the order the keys came. */

@@ -25,6 +25,23 @@ describe('FirstApplications', () => {
   });
 });
 
+describe('FirstApplications.mayRepeat', () => {
+  it('proves a batch of new proxies new, and never misses one seen before', () => {
+    const earlier = new FirstApplications();
+    for (let i = 0; i < 5000; i++) earlier.add(`p-${i}`, i);
+    const seen = [earlier.fingerprints()];
+    const fresh = new FirstApplications();
+    for (let i = 5000; i < 10_000; i++) fresh.add(`p-${i}`, i);
+    expect(fresh.mayRepeat(seen)).toBe(false);
+    expect(fresh.mayRepeat([])).toBe(false);
+    fresh.add('p-4999', 1); // one proxy of the earlier batch, added after the first check
+    expect(fresh.mayRepeat(seen)).toBe(true);
+    const again = new FirstApplications();
+    again.add('p-17', 3);
+    expect(again.mayRepeat([new Float64Array(0), ...seen])).toBe(true);
+  });
+});
+
 describe('mergeBatch', () => {
   const batchOf = (...reports: [string, number][]) => {
     const f = new FirstApplications();

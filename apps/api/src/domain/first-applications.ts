@@ -14,10 +14,12 @@ export interface LatencySet {
 export class FirstApplications {
   private readonly first = new EarliestByKey();
   private sortedFirsts: Float64Array | undefined;
+  private fingerprinted: Float64Array | undefined;
   observations = 0;
 
   add(proxy: string, atUs: number): void {
     this.sortedFirsts = undefined;
+    this.fingerprinted = undefined;
     this.observations++;
     this.first.addString(proxy, atUs);
   }
@@ -25,12 +27,29 @@ export class FirstApplications {
   /** `add` for a proxy given as its UTF-8 bytes, b[from, to). */
   addBytes(b: Uint8Array, from: number, to: number, atUs: number): void {
     this.sortedFirsts = undefined;
+    this.fingerprinted = undefined;
     this.observations++;
     this.first.add(b, from, to, atUs);
   }
 
   get proxies(): number {
     return this.first.size;
+  }
+
+  /** A fingerprint of each proxy (see EarliestByKey.fingerprints). */
+  fingerprints(): Float64Array {
+    this.fingerprinted ??= this.first.fingerprints();
+    return this.fingerprinted;
+  }
+
+  /**
+   * Whether any of these proxies may be among those fingerprinted in `seen` (an earlier
+   * batch's proxies): false proves that every one of them is new.
+   */
+  mayRepeat(seen: Iterable<Float64Array>): boolean {
+    const mine = new Set(this.fingerprints());
+    for (const fingerprints of seen) for (const f of fingerprints) if (mine.has(f)) return true;
+    return false;
   }
 
   /** Each proxy's first application in this set, epoch microseconds. */

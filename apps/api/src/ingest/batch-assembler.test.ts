@@ -2,7 +2,7 @@ import type { ProbeEvent } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
-import { BatchAssembler, type NumberedEvent } from './batch-assembler.ts';
+import { BatchAssembler, MAX_LINE_BYTES, type NumberedEvent } from './batch-assembler.ts';
 
 const RUN = '0b4e1a52-8f4c-4d2e-9a51-6f1f2c3d4e5f';
 
@@ -21,8 +21,8 @@ async function assemble(events: ProbeEvent[]) {
 }
 
 /** NDJSON text cut into chunks at the given byte offsets. */
-async function assembleNdjson(text: string, cuts: number[] = [], limit = 1e9) {
-  const batch = new BatchAssembler(RUN, 7);
+async function assembleNdjson(text: string, cuts: number[] = [], limit = 1e9, firstLine = 1) {
+  const batch = new BatchAssembler(RUN, 7, firstLine);
   const bytes = Buffer.from(text);
   async function* body(): AsyncGenerator<Buffer> {
     let from = 0;
@@ -174,5 +174,52 @@ describe('BatchAssembler, NDJSON from bytes', () => {
     const text = `${changeLine}\n${obs('p', '2026-02-01T10:00:00Z')}\n`;
     const error = await assembleNdjson(text, [10], 20).catch((e) => e);
     expect(error).toMatchObject({ statusCode: 413, code: 'body_too_large' });
+  });
+
+  it('numbers lines from the first it is told, and counts the last read', async () => {
+    const text = `${changeLine}\n\n${obs('p', '2026-02-01T10:00:00Z')}\n${obs('q', '2026-02-01T10:00:01Z')}`;
+    for (const cuts of [[], [3], [text.length - 2]]) {
+      const { batch } = await assembleNdjson(text, cuts, 1e9, 40_001);
+      expect(batch.lastLine, String(cuts)).toBe(40_004);
+    }
+    const { batch } = await assembleNdjson(`${text}\n`, [], 1e9, 40_001);
+    expect(batch.lastLine).toBe(40_004); // a final newline ends the last line, it adds none
+    const error = await assembleNdjson(
+      `${changeLine}\n\n{"type":"observation"}\n`,
+      [],
+      1e9,
+      7,
+    ).catch((e) => e);
+    expect(error).toMatchObject({ statusCode: 400, where: { line: 9 } });
+    expect(error.message).toMatch(/^line 9:/);
+  });
+
+  it('refuses a line longer than the line limit, having read no more of it than the limit', async () => {
+    // 256 MiB of one line in 256 KiB chunks, as gunzip hands over a small bomb.
+    const chunk = Buffer.alloc(256 * 1024, 'a');
+    let read = 0;
+    async function* endless(): AsyncGenerator<Buffer> {
+      yield Buffer.from(`${changeLine}\n{"type":"observation","proxy":"`);
+      for (let i = 0; i < 1024; i++) {
+        read += chunk.length;
+        yield chunk;
+      }
+    }
+    const batch = new BatchAssembler(RUN, 7);
+    const started = performance.now();
+    const error = await collect(batch.rows(endless(), 'ndjson', 512 * 1024 * 1024)).catch((e) => e);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(error).toMatchObject({ statusCode: 413, code: 'line_too_large', where: { line: 2 } });
+    expect(read).toBeLessThanOrEqual(MAX_LINE_BYTES + chunk.length);
+    // Whole lines of any length up to the limit are taken, across any number of chunks.
+    const long = JSON.stringify({
+      type: 'incident',
+      kind: 'reconnect',
+      from: '2026-02-01T10:00:00Z',
+      attrs: { note: 'x'.repeat(MAX_LINE_BYTES - 200) },
+    });
+    const cuts = Array.from({ length: 40 }, (_, i) => 100 + i * 20_000);
+    const { batch: taken } = await assembleNdjson(`${changeLine}\n${long}\n`, cuts);
+    expect(taken.incidentRows).toHaveLength(1);
   });
 });

@@ -48,6 +48,20 @@ const PLAIN_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:
 const OBSERVATION_FIELDS = 8;
 /** jsonb's binary form is a version byte, then the JSON text. */
 const JSONB_VERSION = 1;
+/**
+ * The longest NDJSON line taken, in bytes: an event is a few hundred. A longer line is
+ * refused as soon as it is seen to be, so that a body of one endless line costs no more
+ * than reading this much of it.
+ */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+const lineTooLarge = (line: number) =>
+  new AppError(
+    413,
+    'line_too_large',
+    `line ${line} is longer than ${MAX_LINE_BYTES} bytes; one event per line`,
+    { line },
+  );
 
 const attrsText = (attrs: Record<string, unknown> | undefined) =>
   attrs === undefined ? '\\N' : copyText(JSON.stringify(attrs));
@@ -74,6 +88,8 @@ export class BatchAssembler {
   /** Per lifecycle phase: each entity's first arrival in this batch, the largest attrs.total. */
   readonly phases = new Map<string, BatchPhase>();
   accepted = 0;
+  /** The number of the last NDJSON line read, blank ones included. */
+  lastLine: number;
 
   private readonly out = new CopyBinaryWriter();
   private readonly fields = new Int32Array(FIELD_SLOTS);
@@ -90,7 +106,10 @@ export class BatchAssembler {
   constructor(
     private readonly runId: string,
     private readonly batchId: number,
+    /** The number of the body's first line: lines of a larger input keep their numbers. */
+    firstLine = 1,
   ) {
+    this.lastLine = firstLine - 1;
     this.runField = uuidField(runId);
     this.batchField = int64Field(batchId);
     this.rowEnd = new Uint8Array(4 + this.batchField.length);
@@ -132,33 +151,52 @@ export class BatchAssembler {
    * without a string or an object per line; any other line is decoded and parsed.
    */
   async *ndjsonRows(body: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Uint8Array> {
-    let carry: Buffer | null = null;
-    let no = 0;
+    // A line split over chunks is kept as its parts until its end is seen: one copy of
+    // each byte, however many chunks the line spans.
+    let carry: Buffer[] = [];
+    let carried = 0;
+    let no = this.lastLine;
     let total = 0;
     for await (const chunk of body) {
       total += chunk.length;
       if (total > limit) throw bodyTooLarge(limit);
       let from = 0;
-      if (carry) {
+      if (carried > 0) {
         const nl = chunk.indexOf(10);
         if (nl === -1) {
-          carry = Buffer.concat([carry, chunk]);
+          if (carried + chunk.length > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
+          // Copied: the caller may reuse the chunk's memory.
+          carry.push(Buffer.from(chunk));
+          carried += chunk.length;
           continue;
         }
-        const line = Buffer.concat([carry, chunk.subarray(0, nl)]);
-        carry = null;
+        if (carried + nl > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
+        carry.push(chunk.subarray(0, nl));
+        const line = Buffer.concat(carry, carried + nl);
+        carry = [];
+        carried = 0;
         this.line(line, 0, line.length, ++no);
+        this.lastLine = no;
         from = nl + 1;
       }
       for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
+        if (nl - from > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
         this.line(chunk, from, nl, ++no);
         from = nl + 1;
       }
-      // The rest of the chunk is copied: the caller may reuse the chunk's memory.
-      if (from < chunk.length) carry = Buffer.from(chunk.subarray(from));
+      this.lastLine = no;
+      if (from < chunk.length) {
+        if (chunk.length - from > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
+        carry = [Buffer.from(chunk.subarray(from))];
+        carried = chunk.length - from;
+      }
       yield* this.out.take();
     }
-    if (carry) this.line(carry, 0, carry.length, ++no);
+    if (carried > 0) {
+      const line = Buffer.concat(carry, carried);
+      this.line(line, 0, line.length, ++no);
+      this.lastLine = no;
+    }
     yield* this.out.end();
   }
 

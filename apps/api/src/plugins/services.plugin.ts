@@ -21,6 +21,8 @@ import { tailService } from '../services/tail.service.ts';
 
 export interface ServicesOptions {
   maxBatchBytes: number;
+  /** Event batches this replica works on at once (more: 503). */
+  maxConcurrentBatches: number;
   adminToken: string | undefined;
   /** How long, and how many, points that matched no run are kept for a later run. */
   unmatchedRetentionMs: number;
@@ -33,7 +35,7 @@ function build(
   warn: (error: unknown, message: string) => void,
   debug: (fields: Record<string, unknown>, message: string) => void,
 ) {
-  const { maxBatchBytes, adminToken } = opts;
+  const { maxBatchBytes, maxConcurrentBatches, adminToken } = opts;
   const runs = runsRepository(database.db);
   const propagation = propagationRepository(database.db);
   const events = eventsRepository(database);
@@ -42,7 +44,16 @@ function build(
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),
-    ingest: ingestService({ runs, events, maxBatchBytes, warn, debug }),
+    ingest: ingestService({
+      runs,
+      events,
+      maxBatchBytes,
+      maxConcurrentBatches,
+      // One connection: a batch is read whole before its transaction holds it.
+      readBeforeTransaction: database.kind === 'embedded',
+      warn,
+      debug,
+    }),
     export: exportService({ runs, events }),
     propagation: propagationService({ runs, propagation }),
     results: resultsService({ runs, results: resultsRepository(database.db) }),

@@ -1,6 +1,19 @@
 // Probe-event batches: one transaction per batch, rows loaded by COPY, kept summaries.
-import { copyText, type Database, type Tx, tables } from '@meshbench/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import {
+  CopyBinaryReader,
+  CopyBinaryWriter,
+  copyText,
+  type Database,
+  int64Field,
+  putInt4Field,
+  putInt16,
+  type Tx,
+  tables,
+  uuidField,
+  uuidLiteral,
+} from '@meshbench/db';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
 import {
   inRunBatches,
@@ -8,9 +21,14 @@ import {
   planForObservations,
   readObservations,
 } from './observation-scope.ts';
-import { toFloat64 } from './propagation.repository.ts';
 
 const { changes, changeSummaries, eventBatches, latencyBlocks, lifecyclePhases } = tables;
+
+/** What a batch finds kept of a change before it: observations, and whether fingerprinted. */
+export interface PriorSummary {
+  observations: number;
+  proxiesFingerprinted: boolean;
+}
 
 export interface StoredChange {
   id: string;
@@ -32,6 +50,7 @@ export interface SummaryToSave {
   blockSize: number;
   blockFirsts: Float64Array;
   blocks: Float64Array[];
+  proxiesFingerprinted: boolean;
 }
 
 const OBSERVATION_COLUMNS = [
@@ -46,6 +65,36 @@ const OBSERVATION_COLUMNS = [
 ];
 const INCIDENT_COLUMNS = ['run_id', 'kind', 'node', 'proxy', 'from', 'to', 'attrs', 'batch_id'];
 const LIFECYCLE_COLUMNS = ['run_id', 'phase', 'entity', 'node', 'at', 'attrs', 'batch_id'];
+const LATENCY_BLOCK_COLUMNS = ['run_id', 'change_id', 'block_no', 'latencies'];
+const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints'];
+
+/** The lines of a source that one batch holds, first to last (1-based). */
+export interface SourceLines {
+  source: string;
+  first: number;
+  last: number;
+}
+
+/**
+ * A transaction-scoped advisory lock's key: 64 bits of a SHA-256 of what it guards (the
+ * run, a kind of kept state, its name). Two names that share a key only wait for each other.
+ */
+function lockKey(runId: string, kind: string, name: string): bigint {
+  const digest = createHash('sha256').update(`${runId}\0${kind}\0${name}`).digest();
+  return digest.readBigInt64BE(0);
+}
+
+/** float64s from byte slices at any offset (COPY's fields), copied once into aligned memory. */
+function alignedFloat64(parts: Uint8Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0) / 8);
+  const bytes = new Uint8Array(out.buffer);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
 
 const toBytes = (values: Float64Array) =>
   Buffer.from(values.buffer, values.byteOffset, values.byteLength);
@@ -54,9 +103,54 @@ const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) 
 function batchStore(tx: Tx, runId: string, batchId: number) {
   return {
     batchId,
+
+    /**
+     * Waits for, then holds until the transaction ends, the kept state of these changes and
+     * lifecycle phases of the run: a concurrent batch that touches any of them waits here,
+     * and reads the state this one leaves. Taken in one order (by key), so two batches
+     * never each hold what the other waits for.
+     */
+    async lockKeptState(changeIds: Iterable<string>, phases: Iterable<string>): Promise<void> {
+      const keys = new Set<bigint>();
+      for (const id of changeIds) keys.add(lockKey(runId, 'change', id));
+      for (const phase of phases) keys.add(lockKey(runId, 'phase', phase));
+      if (keys.size === 0) return;
+      const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+      await tx.db.execute(
+        sql`select pg_advisory_xact_lock(k) from unnest(${sql.param(sorted)}::int8[]) as u(k)`,
+      );
+    },
+
+    /**
+     * Holds the run's record of a source's lines until the transaction ends, and returns a
+     * batch of it already stored whose lines overlap `lines`, if any.
+     */
+    async claimSourceLines(lines: SourceLines): Promise<SourceLines | undefined> {
+      await tx.db.execute(
+        sql`select pg_advisory_xact_lock(${String(lockKey(runId, 'source', lines.source))}::int8)`,
+      );
+      const [stored] = await tx.db
+        .select({ first: eventBatches.firstLine, last: eventBatches.lastLine })
+        .from(eventBatches)
+        .where(
+          and(
+            eq(eventBatches.runId, runId),
+            eq(eventBatches.source, lines.source),
+            sql`${eventBatches.id} <> ${batchId}`,
+            sql`${eventBatches.firstLine} <= ${lines.last}`,
+            sql`${eventBatches.lastLine} >= ${lines.first}`,
+          ),
+        )
+        .limit(1);
+      return stored
+        ? { source: lines.source, first: stored.first as number, last: stored.last as number }
+        : undefined;
+    },
     /** Rows in COPY's binary format, header and trailer included. */
-    copyObservations: (rows: AsyncIterable<Uint8Array>, whileFinishing?: () => void) =>
-      tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
+    copyObservations: (
+      rows: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+      whileFinishing?: () => void,
+    ) => tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
     copyIncidents: (rows: Iterable<string>) => tx.copy('incidents', INCIDENT_COLUMNS, rows),
     copyLifecycle: (rows: Iterable<string>) => tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, rows),
 
@@ -93,14 +187,50 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       );
     },
 
-    /** Observations already stored per change before this batch. */
-    async priorObservations(changeIds: string[]): Promise<Map<string, number>> {
+    /** What the kept summaries of these changes hold from before this batch. */
+    async priorSummaries(changeIds: string[]): Promise<Map<string, PriorSummary>> {
       if (changeIds.length === 0) return new Map();
       const rows = await tx.db
-        .select({ changeId: changeSummaries.changeId, observations: changeSummaries.observations })
+        .select({
+          changeId: changeSummaries.changeId,
+          observations: changeSummaries.observations,
+          proxiesFingerprinted: changeSummaries.proxiesFingerprinted,
+        })
         .from(changeSummaries)
         .where(and(eq(changeSummaries.runId, runId), inArray(changeSummaries.changeId, changeIds)));
-      return new Map(rows.map((r) => [r.changeId, r.observations]));
+      return new Map(rows.map(({ changeId, ...prior }) => [changeId, prior]));
+    },
+
+    /** The proxy fingerprints earlier batches left for the change, one array per batch. */
+    async keptFingerprints(changeId: string): Promise<Float64Array[]> {
+      await tx.db.execute(sql`select set_config('meshbench.change_id', ${changeId}, true)`);
+      const copied = await tx.copyOut(
+        `select fingerprints from proxy_fingerprints where run_id = ${uuidLiteral(runId)}
+           and change_id = current_setting('meshbench.change_id') and batch_id <> ${batchId}`,
+      );
+      const out: Float64Array[] = [];
+      const reader = new CopyBinaryReader(copied);
+      while (reader.next()) out.push(alignedFloat64([reader.bytes() as Buffer]));
+      return out;
+    },
+
+    /** This batch's proxy fingerprints, per change it observed. */
+    async saveFingerprints(byChange: Map<string, Float64Array>): Promise<void> {
+      if (byChange.size === 0) return;
+      const out = new CopyBinaryWriter();
+      const run = uuidField(runId);
+      const batch = int64Field(batchId);
+      for (const [changeId, fingerprints] of byChange) {
+        const change = Buffer.from(changeId);
+        const bytes = toBytes(fingerprints);
+        out.room(2 + run.length + 4 + change.length + batch.length + 4 + bytes.length);
+        out.pos = putInt16(out.buf, out.pos, 4);
+        out.bytes(run);
+        out.field(change);
+        out.bytes(batch);
+        out.field(bytes);
+      }
+      await tx.copy('proxy_fingerprints', FINGERPRINT_COLUMNS, out.end(), { format: 'binary' });
     },
 
     /**
@@ -122,22 +252,21 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       return new Map(rows.map((r) => [r.proxy, Number(r.first_us)]));
     },
 
-    /** The sorted latencies the change's kept summary holds, its blocks put back together. */
+    /**
+     * The sorted latencies the change's kept summary holds, its blocks put back together.
+     * Read by COPY: bytea rows as query results cost the embedded database 40 times as much.
+     */
     async keptLatencies(changeId: string): Promise<Float64Array> {
-      const rows = await tx.db
-        .select({ latencies: latencyBlocks.latencies })
-        .from(latencyBlocks)
-        .where(and(eq(latencyBlocks.runId, runId), eq(latencyBlocks.changeId, changeId)))
-        .orderBy(asc(latencyBlocks.blockNo));
-      const size = rows.reduce((n, r) => n + r.latencies.byteLength / 8, 0);
-      const out = new Float64Array(size);
-      let at = 0;
-      for (const r of rows) {
-        const block = toFloat64(r.latencies);
-        out.set(block, at);
-        at += block.length;
-      }
-      return out;
+      // COPY takes no parameters: the change id travels as a setting of this transaction.
+      await tx.db.execute(sql`select set_config('meshbench.change_id', ${changeId}, true)`);
+      const copied = await tx.copyOut(
+        `select latencies from latency_blocks where run_id = ${uuidLiteral(runId)}
+           and change_id = current_setting('meshbench.change_id') order by block_no`,
+      );
+      const blocks: Buffer[] = [];
+      const reader = new CopyBinaryReader(copied);
+      while (reader.next()) blocks.push(reader.bytes() as Buffer);
+      return alignedFloat64(blocks);
     },
 
     async saveSummary(changeId: string, s: SummaryToSave): Promise<void> {
@@ -154,6 +283,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
         blockSize: s.blockSize,
         blockFirsts: toBytes(s.blockFirsts),
         computedAt: sql`now()`,
+        proxiesFingerprinted: s.proxiesFingerprinted,
       };
       await tx.db
         .insert(changeSummaries)
@@ -165,16 +295,21 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       await tx.db
         .delete(latencyBlocks)
         .where(and(eq(latencyBlocks.runId, runId), eq(latencyBlocks.changeId, changeId)));
-      for (let i = 0; i < s.blocks.length; i += 256) {
-        await tx.db.insert(latencyBlocks).values(
-          s.blocks.slice(i, i + 256).map((b, j) => ({
-            runId,
-            changeId,
-            blockNo: i + j,
-            latencies: toBytes(b),
-          })),
-        );
+      // Written by binary COPY, as they are read: bytea parameters cost the embedded
+      // database 5 times as much.
+      const out = new CopyBinaryWriter();
+      const run = uuidField(runId);
+      const change = Buffer.from(changeId);
+      for (let i = 0; i < s.blocks.length; i++) {
+        const block = toBytes(s.blocks[i] as Float64Array);
+        out.room(2 + run.length + 8 + change.length + 8 + 4 + block.length);
+        out.pos = putInt16(out.buf, out.pos, 4);
+        out.bytes(run);
+        out.field(change);
+        out.pos = putInt4Field(out.buf, out.pos, i);
+        out.field(block);
       }
+      await tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, out.end(), { format: 'binary' });
     },
 
     /**
@@ -308,18 +443,64 @@ export function eventsRepository(database: Database) {
     },
 
     /**
+     * An id for a batch before its transaction: rows can be made ready (with their batch
+     * id) while no transaction is open.
+     */
+    async reserveBatchId(): Promise<number> {
+      const result = await database.db.execute<{ id: unknown }>(
+        sql`select nextval(pg_get_serial_sequence('event_batches', 'id'))::float8 as id`,
+      );
+      const [row] = (result as unknown as { rows: { id: unknown }[] }).rows;
+      return Number(row?.id);
+    },
+
+    /** The lines of a source stored on the run, as ranges in order, adjacent ones joined. */
+    async storedSourceLines(runId: string, source: string): Promise<[number, number][]> {
+      const rows = await database.db
+        .select({ first: eventBatches.firstLine, last: eventBatches.lastLine })
+        .from(eventBatches)
+        .where(
+          and(
+            eq(eventBatches.runId, runId),
+            eq(eventBatches.source, source),
+            isNotNull(eventBatches.firstLine),
+          ),
+        )
+        .orderBy(asc(eventBatches.firstLine));
+      const ranges: [number, number][] = [];
+      for (const { first, last } of rows) {
+        const previous = ranges[ranges.length - 1];
+        if (previous && (first as number) <= previous[1] + 1)
+          previous[1] = Math.max(previous[1], last as number);
+        else ranges.push([first as number, last as number]);
+      }
+      return ranges;
+    },
+
+    /**
      * Runs `work` in one transaction after claiming the idempotency key. A key seen before
      * returns the earlier batch instead; a concurrent retry waits for the first to finish.
      */
     async inBatch<T>(
       runId: string,
-      idempotencyKey: string | undefined,
+      claim: { batchId: number; idempotencyKey: string | undefined; lines?: SourceLines },
       work: (store: BatchStore) => Promise<T>,
     ): Promise<BatchClaim<T>> {
+      const { batchId, idempotencyKey, lines } = claim;
       return database.transaction(async (tx) => {
         const [claimed] = await tx.db
           .insert(eventBatches)
-          .values({ runId, idempotencyKey: idempotencyKey ?? null, bodySha256: '', accepted: 0 })
+          .overridingSystemValue()
+          .values({
+            id: batchId,
+            runId,
+            idempotencyKey: idempotencyKey ?? null,
+            bodySha256: '',
+            accepted: 0,
+            source: lines?.source ?? null,
+            firstLine: lines?.first ?? null,
+            lastLine: lines?.last ?? null,
+          })
           .onConflictDoNothing()
           .returning({ id: eventBatches.id });
         if (!claimed) {
@@ -338,7 +519,7 @@ export function eventsRepository(database: Database) {
             bodySha256: earlier?.bodySha256 ?? '',
           };
         }
-        const result = await work(batchStore(tx, runId, claimed.id));
+        const result = await work(batchStore(tx, runId, batchId));
         return { duplicate: false as const, result };
       });
     },

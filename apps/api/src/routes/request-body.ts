@@ -1,29 +1,131 @@
-// Request bodies as sent: decompressed per Content-Encoding, with one error for each way
-// they can be wrong (415 unknown encoding, 400 broken compression, 413 over the limit).
-import type { Readable } from 'node:stream';
+// Request bodies as sent: watched while they arrive (idle timeout, the client going away,
+// shutdown), decompressed per Content-Encoding, with one error for each way they can be
+// wrong (415 unknown encoding, 400 broken compression, 413 over the limit).
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 
 const INFLATE = { chunkSize: 256 * 1024 };
 
-/** The raw body, through gunzip or inflate when the client compressed it. */
+/**
+ * The body of one request on its way in. It ends in an error when the client sends nothing
+ * for `idleMs` while the reader waits for it (408), or goes away before the end, so that
+ * whatever reads the body (a batch's transaction among them) stops and rolls back at once
+ * instead of waiting for bytes that will never come. Time the reader itself takes (a slow
+ * COPY holding the body back) is not held against the client: the timer only ends a body
+ * when nothing the client sent is waiting here or in the socket's stream.
+ */
+export class BodyGuard extends Transform {
+  /** Bytes received as sent, for Fastify's check against Content-Length. */
+  receivedEncodedLength = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly raw: IncomingMessage,
+    private readonly idleMs: number,
+  ) {
+    super();
+    this.timer = setTimeout(() => this.idle(), idleMs);
+    const gone = () => {
+      if (!raw.complete) {
+        this.destroy(
+          new AppError(400, 'body_aborted', 'the client went away before the end of the body'),
+        );
+      }
+    };
+    raw.once('aborted', gone);
+    raw.once('close', gone);
+    raw.once('error', (error) => this.destroy(error));
+    raw.pipe(this);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.receivedEncodedLength += chunk.length;
+    this.timer.refresh();
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    clearTimeout(this.timer);
+    done();
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
+    clearTimeout(this.timer);
+    this.raw.unpipe(this);
+    done(error);
+  }
+
+  /** Ends the body now (shutdown): a 503 the client may send again. */
+  cut(error: AppError): void {
+    if (!this.raw.complete) this.destroy(error);
+  }
+
+  private idle(): void {
+    if (this.destroyed || this.raw.complete) return;
+    if (this.readableLength > 0 || this.writableLength > 0 || this.raw.readableLength > 0) {
+      this.timer.refresh(); // the reader is behind, not the client
+      return;
+    }
+    this.destroy(
+      new AppError(
+        408,
+        'body_timeout',
+        `no bytes of the body arrived for ${this.idleMs} ms (MESHBENCH_BODY_TIMEOUT_MS)`,
+      ),
+    );
+  }
+}
+
+/** The body, through gunzip or inflate when the client compressed it. */
 export function decodedBody(request: FastifyRequest, raw: Readable): Readable {
   const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
-  let body = raw;
   // 256 KiB out per step, not zlib's 16 KiB: a quarter of the time for a large batch.
-  if (encoding === 'gzip' || encoding === 'x-gzip') body = raw.pipe(createGunzip(INFLATE));
-  else if (encoding === 'deflate') body = raw.pipe(createInflate(INFLATE));
-  else if (encoding !== 'identity') {
+  if (encoding === 'gzip' || encoding === 'x-gzip') return joined(raw, createGunzip(INFLATE));
+  if (encoding === 'deflate') return joined(raw, createInflate(INFLATE));
+  if (encoding !== 'identity') {
     throw new AppError(
       415,
       'unsupported_encoding',
       `Content-Encoding "${encoding}" is not supported; use gzip or none`,
     );
   }
-  if (body !== raw) raw.on('error', (error) => body.destroy(error));
-  body.on('error', () => {}); // surfaced by the reader below
-  return body;
+  return raw;
+}
+
+/**
+ * `from` piped to `to`, each destroyed with the other: an error or an early end on either
+ * side reaches the reader of `to`, and a reader that stops early releases `from`.
+ * (`from` is the request's BodyGuard, never the socket's own stream, so a reader that
+ * stops at 413 does not reset the connection before the reply.)
+ */
+function joined(from: Readable, to: Transform): Readable {
+  pipeline(from, to, () => {});
+  return to;
+}
+
+/** The body decoded, and the SHA-256 of its bytes as sent (compressed or not). */
+export function hashedBody(
+  request: FastifyRequest,
+  raw: Readable | undefined,
+): { body: Readable; digest: () => string } {
+  const hash = createHash('sha256');
+  let digest: string | undefined;
+  const tap = new Transform({
+    transform(chunk, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+    flush(done) {
+      digest = hash.digest('hex');
+      done();
+    },
+  });
+  const body = decodedBody(request, joined(raw ?? Readable.from([]), tap));
+  return { body, digest: () => digest ?? '' };
 }
 
 /** The body's chunks; a compression error becomes a 400 naming it. */
@@ -50,7 +152,6 @@ export async function readBody(body: Readable, limit: number): Promise<Buffer> {
   for await (const chunk of bodyChunks(body)) {
     size += chunk.length;
     if (size > limit) {
-      // Not destroyed: that would reset the socket before the 413 reaches the client.
       throw new AppError(
         413,
         'body_too_large',

@@ -108,6 +108,11 @@ const routes: FastifyPluginAsync = async (app) => {
     'OTLP requests answered 503 because too many were in progress.',
     () => otlp().overloaded,
   );
+  counter(
+    'meshbench_events_overloaded_total',
+    'Event batches answered 503 because MESHBENCH_MAX_CONCURRENT_BATCHES were in progress.',
+    () => app.services.ingest.counters.overloaded,
+  );
   for (const path of ['events', 'results'] as const) {
     const c = () => app.uploads[path];
     const what = path === 'events' ? 'event batches' : 'result files';

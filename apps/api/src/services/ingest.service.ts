@@ -5,9 +5,11 @@ import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { BatchAssembler, differingField } from '../ingest/batch-assembler.ts';
 import type { BatchFormat } from '../ingest/event-stream.ts';
+import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type {
   BatchStore,
   EventsRepository,
+  SourceLines,
   SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
@@ -20,76 +22,183 @@ export interface IngestInput {
   idempotencyKey?: string | undefined;
   /** SHA-256 of the body as sent, known once `body` is read to its end. */
   digest: () => string;
+  /** The lines of a larger input (a source) this batch holds; NDJSON only. */
+  lines?: SourceLines | undefined;
 }
+
+/** Seconds a client is told to wait when every batch slot of the replica is taken. */
+export const RETRY_AFTER_OVERLOADED_S = 1;
 
 export function ingestService(deps: {
   runs: RunsRepository;
   events: EventsRepository;
   maxBatchBytes: number;
+  /** Batches in progress at once; past it a batch is refused with 503 (load shedding). */
+  maxConcurrentBatches?: number;
+  /**
+   * Read and decode the whole batch before its transaction opens (the embedded database:
+   * its one connection must not wait for a client's bytes). Otherwise rows stream into
+   * COPY as they arrive.
+   */
+  readBeforeTransaction?: boolean;
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
 }) {
   const { runs, events, maxBatchBytes, warn } = deps;
   const debug = deps.debug ?? (() => {});
+  const maxInFlight = deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
+  const counters = { overloaded: 0 };
+  let inFlight = 0;
+
+  /** Takes a batch slot, or refuses the batch when none is free. */
+  function admit(): () => void {
+    if (inFlight >= maxInFlight) {
+      counters.overloaded++;
+      throw new AppError(
+        503,
+        'overloaded',
+        `this server already works on ${maxInFlight} event batches (MESHBENCH_MAX_CONCURRENT_BATCHES); send the batch again after Retry-After`,
+      );
+    }
+    inFlight++;
+    let released = false;
+    return () => {
+      if (!released) inFlight--;
+      released = true;
+    };
+  }
 
   return {
+    counters,
     async ingest(runRef: string, input: IngestInput): Promise<IngestResult> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
-
-      let consumed = false;
-      async function* read(): AsyncGenerator<Buffer> {
-        yield* input.body;
-        consumed = true;
-      }
-      const body = read();
-
-      const started = performance.now();
-      const phases = { sentMs: 0, copiedMs: 0, summarizedMs: 0 };
-      const since = () => Math.round(performance.now() - started);
-      const claim = await events.inBatch(run.id, input.idempotencyKey, async (store) => {
-        const batch = new BatchAssembler(run.id, store.batchId);
-        await store.copyObservations(batch.rows(body, input.format, maxBatchBytes), () => {
-          phases.sentMs = since();
-          for (const apps of batch.applications.values()) apps.prepare();
+      const { lines } = input;
+      if (lines && input.format !== 'ndjson') {
+        throw new AppError(400, 'invalid_request', 'source lines apply to NDJSON batches only', {
+          field: 'lines',
         });
+      }
+      const release = admit();
+      try {
+        return await ingestBatch(run.id, input);
+      } finally {
+        release();
+      }
+    },
+
+    /** The lines of a source already stored on a run (what sending it again may skip). */
+    async storedSourceLines(runRef: string, source: string) {
+      const run = await runs.find(runRef);
+      if (!run) throw notFound(`run "${runRef}"`);
+      return { source, lines: await events.storedSourceLines(run.id, source) };
+    },
+  };
+
+  async function ingestBatch(runId: string, input: IngestInput): Promise<IngestResult> {
+    const { lines } = input;
+    let consumed = false;
+    async function* read(): AsyncGenerator<Buffer> {
+      yield* input.body;
+      consumed = true;
+    }
+    const body = read();
+
+    const started = performance.now();
+    const phases = { readMs: 0, sentMs: 0, copiedMs: 0, summarizedMs: 0 };
+    const since = () => Math.round(performance.now() - started);
+    const batchId = await events.reserveBatchId();
+    const batch = new BatchAssembler(runId, batchId, lines?.first ?? 1);
+    let rows: AsyncIterable<Uint8Array> | Uint8Array[] = batch.rows(
+      body,
+      input.format,
+      maxBatchBytes,
+    );
+    if (deps.readBeforeTransaction) {
+      const whole: Uint8Array[] = [];
+      for await (const chunk of rows) whole.push(chunk);
+      rows = whole;
+      checkLines(batch, lines);
+      phases.readMs = since();
+    }
+    const claim = await events.inBatch(
+      runId,
+      { batchId, idempotencyKey: input.idempotencyKey, lines },
+      async (store) => {
+        if (lines) {
+          const stored = await store.claimSourceLines(lines);
+          if (stored) {
+            throw new AppError(
+              409,
+              'lines_already_stored',
+              `lines ${lines.first}-${lines.last} of source ${lines.source} overlap lines ${stored.first}-${stored.last}, already stored on this run; GET /runs/{id}/events/sources/${lines.source} tells which lines are stored`,
+              { field: 'lines' },
+            );
+          }
+        }
+        await store.copyObservations(rows, () => {
+          phases.sentMs = since();
+          for (const apps of batch.applications.values()) {
+            apps.prepare();
+            apps.fingerprints();
+          }
+        });
+        checkLines(batch, lines);
         phases.copiedMs = since();
-        await settleChanges(store, batch);
         await store.copyIncidents(batch.incidentRows);
         await store.copyLifecycle(batch.lifecycleRows);
+        // From here to the commit this batch alone works on its changes' and phases' kept
+        // state: concurrent batches of one change merge one after the other, never over
+        // each other.
+        await store.lockKeptState(
+          [...batch.changes.keys(), ...batch.references.keys()],
+          batch.phases.keys(),
+        );
+        await settleChanges(store, batch);
         await mergePhases(store, batch);
         await summarize(store, batch);
         phases.summarizedMs = since();
         await store.finish(batch.accepted, input.digest());
         return batch.accepted;
-      });
-      if (!claim.duplicate) {
-        // Where a batch's time goes: read and sent, loaded, summarised, committed.
-        debug({ run: run.id, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
-        // After the commit, off the reply's path: the index learns the batch's block ranges.
-        // Should it fail, nothing is lost; reads only scan those ranges until the next time.
-        events
-          .summarizeIndex()
-          .catch((error) => warn(error, 'summarising the observations index failed'));
-        return { accepted: claim.result, duplicate: false };
-      }
+      },
+    );
+    if (!claim.duplicate) {
+      // Where a batch's time goes: read and sent, loaded, summarised, committed.
+      debug({ run: runId, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
+      // After the commit, off the reply's path: the index learns the batch's block ranges.
+      // Should it fail, nothing is lost; reads only scan those ranges until the next time.
+      events
+        .summarizeIndex()
+        .catch((error) => warn(error, 'summarising the observations index failed'));
+      return { accepted: claim.result, duplicate: false };
+    }
 
-      // A retry: the body must be the one first sent under this key.
-      let size = 0;
-      for await (const chunk of body) {
-        size += chunk.length;
-        if (size > maxBatchBytes) break;
-      }
-      if (!consumed || input.digest() !== claim.bodySha256) {
-        throw new AppError(
-          422,
-          'idempotency_key_reused',
-          `Idempotency-Key "${input.idempotencyKey}" was used for a different batch on this run`,
-        );
-      }
-      return { accepted: claim.accepted, duplicate: true };
-    },
-  };
+    // A retry: the body must be the one first sent under this key.
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > maxBatchBytes) break;
+    }
+    if (!consumed || input.digest() !== claim.bodySha256) {
+      throw new AppError(
+        422,
+        'idempotency_key_reused',
+        `Idempotency-Key "${input.idempotencyKey}" was used for a different batch on this run`,
+      );
+    }
+    return { accepted: claim.accepted, duplicate: true };
+  }
+}
+
+/** A batch of a source's lines holds exactly the lines it says it does. */
+function checkLines(batch: BatchAssembler, lines: SourceLines | undefined): void {
+  if (!lines || batch.lastLine === lines.last) return;
+  throw new AppError(
+    400,
+    'invalid_request',
+    `the batch says it holds lines ${lines.first}-${lines.last} (${lines.last - lines.first + 1}) but has ${batch.lastLine - lines.first + 1}`,
+    { field: 'lines' },
+  );
 }
 
 /** New changes are stored; a change given again must match; referenced ones must exist. */
@@ -110,7 +219,14 @@ async function settleChanges(store: BatchStore, batch: BatchAssembler): Promise<
   for (const [id, c] of batch.changes) {
     const existing = stored.get(id);
     if (!existing) {
-      fresh.push({ ...c.event, expected: c.event.expected ?? null, atUs: c.atUs });
+      // Stored as the instant it was read (to the microsecond), not as written: a time
+      // with more digits would otherwise be rounded by Postgres and differ when sent again.
+      fresh.push({
+        ...c.event,
+        at: formatTimestampUs(c.atUs),
+        expected: c.event.expected ?? null,
+        atUs: c.atUs,
+      });
       continue;
     }
     const field = differingField(existing, existing.atUs, c.event, c.atUs);
@@ -129,26 +245,39 @@ async function settleChanges(store: BatchStore, batch: BatchAssembler): Promise<
 /**
  * Brings the kept summary of every change the batch touched up to date. A change seen for
  * the first time is summarised from the batch alone; one with earlier observations merges
- * the batch into its kept latencies, asking Postgres only about the batch's own proxies.
+ * the batch into its kept latencies. Which of the batch's proxies applied the change
+ * before is asked of Postgres (a scan of the change's earlier observations) only when the
+ * fingerprints earlier batches left do not prove them all new, as in an upload cut into
+ * batches of distinct proxies.
  */
 async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void> {
   const touched = [...new Set([...batch.changes.keys(), ...batch.applications.keys()])];
-  const prior = await store.priorObservations(touched);
+  const prior = await store.priorSummaries(touched);
   const changeAt = new Map((await store.storedChanges(touched)).map((c) => [c.id, c.atUs]));
+  const fingerprints = new Map<string, Float64Array>();
   for (const changeId of touched) {
     const atUs = changeAt.get(changeId) as number;
     const apps = batch.applications.get(changeId);
-    const priorObservations = prior.get(changeId) ?? 0;
-    if (!apps && prior.has(changeId)) continue; // given again, nothing new about it
+    const kept = prior.get(changeId);
+    const priorObservations = kept?.observations ?? 0;
+    if (!apps && kept) continue; // given again, nothing new about it
     let set: LatencySet;
     if (!apps) set = latencySet(new Float64Array(0), 0);
     else if (priorObservations === 0) set = apps.latencies(atUs);
     else {
-      const earlier = await store.earlierFirstApplications(changeId);
+      const allNew =
+        kept?.proxiesFingerprinted === true &&
+        !apps.mayRepeat(await store.keptFingerprints(changeId));
+      const earlier = allNew ? new Map() : await store.earlierFirstApplications(changeId);
       set = mergeBatch(await store.keptLatencies(changeId), priorObservations, apps, earlier, atUs);
     }
-    await store.saveSummary(changeId, toSummary(set));
+    if (apps) fingerprints.set(changeId, apps.fingerprints());
+    // Fingerprinted from its first observations on, or never (batches stored before there
+    // were fingerprints): a batch can only prove its proxies new against every earlier one.
+    const proxiesFingerprinted = priorObservations === 0 || kept?.proxiesFingerprinted === true;
+    await store.saveSummary(changeId, { ...toSummary(set), proxiesFingerprinted });
   }
+  await store.saveFingerprints(fingerprints);
 }
 
 /**
@@ -179,7 +308,7 @@ async function mergePhases(store: BatchStore, batch: BatchAssembler): Promise<vo
   }
 }
 
-function toSummary(set: LatencySet): SummaryToSave {
+function toSummary(set: LatencySet): Omit<SummaryToSave, 'proxiesFingerprinted'> {
   const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
   return {
     count: set.sorted.length,

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
 
@@ -131,6 +132,102 @@ describe.each(backends)('events and propagation on $name', (backend) => {
     expect((await summary(run.id)).body).toMatchObject({ observations: 20, count: 9, repeats: 11 });
   });
 
+  it('takes a change whose time has more digits than microseconds again, unchanged', async () => {
+    const run = await createRun(server);
+    // Seven digits: stored to the microsecond; the same line sent again is the same change.
+    const fine = { ...change, at: '2026-02-01T10:00:00.1234567Z' };
+    const lines = ndjson([fine, obs('p1', 100)]);
+    expect((await postEvents(server, run.id, lines)).status).toBe(200);
+    const again = await postEvents(server, run.id, lines);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const sent = await server.json(`/runs/${run.id}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ ...fine, at: '2026-02-01T11:00:00.1234569+01:00' }]),
+    });
+    expect(sent.status).toBe(200);
+    const changes = (await server.json<{ id: string; at: string }[]>(`/runs/${run.id}/changes`))
+      .body;
+    expect(changes).toMatchObject([{ id: 'c1', at: '2026-02-01T10:00:00.123456Z' }]);
+  });
+
+  it('stores the lines of a source once, however they are cut, and says which are stored', async () => {
+    const run = await createRun(server);
+    const source = 'a'.repeat(64);
+    const lines = [change, ...Array.from({ length: 9 }, (_, i) => obs(`p${i}`, i * 10))];
+    const cut = (first: number, last: number, key?: string) =>
+      server.json<Record<string, unknown>>(
+        `/runs/${run.id}/events?source=${source}&lines=${first}-${last}`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-ndjson',
+            ...(key ? { 'idempotency-key': key } : {}),
+          },
+          body: ndjson(lines.slice(first - 1, last)),
+        },
+      );
+    expect((await cut(1, 4, 'k-1-4')).body).toEqual({ accepted: 4, duplicate: false });
+    expect((await cut(1, 4, 'k-1-4')).body).toEqual({ accepted: 4, duplicate: true });
+    expect((await cut(8, 10)).body).toEqual({ accepted: 3, duplicate: false });
+    // Cut otherwise: any batch holding a stored line is refused whole, naming both.
+    const overlap = await cut(3, 7);
+    expect(overlap.status).toBe(409);
+    expect(overlap.body).toMatchObject({ code: 'lines_already_stored', field: 'lines' });
+    expect(overlap.body.message).toContain('lines 3-7');
+    expect(overlap.body.message).toContain('lines 1-4');
+    expect((await server.json(`/runs/${run.id}/events/sources/${source}`)).body).toEqual({
+      source,
+      lines: [
+        [1, 4],
+        [8, 10],
+      ],
+    });
+    expect((await cut(5, 7)).body).toEqual({ accepted: 3, duplicate: false });
+    expect((await server.json(`/runs/${run.id}/events/sources/${source}`)).body).toEqual({
+      source,
+      lines: [[1, 10]],
+    });
+    expect((await summary(run.id)).body).toMatchObject({ count: 9, observations: 9 });
+    // Another source, or none, is another input.
+    expect((await server.json(`/runs/${run.id}/events/sources/${'b'.repeat(64)}`)).body).toEqual({
+      source: 'b'.repeat(64),
+      lines: [],
+    });
+  });
+
+  it("refuses a source's batch that does not hold the lines it names, naming lines by the source's numbers", async () => {
+    const run = await createRun(server);
+    const post = (query: string, body: string, type = 'application/x-ndjson') =>
+      server.json<Record<string, unknown>>(`/runs/${run.id}/events?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body,
+      });
+    const three = ndjson([change, obs('p1', 1), obs('p2', 2)]);
+    const short = await post('source=s1&lines=1-4', three);
+    expect(short.status).toBe(400);
+    expect(short.body).toMatchObject({ field: 'lines' });
+    expect(short.body.message).toContain('lines 1-4 (4) but has 3');
+    const bad = await post(
+      'source=s1&lines=101-103',
+      ndjson([change, obs('p1', 1), { ...obs('p2', 2), at: 'soon' }]),
+    );
+    expect(bad.body).toMatchObject({ statusCode: 400, line: 103, field: 'at' });
+    expect((await post('source=s1', three)).status).toBe(400);
+    expect((await post('lines=1-3', three)).status).toBe(400);
+    expect((await post('source=s1&lines=3-1', three)).status).toBe(400);
+    expect((await post('source=s%2F1&lines=1-3', three)).status).toBe(400);
+    expect(
+      (await post('source=s1&lines=1-1', JSON.stringify([change]), 'application/json')).status,
+    ).toBe(400);
+    expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
+    expect((await server.json(`/runs/${run.id}/events/sources/s1`)).body).toEqual({
+      source: 's1',
+      lines: [],
+    });
+  });
+
   it('counts a proxy reporting again in a later batch as a repeat', async () => {
     const run = await createRun(server);
     await postEvents(server, run.id, ndjson([change, obs('p1', 100), obs('p2', 200)]));
@@ -145,6 +242,30 @@ describe.each(backends)('events and propagation on $name', (backend) => {
       percentiles: [
         { p: 50, ms: 200 },
         { p: 100, ms: 700 },
+      ],
+    });
+  });
+
+  it('merges a batch into a summary kept before there were proxy fingerprints', async () => {
+    const run = await createRun(server);
+    await postEvents(server, run.id, ndjson([change, obs('p1', 100), obs('p2', 200)]));
+    // As a change summarised before fingerprints were kept: the batch must ask Postgres.
+    await server.app.database.db.execute(
+      sql`update change_summaries set proxies_fingerprinted = false where run_id = ${run.id}`,
+    );
+    await server.app.database.db.execute(
+      sql`delete from proxy_fingerprints where run_id = ${run.id}`,
+    );
+    await postEvents(server, run.id, ndjson([obs('p2', 50), obs('p3', 300)]));
+    await postEvents(server, run.id, ndjson([obs('p1', 400), obs('p4', 10)]));
+    // First applications: p1 100, p2 50 (moved), p3 300, p4 10; 6 observations.
+    expect((await summary(run.id, 'percentiles=25,100')).body).toMatchObject({
+      count: 4,
+      observations: 6,
+      repeats: 2,
+      percentiles: [
+        { p: 25, ms: 10 },
+        { p: 100, ms: 300 },
       ],
     });
   });
@@ -431,6 +552,27 @@ describe.each(backends)('events and propagation on $name', (backend) => {
         400,
       );
     });
+  });
+});
+
+describe.each(backends)('events at the default batch limit on $name', (backend) => {
+  const server = useServer(backend);
+  it('refuses a small gzip body of one endless line with a 413 in time linear in what it read', async () => {
+    const run = await createRun(server);
+    // 256 MiB of one line (the default limit) in 0.25 MiB of gzip.
+    const endless = gzipSync(
+      Buffer.concat([
+        Buffer.from(`${JSON.stringify(change)}\n{"x":"`),
+        Buffer.alloc(256 * 1024 * 1024 - 200, 'a'),
+      ]),
+      { level: 9 },
+    );
+    const started = performance.now();
+    const posted = await postEvents(server, run.id, endless, { 'content-encoding': 'gzip' });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(posted.status).toBe(413);
+    expect(posted.body).toMatchObject({ code: 'line_too_large', line: 2 });
+    expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
   });
 });
 

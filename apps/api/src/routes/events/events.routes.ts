@@ -1,12 +1,18 @@
 // POST /runs/{id}/events: the body is streamed to the ingest service, never buffered here.
-import { createHash } from 'node:crypto';
-import { PassThrough, type Readable, Transform } from 'node:stream';
-import { apiError, ingestResult } from '@meshbench/schema';
+import { PassThrough, type Readable } from 'node:stream';
+import {
+  apiError,
+  eventBatchQuery,
+  eventSource,
+  ingestResult,
+  storedSourceLines,
+} from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { BatchFormat } from '../../ingest/event-stream.ts';
-import { bodyChunks, decodedBody } from '../request-body.ts';
+import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
+import { bodyChunks, hashedBody } from '../request-body.ts';
 
 const FORMATS: Record<string, BatchFormat> = {
   'application/x-ndjson': 'ndjson',
@@ -26,18 +32,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         description:
-          'A batch of probe events: `application/x-ndjson` (one event per line) or `application/json` (an array); `Content-Encoding: gzip` allowed. Atomic: all stored or none. A 4xx names the line and field at fault. Retries with the same `Idempotency-Key` are acknowledged and stored once.',
+          'A batch of probe events: `application/x-ndjson` (one event per line, at most 1 MiB a line) or `application/json` (an array); `Content-Encoding: gzip` allowed. Atomic: all stored or none. A 4xx names the line and field at fault. Retries with the same `Idempotency-Key` are acknowledged and stored once. A batch cut from a larger input names it (`source`, `lines`): lines of that input already stored are refused with 409, so the input sent again, however it is cut, stores nothing twice (see GET /runs/{id}/events/sources/{source}). A body that stops arriving for `MESHBENCH_BODY_TIMEOUT_MS` gets 408 and is rolled back; a server at its limit of batches in progress, or shutting down, answers 503 with `Retry-After`.',
         params: z.object({ id: z.string().min(1) }),
+        querystring: eventBatchQuery,
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
         response: {
           200: ingestResult,
           400: apiError,
           401: apiError,
           404: apiError,
+          408: apiError,
           409: apiError,
           413: apiError,
           415: apiError,
           422: apiError,
+          503: apiError,
         },
         security: [{ bearer: [] }],
       },
@@ -53,36 +62,43 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           `Content-Type must be application/x-ndjson or application/json, got "${mime || 'none'}"`,
         );
       }
-      // The idempotency check compares bodies as sent (compressed or not): hash them here.
-      const hash = createHash('sha256');
-      let digest: string | undefined;
-      const hashed = (request.body as Readable).pipe(
-        new Transform({
-          transform(chunk, _encoding, done) {
-            hash.update(chunk);
-            done(null, chunk);
-          },
-          flush(done) {
-            digest = hash.digest('hex');
-            done();
-          },
-        }),
-      );
-      const body = decodedBody(request, hashed);
+      // The idempotency check compares bodies as sent (compressed or not).
+      const { body, digest } = hashedBody(request, request.body as Readable);
       try {
         return await app.services.ingest.ingest(request.params.id, {
           body: bodyChunks(body),
           format,
           idempotencyKey: request.headers['idempotency-key'],
-          digest: () => digest ?? '',
+          digest,
+          lines:
+            request.query.source && request.query.lines
+              ? { source: request.query.source, ...request.query.lines }
+              : undefined,
         });
       } catch (error) {
         // A batch rejected before its end leaves bytes on the socket: the connection cannot
         // carry another request, so it closes with this reply rather than hang the next one.
         if (!request.raw.complete) reply.header('connection', 'close');
+        if (error instanceof AppError && error.code === 'overloaded')
+          reply.header('retry-after', String(RETRY_AFTER_OVERLOADED_S));
         throw error;
       }
     },
+  );
+
+  app.get(
+    '/runs/:id/events/sources/:source',
+    {
+      schema: {
+        tags: ['events'],
+        description:
+          'Which lines of a source (an input that batches were cut from, named by `source` on POST /runs/{id}/events) are stored on the run: what sending it again may skip.',
+        params: z.object({ id: z.string().min(1), source: eventSource }),
+        response: { 200: storedSourceLines, 404: apiError },
+      },
+    },
+    async (request) =>
+      app.services.ingest.storedSourceLines(request.params.id, request.params.source),
   );
 
   app.get(

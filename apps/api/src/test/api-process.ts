@@ -1,0 +1,89 @@
+// The built API (dist/server.js) as a process of its own, for what only a process shows:
+// signals, exit codes, a restart on the same data.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+export const PROCESS_ADMIN_TOKEN = 'faults-admin-token-0123456789';
+
+/** The databases a process can run on: a fresh embedded one, and DATABASE_URL when set. */
+export const processBackends = [
+  {
+    name: 'embedded',
+    env: () => ({ MESHBENCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'meshbench-faults-')) }),
+  },
+  ...(process.env.DATABASE_URL
+    ? [{ name: 'postgres', env: () => ({ DATABASE_URL: process.env.DATABASE_URL as string }) }]
+    : []),
+];
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+export interface ApiProcess {
+  url: string;
+  child: ChildProcess;
+  /** Resolves with the exit code (or signal) when the process ends. */
+  exited: Promise<number | NodeJS.Signals>;
+  json<T = Record<string, unknown>>(path: string, init?: RequestInit): Promise<T>;
+}
+
+/** Starts the API and waits until its health check answers. */
+export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // Not the test runner's own MESHBENCH_* variables (MESHBENCH_TEST_TIER): the server
+  // refuses variables it does not know.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('MESHBENCH_')),
+  );
+  const child = spawn(process.execPath, [SERVER], {
+    env: {
+      ...inherited,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      STATSD_PORT: '0',
+      MESHBENCH_DEMO: '0',
+      MESHBENCH_LOG_LEVEL: 'warn',
+      MESHBENCH_ADMIN_TOKEN: PROCESS_ADMIN_TOKEN,
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal as NodeJS.Signals))),
+  );
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/v1/health`)).ok) break;
+    } catch {}
+    if (i > 600) throw new Error('the API did not start in 60 s; is it built?');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    exited,
+    async json<T>(path: string, init: RequestInit = {}) {
+      const headers = new Headers(init.headers);
+      headers.set('authorization', `Bearer ${PROCESS_ADMIN_TOKEN}`);
+      if (init.body && !headers.has('content-type'))
+        headers.set('content-type', 'application/json');
+      const response = await fetch(`${url}/api/v1${path}`, { ...init, headers });
+      const text = await response.text();
+      if (!response.ok)
+        throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
+      return JSON.parse(text) as T;
+    },
+  };
+}
