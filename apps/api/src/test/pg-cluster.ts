@@ -1,0 +1,81 @@
+// A PostgreSQL cluster of a test's own (initdb on its own port), for what the shared server
+// must never suffer: stops, restarts and outages in the middle of ingest.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function binDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(root, versions[0], 'bin') : undefined;
+}
+
+/** Whether this machine can make clusters of its own (Debian's PostgreSQL binaries). */
+export const canMakeClusters = binDir() !== undefined;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+export interface PgCluster {
+  url: string;
+  port: number;
+  start(): void;
+  /** Fast shutdown: every connection is cut, as in a restart by an operator. */
+  stop(): void;
+  restart(): void;
+  remove(): void;
+}
+
+/** initdb's a new cluster in a temporary directory and starts it on a free port. */
+export async function makeCluster(): Promise<PgCluster> {
+  const bin = binDir();
+  if (!bin) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'meshbench-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  // initdb and postgres refuse to run as root: run them as the postgres user when we are root.
+  const asUser = (cmd: string, args: string[]) => {
+    const root = process.getuid?.() === 0;
+    const res = root
+      ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], {
+          encoding: 'utf8',
+        })
+      : spawnSync(join(bin, cmd), args, { encoding: 'utf8' });
+    if (res.status !== 0)
+      throw new Error(`${cmd} ${args.join(' ')} failed: ${res.stderr || res.stdout}`);
+  };
+  asUser('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const ctl = (action: string, extra: string[] = []) =>
+    asUser('pg_ctl', ['-D', data, '-w', '-t', '60', ...extra, action]);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const cluster: PgCluster = {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    start: () => ctl('start', ['-o', options, '-l', join(dir, 'log')]),
+    stop: () => ctl('stop', ['-m', 'fast']),
+    restart: () => {
+      cluster.stop();
+      cluster.start();
+    },
+    remove: () => {
+      try {
+        cluster.stop();
+      } catch {}
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  cluster.start();
+  execFileSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]);
+  return cluster;
+}
