@@ -56,5 +56,5 @@ describe('migration 0009 (lifecycle phases of earlier runs)', () => {
     };
     expect(joined.firsts).toBe(us(1) + us(3) + us(3));
     await database.close();
-  });
+  }, 240_000); // An embedded database of its own, migrated from nothing: slow on a busy machine.
 });
