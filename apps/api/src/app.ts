@@ -11,6 +11,7 @@ import type { Config } from './config/env.ts';
 import { AppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
+import jsonBodiesPlugin from './plugins/json-bodies.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
 import readCachePlugin from './plugins/read-cache.plugin.ts';
 import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
   await app.register(requestBodiesPlugin, { idleMs: config.bodyTimeoutMs });
+  await app.register(jsonBodiesPlugin);
   await app.register(authPlugin);
   await app.register(uploadCountersPlugin);
   await app.register(statsdPlugin, {

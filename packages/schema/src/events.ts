@@ -12,7 +12,13 @@ export const changeEvent = z.strictObject({
   target: z.string().min(1).max(500).meta({ example: 'hey' }),
   action: z.string().min(1).max(100).meta({ example: 'delete' }),
   at: timestamp,
-  expected: z.number().int().positive().optional().describe('proxies that must apply it'),
+  expected: z
+    .number()
+    .int()
+    .positive()
+    .max(2_147_483_647)
+    .optional()
+    .describe('proxies that must apply it'),
 });
 export type ChangeEvent = z.infer<typeof changeEvent>;
 

@@ -13,10 +13,10 @@ export const mesh = z.strictObject({
 });
 
 export const topology = z.strictObject({
-  nodes: z.number().int().nonnegative().optional(),
-  services: z.number().int().nonnegative().optional(),
-  instances: z.number().int().nonnegative().optional(),
-  servers: z.number().int().nonnegative().optional(),
+  nodes: z.number().int().nonnegative().max(2_147_483_647).optional(),
+  services: z.number().int().nonnegative().max(2_147_483_647).optional(),
+  instances: z.number().int().nonnegative().max(2_147_483_647).optional(),
+  servers: z.number().int().nonnegative().max(2_147_483_647).optional(),
 });
 export type Topology = z.infer<typeof topology>;
 

@@ -1,5 +1,7 @@
 // Turns a batch's body into COPY rows and the facts the batch must check at its end:
 // changes it defines, changes it references, and each change's first applications.
+
+import { isUtf8 } from 'node:buffer';
 import {
   CopyBinaryWriter,
   copyText,
@@ -24,6 +26,7 @@ import {
   PROXY,
   readObservationBytes,
 } from './observation-bytes.ts';
+import { invalidUtf8At } from './stored-text.ts';
 import { formatTimestampUs, parseTimestampUs, parseUtcBytes } from './timestamps.ts';
 
 export interface NumberedEvent {
@@ -205,6 +208,17 @@ export class BatchAssembler {
     if (end > start && b[end - 1] === 13) end--; // CRLF
     if (end === start) return;
     if (b[start] === 123 && this.observationBytes(b, start, end, no)) return;
+    if (!isUtf8(b.subarray(start, end))) {
+      const at = invalidUtf8At(b, start, end) - start + 1;
+      throw new AppError(
+        400,
+        'invalid_utf8',
+        `line ${no}: not valid UTF-8 (byte ${at} of the line)`,
+        {
+          line: no,
+        },
+      );
+    }
     const text = b.toString('utf8', start, end);
     if (b[start] !== 123 && text.trim() === '') return; // a blank line
     this.add(parseLine(text, no), no);

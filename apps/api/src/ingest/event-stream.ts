@@ -3,6 +3,7 @@
 import { AppError } from '../errors.ts';
 import type { NumberedEvent } from './batch-assembler.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
+import { findBadValue, invalidUtf8At } from './stored-text.ts';
 
 export type BatchFormat = 'ndjson' | 'json';
 
@@ -19,6 +20,13 @@ function validated(value: unknown, line: number, unit: string): NumberedEvent {
     throw new AppError(400, 'invalid_event', `${unit} ${line}: ${checked.message}`, {
       line,
       ...(checked.field ? { field: checked.field } : {}),
+    });
+  }
+  const bad = findBadValue(checked);
+  if (bad) {
+    throw new AppError(400, 'invalid_event', `${unit} ${line}: "${bad.path}" ${bad.reason}`, {
+      line,
+      field: bad.path,
     });
   }
   return { line, event: checked };
@@ -52,9 +60,14 @@ export async function* decodeJsonArray(
     if (size > limit) throw bodyTooLarge(limit);
     parts.push(chunk);
   }
+  const whole = Buffer.concat(parts);
+  const badByte = invalidUtf8At(whole);
+  if (badByte >= 0) {
+    throw new AppError(400, 'invalid_utf8', `body is not valid UTF-8 (byte ${badByte + 1})`);
+  }
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    value = JSON.parse(whole.toString('utf8'));
   } catch (error) {
     throw new AppError(
       400,

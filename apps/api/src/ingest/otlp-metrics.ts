@@ -226,8 +226,23 @@ const num = (v: Int64 | number | string): number => {
   if (typeof v === 'number') return v;
   if (v === null || v === undefined) return 0;
   if (typeof v === 'string') return Number(v);
-  return v.toNumber();
+  // Not a number and no Long (protojson with an object where an int64 belongs): NaN, so the
+  // point is refused by the range checks with its name, not the request with a TypeError.
+  return typeof v.toNumber === 'function' ? v.toNumber() : Number.NaN;
 };
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** Whether an int64 field holds an int64 (protojson sends them as decimal strings). */
+function isInt64(v: Int64): boolean {
+  if (typeof v === 'number') return Number.isInteger(v);
+  if (typeof v === 'string') {
+    if (!/^-?\d{1,20}$/.test(v)) return false;
+    const big = BigInt(v);
+    return big >= INT64_MIN && big <= INT64_MAX;
+  }
+  return v !== null && v !== undefined && typeof v.toNumber === 'function';
+}
 const optNum = (v: number | string | null | undefined): number | null =>
   v === null || v === undefined ? null : Number(v);
 const nanosToMs = (v: Int64): number => num(v) / 1e6;
@@ -637,6 +652,10 @@ function mapMetric(
         reject(1, `a data point of "${name}" has no value`);
         continue;
       }
+      if (!hasDouble && !isInt64(np.asInt)) {
+        reject(1, `a data point of "${name}" has an asInt that is not an int64`);
+        continue;
+      }
       const value = hasDouble ? Number(np.asDouble) : num(np.asInt);
       if (!Number.isFinite(value)) {
         reject(1, `a data point of "${name}" is not a finite number`);
@@ -692,6 +711,16 @@ function mapMetric(
         const bounds = (hp.explicitBounds ?? []).map(Number);
         if (counts.length > 0 && counts.length !== bounds.length + 1) {
           reject(1, `histogram "${name}" has ${counts.length} buckets for ${bounds.length} bounds`);
+          continue;
+        }
+        if (
+          bounds.some((b, i) => !Number.isFinite(b) || (i > 0 && b <= (bounds[i - 1] as number)))
+        ) {
+          reject(1, `histogram "${name}" has explicitBounds that are not finite and increasing`);
+          continue;
+        }
+        if (counts.some((c) => !Number.isSafeInteger(c) || c < 0)) {
+          reject(1, `histogram "${name}" has bucketCounts that are not counts`);
           continue;
         }
         if (counts.length > 0) sketch = encodeSketch(sketchFromBuckets(bounds, counts, min, max));

@@ -115,7 +115,7 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 function validDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1 || day > (DAYS_IN_MONTH[month - 1] as number))
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > (DAYS_IN_MONTH[month - 1] as number))
     return false;
   return !(
     month === 2 &&

@@ -104,6 +104,10 @@ export function decodedBody(request: FastifyRequest, raw: Readable): Readable {
  */
 function joined(from: Readable, to: Transform): Readable {
   pipeline(from, to, () => {});
+  // zlib can report a truncated stream after its reader has gone (a 400 already sent):
+  // with no listener left, that 'error' would be an uncaught exception, the process's end.
+  // The reader still sees every error through its iterator.
+  to.on('error', () => {});
   return to;
 }
 

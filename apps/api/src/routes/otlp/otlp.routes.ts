@@ -39,6 +39,8 @@ async function readBody(body: Readable, encoding: string, maxBytes: number): Pro
   if (encoding === 'gzip' || encoding === 'x-gzip') {
     stream = body.pipe(createGunzip());
     body.on('error', (error) => stream.destroy(error));
+    // A truncated stream may fail after the reader has gone: never an uncaught 'error'.
+    stream.on('error', () => {});
   } else if (encoding !== 'identity') {
     throw new AppError(
       415,

@@ -1,0 +1,103 @@
+// What a decoded body may not carry into the database: text Postgres cannot store (NUL) or
+// that is not text (lone UTF-16 surrogates, invalid UTF-8), numbers JSON.parse made
+// infinite (1e400), and keys that name an object's prototype. Each is refused by its path
+// instead of being stored altered (null for Infinity, U+FFFD for bad bytes) or failing as
+// a 500 in the middle of a write.
+
+export interface BadValue {
+  /** Where, as a dotted path ("labels.a", "attrs.__proto__"); "" for the value itself. */
+  path: string;
+  reason: string;
+}
+
+// With the u flag a surrogate pair is one code point: only lone halves match.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const FORBIDDEN_KEYS = new Set(['__proto__']);
+
+/** Why a string cannot be stored as it is, or undefined. */
+export function textProblem(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'contains a NUL character (\\u0000), which cannot be stored';
+  if (LONE_SURROGATE.test(s))
+    return 'contains a lone UTF-16 surrogate (e.g. \\ud800), which is not a character';
+  return undefined;
+}
+
+const join = (path: string, key: string | number) =>
+  path === '' ? String(key) : `${path}.${String(key)}`;
+
+/** The first value in a decoded JSON value that cannot be stored as sent, depth first. */
+export function findBadValue(value: unknown, path = ''): BadValue | undefined {
+  switch (typeof value) {
+    case 'string': {
+      const reason = textProblem(value);
+      return reason ? { path, reason } : undefined;
+    }
+    case 'number':
+      return Number.isFinite(value)
+        ? undefined
+        : { path, reason: 'is not a finite number (beyond ±1.8e308)' };
+    case 'object': {
+      if (value === null) return undefined;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const bad = findBadValue(value[i], join(path, i));
+          if (bad) return bad;
+        }
+        return undefined;
+      }
+      for (const key of Object.keys(value)) {
+        const at = join(path, key);
+        if (FORBIDDEN_KEYS.has(key)) return { path: at, reason: 'is a key that is not allowed' };
+        const keyProblem = textProblem(key);
+        if (keyProblem) return { path: at, reason: `has a key that ${keyProblem}` };
+        const bad = findBadValue((value as Record<string, unknown>)[key], at);
+        if (bad) return bad;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The offset of the first byte of b[start, end) that is not part of well-formed UTF-8
+ * (overlong forms, surrogates and code points past U+10FFFF included), or -1.
+ */
+export function invalidUtf8At(b: Uint8Array, start = 0, end = b.length): number {
+  let i = start;
+  while (i < end) {
+    const c = b[i] as number;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let cp: number;
+    if (c >= 0xc2 && c <= 0xdf) {
+      need = 1;
+      min = 0x80;
+      cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      min = 0x800;
+      cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+      cp = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + need > end - 1) return i; // cut short
+    for (let k = 1; k <= need; k++) {
+      const n = b[i + k] as number;
+      if ((n & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (n & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
