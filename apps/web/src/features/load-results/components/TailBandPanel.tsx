@@ -1,13 +1,14 @@
 // (f) The tail band: P99 / P50 per point against a limit (the 500k-RPS Istio test held P99
 // under 5x the median); the points that reach it are marked.
 import { useMemo } from 'react';
-import { formatCount, formatMsValue } from '../../../charts/prepare/format.ts';
+import { formatCount } from '../../../charts/prepare/format.ts';
 import {
   DEFAULT_TAIL_BAND_LIMIT,
   formatRatio,
   prepareTailBand,
 } from '../../../charts/prepare/load-results.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import {
   connectionsLabel,
@@ -88,12 +89,20 @@ export function TailBandPanel({
           ...(overlay ? [r.run] : []),
           r.mode,
           formatCount(r.connections),
-          formatMsValue(r.p50),
-          formatMsValue(r.p99),
+          <MarkedValue key="p50" marked={r.marked.p50} />,
+          <MarkedValue key="p99" marked={r.marked.p99} />,
           formatRatio(r.ratio),
           r.over ? 'no' : 'yes',
         ],
       }))}
+      legend={
+        <AccuracyLegend
+          certainties={prepared.table.flatMap((r) => [
+            r.marked.p50.certainty,
+            r.marked.p99.certainty,
+          ])}
+        />
+      }
     />
   );
 }
