@@ -167,10 +167,10 @@ describe('accuracyLegend', () => {
   });
   it('calls unmarked values exact only when every one of them is', () => {
     expect(accuracyLegend(['exact', 'estimate'])).toBe(
-      '~ marks an estimate; hover it for its bound. Unmarked values are exact (nearest rank over all recorded values).',
+      '~ marks an estimated percentile; hover it for its bound. Unmarked percentiles are exact (nearest rank over all recorded values).',
     );
     expect(accuracyLegend(['estimate', 'unknown'])).toBe(
-      '~ marks an estimate; hover it for its bound. Unmarked values: exact where their tooltip says so, else as the source gave them.',
+      '~ marks an estimated percentile; hover it for its bound. Unmarked percentiles: exact where their tooltip says so, else as the source gave them.',
     );
   });
 });

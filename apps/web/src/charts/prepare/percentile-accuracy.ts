@@ -149,13 +149,13 @@ export function markDifference(text: string, fromEstimate: boolean): string {
 
 /**
  * The line under a table that holds estimates; null when it holds none (a table of exact
- * values needs no legend). Unmarked values are called exact only when all of them are.
+ * values needs no legend). Unmarked percentiles are called exact only when all of them are.
  */
 export function accuracyLegend(certainties: Iterable<Certainty>): string | null {
   const seen = new Set(certainties);
   if (!seen.has('estimate')) return null;
   const rest = seen.has('unknown')
-    ? 'Unmarked values: exact where their tooltip says so, else as the source gave them.'
-    : 'Unmarked values are exact (nearest rank over all recorded values).';
-  return `${ESTIMATE_MARK} marks an estimate; hover it for its bound. ${rest}`;
+    ? 'Unmarked percentiles: exact where their tooltip says so, else as the source gave them.'
+    : 'Unmarked percentiles are exact (nearest rank over all recorded values).';
+  return `${ESTIMATE_MARK} marks an estimated percentile; hover it for its bound. ${rest}`;
 }
