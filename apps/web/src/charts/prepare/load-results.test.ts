@@ -494,6 +494,8 @@ describe('percentile accuracy in the tables', () => {
       ['both', 2, '1.00', '~5.00'],
       ['both', 4, '2.00', '6.00'],
     ]);
+    // P99 / P50 of an estimated P99 is computed from an estimate; of two unmarked ones, not.
+    expect(b.table.map((r) => r.ratioFromEstimate)).toEqual([true, true, false]);
   });
 });
 

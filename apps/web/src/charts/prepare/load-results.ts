@@ -739,6 +739,8 @@ export interface TailBandRow {
   p99: number;
   marked: { p50: MarkedPercentile; p99: MarkedPercentile };
   ratio: number;
+  /** The ratio is taken from an estimate (P50 or P99 is one). */
+  ratioFromEstimate: boolean;
   /** P99 reached limit x P50 (the test requires P99 to stay under it). */
   over: boolean;
 }
@@ -764,17 +766,19 @@ export function prepareTailBand(
     const ratio = p99 / p50;
     const over = ratio >= limit;
     values.push({ point, value: ratio, mark: over });
+    const marked = {
+      p50: markedPercentile(point.result, 50),
+      p99: markedPercentile(point.result, 99),
+    };
     table.push({
       run: point.run.label,
       mode: point.result.mode,
       connections: point.connections,
       p50,
       p99,
-      marked: {
-        p50: markedPercentile(point.result, 50),
-        p99: markedPercentile(point.result, 99),
-      },
+      marked,
       ratio,
+      ratioFromEstimate: fromEstimate(marked.p50, marked.p99),
       over,
     });
   }

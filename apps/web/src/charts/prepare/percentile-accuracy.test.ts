@@ -7,6 +7,7 @@ import {
   EXACT_DESCRIPTION,
   formatMsBound,
   formatRelativeError,
+  markDerived,
   markMsPercentile,
   markPercentile,
 } from './percentile-accuracy.ts';
@@ -156,6 +157,14 @@ describe('markPercentile', () => {
       (n) => `${n} B`,
     );
     expect(m.text).toBe('~3 B');
+  });
+});
+
+describe('markDerived', () => {
+  it('marks a number computed from an estimate, and nothing else', () => {
+    expect(markDerived('+50.0 ms', true)).toBe('~+50.0 ms');
+    expect(markDerived('+50.0 ms', false)).toBe('+50.0 ms');
+    expect(markDerived(NO_VALUE, true)).toBe(NO_VALUE);
   });
 });
 

@@ -138,12 +138,12 @@ export function markMsPercentile(
   return markPercentile(value, accuracy, formatMsValue, formatMsBound);
 }
 
-/** The tooltip of a difference (added latency, a comparison's Δ) taken from an estimate. */
-export const DIFFERENCE_OF_ESTIMATES =
-  'taken from an estimate: see the bounds of the values it is the difference of';
+/** The tooltip of a number computed from an estimate (added latency, a Δ, P99 / P50). */
+export const FROM_ESTIMATE =
+  'computed from an estimated percentile: see the bounds of the percentiles it is taken from';
 
-/** A difference's text, marked when either value it is taken from is an estimate. */
-export function markDifference(text: string, fromEstimate: boolean): string {
+/** A number computed from percentiles, marked when any of them is an estimate. */
+export function markDerived(text: string, fromEstimate: boolean): string {
   return fromEstimate && text !== NO_VALUE ? `${ESTIMATE_MARK}${text}` : text;
 }
 

@@ -2,10 +2,7 @@
 // baseline, its difference from the baseline, better in green and worse in red.
 import type { Propagation } from '@meshbench/schema';
 import { useMemo } from 'react';
-import {
-  certaintyOf,
-  DIFFERENCE_OF_ESTIMATES,
-} from '../../../charts/prepare/percentile-accuracy.ts';
+import { certaintyOf, FROM_ESTIMATE } from '../../../charts/prepare/percentile-accuracy.ts';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import { deltaRows } from '../prepare/deltas.ts';
@@ -89,7 +86,7 @@ export function DeltaTable({
                       className={`num ${tone}`}
                       data-testid={`cmp-abs-${id}`}
                       data-verdict={cell.verdict ?? undefined}
-                      title={cell.fromEstimate ? DIFFERENCE_OF_ESTIMATES : undefined}
+                      title={cell.fromEstimate ? FROM_ESTIMATE : undefined}
                     >
                       {cell.abs}
                     </td>,
@@ -98,7 +95,7 @@ export function DeltaTable({
                       className={`num ${tone}`}
                       data-testid={`cmp-rel-${id}`}
                       data-verdict={cell.verdict ?? undefined}
-                      title={cell.fromEstimate ? DIFFERENCE_OF_ESTIMATES : undefined}
+                      title={cell.fromEstimate ? FROM_ESTIMATE : undefined}
                     >
                       {cell.rel}
                     </td>,

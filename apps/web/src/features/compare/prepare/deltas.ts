@@ -12,7 +12,7 @@ import {
   type Accuracy,
   certaintyOf,
   type MarkedPercentile,
-  markDifference,
+  markDerived,
   markMsPercentile,
 } from '../../../charts/prepare/percentile-accuracy.ts';
 
@@ -166,8 +166,8 @@ export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
       return {
         value,
         marked,
-        abs: markDifference(formatAbsolute(d.abs, metric.unit), fromEstimate),
-        rel: markDifference(formatRelative(d.rel), fromEstimate),
+        abs: markDerived(formatAbsolute(d.abs, metric.unit), fromEstimate),
+        rel: markDerived(formatRelative(d.rel), fromEstimate),
         fromEstimate,
         verdict: d.verdict,
       };

@@ -9,10 +9,7 @@ import {
   formatPercent,
 } from '../../../charts/prepare/format.ts';
 import { prepareAddedLatency } from '../../../charts/prepare/load-results.ts';
-import {
-  DIFFERENCE_OF_ESTIMATES,
-  markDifference,
-} from '../../../charts/prepare/percentile-accuracy.ts';
+import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
@@ -82,11 +79,11 @@ export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelP
           formatCount(r.connections),
           <MarkedValue key="ms" marked={r.marked.ms} />,
           <MarkedValue key="baseline" marked={r.marked.baselineMs} />,
-          <span key="added" title={r.addedFromEstimate ? DIFFERENCE_OF_ESTIMATES : undefined}>
-            {markDifference(formatMsValue(r.addedMs), r.addedFromEstimate)}
+          <span key="added" title={r.addedFromEstimate ? FROM_ESTIMATE : undefined}>
+            {markDerived(formatMsValue(r.addedMs), r.addedFromEstimate)}
           </span>,
-          <span key="added-pct" title={r.addedFromEstimate ? DIFFERENCE_OF_ESTIMATES : undefined}>
-            {markDifference(formatPercent(r.addedFraction), r.addedFromEstimate)}
+          <span key="added-pct" title={r.addedFromEstimate ? FROM_ESTIMATE : undefined}>
+            {markDerived(formatPercent(r.addedFraction), r.addedFromEstimate)}
           </span>,
         ],
       }))}

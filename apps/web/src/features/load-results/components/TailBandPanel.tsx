@@ -7,6 +7,7 @@ import {
   formatRatio,
   prepareTailBand,
 } from '../../../charts/prepare/load-results.ts';
+import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
@@ -91,7 +92,9 @@ export function TailBandPanel({
           formatCount(r.connections),
           <MarkedValue key="p50" marked={r.marked.p50} />,
           <MarkedValue key="p99" marked={r.marked.p99} />,
-          formatRatio(r.ratio),
+          <span key="ratio" title={r.ratioFromEstimate ? FROM_ESTIMATE : undefined}>
+            {markDerived(formatRatio(r.ratio), r.ratioFromEstimate)}
+          </span>,
           r.over ? 'no' : 'yes',
         ],
       }))}
