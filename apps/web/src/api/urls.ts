@@ -153,6 +153,11 @@ export function runTimelineUrl(runId: string, points = 1000): string {
   return `${runUrl(runId)}/timeline${query({ points })}`;
 }
 
+/** The run's metric series (StatsD and OTLP), each with its stats over the run's window. */
+export function runSeriesUrl(runId: string): string {
+  return `${runUrl(runId)}/series`;
+}
+
 /** The thresholds' verdict on a finished run (404 when none applied). */
 export function runGateUrl(runId: string): string {
   return `${runUrl(runId)}/gate`;

@@ -444,6 +444,61 @@ describe('tail band', () => {
   });
 });
 
+describe('percentile accuracy in the tables', () => {
+  // Fortio-style points: P99 from the histogram, in the bucket [P99 - 1, P99 + 1] ms; the rest exact.
+  const withAccuracy = (r: StoredLoadResult): StoredLoadResult => ({
+    ...r,
+    percentiles: r.percentiles.map((x) =>
+      x.p === 99
+        ? { ...x, exact: false, method: 'tool-histogram', lower: x.ms - 1, upper: x.ms + 1 }
+        : { ...x, exact: true, method: 'raw' },
+    ),
+  });
+  const runs = asRuns([
+    withAccuracy(point('baseline', 2, { p50: 0.5, p90: 0.8, p99: 1 })),
+    withAccuracy(point('both', 2, { p50: 1, p90: 2, p99: 5 })),
+    point('both', 4, { p50: 2, p90: 3, p99: 6 }),
+  ]);
+  it('marks each estimated percentile and gives its bucket', () => {
+    const l = prepareLatencyVsConnections(runs, 'target:1000', 90);
+    const both2 = l.table.find((r) => r.mode === 'both' && r.connections === 2);
+    expect(both2?.marked.p99.text).toBe('~5.00');
+    expect(both2?.marked.p99.description).toBe(
+      'estimated by tool-histogram: between 4.00 ms and 6.00 ms',
+    );
+    expect(both2?.marked.p50.text).toBe('1.00');
+    expect(both2?.marked.p50.certainty).toBe('exact');
+    // A point whose source said nothing of accuracy: no mark, no claim.
+    const both4 = l.table.find((r) => r.connections === 4);
+    expect(both4?.marked.p99.text).toBe('6.00');
+    expect(both4?.marked.p99.certainty).toBe('unknown');
+    expect(both4?.marked.p99.description).toBeNull();
+  });
+  it('calls an added latency an estimate when either percentile is one', () => {
+    const p99 = prepareAddedLatency(runs, 'target:1000', 99);
+    expect(p99.table.map((r) => [r.connections, r.addedMs, r.addedFromEstimate])).toEqual([
+      [2, 4, true],
+    ]);
+    const p50 = prepareAddedLatency(runs, 'target:1000', 50);
+    expect(p50.table.map((r) => [r.connections, r.addedMs, r.addedFromEstimate])).toEqual([
+      [2, 0.5, false],
+    ]);
+    expect(p50.table[0]?.marked.baselineMs.certainty).toBe('exact');
+  });
+  it('carries the marks into the tail band', () => {
+    const b = prepareTailBand(runs, 'target:1000', 5);
+    expect(
+      b.table.map((r) => [r.mode, r.connections, r.marked.p50.text, r.marked.p99.text]),
+    ).toEqual([
+      ['baseline', 2, '0.500', '~1.00'],
+      ['both', 2, '1.00', '~5.00'],
+      ['both', 4, '2.00', '6.00'],
+    ]);
+    // P99 / P50 of an estimated P99 is computed from an estimate; of two unmarked ones, not.
+    expect(b.table.map((r) => r.ratioFromEstimate)).toEqual([true, true, false]);
+  });
+});
+
 describe('number formats', () => {
   it('writes cores, MiB, ratios and rates as the tables show them', () => {
     expect(formatCores(0.499799)).toBe('0.5');

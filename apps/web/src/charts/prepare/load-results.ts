@@ -3,6 +3,7 @@
 // rate, achieved against target rate, errors, and the P99/P50 tail band. One run or several.
 import type { StoredLoadResult } from '@meshbench/schema';
 import { linearTicks, niceCeil } from './axis.ts';
+import { type MarkedPercentile, markMsPercentile } from './percentile-accuracy.ts';
 
 /** One run's results, with how its lines are drawn when runs are overlaid. */
 export interface LoadResultsRun {
@@ -68,6 +69,20 @@ export function sortModes(modes: Iterable<string>): string[] {
 /** The nearest-rank percentile as the source stated it; null when the source did not. */
 export function percentileMs(result: Pick<StoredLoadResult, 'percentiles'>, p: number) {
   return result.percentiles.find((x) => x.p === p)?.ms ?? null;
+}
+
+/** The same percentile as a table cell shows it: "~" when an estimate, with its bound. */
+export function markedPercentile(
+  result: Pick<StoredLoadResult, 'percentiles'>,
+  p: number,
+): MarkedPercentile {
+  const x = result.percentiles.find((y) => y.p === p);
+  return markMsPercentile(x?.ms, x);
+}
+
+/** A difference of two percentiles is an estimate when either is. */
+export function fromEstimate(...marked: MarkedPercentile[]): boolean {
+  return marked.some((m) => m.certainty === 'estimate');
 }
 
 // --- Request rates ---
@@ -330,6 +345,8 @@ export interface LatencyRow {
   p50: number | null;
   p90: number | null;
   p99: number | null;
+  /** The same percentiles as their cells show them (mark and bound). */
+  marked: { p50: MarkedPercentile; p90: MarkedPercentile; p99: MarkedPercentile };
   requests: number | null;
 }
 
@@ -360,6 +377,11 @@ export function prepareLatencyVsConnections(
       p50: percentileMs(r, 50),
       p90: percentileMs(r, 90),
       p99: percentileMs(r, 99),
+      marked: {
+        p50: markedPercentile(r, 50),
+        p90: markedPercentile(r, 90),
+        p99: markedPercentile(r, 99),
+      },
       requests: r.requests,
     })),
     superseded,
@@ -377,6 +399,10 @@ export interface AddedLatencyRow {
   addedMs: number;
   /** Added latency as a share of the baseline; null when the baseline is 0. */
   addedFraction: number | null;
+  /** The point's and the baseline's percentile as their cells show them. */
+  marked: { ms: MarkedPercentile; baselineMs: MarkedPercentile };
+  /** The added latency is a difference of estimates (either percentile is one). */
+  addedFromEstimate: boolean;
 }
 
 export interface PreparedAddedLatency {
@@ -397,11 +423,14 @@ export function prepareAddedLatency(
   percentile: number,
 ): PreparedAddedLatency {
   const { points } = pointsAtRate(runs, rateKey);
-  const baselines = new Map<string, number>();
+  const baselines = new Map<string, { ms: number; marked: MarkedPercentile }>();
   for (const p of points) {
     const ms = percentileMs(p.result, percentile);
     if (p.result.mode === BASELINE_MODE && ms !== null) {
-      baselines.set(`${p.runIndex}\u0000${p.connections}`, ms);
+      baselines.set(`${p.runIndex}\u0000${p.connections}`, {
+        ms,
+        marked: markedPercentile(p.result, percentile),
+      });
     }
   }
   const table: AddedLatencyRow[] = [];
@@ -411,12 +440,14 @@ export function prepareAddedLatency(
     if (point.result.mode === BASELINE_MODE) continue;
     const ms = percentileMs(point.result, percentile);
     if (ms === null) continue;
-    const baselineMs = baselines.get(`${point.runIndex}\u0000${point.connections}`);
-    if (baselineMs === undefined) {
+    const baseline = baselines.get(`${point.runIndex}\u0000${point.connections}`);
+    if (baseline === undefined) {
       withoutBaseline++;
       continue;
     }
+    const baselineMs = baseline.ms;
     const addedMs = ms - baselineMs;
+    const marked = { ms: markedPercentile(point.result, percentile), baselineMs: baseline.marked };
     values.push({ point, value: addedMs });
     table.push({
       run: point.run.label,
@@ -426,6 +457,8 @@ export function prepareAddedLatency(
       baselineMs,
       addedMs,
       addedFraction: baselineMs > 0 ? addedMs / baselineMs : null,
+      marked,
+      addedFromEstimate: fromEstimate(marked.ms, marked.baselineMs),
     });
   }
   return {
@@ -704,7 +737,10 @@ export interface TailBandRow {
   connections: number;
   p50: number;
   p99: number;
+  marked: { p50: MarkedPercentile; p99: MarkedPercentile };
   ratio: number;
+  /** The ratio is taken from an estimate (P50 or P99 is one). */
+  ratioFromEstimate: boolean;
   /** P99 reached limit x P50 (the test requires P99 to stay under it). */
   over: boolean;
 }
@@ -730,13 +766,19 @@ export function prepareTailBand(
     const ratio = p99 / p50;
     const over = ratio >= limit;
     values.push({ point, value: ratio, mark: over });
+    const marked = {
+      p50: markedPercentile(point.result, 50),
+      p99: markedPercentile(point.result, 99),
+    };
     table.push({
       run: point.run.label,
       mode: point.result.mode,
       connections: point.connections,
       p50,
       p99,
+      marked,
       ratio,
+      ratioFromEstimate: fromEstimate(marked.p50, marked.p99),
       over,
     });
   }

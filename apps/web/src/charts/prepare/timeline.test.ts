@@ -84,6 +84,7 @@ describe('formatting', () => {
 
   it('writes values in their unit', () => {
     expect(formatValue(512, 'By')).toBe('512 B');
+    expect(formatValue(100, 'By')).toBe('100 B');
     expect(formatValue(1536, 'By')).toBe('1.5 KiB');
     expect(formatValue(300 * 1024 * 1024, 'By')).toBe('300 MiB');
     expect(formatValue(2.5 * 1024 ** 3, 'By')).toBe('2.5 GiB');

@@ -139,7 +139,9 @@ export function formatAxisTime(ms: number, spanMs: number): string {
 }
 
 function trim(n: number, digits: number): string {
-  return n.toFixed(digits).replace(/\.?0+$/, '');
+  // Only a fraction's trailing zeros go: 100 bytes stay "100", not "1".
+  const text = n.toFixed(digits);
+  return digits > 0 ? text.replace(/\.?0+$/, '') : text;
 }
 
 /** A compact number: 950, 1.2k, 3.4M. */

@@ -2,6 +2,8 @@
 // baseline, its difference from the baseline, better in green and worse in red.
 import type { Propagation } from '@meshbench/schema';
 import { useMemo } from 'react';
+import { certaintyOf, FROM_ESTIMATE } from '../../../charts/prepare/percentile-accuracy.ts';
+import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import { deltaRows } from '../prepare/deltas.ts';
 
@@ -15,6 +17,10 @@ export function DeltaTable({
   summaries: (Propagation | null)[];
 }) {
   const rows = useMemo(() => deltaRows(summaries), [summaries]);
+  const certainties = useMemo(
+    () => summaries.flatMap((s) => s?.percentiles.map(certaintyOf) ?? []),
+    [summaries],
+  );
   return (
     <div className="table-wrap delta-wrap">
       <table className="data delta-table" data-testid="delta-table">
@@ -68,18 +74,19 @@ export function DeltaTable({
                 const tone = cell.verdict ? `delta-${cell.verdict}` : '';
                 return i === 0 ? (
                   <td key={id} className="num" data-testid={`cmp-value-${id}`}>
-                    {cell.value}
+                    {cell.marked ? <MarkedValue marked={cell.marked} /> : cell.value}
                   </td>
                 ) : (
                   [
                     <td key={`${id}-v`} className="num group-start" data-testid={`cmp-value-${id}`}>
-                      {cell.value}
+                      {cell.marked ? <MarkedValue marked={cell.marked} /> : cell.value}
                     </td>,
                     <td
                       key={`${id}-a`}
                       className={`num ${tone}`}
                       data-testid={`cmp-abs-${id}`}
                       data-verdict={cell.verdict ?? undefined}
+                      title={cell.fromEstimate ? FROM_ESTIMATE : undefined}
                     >
                       {cell.abs}
                     </td>,
@@ -88,6 +95,7 @@ export function DeltaTable({
                       className={`num ${tone}`}
                       data-testid={`cmp-rel-${id}`}
                       data-verdict={cell.verdict ?? undefined}
+                      title={cell.fromEstimate ? FROM_ESTIMATE : undefined}
                     >
                       {cell.rel}
                     </td>,
@@ -103,6 +111,7 @@ export function DeltaTable({
         a higher share within the threshold, fewer proxies that never applied it) or{' '}
         <span className="delta-worse">worse</span>. Percentiles are nearest-rank.
       </p>
+      <AccuracyLegend certainties={certainties} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { Propagation } from '@meshbench/schema';
+import type { PercentileValue, Propagation } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { delta, deltaRows, formatAbsolute, formatRelative } from './deltas.ts';
 
@@ -110,25 +110,33 @@ describe('deltaRows', () => {
     ]);
   });
   it('shows the baseline value without a difference', () => {
-    expect(row('p50')?.cells[0]).toEqual({ value: '66.4', abs: '', rel: '', verdict: null });
+    expect(row('p50')?.cells[0]).toMatchObject({
+      value: '66.4',
+      abs: '',
+      rel: '',
+      fromEstimate: false,
+      verdict: null,
+    });
   });
   it('computes each difference from the baseline', () => {
     // 0.9 - 0.8 = +10 points; 0.1 / 0.8 = +12.5 %.
     expect(row('within')?.cells[1]).toEqual({
       value: '90.0 %',
+      marked: null,
+      fromEstimate: false,
       abs: '+10.0 pp',
       rel: '+12.5 %',
       verdict: 'better',
     });
     // 100 - 66.391 = 33.609 ms; 33.609 / 66.391 = 50.62 %.
-    expect(row('p50')?.cells[1]).toEqual({
+    expect(row('p50')?.cells[1]).toMatchObject({
       value: '100.0',
       abs: '+33.6 ms',
       rel: '+50.6 %',
       verdict: 'worse',
     });
     // 2,000 - 175,524.146 = -173,524.146; / 175,524.146 = -98.86 %.
-    expect(row('p99')?.cells[1]).toEqual({
+    expect(row('p99')?.cells[1]).toMatchObject({
       value: '2,000.0',
       abs: '-173,524 ms',
       rel: '-98.9 %',
@@ -141,15 +149,73 @@ describe('deltaRows', () => {
     // 30 - 12 = 18 more proxies never applied it: +150 %, worse.
     expect(row('missing')?.cells[1]).toEqual({
       value: '30',
+      marked: null,
+      fromEstimate: false,
       abs: '+18',
       rel: '+150.0 %',
       verdict: 'worse',
     });
   });
   it('leaves a run without the change blank', () => {
-    expect(row('p50')?.cells[2]).toEqual({ value: '—', abs: '—', rel: '—', verdict: null });
+    expect(row('p50')?.cells[2]).toMatchObject({
+      value: '—',
+      abs: '—',
+      rel: '—',
+      fromEstimate: false,
+      verdict: null,
+    });
   });
   it('has no rows without a baseline', () => {
     expect(deltaRows([null, other])).toEqual([]);
+  });
+});
+
+describe('deltaRows with estimated percentiles', () => {
+  const exact = { exact: true, method: 'raw' } as const;
+  const estimate = {
+    exact: false,
+    method: 'explicit-histogram',
+    lower: 90,
+    upper: 120,
+  } as const;
+  const withAccuracy = (s: Propagation, p50: Partial<PercentileValue>): Propagation => ({
+    ...s,
+    percentiles: s.percentiles.map((x) => (x.p === 50 ? { ...x, ...p50 } : { ...x, ...exact })),
+  });
+  const base = withAccuracy(
+    summary({ within: 0.8, p50: 50, p99: 900, mean: 60, max: 1000, missing: 0 }),
+    exact,
+  );
+  const est = withAccuracy(
+    summary({ within: 0.8, p50: 100, p99: 900, mean: 60, max: 1000, missing: 0 }),
+    estimate,
+  );
+  const rows = deltaRows([base, est]);
+  const row = (key: string) => rows.find((r) => r.metric.key === key);
+
+  it('marks an estimated value and gives its bucket', () => {
+    const cell = row('p50')?.cells[1];
+    expect(cell?.marked?.text).toBe('~100.0');
+    expect(cell?.marked?.description).toBe(
+      'estimated by explicit-histogram: between 90.0 ms and 120.0 ms',
+    );
+  });
+  it('marks a difference taken from an estimate, and no other', () => {
+    // 100 - 50 = +50 ms, +100 %: from the estimated P50.
+    expect(row('p50')?.cells[1]).toMatchObject({
+      abs: '~+50.0 ms',
+      rel: '~+100.0 %',
+      fromEstimate: true,
+    });
+    expect(row('p99')?.cells[1]).toMatchObject({ abs: '±0', fromEstimate: false });
+    expect(row('p99')?.cells[1]?.marked?.text).toBe('900.0');
+    expect(row('p99')?.cells[0]?.marked?.description).toBe(
+      'exact (nearest rank over all recorded values)',
+    );
+  });
+  it('marks the difference when only the baseline is an estimate', () => {
+    const swapped = deltaRows([est, base]).find((r) => r.metric.key === 'p50');
+    expect(swapped?.cells[0]?.marked?.text).toBe('~100.0');
+    expect(swapped?.cells[1]).toMatchObject({ abs: '~-50.0 ms', fromEstimate: true });
   });
 });

@@ -8,6 +8,13 @@ import {
   formatPercent,
   NO_VALUE,
 } from '../../../charts/prepare/format.ts';
+import {
+  type Accuracy,
+  certaintyOf,
+  type MarkedPercentile,
+  markDerived,
+  markMsPercentile,
+} from '../../../charts/prepare/percentile-accuracy.ts';
 
 export type Better = 'lower' | 'higher';
 export type Verdict = 'better' | 'worse' | 'same';
@@ -45,6 +52,8 @@ export interface Metric {
   unit: MetricUnit;
   better: Better;
   value: (p: Propagation) => number | null | undefined;
+  /** Percentiles: how the value was obtained (exact, or an estimate and its bound). */
+  accuracy?: (p: Propagation) => Accuracy | undefined;
 }
 
 const pKey = (p: number) => `p${String(p).replace('.', '-')}`;
@@ -70,6 +79,7 @@ export function comparisonMetrics(baseline: Propagation): Metric[] {
         unit: 'ms',
         better: 'lower',
         value: (p) => p.percentiles.find((y) => y.p === x.p)?.ms,
+        accuracy: (p) => p.percentiles.find((y) => y.p === x.p),
       }),
     ),
     { key: 'mean', label: 'Mean', unit: 'ms', better: 'lower', value: (p) => p.meanMs },
@@ -86,10 +96,14 @@ export function comparisonMetrics(baseline: Propagation): Metric[] {
 
 export interface DeltaCell {
   value: string;
-  /** "+124.5 ms", "-1.2 pp", "+18"; "" for the baseline. */
+  /** Percentile rows: the value with its mark and bound (see percentile-accuracy.ts). */
+  marked: MarkedPercentile | null;
+  /** "+124.5 ms", "-1.2 pp", "+18"; "" for the baseline; "~" first when from an estimate. */
   abs: string;
   /** "+5.2 %"; "" for the baseline; the no-value dash when the baseline is 0. */
   rel: string;
+  /** The difference involves an estimate (this run's value or the baseline's). */
+  fromEstimate: boolean;
   verdict: Verdict | null;
 }
 
@@ -136,19 +150,27 @@ export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
   if (!baseline) return [];
   return comparisonMetrics(baseline).map((metric) => {
     const base = metric.value(baseline);
+    const baseAccuracy = metric.accuracy?.(baseline);
     const cells = summaries.map((s, i): DeltaCell => {
       const v = s ? metric.value(s) : null;
       const value = formatMetric(v, metric.unit);
-      if (i === 0) return { value, abs: '', rel: '', verdict: null };
+      const accuracy = s ? metric.accuracy?.(s) : undefined;
+      const marked = metric.accuracy ? markMsPercentile(v, accuracy) : null;
+      if (i === 0) return { value, marked, abs: '', rel: '', fromEstimate: false, verdict: null };
       const d = delta(base, v, metric.better);
-      return d
-        ? {
-            value,
-            abs: formatAbsolute(d.abs, metric.unit),
-            rel: formatRelative(d.rel),
-            verdict: d.verdict,
-          }
-        : { value, abs: NO_VALUE, rel: NO_VALUE, verdict: null };
+      if (!d) {
+        return { value, marked, abs: NO_VALUE, rel: NO_VALUE, fromEstimate: false, verdict: null };
+      }
+      const fromEstimate =
+        certaintyOf(accuracy) === 'estimate' || certaintyOf(baseAccuracy) === 'estimate';
+      return {
+        value,
+        marked,
+        abs: markDerived(formatAbsolute(d.abs, metric.unit), fromEstimate),
+        rel: markDerived(formatRelative(d.rel), fromEstimate),
+        fromEstimate,
+        verdict: d.verdict,
+      };
     });
     const { key, label, unit, better } = metric;
     return { metric: { key, label, unit, better }, cells };

@@ -9,7 +9,9 @@ import {
   formatPercent,
 } from '../../../charts/prepare/format.ts';
 import { prepareAddedLatency } from '../../../charts/prepare/load-results.ts';
+import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import {
   connectionsLabel,
@@ -75,12 +77,24 @@ export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelP
           ...(overlay ? [r.run] : []),
           r.mode,
           formatCount(r.connections),
-          formatMsValue(r.ms),
-          formatMsValue(r.baselineMs),
-          formatMsValue(r.addedMs),
-          formatPercent(r.addedFraction),
+          <MarkedValue key="ms" marked={r.marked.ms} />,
+          <MarkedValue key="baseline" marked={r.marked.baselineMs} />,
+          <span key="added" title={r.addedFromEstimate ? FROM_ESTIMATE : undefined}>
+            {markDerived(formatMsValue(r.addedMs), r.addedFromEstimate)}
+          </span>,
+          <span key="added-pct" title={r.addedFromEstimate ? FROM_ESTIMATE : undefined}>
+            {markDerived(formatPercent(r.addedFraction), r.addedFromEstimate)}
+          </span>,
         ],
       }))}
+      legend={
+        <AccuracyLegend
+          certainties={prepared.table.flatMap((r) => [
+            r.marked.ms.certainty,
+            r.marked.baselineMs.certainty,
+          ])}
+        />
+      }
     />
   );
 }

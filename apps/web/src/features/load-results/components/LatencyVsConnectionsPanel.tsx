@@ -1,17 +1,13 @@
 // (a) Latency against concurrent connections at one rate, a line per mode (per run and mode
 // when runs are overlaid): the Istio data-plane guide's charts.
 import { useMemo } from 'react';
-import {
-  formatCount,
-  formatDuration,
-  formatMs,
-  formatMsValue,
-} from '../../../charts/prepare/format.ts';
+import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
 import {
   formatRpsCell,
   prepareLatencyVsConnections,
 } from '../../../charts/prepare/load-results.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import {
   connectionsLabel,
@@ -77,12 +73,21 @@ export function LatencyVsConnectionsPanel({ data, rateKey, percentile = 90 }: Lo
           formatCount(r.connections),
           formatRpsCell(r.targetRps),
           formatRpsCell(r.achievedRps),
-          formatMsValue(r.p50),
-          formatMsValue(r.p90),
-          formatMsValue(r.p99),
+          <MarkedValue key="p50" marked={r.marked.p50} />,
+          <MarkedValue key="p90" marked={r.marked.p90} />,
+          <MarkedValue key="p99" marked={r.marked.p99} />,
           formatCount(r.requests),
         ],
       }))}
+      legend={
+        <AccuracyLegend
+          certainties={prepared.table.flatMap((r) => [
+            r.marked.p50.certainty,
+            r.marked.p90.certainty,
+            r.marked.p99.certainty,
+          ])}
+        />
+      }
     />
   );
 }

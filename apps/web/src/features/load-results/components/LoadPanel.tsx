@@ -17,6 +17,7 @@ export function LoadPanel({
   note,
   columns,
   rows,
+  legend,
 }: {
   testId: string;
   title: string;
@@ -29,6 +30,8 @@ export function LoadPanel({
   columns: TableColumn[];
   /** Each row: its cells and an optional marker for tests and highlighting. */
   rows: { key: string; cells: ReactNode[]; marked?: boolean; attrs?: Record<string, string> }[];
+  /** Under the table: e.g. what its "~" marks mean (ui/PercentileValue's AccuracyLegend). */
+  legend?: ReactNode;
 }) {
   return (
     <div className="panel load-panel" data-testid={testId}>
@@ -73,6 +76,7 @@ export function LoadPanel({
               </tbody>
             </table>
           </div>
+          {legend}
         </details>
       </div>
     </div>

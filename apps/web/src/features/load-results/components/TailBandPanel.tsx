@@ -1,13 +1,15 @@
 // (f) The tail band: P99 / P50 per point against a limit (the 500k-RPS Istio test held P99
 // under 5x the median); the points that reach it are marked.
 import { useMemo } from 'react';
-import { formatCount, formatMsValue } from '../../../charts/prepare/format.ts';
+import { formatCount } from '../../../charts/prepare/format.ts';
 import {
   DEFAULT_TAIL_BAND_LIMIT,
   formatRatio,
   prepareTailBand,
 } from '../../../charts/prepare/load-results.ts';
+import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import {
   connectionsLabel,
@@ -88,12 +90,22 @@ export function TailBandPanel({
           ...(overlay ? [r.run] : []),
           r.mode,
           formatCount(r.connections),
-          formatMsValue(r.p50),
-          formatMsValue(r.p99),
-          formatRatio(r.ratio),
+          <MarkedValue key="p50" marked={r.marked.p50} />,
+          <MarkedValue key="p99" marked={r.marked.p99} />,
+          <span key="ratio" title={r.ratioFromEstimate ? FROM_ESTIMATE : undefined}>
+            {markDerived(formatRatio(r.ratio), r.ratioFromEstimate)}
+          </span>,
           r.over ? 'no' : 'yes',
         ],
       }))}
+      legend={
+        <AccuracyLegend
+          certainties={prepared.table.flatMap((r) => [
+            r.marked.p50.certainty,
+            r.marked.p99.certainty,
+          ])}
+        />
+      }
     />
   );
 }

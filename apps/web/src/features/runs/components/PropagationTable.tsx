@@ -6,6 +6,8 @@ import {
   formatMsValue,
   formatPercent,
 } from '../../../charts/prepare/format.ts';
+import { type Accuracy, certaintyOf } from '../../../charts/prepare/percentile-accuracy.ts';
+import { AccuracyLegend, PercentileValue } from '../../../ui/PercentileValue.tsx';
 
 /** "99.9" -> "p99-9": a test id without a dot. */
 export const percentileTestId = (p: number) => `pct-p${String(p).replace('.', '-')}`;
@@ -49,9 +51,15 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
       title: 'observations after a proxy first applied it',
     },
   ];
-  const latencies = [
+  // Min, mean and max are plain values; the percentiles say how they were obtained.
+  const latencies: { id: string; label: string; ms: number | null; accuracy?: Accuracy }[] = [
     { id: 'stat-min', label: 'Min', ms: p.minMs },
-    ...p.percentiles.map((x) => ({ id: percentileTestId(x.p), label: `P${x.p}`, ms: x.ms })),
+    ...p.percentiles.map((x) => ({
+      id: percentileTestId(x.p),
+      label: `P${x.p}`,
+      ms: x.ms,
+      accuracy: x,
+    })),
     { id: 'stat-mean', label: 'Mean', ms: p.meanMs },
     { id: 'stat-max', label: 'Max', ms: p.maxMs },
   ];
@@ -87,12 +95,17 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
             ))}
             {latencies.map((l, i) => (
               <td key={l.id} className={i === 0 ? 'num group-start' : 'num'} data-testid={l.id}>
-                {formatMsValue(l.ms)}
+                {l.accuracy ? (
+                  <PercentileValue ms={l.ms} accuracy={l.accuracy} />
+                ) : (
+                  formatMsValue(l.ms)
+                )}
               </td>
             ))}
           </tr>
         </tbody>
       </table>
+      <AccuracyLegend certainties={p.percentiles.map(certaintyOf)} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { type Change, type Tail, UNEXPLAINED_CAUSE } from '@meshbench/schema';
 import { useMemo, useState } from 'react';
 import { changeTailUrl } from '../../../api/urls.ts';
 import { formatCount, formatMsValue, formatPercent } from '../../../charts/prepare/format.ts';
+import { certaintyOf } from '../../../charts/prepare/percentile-accuracy.ts';
 import {
   causeColor,
   DEFAULT_TAIL_THRESHOLD,
@@ -14,6 +15,7 @@ import {
   tailSummary,
 } from '../../../charts/prepare/tail.ts';
 import { TailCauseChart } from '../../../charts/TailCauseChart.tsx';
+import { AccuracyLegend, PercentileValue } from '../../../ui/PercentileValue.tsx';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { tailParams, useTail } from '../hooks/use-tail.ts';
 import '../tail.css';
@@ -82,8 +84,10 @@ export function TailPanel({ runId, change }: { runId: string; change: Change }) 
 }
 
 function CausesTable({ tail }: { tail: Tail }) {
-  const ms = (c: Tail['causes'][number], p: number) =>
-    formatMsValue(c.percentiles.find((x) => x.p === p)?.ms);
+  const ms = (c: Tail['causes'][number], p: number) => {
+    const x = c.percentiles.find((y) => y.p === p);
+    return <PercentileValue ms={x?.ms} accuracy={x} />;
+  };
   return (
     <div className="table-wrap tail-table">
       <table className="data compact" data-testid="tail-causes-table">
@@ -119,6 +123,7 @@ function CausesTable({ tail }: { tail: Tail }) {
           ))}
         </tbody>
       </table>
+      <AccuracyLegend certainties={tail.causes.flatMap((c) => c.percentiles.map(certaintyOf))} />
     </div>
   );
 }

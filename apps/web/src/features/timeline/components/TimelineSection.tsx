@@ -4,6 +4,7 @@ import type { Timeline } from '@meshbench/schema';
 import { useMemo, useState } from 'react';
 import { runTimelineUrl } from '../../../api/urls.ts';
 import { formatCount } from '../../../charts/prepare/format.ts';
+import { tagText } from '../../../charts/prepare/series-stats.ts';
 import {
   alignTimeline,
   formatOffset,
@@ -17,6 +18,7 @@ import {
 import { TimelineChart } from '../../../charts/TimelineChart.tsx';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { hasTimeline, TIMELINE_POINTS, useTimeline } from '../hooks/use-timeline.ts';
+import { SeriesStatsTable } from './SeriesStatsTable.tsx';
 import '../timeline.css';
 
 const PERCENTS = [50, 90, 99, 100] as const;
@@ -25,13 +27,6 @@ const PERCENTS = [50, 90, 99, 100] as const;
 function defaultPicks(t: Timeline): string[] {
   const wanted = t.series.filter((s) => /cpu|mem|push/i.test(s.name)).slice(0, 3);
   return (wanted.length > 0 ? wanted : t.series.slice(0, 2)).map((s) => s.id);
-}
-
-function tagText(tags: Record<string, string>): string {
-  return Object.entries(tags)
-    .filter(([k]) => !k.startsWith('otel.scope'))
-    .map(([k, v]) => `${k}=${v}`)
-    .join(', ');
 }
 
 function PhaseTable({ t }: { t: Timeline }) {
@@ -205,6 +200,7 @@ function TimelineBody({ runId, t }: { runId: string; t: Timeline }) {
             </div>
           ))}
           {aligned.series.length === 0 && <p className="state">No series picked.</p>}
+          <SeriesStatsTable runId={runId} />
         </div>
       )}
       {t.phases.length > 0 && <PhaseTable t={t} />}
