@@ -8,7 +8,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.ts';
-import { AppError } from './errors.ts';
+import { asAppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
@@ -109,12 +109,16 @@ function errorHandler() {
     request: import('fastify').FastifyRequest,
     reply: import('fastify').FastifyReply,
   ) => {
-    if (error instanceof AppError) {
-      return reply.code(error.statusCode).send({
-        statusCode: error.statusCode,
-        code: error.code,
-        message: error.message,
-        ...error.where,
+    const known = asAppError(error);
+    if (known) {
+      if (known.retryAfterS !== undefined) reply.header('retry-after', String(known.retryAfterS));
+      if (known.code === 'database_unavailable')
+        request.log.warn({ err: error }, `request failed: ${known.message}`);
+      return reply.code(known.statusCode).send({
+        statusCode: known.statusCode,
+        code: known.code,
+        message: known.message,
+        ...known.where,
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -6,8 +6,9 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import protobuf from 'protobufjs/minimal.js';
-import { AppError } from '../../errors.ts';
+import { AppError, asAppError } from '../../errors.ts';
 import { encodeOtlpResponse } from '../../ingest/otlp-metrics.ts';
+import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { OtlpFormat } from '../../services/otlp.service.ts';
 
 const FORMATS: Record<string, OtlpFormat> = {
@@ -86,16 +87,18 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
 
   // In this scope failures are google.rpc.Status bodies, as OTLP exporters read them.
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
+    // A lost database is a 503 (exporters retry it), never a 500 (they drop the data).
+    const known = asAppError(error);
+    const status = known ? known.statusCode : (error.statusCode ?? 500);
     const message =
-      status >= 500 && !(error instanceof AppError)
-        ? 'internal error; see the server log'
-        : error.message;
-    if (status >= 500 && !(error instanceof AppError))
-      request.log.error({ err: error }, 'OTLP export failed');
-    else if (error instanceof AppError && error.code === 'aborted')
-      request.log.info(`OTLP export aborted by the client: ${error.message}`);
-    if (status === 429 || status === 503) reply.header('retry-after', '1');
+      status >= 500 && !known ? 'internal error; see the server log' : (known ?? error).message;
+    if (status >= 500 && !known) request.log.error({ err: error }, 'OTLP export failed');
+    else if (known?.code === 'aborted')
+      request.log.info(`OTLP export aborted by the client: ${known.message}`);
+    else if (known?.code === 'database_unavailable')
+      request.log.warn({ err: error }, `OTLP export failed: ${known.message}`);
+    if ((status === 429 || status === 503) && !reply.hasHeader('retry-after'))
+      reply.header('retry-after', String(known?.retryAfterS ?? RETRY_AFTER_OVERLOADED_S));
     if (!request.raw.complete) reply.header('connection', 'close');
     const code = GRPC_CODE[status] ?? 13;
     if (formatOf(request) === 'protobuf') {
