@@ -9,7 +9,8 @@
 //   {"op":"exit"}                                                    shut down, then exit
 // Environment: OTLP_URL, OTLP_TOKEN, OTLP_PROTOCOL (proto | json), OTLP_TEMPORALITY
 // (cumulative | delta), OTLP_RESOURCE (a JSON object of resource attributes),
-// OTLP_EXPONENTIAL (histogram names aggregated as exponential histograms, comma-separated).
+// OTLP_EXPONENTIAL (histogram names aggregated as exponential histograms, comma-separated),
+// OTLP_INTERVAL_MS (the reader's export interval; an hour, i.e. only on flush, unless set).
 import { createInterface } from 'node:readline';
 import {
   AggregationTemporalityPreference,
@@ -36,7 +37,12 @@ const exporter =
   env.OTLP_PROTOCOL === 'json' ? new JsonExporter(options) : new ProtoExporter(options);
 const provider = new MeterProvider({
   resource: resourceFromAttributes(JSON.parse(env.OTLP_RESOURCE ?? '{}')),
-  readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })],
+  readers: [
+    new PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: Number(env.OTLP_INTERVAL_MS ?? 3_600_000),
+    }),
+  ],
   views: (env.OTLP_EXPONENTIAL ?? '')
     .split(',')
     .filter(Boolean)

@@ -11,6 +11,8 @@ export interface SenderOptions {
   temporality?: 'cumulative' | 'delta';
   resource: Record<string, string>;
   exponential?: string[];
+  /** The reader's export interval; unless set, exports happen on flush only. */
+  intervalMs?: number;
 }
 
 export type SenderCommand =
@@ -38,6 +40,7 @@ export function otelSender(opts: SenderOptions): Sender {
         OTLP_TEMPORALITY: opts.temporality ?? 'cumulative',
         OTLP_RESOURCE: JSON.stringify(opts.resource),
         OTLP_EXPONENTIAL: (opts.exponential ?? []).join(','),
+        ...(opts.intervalMs ? { OTLP_INTERVAL_MS: String(opts.intervalMs) } : {}),
       },
     },
   );
