@@ -67,6 +67,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(servicesPlugin, {
     maxBatchBytes: config.maxBatchBytes,
     maxConcurrentBatches: config.maxConcurrentBatches,
+    maxConcurrentOtlp: config.maxConcurrentOtlp,
+    otlpMaxBytes: config.otlpMaxBytes,
     adminToken: config.adminToken,
     unmatchedRetentionMs: config.unmatchedRetentionMs,
     unmatchedMaxPoints: config.unmatchedMaxPoints,
@@ -97,7 +99,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: '/api/v1' },
   );
-  await app.register(otlpRoutes, { maxBytes: config.otlpMaxBytes });
+  await app.register(otlpRoutes, {
+    maxBytes: config.otlpMaxBytes,
+    bodyDeadlineMs: config.otlpBodyDeadlineMs,
+  });
   await app.register(selfMetricsRoutes);
   await app.register(webPlugin, { root: options.webRoot, publicUrl: config.publicUrl });
   return app;
