@@ -49,6 +49,56 @@ describe.each(backends)('metrics repository timeline reads on $name', (backend) 
     return id;
   }
 
+  it("gives the loser of a race to create a series the winner's id", async () => {
+    const metrics = metricsRepository(database);
+    const runId = await newRun();
+    const series = {
+      runId,
+      source: 'otlp',
+      name: 'raced',
+      kind: 'counter',
+      unit: null,
+      tags: {},
+      keyHash: 'raced',
+    };
+    if (database.kind === 'embedded') {
+      // One connection: no two requests are ever inside ensureSeries at once.
+      const [a, b] = await Promise.all([
+        metrics.ensureSeries([series]),
+        metrics.ensureSeries([series]),
+      ]);
+      expect(a.get(`${runId}|raced`)).toBe(b.get(`${runId}|raced`));
+      return;
+    }
+    // The winner's insert is in, not committed, when the loser's statement begins: the
+    // loser's insert waits for it, then does nothing.
+    let commit: () => void = () => {};
+    let inserted: () => void = () => {};
+    const insertedYet = new Promise<void>((r) => {
+      inserted = r;
+    });
+    const winner = database.transaction(async (tx) => {
+      await tx.db.execute(sql`insert into metric_series (run_id, source, name, kind, tags, key_hash)
+        values (${runId}::uuid, 'otlp', 'raced', 'counter', '{}'::jsonb, 'raced')`);
+      inserted();
+      await new Promise<void>((r) => {
+        commit = r;
+      });
+    });
+    await insertedYet;
+    const loser = metrics.ensureSeries([series]);
+    await new Promise((r) => setTimeout(r, 300));
+    commit();
+    await winner;
+    const ids = await loser;
+    const stored = await database.db.execute(
+      sql`select id::text as id from metric_series where run_id = ${runId}::uuid`,
+    );
+    const rows = (stored as unknown as { rows: { id: string }[] }).rows;
+    expect(rows).toHaveLength(1);
+    expect(ids.get(`${runId}|raced`)).toBe(rows[0]?.id);
+  });
+
   it('buckets every class of series from rows read by a binary COPY', async () => {
     const metrics = metricsRepository(database);
     const runId = await newRun();

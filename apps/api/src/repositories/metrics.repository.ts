@@ -360,8 +360,11 @@ export function metricsRepository(database: Database) {
     },
 
     /**
-     * Series ids, creating the missing ones. Replicas race to create the same series:
-     * the unique (run, key) index settles it, and the loser reads the winner's id.
+     * Series ids, creating the missing ones. Requests (of one replica or several) race to
+     * create the same series: the unique (run, key) index settles it, and the loser reads
+     * the winner's id. Not in the same statement: its snapshot predates the winner's commit
+     * (the insert waited for it, then did nothing), so what it could not see is read again
+     * by a statement of its own. A series still missing then has lost its run.
      */
     async ensureSeries(list: SeriesToEnsure[]): Promise<Map<string, string>> {
       const ids = new Map<string, string>();
@@ -387,6 +390,16 @@ export function metricsRepository(database: Database) {
           select m.id::text, m.run_id::text, m.key_hash from metric_series m
             join wanted w on m.run_id = w.run_id and m.key_hash = w.key_hash`);
         for (const r of rowsOf<{ id: string; run_id: string; key_hash: string }>(result)) {
+          ids.set(`${r.run_id}|${r.key_hash}`, r.id);
+        }
+        const unseen = part.filter((s) => !ids.has(`${s.runId}|${s.keyHash}`));
+        if (unseen.length === 0) continue;
+        const again = await db.execute(sql`
+          select m.id::text as id, m.run_id::text as run_id, m.key_hash from metric_series m
+          join unnest(${sql.param(unseen.map((s) => s.runId))}::uuid[],
+            ${sql.param(unseen.map((s) => s.keyHash))}::text[]) as w(run_id, key_hash)
+            on m.run_id = w.run_id and m.key_hash = w.key_hash`);
+        for (const r of rowsOf<{ id: string; run_id: string; key_hash: string }>(again)) {
           ids.set(`${r.run_id}|${r.key_hash}`, r.id);
         }
       }

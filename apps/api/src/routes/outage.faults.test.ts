@@ -349,6 +349,7 @@ describeIf('a PostgreSQL restart under the running API', () => {
         token: PROCESS_ADMIN_TOKEN,
         temporality: 'delta',
         intervalMs: 1000,
+        diag: true,
         resource: { 'service.name': 'pilot', 'meshbench.run': run.id },
       });
       let recorded = 0;
@@ -377,7 +378,13 @@ describeIf('a PostgreSQL restart under the running API', () => {
         `/runs/${run.id}/series`,
       );
       const pushes = series.find((s) => s.name === 'pilot.pushes');
-      expect(pushes?.stats.sum).toBe(recorded);
+      const timeline = seen
+        .map((a) => `${a.at - stopping} ms: ${a.status} ${a.retryAfter ?? ''}`)
+        .join('; ');
+      expect(
+        pushes?.stats.sum,
+        `stop began at 0, started at ${started - stopping} ms; answers: ${timeline}; the SDK: ${sdk.stderr()}`,
+      ).toBe(recorded);
       const statuses = seen.map((a) => a.status);
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
       const refused = seen.filter((a) => a.status === 503);
