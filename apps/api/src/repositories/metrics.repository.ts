@@ -477,9 +477,8 @@ export function metricsRepository(database: Database) {
     async claimHeld(run: RunWindow): Promise<number> {
       const started = iso(run.startedMs);
       const finished = run.finishedMs === null ? null : iso(run.finishedMs);
-      return database.transaction(async (tx) => {
-        const result = await tx.db.execute(sql`
-          with mine as (
+      const claimedCtes = sql`
+          mine as (
             select ctid as held, * from unmatched_points u
             where (u.project_id is null or u.project_id = ${run.projectId}::uuid)
               and u.environment is not distinct from ${run.environment}::text
@@ -495,15 +494,20 @@ export function metricsRepository(database: Database) {
             order by m.key_hash, m.start_at, m.t desc
           ), claimed as (
             select * from inside union all select * from reference
-          ), series as (
-            insert into metric_series (run_id, source, name, kind, unit, tags, key_hash)
-            select distinct on (key_hash) ${run.id}::uuid, source, name, kind, unit, tags, key_hash
-            from claimed
-            on conflict (run_id, key_hash) do nothing
-            returning id, key_hash
-          ), ids as (
-            select id, key_hash from series
-            union all
+          )`;
+      return database.transaction(async (tx) => {
+        // The series first, in a statement of their own: a series an export creates for
+        // this run at the same time is then committed before the next statement looks for
+        // its id (in one statement its snapshot would not see it, and its points would be
+        // dropped while released from the held ones).
+        await tx.db.execute(sql`
+          with ${claimedCtes}
+          insert into metric_series (run_id, source, name, kind, unit, tags, key_hash)
+          select distinct on (key_hash) ${run.id}::uuid, source, name, kind, unit, tags, key_hash
+          from claimed
+          on conflict (run_id, key_hash) do nothing`);
+        const result = await tx.db.execute(sql`
+          with ${claimedCtes}, ids as (
             select s.id, s.key_hash from metric_series s
             where s.run_id = ${run.id}::uuid and s.key_hash in (select key_hash from claimed)
           ), stored as (
