@@ -64,13 +64,94 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Pool size for the server driver. */
   poolSize?: number;
+  /**
+   * Longest wait for a connection of the server driver (a free one of the pool, or a new
+   * one to an unreachable host); past it the query fails as the database being unavailable.
+   */
+  connectTimeoutMs?: number;
 }
+
+/** How long a query waits for a pool connection unless told. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.url
-    ? openPostgres(options.url, options.poolSize ?? 10)
+    ? openPostgres(
+        options.url,
+        options.poolSize ?? 10,
+        options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      )
     : await openEmbedded(options.dataDir);
   return database;
+}
+
+/** Socket errors (node-postgres passes them on as they are) that mean the server is gone. */
+const SOCKET_CODES: Record<string, string> = {
+  ECONNREFUSED: 'the database server refuses connections (ECONNREFUSED)',
+  ECONNRESET: 'the connection to the database server was reset (ECONNRESET)',
+  ECONNABORTED: 'the connection to the database server was aborted (ECONNABORTED)',
+  EPIPE: 'the connection to the database server was closed (EPIPE)',
+  ETIMEDOUT: 'the database server did not answer (ETIMEDOUT)',
+  EHOSTUNREACH: 'the database server is unreachable (EHOSTUNREACH)',
+  ENETUNREACH: 'the database server is unreachable (ENETUNREACH)',
+  ENOTFOUND: "the database server's name does not resolve (ENOTFOUND)",
+  EAI_AGAIN: "the database server's name does not resolve now (EAI_AGAIN)",
+};
+
+/** SQLSTATEs of a server that is going, gone or full (PostgreSQL, Appendix A). */
+const SQLSTATES: Record<string, string> = {
+  '57P01': 'the database server is shutting down (57P01 admin_shutdown)',
+  '57P02': 'the database server crashed (57P02 crash_shutdown)',
+  '57P03': 'the database server is starting up or shutting down (57P03 cannot_connect_now)',
+  '53300': 'the database server has no free connections (53300 too_many_connections)',
+};
+
+/**
+ * Messages node-postgres and pg-pool give a lost or missing connection (pg 8 lib/client.js,
+ * pg-pool 3 index.js): the server closed it, the connect timed out, or a client that already
+ * failed was used again.
+ */
+const LOST: [RegExp, string][] = [
+  [/^Connection terminated/, 'the connection to the database server was lost'],
+  [/^timeout exceeded when trying to connect/, 'no database connection came free in time'],
+  [/is not queryable$/, 'the connection to the database server was lost'],
+];
+
+/**
+ * Why `error` means the database cannot be used now (a restart, a crash, a network fault, no
+ * free connection in time), in words without addresses; undefined for any other error. Looks
+ * through `cause` (drizzle wraps driver errors) and AggregateError (a host of several
+ * addresses).
+ */
+export function databaseUnavailableReason(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const e = queue.shift();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const { code, message, cause, errors } = e as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === 'string') {
+      const reason =
+        SOCKET_CODES[code] ??
+        SQLSTATES[code] ??
+        (/^08[0-9A-Z]{3}$/.test(code)
+          ? `the connection to the database server failed (${code})`
+          : undefined);
+      if (reason) return reason;
+    }
+    if (typeof message === 'string') {
+      for (const [pattern, reason] of LOST) if (pattern.test(message)) return reason;
+    }
+    queue.push(cause);
+    if (Array.isArray(errors)) queue.push(...errors);
+  }
+  return undefined;
 }
 
 /** Applies the committed migrations; the same files for both drivers. */
@@ -90,12 +171,26 @@ const copyStatement = (
 ) =>
   `COPY ${table} (${columns.map((c) => `"${c}"`).join(', ')}) FROM ${from}${options?.format === 'binary' ? ' WITH (FORMAT binary)' : ''}`;
 
-function openPostgres(url: string, max: number): Database {
+function openPostgres(url: string, max: number, connectTimeoutMs: number): Database {
   // No JIT: the API's queries are short, and a planner that guesses high (before ANALYZE
   // has seen a load) would spend a second compiling one of them.
-  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    options: '-c jit=off',
+    connectionTimeoutMillis: connectTimeoutMs,
+    // A server that vanished without closing its sockets is noticed, not waited for.
+    keepAlive: true,
+  });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
+  // Nor a broken connection in use (a restart mid-transaction): node-postgres emits 'error'
+  // on the client as well as failing its query, and pg-pool listens only while the client
+  // is idle. The query's own error reaches the request; the client, no longer queryable,
+  // is dropped by the pool when released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',

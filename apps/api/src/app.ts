@@ -8,7 +8,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.ts';
-import { AppError } from './errors.ts';
+import { asAppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import jsonBodiesPlugin from './plugins/json-bodies.plugin.ts';
@@ -68,6 +68,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(servicesPlugin, {
     maxBatchBytes: config.maxBatchBytes,
     maxConcurrentBatches: config.maxConcurrentBatches,
+    maxConcurrentOtlp: config.maxConcurrentOtlp,
+    otlpMaxBytes: config.otlpMaxBytes,
     adminToken: config.adminToken,
     unmatchedRetentionMs: config.unmatchedRetentionMs,
     unmatchedMaxPoints: config.unmatchedMaxPoints,
@@ -99,7 +101,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: '/api/v1' },
   );
-  await app.register(otlpRoutes, { maxBytes: config.otlpMaxBytes });
+  await app.register(otlpRoutes, {
+    maxBytes: config.otlpMaxBytes,
+    bodyDeadlineMs: config.otlpBodyDeadlineMs,
+  });
   await app.register(selfMetricsRoutes);
   await app.register(webPlugin, { root: options.webRoot, publicUrl: config.publicUrl });
   return app;
@@ -111,12 +116,16 @@ function errorHandler() {
     request: import('fastify').FastifyRequest,
     reply: import('fastify').FastifyReply,
   ) => {
-    if (error instanceof AppError) {
-      return reply.code(error.statusCode).send({
-        statusCode: error.statusCode,
-        code: error.code,
-        message: error.message,
-        ...error.where,
+    const known = asAppError(error);
+    if (known) {
+      if (known.retryAfterS !== undefined) reply.header('retry-after', String(known.retryAfterS));
+      if (known.code === 'database_unavailable')
+        request.log.warn({ err: error }, `request failed: ${known.message}`);
+      return reply.code(known.statusCode).send({
+        statusCode: known.statusCode,
+        code: known.code,
+        message: known.message,
+        ...known.where,
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

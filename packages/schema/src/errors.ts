@@ -15,3 +15,10 @@ export const health = z.object({
   database: z.enum(['embedded', 'postgres']),
 });
 export type Health = z.infer<typeof health>;
+
+/** GET /health when the database cannot be used: the error shape, with the health fields. */
+export const healthUnavailable = apiError.extend({
+  status: z.literal('unavailable'),
+  database: z.enum(['embedded', 'postgres']),
+});
+export type HealthUnavailable = z.infer<typeof healthUnavailable>;

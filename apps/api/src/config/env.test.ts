@@ -56,6 +56,8 @@ describe('loadConfig', () => {
       requestTimeoutMs: 600_000,
       shutdownTimeoutMs: 10_000,
       maxConcurrentBatches: 4,
+      maxConcurrentOtlp: 16,
+      otlpBodyDeadlineMs: 30_000,
     });
     expect(loadConfig({ MESHBENCH_BODY_TIMEOUT_MS: '500' }).bodyTimeoutMs).toBe(500);
     expect(() => loadConfig({ MESHBENCH_BODY_TIMEOUT_MS: '0' })).toThrow(
@@ -69,6 +71,13 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ MESHBENCH_MAX_CONCURRENT_BATCHES: '0' })).toThrow(
       /MESHBENCH_MAX_CONCURRENT_BATCHES/,
+    );
+    expect(loadConfig({ MESHBENCH_MAX_CONCURRENT_OTLP: '2' }).maxConcurrentOtlp).toBe(2);
+    expect(() => loadConfig({ MESHBENCH_MAX_CONCURRENT_OTLP: 'x' })).toThrow(
+      /MESHBENCH_MAX_CONCURRENT_OTLP/,
+    );
+    expect(() => loadConfig({ MESHBENCH_OTLP_BODY_DEADLINE_MS: '10' })).toThrow(
+      /MESHBENCH_OTLP_BODY_DEADLINE_MS/,
     );
   });
 });

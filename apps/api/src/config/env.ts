@@ -119,6 +119,15 @@ const envSchema = z.object({
       'MESHBENCH_MAX_CONCURRENT_BATCHES must be a whole number 1-1000',
     )
     .transform(Number),
+  MESHBENCH_MAX_CONCURRENT_OTLP: z
+    .string()
+    .default('16')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 1000,
+      'MESHBENCH_MAX_CONCURRENT_OTLP must be a whole number 1-1000',
+    )
+    .transform(Number),
+  MESHBENCH_OTLP_BODY_DEADLINE_MS: ms('MESHBENCH_OTLP_BODY_DEADLINE_MS', 30_000, 100, 3_600_000),
   MESHBENCH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -170,6 +179,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Event batches a replica works on at once; more get 503 + Retry-After. */
   maxConcurrentBatches: number;
+  /** OTLP requests a replica decodes and stores at once; more get 503 + Retry-After. */
+  maxConcurrentOtlp: number;
+  /** Longest an OTLP request's whole body may take to arrive (408 past it). */
+  otlpBodyDeadlineMs: number;
   logLevel: string;
 }
 
@@ -213,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.MESHBENCH_REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.MESHBENCH_SHUTDOWN_TIMEOUT_MS,
     maxConcurrentBatches: e.MESHBENCH_MAX_CONCURRENT_BATCHES,
+    maxConcurrentOtlp: e.MESHBENCH_MAX_CONCURRENT_OTLP,
+    otlpBodyDeadlineMs: e.MESHBENCH_OTLP_BODY_DEADLINE_MS,
     logLevel: e.MESHBENCH_LOG_LEVEL,
   };
 }

@@ -24,10 +24,19 @@ export interface ServicesOptions {
   /** Event batches this replica works on at once (more: 503). */
   maxConcurrentBatches: number;
   adminToken: string | undefined;
+  /** OTLP requests this replica decodes and stores at once (more: 503). */
+  maxConcurrentOtlp: number;
+  /** Largest OTLP request (decompressed). */
+  otlpMaxBytes: number;
   /** How long, and how many, points that matched no run are kept for a later run. */
   unmatchedRetentionMs: number;
   unmatchedMaxPoints: number;
 }
+
+/** Bodies that may be arriving at once per OTLP slot of work. */
+export const OTLP_RECEIVING_PER_SLOT = 4;
+/** OTLP bodies of the largest size that may be held in memory at once. */
+export const OTLP_BUFFERED_REQUESTS = 4;
 
 function build(
   database: import('@meshbench/db').Database,
@@ -40,7 +49,12 @@ function build(
   const propagation = propagationRepository(database.db);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
-  const metrics = metricsServices(database, runs, opts.unmatchedRetentionMs);
+  const metrics = metricsServices(database, runs, opts.unmatchedRetentionMs, {
+    maxInFlight: opts.maxConcurrentOtlp,
+    // Bodies arriving are bounded apart from the work: slow senders hold these.
+    maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
+    maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
+  });
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Database, migrateDatabase } from '@meshbench/db';
+import { type Database, DEFAULT_PROJECT_ID, migrateDatabase } from '@meshbench/db';
 import type { SeriesKind } from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,135 @@ describe.each(backends)('metrics repository timeline reads on $name', (backend) 
       values (${id}, ${`repo-${id}`}, 'b', 's', 'consul', ${new Date(T0).toISOString()})`);
     return id;
   }
+
+  it("gives the loser of a race to create a series the winner's id", async () => {
+    const metrics = metricsRepository(database);
+    const runId = await newRun();
+    const series = {
+      runId,
+      source: 'otlp',
+      name: 'raced',
+      kind: 'counter',
+      unit: null,
+      tags: {},
+      keyHash: 'raced',
+    };
+    if (database.kind === 'embedded') {
+      // One connection: no two requests are ever inside ensureSeries at once.
+      const [a, b] = await Promise.all([
+        metrics.ensureSeries([series]),
+        metrics.ensureSeries([series]),
+      ]);
+      expect(a.get(`${runId}|raced`)).toBe(b.get(`${runId}|raced`));
+      return;
+    }
+    // The winner's insert is in, not committed, when the loser's statement begins: the
+    // loser's insert waits for it, then does nothing.
+    let commit: () => void = () => {};
+    let inserted: () => void = () => {};
+    const insertedYet = new Promise<void>((r) => {
+      inserted = r;
+    });
+    const winner = database.transaction(async (tx) => {
+      await tx.db.execute(sql`insert into metric_series (run_id, source, name, kind, tags, key_hash)
+        values (${runId}::uuid, 'otlp', 'raced', 'counter', '{}'::jsonb, 'raced')`);
+      inserted();
+      await new Promise<void>((r) => {
+        commit = r;
+      });
+    });
+    await insertedYet;
+    const loser = metrics.ensureSeries([series]);
+    await new Promise((r) => setTimeout(r, 300));
+    commit();
+    await winner;
+    const ids = await loser;
+    const stored = await database.db.execute(
+      sql`select id::text as id from metric_series where run_id = ${runId}::uuid`,
+    );
+    const rows = (stored as unknown as { rows: { id: string }[] }).rows;
+    expect(rows).toHaveLength(1);
+    expect(ids.get(`${runId}|raced`)).toBe(rows[0]?.id);
+  });
+
+  it('claims a held point for a new run while an export creates its series at the same time', async () => {
+    if (database.kind === 'embedded') return; // one connection: nothing runs at the same time
+    const metrics = metricsRepository(database);
+    const runId = await newRun();
+    const environment = `claim-race-${runId}`;
+    await database.db.execute(
+      sql`update runs set environment = ${environment} where id = ${runId}::uuid`,
+    );
+    const tMs = s(10);
+    await metrics.holdPoints(
+      [
+        {
+          record: {
+            source: 'otlp',
+            name: 'claimed',
+            kind: 'gauge',
+            unit: null,
+            tags: {},
+            runRef: null,
+            env: environment,
+            tMs,
+            intervalMs: 0,
+            startAtMs: null,
+            count: 1,
+            sum: null,
+            min: 3,
+            max: 3,
+            last: 3,
+            lastAtMs: tMs,
+            members: null,
+            sketch: null,
+            quantiles: null,
+            lastExact: null,
+          },
+          keyHash: 'claimed',
+          tags: {},
+        },
+      ],
+      null,
+      'r',
+    );
+    // An export of the same series into the run is in, not committed, as the claim begins.
+    let commit: () => void = () => {};
+    let inserted: () => void = () => {};
+    const insertedYet = new Promise<void>((r) => {
+      inserted = r;
+    });
+    const exporter = database.transaction(async (tx) => {
+      await tx.db.execute(sql`insert into metric_series (run_id, source, name, kind, tags, key_hash)
+        values (${runId}::uuid, 'otlp', 'claimed', 'gauge', '{}'::jsonb, 'claimed')`);
+      inserted();
+      await new Promise<void>((r) => {
+        commit = r;
+      });
+    });
+    await insertedYet;
+    const claim = metrics.claimHeld({
+      id: runId,
+      slug: `repo-${runId}`,
+      projectId: DEFAULT_PROJECT_ID,
+      environment,
+      startedMs: T0,
+      finishedMs: null,
+      topology: {} as never,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    commit();
+    await exporter;
+    expect(await claim).toBe(1);
+    const stored = await database.db.execute(
+      sql`select count(*)::int as n from metric_points where run_id = ${runId}::uuid`,
+    );
+    expect((stored as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(1);
+    const left = await database.db.execute(
+      sql`select count(*)::int as n from unmatched_points where environment = ${environment}`,
+    );
+    expect((left as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
+  });
 
   it('buckets every class of series from rows read by a binary COPY', async () => {
     const metrics = metricsRepository(database);

@@ -360,8 +360,11 @@ export function metricsRepository(database: Database) {
     },
 
     /**
-     * Series ids, creating the missing ones. Replicas race to create the same series:
-     * the unique (run, key) index settles it, and the loser reads the winner's id.
+     * Series ids, creating the missing ones. Requests (of one replica or several) race to
+     * create the same series: the unique (run, key) index settles it, and the loser reads
+     * the winner's id. Not in the same statement: its snapshot predates the winner's commit
+     * (the insert waited for it, then did nothing), so what it could not see is read again
+     * by a statement of its own. A series still missing then has lost its run.
      */
     async ensureSeries(list: SeriesToEnsure[]): Promise<Map<string, string>> {
       const ids = new Map<string, string>();
@@ -387,6 +390,16 @@ export function metricsRepository(database: Database) {
           select m.id::text, m.run_id::text, m.key_hash from metric_series m
             join wanted w on m.run_id = w.run_id and m.key_hash = w.key_hash`);
         for (const r of rowsOf<{ id: string; run_id: string; key_hash: string }>(result)) {
+          ids.set(`${r.run_id}|${r.key_hash}`, r.id);
+        }
+        const unseen = part.filter((s) => !ids.has(`${s.runId}|${s.keyHash}`));
+        if (unseen.length === 0) continue;
+        const again = await db.execute(sql`
+          select m.id::text as id, m.run_id::text as run_id, m.key_hash from metric_series m
+          join unnest(${sql.param(unseen.map((s) => s.runId))}::uuid[],
+            ${sql.param(unseen.map((s) => s.keyHash))}::text[]) as w(run_id, key_hash)
+            on m.run_id = w.run_id and m.key_hash = w.key_hash`);
+        for (const r of rowsOf<{ id: string; run_id: string; key_hash: string }>(again)) {
           ids.set(`${r.run_id}|${r.key_hash}`, r.id);
         }
       }
@@ -464,9 +477,8 @@ export function metricsRepository(database: Database) {
     async claimHeld(run: RunWindow): Promise<number> {
       const started = iso(run.startedMs);
       const finished = run.finishedMs === null ? null : iso(run.finishedMs);
-      return database.transaction(async (tx) => {
-        const result = await tx.db.execute(sql`
-          with mine as (
+      const claimedCtes = sql`
+          mine as (
             select ctid as held, * from unmatched_points u
             where (u.project_id is null or u.project_id = ${run.projectId}::uuid)
               and u.environment is not distinct from ${run.environment}::text
@@ -482,15 +494,20 @@ export function metricsRepository(database: Database) {
             order by m.key_hash, m.start_at, m.t desc
           ), claimed as (
             select * from inside union all select * from reference
-          ), series as (
-            insert into metric_series (run_id, source, name, kind, unit, tags, key_hash)
-            select distinct on (key_hash) ${run.id}::uuid, source, name, kind, unit, tags, key_hash
-            from claimed
-            on conflict (run_id, key_hash) do nothing
-            returning id, key_hash
-          ), ids as (
-            select id, key_hash from series
-            union all
+          )`;
+      return database.transaction(async (tx) => {
+        // The series first, in a statement of their own: a series an export creates for
+        // this run at the same time is then committed before the next statement looks for
+        // its id (in one statement its snapshot would not see it, and its points would be
+        // dropped while released from the held ones).
+        await tx.db.execute(sql`
+          with ${claimedCtes}
+          insert into metric_series (run_id, source, name, kind, unit, tags, key_hash)
+          select distinct on (key_hash) ${run.id}::uuid, source, name, kind, unit, tags, key_hash
+          from claimed
+          on conflict (run_id, key_hash) do nothing`);
+        const result = await tx.db.execute(sql`
+          with ${claimedCtes}, ids as (
             select s.id, s.key_hash from metric_series s
             where s.run_id = ${run.id}::uuid and s.key_hash in (select key_hash from claimed)
           ), stored as (

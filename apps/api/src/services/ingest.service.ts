@@ -54,11 +54,13 @@ export function ingestService(deps: {
   function admit(): () => void {
     if (inFlight >= maxInFlight) {
       counters.overloaded++;
-      throw new AppError(
+      const error = new AppError(
         503,
         'overloaded',
         `this server already works on ${maxInFlight} event batches (MESHBENCH_MAX_CONCURRENT_BATCHES); send the batch again after Retry-After`,
       );
+      error.retryAfterS = RETRY_AFTER_OVERLOADED_S;
+      throw error;
     }
     inFlight++;
     let released = false;

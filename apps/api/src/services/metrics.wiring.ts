@@ -5,12 +5,14 @@ import { metricsRepository, type RunWindow } from '../repositories/metrics.repos
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import { metricsService } from './metrics.service.ts';
 import { metricsIngestService } from './metrics-ingest.service.ts';
-import { otlpService } from './otlp.service.ts';
+import { type OtlpLimits, otlpService } from './otlp.service.ts';
 
-/** OTLP requests one replica works on at once; more are told to retry (503). */
-export const OTLP_MAX_IN_FLIGHT = 16;
-
-export function metricsServices(database: Database, runs: RunsRepository, holdMs: number) {
+export function metricsServices(
+  database: Database,
+  runs: RunsRepository,
+  holdMs: number,
+  otlpLimits: OtlpLimits,
+) {
   const metrics = metricsRepository(database);
   // Names this process in the rows it writes: several replicas write rows for one interval.
   const replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -18,7 +20,7 @@ export function metricsServices(database: Database, runs: RunsRepository, holdMs
   return {
     metrics: metricsService({ runs, metrics }),
     metricsIngest,
-    otlp: otlpService({ ingest: metricsIngest, maxInFlight: OTLP_MAX_IN_FLIGHT }),
+    otlp: otlpService({ ingest: metricsIngest, ...otlpLimits }),
     /** A new run takes the held points of its project and environment in its window. */
     claimHeld: (run: RunWindow) => metrics.claimHeld(run),
     expireHeld: (holdMs: number, maxPoints: number) => metrics.expireHeld(holdMs, maxPoints),

@@ -10,6 +10,7 @@ import {
   OtlpTagSets,
   reasonsText,
 } from '../ingest/otlp-metrics.ts';
+import { RETRY_AFTER_OVERLOADED_S } from './ingest.service.ts';
 import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
 
 /** What a client is told of points kept for a run that does not exist yet. */
@@ -23,8 +24,17 @@ export interface OtlpResult {
   message: string;
 }
 
-export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: number }) {
-  const { ingest, maxInFlight } = deps;
+export interface OtlpLimits {
+  /** Requests decoded and stored at once (MESHBENCH_MAX_CONCURRENT_OTLP). */
+  maxInFlight: number;
+  /** Requests whose bodies may be arriving at once. */
+  maxReceiving: number;
+  /** Bytes of OTLP bodies (decompressed) held in memory at once, by all requests. */
+  maxBufferedBytes: number;
+}
+
+export function otlpService(deps: { ingest: MetricsIngestService } & OtlpLimits) {
+  const { ingest, maxInFlight, maxReceiving, maxBufferedBytes } = deps;
   const counters = {
     requests: 0,
     dataPoints: 0,
@@ -34,22 +44,62 @@ export function otlpService(deps: { ingest: MetricsIngestService; maxInFlight: n
     overloaded: 0,
   };
   let inFlight = 0;
+  let receiving = 0;
+  let buffered = 0;
   const tagSets = new OtlpTagSets();
+  const overloaded = (message: string) => {
+    counters.overloaded++;
+    const error = new AppError(503, 'overloaded', `${message}; retry later`);
+    error.retryAfterS = RETRY_AFTER_OVERLOADED_S;
+    return error;
+  };
+  /** A release that gives its slot back once, however often it is called. */
+  const slot = (release: () => void) => {
+    let released = false;
+    return () => {
+      if (!released) release();
+      released = true;
+    };
+  };
 
   return {
     counters,
-    /** Throws a 503 when this replica already works on as many requests as it may. */
+    /**
+     * A slot for a request's body to arrive in, or a 503 when as many are arriving as may.
+     * Slow senders hold these, not the slots of the work (admit), so they cannot lock the
+     * exporters that send at once out.
+     */
+    admitBody(): () => void {
+      if (receiving >= maxReceiving) {
+        throw overloaded(`${maxReceiving} OTLP requests are arriving already`);
+      }
+      receiving++;
+      return slot(() => receiving--);
+    },
+    /**
+     * Holds `bytes` more of a body in memory, or a 503 when all bodies together would be
+     * over the bound; `release` gives them back.
+     */
+    buffer(bytes: number): void {
+      if (buffered + bytes > maxBufferedBytes) {
+        throw overloaded(
+          `the server holds ${Math.round(buffered / 1048576)} MiB of OTLP requests already`,
+        );
+      }
+      buffered += bytes;
+    },
+    unbuffer(bytes: number): void {
+      buffered -= bytes;
+    },
+    /** A slot to decode and store a request in, or a 503 when all are taken. */
     admit(): () => void {
       if (inFlight >= maxInFlight) {
-        counters.overloaded++;
-        throw new AppError(503, 'overloaded', 'too many OTLP requests in progress; retry later');
+        throw overloaded(
+          `${maxInFlight} OTLP requests are in progress already (MESHBENCH_MAX_CONCURRENT_OTLP)`,
+        );
       }
       inFlight++;
-      let released = false;
-      return () => {
-        if (!released) inFlight--;
-        released = true;
-      };
+      return slot(() => inFlight--);
     },
 
     /** Stores what the request carries in runs of `scope` (the token's project, or any). */

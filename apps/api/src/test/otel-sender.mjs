@@ -9,8 +9,11 @@
 //   {"op":"exit"}                                                    shut down, then exit
 // Environment: OTLP_URL, OTLP_TOKEN, OTLP_PROTOCOL (proto | json), OTLP_TEMPORALITY
 // (cumulative | delta), OTLP_RESOURCE (a JSON object of resource attributes),
-// OTLP_EXPONENTIAL (histogram names aggregated as exponential histograms, comma-separated).
+// OTLP_EXPONENTIAL (histogram names aggregated as exponential histograms, comma-separated),
+// OTLP_INTERVAL_MS (the reader's export interval; an hour, i.e. only on flush, unless set),
+// OTLP_DIAG=1 (the SDK's own log, from info up, on stderr).
 import { createInterface } from 'node:readline';
+import { DiagLogLevel, diag } from '@opentelemetry/api';
 import {
   AggregationTemporalityPreference,
   OTLPMetricExporter as JsonExporter,
@@ -24,6 +27,22 @@ import {
 } from '@opentelemetry/sdk-metrics';
 
 const env = process.env;
+if (env.OTLP_DIAG === '1') {
+  const log =
+    (level) =>
+    (...args) =>
+      process.stderr.write(`${new Date().toISOString()} ${level} ${args.join(' ')}\n`);
+  diag.setLogger(
+    {
+      error: log('error'),
+      warn: log('warn'),
+      info: log('info'),
+      debug: log('debug'),
+      verbose: log('verbose'),
+    },
+    DiagLogLevel.INFO,
+  );
+}
 const options = {
   url: env.OTLP_URL,
   headers: { authorization: `Bearer ${env.OTLP_TOKEN}` },
@@ -36,7 +55,12 @@ const exporter =
   env.OTLP_PROTOCOL === 'json' ? new JsonExporter(options) : new ProtoExporter(options);
 const provider = new MeterProvider({
   resource: resourceFromAttributes(JSON.parse(env.OTLP_RESOURCE ?? '{}')),
-  readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })],
+  readers: [
+    new PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: Number(env.OTLP_INTERVAL_MS ?? 3_600_000),
+    }),
+  ],
   views: (env.OTLP_EXPONENTIAL ?? '')
     .split(',')
     .filter(Boolean)

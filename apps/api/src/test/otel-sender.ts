@@ -11,6 +11,10 @@ export interface SenderOptions {
   temporality?: 'cumulative' | 'delta';
   resource: Record<string, string>;
   exponential?: string[];
+  /** The reader's export interval; unless set, exports happen on flush only. */
+  intervalMs?: number;
+  /** The SDK's own log (diag, from info up) on stderr. */
+  diag?: boolean;
 }
 
 export type SenderCommand =
@@ -23,6 +27,8 @@ export interface Sender {
   send(command: SenderCommand): Promise<void>;
   /** Shuts the SDK down (a last export) and waits for the process to end. */
   close(): Promise<void>;
+  /** What the process wrote on stderr so far (the SDK's log with `diag`). */
+  stderr(): string;
 }
 
 export function otelSender(opts: SenderOptions): Sender {
@@ -38,6 +44,8 @@ export function otelSender(opts: SenderOptions): Sender {
         OTLP_TEMPORALITY: opts.temporality ?? 'cumulative',
         OTLP_RESOURCE: JSON.stringify(opts.resource),
         OTLP_EXPONENTIAL: (opts.exponential ?? []).join(','),
+        ...(opts.intervalMs ? { OTLP_INTERVAL_MS: String(opts.intervalMs) } : {}),
+        ...(opts.diag ? { OTLP_DIAG: '1' } : {}),
       },
     },
   );
@@ -60,5 +68,6 @@ export function otelSender(opts: SenderOptions): Sender {
       await send({ op: 'exit' });
       await exited;
     },
+    stderr: () => stderr,
   };
 }

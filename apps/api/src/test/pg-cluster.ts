@@ -1,6 +1,6 @@
 // A PostgreSQL cluster of a test's own (initdb on its own port), for what the shared server
 // must never suffer: stops, restarts and outages in the middle of ingest.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,9 @@ export interface PgCluster {
   stop(): void;
   restart(): void;
   remove(): void;
+  /** stop() and start() without blocking this process (its servers and clients go on). */
+  stopAsync(): Promise<void>;
+  startAsync(): Promise<void>;
 }
 
 /** initdb's a new cluster in a temporary directory and starts it on a free port. */
@@ -56,14 +59,36 @@ export async function makeCluster(): Promise<PgCluster> {
       throw new Error(`${cmd} ${args.join(' ')} failed: ${res.stderr || res.stdout}`);
   };
   asUser('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const asUserAsync = (cmd: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const root = process.getuid?.() === 0;
+      const child = root
+        ? spawn('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args])
+        : spawn(join(bin, cmd), args);
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => {
+        output += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        output += d.toString();
+      });
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed: ${output}`)),
+      );
+    });
   const ctl = (action: string, extra: string[] = []) =>
     asUser('pg_ctl', ['-D', data, '-w', '-t', '60', ...extra, action]);
+  const ctlAsync = (action: string, extra: string[] = []) =>
+    asUserAsync('pg_ctl', ['-D', data, '-w', '-t', '60', ...extra, action]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   const cluster: PgCluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     start: () => ctl('start', ['-o', options, '-l', join(dir, 'log')]),
     stop: () => ctl('stop', ['-m', 'fast']),
+    startAsync: () => ctlAsync('start', ['-o', options, '-l', join(dir, 'log')]),
+    stopAsync: () => ctlAsync('stop', ['-m', 'fast']),
     restart: () => {
       cluster.stop();
       cluster.start();

@@ -11,7 +11,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { BatchFormat } from '../../ingest/event-stream.ts';
-import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import { bodyChunks, hashedBody } from '../request-body.ts';
 
 const FORMATS: Record<string, BatchFormat> = {
@@ -32,7 +31,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         description:
-          'A batch of probe events: `application/x-ndjson` (one event per line, at most 1 MiB a line) or `application/json` (an array); `Content-Encoding: gzip` allowed. Atomic: all stored or none. A 4xx names the line and field at fault. Retries with the same `Idempotency-Key` are acknowledged and stored once. A batch cut from a larger input names it (`source`, `lines`): lines of that input already stored are refused with 409, so the input sent again, however it is cut, stores nothing twice (see GET /runs/{id}/events/sources/{source}). A body that stops arriving for `MESHBENCH_BODY_TIMEOUT_MS` gets 408 and is rolled back; a server at its limit of batches in progress, or shutting down, answers 503 with `Retry-After`.',
+          'A batch of probe events: `application/x-ndjson` (one event per line, at most 1 MiB a line) or `application/json` (an array); `Content-Encoding: gzip` allowed. Atomic: all stored or none. A 4xx names the line and field at fault. Retries with the same `Idempotency-Key` are acknowledged and stored once. A batch cut from a larger input names it (`source`, `lines`): lines of that input already stored are refused with 409, so the input sent again, however it is cut, stores nothing twice (see GET /runs/{id}/events/sources/{source}). A body that stops arriving for `MESHBENCH_BODY_TIMEOUT_MS` gets 408 and is rolled back; a server at its limit of batches in progress, shutting down, or without its database (e.g. restarting), answers 503 with `Retry-After`.',
         params: z.object({ id: z.string().min(1) }),
         querystring: eventBatchQuery,
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
@@ -79,8 +78,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         // A batch rejected before its end leaves bytes on the socket: the connection cannot
         // carry another request, so it closes with this reply rather than hang the next one.
         if (!request.raw.complete) reply.header('connection', 'close');
-        if (error instanceof AppError && error.code === 'overloaded')
-          reply.header('retry-after', String(RETRY_AFTER_OVERLOADED_S));
         throw error;
       }
     },

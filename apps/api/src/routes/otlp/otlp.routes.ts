@@ -6,9 +6,11 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import protobuf from 'protobufjs/minimal.js';
-import { AppError } from '../../errors.ts';
+import { AppError, asAppError } from '../../errors.ts';
 import { encodeOtlpResponse } from '../../ingest/otlp-metrics.ts';
+import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { OtlpFormat } from '../../services/otlp.service.ts';
+import { BodyGuard } from '../request-body.ts';
 
 const FORMATS: Record<string, OtlpFormat> = {
   'application/x-protobuf': 'protobuf',
@@ -34,7 +36,16 @@ function statusProtobuf(code: number, message: string): Uint8Array {
 const formatOf = (request: FastifyRequest): OtlpFormat | undefined =>
   FORMATS[(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''];
 
-async function readBody(body: Readable, encoding: string, maxBytes: number): Promise<Buffer> {
+/**
+ * The whole body, decompressed, at most `maxBytes`; each chunk is counted against the
+ * replica's bound on OTLP bytes held (`hold`, which throws a 503 past it) as it arrives.
+ */
+async function readBody(
+  body: Readable,
+  encoding: string,
+  maxBytes: number,
+  hold: (bytes: number) => void,
+): Promise<Buffer> {
   let stream: Readable = body;
   if (encoding === 'gzip' || encoding === 'x-gzip') {
     stream = body.pipe(createGunzip());
@@ -61,6 +72,12 @@ async function readBody(body: Readable, encoding: string, maxBytes: number): Pro
           `the request is over ${maxBytes} bytes (decompressed)`,
         );
       }
+      try {
+        hold((chunk as Buffer).length);
+      } catch (error) {
+        stream.destroy();
+        throw error;
+      }
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
@@ -82,22 +99,31 @@ async function readBody(body: Readable, encoding: string, maxBytes: number): Pro
   return Buffer.concat(chunks, size);
 }
 
-const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
+export interface OtlpRoutesOptions {
+  /** Largest request, decompressed (413 past it). */
+  maxBytes: number;
+  /** Longest a whole body may take to arrive (408 past it). */
+  bodyDeadlineMs: number;
+}
+
+const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   // In this scope failures are google.rpc.Status bodies, as OTLP exporters read them.
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
+    // A lost database is a 503 (exporters retry it), never a 500 (they drop the data).
+    const known = asAppError(error);
+    const status = known ? known.statusCode : (error.statusCode ?? 500);
     const message =
-      status >= 500 && !(error instanceof AppError)
-        ? 'internal error; see the server log'
-        : error.message;
-    if (status >= 500 && !(error instanceof AppError))
-      request.log.error({ err: error }, 'OTLP export failed');
-    else if (error instanceof AppError && error.code === 'aborted')
-      request.log.info(`OTLP export aborted by the client: ${error.message}`);
-    if (status === 429 || status === 503) reply.header('retry-after', '1');
+      status >= 500 && !known ? 'internal error; see the server log' : (known ?? error).message;
+    if (status >= 500 && !known) request.log.error({ err: error }, 'OTLP export failed');
+    else if (known?.code === 'aborted')
+      request.log.info(`OTLP export aborted by the client: ${known.message}`);
+    else if (known?.code === 'database_unavailable')
+      request.log.warn({ err: error }, `OTLP export failed: ${known.message}`);
+    if ((status === 429 || status === 503) && !reply.hasHeader('retry-after'))
+      reply.header('retry-after', String(known?.retryAfterS ?? RETRY_AFTER_OVERLOADED_S));
     if (!request.raw.complete) reply.header('connection', 'close');
     const code = GRPC_CODE[status] ?? 13;
     if (formatOf(request) === 'protobuf') {
@@ -115,7 +141,7 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
       schema: {
         tags: ['otlp'],
         description:
-          "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points go to runs of the token's project (the admin's: any): a point names its run by the attribute `meshbench.run` (run id or slug), else is matched by `deployment.environment` and the run's time window. Refused points are counted in `partial_success.rejected_data_points` with the reasons in `error_message`: a run the token may not write (or none), a point outside its run's window (a cumulative point before the start is kept as the reference of the run's first increase), times outside 1970-9999, names over 1024 bytes, attribute values over 4096 bytes. Points that match no run yet are kept (MESHBENCH_UNMATCHED_RETENTION_MS) for a run of their environment created later to claim, and named in `error_message` without being rejected; a point stored before (a retried export: same series, time and start) is stored once. Delta points cover [start_time_unix_nano, time_unix_nano].",
+          "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points go to runs of the token's project (the admin's: any): a point names its run by the attribute `meshbench.run` (run id or slug), else is matched by `deployment.environment` and the run's time window. Refused points are counted in `partial_success.rejected_data_points` with the reasons in `error_message`: a run the token may not write (or none), a point outside its run's window (a cumulative point before the start is kept as the reference of the run's first increase), times outside 1970-9999, names over 1024 bytes, attribute values over 4096 bytes. Points that match no run yet are kept (MESHBENCH_UNMATCHED_RETENTION_MS) for a run of their environment created later to claim, and named in `error_message` without being rejected; a point stored before (a retried export: same series, time and start) is stored once. Delta points cover [start_time_unix_nano, time_unix_nano]. Failures the exporter should retry are 503 with `Retry-After` (seconds), a status OTLP exporters retry: the database unavailable (e.g. restarting; 2 s), or the replica at capacity (1 s): more than MESHBENCH_MAX_CONCURRENT_OTLP requests being decoded and stored, four times as many bodies arriving, or four times MESHBENCH_OTLP_MAX_BYTES of bodies held. A body that has not arrived whole within MESHBENCH_OTLP_BODY_DEADLINE_MS gets 408.",
         security: [{ bearer: [] }],
       },
     },
@@ -129,10 +155,38 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
         );
       }
       const otlp = app.services.otlp;
-      const release = otlp.admit();
+      // A slot for the body to arrive in, held while it arrives (at most bodyDeadlineMs),
+      // then one of the slots of the work: senders that trickle never hold those.
+      const arriving = otlp.admitBody();
+      let held = 0;
+      const hold = (bytes: number) => {
+        otlp.buffer(bytes);
+        held += bytes;
+      };
+      const deadline = setTimeout(() => {
+        if (request.body instanceof BodyGuard)
+          request.body.cut(
+            new AppError(
+              408,
+              'body_timeout',
+              `the body did not arrive within ${opts.bodyDeadlineMs} ms (MESHBENCH_OTLP_BODY_DEADLINE_MS)`,
+            ),
+          );
+      }, opts.bodyDeadlineMs);
+      let body: Buffer;
       try {
         const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
-        const body = await readBody(request.body as Readable, encoding, opts.maxBytes);
+        body = await readBody(request.body as Readable, encoding, opts.maxBytes, hold);
+      } catch (error) {
+        otlp.unbuffer(held);
+        throw error;
+      } finally {
+        clearTimeout(deadline);
+        arriving();
+      }
+      let release: () => void = () => {};
+      try {
+        release = otlp.admit();
         const { principal } = request;
         const result = await otlp.export(body, format, {
           projectId: principal.kind === 'project' ? principal.projectId : null,
@@ -156,6 +210,7 @@ const routes: FastifyPluginAsync<{ maxBytes: number }> = async (app, opts) => {
         );
       } finally {
         release();
+        otlp.unbuffer(held);
       }
     },
   );

@@ -22,7 +22,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       schema: {
         tags: ['load results'],
         description:
-          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV. `format=auto` (the default) tells them apart by content. `Content-Encoding: gzip` allowed. All points of the file are stored, or none.",
+          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV. `format=auto` (the default) tells them apart by content. `Content-Encoding: gzip` allowed. All points of the file are stored, or none. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
         params: runParams,
         querystring: importResultsQuery,
         response: {
@@ -33,6 +33,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
           413: apiError,
           415: apiError,
           422: apiError,
+          503: apiError,
         },
         security: [{ bearer: [] }],
       },
