@@ -197,7 +197,16 @@ export default fp<StatsdPluginOptions>(
     tcp = createServer((socket) => {
       connections.add(socket);
       let rest: Buffer = Buffer.alloc(0);
-      socket.on('data', (chunk: Buffer) => {
+      /** The rest of a line already dropped as too long: skipped up to its newline. */
+      let skipping = false;
+      socket.on('data', (received: Buffer) => {
+        let chunk = received;
+        if (skipping) {
+          const nl = chunk.indexOf(10);
+          if (nl < 0) return;
+          skipping = false;
+          chunk = chunk.subarray(nl + 1);
+        }
         const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
         const end = data.lastIndexOf(10);
         if (end < 0) {
@@ -212,10 +221,11 @@ export default fp<StatsdPluginOptions>(
             `a TCP line over ${MAX_TCP_LINE} bytes`,
           );
           rest = Buffer.alloc(0);
+          skipping = true;
         }
       });
       socket.on('end', () => {
-        if (rest.length > 0) receive(rest);
+        if (rest.length > 0 && !skipping) receive(rest);
         rest = Buffer.alloc(0);
       });
       socket.on('error', () => {});
