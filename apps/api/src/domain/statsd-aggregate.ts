@@ -22,6 +22,8 @@ export const SET_MEMBER_LIMIT = 10_000;
 interface Aggregate {
   shape: Shape;
   tMs: number;
+  /** Values and members received, whatever their sample rate. */
+  samples: number;
   count: number;
   sum: number;
   min: number;
@@ -47,6 +49,8 @@ export interface AggregateRow extends AggregateValues {
   /** Raw DogStatsD tags. */
   tags: string;
   containerId: string;
+  /** Values and members received for it (what is counted when it is dropped). */
+  samples: number;
 }
 
 export interface AggregatorCounters {
@@ -116,6 +120,7 @@ export class StatsdAggregator implements StatsdSink {
     const a: Aggregate = {
       shape,
       tMs: t > 0 ? t - (t % this.flushMs) : CURRENT,
+      samples: 0,
       count: 0,
       sum: 0,
       min: Number.POSITIVE_INFINITY,
@@ -150,6 +155,7 @@ export class StatsdAggregator implements StatsdSink {
     const a = this.aggregate(shape);
     if (!a) return;
     this.counters.samples++;
+    a.samples++;
     const rate = shape.rate;
     switch (shape.type) {
       case 'c': {
@@ -185,6 +191,7 @@ export class StatsdAggregator implements StatsdSink {
     const a = this.aggregate(shape);
     if (!a) return;
     this.counters.samples++;
+    a.samples++;
     a.count++;
     if (!a.members) a.members = new Set();
     // Past the limit the interval's distinct count is a lower bound.
@@ -246,6 +253,7 @@ function toRow(a: Aggregate, tMs: number, intervalMs: number, defaultLastAt: num
     kind,
     tags: a.shape.tags,
     containerId: a.shape.containerId,
+    samples: a.samples,
     count: a.count,
     sum: null,
     min: null,
