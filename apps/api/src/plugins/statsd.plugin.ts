@@ -121,7 +121,10 @@ export default fp<StatsdPluginOptions>(
             delay = RETRY_MIN_MS;
           } catch (error) {
             counters.flushErrors++;
-            if (isTransientDbError(error) || ++chunk.failures < MAX_FAILURES) {
+            // A refusal of what was written (SQLSTATE 22: data exception, 23: integrity) is
+            // not retried as it is; anything else unknown a few times before it is halved.
+            const refusal = /^2[23]/.test(String((error as { code?: unknown }).code ?? ''));
+            if (isTransientDbError(error) || (!refusal && ++chunk.failures < MAX_FAILURES)) {
               if (!outage) {
                 app.log.warn(
                   { err: error },

@@ -324,6 +324,37 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(after.samples - before.samples).toBe(4);
   });
 
+  // Whatever the parser lets through, a point the database refuses for what it holds costs
+  // only itself: the interval is halved down to it, the rest written, its samples counted.
+  it('drops only the point the database refuses, and counts its samples', async () => {
+    const run = await createRun(server);
+    const ingest = server.app.services.metricsIngest;
+    const store = ingest.store.bind(ingest);
+    vi.spyOn(ingest, 'store').mockImplementation(async (records, scope) => {
+      if (records.some((r) => r.name === 'poison')) {
+        throw Object.assign(new Error('invalid input syntax'), { code: '22P02' });
+      }
+      return store(records, scope);
+    });
+    const before = server.app.statsd.stats();
+    const lines = [
+      ...Array.from({ length: 20 }, (_, i) => `healthy.s${i}:${i}|c|#run:${run.id}`),
+      `poison:1|c|#run:${run.id}`,
+      `poison:2|c|#run:${run.id}`,
+      `poison:3|c|#run:${run.id}`,
+    ];
+    await sendRaw(server.udpPort, [lines.join('\n')]);
+    await until(() => server.app.statsd.stats().samples - before.samples >= 23);
+    await server.app.statsd.flush();
+    const after = server.app.statsd.stats();
+    expect(after.droppedSamples - before.droppedSamples).toBe(3);
+    expect(after.droppedPoints - before.droppedPoints).toBe(1);
+    expect(after.backlogPoints).toBe(0);
+    const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+    expect(body).toHaveLength(20);
+    expect(body.reduce((n, s) => n + (s.stats.sum ?? 0), 0)).toBe((19 * 20) / 2);
+  });
+
   it('drops a TCP line over 64 KiB and only it, however it is split', async () => {
     const run = await createRun(server);
     const before = server.app.statsd.stats();

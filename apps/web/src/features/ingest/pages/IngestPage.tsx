@@ -98,7 +98,9 @@ function StatsdPanel({ s }: { s: StatsdStats }) {
       )}
       {s.enabled && (
         <pre className="ingest-how">
-          {`echo "consul.xds.pushes:1|c|#run:<run id or slug>,node:n1" | nc -u -w0 ${host} ${s.udpPort}`}
+          {`echo "consul.xds.pushes:1|c|#run:<run id or slug>,node:n1" | nc -u -w0 ${host} ${s.udpPort}
+# Telegraf-style tags (hot-shots with telegraf: true) are read the same way:
+echo "consul.xds.pushes,run=<run id or slug>,node=n1:1|c" | nc -u -w0 ${host} ${s.udpPort}`}
         </pre>
       )}
     </section>
