@@ -180,6 +180,10 @@ export default fp<StatsdPluginOptions>(
             );
           }
         });
+        // A failure here must not stop every later interval from being written.
+        making = making.catch((error) => {
+          app.log.error({ err: error }, 'statsd: making rows of an interval failed');
+        });
       }
       return making.then(() => drain());
     }
