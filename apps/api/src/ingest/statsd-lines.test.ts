@@ -135,6 +135,13 @@ describe('StatsD line protocol', () => {
     expect(r.samples.map((s) => s[0])).toEqual(['good']);
   });
 
+  it('does not take one line for another whose name ends where its suffix starts', () => {
+    // Found by the fuzz: both lines are the bytes "hist|" + "|h" around their value.
+    const r = collect('hist|:7|h\nhist:7||h');
+    expect(r.samples.map((s) => [s[0], s[1]])).toEqual([['hist|', 'h']]);
+    expect(r.malformed).toHaveLength(1);
+  });
+
   it('accepts exponents and leading dots as numbers', () => {
     const r = collect('a:1e3|c\nb:.5|g\nc:-2.5e-1|ms');
     expect(r.samples.map((s) => s[2])).toEqual([1000, 0.5, -0.25]);

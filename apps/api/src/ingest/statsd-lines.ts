@@ -312,6 +312,10 @@ export class StatsdReader {
       this.sink.malformed(this.text(b, start, stop), 'no "name:value"');
       return;
     }
+    // The colon too: `a|:1|h` and `a:1||h` hash the same bytes without it (the name `a|`
+    // with `|h`, and `a` with `||h`), and one line was read as the other's shape.
+    h1 = Math.imul(h1 ^ COLON, 0x01000193);
+    h2 = Math.imul(h2 ^ COLON, 0x5bd1e995);
     // A plain decimal ([+-]digits[.digits], at most 15 digits): mantissa / 10^k is exact.
     j++;
     const sign = b[j];
