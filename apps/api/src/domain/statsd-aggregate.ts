@@ -2,6 +2,7 @@
 // sample-rate correction, gauges last value (deltas applied), sets as distinct members,
 // timers/histograms/distributions as count, sum, min, max and a mergeable sketch.
 // The state lives for one interval only; a flush hands out one row per series and interval.
+// A value that would take a sum (or a gauge, by a delta) past float64 is malformed, not Infinity.
 import type { SeriesKind } from '@meshbench/schema';
 import type { Shape, StatsdSink, StatsdType } from '../ingest/statsd-lines.ts';
 import type { AggregateValues } from './series-math.ts';
@@ -159,14 +160,17 @@ export class StatsdAggregator implements StatsdSink {
     const rate = shape.rate;
     switch (shape.type) {
       case 'c': {
+        const sum = a.sum + (rate === 1 ? value : value / rate);
+        if (!Number.isFinite(sum)) return this.beyondFloat64(a, shape, value);
         a.count++;
-        a.sum += rate === 1 ? value : value / rate;
+        a.sum = sum;
         break;
       }
       case 'g': {
         // A Map look-up per line here was most of a gauge line's cost.
         const memory = a.memory as GaugeMemory;
         const v = delta ? memory.value + value : value;
+        if (!Number.isFinite(v)) return this.beyondFloat64(a, shape, value);
         memory.value = v;
         a.count++;
         a.last = v;
@@ -176,8 +180,10 @@ export class StatsdAggregator implements StatsdSink {
       }
       default: {
         const weight = rate === 1 ? 1 : 1 / rate;
+        const sum = a.sum + value * weight;
+        if (!Number.isFinite(sum)) return this.beyondFloat64(a, shape, value);
         a.count += weight;
-        a.sum += value * weight;
+        a.sum = sum;
         a.last = value;
         if (value < a.min) a.min = value;
         if (value > a.max) a.max = value;
@@ -185,6 +191,16 @@ export class StatsdAggregator implements StatsdSink {
         a.sketch.accept(value, weight);
       }
     }
+  }
+
+  /**
+   * A value that would take its series' sum (or a gauge, by a delta) past float64: the line
+   * is malformed, not stored as Infinity (which reads back as null).
+   */
+  private beyondFloat64(a: Aggregate, shape: Shape, value: number): void {
+    this.counters.samples--;
+    a.samples--;
+    this.malformed(`${shape.name}:${value}|${shape.type}`, "the series' sum would leave float64");
   }
 
   member(shape: Shape, member: string): void {
