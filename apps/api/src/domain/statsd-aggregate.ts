@@ -161,7 +161,10 @@ export class StatsdAggregator implements StatsdSink {
     switch (shape.type) {
       case 'c': {
         const sum = a.sum + (rate === 1 ? value : value / rate);
-        if (!Number.isFinite(sum)) return this.beyondFloat64(a, shape, value);
+        if (!Number.isFinite(sum)) {
+          this.beyondFloat64(a, shape, value);
+          return;
+        }
         a.count++;
         a.sum = sum;
         break;
@@ -170,7 +173,10 @@ export class StatsdAggregator implements StatsdSink {
         // A Map look-up per line here was most of a gauge line's cost.
         const memory = a.memory as GaugeMemory;
         const v = delta ? memory.value + value : value;
-        if (!Number.isFinite(v)) return this.beyondFloat64(a, shape, value);
+        if (!Number.isFinite(v)) {
+          this.beyondFloat64(a, shape, value);
+          return;
+        }
         memory.value = v;
         a.count++;
         a.last = v;
@@ -181,7 +187,10 @@ export class StatsdAggregator implements StatsdSink {
       default: {
         const weight = rate === 1 ? 1 : 1 / rate;
         const sum = a.sum + value * weight;
-        if (!Number.isFinite(sum)) return this.beyondFloat64(a, shape, value);
+        if (!Number.isFinite(sum)) {
+          this.beyondFloat64(a, shape, value);
+          return;
+        }
         a.count += weight;
         a.sum = sum;
         a.last = value;
