@@ -85,6 +85,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     project: config.statsdProject,
     flushMs: config.statsdFlushMs,
     udp: config.statsdUdp,
+    backlogMaxPoints: config.statsdBacklogMaxPoints,
   });
   await app.register(openapiPlugin);
 

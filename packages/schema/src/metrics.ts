@@ -190,7 +190,33 @@ export const statsdStats = z.object({
     .nullable()
     .describe('the project the listener is bound to (STATSD_PROJECT); null: any project'),
   rowsWritten: z.number().int(),
-  flushErrors: z.number().int(),
+  flushErrors: z
+    .number()
+    .int()
+    .describe(
+      'writes of aggregated points that failed (each retried; see droppedSamples for loss)',
+    ),
+  backlogPoints: z
+    .number()
+    .int()
+    .describe(
+      'points (one per series and interval) aggregated and not yet written: kept while the database cannot take them',
+    ),
+  backlogSamples: z.number().int().describe('the samples those points hold'),
+  backlogMaxPoints: z
+    .number()
+    .int()
+    .describe('the bound on backlogPoints (MESHBENCH_STATSD_BACKLOG_MAX_POINTS)'),
+  droppedPoints: z
+    .number()
+    .int()
+    .describe(
+      'points never written: past the backlog bound, or refused by the database one by one',
+    ),
+  droppedSamples: z
+    .number()
+    .int()
+    .describe('the samples (values and set members received) those dropped points held'),
   otlp: z.object({
     requests: z.number().int(),
     dataPoints: z.number().int(),

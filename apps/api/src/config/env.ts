@@ -92,6 +92,14 @@ const envSchema = z.object({
     .default('1000')
     .transform(Number)
     .refine((n) => n >= 10 && n <= 3_600_000, 'MESHBENCH_STATSD_FLUSH_MS must be 10-3600000'),
+  MESHBENCH_STATSD_BACKLOG_MAX_POINTS: z
+    .string()
+    .default('1000000')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 100_000_000,
+      'MESHBENCH_STATSD_BACKLOG_MAX_POINTS must be a whole number 1-100000000',
+    )
+    .transform(Number),
   MESHBENCH_STATSD_UDP: z
     .enum(['batch', 'dgram'], {
       message: 'MESHBENCH_STATSD_UDP must be batch (recvmmsg, where the addon is built) or dgram',
@@ -162,6 +170,8 @@ export interface Config {
   statsdFlushMs: number;
   /** batch: the udp-batch addon (recvmmsg) where it is built, else dgram; dgram: node:dgram. */
   statsdUdp: 'batch' | 'dgram';
+  /** StatsD points kept while the database cannot take them (MESHBENCH_STATSD_BACKLOG_MAX_POINTS). */
+  statsdBacklogMaxPoints: number;
   /** Largest OTLP request, decompressed; larger ones get 413. */
   otlpMaxBytes: number;
   adminToken: string | undefined;
@@ -216,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unmatchedMaxPoints: e.MESHBENCH_UNMATCHED_MAX_POINTS,
     statsdFlushMs: e.MESHBENCH_STATSD_FLUSH_MS,
     statsdUdp: e.MESHBENCH_STATSD_UDP,
+    statsdBacklogMaxPoints: e.MESHBENCH_STATSD_BACKLOG_MAX_POINTS,
     otlpMaxBytes: e.MESHBENCH_OTLP_MAX_BYTES,
     adminToken: e.MESHBENCH_ADMIN_TOKEN,
     demo: e.MESHBENCH_DEMO,

@@ -21,6 +21,20 @@ describe('StatsD aggregation per interval', () => {
     expect(rows[0]).toMatchObject({ kind: 'counter', tMs: 10_000, intervalMs: 1000 });
   });
 
+  it('refuses, as malformed, a value that would take a sum or a gauge past float64', () => {
+    const { agg, rows } = aggregate(
+      'big:1e308|c\nbig:1e308|c\nt:1e308|ms\nt:1e308|ms\ng:1e308|g\ng:+1e308|g\nok:1|c',
+    );
+    expect(rows.map((r) => [r.name, r.count, r.sum ?? r.last, r.samples])).toEqual([
+      ['big', 1, 1e308, 1],
+      ['t', 1, 1e308, 1],
+      ['g', 1, 1e308, 1],
+      ['ok', 1, 1, 1],
+    ]);
+    expect(agg.counters.malformed).toBe(3);
+    expect(agg.counters.samples).toBe(4);
+  });
+
   it('keeps the last gauge value with deltas applied, and its min and max', () => {
     const { rows } = aggregate('cpu:10|g\ncpu:+5|g\ncpu:-20|g\ncpu:+3|g');
     expect(rows[0]).toMatchObject({ kind: 'gauge', last: -2, min: -5, max: 15, count: 4 });

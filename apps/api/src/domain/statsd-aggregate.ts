@@ -2,6 +2,7 @@
 // sample-rate correction, gauges last value (deltas applied), sets as distinct members,
 // timers/histograms/distributions as count, sum, min, max and a mergeable sketch.
 // The state lives for one interval only; a flush hands out one row per series and interval.
+// A value that would take a sum (or a gauge, by a delta) past float64 is malformed, not Infinity.
 import type { SeriesKind } from '@meshbench/schema';
 import type { Shape, StatsdSink, StatsdType } from '../ingest/statsd-lines.ts';
 import type { AggregateValues } from './series-math.ts';
@@ -22,6 +23,8 @@ export const SET_MEMBER_LIMIT = 10_000;
 interface Aggregate {
   shape: Shape;
   tMs: number;
+  /** Values and members received, whatever their sample rate. */
+  samples: number;
   count: number;
   sum: number;
   min: number;
@@ -47,6 +50,8 @@ export interface AggregateRow extends AggregateValues {
   /** Raw DogStatsD tags. */
   tags: string;
   containerId: string;
+  /** Values and members received for it (what is counted when it is dropped). */
+  samples: number;
 }
 
 export interface AggregatorCounters {
@@ -116,6 +121,7 @@ export class StatsdAggregator implements StatsdSink {
     const a: Aggregate = {
       shape,
       tMs: t > 0 ? t - (t % this.flushMs) : CURRENT,
+      samples: 0,
       count: 0,
       sum: 0,
       min: Number.POSITIVE_INFINITY,
@@ -150,17 +156,27 @@ export class StatsdAggregator implements StatsdSink {
     const a = this.aggregate(shape);
     if (!a) return;
     this.counters.samples++;
+    a.samples++;
     const rate = shape.rate;
     switch (shape.type) {
       case 'c': {
+        const sum = a.sum + (rate === 1 ? value : value / rate);
+        if (!Number.isFinite(sum)) {
+          this.beyondFloat64(a, shape, value);
+          return;
+        }
         a.count++;
-        a.sum += rate === 1 ? value : value / rate;
+        a.sum = sum;
         break;
       }
       case 'g': {
         // A Map look-up per line here was most of a gauge line's cost.
         const memory = a.memory as GaugeMemory;
         const v = delta ? memory.value + value : value;
+        if (!Number.isFinite(v)) {
+          this.beyondFloat64(a, shape, value);
+          return;
+        }
         memory.value = v;
         a.count++;
         a.last = v;
@@ -170,8 +186,13 @@ export class StatsdAggregator implements StatsdSink {
       }
       default: {
         const weight = rate === 1 ? 1 : 1 / rate;
+        const sum = a.sum + value * weight;
+        if (!Number.isFinite(sum)) {
+          this.beyondFloat64(a, shape, value);
+          return;
+        }
         a.count += weight;
-        a.sum += value * weight;
+        a.sum = sum;
         a.last = value;
         if (value < a.min) a.min = value;
         if (value > a.max) a.max = value;
@@ -181,10 +202,21 @@ export class StatsdAggregator implements StatsdSink {
     }
   }
 
+  /**
+   * A value that would take its series' sum (or a gauge, by a delta) past float64: the line
+   * is malformed, not stored as Infinity (which reads back as null).
+   */
+  private beyondFloat64(a: Aggregate, shape: Shape, value: number): void {
+    this.counters.samples--;
+    a.samples--;
+    this.malformed(`${shape.name}:${value}|${shape.type}`, "the series' sum would leave float64");
+  }
+
   member(shape: Shape, member: string): void {
     const a = this.aggregate(shape);
     if (!a) return;
     this.counters.samples++;
+    a.samples++;
     a.count++;
     if (!a.members) a.members = new Set();
     // Past the limit the interval's distinct count is a lower bound.
@@ -246,6 +278,7 @@ function toRow(a: Aggregate, tMs: number, intervalMs: number, defaultLastAt: num
     kind,
     tags: a.shape.tags,
     containerId: a.shape.containerId,
+    samples: a.samples,
     count: a.count,
     sum: null,
     min: null,

@@ -1,8 +1,37 @@
-// The StatsD / DogStatsD line protocol: `name:value[:value...]|type[|@rate][|#tags]
+// The StatsD line protocol and its dialects: `name:value[:value...]|type[|@rate][|#tags]
 // [|T<unix s>][|c:<container>]`, several lines per datagram, events (`_e{`) and service
-// checks (`_sc|`) recognised. A line is a *shape* (name, type and every section after the
-// value) plus its value: shapes repeat from datagram to datagram, so each distinct one is
-// decoded once and found again by a hash of its bytes; only the value is read per line.
+// checks (`_sc|`) recognised, and Telegraf's tags in the name (`name,k=v,k2=v2:value|type`).
+// A line is a *shape* (name, type and every section after the value) plus its value: shapes
+// repeat from datagram to datagram, so each distinct one is decoded once and found again by
+// a hash of its bytes; only the value is read per line.
+//
+// Followed upstream (read from the source, not from memory):
+// - statsd/statsd (formerly etsy/statsd) docs/metric_types.md @0375990f: types c, g, ms, s;
+//   `@rate`; a signed gauge value changes the gauge; several lines per datagram.
+// - Datadog's "Datagram Format and Shell Usage" (docs.datadoghq.com/extend/dogstatsd/
+//   datagram_shell): `|#k:v,tag` tags, h and d types, protocol v1.1 packed values
+//   (`name:1:2:3|d`), v1.2 `|c:<container id>`, v1.3 `|T<unix seconds>`; datagrams are
+//   UTF-8. Its other sections (`e:` external data, `card:`) are skipped.
+// - brightcove/hot-shots 17.1.1 lib/statsd.js (send) and lib/helpers.js: with
+//   `telegraf: true` the merged tags go after the name as `name,k=v,k2=v2:value|type`
+//   (`k:v` tags become `k=v`, tags without a colon are sent bare; `:`, `|`, `,`, CR and LF
+//   in tags are replaced by `_`), otherwise as `|#k:v,k2:v2`.
+// - influxdata/telegraf plugins/inputs/statsd/statsd.go @010e2320 (parseStatsdLine,
+//   parseName, parseKeyValue) and statsd_test.go (TestParse_Tags, TestParseKeyValue,
+//   TestParse_MeasurementsWithSameName, TestParse_DataDogTags): the bucket is everything
+//   before the first `:`, split on `,`; the first part is the name, each other part a tag
+//   `k=v` (a part without `=` has no key and is dropped; `k=a=b` is k with value `a=b`);
+//   DogStatsD `|#` tags, when both are sent, win over the bucket's. Telegraf's graphite
+//   "templates" (`.`-separated parts of a name mapped to measurement, tags and field by
+//   configuration) are a setting of a Telegraf deployment, not of the line: names are kept
+//   as sent, dots included.
+// What no upstream defines, meshbench refuses line by line (counted as malformed, the rest of
+// the datagram kept): bytes that are not UTF-8 (lone surrogates included), NUL characters
+// (Postgres text cannot hold them), lines over 64 KiB, names over 1024 bytes, tag keys over 1024 and values
+// over 4096 bytes (OTLP's limits), values that are not finite decimals (NaN, Infinity,
+// 1e400), sample rates outside [1e-9, 1], and |T times after 9999.
+
+import { isUtf8 } from 'node:buffer';
 
 export type StatsdType = 'c' | 'g' | 'ms' | 'h' | 'd' | 's';
 
@@ -42,34 +71,117 @@ export function numeric(s: string): boolean {
   return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s);
 }
 
+/** What a line may carry (OTLP's limits for names and attributes). */
+export const STATSD_LIMITS = {
+  nameBytes: 1024,
+  tagKeyBytes: 1024,
+  tagValueBytes: 4096,
+  /** Set members: a value, as a tag value. */
+  memberBytes: 4096,
+  /** One in a billion: below it a counter's correction (value / rate) leaves float64. */
+  minSampleRate: 1e-9,
+  /** timestamptz's range as OTLP takes it: to the end of year 9999, in Unix seconds. */
+  maxTimestampS: Date.UTC(9999, 11, 31, 23, 59, 59) / 1000,
+  /** A line longer than a UDP datagram can be (TCP): refused before it is read. */
+  lineBytes: 65_536,
+} as const;
+
+const utf8Bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * Telegraf's tags in the bucket (`name,k=v,k2=v2`), as statsd.go's parseKeyValue reads
+ * them: a part without `=` has no key and is dropped, `k=a=b` is k with value `a=b`, and a
+ * later key wins. Returned as DogStatsD tag text (`k:v,k2:v2`): neither part can hold a `:`
+ * (the bucket ends at the line's first colon) nor a `,`, so the text reads back the same.
+ */
+function telegrafTags(parts: string[]): string | { malformed: string } {
+  const out: string[] = [];
+  for (const part of parts) {
+    const split = part.split('=');
+    if (split.length < 2) continue;
+    const key = split[0] as string;
+    if (key === '') continue;
+    const value = split.slice(1).join('=');
+    if (utf8Bytes(key) > STATSD_LIMITS.tagKeyBytes) {
+      return { malformed: `tag key over ${STATSD_LIMITS.tagKeyBytes} bytes` };
+    }
+    if (utf8Bytes(value) > STATSD_LIMITS.tagValueBytes) {
+      return { malformed: `tag "${key}" has a value over ${STATSD_LIMITS.tagValueBytes} bytes` };
+    }
+    out.push(`${key}:${value}`);
+  }
+  return out.join(',');
+}
+
+/** Why DogStatsD tag text is refused (a key or value over its limit), or null. */
+function tagsFault(raw: string): string | null {
+  if (raw.length <= STATSD_LIMITS.tagKeyBytes) return null;
+  for (const part of raw.split(',')) {
+    const i = part.indexOf(':');
+    const key = i < 0 ? part : part.slice(0, i);
+    if (utf8Bytes(key) > STATSD_LIMITS.tagKeyBytes) {
+      return `tag key over ${STATSD_LIMITS.tagKeyBytes} bytes`;
+    }
+    if (i >= 0 && utf8Bytes(part.slice(i + 1)) > STATSD_LIMITS.tagValueBytes) {
+      return `tag "${key}" has a value over ${STATSD_LIMITS.tagValueBytes} bytes`;
+    }
+  }
+  return null;
+}
+
 /** The shape of a line from its name and everything from the `|` after the value on. */
-export function parseShape(name: string, suffix: string): Shape | string {
+export function parseShape(bucket: string, suffix: string): Shape | string {
+  if (bucket.includes('\u0000') || suffix.includes('\u0000')) return 'a NUL character';
+  // Telegraf: the bucket's first part is the name, the others its tags.
+  const comma = bucket.indexOf(',');
+  const name = comma < 0 ? bucket : bucket.slice(0, comma);
   if (name === '') return 'no metric name';
+  if (utf8Bytes(name) > STATSD_LIMITS.nameBytes) {
+    return `metric name over ${STATSD_LIMITS.nameBytes} bytes`;
+  }
+  let nameTags = '';
+  if (comma >= 0) {
+    const parsed = telegrafTags(bucket.slice(comma + 1).split(','));
+    if (typeof parsed !== 'string') return parsed.malformed;
+    nameTags = parsed;
+  }
   const sections = suffix.split('|');
   // sections[0] is the empty string before the first '|'.
   const type = TYPES[sections[1] ?? ''];
   if (!type) return `unknown type "${sections[1] ?? ''}"`;
   let rate = 1;
-  let tags = '';
+  let lineTags = '';
   let timestampMs = 0;
   let containerId = '';
   for (let i = 2; i < sections.length; i++) {
     const s = sections[i] as string;
     if (s.startsWith('@')) {
       rate = numeric(s.slice(1)) ? Number(s.slice(1)) : Number.NaN;
-      if (!(rate > 0 && rate <= 1)) return `sample rate "${s.slice(1)}" is not in (0, 1]`;
+      if (!(rate >= STATSD_LIMITS.minSampleRate && rate <= 1)) {
+        return `sample rate "${s.slice(1)}" is not in [${STATSD_LIMITS.minSampleRate}, 1]`;
+      }
     } else if (s.startsWith('#')) {
-      tags = s.slice(1);
+      lineTags = s.slice(1);
+      const fault = tagsFault(lineTags);
+      if (fault) return fault;
     } else if (s.startsWith('T')) {
-      if (!/^\d{1,12}$/.test(s.slice(1)) || Number(s.slice(1)) <= 0) {
+      const seconds = Number(s.slice(1));
+      if (!/^\d{1,12}$/.test(s.slice(1)) || seconds <= 0) {
         return `timestamp "${s.slice(1)}" is not unix seconds`;
       }
-      timestampMs = Number(s.slice(1)) * 1000;
+      if (seconds > STATSD_LIMITS.maxTimestampS) return `timestamp "${s.slice(1)}" is after 9999`;
+      timestampMs = seconds * 1000;
     } else if (s.startsWith('c:')) {
       containerId = s.slice(2);
+      if (utf8Bytes(containerId) > STATSD_LIMITS.tagValueBytes) {
+        return `container id over ${STATSD_LIMITS.tagValueBytes} bytes`;
+      }
     }
     // Other sections (DogStatsD's e: external data, card: cardinality) are ignored on purpose.
   }
+  // Both kinds of tags as one DogStatsD list: the line's `|#` tags last, so that they win
+  // over the bucket's (parseTags keeps a key's last value), as in Telegraf.
+  const tags = nameTags === '' ? lineTags : lineTags === '' ? nameTags : `${nameTags},${lineTags}`;
   return {
     name,
     type,
@@ -158,11 +270,22 @@ export class StatsdReader {
     return lines;
   }
 
+  private bytes(b: Uint8Array, from: number, to: number): Buffer {
+    return Buffer.from(b.buffer, b.byteOffset + from, to - from);
+  }
+
   private text(b: Uint8Array, from: number, to: number): string {
-    return Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('utf8');
+    return this.bytes(b, from, to).toString('utf8');
   }
 
   private line(b: Uint8Array, start: number, stop: number): void {
+    if (stop - start > STATSD_LIMITS.lineBytes) {
+      this.sink.malformed(
+        this.text(b, start, start + 200),
+        `a line over ${STATSD_LIMITS.lineBytes} bytes`,
+      );
+      return;
+    }
     if (b[start] === 95 /* _ */) {
       const head = this.text(b, start, Math.min(stop, start + 4));
       if (head.startsWith('_e{')) {
@@ -189,6 +312,10 @@ export class StatsdReader {
       this.sink.malformed(this.text(b, start, stop), 'no "name:value"');
       return;
     }
+    // The colon too: `a|:1|h` and `a:1||h` hash the same bytes without it (the name `a|`
+    // with `|h`, and `a` with `||h`), and one line was read as the other's shape.
+    h1 = Math.imul(h1 ^ COLON, 0x01000193);
+    h2 = Math.imul(h2 ^ COLON, 0x5bd1e995);
     // A plain decimal ([+-]digits[.digits], at most 15 digits): mantissa / 10^k is exact.
     j++;
     const sign = b[j];
@@ -233,7 +360,14 @@ export class StatsdReader {
       }
     }
     if (shape === undefined) {
-      const parsed = parseShape(this.text(b, start, colon), this.text(b, pipe, stop));
+      // Decoded once per shape: bytes that are not UTF-8 would be replaced by U+FFFD, and
+      // the series stored under a name nobody sent.
+      let parsed: Shape | string;
+      if (!isUtf8(this.bytes(b, start, colon)) || !isUtf8(this.bytes(b, pipe, stop))) {
+        parsed = 'not UTF-8';
+      } else {
+        parsed = parseShape(this.text(b, start, colon), this.text(b, pipe, stop));
+      }
       shape = typeof parsed === 'string' ? { malformed: parsed } : parsed;
       const entry: Entry = { h2, length, shape };
       if (bucket) bucket.push(entry);
@@ -246,7 +380,20 @@ export class StatsdReader {
     }
 
     if (shape.type === 's') {
-      this.sink.member(shape, this.text(b, colon + 1, pipe));
+      const member = this.bytes(b, colon + 1, pipe);
+      const fault =
+        member.length > STATSD_LIMITS.memberBytes
+          ? `set member over ${STATSD_LIMITS.memberBytes} bytes`
+          : member.includes(0)
+            ? 'a NUL character'
+            : !isUtf8(member)
+              ? 'not UTF-8'
+              : null;
+      if (fault) {
+        this.sink.malformed(this.text(b, start, stop), fault);
+        return;
+      }
+      this.sink.member(shape, member.toString('utf8'));
       return;
     }
     if (plain && digits > 0 && digits <= 15) {
@@ -263,6 +410,11 @@ export class StatsdReader {
     const values = parseValues(raw);
     if (!values) {
       this.sink.malformed(this.text(b, start, stop), `value "${raw}" is not a number`);
+      return;
+    }
+    // A sampled value counts 1 / rate times: that too must stay a float64.
+    if (shape.rate !== 1 && values.some((v) => !Number.isFinite(v / (shape as Shape).rate))) {
+      this.sink.malformed(this.text(b, start, stop), `value "${raw}" / sample rate is not finite`);
       return;
     }
     const parts = raw.split(':');

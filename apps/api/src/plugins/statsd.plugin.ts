@@ -13,6 +13,7 @@ import { type BatchReceiver, loadUdpBatch } from '@meshbench/udp-batch';
 import fp from 'fastify-plugin';
 import { StatsdAggregator } from '../domain/statsd-aggregate.ts';
 import { type MetricRecord, statsdRecord } from '../ingest/metric-record.ts';
+import { isTransientDbError, StatsdBacklog } from '../ingest/statsd-backlog.ts';
 import { StatsdReader } from '../ingest/statsd-lines.ts';
 
 export interface StatsdListener {
@@ -41,13 +42,18 @@ export interface StatsdPluginOptions {
    * authentication, so a deployment binds it to one. Unset: any project's runs.
    */
   project?: string | undefined;
+  /** Points (one per series and interval) kept while the database cannot take them. */
+  backlogMaxPoints: number;
 }
 
 const RECV_BUFFER_BYTES = 4 * 1024 * 1024;
 /** A TCP line longer than this without a newline is dropped as malformed. */
 const MAX_TCP_LINE = 64 * 1024;
-/** Intervals waiting to be written before new ones are dropped (the database is behind). */
-const MAX_PENDING_FLUSHES = 30;
+/** Retries of a failed write: from this delay, doubled up to the next, while it fails. */
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 5000;
+/** Failures with an error that is not the database's absence before a chunk is halved. */
+const MAX_FAILURES = 3;
 
 export default fp<StatsdPluginOptions>(
   async (app, opts) => {
@@ -77,8 +83,6 @@ export default fp<StatsdPluginOptions>(
     let tcp: Server | null = null;
     const connections = new Set<TcpSocket>();
     let intervalStart = Date.now();
-    let writing: Promise<void> = Promise.resolve();
-    let pending = 0;
 
     const receive = (bytes: Uint8Array) => {
       counters.lines += reader.read(bytes);
@@ -87,6 +91,68 @@ export default fp<StatsdPluginOptions>(
     /** Rows are made and written in slices, so datagrams are read in between. */
     const SLICE = 250;
     const yieldToSocket = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const backlog = new StatsdBacklog(opts.backlogMaxPoints);
+    let closing = false;
+    /** The database failed the last write for its absence: the next tries wait. */
+    let outage = false;
+    let wake: (() => void) | null = null;
+    let draining: Promise<void> | null = null;
+    /** Intervals closed but not yet made into records (in order). */
+    let making: Promise<void> = Promise.resolve();
+
+    /** Writes the backlog, oldest first, until it is empty; retries while the database is away. */
+    function drain(): Promise<void> {
+      if (draining) return draining;
+      draining = (async () => {
+        let delay = RETRY_MIN_MS;
+        for (let chunk = backlog.head; chunk; chunk = backlog.head) {
+          try {
+            const result = await app.services.metricsIngest.store(chunk.records, scope);
+            counters.rowsWritten += result.stored;
+            counters.held += result.held;
+            for (const n of result.refused.values()) counters.unmatched += n;
+            backlog.shift();
+            if (outage) {
+              outage = false;
+              app.log.info(
+                `statsd: the database is back, writing ${backlog.counters.points} points kept meanwhile`,
+              );
+            }
+            delay = RETRY_MIN_MS;
+          } catch (error) {
+            counters.flushErrors++;
+            // A refusal of what was written (SQLSTATE 22: data exception, 23: integrity) is
+            // not retried as it is; anything else unknown a few times before it is halved.
+            const refusal = /^2[23]/.test(String((error as { code?: unknown }).code ?? ''));
+            if (isTransientDbError(error) || (!refusal && ++chunk.failures < MAX_FAILURES)) {
+              if (!outage) {
+                app.log.warn(
+                  { err: error },
+                  'statsd: writing failed; keeping the points until the database takes them',
+                );
+              }
+              outage = true;
+              if (closing) return;
+              await new Promise<void>((resolve) => {
+                const timer = setTimeout(resolve, delay);
+                wake = () => {
+                  clearTimeout(timer);
+                  resolve();
+                };
+              });
+              wake = null;
+              delay = Math.min(RETRY_MAX_MS, delay * 2);
+            } else if (!backlog.isolate()) {
+              // One record the database refuses whatever the moment: it alone is dropped.
+              app.log.error({ err: error }, 'statsd: the database refused a point; dropped');
+            }
+          }
+        }
+      })().finally(() => {
+        draining = null;
+      });
+      return draining;
+    }
 
     function flush(): Promise<void> {
       const now = Date.now();
@@ -94,39 +160,32 @@ export default fp<StatsdPluginOptions>(
       reader.trim();
       intervalStart = now;
       const n = closed.aggregates.length;
-      if (n === 0) return writing;
-      if (pending >= MAX_PENDING_FLUSHES) {
-        counters.flushErrors++;
-        app.log.warn(`statsd: ${n} aggregates dropped, the database is behind`);
-        return writing;
-      }
-      pending++;
-      writing = writing
-        .then(async () => {
+      if (n > 0) {
+        making = making.then(async () => {
           const records: MetricRecord[] = [];
+          const samples: number[] = [];
           for (let i = 0; i < n; i += SLICE) {
-            for (const row of aggregator.rows(closed, i, i + SLICE))
+            for (const row of aggregator.rows(closed, i, i + SLICE)) {
               records.push(statsdRecord(row));
+              samples.push(row.samples);
+            }
             await yieldToSocket();
           }
-          for (let i = 0; i < records.length; i += 4 * SLICE) {
-            const result = await app.services.metricsIngest.store(
-              records.slice(i, i + 4 * SLICE),
-              scope,
+          const before = backlog.counters.droppedPoints;
+          backlog.push(records, samples);
+          const dropped = backlog.counters.droppedPoints - before;
+          if (dropped > 0) {
+            app.log.warn(
+              `statsd: ${dropped} points dropped, ${backlog.counters.points} wait to be written (MESHBENCH_STATSD_BACKLOG_MAX_POINTS)`,
             );
-            counters.rowsWritten += result.stored;
-            counters.held += result.held;
-            for (const n of result.refused.values()) counters.unmatched += n;
           }
-        })
-        .catch((error) => {
-          counters.flushErrors++;
-          app.log.error({ err: error }, 'statsd: writing an interval failed');
-        })
-        .finally(() => {
-          pending--;
         });
-      return writing;
+        // A failure here must not stop every later interval from being written.
+        making = making.catch((error) => {
+          app.log.error({ err: error }, 'statsd: making rows of an interval failed');
+        });
+      }
+      return making.then(() => drain());
     }
 
     const listener: StatsdListener = {
@@ -156,6 +215,11 @@ export default fp<StatsdPluginOptions>(
         project: projectId,
         rowsWritten: counters.rowsWritten,
         flushErrors: counters.flushErrors,
+        backlogPoints: backlog.counters.points,
+        backlogSamples: backlog.counters.samples,
+        backlogMaxPoints: backlog.maxPoints,
+        droppedPoints: backlog.counters.droppedPoints,
+        droppedSamples: backlog.counters.droppedSamples,
       }),
     };
     app.decorate('statsd', listener);
@@ -197,7 +261,16 @@ export default fp<StatsdPluginOptions>(
     tcp = createServer((socket) => {
       connections.add(socket);
       let rest: Buffer = Buffer.alloc(0);
-      socket.on('data', (chunk: Buffer) => {
+      /** The rest of a line already dropped as too long: skipped up to its newline. */
+      let skipping = false;
+      socket.on('data', (received: Buffer) => {
+        let chunk = received;
+        if (skipping) {
+          const nl = chunk.indexOf(10);
+          if (nl < 0) return;
+          skipping = false;
+          chunk = chunk.subarray(nl + 1);
+        }
         const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
         const end = data.lastIndexOf(10);
         if (end < 0) {
@@ -212,10 +285,11 @@ export default fp<StatsdPluginOptions>(
             `a TCP line over ${MAX_TCP_LINE} bytes`,
           );
           rest = Buffer.alloc(0);
+          skipping = true;
         }
       });
       socket.on('end', () => {
-        if (rest.length > 0) receive(rest);
+        if (rest.length > 0 && !skipping) receive(rest);
         rest = Buffer.alloc(0);
       });
       socket.on('error', () => {});
@@ -242,7 +316,15 @@ export default fp<StatsdPluginOptions>(
       if (udp) await new Promise<void>((resolve) => (udp as Socket).close(() => resolve()));
       for (const socket of connections) socket.destroy();
       await new Promise<void>((resolve) => (tcp as Server).close(() => resolve()));
+      // A last try: while the database is away, what waits is lost with the process.
+      closing = true;
+      wake?.();
       await flush();
+      if (backlog.counters.points > 0) {
+        app.log.error(
+          `statsd: shutting down with ${backlog.counters.points} points (${backlog.counters.samples} samples) not written`,
+        );
+      }
     });
   },
   { name: 'statsd', dependencies: ['services'] },

@@ -75,9 +75,35 @@ const routes: FastifyPluginAsync = async (app) => {
   );
   counter(
     'meshbench_statsd_flush_errors_total',
-    'StatsD intervals that could not be written (or were dropped with the database behind).',
+    'StatsD writes that failed (the points are kept and retried; dropped ones are counted apart).',
     () => stats().flushErrors,
   );
+  counter(
+    'meshbench_statsd_dropped_samples_total',
+    'StatsD samples (values, set members) never written: past MESHBENCH_STATSD_BACKLOG_MAX_POINTS while the database was away, or refused by it.',
+    () => stats().droppedSamples,
+  );
+  counter(
+    'meshbench_statsd_dropped_points_total',
+    'StatsD points (one per series and interval) never written, holding those samples.',
+    () => stats().droppedPoints,
+  );
+  new client.Gauge({
+    name: 'meshbench_statsd_backlog_points',
+    help: 'StatsD points aggregated and waiting to be written (kept while the database cannot take them).',
+    registers: [registry],
+    collect() {
+      this.set(stats().backlogPoints);
+    },
+  });
+  new client.Gauge({
+    name: 'meshbench_statsd_backlog_samples',
+    help: 'The samples those waiting points hold.',
+    registers: [registry],
+    collect() {
+      this.set(stats().backlogSamples);
+    },
+  });
   counter(
     'meshbench_otlp_requests_total',
     'OTLP/HTTP export requests received.',

@@ -250,15 +250,21 @@ export function metricsIngestService(deps: {
         runIds.push(run.id);
         seriesOf.push(seriesId);
       }
-      if (unmatched.length > 0) {
+      // Held last: rows are keyed (a retry stores them once), held points are not, so a
+      // write that fails and is retried must not have held anything yet.
+      const hold = async () => {
+        if (unmatched.length === 0) return;
         if (holdMs > 0) {
           await metrics.holdPoints(unmatched, scope.projectId, replica);
           result.held = unmatched.length;
         } else {
           for (const _ of unmatched) refuse(MATCHED_NO_RUN);
         }
+      };
+      if (values.length === 0) {
+        await hold();
+        return result;
       }
-      if (values.length === 0) return result;
       let created = new Map<string, string>();
       if (pending.size > 0) {
         created = await metrics.ensureSeries([...pending.values()]);
@@ -305,6 +311,7 @@ export function metricsIngestService(deps: {
       const appended = await metrics.appendRows(rows);
       result.stored = appended.stored;
       result.duplicates = appended.duplicates;
+      await hold();
       return result;
     },
   };

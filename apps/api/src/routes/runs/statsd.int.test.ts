@@ -139,6 +139,85 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(get('mem.bytes').stats).toMatchObject({ last: 1_000_024 });
   });
 
+  // hot-shots with `telegraf: true` puts the tags in the name (`name,k=v:1|c`): read as
+  // the same tags as DogStatsD's `|#k:v`, so `run=` and `env=` find the run the same way.
+  for (const protocol of ['udp', 'tcp'] as const) {
+    it(`takes hot-shots in telegraf mode over ${protocol.toUpperCase()}`, async () => {
+      const run = await createRun(server);
+      const env = `tg-${protocol}-${process.pid}-${Date.now()}`;
+      const byEnv = await createRun(server, { environment: env });
+      vi.spyOn(Math, 'random').mockReturnValue(0);
+      const client = new StatsD({
+        host: '127.0.0.1',
+        port: protocol === 'udp' ? server.udpPort : server.tcpPort,
+        protocol,
+        telegraf: true,
+        globalTags: { mesh: 'istio' },
+        ...(protocol === 'udp' ? { maxBufferSize: 1400, bufferFlushInterval: 5 } : {}),
+      });
+      const tagged = { run: run.id, node: 'n1' };
+      const before = samples();
+      for (let i = 0; i < 20; i++) client.increment('xds.pushes', 3, tagged);
+      for (let i = 0; i < 8; i++) client.increment('xds.pushes', 1, 0.25, tagged);
+      client.gauge('cpu.pct', 40, tagged);
+      client.gaugeDelta('cpu.pct', -15, tagged);
+      for (let v = 1; v <= 50; v++) client.timing('push.latency', v, tagged);
+      client.histogram('batch.size', 7.5, tagged);
+      client.histogram('batch.size', 2.5, tagged);
+      client.distribution('apply.ms', 0.125, tagged);
+      client.set('nodes.seen', 'a', tagged);
+      client.set('nodes.seen', 'b', tagged);
+      client.set('nodes.seen', 'a', tagged);
+      // No run tag: the env tag and the time pick the run.
+      for (let i = 0; i < 4; i++) client.increment('env.matched', 5, { env });
+      await close(client);
+      await until(() => samples() - before >= 20 + 8 + 2 + 50 + 2 + 1 + 3 + 4);
+
+      const get = await series(run.id);
+      expect(get('xds.pushes')).toMatchObject({
+        kind: 'counter',
+        tags: { mesh: 'istio', node: 'n1' },
+        stats: { count: 28, sum: 20 * 3 + 8 * (1 / 0.25) },
+      });
+      expect(get('cpu.pct').stats).toMatchObject({ count: 2, last: 25, min: 25, max: 40 });
+      expect(get('push.latency')).toMatchObject({
+        kind: 'timer',
+        stats: { count: 50, sum: (50 * 51) / 2, min: 1, max: 50 },
+      });
+      expect(get('batch.size').stats).toMatchObject({ count: 2, sum: 10, min: 2.5, max: 7.5 });
+      expect(get('apply.ms').stats).toMatchObject({ count: 1, sum: 0.125 });
+      expect(get('nodes.seen')).toMatchObject({ kind: 'set', stats: { count: 2 } });
+      const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+      // Nothing kept its tags in its name.
+      expect(body.filter((s) => s.name.includes(',') || s.name.includes('='))).toEqual([]);
+      expect(body.map((s) => s.tags.run)).toEqual(body.map(() => undefined));
+      const matched = (await series(byEnv.id))('env.matched');
+      expect(matched).toMatchObject({ tags: { env, mesh: 'istio' }, stats: { count: 4, sum: 20 } });
+    });
+  }
+
+  it('takes hot-shots in DogStatsD mode over TCP, tags and env matching included', async () => {
+    const env = `dd-tcp-${process.pid}-${Date.now()}`;
+    const run = await createRun(server, { environment: env });
+    const client = new StatsD({
+      host: '127.0.0.1',
+      port: server.tcpPort,
+      protocol: 'tcp',
+      globalTags: { env, mesh: 'linkerd' },
+    });
+    const before = samples();
+    for (let v = 1; v <= 30; v++) client.timing('proxy.latency', v * 0.5, { route: 'a' });
+    client.increment('proxy.requests', 7, { route: 'a' });
+    await close(client);
+    await until(() => samples() - before >= 31);
+    const get = await series(run.id);
+    expect(get('proxy.latency')).toMatchObject({
+      tags: { env, mesh: 'linkerd', route: 'a' },
+      stats: { count: 30, sum: (0.5 * 30 * 31) / 2, min: 0.5, max: 15 },
+    });
+    expect(get('proxy.requests').stats).toMatchObject({ count: 1, sum: 7 });
+  });
+
   it('ties untagged metrics to the run of their environment and time (|T)', async () => {
     const env = `int-${process.pid}-${Date.now()}`;
     const startedAt = Date.UTC(2026, 1, 1, 10, 0, 0);
@@ -202,6 +281,101 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(metric('process_resident_memory_bytes')).toBeGreaterThan(0);
     const get = await series(run.id);
     expect(get('ok').stats.sum).toBe(1);
+  });
+  // Postgres text cannot hold U+0000: before the parser refused it, one such line made the
+  // interval's COPY fail, and every run lost that interval.
+  it('counts a NUL byte and other bad lines as malformed, and stores everything else', async () => {
+    const a = await createRun(server);
+    const b = await createRun(server);
+    const before = server.app.statsd.stats();
+    const lines = [
+      `a.ok:1|c|#run:${a.id}`,
+      `a.bad\u0000:1|c|#run:${a.id}`,
+      `a.ok:2|c|#run:${a.id}`,
+      `nul.tag:1|c|#run:${b.id},k:\u0000`,
+      `nul.member:x\u0000|s|#run:${b.id}`,
+      `inf:Infinity|g|#run:${b.id}`,
+      `nan:NaN|ms|#run:${b.id}`,
+      `rate:1|c|@1e-300|#run:${b.id}`,
+      `${'n'.repeat(2000)}:1|c|#run:${b.id}`,
+    ];
+    const bytes = [
+      Buffer.from(lines.join('\n')),
+      // Invalid UTF-8 and a lone surrogate (WTF-8 bytes), each beside a good line.
+      Buffer.concat([
+        Buffer.from('bad.'),
+        Buffer.from([0xff]),
+        Buffer.from(`:1|c|#run:${b.id}\nb.ok:5|c|#run:${b.id}`),
+      ]),
+      Buffer.concat([
+        Buffer.from(`b.ok:6|c|#run:${b.id}\nsur:1|c|#run:${b.id},k:`),
+        Buffer.from([0xed, 0xa0, 0x80]),
+      ]),
+    ];
+    await sendRaw(server.udpPort, bytes);
+    await until(() => server.app.statsd.stats().datagrams - before.datagrams >= 3);
+    await server.app.statsd.flush();
+    const after = server.app.statsd.stats();
+    expect(after.flushErrors).toBe(before.flushErrors);
+    expect((await series(a.id))('a.ok').stats).toMatchObject({ count: 2, sum: 3 });
+    const bs = await server.json<SeriesBody[]>(`/runs/${b.id}/series`);
+    expect(bs.body.map((s) => [s.name, s.stats.sum])).toEqual([['b.ok', 11]]);
+    expect(after.malformed - before.malformed).toBe(9);
+    expect(after.samples - before.samples).toBe(4);
+  });
+
+  // Whatever the parser lets through, a point the database refuses for what it holds costs
+  // only itself: the interval is halved down to it, the rest written, its samples counted.
+  it('drops only the point the database refuses, and counts its samples', async () => {
+    const run = await createRun(server);
+    const ingest = server.app.services.metricsIngest;
+    const store = ingest.store.bind(ingest);
+    vi.spyOn(ingest, 'store').mockImplementation(async (records, scope) => {
+      if (records.some((r) => r.name === 'poison')) {
+        throw Object.assign(new Error('invalid input syntax'), { code: '22P02' });
+      }
+      return store(records, scope);
+    });
+    const before = server.app.statsd.stats();
+    const lines = [
+      ...Array.from({ length: 20 }, (_, i) => `healthy.s${i}:${i}|c|#run:${run.id}`),
+      `poison:1|c|#run:${run.id}`,
+      `poison:2|c|#run:${run.id}`,
+      `poison:3|c|#run:${run.id}`,
+    ];
+    await sendRaw(server.udpPort, [lines.join('\n')]);
+    await until(() => server.app.statsd.stats().samples - before.samples >= 23);
+    await server.app.statsd.flush();
+    const after = server.app.statsd.stats();
+    expect(after.droppedSamples - before.droppedSamples).toBe(3);
+    expect(after.droppedPoints - before.droppedPoints).toBe(1);
+    expect(after.backlogPoints).toBe(0);
+    const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+    expect(body).toHaveLength(20);
+    expect(body.reduce((n, s) => n + (s.stats.sum ?? 0), 0)).toBe((19 * 20) / 2);
+  });
+
+  it('drops a TCP line over 64 KiB and only it, however it is split', async () => {
+    const run = await createRun(server);
+    const before = server.app.statsd.stats();
+    const { connect } = await import('node:net');
+    const socket = connect(server.tcpPort, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // 10 MB of name in 1 MB writes, then its value: the tail must not become a line.
+    socket.write(`first:1|c|#run:${run.id}\n`);
+    for (let i = 0; i < 10; i++) socket.write('n'.repeat(1024 * 1024));
+    socket.write(`:1|c|#run:${run.id}\nlast:2|c|#run:${run.id}\n`);
+    await new Promise<void>((resolve) => socket.end(() => resolve()));
+    await until(() => server.app.statsd.stats().samples - before.samples >= 2);
+    await until(() => server.app.statsd.stats().malformed - before.malformed >= 1);
+    const get = await series(run.id);
+    expect(get('first').stats.sum).toBe(1);
+    expect(get('last').stats.sum).toBe(2);
+    const after = server.app.statsd.stats();
+    expect(after.samples - before.samples).toBe(2);
+    expect(after.malformed - before.malformed).toBe(1);
+    const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+    expect(body.map((s) => s.name).sort()).toEqual(['first', 'last']);
   });
 });
 

@@ -68,9 +68,21 @@ function StatsdPanel({ s }: { s: StatsdStats }) {
           },
           {
             id: 'flush-errors',
-            label: 'Intervals not written',
+            label: 'Failed writes (retried)',
             value: s.flushErrors,
-            warn: 'The database failed or fell behind; the API log says which.',
+            warn: 'The database failed or was away; the points were kept and written again. The API log says why.',
+          },
+          {
+            id: 'backlog',
+            label: 'Waiting to be written',
+            value: s.backlogPoints,
+            warn: `${s.backlogSamples} samples kept in memory until the database takes them (at most ${s.backlogMaxPoints} points).`,
+          },
+          {
+            id: 'dropped-samples',
+            label: 'Samples dropped',
+            value: s.droppedSamples,
+            warn: `Lost: ${s.droppedPoints} points past MESHBENCH_STATSD_BACKLOG_MAX_POINTS while the database was away, or refused by it.`,
           },
           {
             id: 'events',
@@ -86,7 +98,9 @@ function StatsdPanel({ s }: { s: StatsdStats }) {
       )}
       {s.enabled && (
         <pre className="ingest-how">
-          {`echo "consul.xds.pushes:1|c|#run:<run id or slug>,node:n1" | nc -u -w0 ${host} ${s.udpPort}`}
+          {`echo "consul.xds.pushes:1|c|#run:<run id or slug>,node:n1" | nc -u -w0 ${host} ${s.udpPort}
+# Telegraf-style tags (hot-shots with telegraf: true) are read the same way:
+echo "consul.xds.pushes,run=<run id or slug>,node=n1:1|c" | nc -u -w0 ${host} ${s.udpPort}`}
         </pre>
       )}
     </section>
