@@ -6,7 +6,10 @@ import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 
-/** Unreadable files are 400, readable ones that do not fit are 422, unknown kinds 415. */
+/**
+ * Unreadable files are 400, readable ones that do not fit are 422, unknown kinds 415, files
+ * past a size limit of their kind 413.
+ */
 const STATUS: Record<ResultFileProblem, number> = {
   empty: 400,
   invalid_json: 400,
@@ -16,6 +19,8 @@ const STATUS: Record<ResultFileProblem, number> = {
   format_mismatch: 422,
   invalid_value: 422,
   no_results: 422,
+  too_large: 413,
+  too_complex: 422,
 };
 
 export function resultsService(deps: { runs: RunsRepository; results: ResultsRepository }) {
@@ -33,9 +38,9 @@ export function resultsService(deps: { runs: RunsRepository; results: ResultsRep
       format: ResultFormat | 'auto',
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
-      let decoded: ReturnType<typeof decodeResults>;
+      let decoded: Awaited<ReturnType<typeof decodeResults>>;
       try {
-        decoded = decodeResults(text, format);
+        decoded = await decodeResults(text, format);
       } catch (error) {
         if (error instanceof ResultFileError) {
           throw new AppError(STATUS[error.problem], error.problem, error.message, {

@@ -10,7 +10,6 @@ import {
   modeFromLabel,
   nsToMs,
   orderPercentiles,
-  parseJson,
   rfc3339,
   secondsToMs,
   toCount,
@@ -26,8 +25,7 @@ export interface FortioContext {
   unmapped: Unmapped;
 }
 
-export function decodeFortio(text: string): { results: LoadResult[]; unmapped: string[] } {
-  const doc = parseJson(text);
+export function decodeFortio(doc: unknown): { results: LoadResult[]; unmapped: string[] } {
   if (!isRecord(doc) || !isRecord(doc.DurationHistogram)) {
     throw new ResultFileError(
       'format_mismatch',

@@ -6,6 +6,7 @@ import type { LoadResult } from '@meshbench/schema';
 import { ResultFileError } from './result-file-error.ts';
 import {
   emptyResult,
+  MAX_RESULTS_PER_FILE,
   modeFromLabel,
   orderPercentiles,
   rfc3339,
@@ -191,6 +192,13 @@ export function decodeIstioCsv(text: string): { results: LoadResult[]; unmapped:
   for (let i = headerAt + 1; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === '') continue;
+    if (results.length === MAX_RESULTS_PER_FILE) {
+      throw new ResultFileError(
+        'too_large',
+        `line ${i + 1}: the file holds more than the ${MAX_RESULTS_PER_FILE} load results one file may hold`,
+        { line: i + 1 },
+      );
+    }
     const cells = splitCsvLine(line);
     if (cells.length !== header.length) {
       throw new ResultFileError(

@@ -1,8 +1,12 @@
 import { loadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { decodeK6 } from './k6.decoder.ts';
+import { decodeK6 as fromDocument } from './k6.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { localFixture, publicFixture } from './test-fixtures.ts';
+import { parseJson } from './values.ts';
+
+/** The decoder on a JSON text, as decodeResults hands it the parsed file. */
+const decodeK6 = (text: string) => fromDocument(parseJson(text));
 
 function only(text: string) {
   const { results, unmapped } = decodeK6(text);

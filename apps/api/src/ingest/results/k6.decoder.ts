@@ -8,7 +8,6 @@ import {
   isRecord,
   type Json,
   orderPercentiles,
-  parseJson,
   toCount,
   toNonNegative,
   Unmapped,
@@ -37,8 +36,7 @@ export function isK6Summary(doc: unknown): doc is Json & { metrics: Json } {
   );
 }
 
-export function decodeK6(text: string): { results: LoadResult[]; unmapped: string[] } {
-  const doc = parseJson(text);
+export function decodeK6(doc: unknown): { results: LoadResult[]; unmapped: string[] } {
   if (!isK6Summary(doc)) {
     throw new ResultFileError(
       'format_mismatch',

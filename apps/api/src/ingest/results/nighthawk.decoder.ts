@@ -8,7 +8,6 @@ import {
   type Json,
   modeFromLabel,
   orderPercentiles,
-  parseJsonOrYaml,
   protoDurationMs,
   rfc3339,
   shift,
@@ -45,8 +44,7 @@ const USED_OPTIONS = [
   'duration',
 ];
 
-export function decodeNighthawk(text: string): { results: LoadResult[]; unmapped: string[] } {
-  const doc = parseJsonOrYaml(text);
+export function decodeNighthawk(doc: unknown): { results: LoadResult[]; unmapped: string[] } {
   if (
     !isRecord(doc) ||
     !Array.isArray(doc.results) ||

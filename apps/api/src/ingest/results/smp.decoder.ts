@@ -8,7 +8,6 @@ import {
   emptyResult,
   isRecord,
   type Json,
-  parseJsonOrYaml,
   rfc3339,
   spanMs,
   toCount,
@@ -29,8 +28,7 @@ export function isSmpResult(doc: unknown): boolean {
   return isRecord(doc.client) && isRecord(doc.client.latencies_ms);
 }
 
-export function decodeSmp(text: string): { results: LoadResult[]; unmapped: string[] } {
-  const doc = parseJsonOrYaml(text);
+export function decodeSmp(doc: unknown): { results: LoadResult[]; unmapped: string[] } {
   if (isMesheryResults(doc))
     return decodeMeshery(Array.isArray(doc) ? doc : [doc], Array.isArray(doc));
   if (isSmpResult(doc)) return decodeSmpResult(doc as Json);

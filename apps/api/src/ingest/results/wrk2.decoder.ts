@@ -12,7 +12,9 @@ import {
   Unmapped,
 } from './values.ts';
 
-const NUM = String.raw`[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)`;
+// `\d+(?:\.\d*)?` rather than `\d+\.?\d*`: one way to read a run of digits, so a long line
+// costs linear time, not quadratic backtracking.
+const NUM = String.raw`[-+]?(?:\d+(?:\.\d*)?|\.\d+|nan|inf)`;
 const DURATION = new RegExp(`^(${NUM})(us|ms|s|m|h)$`, 'i');
 
 /** A wrk duration ("6.60ms", "812.33us", "1.00m") in milliseconds. */
