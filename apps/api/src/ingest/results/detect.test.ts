@@ -47,6 +47,7 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'service-mesh-performance/smp_result_example.yaml': 'smp',
   'local/k6-handle-summary.json': 'k6',
   'local/k6-summary-export.json': 'k6',
+  'local/k6-v1-machine-readable.json': 'k6',
   'local/wrk2-errors.txt': 'wrk2',
   'local/wrk2-readme-basic.txt': 'wrk2',
   'local/wrk2-readme-latency.txt': 'wrk2',

@@ -73,6 +73,28 @@ describe.each(backends)('load results on $name', (backend) => {
     });
   });
 
+  it('imports a k6 v1 machine-readable summary, with format=auto and format=k6', async () => {
+    const v1 = readFileSync(
+      new URL('../../ingest/results/fixtures/k6-v1-machine-readable.json', import.meta.url),
+      'utf8',
+    );
+    for (const query of ['', '?format=k6']) {
+      const run = await createRun(server);
+      const posted = await post(run.id, v1, query, { 'content-type': 'application/json' });
+      expect(posted.status).toBe(201);
+      expect(posted.body).toMatchObject({ format: 'k6', imported: 1 });
+      const [point] = await stored(run.id);
+      // http_reqs.count, http_req_failed.matches, vus.max, config.duration 30.004511269 s
+      expect(point).toMatchObject({ requests: 2990, errors: 12, connections: 100 });
+      expect(point?.durationMs).toBe(30004.511269);
+      expect(point?.percentiles).toEqual([
+        { p: 50, ms: 1.6005555, exact: false, method: 'reported' },
+        { p: 90, ms: 3.2591489, exact: false, method: 'reported' },
+        { p: 95, ms: 4.3046355, exact: false, method: 'reported' },
+      ]);
+    }
+  });
+
   describe('bad files: a 4xx with the reason, nothing stored', () => {
     const fortio = fixture('envoyproxy-nighthawk/fortio_data_small.json');
     it.each([
