@@ -1,5 +1,6 @@
 // The load-results use case: a runner's result file in, normalized points out.
 import type { ImportResultsResponse, ResultFormat, StoredLoadResult } from '@meshbench/schema';
+import { withRequestedPercentiles } from '../domain/bucket-percentiles.ts';
 import { AppError, notFound } from '../errors.ts';
 import { decodeResults, ResultFileError, type ResultFileProblem } from '../ingest/results/index.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
@@ -54,12 +55,14 @@ export function resultsService(deps: { runs: RunsRepository; results: ResultsRep
       return { format: decoded.format, imported, unmapped: decoded.unmapped };
     },
 
-    async list(runRef: string): Promise<StoredLoadResult[]> {
+    /** A run's results; `percentiles` the file lacks are computed from its histogram. */
+    async list(runRef: string, percentiles: number[] = []): Promise<StoredLoadResult[]> {
       const run = await runOf(runRef);
       const rows = await results.ofRun(run.id);
       return rows.map(({ runId: _runId, createdAt: _createdAt, startedAtUs, ...r }) => ({
         ...r,
         format: r.format as ResultFormat,
+        percentiles: withRequestedPercentiles(r.percentiles, r.histogram, percentiles),
         startedAt: startedAtUs === null ? null : formatTimestampUs(startedAtUs),
       }));
     },

@@ -4,7 +4,12 @@
 // (JSON.parse, linear), YAML only when the file looks like a YAML result and then off the
 // event loop within a size, time and memory budget (yaml-bounded.ts), and text reports line
 // by line with linear-time patterns.
-import { type LoadResult, loadResult, type ResultFormat } from '@meshbench/schema';
+import {
+  type LoadResult,
+  loadResult,
+  type PercentileMethod,
+  type ResultFormat,
+} from '@meshbench/schema';
 import { detectFormat, formatOfDocument, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
@@ -44,6 +49,21 @@ const TEXT_DECODERS = {
 
 /** The document formats that tools also write as YAML. */
 const YAML_FORMATS = new Set<ResultFormat>(['smp', 'nighthawk']);
+
+/**
+ * How each tool's own percentiles were obtained, for those its decoder does not mark: Fortio
+ * interpolates inside its buckets (fortio stats/stats.go CalcPercentile), Istio's CSV and SMP
+ * carry Fortio's, Nighthawk's statistics may be HdrHistogram or circllhist, wrk2 prints
+ * HdrHistogram values (src/wrk.c hdr_init(1, MAX_LATENCY, 3, ...), then rounded for print).
+ */
+const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
+  fortio: 'reported',
+  nighthawk: 'reported',
+  k6: 'reported',
+  wrk2: 'hdr',
+  smp: 'reported',
+  'istio-csv': 'reported',
+};
 
 const NAMES: Record<ResultFormat, string> = {
   fortio: 'Fortio JSON',
@@ -102,6 +122,9 @@ export async function decodeResults(
     );
   }
   decoded.results.forEach((r, i) => {
+    r.percentiles = r.percentiles.map((x) =>
+      x.method ? x : { ...x, exact: false, method: PERCENTILE_METHOD[chosen] },
+    );
     const checked = loadResult.safeParse(r);
     const issue = checked.success ? undefined : checked.error.issues[0];
     if (issue) {

@@ -73,6 +73,54 @@ describe.each(backends)('load results on $name', (backend) => {
     });
   });
 
+  it("adds requested percentiles a Fortio file lacks from its histogram, with the bucket's bounds", async () => {
+    const run = await createRun(server);
+    // Fortio 0.8.1's golden.json: 12000 requests, 27 buckets, "Percentiles": [].
+    const posted = await post(run.id, fixture('envoyproxy-nighthawk/hist_fortio-data_golden.json'));
+    expect(posted.status).toBe(201);
+    expect((await stored(run.id))[0]?.percentiles).toEqual([]);
+
+    const asked = await server.json<Array<{ percentiles: unknown[] }>>(
+      `/runs/${run.id}/results?percentiles=96,99.9`,
+    );
+    expect(asked.status).toBe(200);
+    // By hand from DurationHistogram.Data: rank 11520 of 12000 has 11400 below [0.05, 0.06] s
+    // (206 values); rank 11988 has 11969 below [0.14, 0.16] s (21 values).
+    const [p96, p999] = (asked.body[0]?.percentiles ?? []) as Array<
+      Record<string, number | string>
+    >;
+    expect(p96).toMatchObject({
+      p: 96,
+      exact: false,
+      method: 'tool-histogram',
+      lower: 50,
+      upper: 60,
+    });
+    expect(p96?.ms).toBeCloseTo(50 + (120 / 206) * 10, 9);
+    expect(p999).toMatchObject({ p: 99.9, lower: 140, upper: 160 });
+    expect(p999?.ms).toBeCloseTo(140 + (19 / 21) * 20, 9);
+
+    const bad = await server.json(`/runs/${run.id}/results?percentiles=0,101`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('marks what a file states as reported, and keeps it over the histogram', async () => {
+    const run = await createRun(server);
+    // Nighthawk's Fortio output: p50 0.065077247 s stated, 53 requests in 31 buckets.
+    await post(run.id, fixture('envoyproxy-nighthawk/output_formatter.medium.fortio.gold'));
+    const asked = await server.json<Array<{ percentiles: Array<Record<string, unknown>> }>>(
+      `/runs/${run.id}/results?percentiles=50,96`,
+    );
+    const ps = asked.body[0]?.percentiles ?? [];
+    expect(ps.find((x) => x.p === 50)).toEqual({
+      p: 50,
+      ms: 65.077247,
+      exact: false,
+      method: 'reported',
+    });
+    expect(ps.find((x) => x.p === 96)?.method).toBe('tool-histogram');
+  });
+
   it('imports a k6 v1 machine-readable summary, with format=auto and format=k6', async () => {
     const v1 = readFileSync(
       new URL('../../ingest/results/fixtures/k6-v1-machine-readable.json', import.meta.url),

@@ -4,6 +4,7 @@ import {
   apiError,
   importResultsQuery,
   importResultsResponse,
+  listResultsQuery,
   storedLoadResult,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -62,10 +63,12 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       schema: {
         tags: ['load results'],
         params: runParams,
-        response: { 200: z.array(storedLoadResult), 404: apiError },
+        querystring: listResultsQuery,
+        response: { 200: z.array(storedLoadResult), 400: apiError, 404: apiError },
       },
     },
-    async (request) => app.services.results.list(request.params.id),
+    async (request) =>
+      app.services.results.list(request.params.id, request.query.percentiles ?? []),
   );
 };
 export default routes;
