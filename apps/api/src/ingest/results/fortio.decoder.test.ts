@@ -180,6 +180,12 @@ describe('decodeFortio on crafted edge cases', () => {
     expect(r.errors).toBe(0);
   });
 
+  it('counts HTTP 418 as success, as Fortio does (fhttp codeIsOK)', () => {
+    const { r } = only(fortio({ RetCodes: { '200': 90, '418': 5, '503': 5 } }));
+    expect(r.errors).toBe(5);
+    expect(r.errorsByCode).toEqual({ '503': 5 });
+  });
+
   it("prefers Fortio's own error count and keeps the codes", () => {
     const { r, unmapped } = only(
       fortio({

@@ -1,6 +1,12 @@
 // Service Mesh Performance (SMP) results, YAML or JSON: the spec's result document
 // (latencies already in milliseconds) and Meshery's result records, whose
 // runner_results hold Fortio results.
+// Follows service-mesh-performance/service-mesh-performance at 6ecbce7985dddb5577509f25a1ab
+// 67959da8ca68: the spec's example result ("docs/assets/spec/readme/service mesh performance
+// result.yaml": start/end_time, exp_uuid, endpoint_url, env, client {connections, rps,
+// latencies_ms {min, average, p50, p90, p99, max}}) and the site's Meshery sample
+// (docs/_data/test-results.json: records with runner_results of Fortio results, read by the
+// Fortio decoder, see its header).
 import type { LoadResult } from '@meshbench/schema';
 import { fortioToResult } from './fortio.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
