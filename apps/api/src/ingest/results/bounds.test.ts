@@ -2,9 +2,10 @@
 // refused) in time proportional to its size.
 import { describe, expect, it } from 'vitest';
 import { detectFormat, SNIFF_CHARS, sniff } from './detect.ts';
+import { MAX_HISTOGRAM_BUCKETS } from './fortio.decoder.ts';
 import { decodeResults } from './index.ts';
 import { localFixture, publicFixture, rejected } from './test-fixtures.ts';
-import { MAX_RESULTS_PER_FILE, toNumber, Unmapped } from './values.ts';
+import { MAX_PERCENTILES_PER_RESULT, MAX_RESULTS_PER_FILE, toNumber, Unmapped } from './values.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
 
 const timed = async <T>(fn: () => T | Promise<T>): Promise<{ ms: number; value: T }> => {
@@ -67,5 +68,27 @@ describe('bounded result parsing', () => {
     const csv = `${header}\n${`${row}\n`.repeat(MAX_RESULTS_PER_FILE + 1)}`;
     const err = await rejected(() => decodeResults(csv));
     expect(err).toMatchObject({ problem: 'too_large', line: MAX_RESULTS_PER_FILE + 2 });
+  });
+
+  it('refuses a Fortio histogram of more buckets than Fortio can write, naming it', async () => {
+    const data = Array.from({ length: MAX_HISTOGRAM_BUCKETS + 1 }, (_, i) => ({
+      Start: i / 1e3,
+      End: (i + 1) / 1e3,
+      Percent: 0,
+      Count: 1,
+    }));
+    const text = JSON.stringify({ DurationHistogram: { Count: data.length, Data: data } });
+    const err = await rejected(() => decodeResults(text));
+    expect(err).toMatchObject({ problem: 'too_large', field: 'DurationHistogram.Data' });
+  });
+
+  it('refuses a result stating more percentiles than any tool writes', async () => {
+    const latency = Object.fromEntries(
+      Array.from({ length: MAX_PERCENTILES_PER_RESULT + 1 }, (_, i) => [`p(${i / 20})`, i]),
+    );
+    const text = JSON.stringify({ metrics: { http_req_duration: latency } });
+    const err = await rejected(() => decodeResults(text));
+    expect(err.problem).toBe('too_large');
+    expect(err.message).toContain(String(MAX_PERCENTILES_PER_RESULT));
   });
 });

@@ -161,10 +161,23 @@ function ms(v: unknown, where: { field: string }): number | null {
   return s === null ? null : secondsToMs(s);
 }
 
+/**
+ * Buckets one histogram may hold: Fortio's has at most one per histogramBucketValues entry
+ * plus the overflow (stats/stats.go, under 100); Nighthawk's conversions about as many.
+ */
+export const MAX_HISTOGRAM_BUCKETS = 1000;
+
 function buckets(data: unknown, at: string): LoadResult['histogram'] {
   if (data === null || data === undefined) return null;
   if (!Array.isArray(data)) {
     throw new ResultFileError('invalid_value', `${at} must be an array`, { field: at });
+  }
+  if (data.length > MAX_HISTOGRAM_BUCKETS) {
+    throw new ResultFileError(
+      'too_large',
+      `${at} has ${data.length} buckets, more than the ${MAX_HISTOGRAM_BUCKETS} a histogram may have (Fortio writes fewer than 100)`,
+      { field: at },
+    );
   }
   return data.map((b, i) => {
     const where = (k: string) => ({ field: `${at}[${i}].${k}` });

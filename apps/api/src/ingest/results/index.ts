@@ -17,7 +17,12 @@ import { decodeK6 } from './k6.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
-import { hasMeasurement, MAX_RESULTS_PER_FILE, parseJson } from './values.ts';
+import {
+  hasMeasurement,
+  MAX_PERCENTILES_PER_RESULT,
+  MAX_RESULTS_PER_FILE,
+  parseJson,
+} from './values.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
@@ -122,6 +127,12 @@ export async function decodeResults(
     );
   }
   decoded.results.forEach((r, i) => {
+    if (r.percentiles.length > MAX_PERCENTILES_PER_RESULT) {
+      throw new ResultFileError(
+        'too_large',
+        `result ${i + 1} states ${r.percentiles.length} percentiles, more than the ${MAX_PERCENTILES_PER_RESULT} a result may hold`,
+      );
+    }
     r.percentiles = r.percentiles.map((x) =>
       x.method ? x : { ...x, exact: false, method: PERCENTILE_METHOD[chosen] },
     );

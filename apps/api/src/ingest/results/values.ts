@@ -10,6 +10,9 @@ export type Json = Record<string, unknown>;
 /** Load results one file may hold (Istio's perf dashboard CSV has about a hundred rows). */
 export const MAX_RESULTS_PER_FILE = 10_000;
 
+/** Percentiles one result may state (Nighthawk's largest real output has 73; wrk2's -L ~100). */
+export const MAX_PERCENTILES_PER_RESULT = 1000;
+
 export function isRecord(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       schema: {
         tags: ['load results'],
         description:
-          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. Limits: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422.",
+          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. Limits: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422.",
         params: runParams,
         querystring: importResultsQuery,
         response: {
