@@ -1,6 +1,6 @@
 // Load results: data-plane load test points imported from runners' result files.
 import { z } from 'zod';
-import { histogramBin, percentileValue } from './propagation.ts';
+import { histogramBin, percentileList, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z
@@ -44,7 +44,9 @@ export const loadResult = z.object({
     .describe('non-zero failure counts by status code or failure kind, e.g. {"503": 4, "-1": 2}'),
   percentiles: z
     .array(percentileValue)
-    .describe('latency percentiles as the source states them, p in [0, 100], ascending'),
+    .describe(
+      "latency percentiles, p in [0, 100], ascending. method 'reported': as the tool computed and printed it (Fortio, k6 and Istio's CSV interpolate between values; no bound known); 'hdr': from the tool's HdrHistogram (wrk2: 3 significant digits before printing); 'tool-histogram': computed here at the nearest rank from the tool's own histogram buckets (Fortio), the true value within [lower, upper], the value interpolated linearly inside that bucket",
+    ),
   histogram: z
     .array(histogramBin)
     .nullable()
@@ -67,6 +69,15 @@ export const loadResult = z.object({
   startedAt: timestamp.nullable(),
 });
 export type LoadResult = z.infer<typeof loadResult>;
+
+export const listResultsQuery = z.object({
+  percentiles: percentileList
+    .optional()
+    .describe(
+      "percentiles to add where a result's file lacks them and it has a histogram (Fortio): computed at the nearest rank from the histogram's buckets, method 'tool-histogram' with the bucket as [lower, upper]. Those the file states are returned as stated.",
+    ),
+});
+export type ListResultsQuery = z.infer<typeof listResultsQuery>;
 
 export const importResultsQuery = z.object({
   format: z.union([resultFormat, z.literal('auto')]).default('auto'),

@@ -8,7 +8,8 @@ export const DEFAULT_BINS = 60;
 export const histogramScale = z.enum(['linear', 'log']);
 export type HistogramScale = z.infer<typeof histogramScale>;
 
-const percentileList = z
+/** `percentiles=50,96,99.9`: each in (0, 100], at most 50. */
+export const percentileList = z
   .string()
   .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of numbers')
   .transform((s) => s.split(',').map(Number))

@@ -84,7 +84,8 @@ const envSchema = z.object({
   MESHBENCH_MAX_RESULT_BYTES: z
     .string()
     .regex(/^\d+$/, 'MESHBENCH_MAX_RESULT_BYTES must be a whole number of bytes')
-    .default(String(32 * 1024 * 1024))
+    // Real result files are kilobytes (a Nighthawk run with its histograms: 250 KB).
+    .default(String(8 * 1024 * 1024))
     .transform(Number),
   MESHBENCH_STATSD_FLUSH_MS: z
     .string()

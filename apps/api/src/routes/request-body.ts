@@ -149,8 +149,12 @@ export async function* bodyChunks(body: Readable): AsyncGenerator<Buffer> {
   }
 }
 
-/** The whole body in memory, for formats read at once; 413 past `limit` bytes. */
-export async function readBody(body: Readable, limit: number): Promise<Buffer> {
+/**
+ * The whole body in memory, for formats read at once; 413 past `limit` bytes, as soon as
+ * they arrive or inflate (a gzip bomb stops at the limit). `setting` names the variable
+ * that sets the limit, for the message.
+ */
+export async function readBody(body: Readable, limit: number, setting?: string): Promise<Buffer> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const chunk of bodyChunks(body)) {
@@ -159,7 +163,7 @@ export async function readBody(body: Readable, limit: number): Promise<Buffer> {
       throw new AppError(
         413,
         'body_too_large',
-        `the body is larger than the limit of ${limit} bytes (after decompression)`,
+        `the body is larger than the limit of ${limit} bytes (after decompression)${setting ? `, set by ${setting}` : ''}`,
       );
     }
     parts.push(chunk);

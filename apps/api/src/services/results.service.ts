@@ -1,12 +1,16 @@
 // The load-results use case: a runner's result file in, normalized points out.
 import type { ImportResultsResponse, ResultFormat, StoredLoadResult } from '@meshbench/schema';
+import { withRequestedPercentiles } from '../domain/bucket-percentiles.ts';
 import { AppError, notFound } from '../errors.ts';
 import { decodeResults, ResultFileError, type ResultFileProblem } from '../ingest/results/index.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 
-/** Unreadable files are 400, readable ones that do not fit are 422, unknown kinds 415. */
+/**
+ * Unreadable files are 400, readable ones that do not fit are 422, unknown kinds 415, files
+ * past a size limit of their kind 413.
+ */
 const STATUS: Record<ResultFileProblem, number> = {
   empty: 400,
   invalid_json: 400,
@@ -16,6 +20,8 @@ const STATUS: Record<ResultFileProblem, number> = {
   format_mismatch: 422,
   invalid_value: 422,
   no_results: 422,
+  too_large: 413,
+  too_complex: 422,
 };
 
 export function resultsService(deps: { runs: RunsRepository; results: ResultsRepository }) {
@@ -33,9 +39,9 @@ export function resultsService(deps: { runs: RunsRepository; results: ResultsRep
       format: ResultFormat | 'auto',
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
-      let decoded: ReturnType<typeof decodeResults>;
+      let decoded: Awaited<ReturnType<typeof decodeResults>>;
       try {
-        decoded = decodeResults(text, format);
+        decoded = await decodeResults(text, format);
       } catch (error) {
         if (error instanceof ResultFileError) {
           throw new AppError(STATUS[error.problem], error.problem, error.message, {
@@ -49,12 +55,14 @@ export function resultsService(deps: { runs: RunsRepository; results: ResultsRep
       return { format: decoded.format, imported, unmapped: decoded.unmapped };
     },
 
-    async list(runRef: string): Promise<StoredLoadResult[]> {
+    /** A run's results; `percentiles` the file lacks are computed from its histogram. */
+    async list(runRef: string, percentiles: number[] = []): Promise<StoredLoadResult[]> {
       const run = await runOf(runRef);
       const rows = await results.ofRun(run.id);
       return rows.map(({ runId: _runId, createdAt: _createdAt, startedAtUs, ...r }) => ({
         ...r,
         format: r.format as ResultFormat,
+        percentiles: withRequestedPercentiles(r.percentiles, r.histogram, percentiles),
         startedAt: startedAtUs === null ? null : formatTimestampUs(startedAtUs),
       }));
     },

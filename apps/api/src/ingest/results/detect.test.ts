@@ -47,6 +47,7 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'service-mesh-performance/smp_result_example.yaml': 'smp',
   'local/k6-handle-summary.json': 'k6',
   'local/k6-summary-export.json': 'k6',
+  'local/k6-v1-machine-readable.json': 'k6',
   'local/wrk2-errors.txt': 'wrk2',
   'local/wrk2-readme-basic.txt': 'wrk2',
   'local/wrk2-readme-latency.txt': 'wrk2',
@@ -60,29 +61,29 @@ describe('detectFormat', () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(Object.keys(EXPECTED).length);
   });
 
-  it.each(Object.entries(EXPECTED))('%s -> %s', (name, format) => {
+  it.each(Object.entries(EXPECTED))('%s -> %s', async (name, format) => {
     const f = fixtures.find((x) => x.name === name);
     expect(f, `${name} is missing`).toBeDefined();
-    expect(detectFormat(f!.text)).toBe(format);
+    expect(await detectFormat(f!.text)).toBe(format);
   });
 
   it('knows every fixture', () => {
     expect(fixtures.map((f) => f.name).filter((n) => !(n in EXPECTED))).toEqual([]);
   });
 
-  it('tells a YAML Nighthawk output (placeholders filled) from SMP YAML', () => {
+  it('tells a YAML Nighthawk output (placeholders filled) from SMP YAML', async () => {
     const yaml = fixtures
       .find((f) => f.name === 'envoyproxy-nighthawk/output_formatter.yaml.gold')!
       .text.replace(/@version_\w+@/g, '0');
-    expect(detectFormat(yaml)).toBe('nighthawk');
+    expect(await detectFormat(yaml)).toBe('nighthawk');
   });
 
-  it('returns null for broken or foreign content', () => {
-    expect(detectFormat('')).toBeNull();
-    expect(detectFormat('{"DurationHistogram": {"Count": 1')).toBeNull();
-    expect(detectFormat('hello world')).toBeNull();
-    expect(detectFormat('a,b,c\n1,2,3\n')).toBeNull();
-    expect(detectFormat('[]')).toBeNull();
-    expect(detectFormat('{"metrics": {"cpu": 1}}')).toBeNull();
+  it('returns null for broken or foreign content', async () => {
+    expect(await detectFormat('')).toBeNull();
+    expect(await detectFormat('{"DurationHistogram": {"Count": 1')).toBeNull();
+    expect(await detectFormat('hello world')).toBeNull();
+    expect(await detectFormat('a,b,c\n1,2,3\n')).toBeNull();
+    expect(await detectFormat('[]')).toBeNull();
+    expect(await detectFormat('{"metrics": {"cpu": 1}}')).toBeNull();
   });
 });

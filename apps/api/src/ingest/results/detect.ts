@@ -1,30 +1,38 @@
 // Tells a result file's format from its content alone, so "auto" needs no file name.
+// The raw text is judged by its first SNIFF_CHARS characters only, whatever its size:
+// that says whether it is a text report (wrk2, Istio CSV) or a document to parse (JSON,
+// YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
-import { isRecord, looksLikeJson, parseJson, parseYaml } from './values.ts';
+import { isRecord, parseJson } from './values.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
+import { parseYaml } from './yaml-bounded.ts';
 
-/** The format of a result file, or null when it is none we read (or is not parseable). */
-export function detectFormat(text: string): ResultFormat | null {
-  const body = text.replace(/^\uFEFF/, '');
-  if (looksLikeJson(body)) return ofDocument(tryParse(() => parseJson(body)));
-  const firstLine = body.trimStart().split(/\r?\n/, 1)[0] ?? '';
+/** How much of a file is looked at to tell its kind (64 KiB: wrk2's report is ~5 KB). */
+export const SNIFF_CHARS = 64 * 1024;
+
+/** What a body is by its opening: a document to parse, a text report, or none we read. */
+export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2';
+
+// The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
+// SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
+// text is not parsed as YAML at all.
+const RESULT_YAML_KEY = /^[ \t]{0,8}(?:-[ \t]+)?(?:results|latencies_ms|runner_results)[ \t]*:/m;
+
+export function sniff(text: string): BodyKind | null {
+  const head = text.slice(0, SNIFF_CHARS).replace(/^\uFEFF/, '');
+  if (/^\s*[[{]/.test(head)) return 'json';
+  const firstLine = head.trimStart().split(/\r?\n/, 1)[0] ?? '';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
-  if (looksLikeWrk(body)) return 'wrk2';
-  return ofDocument(tryParse(() => parseYaml(body)));
+  if (looksLikeWrk(head)) return 'wrk2';
+  if (RESULT_YAML_KEY.test(head)) return 'yaml';
+  return null;
 }
 
-function tryParse(parse: () => unknown): unknown {
-  try {
-    return parse();
-  } catch {
-    return undefined;
-  }
-}
-
-function ofDocument(doc: unknown): ResultFormat | null {
+/** The format of a parsed JSON or YAML document, or null when it is none we read. */
+export function formatOfDocument(doc: unknown): ResultFormat | null {
   // Meshery wraps Fortio results, so it is tested before Fortio's own shape.
   if (isMesheryResults(doc)) return 'smp';
   if (!isRecord(doc)) return null;
@@ -42,4 +50,15 @@ function ofDocument(doc: unknown): ResultFormat | null {
   if (isK6Summary(doc)) return 'k6';
   if (isSmpResult(doc)) return 'smp';
   return null;
+}
+
+/** The format of a result file, or null when it is none we read (or does not parse). */
+export async function detectFormat(text: string): Promise<ResultFormat | null> {
+  const kind = sniff(text);
+  if (kind === 'istio-csv' || kind === 'wrk2' || kind === null) return kind;
+  try {
+    return formatOfDocument(kind === 'json' ? parseJson(text) : await parseYaml(text));
+  } catch {
+    return null;
+  }
 }

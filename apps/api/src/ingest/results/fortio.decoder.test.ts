@@ -1,9 +1,13 @@
 import { loadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { decodeFortio } from './fortio.decoder.ts';
+import { decodeFortio as fromDocument } from './fortio.decoder.ts';
 import { decodeResults } from './index.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { publicFixture } from './test-fixtures.ts';
+import { parseJson } from './values.ts';
+
+/** The decoder on a JSON text, as decodeResults hands it the parsed file. */
+const decodeFortio = (text: string) => fromDocument(parseJson(text));
 
 const nighthawk = (f: string) => publicFixture(`envoyproxy-nighthawk/${f}`);
 
@@ -176,6 +180,12 @@ describe('decodeFortio on crafted edge cases', () => {
     expect(r.errors).toBe(0);
   });
 
+  it('counts HTTP 418 as success, as Fortio does (fhttp codeIsOK)', () => {
+    const { r } = only(fortio({ RetCodes: { '200': 90, '418': 5, '503': 5 } }));
+    expect(r.errors).toBe(5);
+    expect(r.errorsByCode).toEqual({ '503': 5 });
+  });
+
   it("prefers Fortio's own error count and keeps the codes", () => {
     const { r, unmapped } = only(
       fortio({
@@ -209,7 +219,7 @@ describe('decodeFortio on crafted edge cases', () => {
     expect(r.mode).toBe('baseline');
   });
 
-  it('keeps a run with zero requests', () => {
+  it('keeps a run with zero requests', async () => {
     const text = fortio({
       ActualQPS: 0,
       DurationHistogram: { Count: 0, Data: null, Percentiles: null },
@@ -220,7 +230,7 @@ describe('decodeFortio on crafted edge cases', () => {
     expect(r.errors).toBe(0);
     expect(r.histogram).toBeNull();
     expect(r.percentiles).toEqual([]);
-    expect(decodeResults(text, 'fortio').results).toHaveLength(1);
+    expect((await decodeResults(text, 'fortio')).results).toHaveLength(1);
   });
 
   it('reports missing percentiles as none', () => {

@@ -1,5 +1,14 @@
-// Fortio's JSON result (HTTP, gRPC, TCP runs, and Nighthawk's Fortio-compatible output)
+// Fortio's JSON result (HTTP, gRPC, TCP, UDP runs, and Nighthawk's Fortio-compatible output)
 // to one load result: durations in seconds become milliseconds, nothing is re-estimated.
+// Follows fortio/fortio at 45e18710810d864a615618087228996a0a824b2f (v1.75.2+6):
+// periodic/periodic.go RunnerResults (RequestedQPS a string, "max" allowed; ActualDuration a
+// Go time.Duration in ns; ErrorsDurationHistogram), stats/stats.go HistogramData, Bucket
+// and Percentile (seconds; buckets [Start, End] from Min to Max, Percent cumulative; Fortio's
+// own percentiles interpolate inside a bucket: CalcPercentile), fhttp/httprunner.go RetCodes
+// map[int]int64 and fhttp/http_client.go codeIsOK, fgrpc/grpcrunner.go, tcprunner/ and
+// udprunner/ RetCodes by status name. Checked on a real Fortio 0.8.1 file (envoyproxy/
+// nighthawk fortio-data/golden.json) and on Nighthawk's Fortio output (output_formatter
+// *.fortio*.gold at 2a047ec9, counts as strings).
 import type { LoadResult } from '@meshbench/schema';
 import { ResultFileError } from './result-file-error.ts';
 import {
@@ -10,7 +19,6 @@ import {
   modeFromLabel,
   nsToMs,
   orderPercentiles,
-  parseJson,
   rfc3339,
   secondsToMs,
   toCount,
@@ -26,8 +34,7 @@ export interface FortioContext {
   unmapped: Unmapped;
 }
 
-export function decodeFortio(text: string): { results: LoadResult[]; unmapped: string[] } {
-  const doc = parseJson(text);
+export function decodeFortio(doc: unknown): { results: LoadResult[]; unmapped: string[] } {
   if (!isRecord(doc) || !isRecord(doc.DurationHistogram)) {
     throw new ResultFileError(
       'format_mismatch',
@@ -57,8 +64,10 @@ const USED = [
   'RetCodes',
 ];
 
-// 2xx for HTTP; the statuses Fortio's gRPC (health, ping) and TCP runners count as success.
-const SUCCESS = new Set(['OK', 'SERVING']);
+// What Fortio itself counts as success: HTTP 2xx and 418 (fhttp/http_client.go codeIsOK,
+// "StatusTeapot" is OK so that fortio's own echo server can be asked for it), SERVING for
+// gRPC health and ping (fgrpc/grpcrunner.go), OK for TCP and UDP (tcprunner, udprunner).
+const SUCCESS = new Set(['OK', 'SERVING', '418']);
 const isSuccess = (code: string) => SUCCESS.has(code) || /^2\d\d$/.test(code);
 
 export function fortioToResult(o: Json, ctx: FortioContext): LoadResult {
@@ -152,10 +161,23 @@ function ms(v: unknown, where: { field: string }): number | null {
   return s === null ? null : secondsToMs(s);
 }
 
+/**
+ * Buckets one histogram may hold: Fortio's has at most one per histogramBucketValues entry
+ * plus the overflow (stats/stats.go, under 100); Nighthawk's conversions about as many.
+ */
+export const MAX_HISTOGRAM_BUCKETS = 1000;
+
 function buckets(data: unknown, at: string): LoadResult['histogram'] {
   if (data === null || data === undefined) return null;
   if (!Array.isArray(data)) {
     throw new ResultFileError('invalid_value', `${at} must be an array`, { field: at });
+  }
+  if (data.length > MAX_HISTOGRAM_BUCKETS) {
+    throw new ResultFileError(
+      'too_large',
+      `${at} has ${data.length} buckets, more than the ${MAX_HISTOGRAM_BUCKETS} a histogram may have (Fortio writes fewer than 100)`,
+      { field: at },
+    );
   }
   return data.map((b, i) => {
     const where = (k: string) => ({ field: `${at}[${i}].${k}` });

@@ -1,17 +1,9 @@
 import { loadResult, type ResultFormat, resultFormats } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { decodeResults, ResultFileError } from './index.ts';
-import { localFixture, publicFixture } from './test-fixtures.ts';
+import { decodeResults } from './index.ts';
+import { localFixture, publicFixture, rejected } from './test-fixtures.ts';
 
-function thrown(fn: () => unknown): ResultFileError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ResultFileError);
-    return err as ResultFileError;
-  }
-  throw new Error('expected a ResultFileError');
-}
+const thrown = rejected;
 
 // One file of each format, and how many results it holds.
 const SAMPLES: Array<[ResultFormat, string, number]> = [
@@ -24,96 +16,96 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
 ];
 
 describe('decodeResults', () => {
-  it('covers every format', () => {
+  it('covers every format', async () => {
     expect(SAMPLES.map(([f]) => f).sort()).toEqual([...resultFormats].sort());
   });
 
-  it.each(SAMPLES)('decodes %s with format=auto and with its name', (format, text, count) => {
-    const auto = decodeResults(text, 'auto');
+  it.each(SAMPLES)('decodes %s with format=auto and with its name', async (format, text, count) => {
+    const auto = await decodeResults(text, 'auto');
     expect(auto.format).toBe(format);
     expect(auto.results).toHaveLength(count);
     for (const r of auto.results) loadResult.parse(r);
-    expect(decodeResults(text, format)).toEqual(auto);
+    expect(await decodeResults(text, format)).toEqual(auto);
   });
 
-  it('defaults to auto', () => {
-    expect(decodeResults(localFixture('k6-summary-export.json')).format).toBe('k6');
+  it('defaults to auto', async () => {
+    expect((await decodeResults(localFixture('k6-summary-export.json'))).format).toBe('k6');
   });
 
-  it.each(SAMPLES)('rejects a %s file posted as another format', (format, text) => {
+  it.each(SAMPLES)('rejects a %s file posted as another format', async (format, text) => {
     const other = resultFormats.find((f) => f !== format)!;
-    const err = thrown(() => decodeResults(text, other));
+    const err = await thrown(() => decodeResults(text, other));
     expect(err.problem).toBe('format_mismatch');
     expect(err.message).toContain(`format=${other}`);
   });
 
-  it('says which format a mismatched file is', () => {
+  it('says which format a mismatched file is', async () => {
     const fortio = publicFixture('envoyproxy-nighthawk/fortio_data_small.json');
-    expect(thrown(() => decodeResults(fortio, 'k6')).message).toBe(
+    expect((await thrown(() => decodeResults(fortio, 'k6'))).message).toBe(
       'the file is Fortio JSON, not a k6 summary as format=k6 says',
     );
   });
 
-  it('reads Nighthawk’s Fortio output as Fortio, and refuses it as Nighthawk', () => {
+  it('reads Nighthawk’s Fortio output as Fortio, and refuses it as Nighthawk', async () => {
     const text = publicFixture('envoyproxy-nighthawk/output_formatter.medium.fortio.gold');
-    expect(decodeResults(text).format).toBe('fortio');
-    expect(thrown(() => decodeResults(text, 'nighthawk')).problem).toBe('format_mismatch');
+    expect((await decodeResults(text)).format).toBe('fortio');
+    expect((await thrown(() => decodeResults(text, 'nighthawk'))).problem).toBe('format_mismatch');
   });
 
-  it('rejects a file of no known format', () => {
-    const err = thrown(() => decodeResults('hello: world\n'));
+  it('rejects a file of no known format', async () => {
+    const err = await thrown(() => decodeResults('hello: world\n'));
     expect(err.problem).toBe('undetectable');
     expect(err.message).toContain('cannot tell the format');
-    expect(thrown(() => decodeResults('just text')).problem).toBe('undetectable');
+    expect((await thrown(() => decodeResults('just text'))).problem).toBe('undetectable');
   });
 
-  it('rejects an empty file', () => {
-    expect(thrown(() => decodeResults('  \n')).problem).toBe('empty');
+  it('rejects an empty file', async () => {
+    expect((await thrown(() => decodeResults('  \n'))).problem).toBe('empty');
   });
 
-  it('reports truncated JSON as truncated, in auto and named modes', () => {
+  it('reports truncated JSON as truncated, in auto and named modes', async () => {
     const real = publicFixture('envoyproxy-nighthawk/hist_fortio-data_golden.json');
     const cut = real.slice(0, Math.floor(real.length / 2));
     for (const format of ['auto', 'fortio'] as const) {
-      const err = thrown(() => decodeResults(cut, format));
+      const err = await thrown(() => decodeResults(cut, format));
       expect(err.problem).toBe('truncated');
       expect(err.line).toBe(cut.split('\n').length);
       expect(err.field).toMatch(/^DurationHistogram\.Data\[\d+\]/);
     }
   });
 
-  it('reports invalid JSON with line and column', () => {
-    const err = thrown(() => decodeResults('{\n  "ActualQPS": 1,\n  "x" 2\n}', 'fortio'));
+  it('reports invalid JSON with line and column', async () => {
+    const err = await thrown(() => decodeResults('{\n  "ActualQPS": 1,\n  "x" 2\n}', 'fortio'));
     expect(err.problem).toBe('invalid_json');
     expect(err.line).toBe(3);
     expect(err.message).toMatch(/^invalid JSON at line 3, column \d+/);
   });
 
-  it('rejects NaN and Infinity wherever they are', () => {
+  it('rejects NaN and Infinity wherever they are', async () => {
     const golden = publicFixture('envoyproxy-nighthawk/hist_fortio-data_golden.json');
     const nan = golden.replace('"ActualQPS":399.44483242517316', '"ActualQPS":NaN');
-    const e1 = thrown(() => decodeResults(nan));
+    const e1 = await thrown(() => decodeResults(nan));
     expect(e1.problem).toBe('non_finite');
     expect(e1.field).toBe('ActualQPS');
     expect(e1.line).toBe(6);
 
     const csv = publicFixture('istio-tools/benchmark.csv').replace(',2241,', ',inf,');
-    const e2 = thrown(() => decodeResults(csv));
+    const e2 = await thrown(() => decodeResults(csv));
     expect(e2).toMatchObject({ problem: 'non_finite', field: 'p50', line: 2 });
   });
 
-  it('rejects a file whose results carry nothing measured', () => {
-    const err = thrown(() =>
+  it('rejects a file whose results carry nothing measured', async () => {
+    const err = await thrown(() =>
       decodeResults(publicFixture('envoyproxy-nighthawk/percentile-column-overflow.json')),
     );
     expect(err.problem).toBe('no_results');
     const header = publicFixture('istio-tools/benchmark.csv').split('\n')[0]!;
-    expect(thrown(() => decodeResults(`${header}\n`)).problem).toBe('no_results');
-    expect(thrown(() => decodeResults('[]', 'smp')).problem).toBe('format_mismatch');
+    expect((await thrown(() => decodeResults(`${header}\n`))).problem).toBe('no_results');
+    expect((await thrown(() => decodeResults('[]', 'smp'))).problem).toBe('format_mismatch');
   });
 
-  it('rejects values the schema refuses, naming the field', () => {
-    const err = thrown(() =>
+  it('rejects values the schema refuses, naming the field', async () => {
+    const err = await thrown(() =>
       decodeResults(JSON.stringify({ DurationHistogram: { Count: 1 }, ActualQPS: -3 }), 'fortio'),
     );
     expect(err).toMatchObject({ problem: 'invalid_value', field: 'ActualQPS' });

@@ -1,18 +1,33 @@
 // Result files to load results: picks (or checks) the format, runs its decoder, and
 // rejects with a ResultFileError anything that would store a wrong or empty result.
-import { type LoadResult, loadResult, type ResultFormat } from '@meshbench/schema';
-import { detectFormat } from './detect.ts';
+// Bounded whatever the body: the kind is told from a 64 KiB prefix, JSON is parsed once
+// (JSON.parse, linear), YAML only when the file looks like a YAML result and then off the
+// event loop within a size, time and memory budget (yaml-bounded.ts), and text reports line
+// by line with linear-time patterns.
+import {
+  type LoadResult,
+  loadResult,
+  type PercentileMethod,
+  type ResultFormat,
+} from '@meshbench/schema';
+import { detectFormat, formatOfDocument, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
-import { hasMeasurement, looksLikeJson, parseJson } from './values.ts';
+import {
+  hasMeasurement,
+  MAX_PERCENTILES_PER_RESULT,
+  MAX_RESULTS_PER_FILE,
+  parseJson,
+} from './values.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
+import { parseYaml } from './yaml-bounded.ts';
 
-export { detectFormat } from './detect.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
+export { detectFormat };
 
 export interface DecodedResults {
   format: ResultFormat;
@@ -21,15 +36,38 @@ export interface DecodedResults {
   unmapped: string[];
 }
 
-type Decoder = (text: string) => { results: LoadResult[]; unmapped: string[] };
+type Decoded = { results: LoadResult[]; unmapped: string[] };
 
-const DECODERS: Record<ResultFormat, Decoder> = {
+/** Formats that are documents (JSON, or YAML where the tool writes YAML): decoded parsed. */
+const DOCUMENT_DECODERS = {
   fortio: decodeFortio,
   nighthawk: decodeNighthawk,
   k6: decodeK6,
-  wrk2: decodeWrk2,
   smp: decodeSmp,
+} satisfies Partial<Record<ResultFormat, (doc: unknown) => Decoded>>;
+
+/** Formats that are text reports: decoded line by line. */
+const TEXT_DECODERS = {
+  wrk2: decodeWrk2,
   'istio-csv': decodeIstioCsv,
+} satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
+
+/** The document formats that tools also write as YAML. */
+const YAML_FORMATS = new Set<ResultFormat>(['smp', 'nighthawk']);
+
+/**
+ * How each tool's own percentiles were obtained, for those its decoder does not mark: Fortio
+ * interpolates inside its buckets (fortio stats/stats.go CalcPercentile), Istio's CSV and SMP
+ * carry Fortio's, Nighthawk's statistics may be HdrHistogram or circllhist, wrk2 prints
+ * HdrHistogram values (src/wrk.c hdr_init(1, MAX_LATENCY, 3, ...), then rounded for print).
+ */
+const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
+  fortio: 'reported',
+  nighthawk: 'reported',
+  k6: 'reported',
+  wrk2: 'hdr',
+  smp: 'reported',
+  'istio-csv': 'reported',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -41,17 +79,27 @@ const NAMES: Record<ResultFormat, string> = {
   'istio-csv': 'an Istio perf CSV',
 };
 
-export function decodeResults(
+export async function decodeResults(
   text: string,
   format: ResultFormat | 'auto' = 'auto',
-): DecodedResults {
-  if (text.trim() === '') throw new ResultFileError('empty', 'the file is empty');
-  const detected = detectFormat(text);
+): Promise<DecodedResults> {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
+  const kind = sniff(body);
+
+  // Parse a document once: JSON whenever it opens like JSON (a broken one is reported as
+  // broken JSON), YAML when it looks like a YAML result or the format named is written as
+  // YAML, JSON again (for its error) when a JSON-only format is named.
+  let doc: unknown;
+  if (kind === 'json') doc = parseJson(body);
+  else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
+    doc = await parseYaml(body);
+  } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);
+  const detected = doc === undefined ? kind : formatOfDocument(doc);
+
   let chosen: ResultFormat;
   if (format === 'auto') {
-    if (detected === null) {
-      // A broken JSON file is reported as such rather than as an unknown format.
-      if (looksLikeJson(text)) parseJson(text);
+    if (detected === null || detected === 'json' || detected === 'yaml') {
       throw new ResultFileError(
         'undetectable',
         'cannot tell the format of the file: expected Fortio, Nighthawk or k6 JSON, a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV; pass ?format= to name it',
@@ -59,7 +107,7 @@ export function decodeResults(
     }
     chosen = detected;
   } else {
-    if (detected !== null && detected !== format) {
+    if (detected !== null && detected !== 'json' && detected !== 'yaml' && detected !== format) {
       throw new ResultFileError(
         'format_mismatch',
         `the file is ${NAMES[detected]}, not ${NAMES[format]} as format=${format} says`,
@@ -68,8 +116,26 @@ export function decodeResults(
     chosen = format;
   }
 
-  const decoded = DECODERS[chosen](text);
+  const decoded =
+    chosen in DOCUMENT_DECODERS
+      ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
+      : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
+  if (decoded.results.length > MAX_RESULTS_PER_FILE) {
+    throw new ResultFileError(
+      'too_large',
+      `the file holds ${decoded.results.length} load results, more than the ${MAX_RESULTS_PER_FILE} one file may hold`,
+    );
+  }
   decoded.results.forEach((r, i) => {
+    if (r.percentiles.length > MAX_PERCENTILES_PER_RESULT) {
+      throw new ResultFileError(
+        'too_large',
+        `result ${i + 1} states ${r.percentiles.length} percentiles, more than the ${MAX_PERCENTILES_PER_RESULT} a result may hold`,
+      );
+    }
+    r.percentiles = r.percentiles.map((x) =>
+      x.method ? x : { ...x, exact: false, method: PERCENTILE_METHOD[chosen] },
+    );
     const checked = loadResult.safeParse(r);
     const issue = checked.success ? undefined : checked.error.issues[0];
     if (issue) {

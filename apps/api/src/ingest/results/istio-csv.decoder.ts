@@ -2,10 +2,17 @@
 // load result per row. Latency columns are microseconds, ActualDuration whole seconds,
 // cpu_mili_* milli-cores and mem_MB_*/mem_Mi_* MiB (prom.py divides bytes by 1024²).
 // The header varies between versions, so columns are matched by name, not position.
+// Follows istio/tools perf/benchmark/runner/fortio.py at bf40020b919935ef9420e212623f0ed11dfced19
+// (convertData: ActualQPS rounded to a whole number, RequestedQPS "max" written as
+// 99999999, ActualDuration whole seconds, min/max/p<N> as whole microseconds with the
+// percentile's point dropped, "p999" for 99.9; write_csv: the --csv columns in order, "-"
+// for a missing value) and perf/benchmark/runner/prom.py for the cpu_mili_*/mem_* columns;
+// checked on the CSVs istio/tools kept (fixtures/public/istio-tools, 2019-2026).
 import type { LoadResult } from '@meshbench/schema';
 import { ResultFileError } from './result-file-error.ts';
 import {
   emptyResult,
+  MAX_RESULTS_PER_FILE,
   modeFromLabel,
   orderPercentiles,
   rfc3339,
@@ -191,6 +198,13 @@ export function decodeIstioCsv(text: string): { results: LoadResult[]; unmapped:
   for (let i = headerAt + 1; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === '') continue;
+    if (results.length === MAX_RESULTS_PER_FILE) {
+      throw new ResultFileError(
+        'too_large',
+        `line ${i + 1}: the file holds more than the ${MAX_RESULTS_PER_FILE} load results one file may hold`,
+        { line: i + 1 },
+      );
+    }
     const cells = splitCsvLine(line);
     if (cells.length !== header.length) {
       throw new ResultFileError(

@@ -1,8 +1,13 @@
 import { loadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { decodeK6 } from './k6.decoder.ts';
+import { decodeResults } from './index.ts';
+import { decodeK6 as fromDocument } from './k6.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { localFixture, publicFixture } from './test-fixtures.ts';
+import { parseJson } from './values.ts';
+
+/** The decoder on a JSON text, as decodeResults hands it the parsed file. */
+const decodeK6 = (text: string) => fromDocument(parseJson(text));
 
 function only(text: string) {
   const { results, unmapped } = decodeK6(text);
@@ -22,6 +27,10 @@ function thrown(fn: () => unknown): ResultFileError {
   throw new Error('expected a ResultFileError');
 }
 
+// k6 interpolates its percentiles between recorded values (metrics/sink.go TrendSink.P):
+// numbers as k6 computed them, with no bound known.
+const REPORTED = { exact: false, method: 'reported' } as const;
+
 describe('decodeK6', () => {
   it('reads the legacy --summary-export layout', () => {
     const { r, unmapped } = only(localFixture('k6-summary-export.json'));
@@ -30,9 +39,9 @@ describe('decodeK6', () => {
     expect(r.minMs).toBe(0.657491); // "min"
     expect(r.maxMs).toBe(103.236451); // "max"
     expect(r.percentiles).toEqual([
-      { p: 50, ms: 1.6005555 }, // "med"
-      { p: 90, ms: 3.2591489 }, // "p(90)"
-      { p: 95, ms: 4.3046355 }, // "p(95)"
+      { p: 50, ms: 1.6005555, ...REPORTED }, // "med"
+      { p: 90, ms: 3.2591489, ...REPORTED }, // "p(90)"
+      { p: 95, ms: 4.3046355, ...REPORTED }, // "p(95)"
     ]);
     expect(r.requests).toBe(2990); // http_reqs.count
     expect(r.achievedRps).toBe(99.6019527287); // http_reqs.rate
@@ -50,11 +59,11 @@ describe('decodeK6', () => {
   it("reads handleSummary's layout (values nested, failures, ramping VUs)", () => {
     const { r, unmapped } = only(localFixture('k6-handle-summary.json'));
     expect(r.percentiles).toEqual([
-      { p: 50, ms: 9.2875455 },
-      { p: 90, ms: 21.6127353 },
-      { p: 95, ms: 30.13412915 },
-      { p: 99, ms: 88.52181739000001 },
-      { p: 99.9, ms: 301.2288114 }, // "p(99.9)"
+      { p: 50, ms: 9.2875455, ...REPORTED },
+      { p: 90, ms: 21.6127353, ...REPORTED },
+      { p: 95, ms: 30.13412915, ...REPORTED },
+      { p: 99, ms: 88.52181739000001, ...REPORTED },
+      { p: 99.9, ms: 301.2288114, ...REPORTED }, // "p(99.9)"
     ]);
     expect(r.meanMs).toBe(12.90410935);
     expect(r.requests).toBe(6000);
@@ -102,5 +111,77 @@ describe('decodeK6', () => {
       decodeK6(publicFixture('envoyproxy-nighthawk/fortio_data_small.json')),
     );
     expect(err.problem).toBe('format_mismatch');
+  });
+
+  describe('the v1 machine-readable summary (k6 1.5+ --new-machine-readable-summary, k6 2)', () => {
+    const v1 = localFixture('k6-v1-machine-readable.json');
+
+    it('reads results.metrics[], config and metadata', () => {
+      const { r, unmapped } = only(v1);
+      // results.metrics[http_req_duration].values: avg, min, max, med, p90, p95 (milliseconds)
+      expect(r.meanMs).toBe(2.2375374);
+      expect(r.minMs).toBe(0.657491);
+      expect(r.maxMs).toBe(103.236451);
+      expect(r.percentiles).toEqual([
+        { p: 50, ms: 1.6005555, ...REPORTED },
+        { p: 90, ms: 3.2591489, ...REPORTED },
+        { p: 95, ms: 4.3046355, ...REPORTED },
+      ]);
+      expect(r.requests).toBe(2990); // http_reqs.values.count
+      expect(r.errors).toBe(12); // http_req_failed.values.matches
+      expect(r.connections).toBe(100); // vus.values.max
+      expect(r.durationMs).toBe(30004.511269); // config.duration, 30.004511269 s
+      // The v1 Counter has no rate: 2990 requests over 30.004511269 s.
+      expect(r.achievedRps).toBeCloseTo(99.65168, 4);
+      expect(r.labels).toEqual({
+        runnerVersion: '1.8.1',
+        script: 'file:///home/runner/work/mesh-bench/k6/http-constant.js',
+        execution: 'local',
+        summaryVersion: '1.0.0',
+        summaryGeneratedAt: '2026-11-02T10:15:42.734911+00:00',
+      });
+      expect(r.startedAt).toBeNull();
+      expect(unmapped).toEqual([
+        'results.checks',
+        'results.metrics[iteration_duration]',
+        'results.metrics[iterations]',
+        'results.metrics[vus_max]',
+        'results.metrics[data_received]',
+        'results.metrics[data_sent]',
+      ]);
+    });
+
+    it("reads the schema's JSON-tag spelling (k6Version, generatedAt, p(90)) alike", () => {
+      const tagged = v1
+        .replace('"generated_at"', '"generatedAt"')
+        .replace('"k6_version"', '"k6Version"')
+        .replaceAll('"p90"', '"p(90)"')
+        .replaceAll('"p95"', '"p(95)"');
+      expect(tagged).not.toBe(v1);
+      expect(only(tagged)).toEqual(only(v1));
+    });
+
+    it('leaves out what k6 left null (an unset trend stat)', () => {
+      const doc = JSON.parse(v1);
+      doc.results.metrics[0].values.p95 = null;
+      const { r } = only(JSON.stringify(doc));
+      expect(r.percentiles.map((x) => x.p)).toEqual([50, 90]);
+    });
+
+    it('names the metric of a bad value by its index', () => {
+      const doc = JSON.parse(v1);
+      doc.results.metrics[2].values.count = 'lots';
+      const err = thrown(() => decodeK6(JSON.stringify(doc)));
+      expect(err).toMatchObject({
+        problem: 'invalid_value',
+        field: 'results.metrics[2].values.count',
+      });
+    });
+
+    it('is told apart by content and read through decodeResults', async () => {
+      const decoded = await decodeResults(v1);
+      expect(decoded.format).toBe('k6');
+      expect(decoded.results[0]?.requests).toBe(2990);
+    });
   });
 });

@@ -1,9 +1,13 @@
 import { loadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { decodeResults } from './index.ts';
-import { decodeNighthawk } from './nighthawk.decoder.ts';
+import { decodeNighthawk as fromDocument } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
-import { publicFixture } from './test-fixtures.ts';
+import { documentOf, publicFixture, rejected } from './test-fixtures.ts';
+import { parseJson } from './values.ts';
+
+/** The decoder on a JSON text, as decodeResults hands it the parsed file. */
+const decodeNighthawk = (text: string) => fromDocument(parseJson(text));
 
 const file = (f: string) => publicFixture(`envoyproxy-nighthawk/${f}`);
 
@@ -106,20 +110,24 @@ describe('decodeNighthawk on real outputs', () => {
     ]);
   });
 
-  it('reads the YAML output to the same result as the JSON one', () => {
+  it('reads the YAML output to the same result as the JSON one', async () => {
     // The golden YAML keeps the build's version placeholders; a real run has numbers there.
     const yaml = file('output_formatter.yaml.gold')
       .replace('@version_major@', '0')
       .replace('@version_minor@', '3')
       .replace('@version_patch@', '0');
-    expect(only(yaml)).toEqual(only(file('output_formatter.json.gold')));
+    const fromYaml = fromDocument(await documentOf(yaml));
+    expect(fromYaml).toEqual(decodeNighthawk(file('output_formatter.json.gold')));
+    expect(fromYaml.results).toHaveLength(1);
   });
 
-  it('finds nothing to import in percentile-column-overflow.json', () => {
+  it('finds nothing to import in percentile-column-overflow.json', async () => {
     const { r, unmapped } = only(file('percentile-column-overflow.json'));
     expect(r.requests).toBeNull();
     expect(unmapped).toEqual(['statistics[foo]']);
-    const err = thrown(() => decodeResults(file('percentile-column-overflow.json'), 'nighthawk'));
+    const err = await rejected(() =>
+      decodeResults(file('percentile-column-overflow.json'), 'nighthawk'),
+    );
     expect(err.problem).toBe('no_results');
     expect(err.message).toContain('statistics[foo]');
   });

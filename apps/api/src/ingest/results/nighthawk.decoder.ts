@@ -1,5 +1,13 @@
 // Nighthawk's JSON (or YAML) output to one load result: the "global" result's request
 // latency statistic and benchmark counters, durations like "0.002s" in milliseconds.
+// Follows envoyproxy/nighthawk api/client/output.proto (Output {timestamp, options, results,
+// version}; Result {name, statistics, counters, execution_duration, execution_start};
+// Statistic {count, id, mean|raw_mean, pstdev, percentiles {duration|raw_value, percentile
+// 0..1, count}, min, max}; Counter {name, value uint64}) as written with proto field names
+// (snake_case) by the JSON and YAML output formatters: test/test_data/output_formatter.*.gold
+// at 2a047ec95760075fc17c77cd023c790345e07c9c, and real outputs test_data/*sample*.json
+// (2019-2020, without execution_start or version). The proto read at 0d69b89b has no
+// execution_start; later ones do, and both are read.
 import type { LoadResult } from '@meshbench/schema';
 import { ResultFileError } from './result-file-error.ts';
 import {
@@ -8,7 +16,6 @@ import {
   type Json,
   modeFromLabel,
   orderPercentiles,
-  parseJsonOrYaml,
   protoDurationMs,
   rfc3339,
   shift,
@@ -45,8 +52,7 @@ const USED_OPTIONS = [
   'duration',
 ];
 
-export function decodeNighthawk(text: string): { results: LoadResult[]; unmapped: string[] } {
-  const doc = parseJsonOrYaml(text);
+export function decodeNighthawk(doc: unknown): { results: LoadResult[]; unmapped: string[] } {
   if (
     !isRecord(doc) ||
     !Array.isArray(doc.results) ||

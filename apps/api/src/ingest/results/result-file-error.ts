@@ -8,7 +8,9 @@ export type ResultFileProblem =
   | 'truncated'
   | 'non_finite'
   | 'invalid_value'
-  | 'no_results';
+  | 'no_results'
+  | 'too_large'
+  | 'too_complex';
 
 export class ResultFileError extends Error {
   readonly field?: string;

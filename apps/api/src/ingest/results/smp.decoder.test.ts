@@ -1,30 +1,24 @@
 import { loadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { ResultFileError } from './result-file-error.ts';
-import { decodeSmp } from './smp.decoder.ts';
-import { publicFixture } from './test-fixtures.ts';
+import { decodeSmp as fromDocument } from './smp.decoder.ts';
+import { documentOf, publicFixture, rejected } from './test-fixtures.ts';
+
+/** The decoder on a JSON or YAML text, as decodeResults hands it the parsed file. */
+const decodeSmp = async (text: string) => fromDocument(await documentOf(text));
 
 const file = (f: string) => publicFixture(`service-mesh-performance/${f}`);
 
-function decoded(text: string) {
-  const out = decodeSmp(text);
+async function decoded(text: string) {
+  const out = await decodeSmp(text);
   for (const r of out.results) expect(loadResult.parse(r)).toEqual(r);
   return out;
 }
 
-function thrown(fn: () => unknown): ResultFileError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ResultFileError);
-    return err as ResultFileError;
-  }
-  throw new Error('expected a ResultFileError');
-}
+const thrown = rejected;
 
 describe('decodeSmp: the SMP result document', () => {
-  it("reads the spec's example (YAML)", () => {
-    const { results, unmapped } = decoded(file('smp_result_example.yaml'));
+  it("reads the spec's example (YAML)", async () => {
+    const { results, unmapped } = await decoded(file('smp_result_example.yaml'));
     expect(results).toHaveLength(1);
     const r = results[0]!;
     expect(r.connections).toBe(1); // client.connections
@@ -50,7 +44,7 @@ describe('decodeSmp: the SMP result document', () => {
     expect(unmapped).toEqual([]); // metrics: {} is empty
   });
 
-  it("reads the spec proto's layout (JSON, latencies_ms and actual_QPS at the top)", () => {
+  it("reads the spec proto's layout (JSON, latencies_ms and actual_QPS at the top)", async () => {
     const text = JSON.stringify({
       smp_version: 'v0.0.1',
       id: 'r-1',
@@ -61,34 +55,34 @@ describe('decodeSmp: the SMP result document', () => {
       actual_QPS: 998.5,
       details_uri: 'https://example.test/r-1',
     });
-    const r = decoded(text).results[0]!;
+    const r = (await decoded(text)).results[0]!;
     expect(r.achievedRps).toBe(998.5);
     expect(r.durationMs).toBe(60500);
     expect(r.percentiles.map((p) => p.p)).toEqual([50, 90, 99]);
     expect(r.labels).toMatchObject({ mesh: 'istio', smpVersion: 'v0.0.1', id: 'r-1' });
   });
 
-  it('rejects .nan in YAML with the field', () => {
+  it('rejects .nan in YAML with the field', async () => {
     const text = file('smp_result_example.yaml').replace('p99: 0.055', 'p99: .nan');
-    const err = thrown(() => decodeSmp(text));
+    const err = await thrown(() => decodeSmp(text));
     expect(err.problem).toBe('non_finite');
     expect(err.field).toBe('client.latencies_ms.p99');
   });
 
-  it('rejects YAML that does not parse, with its line', () => {
-    const err = thrown(() => decodeSmp('client:\n  connections: [1\n'));
+  it('rejects YAML that does not parse, with its line', async () => {
+    const err = await thrown(() => decodeSmp('client:\n  connections: [1\n'));
     expect(err.line).toBeGreaterThan(0);
   });
 
-  it('rejects what is not an SMP result', () => {
-    const err = thrown(() => decodeSmp('name: something else\n'));
+  it('rejects what is not an SMP result', async () => {
+    const err = await thrown(() => decodeSmp('name: something else\n'));
     expect(err.problem).toBe('format_mismatch');
   });
 });
 
 describe("decodeSmp: Meshery's results (test-results.json)", () => {
-  it('reads each runner result as Fortio, with the record around it as labels', () => {
-    const { results, unmapped } = decoded(file('meshery_test_results.json'));
+  it('reads each runner result as Fortio, with the record around it as labels', async () => {
+    const { results, unmapped } = await decoded(file('meshery_test_results.json'));
     expect(results).toHaveLength(3);
     const [noMesh, linkerd, linkerd2] = results as [
       (typeof results)[0],
@@ -139,10 +133,10 @@ describe("decodeSmp: Meshery's results (test-results.json)", () => {
     expect(unmapped).not.toContain('server_metrics'); // null
   });
 
-  it('names the record and run of a bad value', () => {
+  it('names the record and run of a bad value', async () => {
     const doc = JSON.parse(file('meshery_test_results.json'));
     doc[2].runner_results[0].ActualQPS = 'Infinity';
-    const err = thrown(() => decodeSmp(JSON.stringify(doc)));
+    const err = await thrown(() => decodeSmp(JSON.stringify(doc)));
     expect(err.problem).toBe('non_finite');
     expect(err.field).toBe('[2].runner_results[0].ActualQPS');
   });

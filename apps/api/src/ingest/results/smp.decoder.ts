@@ -1,6 +1,12 @@
 // Service Mesh Performance (SMP) results, YAML or JSON: the spec's result document
 // (latencies already in milliseconds) and Meshery's result records, whose
 // runner_results hold Fortio results.
+// Follows service-mesh-performance/service-mesh-performance at 6ecbce7985dddb5577509f25a1ab
+// 67959da8ca68: the spec's example result ("docs/assets/spec/readme/service mesh performance
+// result.yaml": start/end_time, exp_uuid, endpoint_url, env, client {connections, rps,
+// latencies_ms {min, average, p50, p90, p99, max}}) and the site's Meshery sample
+// (docs/_data/test-results.json: records with runner_results of Fortio results, read by the
+// Fortio decoder, see its header).
 import type { LoadResult } from '@meshbench/schema';
 import { fortioToResult } from './fortio.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
@@ -8,7 +14,6 @@ import {
   emptyResult,
   isRecord,
   type Json,
-  parseJsonOrYaml,
   rfc3339,
   spanMs,
   toCount,
@@ -29,8 +34,7 @@ export function isSmpResult(doc: unknown): boolean {
   return isRecord(doc.client) && isRecord(doc.client.latencies_ms);
 }
 
-export function decodeSmp(text: string): { results: LoadResult[]; unmapped: string[] } {
-  const doc = parseJsonOrYaml(text);
+export function decodeSmp(doc: unknown): { results: LoadResult[]; unmapped: string[] } {
   if (isMesheryResults(doc))
     return decodeMeshery(Array.isArray(doc) ? doc : [doc], Array.isArray(doc));
   if (isSmpResult(doc)) return decodeSmpResult(doc as Json);

@@ -2,6 +2,10 @@
 // runners' output) and from this folder's hand-written fixtures.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { ResultFileError } from './result-file-error.ts';
+import { parseJson } from './values.ts';
+import { parseYaml } from './yaml-bounded.ts';
 
 const PUBLIC = new URL('../../../../../fixtures/public/', import.meta.url);
 const LOCAL = new URL('./fixtures/', import.meta.url);
@@ -33,3 +37,19 @@ export function allFixtures(): Array<{ name: string; text: string }> {
 }
 
 export const publicFixturesDir = fileURLToPath(PUBLIC);
+
+/** A JSON or YAML file parsed as decodeResults parses it, for the document decoders. */
+export async function documentOf(text: string): Promise<unknown> {
+  return /^\uFEFF?\s*[[{]/.test(text) ? parseJson(text) : parseYaml(text);
+}
+
+/** The ResultFileError a call throws (sync) or rejects with (async). */
+export async function rejected(fn: () => unknown): Promise<ResultFileError> {
+  try {
+    await fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ResultFileError);
+    return err as ResultFileError;
+  }
+  throw new Error('expected a ResultFileError');
+}

@@ -1,11 +1,17 @@
-// Shared pieces of the result decoders: strict numbers, exact unit shifts, JSON and YAML
-// parsing that says where a file is broken, and the empty load result they fill in.
+// Shared pieces of the result decoders: strict numbers, exact unit shifts, JSON parsing
+// that says where a file is broken, and the empty load result they fill in. (YAML is
+// parsed off the event loop: yaml-bounded.ts.)
 import { type LoadResult, UNSPECIFIED_MODE } from '@meshbench/schema';
-import YAML from 'yaml';
 import { parseTimestampUs } from '../timestamps.ts';
 import { ResultFileError } from './result-file-error.ts';
 
 export type Json = Record<string, unknown>;
+
+/** Load results one file may hold (Istio's perf dashboard CSV has about a hundred rows). */
+export const MAX_RESULTS_PER_FILE = 10_000;
+
+/** Percentiles one result may state (Nighthawk's largest real output has 73; wrk2's -L ~100). */
+export const MAX_PERCENTILES_PER_RESULT = 1000;
 
 export function isRecord(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -69,7 +75,9 @@ export function hasMeasurement(r: LoadResult): boolean {
 
 // --- numbers -------------------------------------------------------------------------
 
-const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+// One way only to split a run of digits (`\d+(?:\.\d*)?`, not `\d+\.?\d*`): the ambiguous
+// form backtracks quadratically on a long token (8000 digits: 50 ms; 1 MB: minutes).
+const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 const NON_FINITE = /^[-+]?(?:nan|inf|infinity)$/i;
 
 interface Where {
@@ -253,22 +261,6 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** YAML (or JSON, its subset) with the parser's line in the error. */
-export function parseYaml(text: string): unknown {
-  try {
-    return YAML.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    const line = (err as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
-    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-    throw new ResultFileError('invalid_value', `invalid YAML: ${first}`, line ? { line } : {});
-  }
-}
-
-/** JSON when the text opens like JSON (so JSON errors are reported as such), else YAML. */
-export function parseJsonOrYaml(text: string): unknown {
-  return looksLikeJson(text) ? parseJson(text) : parseYaml(text);
-}
-
 type Frame = { kind: 'object'; key: string | null } | { kind: 'array'; index: number };
 
 function pathOf(frames: Frame[]): string {
@@ -348,9 +340,14 @@ function truncated(line: number, frames: Frame[]): ResultFileError {
 
 /** Collects the source fields a decoder could not place, once each, in the order met. */
 export class Unmapped {
+  /** Names kept; a file with more (a text report of junk lines) says how many were left out. */
+  static readonly MAX = 100;
   private readonly seen = new Set<string>();
+  private more = 0;
   add(name: string): void {
-    this.seen.add(name);
+    if (this.seen.has(name)) return;
+    if (this.seen.size < Unmapped.MAX) this.seen.add(name);
+    else this.more++;
   }
   /** Adds `prefix + key` for every key of `obj` not in `used` that carries a value. */
   rest(obj: Json, used: readonly string[], prefix = ''): void {
@@ -359,6 +356,8 @@ export class Unmapped {
     }
   }
   list(): string[] {
-    return [...this.seen];
+    const names = [...this.seen];
+    if (this.more > 0) names.push(`… and ${this.more} more`);
+    return names;
   }
 }

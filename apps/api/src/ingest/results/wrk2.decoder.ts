@@ -1,5 +1,12 @@
 // wrk2's (and wrk's) text report to one load result. The "Detailed Percentile spectrum"
 // (values in milliseconds) is preferred to the rounded "Latency Distribution" lines.
+// Follows giltene/wrk2 src/wrk.c at f3a405e86295f591a95dddd9605709b3fd9207a4: the lines
+// main() prints ("Running <d> test @ <url>", "<t> threads and <c> connections", "Thread
+// calibration", print_stats "Latency"/"Req/Sec", print_hdr_latency for -L/-U, "<n> requests
+// in <d>, <b>B read", "Socket errors: connect, read, write, timeout", "Non-2xx or 3xx
+// responses" (status > 399), "Requests/sec:", "Transfer/sec:"); latencies come from an
+// HdrHistogram of 3 significant digits (hdr_init(1, MAX_LATENCY, 3, ...)). wg/wrk's report
+// has the same lines without the spectrum. Checked on the README samples (fixtures/).
 import type { LoadResult } from '@meshbench/schema';
 import { ResultFileError } from './result-file-error.ts';
 import {
@@ -12,7 +19,9 @@ import {
   Unmapped,
 } from './values.ts';
 
-const NUM = String.raw`[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)`;
+// `\d+(?:\.\d*)?` rather than `\d+\.?\d*`: one way to read a run of digits, so a long line
+// costs linear time, not quadratic backtracking.
+const NUM = String.raw`[-+]?(?:\d+(?:\.\d*)?|\.\d+|nan|inf)`;
 const DURATION = new RegExp(`^(${NUM})(us|ms|s|m|h)$`, 'i');
 
 /** A wrk duration ("6.60ms", "812.33us", "1.00m") in milliseconds. */

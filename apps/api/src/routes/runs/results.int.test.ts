@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, useServer } from '../../test/harness.ts';
@@ -72,6 +73,76 @@ describe.each(backends)('load results on $name', (backend) => {
     });
   });
 
+  it("adds requested percentiles a Fortio file lacks from its histogram, with the bucket's bounds", async () => {
+    const run = await createRun(server);
+    // Fortio 0.8.1's golden.json: 12000 requests, 27 buckets, "Percentiles": [].
+    const posted = await post(run.id, fixture('envoyproxy-nighthawk/hist_fortio-data_golden.json'));
+    expect(posted.status).toBe(201);
+    expect((await stored(run.id))[0]?.percentiles).toEqual([]);
+
+    const asked = await server.json<Array<{ percentiles: unknown[] }>>(
+      `/runs/${run.id}/results?percentiles=96,99.9`,
+    );
+    expect(asked.status).toBe(200);
+    // By hand from DurationHistogram.Data: rank 11520 of 12000 has 11400 below [0.05, 0.06] s
+    // (206 values); rank 11988 has 11969 below [0.14, 0.16] s (21 values).
+    const [p96, p999] = (asked.body[0]?.percentiles ?? []) as Array<
+      Record<string, number | string>
+    >;
+    expect(p96).toMatchObject({
+      p: 96,
+      exact: false,
+      method: 'tool-histogram',
+      lower: 50,
+      upper: 60,
+    });
+    expect(p96?.ms).toBeCloseTo(50 + (120 / 206) * 10, 9);
+    expect(p999).toMatchObject({ p: 99.9, lower: 140, upper: 160 });
+    expect(p999?.ms).toBeCloseTo(140 + (19 / 21) * 20, 9);
+
+    const bad = await server.json(`/runs/${run.id}/results?percentiles=0,101`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('marks what a file states as reported, and keeps it over the histogram', async () => {
+    const run = await createRun(server);
+    // Nighthawk's Fortio output: p50 0.065077247 s stated, 53 requests in 31 buckets.
+    await post(run.id, fixture('envoyproxy-nighthawk/output_formatter.medium.fortio.gold'));
+    const asked = await server.json<Array<{ percentiles: Array<Record<string, unknown>> }>>(
+      `/runs/${run.id}/results?percentiles=50,96`,
+    );
+    const ps = asked.body[0]?.percentiles ?? [];
+    expect(ps.find((x) => x.p === 50)).toEqual({
+      p: 50,
+      ms: 65.077247,
+      exact: false,
+      method: 'reported',
+    });
+    expect(ps.find((x) => x.p === 96)?.method).toBe('tool-histogram');
+  });
+
+  it('imports a k6 v1 machine-readable summary, with format=auto and format=k6', async () => {
+    const v1 = readFileSync(
+      new URL('../../ingest/results/fixtures/k6-v1-machine-readable.json', import.meta.url),
+      'utf8',
+    );
+    for (const query of ['', '?format=k6']) {
+      const run = await createRun(server);
+      const posted = await post(run.id, v1, query, { 'content-type': 'application/json' });
+      expect(posted.status).toBe(201);
+      expect(posted.body).toMatchObject({ format: 'k6', imported: 1 });
+      const [point] = await stored(run.id);
+      // http_reqs.count, http_req_failed.matches, vus.max, config.duration 30.004511269 s
+      expect(point).toMatchObject({ requests: 2990, errors: 12, connections: 100 });
+      expect(point?.durationMs).toBe(30004.511269);
+      expect(point?.percentiles).toEqual([
+        { p: 50, ms: 1.6005555, exact: false, method: 'reported' },
+        { p: 90, ms: 3.2591489, exact: false, method: 'reported' },
+        { p: 95, ms: 4.3046355, exact: false, method: 'reported' },
+      ]);
+    }
+  });
+
   describe('bad files: a 4xx with the reason, nothing stored', () => {
     const fortio = fixture('envoyproxy-nighthawk/fortio_data_small.json');
     it.each([
@@ -105,6 +176,117 @@ describe.each(backends)('load results on $name', (backend) => {
       expect((await post('00000000-0000-0000-0000-000000000000', fortio)).status).toBe(404);
       const run = await createRun(server);
       expect((await post(run.id, fortio, '?format=jmeter')).status).toBe(400);
+    });
+  });
+
+  describe('bounded parsing: no file holds the server', () => {
+    /** Milliseconds a GET of the run's results takes, over a socket of its own. */
+    const timedGet = (runId: string) =>
+      new Promise<number>((resolve, reject) => {
+        const started = performance.now();
+        const req = httpRequest(
+          `${server.url}/api/v1/runs/${runId}/results`,
+          { headers: { authorization: `Bearer ${server.token}` }, agent: false },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === 200
+                ? resolve(performance.now() - started)
+                : reject(new Error(`GET answered ${res.statusCode}`)),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+
+    it('answers a 30 MB non-JSON file quickly (413), and answers others meanwhile', async () => {
+      const run = await createRun(server);
+      const big = 'key: value\n'.repeat(2_800_000); // 30.8 MB of YAML-looking text
+      const started = performance.now();
+      const posting = post(run.id, big);
+      const meanwhile = await timedGet(run.id);
+      const posted = await posting;
+      expect(posted.status).toBe(413);
+      expect(posted.body.message).toContain('MESHBENCH_MAX_RESULT_BYTES');
+      expect(posted.body.message).toContain('8388608');
+      expect(performance.now() - started).toBeLessThan(10_000);
+      // The 30 MB upload runs in this same process, so this GET shares the loop with it.
+      expect(meanwhile).toBeLessThan(5000);
+      expect(await stored(run.id)).toEqual([]);
+    });
+
+    it('answers a gzip body that inflates past the limit with 413, in linear time', async () => {
+      const run = await createRun(server);
+      // 64 MB of one endless line, 64 KB on the wire.
+      const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 'a'));
+      const started = performance.now();
+      const posted = await post(run.id, bomb, '', { 'content-encoding': 'gzip' });
+      expect(posted.status).toBe(413);
+      expect(posted.body.message).toContain('8388608');
+      expect(performance.now() - started).toBeLessThan(5000);
+    });
+
+    it('does not hold a concurrent GET behind a 1 MB junk YAML-looking file', async () => {
+      const run = await createRun(server);
+      // Looks like an SMP result at the top, then 1 MB of `k: v` lines: parsed as YAML,
+      // this took 4 s on the event loop (the yaml library checks keys pairwise).
+      const junk = `latencies_ms:\n${Array.from({ length: 85_000 }, (_, i) => `  k${i}: v`).join('\n')}\n`;
+      expect(junk.length).toBeGreaterThan(1_000_000);
+      expect(junk.length).toBeLessThan(1024 * 1024); // under the YAML limit: it is parsed
+      // What a GET takes on this (shared) machine with nothing else to do: the worst of five
+      // once warm.
+      await timedGet(run.id);
+      const warm: number[] = [];
+      for (let i = 0; i < 5; i++) warm.push(await timedGet(run.id));
+      const baseline = Math.max(...warm);
+      const posting = post(run.id, junk);
+      // GETs while the file is parsed (the parse runs until the 5 s YAML limit; the upload,
+      // from this same process, is over after a moment), each on its own socket.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const gets: number[] = [];
+      let done = false;
+      const watching = (async () => {
+        while (!done) gets.push(await timedGet(run.id));
+      })();
+      const posted = await posting;
+      done = true;
+      await watching;
+      // Parsed off the event loop until the YAML time limit ends it.
+      expect(posted.status).toBe(422);
+      expect(posted.body.code).toBe('too_complex');
+      expect(gets.length).toBeGreaterThan(0);
+      expect(Math.max(...gets)).toBeLessThan(baseline + 200);
+      expect(await stored(run.id)).toEqual([]);
+    });
+  });
+
+  describe('bounded parsing with a larger limit', () => {
+    const roomy = useServer(backend, { MESHBENCH_MAX_RESULT_BYTES: String(64 * 1024 * 1024) });
+
+    it('refuses 30 MB of text that is no result without parsing it (415)', async () => {
+      const run = await createRun(roomy);
+      const big = 'key: value\n'.repeat(2_800_000);
+      const started = performance.now();
+      const posted = await roomy.json<Record<string, unknown>>(`/runs/${run.id}/results`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: big,
+      });
+      expect(posted.status).toBe(415);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
+
+    it('refuses a YAML-looking result past 1 MiB with 413 naming the YAML limit', async () => {
+      const run = await createRun(roomy);
+      const big = `latencies_ms:\n${'  p50: 1\n'.repeat(2_000_000)}`;
+      const posted = await roomy.json<Record<string, unknown>>(`/runs/${run.id}/results`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: big,
+      });
+      expect(posted.status).toBe(413);
+      expect(posted.body.message).toContain('YAML result files are limited to 1048576 bytes');
     });
   });
 });

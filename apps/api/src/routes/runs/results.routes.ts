@@ -4,6 +4,7 @@ import {
   apiError,
   importResultsQuery,
   importResultsResponse,
+  listResultsQuery,
   storedLoadResult,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,7 +23,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       schema: {
         tags: ['load results'],
         description:
-          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV. `format=auto` (the default) tells them apart by content. `Content-Encoding: gzip` allowed. All points of the file are stored, or none. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
+          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. Limits: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
         params: runParams,
         querystring: importResultsQuery,
         response: {
@@ -41,7 +42,9 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
     async (request, reply) => {
       const body = decodedBody(request, request.body as Readable);
       try {
-        const text = (await readBody(body, opts.maxResultBytes)).toString('utf8');
+        const text = (
+          await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES')
+        ).toString('utf8');
         const result = await app.services.results.import(
           request.params.id,
           text,
@@ -61,10 +64,12 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       schema: {
         tags: ['load results'],
         params: runParams,
-        response: { 200: z.array(storedLoadResult), 404: apiError },
+        querystring: listResultsQuery,
+        response: { 200: z.array(storedLoadResult), 400: apiError, 404: apiError },
       },
     },
-    async (request) => app.services.results.list(request.params.id),
+    async (request) =>
+      app.services.results.list(request.params.id, request.query.percentiles ?? []),
   );
 };
 export default routes;
