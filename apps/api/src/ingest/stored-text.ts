@@ -26,21 +26,25 @@ const join = (path: string, key: string | number) =>
   path === '' ? String(key) : `${path}.${String(key)}`;
 
 /** The first value in a decoded JSON value that cannot be stored as sent, depth first. */
-export function findBadValue(value: unknown, path = ''): BadValue | undefined {
+export function findBadValue(
+  value: unknown,
+  path = '',
+  options: { numbers?: boolean } = {},
+): BadValue | undefined {
   switch (typeof value) {
     case 'string': {
       const reason = textProblem(value);
       return reason ? { path, reason } : undefined;
     }
     case 'number':
-      return Number.isFinite(value)
+      return options.numbers === false || Number.isFinite(value)
         ? undefined
         : { path, reason: 'is not a finite number (beyond ±1.8e308)' };
     case 'object': {
       if (value === null) return undefined;
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
-          const bad = findBadValue(value[i], join(path, i));
+          const bad = findBadValue(value[i], join(path, i), options);
           if (bad) return bad;
         }
         return undefined;
@@ -50,7 +54,7 @@ export function findBadValue(value: unknown, path = ''): BadValue | undefined {
         if (FORBIDDEN_KEYS.has(key)) return { path: at, reason: 'is a key that is not allowed' };
         const keyProblem = textProblem(key);
         if (keyProblem) return { path: at, reason: `has a key that ${keyProblem}` };
-        const bad = findBadValue((value as Record<string, unknown>)[key], at);
+        const bad = findBadValue((value as Record<string, unknown>)[key], at, options);
         if (bad) return bad;
       }
       return undefined;

@@ -3,6 +3,7 @@ import type { ImportResultsResponse, ResultFormat, StoredLoadResult } from '@mes
 import { withRequestedPercentiles } from '../domain/bucket-percentiles.ts';
 import { AppError, notFound } from '../errors.ts';
 import { decodeResults, ResultFileError, type ResultFileProblem } from '../ingest/results/index.ts';
+import { findBadValue } from '../ingest/stored-text.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
@@ -50,6 +51,18 @@ export function resultsService(deps: { runs: RunsRepository; results: ResultsRep
           });
         }
         throw error;
+      }
+      // What no column can hold as sent (NUL, lone surrogates, 1e400) is refused by name.
+      const bad = findBadValue(decoded.results);
+      if (bad) {
+        const [index, ...field] = bad.path.split('.');
+        const at = field.join('.');
+        throw new AppError(
+          422,
+          'invalid_value',
+          `result ${Number(index) + 1}: ${at ? `"${at}" ` : ''}${bad.reason}`,
+          at ? { field: at } : {},
+        );
       }
       const imported = await results.insert(run.id, decoded.format, decoded.results);
       return { format: decoded.format, imported, unmapped: decoded.unmapped };

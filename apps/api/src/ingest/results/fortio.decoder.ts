@@ -90,7 +90,7 @@ export function fortioToResult(o: Json, ctx: FortioContext): LoadResult {
   }
 
   if (o.StartTime !== undefined) {
-    r.startedAt = rfc3339(o.StartTime);
+    r.startedAt = rfc3339(o.StartTime, `${ctx.name}StartTime`);
     if (r.startedAt === null) ctx.unmapped.add(`${ctx.name}StartTime`);
   }
 

@@ -100,7 +100,7 @@ export function decodeNighthawk(doc: unknown): { results: LoadResult[]; unmapped
   // starts (its own Fortio converter writes it as StartTime).
   const start = g.execution_start ?? doc.timestamp;
   if (start !== undefined) {
-    r.startedAt = rfc3339(start);
+    r.startedAt = rfc3339(start, 'start');
     if (r.startedAt === null)
       unmapped.add(g.execution_start ? 'results[global].execution_start' : 'timestamp');
   }

@@ -117,8 +117,8 @@ function decodeSmpResult(doc: Json): { results: LoadResult[]; unmapped: string[]
     }
   }
 
-  const start = rfc3339(doc.start_time);
-  const end = rfc3339(doc.end_time);
+  const start = rfc3339(doc.start_time, 'start_time');
+  const end = rfc3339(doc.end_time, 'end_time');
   r.startedAt = start;
   if (doc.start_time !== undefined && start === null) unmapped.add('start_time');
   if (start !== null && end !== null) r.durationMs = spanMs(start, end);

@@ -1,7 +1,8 @@
 // Shared pieces of the result decoders: strict numbers, exact unit shifts, JSON parsing
 // that says where a file is broken, and the empty load result they fill in. (YAML is
 // parsed off the event loop: yaml-bounded.ts.)
-import { type LoadResult, UNSPECIFIED_MODE } from '@meshbench/schema';
+import { calendarProblem, type LoadResult, RFC3339, UNSPECIFIED_MODE } from '@meshbench/schema';
+import { findBadValue } from '../stored-text.ts';
 import { parseTimestampUs } from '../timestamps.ts';
 import { ResultFileError } from './result-file-error.ts';
 
@@ -198,8 +199,18 @@ export function goDurationSeconds(value: unknown): number | null {
 }
 
 /** The string itself when it is an RFC 3339 date-time, else null. */
-export function rfc3339(value: unknown): string | null {
-  return typeof value === 'string' && parseTimestampUs(value) !== null ? value : null;
+export function rfc3339(value: unknown, field?: string): string | null {
+  if (typeof value !== 'string') return null;
+  if (parseTimestampUs(value) !== null) return value;
+  // The RFC 3339 shape naming no instant (year 0000, February 30): refused, not dropped,
+  // as a time in another shape is (named in `unmapped`).
+  const problem = RFC3339.test(value) ? calendarProblem(value) : undefined;
+  if (problem && field) {
+    throw new ResultFileError('invalid_value', `${field} ${JSON.stringify(value)} ${problem}`, {
+      field,
+    });
+  }
+  return null;
 }
 
 /** end - start in milliseconds, exact to the nanosecond; null unless both are RFC 3339. */
@@ -254,11 +265,19 @@ export function looksLikeJson(text: string): boolean {
 /** JSON.parse, or a ResultFileError naming the line and field where the JSON breaks. */
 export function parseJson(text: string): unknown {
   const body = text.replace(/^\uFEFF/, '');
+  let value: unknown;
   try {
-    return JSON.parse(body);
+    value = JSON.parse(body);
   } catch (err) {
     throw diagnoseJson(body, err instanceof Error ? err.message : String(err));
   }
+  // Text no column can hold (NUL, lone surrogates) and prototype keys are refused by path;
+  // numbers are the decoders' to judge (non_finite names the field they read).
+  const bad = findBadValue(value, '', { numbers: false });
+  if (bad) {
+    throw new ResultFileError('invalid_value', `"${bad.path}" ${bad.reason}`, { field: bad.path });
+  }
+  return value;
 }
 
 type Frame = { kind: 'object'; key: string | null } | { kind: 'array'; index: number };

@@ -9,6 +9,8 @@ import {
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import { invalidUtf8At } from '../../ingest/stored-text.ts';
 import { decodedBody, readBody } from '../request-body.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
@@ -42,9 +44,16 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
     async (request, reply) => {
       const body = decodedBody(request, request.body as Readable);
       try {
-        const text = (
-          await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES')
-        ).toString('utf8');
+        const bytes = await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES');
+        const badByte = invalidUtf8At(bytes);
+        if (badByte >= 0) {
+          throw new AppError(
+            400,
+            'invalid_utf8',
+            `the file is not valid UTF-8 (byte ${badByte + 1}); result files are UTF-8 text`,
+          );
+        }
+        const text = bytes.toString('utf8');
         const result = await app.services.results.import(
           request.params.id,
           text,
