@@ -10,6 +10,7 @@ export const seriesKind = z.enum([
   'timer',
   'histogram',
   'distribution',
+  'exponential_histogram',
   'summary',
 ]);
 export type SeriesKind = z.infer<typeof seriesKind>;
