@@ -375,8 +375,10 @@ export interface Bucketed {
   p50?: number;
   p90?: number;
   p99?: number;
-  /** Summaries: the bucket's last quantiles as sent; distributions: the asked percentiles. */
+  /** Summaries: the bucket's last quantiles as sent. */
   quantiles?: StatPercentile[];
+  /** Distributions: the asked percentiles of the bucket. */
+  percentiles?: StatPercentile[];
 }
 
 /**
@@ -463,7 +465,7 @@ export function bucketize(
           if (p50) b.p50 = p50.value;
           if (p90) b.p90 = p90.value;
           if (p99) b.p99 = p99.value;
-          if (opts.asked) b.quantiles = percentilesOf(merged, opts.asked, range);
+          if (opts.asked) b.percentiles = percentilesOf(merged, opts.asked, range);
         }
       }
     }
