@@ -101,7 +101,9 @@ export const seriesPoint = z.object({
   p50: z
     .number()
     .optional()
-    .describe("distributions: the bucket's nearest-rank P50 (see percentiles for its accuracy)"),
+    .describe(
+      "distributions: the bucket's nearest-rank P50 (P90, P99 alike); ask `?percentiles=` for each bucket's percentiles with their method and bound",
+    ),
   p90: z.number().optional(),
   p99: z.number().optional(),
   percentiles: z

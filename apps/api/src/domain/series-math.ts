@@ -1,6 +1,6 @@
 // Reading stored metric rows: several rows per series and interval (one per replica, or
 // per OTLP point) are combined here. Counters are summed, gauges take the last value by
-// time, sets the union of members, timers merge their sketches; OTLP cumulative points
+// time, sets the union of members, distributions merge (distribution.ts); OTLP cumulative points
 // become increases between consecutive points of one stream (a drop is a reset).
 import type { SeriesKind } from '@meshbench/schema';
 import {
@@ -23,6 +23,7 @@ export interface AggregateValues {
   last: number | null;
   lastAtMs: number | null;
   members: string[] | null;
+  /** A distribution's values, encoded by distribution.ts (the column is named for its past). */
   sketch: Uint8Array | null;
 }
 
