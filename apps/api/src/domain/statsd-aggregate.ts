@@ -188,7 +188,7 @@ export class StatsdAggregator implements StatsdSink {
         } else {
           // Too many, or a sampled one (a weight a raw value cannot carry): a sketch from now.
           const sketch = newSketch();
-          if (a.raw) for (const v of a.raw) sketch.accept(v);
+          if (a.raw) for (const v of a.raw) sketch.accept(v, 1);
           sketch.accept(value, weight);
           a.sketch = sketch;
           a.raw = null;
