@@ -49,3 +49,11 @@ export const percentileAccuracy = z.object({
     .describe('the true value is within this fraction of the given value (e.g. 0.01)'),
 });
 export type PercentileAccuracy = z.infer<typeof percentileAccuracy>;
+
+/** `?percentiles=50,90,96,99,99.9`: any percentiles in (0, 100], at most 50. */
+export const percentileList = z
+  .string()
+  .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of numbers')
+  .transform((s) => s.split(',').map(Number))
+  .refine((ps) => ps.every((p) => p > 0 && p <= 100), 'each percentile must be in (0, 100]')
+  .refine((ps) => ps.length <= 50, 'at most 50 percentiles');

@@ -1,6 +1,7 @@
 // Load results: data-plane load test points imported from runners' result files.
 import { z } from 'zod';
-import { histogramBin, percentileList, percentileValue } from './propagation.ts';
+import { percentileList } from './accuracy.ts';
+import { histogramBin, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z

@@ -1,6 +1,6 @@
 // Metric series (StatsD and OTLP), their points, and a run's scale-up timeline.
 import { z } from 'zod';
-import { percentileAccuracy } from './accuracy.ts';
+import { percentileAccuracy, percentileList } from './accuracy.ts';
 
 export const seriesKind = z.enum([
   'counter',
@@ -10,6 +10,7 @@ export const seriesKind = z.enum([
   'timer',
   'histogram',
   'distribution',
+  'exponential_histogram',
   'summary',
 ]);
 export type SeriesKind = z.infer<typeof seriesKind>;
@@ -22,6 +23,22 @@ export const quantileValue = z
   .object({ p: z.number(), value: z.number() })
   .extend(percentileAccuracy.partial().shape);
 export type QuantileValue = z.infer<typeof quantileValue>;
+
+const DISTRIBUTION_PERCENTILES = [
+  'Nearest rank (the value at rank ceil(p/100 * count)) of the values merged over the window, p from `?percentiles` (default 50,90,99), each saying how it was obtained:',
+  'StatsD timers/histograms/distributions whose every interval held at most 256 unsampled samples (and at most 100,000 in the window): method raw, exact: true;',
+  'more samples, or sampled ones: method ddsketch, the true value within relativeError (0.01) of value;',
+  'OTLP exponential histograms (kind exponential_histogram, merged at the coarsest scale): method exponential-histogram, the true value in [lower, upper], the bucket (base^i, base^(i+1)] with base 2^(2^-scale) narrowed by the recorded min/max, value its geometric middle;',
+  'OTLP explicit-bucket histograms: method explicit-histogram, the true value in [lower, upper], the bucket the rank falls in (narrowed by min/max; null: the open-ended bucket when no min/max was sent), value interpolated linearly inside it;',
+  'summaries: the last quantiles as the client sent them (method summary, no bound).',
+].join(' ');
+
+export const seriesQuery = z.object({
+  percentiles: percentileList
+    .optional()
+    .describe('percentiles of distributions, in (0, 100], comma-separated (default 50,90,99)'),
+});
+export type SeriesQuery = z.infer<typeof seriesQuery>;
 
 export const seriesStats = z.object({
   count: z
@@ -42,12 +59,7 @@ export const seriesStats = z.object({
     .describe(
       "gauges: the last value as exact decimal text, when it is an integer beyond float8's 2^53 (OTLP int64, e.g. Envoy's uint64 gauges as Envoy sends them)",
     ),
-  percentiles: z
-    .array(quantileValue)
-    .optional()
-    .describe(
-      'timers, histograms, distributions: estimates from the merged DDSketch at the nearest rank (method ddsketch, relativeError 0.01); summaries: the last quantiles as the client sent them (method summary, no bound)',
-    ),
+  percentiles: z.array(quantileValue).optional().describe(DISTRIBUTION_PERCENTILES),
 });
 export type SeriesStats = z.infer<typeof seriesStats>;
 
@@ -65,6 +77,11 @@ export const seriesList = z.array(series);
 
 export const pointsQuery = z.object({
   points: z.coerce.number().int().min(2).max(20_000).default(1000),
+  percentiles: percentileList
+    .optional()
+    .describe(
+      "percentiles of distributions, in (0, 100], comma-separated: the series' stats and each point's `percentiles` (default 50,90,99 for the stats, none per point)",
+    ),
 });
 export type PointsQuery = z.infer<typeof pointsQuery>;
 
@@ -81,9 +98,20 @@ export const seriesPoint = z.object({
   max: z.number().nullable().optional(),
   count: z.number().optional(),
   ratePerSec: z.number().optional().describe('counters: increase per second'),
-  p50: z.number().optional(),
+  p50: z
+    .number()
+    .optional()
+    .describe(
+      "distributions: the bucket's nearest-rank P50 (P90, P99 alike); ask `?percentiles=` for each bucket's percentiles with their method and bound",
+    ),
   p90: z.number().optional(),
   p99: z.number().optional(),
+  percentiles: z
+    .array(quantileValue)
+    .optional()
+    .describe(
+      `distributions, when \`?percentiles\` asks: the bucket's own. ${DISTRIBUTION_PERCENTILES}`,
+    ),
   quantiles: z
     .array(quantileValue)
     .optional()

@@ -1,20 +1,12 @@
 // The propagation summary of one change: how fast the proxies applied it.
 import { z } from 'zod';
-import { percentileAccuracy } from './accuracy.ts';
+import { percentileAccuracy, percentileList } from './accuracy.ts';
 
 export const DEFAULT_PERCENTILES = [50, 90, 95, 96, 99, 99.9] as const;
 export const DEFAULT_WITHIN_MS = 1000;
 export const DEFAULT_BINS = 60;
 export const histogramScale = z.enum(['linear', 'log']);
 export type HistogramScale = z.infer<typeof histogramScale>;
-
-/** `percentiles=50,96,99.9`: each in (0, 100], at most 50. */
-export const percentileList = z
-  .string()
-  .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of numbers')
-  .transform((s) => s.split(',').map(Number))
-  .refine((ps) => ps.every((p) => p > 0 && p <= 100), 'each percentile must be in (0, 100]')
-  .refine((ps) => ps.length <= 50, 'at most 50 percentiles');
 
 export const propagationQuery = z.object({
   percentiles: percentileList.optional(),

@@ -45,6 +45,15 @@ describe('the scale-up demo data', () => {
   });
 });
 
+interface Percentile {
+  p: number;
+  value: number;
+  exact: boolean;
+  method: string;
+  lower?: number | null;
+  upper?: number | null;
+}
+
 describe.each(backends)('the scale-up demo on $name', (backend) => {
   const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
 
@@ -71,6 +80,7 @@ describe.each(backends)('the scale-up demo on $name', (backend) => {
     expect(body.series.map((s) => s.name).sort()).toEqual([
       'consul.catalog.register',
       'consul.raft.commit_time',
+      'consul.raft.commit_time.exponential',
       'consul.rpc.request',
       'consul.server.cpu_pct',
       'consul.server.memory_mb',
@@ -92,5 +102,24 @@ describe.each(backends)('the scale-up demo on $name', (backend) => {
     const register = series.body.find((s) => s.name === 'consul.catalog.register');
     const points = (consulScaleUp.durationMs - 10_000) / 10_000;
     expect(rpc?.stats.sum).toBe(points * 1_000 + (register?.stats.sum as number));
+    // Exact and estimated percentiles side by side: StatsD timer samples kept as they are,
+    // the same commit times in explicit and in exponential buckets, each with its bound.
+    const asked = await server.json<
+      { name: string; stats: { count: number; percentiles?: Percentile[] } }[]
+    >(`/runs/${run.id}/series?percentiles=50,99`);
+    const stats = (name: string) => asked.body.find((s) => s.name === name)?.stats;
+    expect(stats('consul.xds.push_ms')?.percentiles?.every((q) => q.exact)).toBe(true);
+    const explicit = stats('consul.raft.commit_time');
+    const exponential = stats('consul.raft.commit_time.exponential');
+    expect(exponential?.count).toBe(explicit?.count);
+    for (const [i, q] of (exponential?.percentiles ?? []).entries()) {
+      const e = explicit?.percentiles?.[i] as Percentile;
+      expect(q).toMatchObject({ exact: false, method: 'exponential-histogram' });
+      expect(e).toMatchObject({ exact: false, method: 'explicit-histogram' });
+      // Both bounds hold the same true value: they overlap, the exponential one narrower.
+      expect(q.lower as number).toBeLessThanOrEqual(e.upper ?? Number.POSITIVE_INFINITY);
+      expect(q.upper as number).toBeGreaterThanOrEqual(e.lower ?? Number.NEGATIVE_INFINITY);
+      expect((q.upper as number) / (q.lower as number)).toBeLessThan(1.05);
+    }
   });
 });

@@ -1,19 +1,18 @@
 // Reading stored metric rows: several rows per series and interval (one per replica, or
 // per OTLP point) are combined here. Counters are summed, gauges take the last value by
-// time, sets the union of members, timers merge their sketches; OTLP cumulative points
+// time, sets the union of members, distributions merge (distribution.ts); OTLP cumulative points
 // become increases between consecutive points of one stream (a drop is a reset).
 import type { SeriesKind } from '@meshbench/schema';
 import {
-  decodeSketch,
-  encodeSketch,
-  mergeEncoded,
-  mergeInto,
-  newSketch,
-  percentiles,
-  RELATIVE_ACCURACY,
-  type Sketch,
-  subtractSketch,
-} from './sketch.ts';
+  asDistribution,
+  type Distribution,
+  type DistributionPercentile,
+  decodeDistribution,
+  encodeDistribution,
+  mergeDistributions,
+  percentilesOf,
+  subtractDistribution,
+} from './distribution.ts';
 
 /** The values one row of a series holds for its interval; written by StatsD and OTLP alike. */
 export interface AggregateValues {
@@ -24,6 +23,7 @@ export interface AggregateValues {
   last: number | null;
   lastAtMs: number | null;
   members: string[] | null;
+  /** A distribution's values, encoded by distribution.ts (the column is named for its past). */
   sketch: Uint8Array | null;
 }
 
@@ -81,8 +81,10 @@ export function mergeAggregate(
   if (from.members) into.members = [...new Set([...(into.members ?? []), ...from.members])];
   if (cls === 'set') into.last = into.members ? into.members.length : into.last;
   if (from.sketch) {
-    const merged = mergeEncoded([into.sketch, from.sketch]);
-    into.sketch = merged ? encodeSketch(merged) : from.sketch;
+    const merged = into.sketch
+      ? mergeDistributions([decodeDistribution(into.sketch), decodeDistribution(from.sketch)])
+      : null;
+    into.sketch = merged ? encodeDistribution(merged) : from.sketch;
   }
 }
 
@@ -98,7 +100,8 @@ export interface NormalRow {
   /** Tie-break for levels written by several replicas in one interval. */
   atMs: number;
   members: string[] | null;
-  sketch: Uint8Array | Sketch | null;
+  /** A distribution's values (domain/distribution.ts), stored bytes or decoded. */
+  sketch: Uint8Array | Distribution | null;
   lastExact: string | null;
   quantiles: Quantile[] | null;
 }
@@ -223,7 +226,10 @@ function increase(
     n.count = r.count - prev.count;
     n.sum = (r.sum ?? 0) - (prev.sum ?? 0);
     if (r.sketch && prev.sketch && n.count > 0) {
-      n.sketch = subtractSketch(decodeSketch(r.sketch), decodeSketch(prev.sketch));
+      n.sketch = subtractDistribution(
+        decodeDistribution(r.sketch),
+        decodeDistribution(prev.sketch),
+      );
     }
   } else if (prev || startedInRun) {
     n.count = r.count;
@@ -236,9 +242,6 @@ function increase(
   }
   return n;
 }
-
-const toSketch = (s: Uint8Array | Sketch): Sketch =>
-  s instanceof Uint8Array ? decodeSketch(s) : s;
 
 /**
  * Counter increases per interval, replicas added up: the min and max of a counter are
@@ -266,15 +269,9 @@ function intervalTotals(rows: NormalRow[]): { min: number; max: number } {
   return { min, max };
 }
 
-/** A fresh sketch of every row's sketch; the rows' own sketches are never changed. */
-function mergeAll(rows: NormalRow[]): Sketch | undefined {
-  let out: Sketch | undefined;
-  for (const r of rows) {
-    if (!r.sketch) continue;
-    if (!out) out = newSketch();
-    mergeInto(out, toSketch(r.sketch));
-  }
-  return out;
+/** One distribution of every row's (the rows' own are never changed); null: none. */
+function mergeAll(rows: NormalRow[]): Distribution | null {
+  return mergeDistributions(rows.map((r) => (r.sketch ? asDistribution(r.sketch) : null)));
 }
 
 export interface CombinedStats {
@@ -289,13 +286,7 @@ export interface CombinedStats {
 }
 
 /** A percentile with how it was obtained (packages/schema's accuracy convention). */
-export interface StatPercentile {
-  p: number;
-  value: number;
-  exact: boolean;
-  method: 'ddsketch' | 'summary';
-  relativeError?: number;
-}
+export type StatPercentile = DistributionPercentile;
 
 /**
  * A Summary's quantiles as its client computed them over the stream so far (they do not
@@ -317,10 +308,17 @@ function lastQuantiles(rows: NormalRow[]): Quantile[] | null {
   return null;
 }
 
-export const STAT_PERCENTILES = [50, 90, 99] as const;
+export const STAT_PERCENTILES: readonly number[] = [50, 90, 99];
 
-/** One series' stats over its rows (already normalized and windowed). */
-export function combineStats(kind: SeriesKind, rows: NormalRow[]): CombinedStats {
+/**
+ * One series' stats over its rows (already normalized and windowed), with the nearest-rank
+ * percentiles `ps` of a distribution's merged values.
+ */
+export function combineStats(
+  kind: SeriesKind,
+  rows: NormalRow[],
+  ps: readonly number[] = STAT_PERCENTILES,
+): CombinedStats {
   const cls = valueClass(kind);
   let count = 0;
   let sum = 0;
@@ -359,13 +357,9 @@ export function combineStats(kind: SeriesKind, rows: NormalRow[]): CombinedStats
     if (quantiles) stats.percentiles = summaryPercentiles(quantiles);
   } else if (cls === 'distribution') {
     const merged = mergeAll(rows);
-    if (merged && merged.count > 0) {
-      stats.percentiles = percentiles(merged, STAT_PERCENTILES).map((q) => ({
-        ...q,
-        exact: false,
-        method: 'ddsketch' as const,
-        relativeError: RELATIVE_ACCURACY,
-      }));
+    if (merged) {
+      const got = percentilesOf(merged, ps, { min: stats.min, max: stats.max });
+      if (got.length > 0) stats.percentiles = got;
     }
   }
   return stats;
@@ -384,6 +378,8 @@ export interface Bucketed {
   p99?: number;
   /** Summaries: the bucket's last quantiles as sent. */
   quantiles?: StatPercentile[];
+  /** Distributions: the asked percentiles of the bucket. */
+  percentiles?: StatPercentile[];
 }
 
 /**
@@ -397,7 +393,7 @@ export function bucketize(
   originMs: number,
   bucketMs: number,
   buckets: number,
-  opts: { percentiles?: boolean } = {},
+  opts: { percentiles?: boolean; asked?: readonly number[] } = {},
 ): Bucketed[] {
   const cls = valueClass(kind);
   const groups: NormalRow[][] = [];
@@ -464,11 +460,13 @@ export function bucketize(
       b.value = count > 0 ? sum / count : null;
       if (opts.percentiles) {
         const merged = mergeAll(g);
-        if (merged && merged.count > 0) {
-          const [p50, p90, p99] = percentiles(merged, [50, 90, 99]);
-          b.p50 = p50?.value;
-          b.p90 = p90?.value;
-          b.p99 = p99?.value;
+        if (merged) {
+          const range = { min: b.min, max: b.max };
+          const [p50, p90, p99] = percentilesOf(merged, [50, 90, 99], range);
+          if (p50) b.p50 = p50.value;
+          if (p90) b.p90 = p90.value;
+          if (p99) b.p99 = p99.value;
+          if (opts.asked) b.percentiles = percentilesOf(merged, opts.asked, range);
         }
       }
     }

@@ -1,6 +1,7 @@
 import { DDSketch } from '@datadog/sketches-js';
 import { describe, expect, it } from 'vitest';
-import { decodeSketch, encodeSketch, newSketch, percentiles } from './sketch.ts';
+import { percentileOf } from './distribution.ts';
+import { decodeSketch, encodeSketch, newSketch } from './sketch.ts';
 
 const sketchOf = (values: number[], sketch = newSketch()) => {
   for (const v of values) sketch.accept(v);
@@ -12,7 +13,7 @@ describe('sketch encoding', () => {
     const values = [-5, -1, 0, 0, 1, 2, 3, 50, 1000];
     const decoded = decodeSketch(encodeSketch(sketchOf(values)));
     expect(decoded.count).toBe(values.length);
-    const [p50] = percentiles(decoded, [50]);
+    const p50 = percentileOf({ form: 'ddsketch', sketch: decoded }, 50);
     expect(Math.abs((p50?.value ?? 0) - 1)).toBeLessThan(0.02);
   });
 

@@ -1,5 +1,6 @@
-// Quantile sketches (DDSketch, 1 % relative accuracy): built from samples or from OTLP
-// histogram buckets, stored as DDSketch protobuf with their bins trimmed, merged on read.
+// Quantile sketches (DDSketch, 1 % relative accuracy): built from samples, stored as DDSketch
+// protobuf with their bins trimmed, merged on read. Percentiles at the nearest rank are read
+// in distribution.ts (the library's own quantile answers at a lower rank).
 import { DDSketch } from '@datadog/sketches-js';
 // The library's own generated protobuf types, to write the bins it keeps without padding.
 import compiled from '@datadog/sketches-js/dist/ddsketch/proto/compiled.js';
@@ -114,12 +115,6 @@ export function mergeEncoded(list: Iterable<Uint8Array | null | undefined>): Ske
     else mergeInto(out, s);
   }
   return out;
-}
-
-/** Values at the given percentiles (0-100]; estimates within the sketch's relative accuracy. */
-export function percentiles(sketch: Sketch, ps: readonly number[]): { p: number; value: number }[] {
-  if (sketch.count <= 0) return [];
-  return ps.map((p) => ({ p, value: sketch.getValueAtQuantile(p / 100) }));
 }
 
 /**

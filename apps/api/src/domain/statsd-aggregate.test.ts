@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { StatsdReader } from '../ingest/statsd-lines.ts';
-import { decodeSketch } from './sketch.ts';
+import {
+  decodeDistribution,
+  distributionCount,
+  percentileOf,
+  RAW_SAMPLE_LIMIT,
+} from './distribution.ts';
 import { StatsdAggregator } from './statsd-aggregate.ts';
 
 function aggregate(text: string, flushMs = 1000) {
@@ -58,21 +63,41 @@ describe('StatsD aggregation per interval', () => {
     expect(rows[0]?.members?.sort()).toEqual(['a', 'b', 'c']);
   });
 
-  it('summarises timers, histograms and distributions with a sketch', () => {
+  it('summarises sampled timers, histograms and distributions with a sketch', () => {
     const values = Array.from({ length: 100 }, (_, i) => i + 1);
     const { rows } = aggregate(values.map((v) => `lat:${v}|ms|@0.5`).join('\n'));
     const row = rows[0];
     expect(row).toMatchObject({ kind: 'timer', count: 200, sum: 2 * 5050, min: 1, max: 100 });
-    const sketch = decodeSketch(row?.sketch as Uint8Array);
-    expect(sketch.count).toBe(200);
-    expect(sketch.getValueAtQuantile(0.5)).toBeCloseTo(50, -0.5);
-    expect(Math.abs(sketch.getValueAtQuantile(0.99) - 99) / 99).toBeLessThan(0.02);
+    const d = decodeDistribution(row?.sketch as Uint8Array);
+    expect(d.form).toBe('ddsketch');
+    expect(distributionCount(d)).toBe(200);
+    // Each value counts twice: rank 100 of 200 is 50, rank 198 is 99.
+    expect(Math.abs((percentileOf(d, 50)?.value as number) - 50) / 50).toBeLessThanOrEqual(0.01);
+    expect(Math.abs((percentileOf(d, 99)?.value as number) - 99) / 99).toBeLessThanOrEqual(0.01);
     for (const [type, kind] of [
       ['h', 'histogram'],
       ['d', 'distribution'],
     ]) {
       expect(aggregate(`x:1|${type}`).rows[0]?.kind).toBe(kind);
     }
+  });
+
+  it(`keeps an interval's samples as they are up to ${RAW_SAMPLE_LIMIT}, a sketch past it`, () => {
+    // 1..256 shuffled by a fixed stride (97 is prime to 256): every value once.
+    const values = Array.from({ length: 256 }, (_, i) => ((i * 97) % 256) + 1);
+    const kept = decodeDistribution(
+      aggregate(values.map((v) => `lat:${v}|ms`).join('\n')).rows[0]?.sketch as Uint8Array,
+    );
+    expect(kept.form).toBe('raw');
+    // Rank ceil(0.99 * 256) = 254 of 1..256 is 254; rank ceil(0.5 * 256) = 128 is 128.
+    expect(percentileOf(kept, 99)).toEqual({ p: 99, value: 254, exact: true, method: 'raw' });
+    expect(percentileOf(kept, 50)?.value).toBe(128);
+    const over = decodeDistribution(
+      aggregate([...values, 300].map((v) => `lat:${v}|ms`).join('\n')).rows[0]
+        ?.sketch as Uint8Array,
+    );
+    expect(over.form).toBe('ddsketch');
+    expect(distributionCount(over)).toBe(257);
   });
 
   it('keeps series apart by tags and type, and |T samples in their own interval', () => {

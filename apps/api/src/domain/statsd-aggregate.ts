@@ -1,12 +1,15 @@
 // StatsD aggregation per flush interval, as StatsD servers do it: counters summed with the
 // sample-rate correction, gauges last value (deltas applied), sets as distinct members,
-// timers/histograms/distributions as count, sum, min, max and a mergeable sketch.
+// timers/histograms/distributions as count, sum, min, max and their values: the samples
+// themselves while an interval holds at most RAW_SAMPLE_LIMIT unsampled ones (percentiles
+// exact), past that a mergeable DDSketch.
 // The state lives for one interval only; a flush hands out one row per series and interval.
 // A value that would take a sum (or a gauge, by a delta) past float64 is malformed, not Infinity.
 import type { SeriesKind } from '@meshbench/schema';
 import type { Shape, StatsdSink, StatsdType } from '../ingest/statsd-lines.ts';
+import { encodeDistribution, RAW_SAMPLE_LIMIT } from './distribution.ts';
 import type { AggregateValues } from './series-math.ts';
-import { encodeSketch, newSketch, type Sketch } from './sketch.ts';
+import { newSketch, type Sketch } from './sketch.ts';
 
 export const KIND_OF: Record<StatsdType, SeriesKind> = {
   c: 'counter',
@@ -31,6 +34,8 @@ interface Aggregate {
   max: number;
   last: number;
   lastAtMs: number;
+  /** The interval's samples, while there are few enough and none is sampled. */
+  raw: number[] | null;
   sketch: Sketch | null;
   members: Set<string> | null;
   /** Gauges: the series' remembered value, found once per interval rather than per line. */
@@ -128,6 +133,7 @@ export class StatsdAggregator implements StatsdSink {
       max: Number.NEGATIVE_INFINITY,
       last: 0,
       lastAtMs: t,
+      raw: null,
       sketch: null,
       members: null,
       memory: shape.type === 'g' ? this.gaugeMemory(shape.seriesKey) : null,
@@ -196,8 +202,18 @@ export class StatsdAggregator implements StatsdSink {
         a.last = value;
         if (value < a.min) a.min = value;
         if (value > a.max) a.max = value;
-        if (!a.sketch) a.sketch = newSketch();
-        a.sketch.accept(value, weight);
+        if (a.sketch) a.sketch.accept(value, weight);
+        else if (weight === 1 && (a.raw === null || a.raw.length < RAW_SAMPLE_LIMIT)) {
+          if (a.raw === null) a.raw = [value];
+          else a.raw.push(value);
+        } else {
+          // Too many, or a sampled one (a weight a raw value cannot carry): a sketch from now.
+          const sketch = newSketch();
+          if (a.raw) for (const v of a.raw) sketch.accept(v, 1);
+          sketch.accept(value, weight);
+          a.sketch = sketch;
+          a.raw = null;
+        }
       }
     }
   }
@@ -304,7 +320,11 @@ function toRow(a: Aggregate, tMs: number, intervalMs: number, defaultLastAt: num
     row.min = a.min;
     row.max = a.max;
     row.last = a.last;
-    row.sketch = a.sketch ? encodeSketch(a.sketch) : null;
+    row.sketch = a.sketch
+      ? encodeDistribution({ form: 'ddsketch', sketch: a.sketch })
+      : a.raw
+        ? encodeDistribution({ form: 'raw', values: a.raw })
+        : null;
   }
   return row;
 }

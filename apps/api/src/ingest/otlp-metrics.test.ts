@@ -1,7 +1,7 @@
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import protobuf from 'protobufjs/minimal.js';
 import { describe, expect, it } from 'vitest';
-import { decodeSketch } from '../domain/sketch.ts';
+import { decodeDistribution } from '../domain/distribution.ts';
 import {
   CONTAINER_FIELDS,
   decodeOtlpJson,
@@ -174,11 +174,20 @@ describe('OTLP metrics mapping', () => {
       max: 20,
       startAtMs: null,
     });
-    expect(decodeSketch(hist?.sketch as Uint8Array).count).toBe(4);
-    expect(exp).toMatchObject({ kind: 'histogram', count: 3, startAtMs: NOW - 1000 });
-    const expSketch = decodeSketch(exp?.sketch as Uint8Array);
-    expect(expSketch.count).toBe(3);
-    expect(expSketch.getValueAtQuantile(0)).toBeLessThan(-2);
+    expect(decodeDistribution(hist?.sketch as Uint8Array)).toEqual({
+      form: 'explicit',
+      bounds: [5, 10],
+      counts: [1, 2, 1],
+    });
+    expect(exp).toMatchObject({ kind: 'exponential_histogram', count: 3, startAtMs: NOW - 1000 });
+    expect(decodeDistribution(exp?.sketch as Uint8Array)).toEqual({
+      form: 'exponential',
+      scale: 1,
+      zeroCount: 1,
+      zeroThreshold: 0,
+      positive: { offset: 0, bucketCounts: [] },
+      negative: { offset: 2, bucketCounts: [2] },
+    });
     expect(summary).toMatchObject({
       kind: 'summary',
       count: 10,
@@ -201,21 +210,40 @@ describe('OTLP metrics mapping', () => {
             },
             { name: '', gauge: { dataPoints: [{ asDouble: 1 }] } },
             { name: 's', sum: { isMonotonic: true, dataPoints: [{ asInt: 1 }] } },
-            {
-              name: 'h',
-              histogram: {
-                aggregationTemporality: 1,
-                dataPoints: [{ count: 1, bucketCounts: [1, 0], explicitBounds: [1, 2, 3] }],
-              },
-            },
           ]),
         ),
       ),
       NOW,
     );
     expect(mapped.records.map((r) => [r.name, r.last, r.tMs])).toEqual([['g', 3, NOW]]);
-    expect(mapped.rejected).toBe(4);
-    expect(mapped.dataPoints).toBe(6);
+    expect(mapped.rejected).toBe(3);
+    expect(mapped.dataPoints).toBe(5);
+  });
+
+  it('refuses a histogram layout the data model forbids, naming the point and field', () => {
+    const map = (metric: object) => () =>
+      mapOtlpMetrics(decodeOtlpJson(JSON.stringify(request([metric]))), NOW);
+    const explicit = (point: object) =>
+      map({
+        name: 'h',
+        histogram: { aggregationTemporality: 1, dataPoints: [{ count: 1 }, point] },
+      });
+    const exponential = (point: object) =>
+      map({ name: 'e', exponentialHistogram: { aggregationTemporality: 1, dataPoints: [point] } });
+    expect(explicit({ count: 1, bucketCounts: [1, 0], explicitBounds: [1, 2, 3] })).toThrow(
+      'histogram "h" dataPoints[1]: bucketCounts has 2 entries for 3 explicitBounds (must be 4)',
+    );
+    expect(explicit({ count: 1, bucketCounts: [1, 0, 0], explicitBounds: [2, 2] })).toThrow(
+      'histogram "h" dataPoints[1]: explicitBounds must be strictly increasing (explicitBounds[1] = 2 after 2)',
+    );
+    expect(explicit({ count: 1, bucketCounts: [1, 0], explicitBounds: ['Infinity'] })).toThrow(
+      'histogram "h" dataPoints[1]: explicitBounds[0] is not a finite number',
+    );
+    expect(exponential({ count: 1, scale: 21, zeroCount: 1 })).toThrow(
+      'exponentialHistogram "e" dataPoints[0]: scale 21 is outside [-10, 20]',
+    );
+    expect(exponential({ count: 1, scale: -11, zeroCount: 1 })).toThrow(OtlpDecodeError);
+    expect(exponential({ count: 1, scale: 20, zeroCount: 1 })).not.toThrow();
   });
 
   it('refuses bodies it cannot decode', () => {

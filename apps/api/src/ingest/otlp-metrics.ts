@@ -1,10 +1,14 @@
 // OTLP metrics (ExportMetricsServiceRequest) decoded with the OpenTelemetry project's own
 // generated protobuf code, or read from OTLP/JSON, and mapped to records per data point:
 // Sum, Gauge, Histogram, ExponentialHistogram and Summary, as the specification defines
-// them. Resource and scope attributes become tags.
+// them. Resource and scope attributes become tags. Histograms keep their layout: explicit
+// bounds and counts, or the exponential scale, zero count, zero threshold and buckets
+// (opentelemetry-proto opentelemetry/proto/metrics/v1/metrics.proto v1.5, the fields of
+// HistogramDataPoint and ExponentialHistogramDataPoint); a layout the data model forbids is
+// refused as a whole request (400) naming the metric, the point and the field.
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import protobuf from 'protobufjs/minimal.js';
-import { encodeSketch, sketchFromBuckets, sketchFromExponential } from '../domain/sketch.ts';
+import { encodeDistribution } from '../domain/distribution.ts';
 import type { MetricRecord } from './metric-record.ts';
 import { OtlpReader, StringTable } from './otlp-reader.ts';
 
@@ -48,6 +52,7 @@ interface ExpBuckets {
 interface ExpHistogramPoint extends HistogramPoint {
   scale?: number | null;
   zeroCount?: Int64;
+  zeroThreshold?: number | string | null;
   positive?: ExpBuckets | null;
   negative?: ExpBuckets | null;
 }
@@ -157,6 +162,9 @@ const v1 = (
 ).opentelemetry.proto.collector.metrics.v1;
 
 export class OtlpDecodeError extends Error {}
+
+/** Scales the data model allows an exponential histogram (metrics.proto: -10 to 20). */
+export const EXPONENTIAL_SCALE_RANGE = [-10, 20] as const;
 
 const strings = new StringTable();
 
@@ -526,6 +534,8 @@ export function mapOtlpProtobuf(
       });
     });
   } catch (error) {
+    // A point the data model forbids, already worded.
+    if (error instanceof OtlpDecodeError) throw error;
     // Undecodable bytes, or a decoded message of a shape the mapping could not read.
     throw new OtlpDecodeError(
       `the protobuf body could not be decoded: ${(error as Error).message}`,
@@ -574,7 +584,9 @@ function mapMetric(
     return;
   }
   let scopeNode: TagNode | undefined;
+  let pointIndex = -1;
   for (const p of points) {
+    pointIndex++;
     if (!p) continue;
     if ((num(p.flags) & NO_RECORDED_VALUE) !== 0) continue;
     let tags = scope.tags;
@@ -705,43 +717,14 @@ function mapMetric(
       const count = num(hp.count);
       const min = optNum(hp.min);
       const max = optNum(hp.max);
-      let sketch: Uint8Array | null = null;
-      if (metric.histogram) {
-        const counts = (hp.bucketCounts ?? []).map(num);
-        const bounds = (hp.explicitBounds ?? []).map(Number);
-        if (counts.length > 0 && counts.length !== bounds.length + 1) {
-          reject(1, `histogram "${name}" has ${counts.length} buckets for ${bounds.length} bounds`);
-          continue;
-        }
-        if (
-          bounds.some((b, i) => !Number.isFinite(b) || (i > 0 && b <= (bounds[i - 1] as number)))
-        ) {
-          reject(1, `histogram "${name}" has explicitBounds that are not finite and increasing`);
-          continue;
-        }
-        if (counts.some((c) => !Number.isSafeInteger(c) || c < 0)) {
-          reject(1, `histogram "${name}" has bucketCounts that are not counts`);
-          continue;
-        }
-        if (counts.length > 0) sketch = encodeSketch(sketchFromBuckets(bounds, counts, min, max));
-      } else {
-        const side = (b: ExpBuckets | null | undefined) =>
-          b ? { offset: b.offset ?? 0, bucketCounts: (b.bucketCounts ?? []).map(num) } : null;
-        sketch = encodeSketch(
-          sketchFromExponential({
-            scale: hp.scale ?? 0,
-            zeroCount: num(hp.zeroCount),
-            positive: side(hp.positive),
-            negative: side(hp.negative),
-          }),
-        );
-      }
-      base.kind = 'histogram';
+      const at = `${metric.histogram ? 'histogram' : 'exponentialHistogram'} "${name}" dataPoints[${pointIndex}]`;
+      const distribution = metric.histogram ? explicitLayout(hp, at) : exponentialLayout(hp, at);
+      base.kind = metric.histogram ? 'histogram' : 'exponential_histogram';
       base.count = count;
       base.sum = optNum(hp.sum);
       base.min = min;
       base.max = max;
-      base.sketch = sketch;
+      base.sketch = distribution;
       base.startAtMs = t === CUMULATIVE ? (startMs ?? 0) : null;
       if (t === DELTA && startMs !== null) {
         base.tMs = startMs;
@@ -762,4 +745,66 @@ function mapMetric(
     }));
     out.records.push(base);
   }
+}
+
+const invalid = (at: string, what: string) => new OtlpDecodeError(`${at}: ${what}`);
+
+/** An explicit-bucket point's bounds and counts, checked; null when it has no buckets. */
+function explicitLayout(hp: HistogramPoint, at: string): Uint8Array | null {
+  const counts = (hp.bucketCounts ?? []).map(num);
+  const bounds = (hp.explicitBounds ?? []).map(Number);
+  if (counts.length === 0 && bounds.length === 0) return null;
+  if (counts.length !== bounds.length + 1) {
+    throw invalid(
+      at,
+      `bucketCounts has ${counts.length} entries for ${bounds.length} explicitBounds (must be ${bounds.length + 1})`,
+    );
+  }
+  for (let i = 0; i < bounds.length; i++) {
+    const b = bounds[i] as number;
+    if (!Number.isFinite(b)) throw invalid(at, `explicitBounds[${i}] is not a finite number`);
+    if (i > 0 && !(b > (bounds[i - 1] as number))) {
+      throw invalid(
+        at,
+        `explicitBounds must be strictly increasing (explicitBounds[${i}] = ${b} after ${bounds[i - 1]})`,
+      );
+    }
+  }
+  counts.forEach((c, i) => {
+    if (!(c >= 0)) throw invalid(at, `bucketCounts[${i}] is not a count`);
+  });
+  return encodeDistribution({ form: 'explicit', bounds, counts });
+}
+
+/** An exponential point's scale, zero bucket and buckets, checked and kept as laid out. */
+function exponentialLayout(hp: ExpHistogramPoint, at: string): Uint8Array {
+  const scale = hp.scale ?? 0;
+  const [lo, hi] = EXPONENTIAL_SCALE_RANGE;
+  if (!Number.isInteger(scale) || scale < lo || scale > hi) {
+    throw invalid(at, `scale ${scale} is outside [${lo}, ${hi}]`);
+  }
+  const zeroCount = num(hp.zeroCount);
+  if (!(zeroCount >= 0)) throw invalid(at, 'zeroCount is not a count');
+  const zeroThreshold = optNum(hp.zeroThreshold) ?? 0;
+  if (!(zeroThreshold >= 0) || !Number.isFinite(zeroThreshold)) {
+    throw invalid(at, 'zeroThreshold is not a finite number >= 0');
+  }
+  const side = (b: ExpBuckets | null | undefined, field: 'positive' | 'negative') => {
+    if (!b) return { offset: 0, bucketCounts: [] };
+    const offset = b.offset ?? 0;
+    if (!Number.isInteger(offset)) throw invalid(at, `${field}.offset is not an integer`);
+    const bucketCounts = (b.bucketCounts ?? []).map(num);
+    bucketCounts.forEach((c, i) => {
+      if (!(c >= 0)) throw invalid(at, `${field}.bucketCounts[${i}] is not a count`);
+    });
+    return { offset, bucketCounts };
+  };
+  return encodeDistribution({
+    form: 'exponential',
+    scale,
+    zeroCount,
+    zeroThreshold,
+    positive: side(hp.positive, 'positive'),
+    negative: side(hp.negative, 'negative'),
+  });
 }

@@ -953,6 +953,86 @@ const otlpCases: Case[] = [
     ...JSON_TYPE,
     'content-encoding': 'gzip',
   }),
+  otlpCase(
+    'a histogram whose counts and bounds disagree',
+    (f) =>
+      otlpPoint(f.run.id, {
+        name: 'h',
+        histogram: {
+          aggregationTemporality: 1,
+          dataPoints: [
+            {
+              startTimeUnixNano: NOW_NS(),
+              timeUnixNano: NOW_NS(),
+              count: '3',
+              bucketCounts: ['1', '2'],
+              explicitBounds: [1, 2, 3],
+            },
+          ],
+        },
+      }),
+    /histogram "h" dataPoints\[0\].*(bucketCounts|explicitBounds)/,
+  ),
+  otlpCase(
+    'a histogram with bounds out of order',
+    (f) =>
+      otlpPoint(f.run.id, {
+        name: 'h',
+        histogram: {
+          aggregationTemporality: 1,
+          dataPoints: [
+            {
+              startTimeUnixNano: NOW_NS(),
+              timeUnixNano: NOW_NS(),
+              count: '3',
+              bucketCounts: ['1', '1', '1'],
+              explicitBounds: [5, 1],
+            },
+          ],
+        },
+      }),
+    /histogram "h" dataPoints\[0\].*explicitBounds/,
+  ),
+  otlpCase(
+    'a histogram with a negative bucket count',
+    (f) =>
+      otlpPoint(f.run.id, {
+        name: 'h',
+        histogram: {
+          aggregationTemporality: 1,
+          dataPoints: [
+            {
+              startTimeUnixNano: NOW_NS(),
+              timeUnixNano: NOW_NS(),
+              count: '1',
+              bucketCounts: ['2', '-1'],
+              explicitBounds: [5],
+            },
+          ],
+        },
+      }),
+    /histogram "h" dataPoints\[0\].*bucketCounts/,
+  ),
+  otlpCase(
+    'an exponential histogram with scale 21',
+    (f) =>
+      otlpPoint(f.run.id, {
+        name: 'e',
+        exponentialHistogram: {
+          aggregationTemporality: 1,
+          dataPoints: [
+            {
+              startTimeUnixNano: NOW_NS(),
+              timeUnixNano: NOW_NS(),
+              count: '1',
+              scale: 21,
+              positive: { offset: 0, bucketCounts: ['1'] },
+            },
+          ],
+        },
+      }),
+    /exponentialHistogram "e" dataPoints\[0\].*scale/,
+  ),
 ];
 // Points refused one by one: 200 with partial_success naming why, and nothing stored.
 const otlpPartialCases: {
@@ -977,63 +1057,6 @@ const otlpPartialCases: {
       gauge: { dataPoints: [{ timeUnixNano: t, asInt: '99999999999999999999999' }] },
     }),
     message: /asInt|int64/i,
-  },
-  {
-    name: 'a histogram whose counts and bounds disagree',
-    metric: (t) => ({
-      name: 'h',
-      histogram: {
-        aggregationTemporality: 1,
-        dataPoints: [
-          {
-            startTimeUnixNano: t,
-            timeUnixNano: t,
-            count: '3',
-            bucketCounts: ['1', '2'],
-            explicitBounds: [1, 2, 3],
-          },
-        ],
-      },
-    }),
-    message: /buckets|bounds/i,
-  },
-  {
-    name: 'a histogram with bounds out of order',
-    metric: (t) => ({
-      name: 'h',
-      histogram: {
-        aggregationTemporality: 1,
-        dataPoints: [
-          {
-            startTimeUnixNano: t,
-            timeUnixNano: t,
-            count: '3',
-            bucketCounts: ['1', '1', '1'],
-            explicitBounds: [5, 1],
-          },
-        ],
-      },
-    }),
-    message: /explicitBounds|bounds/i,
-  },
-  {
-    name: 'a histogram with a negative bucket count',
-    metric: (t) => ({
-      name: 'h',
-      histogram: {
-        aggregationTemporality: 1,
-        dataPoints: [
-          {
-            startTimeUnixNano: t,
-            timeUnixNano: t,
-            count: '1',
-            bucketCounts: ['2', '-1'],
-            explicitBounds: [5],
-          },
-        ],
-      },
-    }),
-    message: /bucketCounts|counts/i,
   },
   {
     name: 'a negative timestamp',

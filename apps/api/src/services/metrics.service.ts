@@ -5,6 +5,7 @@ import type {
   Series,
   SeriesKind,
   SeriesPoints,
+  SeriesQuery,
   SeriesSource,
   Timeline,
   TimelineQuery,
@@ -15,6 +16,7 @@ import {
   bucketWidth,
   combineStats,
   normalize,
+  STAT_PERCENTILES,
   valueClass,
 } from '../domain/series-math.ts';
 import { notFound } from '../errors.ts';
@@ -73,7 +75,8 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
   }
 
   return {
-    async series(ref: string): Promise<Series[]> {
+    async series(ref: string, q: SeriesQuery = {}): Promise<Series[]> {
+      const ps = q.percentiles ?? STAT_PERCENTILES;
       const row = await run(ref);
       const list = await metrics.listSeries(row.id);
       const fromMs = row.startedAt.getTime();
@@ -84,6 +87,7 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
         stats: combineStats(
           s.kind as SeriesKind,
           normalize(s.kind as SeriesKind, rows.get(s.id) ?? [], fromMs),
+          ps,
         ),
       }));
     },
@@ -99,9 +103,15 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
       const normal = normalize(kind, rows, fromMs);
       const bucketMs = bucketWidth(toMs - fromMs, q.points);
       const buckets = Math.max(1, Math.ceil((toMs - fromMs + 1) / bucketMs));
-      const points = bucketize(kind, normal, fromMs, bucketMs, buckets, { percentiles: true });
+      const points = bucketize(kind, normal, fromMs, bucketMs, buckets, {
+        percentiles: true,
+        ...(q.percentiles ? { asked: q.percentiles } : {}),
+      });
       return {
-        series: { ...describe(s), stats: combineStats(kind, normal) },
+        series: {
+          ...describe(s),
+          stats: combineStats(kind, normal, q.percentiles ?? STAT_PERCENTILES),
+        },
         bucketMs,
         points: points.map((p) => ({ t: new Date(fromMs + p.offsetMs).toISOString(), ...p })),
       };

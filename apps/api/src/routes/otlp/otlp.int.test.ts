@@ -158,7 +158,10 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
       expect(median).toBeGreaterThan(50);
       expect(median).toBeLessThanOrEqual(75);
       const e = get('xds.push.exp');
-      expect(e).toMatchObject({ kind: 'histogram', stats: { count: 100, sum: 5050 } });
+      expect(e).toMatchObject({
+        kind: 'exponential_histogram',
+        stats: { count: 100, sum: 5050 },
+      });
       const p90 = e.stats.percentiles?.find((p) => p.p === 90)?.value as number;
       expect(Math.abs(p90 - 90) / 90).toBeLessThan(0.1);
     });

@@ -6,6 +6,7 @@ import {
   pointsQuery,
   seriesList,
   seriesPoints,
+  seriesQuery,
   statsdStats,
   timeline,
   timelineQuery,
@@ -26,12 +27,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['metrics'],
         description:
-          "Every metric series the run owns (StatsD and OTLP) with stats over the run's window.",
+          "Every metric series the run owns (StatsD and OTLP) with stats over the run's window. Distributions (timers, histograms, exponential histograms) carry the nearest-rank percentiles asked by `?percentiles=50,90,96,99,99.9` (default 50,90,99), each marked exact (raw samples) or with its bound: DDSketch relativeError, or the [lower, upper] of the histogram bucket the rank falls in.",
         params: runParams,
-        response: { 200: seriesList, 404: apiError },
+        querystring: seriesQuery,
+        response: { 200: seriesList, 400: apiError, 404: apiError },
       },
     },
-    async (request) => services.metrics.series(request.params.id),
+    async (request) => services.metrics.series(request.params.id, request.query),
   );
 
   app.get(
@@ -40,7 +42,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['metrics'],
         description:
-          "One series over the run's window in at most `points` time buckets, each with its min and max (peaks survive downsampling). `t` is the bucket start (RFC 3339), `offsetMs` the same since the run started.",
+          "One series over the run's window in at most `points` time buckets, each with its min and max (peaks survive downsampling). `t` is the bucket start (RFC 3339), `offsetMs` the same since the run started. `?percentiles=50,90,96,99,99.9` gives a distribution's stats and each bucket those nearest-rank percentiles, each marked exact or with its bound (as in GET /runs/{id}/series).",
         params: runParams.extend({ seriesId: z.string().regex(/^\d+$/) }),
         querystring: pointsQuery,
         response: { 200: seriesPoints, 400: apiError, 404: apiError },

@@ -1,0 +1,304 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Distribution,
+  decodeDistribution,
+  downscale,
+  type ExponentialDistribution,
+  encodeDistribution,
+  mergeDistributions,
+  percentileOf,
+  percentilesOf,
+  subtractDistribution,
+} from './distribution.ts';
+import { encodeSketch, newSketch } from './sketch.ts';
+
+// Expectations are worked out by hand or by the test's own bucketing (Math.log2 and a
+// linear scan), never by the module under test.
+
+/** Explicit buckets as OTLP defines them: bucket i holds (bounds[i-1], bounds[i]]. */
+function explicitOf(bounds: number[], values: number[]): Distribution {
+  const counts = new Array(bounds.length + 1).fill(0);
+  for (const v of values) {
+    let i = 0;
+    while (i < bounds.length && v > (bounds[i] as number)) i++;
+    counts[i]++;
+  }
+  return { form: 'explicit', bounds, counts };
+}
+
+/** Exponential buckets at `scale`: index = ceil(log2(|v|) * 2^scale) - 1. */
+function exponentialOf(scale: number, values: number[]): ExponentialDistribution {
+  const pos = new Map<number, number>();
+  const neg = new Map<number, number>();
+  let zeroCount = 0;
+  for (const v of values) {
+    if (v === 0) {
+      zeroCount++;
+      continue;
+    }
+    const i = Math.ceil(Math.log2(Math.abs(v)) * 2 ** scale) - 1;
+    const m = v > 0 ? pos : neg;
+    m.set(i, (m.get(i) ?? 0) + 1);
+  }
+  const side = (m: Map<number, number>) => {
+    if (m.size === 0) return { offset: 0, bucketCounts: [] as number[] };
+    const lo = Math.min(...m.keys());
+    const hi = Math.max(...m.keys());
+    return {
+      offset: lo,
+      bucketCounts: Array.from({ length: hi - lo + 1 }, (_, k) => m.get(lo + k) ?? 0),
+    };
+  };
+  return {
+    form: 'exponential',
+    scale,
+    zeroCount,
+    zeroThreshold: 0,
+    positive: side(pos),
+    negative: side(neg),
+  };
+}
+
+/** Nearest rank over the values themselves: sorted, the ceil(p/100 * n)-th. */
+function trueRank(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(Math.round((p / 100) * sorted.length * 1e9) / 1e9));
+  return sorted[rank - 1] as number;
+}
+
+/** A small seeded generator (mulberry32), so a failure can be replayed. */
+function prng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('raw values', () => {
+  it('gives the nearest-rank value, marked exact', () => {
+    // Sorted by hand: 1 2 3 4 5 6 7 8 9 10.
+    const d: Distribution = { form: 'raw', values: [7, 1, 9, 3, 5, 2, 8, 4, 6, 10] };
+    const got = percentilesOf(d, [10, 50, 90, 96, 99, 100]);
+    expect(got.map((q) => q.value)).toEqual([1, 5, 9, 10, 10, 10]);
+    expect(got.every((q) => q.exact && q.method === 'raw')).toBe(true);
+  });
+
+  it('concatenates on merge and removes the earlier values on subtract', () => {
+    const a: Distribution = { form: 'raw', values: [3, 1] };
+    const b: Distribution = { form: 'raw', values: [2, 2] };
+    const m = mergeDistributions([a, b]);
+    expect(m?.form === 'raw' && [...m.values].sort()).toEqual([1, 2, 2, 3]);
+    const later: Distribution = { form: 'raw', values: [1, 2, 2, 3] };
+    const d = subtractDistribution(later, { form: 'raw', values: [2, 1] });
+    expect(d.form === 'raw' && d.values).toEqual([2, 3]);
+  });
+});
+
+describe('DDSketch', () => {
+  it('answers at the nearest rank: P99 of 40 samples is the largest, not the second', () => {
+    const s = newSketch();
+    for (let v = 1; v <= 40; v++) s.accept(v);
+    const q = percentileOf({ form: 'ddsketch', sketch: s }, 99);
+    // ceil(0.99 * 40) = 40: the 40th smallest of 1..40 is 40.
+    expect(q?.relativeError).toBe(0.01);
+    expect(Math.abs((q?.value as number) - 40) / 40).toBeLessThanOrEqual(0.01);
+    const p50 = percentileOf({ form: 'ddsketch', sketch: s }, 50);
+    // ceil(0.5 * 40) = 20.
+    expect(Math.abs((p50?.value as number) - 20) / 20).toBeLessThanOrEqual(0.01);
+  });
+
+  it('orders negative values before zero and positive ones', () => {
+    const s = newSketch();
+    for (const v of [-50, -2, 0, 3, 100]) s.accept(v);
+    const d: Distribution = { form: 'ddsketch', sketch: s };
+    const v = (p: number) => percentileOf(d, p)?.value as number;
+    expect(Math.abs(v(20) + 50)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(v(40) + 2)).toBeLessThanOrEqual(0.02);
+    expect(v(60)).toBe(0);
+    expect(Math.abs(v(80) - 3)).toBeLessThanOrEqual(0.03);
+    expect(Math.abs(v(100) - 100)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('explicit-bucket histograms', () => {
+  // Recorded: 1 2 3 | 6 7 8 9 | 12 | 30 | 70 into (-inf,0] (0,5] (5,10] (10,25] (25,50] (50,inf).
+  const values = [1, 2, 3, 6, 7, 8, 9, 12, 30, 70];
+  const h = explicitOf([0, 5, 10, 25, 50], values);
+
+  it('gives the bucket the rank falls in and interpolates inside it', () => {
+    // Rank 5 of 10 is 7, the 2nd of 4 in (5, 10]: 5 + 5 * 2/4 = 7.5.
+    expect(percentileOf(h, 50)).toEqual({
+      p: 50,
+      value: 7.5,
+      exact: false,
+      method: 'explicit-histogram',
+      lower: 5,
+      upper: 10,
+    });
+    // Rank 8 is 12, alone in (10, 25]: the bucket's top.
+    expect(percentileOf(h, 80)).toMatchObject({ value: 25, lower: 10, upper: 25 });
+  });
+
+  it('leaves the open bucket unbounded unless min and max are known', () => {
+    expect(percentileOf(h, 99)).toMatchObject({ value: 50, lower: 50, upper: null });
+    expect(percentileOf(h, 99, { min: 1, max: 70 })).toMatchObject({
+      value: 70,
+      lower: 50,
+      upper: 70,
+    });
+    expect(percentileOf(h, 10, { min: 1, max: 70 })).toMatchObject({ lower: 1, upper: 5 });
+  });
+
+  it('merges and subtracts bucket by bucket, on the common bounds when layouts differ', () => {
+    const a = explicitOf([0, 5, 10], [1, 6, 7]);
+    const b = explicitOf([0, 5, 10], [2, 20]);
+    expect(mergeDistributions([a, b])).toEqual({
+      form: 'explicit',
+      bounds: [0, 5, 10],
+      counts: [0, 2, 2, 1],
+    });
+    // Layouts [0,5,10] and [5,10,20] share 5 and 10: (-inf,5] (5,10] (10,inf).
+    const c = explicitOf([5, 10, 20], [3, 8, 15, 30]);
+    expect(mergeDistributions([a, c])).toEqual({
+      form: 'explicit',
+      bounds: [5, 10],
+      counts: [2, 3, 2],
+    });
+    const later = explicitOf([0, 5, 10], [1, 2, 6, 7, 20]);
+    expect(subtractDistribution(later, a)).toEqual({
+      form: 'explicit',
+      bounds: [0, 5, 10],
+      counts: [0, 1, 0, 1],
+    });
+  });
+
+  it('states a bound that holds the true nearest-rank value (seeded data)', () => {
+    const rnd = prng(12);
+    const bounds = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000];
+    for (let round = 0; round < 50; round++) {
+      const vs = Array.from({ length: 1 + Math.floor(rnd() * 300) }, () => rnd() ** 3 * 8000);
+      const min = Math.min(...vs);
+      const max = Math.max(...vs);
+      const d = explicitOf(bounds, vs);
+      for (const p of [1, 25, 50, 90, 96, 99, 99.9, 100]) {
+        const q = percentileOf(d, p, { min, max });
+        const truth = trueRank(vs, p);
+        expect(q?.lower as number).toBeLessThanOrEqual(truth);
+        expect(q?.upper as number).toBeGreaterThanOrEqual(truth);
+        expect(q?.value as number).toBeGreaterThanOrEqual(q?.lower as number);
+        expect(q?.value as number).toBeLessThanOrEqual(q?.upper as number);
+      }
+    }
+  });
+});
+
+describe('exponential histograms', () => {
+  it("gives the rank's bucket (base^i, base^(i+1)] with a value inside it", () => {
+    // Scale 0, base 2: 0 -> zero bucket; 1.5 -> (1,2]; 3, 3.5 -> (2,4]; 5 -> (4,8].
+    const d = exponentialOf(0, [3, 0, 5, 1.5, 3.5]);
+    expect(d.positive).toEqual({ offset: 0, bucketCounts: [1, 2, 1] });
+    // Rank 3 of 5 is 3.
+    const q = percentileOf(d, 50);
+    expect(q?.method).toBe('exponential-histogram');
+    expect(q?.lower).toBeCloseTo(2, 10);
+    expect(q?.upper).toBeCloseTo(4, 10);
+    expect(q?.value).toBeCloseTo(Math.SQRT2 * 2, 10);
+    expect(percentileOf(d, 20)).toMatchObject({ value: 0, lower: -0, upper: 0 });
+    expect(percentileOf(d, 100, { max: 5 })).toMatchObject({ upper: 5 });
+  });
+
+  it('puts negative values first, most negative first', () => {
+    const d = exponentialOf(0, [-3, -1.5, 1.5]);
+    const q = percentileOf(d, 1);
+    // Rank 1 is -3, in -(2, 4].
+    expect(q?.lower).toBeCloseTo(-4, 10);
+    expect(q?.upper).toBeCloseTo(-2, 10);
+  });
+
+  it('downscales as the specification does: index i at scale s is i >> 1 at s - 1', () => {
+    const values = [0.3, 0.7, 1.1, 1.9, 2.5, 3.3, 6, 9, 17, 40, 41, 300];
+    expect(downscale(exponentialOf(3, values), 1)).toEqual(exponentialOf(1, values));
+    expect(downscale(exponentialOf(2, values), -1)).toEqual(exponentialOf(-1, values));
+  });
+
+  it('merges points of different scales at the coarser one, exactly', () => {
+    const a = [0.3, 1.1, 2.5, 6, 17];
+    const b = [0.7, 1.9, 3.3, 9, 40, 300];
+    const merged = mergeDistributions([exponentialOf(3, a), exponentialOf(1, b)]);
+    expect(merged).toEqual(exponentialOf(1, [...a, ...b]));
+  });
+
+  it('subtracts a cumulative point from a later one (the delta between them)', () => {
+    const first = [0.3, 1.1, 2.5];
+    const then = [6, 17, 2.6];
+    const later = exponentialOf(2, [...first, ...then]);
+    const delta = subtractDistribution(later, exponentialOf(2, first));
+    expect(delta).toEqual(exponentialOf(2, then));
+  });
+
+  it('states a bound that holds the true nearest-rank value (seeded data)', () => {
+    const rnd = prng(7);
+    for (let round = 0; round < 50; round++) {
+      const scale = Math.floor(rnd() * 8) - 2;
+      const vs = Array.from({ length: 1 + Math.floor(rnd() * 300) }, () =>
+        rnd() < 0.05 ? 0 : (rnd() < 0.1 ? -1 : 1) * rnd() ** 2 * 5000,
+      );
+      const d = exponentialOf(scale, vs);
+      for (const p of [1, 25, 50, 90, 96, 99, 99.9, 100]) {
+        const q = percentileOf(d, p);
+        const truth = trueRank(vs, p);
+        expect(q?.lower as number).toBeLessThanOrEqual(truth);
+        expect(q?.upper as number).toBeGreaterThanOrEqual(truth);
+      }
+    }
+  });
+});
+
+describe('mixed forms', () => {
+  it('makes raw values and sketches one sketch that keeps its bound', () => {
+    const s = newSketch();
+    s.accept(100);
+    const m = mergeDistributions([
+      { form: 'raw', values: [1, 2] },
+      { form: 'ddsketch', sketch: s },
+    ]);
+    expect(m?.form).toBe('ddsketch');
+    expect(percentileOf(m as Distribution, 100)?.relativeError).toBe(0.01);
+  });
+
+  it('claims no bound when bucket forms had to become a sketch', () => {
+    const s = newSketch();
+    s.accept(100);
+    const m = mergeDistributions([explicitOf([10], [5]), { form: 'ddsketch', sketch: s }]);
+    const q = percentileOf(m as Distribution, 50);
+    expect(q).toMatchObject({ exact: false, method: 'ddsketch', lower: null, upper: null });
+    expect(q?.relativeError).toBeUndefined();
+  });
+});
+
+describe('stored bytes', () => {
+  it('round-trips every form', () => {
+    const s = newSketch();
+    for (const v of [-4, 0, 1, 99]) s.accept(v);
+    const forms: Distribution[] = [
+      { form: 'raw', values: [1.5, -2, 1e300, 0] },
+      explicitOf([0, 5, 10], [1, 6, 7, 70]),
+      exponentialOf(-3, [-1000, 0, 5, 1e9]),
+      exponentialOf(20, [1.0001, 1.0002]),
+    ];
+    for (const d of forms) expect(decodeDistribution(encodeDistribution(d))).toEqual(d);
+    const back = decodeDistribution(encodeDistribution({ form: 'ddsketch', sketch: s }));
+    expect(back.form === 'ddsketch' && back.sketch.count).toBe(4);
+  });
+
+  it('reads the DDSketch bytes stored before the form byte existed', () => {
+    const s = newSketch();
+    for (const v of [10, 20, 30]) s.accept(v);
+    const old = decodeDistribution(encodeSketch(s));
+    expect(old.form).toBe('ddsketch');
+    expect(Math.abs((percentileOf(old, 100)?.value as number) - 30)).toBeLessThanOrEqual(0.3);
+  });
+});
