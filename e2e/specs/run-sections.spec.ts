@@ -114,12 +114,18 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
   // Mode, connections, target RPS, achieved RPS, P50, P90, P99, requests.
   const cells = await cellTexts(uploadedRow);
   expect(cells.slice(0, 3)).toEqual(['both', '64', '1,000']);
+  // Fortio computes its percentiles itself (interpolating in its buckets): shown as
+  // estimates, "~" before the value, with the method on hover.
   expect(cells.slice(4, 8)).toEqual([
-    formatMsValue(p50),
-    formatMsValue(p90),
-    formatMsValue(p99),
+    `~${formatMsValue(p50)}`,
+    `~${formatMsValue(p90)}`,
+    `~${formatMsValue(p99)}`,
     formatCount(30_000),
   ]);
+  await expect(uploadedRow.locator('[data-certainty="estimate"]').first()).toHaveAttribute(
+    'title',
+    /reported .*no bound known/,
+  );
 
   // The API stored the same numbers the page shows.
   const stored = (await (
@@ -144,10 +150,11 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
     .getByTestId('added-latency')
     .locator('[data-testid="added-row"][data-mode="both"][data-connections="64"]');
   const addedCells = await cellTexts(added);
+  // Reported by Fortio, so estimates, and so the difference of two of them.
   expect(addedCells.slice(2, 5)).toEqual([
-    formatMsValue(ms(point, 90)),
-    formatMsValue(ms(base, 90)),
-    formatMsValue(ms(point, 90) - ms(base, 90)),
+    `~${formatMsValue(ms(point, 90))}`,
+    `~${formatMsValue(ms(base, 90))}`,
+    `~${formatMsValue(ms(point, 90) - ms(base, 90))}`,
   ]);
 
   // P99 redraws the latency chart from the same points.
