@@ -12,8 +12,8 @@ describe('isUuid', () => {
       randomUUID().toUpperCase(),
       '00000000-0000-0000-0000-000000000000', // nil
       'ffffffff-ffff-ffff-ffff-ffffffffffff', // max
-      'c232ab00-9414-11ec-b3c8-9f6bdeced846', // v1, RFC 9562 appendix A.1
-      '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', // v7, RFC 9562 appendix A.6
+      'c232ab00-9414-11ec-b3c8-9f6bdeced846', // version 1
+      '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', // version 7
       '00000000-0000-0000-0000-000000000001', // the default project's id
     ]) {
       expect(isUuid(id), id).toBe(true);
