@@ -2,6 +2,8 @@
 // the query selects them: no string or object per field unless the caller asks for text.
 // https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4
 
+import { isUuid } from './uuid.ts';
+
 const SIGNATURE = 'PGCOPY\n\xff\r\n\0';
 const TWO_32 = 4_294_967_296;
 /** Microseconds from the Unix epoch to Postgres' (2000-01-01T00:00:00Z). */
@@ -104,7 +106,7 @@ export class CopyBinaryReader {
 
 /** A uuid as a literal for a query that takes no parameters (COPY); refuses anything else. */
 export function uuidLiteral(value: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+  if (!isUuid(value)) {
     throw new Error(`not a uuid: ${value}`);
   }
   return `'${value}'::uuid`;

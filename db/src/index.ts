@@ -6,3 +6,4 @@ export { copyText } from './copy-text.ts';
 export { migrationsFolder } from './migrations-folder.ts';
 export * as tables from './schema/index.ts';
 export { DEFAULT_PROJECT_ID } from './schema/projects.ts';
+export { isUuid } from './uuid.ts';

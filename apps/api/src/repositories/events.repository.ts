@@ -6,6 +6,7 @@ import {
   copyText,
   type Database,
   int64Field,
+  isUuid,
   putInt4Field,
   putInt16,
   type Tx,
@@ -414,7 +415,7 @@ export function eventsRepository(database: Database) {
       rows = 5000,
     ): Promise<void> {
       // The id is interpolated (DECLARE takes no parameters here): it must be a UUID.
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runId)) {
+      if (!isUuid(runId)) {
         throw new Error(`not a run id: ${runId}`);
       }
       await readObservations(database, async (tx) => {

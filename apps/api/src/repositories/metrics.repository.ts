@@ -6,6 +6,7 @@ import {
   CopyBinaryWriter,
   type Database,
   type Db,
+  isUuid,
   putFloat8Field,
   putInt4Field,
   putInt8Field,
@@ -38,8 +39,6 @@ const MAX_INTERVAL_MS = 3_600_000;
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const iso = (ms: number) => new Date(ms).toISOString();
-const isUuid = (s: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 export interface RunWindow {
   id: string;

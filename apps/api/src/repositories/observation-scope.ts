@@ -1,7 +1,7 @@
 // Observations carry no index on their run: a BRIN on batch_id finds a run's rows, because
 // batches take ever larger ids and COPY appends. Every read of a run's observations names
 // the range of its batches, so the index can skip the rest of the table.
-import type { Database, Tx } from '@meshbench/db';
+import { type Database, isUuid, type Tx } from '@meshbench/db';
 import { type SQL, sql } from 'drizzle-orm';
 
 /** `batch_id` (of `alias`, if given) within the run's first and last batch. */
@@ -13,7 +13,7 @@ export function inRunBatches(runId: string, alias?: string): SQL {
 
 /** The same range as SQL text for a statement that takes no parameters (DECLARE). */
 export function inRunBatchesText(runUuid: string, alias?: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(runUuid)) {
+  if (!isUuid(runUuid)) {
     throw new Error(`not a run id: ${runUuid}`);
   }
   const column = alias ? `${alias}.batch_id` : 'batch_id';

@@ -1,5 +1,5 @@
 // Projects and their API tokens in Postgres.
-import { type Db, tables } from '@meshbench/db';
+import { type Db, isUuid, tables } from '@meshbench/db';
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 
 const { projects, apiTokens } = tables;
@@ -17,14 +17,11 @@ export function projectsRepository(db: Db) {
       return created;
     },
     async find(idOrName: string): Promise<ProjectRow | undefined> {
-      const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
-        idOrName,
-      );
       const [row] = await db
         .select()
         .from(projects)
         .where(
-          isUuid
+          isUuid(idOrName)
             ? or(eq(projects.id, idOrName), eq(projects.name, idOrName))
             : eq(projects.name, idOrName),
         )

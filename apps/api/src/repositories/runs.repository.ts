@@ -1,5 +1,5 @@
 // Runs in Postgres.
-import { type Db, tables } from '@meshbench/db';
+import { type Db, isUuid, tables } from '@meshbench/db';
 import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort } from '@meshbench/schema';
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 
@@ -64,14 +64,13 @@ export function runsRepository(db: Db) {
 
     /** By id (a UUID) or by share slug. */
     async find(idOrSlug: string): Promise<RunRow | undefined> {
-      const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(
-        idOrSlug,
-      );
       const [row] = await db
         .select()
         .from(runs)
         .where(
-          isUuid ? or(eq(runs.id, idOrSlug), eq(runs.slug, idOrSlug)) : eq(runs.slug, idOrSlug),
+          isUuid(idOrSlug)
+            ? or(eq(runs.id, idOrSlug), eq(runs.slug, idOrSlug))
+            : eq(runs.slug, idOrSlug),
         )
         .limit(1);
       return row;
