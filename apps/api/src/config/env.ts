@@ -36,7 +36,8 @@ const ms = (name: string, fallback: number, min: number, max: number) =>
     )
     .transform(Number);
 
-const envSchema = z.object({
+/** Every variable the server reads; config-docs.test.ts holds .env.example and the README to it. */
+export const envSchema = z.object({
   PORT: port('PORT', 3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
@@ -147,7 +148,7 @@ const envSchema = z.object({
  * The `meshbench` command's own variables: the README has users export them in the shell
  * they start the server from, so the server accepts them and uses neither.
  */
-const CLI_VARIABLES = ['MESHBENCH_URL', 'MESHBENCH_TOKEN'];
+export const CLI_VARIABLES = ['MESHBENCH_URL', 'MESHBENCH_TOKEN'];
 
 const KNOWN = new Set([...Object.keys(envSchema.shape), ...CLI_VARIABLES]);
 
