@@ -3,7 +3,7 @@
 import { AppError } from '../errors.ts';
 import type { NumberedEvent } from './batch-assembler.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
-import { findBadValue, invalidUtf8At } from './stored-text.ts';
+import { findBadValue, firstInvalidUtf8 } from './stored-text.ts';
 
 export type BatchFormat = 'ndjson' | 'json';
 
@@ -61,7 +61,7 @@ export async function* decodeJsonArray(
     parts.push(chunk);
   }
   const whole = Buffer.concat(parts);
-  const badByte = invalidUtf8At(whole);
+  const badByte = firstInvalidUtf8(whole);
   if (badByte >= 0) {
     throw new AppError(400, 'invalid_utf8', `body is not valid UTF-8 (byte ${badByte + 1})`);
   }

@@ -3,6 +3,7 @@
 // infinite (1e400), and keys that name an object's prototype. Each is refused by its path
 // instead of being stored altered (null for Infinity, U+FFFD for bad bytes) or failing as
 // a 500 in the middle of a write.
+import { isUtf8 } from 'node:buffer';
 
 export interface BadValue {
   /** Where, as a dotted path ("labels.a", "attrs.__proto__"); "" for the value itself. */
@@ -62,6 +63,14 @@ export function findBadValue(
     default:
       return undefined;
   }
+}
+
+/**
+ * invalidUtf8At for whole bodies (up to hundreds of MiB): Node's native check first, the
+ * byte walk below only to name the offset of a body already known to be bad.
+ */
+export function firstInvalidUtf8(b: Buffer): number {
+  return isUtf8(b) ? -1 : invalidUtf8At(b);
 }
 
 /**

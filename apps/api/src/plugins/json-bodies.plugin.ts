@@ -4,13 +4,13 @@
 // (events, results, OTLP) apply the same checks themselves.
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
-import { findBadValue, invalidUtf8At } from '../ingest/stored-text.ts';
+import { findBadValue, firstInvalidUtf8 } from '../ingest/stored-text.ts';
 
 /** The decoded body, or an AppError naming what is wrong with it and where. */
 export function parseJsonBody(body: Buffer): unknown {
   if (body.length === 0)
     throw new AppError(400, 'malformed_json', 'the body is empty; send a JSON document');
-  const bad = invalidUtf8At(body);
+  const bad = firstInvalidUtf8(body);
   if (bad >= 0)
     throw new AppError(400, 'invalid_utf8', `the body is not valid UTF-8 (byte ${bad + 1})`);
   let value: unknown;

@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import { invalidUtf8At } from '../../ingest/stored-text.ts';
+import { firstInvalidUtf8 } from '../../ingest/stored-text.ts';
 import { decodedBody, readBody } from '../request-body.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
@@ -45,7 +45,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       const body = decodedBody(request, request.body as Readable);
       try {
         const bytes = await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES');
-        const badByte = invalidUtf8At(bytes);
+        const badByte = firstInvalidUtf8(bytes);
         if (badByte >= 0) {
           throw new AppError(
             400,
