@@ -50,6 +50,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A whole request must arrive within this (Node answers 408); a body that stalls is cut
     // sooner by the request-bodies plugin (MESHBENCH_BODY_TIMEOUT_MS).
     requestTimeout: config.requestTimeoutMs,
+    // No limit on a plugin's start: the database plugin migrates, and migrating an embedded
+    // database from nothing (or a large one through a migration) outlasts Fastify's 10 s on a
+    // busy machine; boot then failed with AVV_ERR_PLUGIN_EXEC_TIMEOUT.
+    pluginTimeout: 0,
     // One line per request only when asked for (debug): a runner posts thousands of batches.
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
