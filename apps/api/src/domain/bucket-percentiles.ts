@@ -2,12 +2,10 @@
 // DurationHistogram.Data), with the bucket's bounds: the rank is exact, the value only
 // known to lie in the bucket, so it is estimated by linear interpolation inside it.
 import type { HistogramBin, PercentileValue } from '@meshbench/schema';
+import { nearestRank } from './propagation-stats.ts';
 
-/** The rank nearest-rank takes for p of n values: ceil(p/100 * n), at least 1. */
-export function nearestRank(p: number, n: number): number {
-  // Rounded to 9 decimals first: 99.9 * 12000 is 1198799.9999999998 in binary floating point.
-  return Math.max(1, Math.ceil(Number(((p * n) / 100).toFixed(9))));
-}
+// The one nearest-rank definition, for the callers that read buckets.
+export { nearestRank };
 
 /**
  * The p-th percentile (0 < p <= 100) of the values a histogram counts, or null when it
