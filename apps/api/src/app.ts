@@ -21,6 +21,7 @@ import uploadCountersPlugin from './plugins/upload-counters.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import type { Database } from './repositories/database.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
+import gatesRoutes from './routes/gates/gates.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
 import otlpRoutes from './routes/otlp/otlp.routes.ts';
 import projectsRoutes from './routes/projects/projects.routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(healthRoutes);
       await api.register(runsRoutes);
       await api.register(projectsRoutes);
+      await api.register(gatesRoutes);
       await api.register(eventsRoutes);
       await api.register(tailRoutes);
       await api.register(reportsRoutes);

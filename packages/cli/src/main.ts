@@ -3,7 +3,6 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import type { ChangeList, Propagation, Run, RunList } from '@meshbench/schema';
 import {
   evaluate,
   type Metrics,
@@ -12,7 +11,8 @@ import {
   parseRule,
   RuleError,
   type Verdict,
-} from '@meshbench/schema';
+} from '@meshbench/gates';
+import type { ChangeList, Propagation, Run, RunList } from '@meshbench/schema';
 import { ciLabels } from './ci-labels.ts';
 import { type EventsUpload, uploadEvents } from './events-upload.ts';
 import { ApiError, type Http, http } from './http.ts';

@@ -1,0 +1,20 @@
+// A run's gate verdict: null when no threshold applied (GET /runs/{id}/gate answers 404).
+import { type GateResult, gateResult } from '@meshbench/schema';
+import { useQuery } from '@tanstack/react-query';
+import { ApiRequestError, getParsedJson } from '../../../api/client.ts';
+import { runGateUrl } from '../../../api/urls.ts';
+
+export function useGate(runId: string) {
+  return useQuery({
+    queryKey: ['gate', runId],
+    queryFn: async ({ signal }): Promise<GateResult | null> => {
+      try {
+        return await getParsedJson(runGateUrl(runId), gateResult, signal);
+      } catch (error) {
+        if (error instanceof ApiRequestError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    enabled: runId !== '',
+  });
+}
