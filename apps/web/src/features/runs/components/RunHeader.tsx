@@ -2,8 +2,8 @@
 import type { Run } from '@meshbench/schema';
 import { formatCount, formatElapsed, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
+import { ShareButton } from '../../../ui/ShareButton.tsx';
 import { StatusBadge } from '../../../ui/StatusBadge.tsx';
-import { ShareButton } from '../../reports/components/ShareButton.tsx';
 
 function topologyText(t: Run['topology']): string {
   const parts: string[] = [];
