@@ -11,10 +11,10 @@ import { createServer, isIP, type Server, type Socket as TcpSocket } from 'node:
 import type { StatsdStats } from '@meshbench/schema';
 import { type BatchReceiver, loadUdpBatch } from '@meshbench/udp-batch';
 import fp from 'fastify-plugin';
-import { StatsdAggregator } from '../domain/statsd-aggregate.ts';
+import { StatsdAggregator } from '../ingest/statsd/statsd-aggregate.ts';
 import { type MetricRecord, statsdRecord } from '../ingest/metric-record.ts';
-import { isTransientDbError, StatsdBacklog } from '../ingest/statsd-backlog.ts';
-import { StatsdReader } from '../ingest/statsd-lines.ts';
+import { isTransientDbError, StatsdBacklog } from '../ingest/statsd/statsd-backlog.ts';
+import { StatsdReader } from '../ingest/statsd/statsd-lines.ts';
 
 export interface StatsdListener {
   readonly udpPort: number | null;

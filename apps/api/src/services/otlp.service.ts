@@ -9,7 +9,7 @@ import {
   OtlpDecodeError,
   OtlpTagSets,
   reasonsText,
-} from '../ingest/otlp-metrics.ts';
+} from '../ingest/otlp/otlp-metrics.ts';
 import { RETRY_AFTER_OVERLOADED_S } from './ingest.service.ts';
 import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
 

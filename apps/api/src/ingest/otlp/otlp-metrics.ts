@@ -8,8 +8,8 @@
 // refused as a whole request (400) naming the metric, the point and the field.
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import protobuf from 'protobufjs/minimal.js';
-import { encodeDistribution } from '../domain/distribution.ts';
-import type { MetricRecord } from './metric-record.ts';
+import { encodeDistribution } from '../../domain/distribution.ts';
+import type { MetricRecord } from '../metric-record.ts';
 import { OtlpReader, StringTable } from './otlp-reader.ts';
 
 type Int64 = number | string | { toNumber(): number } | null | undefined;

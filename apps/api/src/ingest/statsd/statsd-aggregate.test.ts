@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { StatsdReader } from '../ingest/statsd-lines.ts';
+import { StatsdReader } from './statsd-lines.ts';
 import {
   decodeDistribution,
   distributionCount,
   percentileOf,
   RAW_SAMPLE_LIMIT,
-} from './distribution.ts';
+} from '../../domain/distribution.ts';
 import { StatsdAggregator } from './statsd-aggregate.ts';
 
 function aggregate(text: string, flushMs = 1000) {

@@ -1,7 +1,7 @@
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import protobuf from 'protobufjs/minimal.js';
 import { describe, expect, it } from 'vitest';
-import { decodeDistribution } from '../domain/distribution.ts';
+import { decodeDistribution } from '../../domain/distribution.ts';
 import {
   CONTAINER_FIELDS,
   decodeOtlpJson,
