@@ -8,11 +8,10 @@ import {
   type Encoder,
   type ExportMetricsRequest,
   encodeOtlpResponse,
-  mapOtlpMetrics,
-  mapOtlpProtobuf,
   OtlpDecodeError,
-  OtlpTagSets,
-} from './otlp-metrics.ts';
+} from './otlp-message.ts';
+import { mapOtlpMetrics, mapOtlpProtobuf } from './otlp-metrics.ts';
+import { OtlpTagSets } from './otlp-tags.ts';
 
 const NOW = Date.UTC(2026, 1, 1, 10, 0, 0);
 const ns = (ms: number) => String(ms * 1e6);

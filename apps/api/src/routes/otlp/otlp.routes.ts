@@ -7,7 +7,7 @@ import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import protobuf from 'protobufjs/minimal.js';
 import { AppError, asAppError } from '../../errors.ts';
-import { encodeOtlpResponse } from '../../ingest/otlp/otlp-metrics.ts';
+import { encodeOtlpResponse } from '../../ingest/otlp/otlp-message.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { OtlpFormat } from '../../services/otlp.service.ts';
 import { BodyGuard } from '../request-body.ts';
