@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { StatsdReader } from './statsd-lines.ts';
 import {
   decodeDistribution,
   distributionCount,
@@ -7,6 +6,7 @@ import {
   RAW_SAMPLE_LIMIT,
 } from '../../domain/distribution.ts';
 import { StatsdAggregator } from './statsd-aggregate.ts';
+import { StatsdReader } from './statsd-lines.ts';
 
 function aggregate(text: string, flushMs = 1000) {
   const agg = new StatsdAggregator({ flushMs });
