@@ -2,8 +2,8 @@
 // interval (or at one instant), not yet tied to a run.
 import type { SeriesKind, SeriesSource } from '@meshbench/schema';
 import type { AggregateValues } from '../domain/series-math.ts';
-import type { AggregateRow } from '../domain/statsd-aggregate.ts';
-import { parseTags } from './statsd-lines.ts';
+import type { AggregateRow } from './statsd/statsd-aggregate.ts';
+import { parseTags } from './statsd/statsd-lines.ts';
 
 export interface MetricRecord extends AggregateValues {
   source: SeriesSource;

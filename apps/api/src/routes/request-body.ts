@@ -80,12 +80,19 @@ export class BodyGuard extends Transform {
   }
 }
 
-/** The body, through gunzip or inflate when the client compressed it. */
-export function decodedBody(request: FastifyRequest, raw: Readable): Readable {
+/**
+ * The body, through gunzip or inflate when the client compressed it. `deflate: false` for
+ * a protocol that names gzip alone (OTLP/HTTP): deflate is then an unknown encoding (415).
+ */
+export function decodedBody(
+  request: FastifyRequest,
+  raw: Readable,
+  { deflate = true }: { deflate?: boolean } = {},
+): Readable {
   const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
   // 256 KiB out per step, not zlib's 16 KiB: a quarter of the time for a large batch.
   if (encoding === 'gzip' || encoding === 'x-gzip') return joined(raw, createGunzip(INFLATE));
-  if (encoding === 'deflate') return joined(raw, createInflate(INFLATE));
+  if (encoding === 'deflate' && deflate) return joined(raw, createInflate(INFLATE));
   if (encoding !== 'identity') {
     throw new AppError(
       415,
@@ -152,9 +159,16 @@ export async function* bodyChunks(body: Readable): AsyncGenerator<Buffer> {
 /**
  * The whole body in memory, for formats read at once; 413 past `limit` bytes, as soon as
  * they arrive or inflate (a gzip bomb stops at the limit). `setting` names the variable
- * that sets the limit, for the message.
+ * that sets the limit, for the message. `hold(bytes)` is told of each chunk before it is
+ * kept, and may refuse it by throwing (a bound on the bytes all requests hold at once);
+ * the body is then dropped.
  */
-export async function readBody(body: Readable, limit: number, setting?: string): Promise<Buffer> {
+export async function readBody(
+  body: Readable,
+  limit: number,
+  setting?: string,
+  hold?: (bytes: number) => void,
+): Promise<Buffer> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const chunk of bodyChunks(body)) {
@@ -166,6 +180,7 @@ export async function readBody(body: Readable, limit: number, setting?: string):
         `the body is larger than the limit of ${limit} bytes (after decompression)${setting ? `, set by ${setting}` : ''}`,
       );
     }
+    hold?.(chunk.length);
     parts.push(chunk);
   }
   return Buffer.concat(parts, size);

@@ -2,14 +2,9 @@
 // so that an overloaded replica answers 503 + Retry-After (exporters retry) instead of
 // queueing without end.
 import { AppError } from '../errors.ts';
-import {
-  decodeOtlpJson,
-  mapOtlpMetrics,
-  mapOtlpProtobuf,
-  OtlpDecodeError,
-  OtlpTagSets,
-  reasonsText,
-} from '../ingest/otlp-metrics.ts';
+import { decodeOtlpJson, OtlpDecodeError } from '../ingest/otlp/otlp-message.ts';
+import { mapOtlpMetrics, mapOtlpProtobuf, reasonsText } from '../ingest/otlp/otlp-metrics.ts';
+import { OtlpTagSets } from '../ingest/otlp/otlp-tags.ts';
 import { RETRY_AFTER_OVERLOADED_S } from './ingest.service.ts';
 import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
 

@@ -3,14 +3,13 @@
 // partial_success for rejected points) in the request's own encoding, and failures as a
 // google.rpc.Status with the status codes that make exporters retry (429/503) or not.
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import protobuf from 'protobufjs/minimal.js';
 import { AppError, asAppError } from '../../errors.ts';
-import { encodeOtlpResponse } from '../../ingest/otlp-metrics.ts';
+import { encodeOtlpResponse } from '../../ingest/otlp/otlp-message.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { OtlpFormat } from '../../services/otlp.service.ts';
-import { BodyGuard } from '../request-body.ts';
+import { BodyGuard, decodedBody, readBody } from '../request-body.ts';
 
 const FORMATS: Record<string, OtlpFormat> = {
   'application/x-protobuf': 'protobuf',
@@ -37,66 +36,27 @@ const formatOf = (request: FastifyRequest): OtlpFormat | undefined =>
   FORMATS[(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''];
 
 /**
- * The whole body, decompressed, at most `maxBytes`; each chunk is counted against the
+ * The whole body, gunzipped, at most `maxBytes`; each chunk is counted against the
  * replica's bound on OTLP bytes held (`hold`, which throws a 503 past it) as it arrives.
+ * OTLP/HTTP names gzip alone: deflate is refused (415).
  */
-async function readBody(
-  body: Readable,
-  encoding: string,
+async function readOtlpBody(
+  request: FastifyRequest,
   maxBytes: number,
   hold: (bytes: number) => void,
 ): Promise<Buffer> {
-  let stream: Readable = body;
-  if (encoding === 'gzip' || encoding === 'x-gzip') {
-    stream = body.pipe(createGunzip());
-    body.on('error', (error) => stream.destroy(error));
-    // A truncated stream may fail after the reader has gone: never an uncaught 'error'.
-    stream.on('error', () => {});
-  } else if (encoding !== 'identity') {
-    throw new AppError(
-      415,
-      'unsupported_encoding',
-      `Content-Encoding "${encoding}" is not supported; use gzip or none`,
-    );
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of stream) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        stream.destroy();
-        throw new AppError(
-          413,
-          'body_too_large',
-          `the request is over ${maxBytes} bytes (decompressed)`,
-        );
-      }
-      try {
-        hold((chunk as Buffer).length);
-      } catch (error) {
-        stream.destroy();
-        throw error;
-      }
-      chunks.push(chunk as Buffer);
-    }
+    const body = decodedBody(request, request.body as Readable, { deflate: false });
+    return await readBody(body, maxBytes, 'MESHBENCH_OTLP_MAX_BYTES', hold);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code ?? '';
     // The exporter gave up mid-body (a timeout, a restart): its business, not a fault here.
+    const code = (error as { code?: string }).code ?? '';
     if (code === 'ECONNRESET' || (error as Error).message === 'aborted') {
       throw new AppError(400, 'aborted', 'the client closed the request before its body ended');
     }
-    if (code.startsWith('Z_')) {
-      throw new AppError(
-        400,
-        'malformed_body',
-        `the body could not be decompressed: ${(error as Error).message}`,
-      );
-    }
     throw error;
   }
-  return Buffer.concat(chunks, size);
 }
 
 export interface OtlpRoutesOptions {
@@ -175,8 +135,7 @@ const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
       }, opts.bodyDeadlineMs);
       let body: Buffer;
       try {
-        const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
-        body = await readBody(request.body as Readable, encoding, opts.maxBytes, hold);
+        body = await readOtlpBody(request, opts.maxBytes, hold);
       } catch (error) {
         otlp.unbuffer(held);
         throw error;

@@ -6,7 +6,7 @@
 //   quarter of the API's time under load);
 // - fixed64 is read as a number, as Long.toNumber() would give it, without a Long object.
 import protobuf from 'protobufjs/minimal.js';
-import { hashBytes } from '../domain/earliest-by-key.ts';
+import { hashBytes } from '../../domain/earliest-by-key.ts';
 
 const MAX_INTERNED_BYTES = 64;
 const MAX_INTERNED = 1 << 16;

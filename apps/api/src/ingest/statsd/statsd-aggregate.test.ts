@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { StatsdReader } from '../ingest/statsd-lines.ts';
 import {
   decodeDistribution,
   distributionCount,
   percentileOf,
   RAW_SAMPLE_LIMIT,
-} from './distribution.ts';
+} from '../../domain/distribution.ts';
 import { StatsdAggregator } from './statsd-aggregate.ts';
+import { StatsdReader } from './statsd-lines.ts';
 
 function aggregate(text: string, flushMs = 1000) {
   const agg = new StatsdAggregator({ flushMs });

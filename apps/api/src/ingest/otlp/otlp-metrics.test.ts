@@ -1,18 +1,17 @@
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import protobuf from 'protobufjs/minimal.js';
 import { describe, expect, it } from 'vitest';
-import { decodeDistribution } from '../domain/distribution.ts';
+import { decodeDistribution } from '../../domain/distribution.ts';
 import {
   CONTAINER_FIELDS,
   decodeOtlpJson,
   type Encoder,
   type ExportMetricsRequest,
   encodeOtlpResponse,
-  mapOtlpMetrics,
-  mapOtlpProtobuf,
   OtlpDecodeError,
-  OtlpTagSets,
-} from './otlp-metrics.ts';
+} from './otlp-message.ts';
+import { mapOtlpMetrics, mapOtlpProtobuf } from './otlp-metrics.ts';
+import { OtlpTagSets } from './otlp-tags.ts';
 
 const NOW = Date.UTC(2026, 1, 1, 10, 0, 0);
 const ns = (ms: number) => String(ms * 1e6);

@@ -6,10 +6,10 @@
 // The state lives for one interval only; a flush hands out one row per series and interval.
 // A value that would take a sum (or a gauge, by a delta) past float64 is malformed, not Infinity.
 import type { SeriesKind } from '@meshbench/schema';
-import type { Shape, StatsdSink, StatsdType } from '../ingest/statsd-lines.ts';
-import { encodeDistribution, RAW_SAMPLE_LIMIT } from './distribution.ts';
-import type { AggregateValues } from './series-math.ts';
-import { newSketch, type Sketch } from './sketch.ts';
+import { encodeDistribution, RAW_SAMPLE_LIMIT } from '../../domain/distribution.ts';
+import type { AggregateValues } from '../../domain/series-math.ts';
+import { newSketch, type Sketch } from '../../domain/sketch.ts';
+import type { Shape, StatsdSink, StatsdType } from './statsd-lines.ts';
 
 export const KIND_OF: Record<StatsdType, SeriesKind> = {
   c: 'counter',
