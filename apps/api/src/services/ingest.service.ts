@@ -3,8 +3,8 @@ import type { IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
-import { BatchAssembler, differingField } from '../ingest/batch-assembler.ts';
-import type { BatchFormat } from '../ingest/event-stream.ts';
+import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
+import type { BatchFormat } from '../ingest/events/event-stream.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type {
   BatchStore,
@@ -110,11 +110,10 @@ export function ingestService(deps: {
     const phases = { readMs: 0, sentMs: 0, copiedMs: 0, summarizedMs: 0 };
     const since = () => Math.round(performance.now() - started);
     const batchId = await events.reserveBatchId();
-    const batch = new BatchAssembler(runId, batchId, lines?.first ?? 1);
-    let rows: AsyncIterable<Uint8Array> | Uint8Array[] = batch.rows(
-      body,
-      input.format,
-      maxBatchBytes,
+    const observations = events.observationRows(runId, batchId);
+    const batch = new BatchAssembler(observations, lines?.first ?? 1);
+    let rows: AsyncIterable<Uint8Array> | Uint8Array[] = observations.rows(
+      batch.read(body, input.format, maxBatchBytes),
     );
     if (deps.readBeforeTransaction) {
       const whole: Uint8Array[] = [];
@@ -147,8 +146,8 @@ export function ingestService(deps: {
         });
         checkLines(batch, lines);
         phases.copiedMs = since();
-        await store.copyIncidents(batch.incidentRows);
-        await store.copyLifecycle(batch.lifecycleRows);
+        await store.copyIncidents(batch.incidents);
+        await store.copyLifecycle(batch.lifecycle);
         // From here to the commit this batch alone works on its changes' and phases' kept
         // state: concurrent batches of one change merge one after the other, never over
         // each other.

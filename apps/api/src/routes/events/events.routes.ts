@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import type { BatchFormat } from '../../ingest/event-stream.ts';
+import type { BatchFormat } from '../../ingest/events/event-stream.ts';
 import { bodyChunks, hashedBody } from '../request-body.ts';
 
 const FORMATS: Record<string, BatchFormat> = {
