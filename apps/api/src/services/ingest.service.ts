@@ -13,6 +13,7 @@ import type {
   SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import type { UploadCounts } from './upload-counts.ts';
 
 export const LATENCY_BLOCK_SIZE = 1024;
 
@@ -33,6 +34,8 @@ export function ingestService(deps: {
   runs: RunsRepository;
   events: EventsRepository;
   maxBatchBytes: number;
+  /** Where batches stored and retried are counted (rejections: by the route). */
+  uploads: UploadCounts;
   /** Batches in progress at once; past it a batch is refused with 503 (load shedding). */
   maxConcurrentBatches?: number;
   /**
@@ -44,7 +47,7 @@ export function ingestService(deps: {
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
 }) {
-  const { runs, events, maxBatchBytes, warn } = deps;
+  const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
   const maxInFlight = deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
   const counters = { overloaded: 0 };
@@ -83,7 +86,10 @@ export function ingestService(deps: {
       }
       const release = admit();
       try {
-        return await ingestBatch(run.id, input);
+        const result = await ingestBatch(run.id, input);
+        if (result.duplicate) uploads.countDuplicate();
+        else uploads.countStored(result.accepted);
+        return result;
       } finally {
         release();
       }
