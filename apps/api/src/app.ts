@@ -17,12 +17,12 @@ import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
-import uploadCountersPlugin from './plugins/upload-counters.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import type { Database } from './repositories/database.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
 import gatesRoutes from './routes/gates/gates.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
+import ingestRoutes from './routes/ingest/ingest.routes.ts';
 import otlpRoutes from './routes/otlp/otlp.routes.ts';
 import projectsRoutes from './routes/projects/projects.routes.ts';
 import reportsRoutes from './routes/reports/reports.routes.ts';
@@ -83,7 +83,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(requestBodiesPlugin, { idleMs: config.bodyTimeoutMs });
   await app.register(jsonBodiesPlugin);
   await app.register(authPlugin);
-  await app.register(uploadCountersPlugin);
   await app.register(statsdPlugin, {
     port: options.statsdPort ?? config.statsdPort,
     host: config.statsdHost,
@@ -105,6 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(reportsRoutes);
       await api.register(resultsRoutes, { maxResultBytes: config.maxResultBytes });
       await api.register(metricsRoutes);
+      await api.register(ingestRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -19,6 +19,7 @@ import { reportsService } from '../services/reports.service.ts';
 import { resultsService } from '../services/results.service.ts';
 import { runsService } from '../services/runs.service.ts';
 import { tailService } from '../services/tail.service.ts';
+import { uploadCounts } from '../services/upload-counts.ts';
 
 export interface ServicesOptions {
   maxBatchBytes: number;
@@ -56,6 +57,7 @@ function build(
     maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
     maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
   });
+  const uploads = uploadCounts();
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),
@@ -63,6 +65,7 @@ function build(
       runs,
       events,
       maxBatchBytes,
+      uploads: uploads.events,
       maxConcurrentBatches,
       // One connection: a batch is read whole before its transaction holds it.
       readBeforeTransaction: database.kind === 'embedded',
@@ -71,9 +74,15 @@ function build(
     }),
     export: exportService({ runs, events }),
     propagation: propagationService({ runs, propagation }),
-    results: resultsService({ runs, results: resultsRepository(database.db) }),
+    results: resultsService({
+      runs,
+      results: resultsRepository(database.db),
+      uploads: uploads.results,
+    }),
     tail: tailService({ runs, propagation, tail: tailRepository(database) }),
     ...metrics,
+    /** What the upload paths (events, result files) answered since the start. */
+    uploads,
     /** Whether the database has no runs yet (first start). */
     isEmpty: () => runs.isEmpty(),
   };

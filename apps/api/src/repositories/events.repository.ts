@@ -15,7 +15,16 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { DecodedIncident, DecodedLifecycle } from '../ingest/events/batch-assembler.ts';
 import { epochUs } from './epoch.ts';
+import {
+  INCIDENT_COLUMNS,
+  incidentRows,
+  LIFECYCLE_COLUMNS,
+  lifecycleRows,
+  OBSERVATION_COLUMNS,
+  ObservationRows,
+} from './event-rows.ts';
 import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
 import {
   inRunBatches,
@@ -56,18 +65,6 @@ export interface SummaryToSave {
   proxiesFingerprinted: boolean;
 }
 
-const OBSERVATION_COLUMNS = [
-  'run_id',
-  'change_id',
-  'proxy',
-  'node',
-  'at',
-  'cause',
-  'attrs',
-  'batch_id',
-];
-const INCIDENT_COLUMNS = ['run_id', 'kind', 'node', 'proxy', 'from', 'to', 'attrs', 'batch_id'];
-const LIFECYCLE_COLUMNS = ['run_id', 'phase', 'entity', 'node', 'at', 'attrs', 'batch_id'];
 const LATENCY_BLOCK_COLUMNS = ['run_id', 'change_id', 'block_no', 'latencies'];
 const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints'];
 
@@ -148,13 +145,15 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
         ? { source: lines.source, first: stored.first as number, last: stored.last as number }
         : undefined;
     },
-    /** Rows in COPY's binary format, header and trailer included. */
+    /** Rows of `ObservationRows` (`observationRows()`), header and trailer included. */
     copyObservations: (
       rows: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
       whileFinishing?: () => void,
     ) => tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
-    copyIncidents: (rows: Iterable<string>) => tx.copy('incidents', INCIDENT_COLUMNS, rows),
-    copyLifecycle: (rows: Iterable<string>) => tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, rows),
+    copyIncidents: (incidents: readonly DecodedIncident[]) =>
+      tx.copy('incidents', INCIDENT_COLUMNS, incidentRows(runId, batchId, incidents)),
+    copyLifecycle: (events: readonly DecodedLifecycle[]) =>
+      tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, lifecycleRows(runId, batchId, events)),
 
     async storedChanges(ids: string[]): Promise<StoredChange[]> {
       if (ids.length === 0) return [];
@@ -438,6 +437,9 @@ export function eventsRepository(database: Database) {
     },
 
     copyText,
+
+    /** A batch's observations as COPY rows: the sink its decoder writes to. */
+    observationRows: (runId: string, batchId: number) => new ObservationRows(runId, batchId),
 
     /** Summarises the observation index's new block ranges (Postgres' autovacuum may too). */
     async summarizeIndex(): Promise<void> {

@@ -140,7 +140,7 @@ const routes: FastifyPluginAsync = async (app) => {
     () => app.services.ingest.counters.overloaded,
   );
   for (const path of ['events', 'results'] as const) {
-    const c = () => app.uploads[path];
+    const c = () => app.services.uploads[path];
     const what = path === 'events' ? 'event batches' : 'result files';
     counter(`meshbench_${path}_stored_total`, `Uploads of ${what} stored.`, () => c().stored);
     counter(

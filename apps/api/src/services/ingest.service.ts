@@ -3,8 +3,8 @@ import type { IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
-import { BatchAssembler, differingField } from '../ingest/batch-assembler.ts';
-import type { BatchFormat } from '../ingest/event-stream.ts';
+import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
+import type { BatchFormat } from '../ingest/events/event-stream.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type {
   BatchStore,
@@ -13,6 +13,7 @@ import type {
   SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import type { UploadCounts } from './upload-counts.ts';
 
 export const LATENCY_BLOCK_SIZE = 1024;
 
@@ -33,6 +34,8 @@ export function ingestService(deps: {
   runs: RunsRepository;
   events: EventsRepository;
   maxBatchBytes: number;
+  /** Where batches stored and retried are counted (rejections: by the route). */
+  uploads: UploadCounts;
   /** Batches in progress at once; past it a batch is refused with 503 (load shedding). */
   maxConcurrentBatches?: number;
   /**
@@ -44,7 +47,7 @@ export function ingestService(deps: {
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
 }) {
-  const { runs, events, maxBatchBytes, warn } = deps;
+  const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
   const maxInFlight = deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
   const counters = { overloaded: 0 };
@@ -83,7 +86,10 @@ export function ingestService(deps: {
       }
       const release = admit();
       try {
-        return await ingestBatch(run.id, input);
+        const result = await ingestBatch(run.id, input);
+        if (result.duplicate) uploads.countDuplicate();
+        else uploads.countStored(result.accepted);
+        return result;
       } finally {
         release();
       }
@@ -110,11 +116,10 @@ export function ingestService(deps: {
     const phases = { readMs: 0, sentMs: 0, copiedMs: 0, summarizedMs: 0 };
     const since = () => Math.round(performance.now() - started);
     const batchId = await events.reserveBatchId();
-    const batch = new BatchAssembler(runId, batchId, lines?.first ?? 1);
-    let rows: AsyncIterable<Uint8Array> | Uint8Array[] = batch.rows(
-      body,
-      input.format,
-      maxBatchBytes,
+    const observations = events.observationRows(runId, batchId);
+    const batch = new BatchAssembler(observations, lines?.first ?? 1);
+    let rows: AsyncIterable<Uint8Array> | Uint8Array[] = observations.rows(
+      batch.read(body, input.format, maxBatchBytes),
     );
     if (deps.readBeforeTransaction) {
       const whole: Uint8Array[] = [];
@@ -147,8 +152,8 @@ export function ingestService(deps: {
         });
         checkLines(batch, lines);
         phases.copiedMs = since();
-        await store.copyIncidents(batch.incidentRows);
-        await store.copyLifecycle(batch.lifecycleRows);
+        await store.copyIncidents(batch.incidents);
+        await store.copyLifecycle(batch.lifecycle);
         // From here to the commit this batch alone works on its changes' and phases' kept
         // state: concurrent batches of one change merge one after the other, never over
         // each other.

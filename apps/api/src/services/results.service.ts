@@ -7,6 +7,7 @@ import { findBadValue } from '../ingest/stored-text.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import type { UploadCounts } from './upload-counts.ts';
 
 /**
  * Unreadable files are 400, readable ones that do not fit are 422, unknown kinds 415, files
@@ -25,8 +26,13 @@ const STATUS: Record<ResultFileProblem, number> = {
   too_complex: 422,
 };
 
-export function resultsService(deps: { runs: RunsRepository; results: ResultsRepository }) {
-  const { runs, results } = deps;
+export function resultsService(deps: {
+  runs: RunsRepository;
+  results: ResultsRepository;
+  /** Where files stored are counted (rejections: by the route). */
+  uploads: UploadCounts;
+}) {
+  const { runs, results, uploads } = deps;
   const runOf = async (runRef: string) => {
     const run = await runs.find(runRef);
     if (!run) throw notFound(`run "${runRef}"`);
@@ -65,6 +71,7 @@ export function resultsService(deps: { runs: RunsRepository; results: ResultsRep
         );
       }
       const imported = await results.insert(run.id, decoded.format, decoded.results);
+      uploads.countStored(imported);
       return { format: decoded.format, imported, unmapped: decoded.unmapped };
     },
 

@@ -4,6 +4,7 @@ import type { Database } from '@meshbench/db';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
 import { ingestService } from '../services/ingest.service.ts';
+import { UploadCounts } from '../services/upload-counts.ts';
 
 /** Each batch is a list of NDJSON lines, posted in order. */
 export async function ingestBatches(
@@ -15,6 +16,7 @@ export async function ingestBatches(
     runs: runsRepository(database.db),
     events: eventsRepository(database),
     maxBatchBytes: 1_000_000,
+    uploads: new UploadCounts(),
     warn: () => {},
   });
   for (const lines of batches) {

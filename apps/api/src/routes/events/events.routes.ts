@@ -10,8 +10,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import type { BatchFormat } from '../../ingest/event-stream.ts';
+import type { BatchFormat } from '../../ingest/events/event-stream.ts';
 import { bodyChunks, hashedBody } from '../request-body.ts';
+import { countRejections } from '../upload-rejections.ts';
 
 const FORMATS: Record<string, BatchFormat> = {
   'application/x-ndjson': 'ndjson',
@@ -49,6 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         },
         security: [{ bearer: [] }],
       },
+      onError: countRejections(app.services.uploads.events),
     },
     async (request, reply) => {
       const mime =

@@ -1,20 +1,15 @@
-// A run's metric series, one series' points, the scale-up timeline; the StatsD listener's
-// own counters.
+// A run's metric series, one series' points, the scale-up timeline.
 import {
   apiError,
-  ingestStats,
   pointsQuery,
   seriesList,
   seriesPoints,
   seriesQuery,
-  statsdStats,
   timeline,
   timelineQuery,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Principal } from '../../domain/access.ts';
-import { uploadCountersFor } from '../../plugins/upload-counters.plugin.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
 
@@ -65,54 +60,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => services.timeline.timeline(request.params.id, request.query),
-  );
-
-  /**
-   * The StatsD listener's counters, with the OTLP receiver's beside them. StatsD has no
-   * authentication, so its last malformed line may be anyone's: only the admin sees it.
-   */
-  const statsdNow = (principal: Principal) => {
-    const stats = app.statsd.stats();
-    return {
-      ...stats,
-      lastMalformed: principal.kind === 'admin' ? stats.lastMalformed : null,
-      otlp: { ...services.otlp.counters },
-    };
-  };
-
-  app.get(
-    '/statsd/stats',
-    {
-      schema: {
-        tags: ['metrics'],
-        description:
-          "This replica's StatsD listener and OTLP receiver counters: lines, malformed lines, events, unmatched aggregates, rows written. The last malformed line is shown to the admin token only (StatsD lines carry no project).",
-        response: { 200: statsdStats },
-      },
-    },
-    async (request) => statsdNow(request.principal),
-  );
-
-  app.get(
-    '/ingest/stats',
-    {
-      schema: {
-        tags: ['metrics'],
-        description:
-          "What this replica has received on every ingest path since it started: StatsD and OTLP (as /statsd/stats), and the events API's and result uploads' requests stored, retried and rejected, with the last rejection's message. Messages are scoped to the caller: the admin token sees the replica's last rejection and malformed line, a project's token its own project's last rejection, no token none.",
-        response: { 200: ingestStats },
-      },
-    },
-    async (request) => {
-      const { principal } = request;
-      return {
-        messagesShown:
-          principal.kind === 'admin' ? 'all' : principal.kind === 'project' ? 'project' : 'none',
-        statsd: statsdNow(principal),
-        events: uploadCountersFor(app.uploads.events, principal),
-        results: uploadCountersFor(app.uploads.results, principal),
-      } as const;
-    },
   );
 };
 export default routes;

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { firstInvalidUtf8 } from '../../ingest/stored-text.ts';
 import { decodedBody, readBody } from '../request-body.ts';
+import { countRejections } from '../upload-rejections.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
 
@@ -40,6 +41,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
         },
         security: [{ bearer: [] }],
       },
+      onError: countRejections(app.services.uploads.results),
     },
     async (request, reply) => {
       const body = decodedBody(request, request.body as Readable);

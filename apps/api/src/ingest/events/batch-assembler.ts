@@ -1,22 +1,21 @@
-// Turns a batch's body into COPY rows and the facts the batch must check at its end:
-// changes it defines, changes it references, and each change's first applications.
+// Reads a batch's body into decoded events: observations handed to a sink as they come
+// (the repository writes them as COPY rows), the other kinds kept, and the facts the batch
+// must check at its end: changes it defines, changes it references, each change's first
+// applications.
 
 import { isUtf8 } from 'node:buffer';
-import {
-  CopyBinaryWriter,
-  copyText,
-  int64Field,
-  putBytesField,
-  putInt16,
-  putInt32,
-  putNullField,
-  putTimestampField,
-  uuidField,
-} from '@meshbench/db';
 import type { ChangeEvent, ProbeEvent } from '@meshbench/schema';
-import { FirstApplications } from '../domain/first-applications.ts';
-import { AppError } from '../errors.ts';
-import { type BatchFormat, bodyTooLarge, decodeJsonArray, parseLine } from './event-stream.ts';
+import { FirstApplications } from '../../domain/first-applications.ts';
+import { AppError } from '../../errors.ts';
+import { invalidUtf8At } from '../stored-text.ts';
+import { formatTimestampUs, parseTimestampUs, parseUtcBytes } from '../timestamps.ts';
+import {
+  type BatchFormat,
+  bodyTooLarge,
+  decodeJsonArray,
+  type NumberedEvent,
+  parseLine,
+} from './event-stream.ts';
 import {
   AT,
   CAUSE,
@@ -26,13 +25,6 @@ import {
   PROXY,
   readObservationBytes,
 } from './observation-bytes.ts';
-import { invalidUtf8At } from './stored-text.ts';
-import { formatTimestampUs, parseTimestampUs, parseUtcBytes } from './timestamps.ts';
-
-export interface NumberedEvent {
-  line: number;
-  event: ProbeEvent;
-}
 
 export interface BatchPhase {
   entities: FirstApplications;
@@ -45,12 +37,57 @@ export interface BatchChange {
   line: number;
 }
 
+/** An incident as stored: its times as Postgres reads them. */
+export interface DecodedIncident {
+  kind: string;
+  node: string | undefined;
+  proxy: string | undefined;
+  from: string;
+  to: string | undefined;
+  attrs: Record<string, unknown> | undefined;
+}
+
+/** A lifecycle event as stored: its time as Postgres reads it. */
+export interface DecodedLifecycle {
+  phase: string;
+  entity: string;
+  node: string | undefined;
+  at: string;
+  attrs: Record<string, unknown> | undefined;
+}
+
+/**
+ * Where observations go as they are read, one call each, values as they are decoded: no
+ * object per observation on the way.
+ */
+export interface ObservationSink {
+  /** The change the next observations are of, as UTF-8. */
+  useChange(change: Uint8Array): void;
+  /**
+   * An observation whose texts are bytes of `b` (printable ASCII, so UTF-8 that needs no
+   * escaping): [start, end) each, start -1 for an absent node or cause.
+   */
+  observationBytes(
+    b: Uint8Array,
+    proxyStart: number,
+    proxyEnd: number,
+    nodeStart: number,
+    nodeEnd: number,
+    atUs: number,
+    causeStart: number,
+    causeEnd: number,
+  ): void;
+  observation(
+    proxy: string,
+    node: string | undefined,
+    atUs: number,
+    cause: string | undefined,
+    attrs: Record<string, unknown> | undefined,
+  ): void;
+}
+
 /** Postgres reads these as they are; anything else is rewritten to canonical UTC. */
 const PLAIN_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:\d\d)$/;
-/** run_id, change_id, proxy, node, at, cause, attrs, batch_id */
-const OBSERVATION_FIELDS = 8;
-/** jsonb's binary form is a version byte, then the JSON text. */
-const JSONB_VERSION = 1;
 /**
  * The longest NDJSON line taken, in bytes: an event is a few hundred. A longer line is
  * refused as soon as it is seen to be, so that a body of one endless line costs no more
@@ -65,9 +102,6 @@ const lineTooLarge = (line: number) =>
     `line ${line} is longer than ${MAX_LINE_BYTES} bytes; one event per line`,
     { line },
   );
-
-const attrsText = (attrs: Record<string, unknown> | undefined) =>
-  attrs === undefined ? '\\N' : copyText(JSON.stringify(attrs));
 
 const badTimestamp = (line: number, field: string) =>
   new AppError(400, 'invalid_event', `line ${line}: "${field}" is not a valid RFC 3339 timestamp`, {
@@ -86,38 +120,26 @@ export class BatchAssembler {
   /** change id -> first line that referenced it */
   readonly references = new Map<string, number>();
   readonly applications = new Map<string, FirstApplications>();
-  readonly incidentRows: string[] = [];
-  readonly lifecycleRows: string[] = [];
+  readonly incidents: DecodedIncident[] = [];
+  readonly lifecycle: DecodedLifecycle[] = [];
   /** Per lifecycle phase: each entity's first arrival in this batch, the largest attrs.total. */
   readonly phases = new Map<string, BatchPhase>();
   accepted = 0;
   /** The number of the last NDJSON line read, blank ones included. */
   lastLine: number;
 
-  private readonly out = new CopyBinaryWriter();
   private readonly fields = new Int32Array(FIELD_SLOTS);
-  private readonly runField: Uint8Array;
-  /** What ends a row without attrs: a NULL, then the batch. */
-  private readonly rowEnd: Uint8Array;
-  private readonly batchField: Uint8Array;
-  /** The change of the observations being read, and what its rows start with. */
+  /** The change of the observations being read, as a string and as UTF-8. */
   private change: string | undefined;
   private changeBytes: Uint8Array = new Uint8Array(0);
-  private changePrefix: Uint8Array = new Uint8Array(0);
   private apps = new FirstApplications();
 
   constructor(
-    private readonly runId: string,
-    private readonly batchId: number,
+    private readonly observations: ObservationSink,
     /** The number of the body's first line: lines of a larger input keep their numbers. */
     firstLine = 1,
   ) {
     this.lastLine = firstLine - 1;
-    this.runField = uuidField(runId);
-    this.batchField = int64Field(batchId);
-    this.rowEnd = new Uint8Array(4 + this.batchField.length);
-    putNullField(this.rowEnd, 0);
-    this.rowEnd.set(this.batchField, 4);
   }
 
   private timestamp(value: string, line: number, field: string): { us: number; text: string } {
@@ -127,33 +149,29 @@ export class BatchAssembler {
   }
 
   /**
-   * Reads the whole body and yields the observation rows for COPY as they come; every
-   * other kind is kept for after the stream (they are few beside observations).
+   * Reads the whole body, handing observations to the sink as they come and yielding after
+   * each part of the body (the sink's rows can go out then); every other kind is kept for
+   * after the stream (they are few beside observations).
    */
-  rows(
-    body: AsyncIterable<Buffer>,
-    format: BatchFormat,
-    limit: number,
-  ): AsyncGenerator<Uint8Array> {
+  read(body: AsyncIterable<Buffer>, format: BatchFormat, limit: number): AsyncGenerator<void> {
     return format === 'ndjson'
-      ? this.ndjsonRows(body, limit)
-      : this.observationRows(decodeJsonArray(body, limit));
+      ? this.readNdjson(body, limit)
+      : this.readEvents(decodeJsonArray(body, limit));
   }
 
-  /** Rows of events already decoded (a JSON array's, or any source of numbered events). */
-  async *observationRows(batches: AsyncIterable<NumberedEvent[]>): AsyncGenerator<Uint8Array> {
+  /** Events already decoded (a JSON array's, or any source of numbered events). */
+  async *readEvents(batches: AsyncIterable<NumberedEvent[]>): AsyncGenerator<void> {
     for await (const events of batches) {
       for (const { line, event } of events) this.add(event, line);
-      yield* this.out.take();
+      yield;
     }
-    yield* this.out.end();
   }
 
   /**
-   * NDJSON read as bytes: the common observation line goes from the body's bytes to COPY's
-   * without a string or an object per line; any other line is decoded and parsed.
+   * NDJSON read as bytes: the common observation line goes from the body's bytes to the
+   * sink without a string or an object per line; any other line is decoded and parsed.
    */
-  async *ndjsonRows(body: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Uint8Array> {
+  async *readNdjson(body: AsyncIterable<Buffer>, limit: number): AsyncGenerator<void> {
     // A line split over chunks is kept as its parts until its end is seen: one copy of
     // each byte, however many chunks the line spans.
     let carry: Buffer[] = [];
@@ -193,14 +211,13 @@ export class BatchAssembler {
         carry = [Buffer.from(chunk.subarray(from))];
         carried = chunk.length - from;
       }
-      yield* this.out.take();
+      yield;
     }
     if (carried > 0) {
       const line = Buffer.concat(carry, carried);
       this.line(line, 0, line.length, ++no);
       this.lastLine = no;
     }
-    yield* this.out.end();
   }
 
   /** One NDJSON line, b[start, end) without its newline. */
@@ -225,8 +242,8 @@ export class BatchAssembler {
   }
 
   /**
-   * The common observation line from its bytes, straight into a COPY row; false, having
-   * done nothing, for a line the general way must read.
+   * The common observation line from its bytes, straight to the sink; false, having done
+   * nothing, for a line the general way must read.
    */
   private observationBytes(b: Buffer, start: number, end: number, line: number): boolean {
     const f = this.fields;
@@ -245,24 +262,16 @@ export class BatchAssembler {
     const proxyStart = f[PROXY] as number;
     const proxyEnd = f[PROXY + 1] as number;
     this.apps.addBytes(b, proxyStart, proxyEnd, atUs);
-
-    const prefix = this.changePrefix;
-    const nodeStart = f[NODE] as number;
-    const causeStart = f[CAUSE] as number;
-    const out = this.out;
-    out.room(prefix.length + 3 * 4 + 12 + end - start + this.rowEnd.length);
-    const d = out.buf;
-    d.set(prefix, out.pos);
-    let p = putBytesField(d, out.pos + prefix.length, b, proxyStart, proxyEnd);
-    p =
-      nodeStart < 0 ? putNullField(d, p) : putBytesField(d, p, b, nodeStart, f[NODE + 1] as number);
-    p = putTimestampField(d, p, atUs);
-    p =
-      causeStart < 0
-        ? putNullField(d, p)
-        : putBytesField(d, p, b, causeStart, f[CAUSE + 1] as number);
-    d.set(this.rowEnd, p);
-    out.pos = p + this.rowEnd.length;
+    this.observations.observationBytes(
+      b,
+      proxyStart,
+      proxyEnd,
+      f[NODE] as number,
+      f[NODE + 1] as number,
+      atUs,
+      f[CAUSE] as number,
+      f[CAUSE + 1] as number,
+    );
     return true;
   }
 
@@ -275,15 +284,7 @@ export class BatchAssembler {
         // Observations of one change come in runs: its lookups are made once per run.
         if (event.change !== this.change) this.useChange(event.change, line);
         this.apps.add(event.proxy, at.us);
-        const out = this.out;
-        out.bytes(this.changePrefix);
-        out.text(event.proxy);
-        out.text(event.node);
-        out.room(12);
-        out.pos = putTimestampField(out.buf, out.pos, at.us);
-        out.text(event.cause);
-        out.text(event.attrs && JSON.stringify(event.attrs), JSONB_VERSION);
-        out.bytes(this.batchField);
+        this.observations.observation(event.proxy, event.node, at.us, event.cause, event.attrs);
         break;
       }
       case 'change':
@@ -298,9 +299,14 @@ export class BatchAssembler {
             field: 'to',
           });
         }
-        this.incidentRows.push(
-          `${this.runId}\t${copyText(event.kind)}\t${copyText(event.node)}\t${copyText(event.proxy)}\t${from.text}\t${to ? to.text : '\\N'}\t${attrsText(event.attrs)}\t${this.batchId}\n`,
-        );
+        this.incidents.push({
+          kind: event.kind,
+          node: event.node,
+          proxy: event.proxy,
+          from: from.text,
+          to: to?.text,
+          attrs: event.attrs,
+        });
         break;
       }
       case 'lifecycle': {
@@ -314,9 +320,13 @@ export class BatchAssembler {
         const total = event.attrs?.total;
         if (typeof total === 'number' && (phase.attrsTotal === null || total > phase.attrsTotal))
           phase.attrsTotal = total;
-        this.lifecycleRows.push(
-          `${this.runId}\t${copyText(event.phase)}\t${copyText(event.entity)}\t${copyText(event.node)}\t${at.text}\t${attrsText(event.attrs)}\t${this.batchId}\n`,
-        );
+        this.lifecycle.push({
+          phase: event.phase,
+          entity: event.entity,
+          node: event.node,
+          at: at.text,
+          attrs: event.attrs,
+        });
         break;
       }
     }
@@ -333,13 +343,7 @@ export class BatchAssembler {
       this.applications.set(change, found);
     }
     this.apps = found;
-    const changeBytes = this.changeBytes;
-    const prefix = new Uint8Array(2 + this.runField.length + 4 + changeBytes.length);
-    putInt16(prefix, 0, OBSERVATION_FIELDS);
-    prefix.set(this.runField, 2);
-    putInt32(prefix, 2 + this.runField.length, changeBytes.length);
-    prefix.set(changeBytes, 2 + this.runField.length + 4);
-    this.changePrefix = prefix;
+    this.observations.useChange(this.changeBytes);
   }
 
   private addChange(event: ChangeEvent, line: number): void {

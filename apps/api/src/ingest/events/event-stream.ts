@@ -1,11 +1,17 @@
 // Decodes what the general way reads: a JSON array batch, or one NDJSON line that the
 // reader of common observation lines passed on. Every error names the line or event.
-import { AppError } from '../errors.ts';
-import type { NumberedEvent } from './batch-assembler.ts';
+import type { ProbeEvent } from '@meshbench/schema';
+import { AppError } from '../../errors.ts';
+import { findBadValue, firstInvalidUtf8 } from '../stored-text.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
-import { findBadValue, firstInvalidUtf8 } from './stored-text.ts';
 
 export type BatchFormat = 'ndjson' | 'json';
+
+/** An event with the number of its line (NDJSON) or its place in the array (JSON). */
+export interface NumberedEvent {
+  line: number;
+  event: ProbeEvent;
+}
 
 export const bodyTooLarge = (limit: number) =>
   new AppError(
@@ -33,7 +39,7 @@ function validated(value: unknown, line: number, unit: string): NumberedEvent {
 }
 
 /** One NDJSON line's event. */
-export function parseLine(text: string, no: number): NumberedEvent['event'] {
+export function parseLine(text: string, no: number): ProbeEvent {
   let value: unknown;
   try {
     value = JSON.parse(text);

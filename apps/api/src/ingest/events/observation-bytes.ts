@@ -7,8 +7,25 @@
 // and the schema's lengths. Anything else is passed on to the general way (JSON.parse, then
 // the schema), which also words every error: this path never accepts a line that one
 // would refuse, nor reads one differently.
+import { observationEvent } from '@meshbench/schema';
+import type { z } from 'zod';
 
 const QUOTE = 34;
+
+/**
+ * A text field's bounds in the schema, in characters: on this path a character is one
+ * byte (printable ASCII), so they bound the bytes between the quotes.
+ */
+function bounds(field: z.ZodString | z.ZodOptional<z.ZodString>): { min: number; max: number } {
+  const text = 'unwrap' in field ? field.unwrap() : field;
+  if (text.maxLength === null) throw new Error('the fast path needs a bounded text field');
+  return { min: text.minLength ?? 0, max: text.maxLength };
+}
+const { shape } = observationEvent;
+const CHANGE_LENGTH = bounds(shape.change);
+const PROXY_LENGTH = bounds(shape.proxy);
+const NODE_LENGTH = bounds(shape.node);
+const CAUSE_LENGTH = bounds(shape.cause);
 
 /** Where `readObservationBytes` puts each field: start and end offsets, -1 when absent. */
 export const CHANGE = 0;
@@ -131,9 +148,16 @@ export function readObservationBytes(
     i = valueEnd + 2;
   }
   if (!typed || change === -1 || proxy === -1 || at === -1) return false;
-  if (changeEnd - change < 1 || changeEnd - change > 200) return false;
-  if (proxyEnd - proxy < 1 || proxyEnd - proxy > 200) return false;
-  if (nodeEnd - node > 200 || causeEnd - cause > 100) return false;
+  const changeLength = changeEnd - change;
+  const proxyLength = proxyEnd - proxy;
+  if (changeLength < CHANGE_LENGTH.min || changeLength > CHANGE_LENGTH.max) return false;
+  if (proxyLength < PROXY_LENGTH.min || proxyLength > PROXY_LENGTH.max) return false;
+  // An absent node or cause is -1 to -1: length 0, which no minimum refuses for a field
+  // the schema lets be absent.
+  if (node !== -1 && (nodeEnd - node < NODE_LENGTH.min || nodeEnd - node > NODE_LENGTH.max))
+    return false;
+  if (cause !== -1 && (causeEnd - cause < CAUSE_LENGTH.min || causeEnd - cause > CAUSE_LENGTH.max))
+    return false;
   out[CHANGE] = change;
   out[CHANGE + 1] = changeEnd;
   out[PROXY] = proxy;

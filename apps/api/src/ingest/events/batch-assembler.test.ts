@@ -1,8 +1,10 @@
 import type { ProbeEvent } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors.ts';
-import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
-import { BatchAssembler, MAX_LINE_BYTES, type NumberedEvent } from './batch-assembler.ts';
+import { AppError } from '../../errors.ts';
+import { ObservationRows } from '../../repositories/event-rows.ts';
+import { readCopyBinary, timestampOf } from '../../test/copy-binary-reader.ts';
+import { BatchAssembler, MAX_LINE_BYTES } from './batch-assembler.ts';
+import type { NumberedEvent } from './event-stream.ts';
 
 const RUN = '0b4e1a52-8f4c-4d2e-9a51-6f1f2c3d4e5f';
 
@@ -12,17 +14,23 @@ async function collect(rows: AsyncIterable<Uint8Array>) {
   return readCopyBinary(Buffer.concat(parts));
 }
 
+/** A batch read as the service reads it: observations written as the repository's COPY rows. */
+function batchOf(firstLine?: number) {
+  const observations = new ObservationRows(RUN, 7);
+  return { observations, batch: new BatchAssembler(observations, firstLine) };
+}
+
 async function assemble(events: ProbeEvent[]) {
-  const batch = new BatchAssembler(RUN, 7);
+  const { observations, batch } = batchOf();
   async function* source(): AsyncGenerator<NumberedEvent[]> {
     yield events.map((event, i) => ({ line: i + 1, event }));
   }
-  return { batch, rows: await collect(batch.observationRows(source())) };
+  return { batch, rows: await collect(observations.rows(batch.readEvents(source()))) };
 }
 
 /** NDJSON text cut into chunks at the given byte offsets. */
 async function assembleNdjson(text: string, cuts: number[] = [], limit = 1e9, firstLine = 1) {
-  const batch = new BatchAssembler(RUN, 7, firstLine);
+  const { observations, batch } = batchOf(firstLine);
   const bytes = Buffer.from(text);
   async function* body(): AsyncGenerator<Buffer> {
     let from = 0;
@@ -31,7 +39,7 @@ async function assembleNdjson(text: string, cuts: number[] = [], limit = 1e9, fi
       from = cut;
     }
   }
-  return { batch, rows: await collect(batch.rows(body(), 'ndjson', limit)) };
+  return { batch, rows: await collect(observations.rows(batch.read(body(), 'ndjson', limit))) };
 }
 
 const str = (field: Buffer | null | undefined) => (field ? field.toString('utf8') : field);
@@ -205,9 +213,11 @@ describe('BatchAssembler, NDJSON from bytes', () => {
         yield chunk;
       }
     }
-    const batch = new BatchAssembler(RUN, 7);
+    const { observations, batch } = batchOf();
     const started = performance.now();
-    const error = await collect(batch.rows(endless(), 'ndjson', 512 * 1024 * 1024)).catch((e) => e);
+    const error = await collect(
+      observations.rows(batch.read(endless(), 'ndjson', 512 * 1024 * 1024)),
+    ).catch((e) => e);
     expect(performance.now() - started).toBeLessThan(1000);
     expect(error).toMatchObject({ statusCode: 413, code: 'line_too_large', where: { line: 2 } });
     expect(read).toBeLessThanOrEqual(MAX_LINE_BYTES + chunk.length);
@@ -220,6 +230,6 @@ describe('BatchAssembler, NDJSON from bytes', () => {
     });
     const cuts = Array.from({ length: 40 }, (_, i) => 100 + i * 20_000);
     const { batch: taken } = await assembleNdjson(`${changeLine}\n${long}\n`, cuts);
-    expect(taken.incidentRows).toHaveLength(1);
+    expect(taken.incidents).toHaveLength(1);
   });
 });
