@@ -22,10 +22,7 @@ import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
 import type { MetricRecord } from '../ingest/metric-record.ts';
 import { latestMs, putMsField } from './epoch.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
-import { type RunWindow, runsRepository } from './runs.repository.ts';
-
-// Until the ingest split lands: metrics-ingest.service.ts and its test take RunWindow from here.
-export type { RunWindow };
+import type { RunWindow } from './runs.repository.ts';
 
 const { metricSeries } = tables;
 
@@ -242,16 +239,7 @@ function listOf<T>(map: Map<string, T[]>, key: string): T[] {
 
 export function metricsRepository(database: Database) {
   const db: Db = database.db;
-  // Until the ingest split lands: metrics-ingest.service.ts finds its runs through this
-  // repository; the look-ups are the runs repository's.
-  const runs = runsRepository(db);
-
   return {
-    /** Runs named by id or slug. */
-    runsByRef: runs.windowsByRef,
-    /** See RunsRepository.windowsIn. */
-    runsInWindow: runs.windowsIn,
-
     /**
      * Series ids, creating the missing ones. Requests (of one replica or several) race to
      * create the same series: the unique (run, key) index settles it, and the loser reads

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MetricRecord } from '../ingest/metric-record.ts';
-import type { RunWindow } from '../repositories/metrics.repository.ts';
+import type { RunWindow } from '../repositories/runs.repository.ts';
 import { inWindow } from './metrics-ingest.service.ts';
 
 const run: RunWindow = {

@@ -10,9 +10,9 @@ import type {
   HeldPoint,
   MetricsRepository,
   PointRows,
-  RunWindow,
   SeriesToEnsure,
 } from '../repositories/metrics.repository.ts';
+import type { RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
 
 export interface StoreResult {
   stored: number;
@@ -74,11 +74,13 @@ const CACHE_LIMIT = 200_000;
 
 export function metricsIngestService(deps: {
   metrics: MetricsRepository;
+  /** Where the runs a point may reach are looked up (by id or slug, by window). */
+  runs: Pick<RunsRepository, 'windowsByRef' | 'windowsIn'>;
   replica: string;
   /** How long points that matched no run are kept for a run to claim; 0: dropped at once. */
   holdMs: number;
 }) {
-  const { metrics, replica, holdMs } = deps;
+  const { metrics, runs, replica, holdMs } = deps;
   /**
    * The replica named in a row: a StatsD interval is this replica's share of it (several
    * replicas write one), an OTLP point is the sender's alone, so none is named, and an
@@ -147,7 +149,7 @@ export function metricsIngestService(deps: {
       else missing.push(ref);
     }
     if (missing.length > 0) {
-      const found = await metrics.runsByRef(missing);
+      const found = await runs.windowsByRef(missing);
       for (const ref of missing) {
         const run = found.find((r) => r.id === ref.toLowerCase() || r.slug === ref) ?? null;
         if (refs.size >= CACHE_LIMIT) refs.clear();
@@ -188,7 +190,7 @@ export function metricsIngestService(deps: {
           if (r.tMs < from) from = r.tMs;
           if (r.tMs + r.intervalMs > to) to = r.tMs + r.intervalMs;
         }
-        windows = await metrics.runsInWindow(
+        windows = await runs.windowsIn(
           [...new Set(untagged.map((r) => r.env))],
           from,
           to,

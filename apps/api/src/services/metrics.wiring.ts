@@ -19,7 +19,7 @@ export function metricsServices(
   const lifecycle = lifecycleRepository(database.db);
   // Names this process in the rows it writes: several replicas write rows for one interval.
   const replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  const metricsIngest = metricsIngestService({ metrics, replica, holdMs });
+  const metricsIngest = metricsIngestService({ metrics, runs, replica, holdMs });
   return {
     metrics: metricsService({ runs, metrics, lifecycle }),
     timeline: timelineService({ runs, metrics, lifecycle }),
