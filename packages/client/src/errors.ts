@@ -39,12 +39,24 @@ export class InvalidResponseError extends ApiRequestError {
   }
 }
 
-/** The error for a non-2xx answer: the API's error body when it has one, else the status. */
+const someOfApiError = apiError.partial();
+
+/**
+ * The error for a non-2xx answer: the API's error body when it has one; else what it has
+ * of one (a proxy's `{code, message}`), the status for the rest.
+ */
 export function refusal(status: number, statusText: string, text: string): ApiRequestError {
-  const problem = apiError.safeParse(jsonOrUndefined(text));
-  return problem.success
-    ? new ApiRequestError(status, problem.data.code, problem.data.message, problem.data)
-    : new ApiRequestError(status, 'http_error', `${status} ${statusText}`.trim());
+  const json = jsonOrUndefined(text);
+  const problem = apiError.safeParse(json);
+  if (problem.success) {
+    return new ApiRequestError(status, problem.data.code, problem.data.message, problem.data);
+  }
+  const some = someOfApiError.safeParse(json).data;
+  return new ApiRequestError(
+    status,
+    some?.code ?? 'http_error',
+    some?.message ?? `${status} ${statusText}`.trim(),
+  );
 }
 
 /** The body as JSON: null when empty, undefined when it is not JSON (the schema then says so). */
