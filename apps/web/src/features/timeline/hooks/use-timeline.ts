@@ -1,8 +1,7 @@
 // A run's scale-up timeline and its gate verdict (null when no threshold applied).
-import { type GateResult, gateResult, type Timeline, timeline } from '@meshbench/schema';
+import type { GateResult, Timeline } from '@meshbench/schema';
 import { useQuery } from '@tanstack/react-query';
-import { ApiRequestError, getParsedJson } from '../../../api/client.ts';
-import { runGateUrl, runTimelineUrl } from '../../../api/urls.ts';
+import { ApiRequestError, meshbench } from '../../../api/client.ts';
 
 /** Points per line the server downsamples to: about one per pixel of a wide chart. */
 export const TIMELINE_POINTS = 1000;
@@ -11,7 +10,7 @@ export function useTimeline(runId: string) {
   return useQuery({
     queryKey: ['timeline', runId, TIMELINE_POINTS],
     queryFn: ({ signal }): Promise<Timeline> =>
-      getParsedJson(runTimelineUrl(runId, TIMELINE_POINTS), timeline, signal),
+      meshbench.runs.timeline(runId, { points: TIMELINE_POINTS }, { signal }),
     enabled: runId !== '',
   });
 }
@@ -26,7 +25,7 @@ export function useGate(runId: string) {
     queryKey: ['gate', runId],
     queryFn: async ({ signal }): Promise<GateResult | null> => {
       try {
-        return await getParsedJson(runGateUrl(runId), gateResult, signal);
+        return await meshbench.runs.gate(runId, { signal });
       } catch (error) {
         if (error instanceof ApiRequestError && error.status === 404) return null;
         throw error;
