@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createClient, paths, queryString } from './client.ts';
 import { ApiRequestError, InvalidResponseError } from './errors.ts';
@@ -166,5 +167,41 @@ describe('paths', () => {
     expect(paths.propagation('r/1', 'c 1', { percentiles: '50,99', bins: 60 })).toBe(
       '/runs/r%2F1/changes/c%201/propagation?percentiles=50%2C99&bins=60',
     );
+  });
+});
+
+describe('coverage', () => {
+  it('has a call for every route of docs/openapi.json that answers JSON', async () => {
+    const doc = JSON.parse(
+      readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'),
+    ) as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/v1/'))
+      .flatMap(([path, methods]) =>
+        Object.entries(methods)
+          .filter(([, op]) =>
+            Object.entries(op.responses ?? {}).some(
+              ([code, r]) =>
+                code.startsWith('2') &&
+                (code === '204' || JSON.stringify(r).includes('application/json')),
+            ),
+          )
+          .map(([method]) => `${method.toUpperCase()} ${path.slice('/api/v1'.length)}`),
+      )
+      .sort();
+    // Every call, made against a transport that answers nothing: each names its route.
+    const client = createClient({ request: async () => undefined });
+    const called: string[] = [];
+    const visit = async (value: unknown): Promise<void> => {
+      if (typeof value === 'function') {
+        const error = await value('x', 'y', {}).catch((e: unknown) => e);
+        if (error instanceof InvalidResponseError) called.push(error.route);
+      } else if (value && typeof value === 'object') {
+        for (const v of Object.values(value)) await visit(v);
+      }
+    };
+    await visit(client);
+    expect(documented.length).toBeGreaterThanOrEqual(30);
+    expect([...new Set(called)].sort()).toEqual(documented);
   });
 });
