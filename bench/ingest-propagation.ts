@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import * as schema from '@meshbench/schema';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { budget, reportBudgets } from './lib/budget.ts';
 import { changeLine, iso, latencyUs, observationBlock, T0_US } from './lib/propagation-data.ts';
 import { AUTH, DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
@@ -187,17 +188,17 @@ async function main() {
     );
     console.log(`  raw COPY, same rows          ${fmt(copyMs)} ms = ${fmt(copyRate)} rows/s`);
     console.log(
-      `  ratio end to end / raw COPY  ${fmt((rate / copyRate) * 100, 1)} %   (budget >= 50 %)`,
+      `  ratio end to end / raw COPY  ${fmt((rate / copyRate) * 100, 1)} %   (budget >= 50 %: ${budget('end to end >= 50 % of raw COPY', rate >= 0.5 * copyRate)})`,
     );
     // The API loads in COPY's binary format, which costs Postgres about half as much: the
     // ratio to a binary COPY of the same rows, the harder baseline, is printed beside it.
     console.log(`  raw binary COPY, same rows   ${fmt(binaryMs)} ms = ${fmt(binaryRate)} rows/s`);
     console.log(`  ratio end to end / binary    ${fmt((rate / binaryRate) * 100, 1)} %`);
     console.log(
-      `  API peak RSS                 ${fmt(peakRss)} MiB (before ingest ${fmt(rssBefore)} MiB; budget <= 300 MiB)`,
+      `  API peak RSS                 ${fmt(peakRss)} MiB (before ingest ${fmt(rssBefore)} MiB; budget <= 300 MiB: ${budget('API peak RSS <= 300 MiB', peakRss <= 300)})`,
     );
     console.log(
-      `  summary read, ${fmt(N)}       ${fmt(read178k, 1)} ms median of 21 (budget <= 50 ms)`,
+      `  summary read, ${fmt(N)}       ${fmt(read178k, 1)} ms median of 21 (budget <= 50 ms: ${budget(`summary read of ${fmt(N)} <= 50 ms`, read178k <= 50)})`,
     );
 
     // --- reading a summary at 10,000,000 observations ---
@@ -248,7 +249,7 @@ async function main() {
         fetch(`${bigUrl}?scale=log&bins=120&percentiles=50,90,99,99.9,99.99`).then((r) => r.text()),
       );
       console.log(
-        `  summary read, ${fmt(LARGE)}   ${fmt(readBig, 1)} ms median of 21; log bins + 5 percentiles ${fmt(readBigLog, 1)} ms (budget <= 50 ms)`,
+        `  summary read, ${fmt(LARGE)}   ${fmt(readBig, 1)} ms median of 21; log bins + 5 percentiles ${fmt(readBigLog, 1)} ms (budget <= 50 ms: ${budget(`summary read of ${fmt(LARGE)} <= 50 ms`, readBig <= 50 && readBigLog <= 50)})`,
       );
       console.log(
         `  (loading the ${fmt(LARGE)} in ${fmt(LARGE / LARGE_BATCH)} batches took ${fmt(loadMs / 1000, 1)} s)`,
@@ -258,6 +259,7 @@ async function main() {
   } finally {
     await api.stop();
   }
+  reportBudgets('bench/ingest-propagation');
 }
 
 main().catch((error) => {

@@ -7,6 +7,7 @@
 import * as schema from '@meshbench/schema';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { budget, reportBudgets } from './lib/budget.ts';
 import { decodeRequest, encodeRequest, ns, str } from './lib/otlp-data.ts';
 import { DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
@@ -107,7 +108,7 @@ async function main() {
       `  stored                    ${fmt(stored)} of ${fmt(requests * PER_REQUEST)} data points`,
     );
     console.log(
-      `  decoded and stored        ${fmt((measured / ms) * 1000)} data points/s (${fmt(ms)} ms for ${fmt(measured)}; budget >= 250,000)`,
+      `  decoded and stored        ${fmt((measured / ms) * 1000)} data points/s (${fmt(ms)} ms for ${fmt(measured)}; budget >= 250,000: ${budget('>= 250,000 data points/s', (measured / ms) * 1000 >= 250_000)})`,
     );
     console.log(`  API peak RSS              ${fmt(api.peakRssMiB())} MiB`);
 
@@ -126,6 +127,7 @@ async function main() {
   } finally {
     await api.stop();
   }
+  reportBudgets('bench/otlp');
 }
 
 /** Data points/s of protobufjs decoding the bodies, for at least 1.5 s. */

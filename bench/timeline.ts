@@ -5,6 +5,7 @@
 // Usage: tsx timeline.ts (DATABASE_URL, default the local test db)
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
+import { budget, reportBudgets } from './lib/budget.ts';
 import { encodeRequest, ns } from './lib/otlp-data.ts';
 import { DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
@@ -206,7 +207,7 @@ async function main() {
       `  response                   ${first.phases.map((p) => `${p.phase} ${fmt(p.count)}`).join(', ')}; ${first.series.length} series x ${fmt(first.series[0]?.points.length ?? 0)} points, bucket ${fmt(first.bucketMs)} ms`,
     );
     console.log(
-      `  GET timeline?points=1000   ${fmt(samples[10] as number, 1)} ms median of 21, ${fmt(samples[18] as number, 1)} ms p90 (budget <= 100 ms)`,
+      `  GET timeline?points=1000   ${fmt(samples[10] as number, 1)} ms median of 21, ${fmt(samples[18] as number, 1)} ms p90 (budget <= 100 ms: ${budget('timeline median <= 100 ms', (samples[10] as number) <= 100)})`,
     );
     console.log(
       `  baseline: raw rows         ${fmt(raw[10] as number, 1)} ms median of 21 (the ${fmt(rawRows)} rows it is made of, read with node-postgres); the timeline takes ${fmt(((samples[10] as number) / (raw[10] as number)) * 100, 0)} % of that`,
@@ -217,6 +218,7 @@ async function main() {
   } finally {
     await api.stop();
   }
+  reportBudgets('bench/timeline');
 }
 
 main().catch((error) => {

@@ -2,12 +2,11 @@
 // the query selects them: no string or object per field unless the caller asks for text.
 // https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4
 
+import { PG_EPOCH_US } from './pg-epoch.ts';
 import { isUuid } from './uuid.ts';
 
 const SIGNATURE = 'PGCOPY\n\xff\r\n\0';
 const TWO_32 = 4_294_967_296;
-/** Microseconds from the Unix epoch to Postgres' (2000-01-01T00:00:00Z). */
-const PG_EPOCH_US = 946_684_800_000_000;
 
 export class CopyBinaryReader {
   private p: number;

@@ -3,6 +3,8 @@
 // float, no escapes): a COPY of observations costs it about half.
 // https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4
 
+import { PG_EPOCH_US } from './pg-epoch.ts';
+
 /** Signature, flags (none) and header extension length (none). */
 export const COPY_BINARY_HEADER = Uint8Array.from([
   0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -10,8 +12,6 @@ export const COPY_BINARY_HEADER = Uint8Array.from([
 /** A field count of -1 ends the data. */
 export const COPY_BINARY_TRAILER = Uint8Array.from([0xff, 0xff]);
 
-/** Microseconds from the Unix epoch to Postgres' (2000-01-01T00:00:00Z). */
-const PG_EPOCH_US = 946_684_800_000_000;
 const TWO_32 = 4_294_967_296;
 
 export function putInt16(d: Uint8Array, p: number, v: number): number {

@@ -1,6 +1,5 @@
 // Builds the Fastify app: plugins in order (database, services, auth, docs), the routes,
 // the web app, and the one error handler that maps every failure to an ApiError body.
-import type { Database } from '@meshbench/db';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -20,7 +19,9 @@ import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
 import uploadCountersPlugin from './plugins/upload-counters.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
+import type { Database } from './repositories/database.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
+import gatesRoutes from './routes/gates/gates.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
 import otlpRoutes from './routes/otlp/otlp.routes.ts';
 import projectsRoutes from './routes/projects/projects.routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(healthRoutes);
       await api.register(runsRoutes);
       await api.register(projectsRoutes);
+      await api.register(gatesRoutes);
       await api.register(eventsRoutes);
       await api.register(tailRoutes);
       await api.register(reportsRoutes);

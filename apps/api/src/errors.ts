@@ -1,5 +1,5 @@
 // The one error type: every failure the API reports is an AppError mapped in app.ts.
-import { databaseUnavailableReason } from '@meshbench/db';
+import { databaseUnavailableReason } from './repositories/database.ts';
 
 export class AppError extends Error {
   /** Seconds the client is told to wait before trying again (a Retry-After header). */

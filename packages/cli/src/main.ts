@@ -5,19 +5,21 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { ApiRequestError, type Client, createClient } from '@meshbench/client';
 import {
-  type CreateRunBody,
   evaluate,
-  type FinishRunBody,
   type Metrics,
   medianMetrics,
   metricsOf,
-  type Propagation,
   parseRule,
   RuleError,
+  type Verdict,
+} from '@meshbench/gates';
+import {
+  type CreateRunBody,
+  type FinishRunBody,
+  type Propagation,
   type Run,
   type Topology,
   topology,
-  type Verdict,
   visibility,
 } from '@meshbench/schema';
 import { ciLabels } from './ci-labels.ts';

@@ -1,5 +1,4 @@
-import type { Metrics } from '@meshbench/schema';
-import { evaluate, medianMetrics, parseRule } from '@meshbench/schema';
+import { evaluate, type Metrics, parseRule } from '@meshbench/gates';
 import { describe, expect, it } from 'vitest';
 import { markdownSummary } from './markdown.ts';
 
@@ -42,18 +41,5 @@ describe('markdownSummary', () => {
     );
     expect(md).toContain('- `p99>+10%`: 1000 > 880');
     expect(md).toContain('[Open the comparison](http://x/compare?runs=a,b)');
-  });
-});
-
-describe('medianMetrics', () => {
-  it("takes each metric's median, the middle pair's mean when even, skipping missing values", () => {
-    const med = medianMetrics([
-      m({ p99: 700 }),
-      m({ p99: 900 }),
-      m({ p99: 800, p50: null }),
-      m({ p99: 1000 }),
-    ]);
-    expect(med.p99).toBe(850); // (800 + 900) / 2
-    expect(med.p50).toBe(100);
   });
 });

@@ -1,7 +1,7 @@
 // The gate's Markdown summary: for a pull-request comment or GITHUB_STEP_SUMMARY.
 
-import type { Metrics } from '@meshbench/schema';
-import { higherIsBetter, type Metric, type Verdict } from '@meshbench/schema';
+import { higherIsBetter, type Metrics, type Verdict } from '@meshbench/gates';
+import type { Metric } from '@meshbench/schema';
 
 const fmt = (metric: Metric, v: number | null) => {
   if (v === null) return 'n/a';

@@ -1,9 +1,22 @@
 // Regression gates and history: thresholds per project and benchmark, their verdict on a
 // finished run, and one number across runs.
 import { z } from 'zod';
-import { METRICS } from './gate-rules.ts';
 
+/** What a gate rule or the history reads from a run: latencies in ms, within1s in %, missing a count. */
+export const METRICS = [
+  'p50',
+  'p90',
+  'p95',
+  'p96',
+  'p99',
+  'p99.9',
+  'mean',
+  'max',
+  'within1s',
+  'missing',
+] as const;
 export const metric = z.enum(METRICS);
+export type Metric = z.infer<typeof metric>;
 
 export const createThresholdBody = z.strictObject({
   benchmark: z.string().min(1).max(200),

@@ -1,6 +1,6 @@
 // Opens the database (embedded or server), applies migrations, closes it with the app.
-import { type Database, migrateDatabase, openDatabase } from '@meshbench/db';
 import fp from 'fastify-plugin';
+import { type Database, migrateDatabase, openDatabase } from '../repositories/database.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

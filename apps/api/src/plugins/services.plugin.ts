@@ -1,5 +1,6 @@
 // Wires repositories into services once; routes reach services through app.services.
 import fp from 'fastify-plugin';
+import type { Database } from '../repositories/database.ts';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { gatesRepository } from '../repositories/gates.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
@@ -39,7 +40,7 @@ export const OTLP_RECEIVING_PER_SLOT = 4;
 export const OTLP_BUFFERED_REQUESTS = 4;
 
 function build(
-  database: import('@meshbench/db').Database,
+  database: Database,
   opts: ServicesOptions,
   warn: (error: unknown, message: string) => void,
   debug: (fields: Record<string, unknown>, message: string) => void,

@@ -15,6 +15,7 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { epochUs } from './epoch.ts';
 import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
 import {
   inRunBatches,
@@ -22,6 +23,7 @@ import {
   planForObservations,
   readObservations,
 } from './observation-scope.ts';
+import { rowsOf } from './result-rows.ts';
 
 const { changes, changeSummaries, eventBatches, latencyBlocks, lifecyclePhases } = tables;
 
@@ -99,7 +101,6 @@ function alignedFloat64(parts: Uint8Array[]): Float64Array {
 
 const toBytes = (values: Float64Array) =>
   Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) * 1000000)::float8`;
 
 function batchStore(tx: Tx, runId: string, batchId: number) {
   return {
@@ -249,7 +250,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           and p.proxy in (select b.proxy from observations b
             where b.batch_id = ${batchId} and b.run_id = ${runId} and b.change_id = ${changeId})
         group by p.proxy`);
-      const rows = (result as unknown as { rows: { proxy: string; first_us: unknown }[] }).rows;
+      const rows = rowsOf<{ proxy: string; first_us: unknown }>(result);
       return new Map(rows.map((r) => [r.proxy, Number(r.first_us)]));
     },
 
@@ -340,7 +341,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
             set first_at = least(lifecycle_firsts.first_at, excluded.first_at)
         )
         select entity, first_us from earlier`);
-      const rows = (result as unknown as { rows: { entity: string; first_us: unknown }[] }).rows;
+      const rows = rowsOf<{ entity: string; first_us: unknown }>(result);
       return new Map(rows.map((r) => [r.entity, Number(r.first_us)]));
     },
 
@@ -428,7 +429,7 @@ export function eventsRepository(database: Database) {
           const result = await tx.db.execute<{ line: string }>(
             sql.raw(`fetch ${rows} from run_events`),
           );
-          const got = (result as unknown as { rows: { line: string }[] }).rows;
+          const got = rowsOf<{ line: string }>(result);
           if (got.length === 0) break;
           await write(`${got.map((r) => r.line).join('\n')}\n`);
         }
@@ -451,7 +452,7 @@ export function eventsRepository(database: Database) {
       const result = await database.db.execute<{ id: unknown }>(
         sql`select nextval(pg_get_serial_sequence('event_batches', 'id'))::float8 as id`,
       );
-      const [row] = (result as unknown as { rows: { id: unknown }[] }).rows;
+      const [row] = rowsOf<{ id: unknown }>(result);
       return Number(row?.id);
     },
 

@@ -1,54 +1,38 @@
 // Metric series and points in Postgres: series created by concurrent replicas without
-// conflicts, points appended by COPY (never updated), and the reads behind stats, points
-// and the timeline; plus the lifecycle-event aggregates of the timeline.
+// conflicts, points appended by COPY (never updated), points that matched no run held for
+// one created later, and the reads behind stats, points and the timeline.
 import {
   CopyBinaryReader,
   CopyBinaryWriter,
   type Database,
   type Db,
-  isUuid,
   putFloat8Field,
   putInt4Field,
   putInt8Field,
   putInt16,
   putInt32,
-  putNullField,
   tables,
   textArrayField,
   timestampLiteral,
   uuidField,
   uuidLiteral,
 } from '@meshbench/db';
-import type { SeriesKind, Topology } from '@meshbench/schema';
-import { asc, eq, type SQL, sql } from 'drizzle-orm';
-import { arrivalsPerBucket, rankFor } from '../domain/lifecycle.ts';
-import {
-  type AggregateValues,
-  bucketize,
-  normalize,
-  type StatPercentile,
-  type StoredRow,
-} from '../domain/series-math.ts';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
 import type { MetricRecord } from '../ingest/metric-record.ts';
-import { fromFloat8Send } from './float8-send.ts';
+import { latestMs, putMsField } from './epoch.ts';
+import { rowCountOf, rowsOf } from './result-rows.ts';
+import { type RunWindow, runsRepository } from './runs.repository.ts';
 
-const { lifecyclePhases, metricSeries, runs } = tables;
+// Until the ingest split lands: metrics-ingest.service.ts and its test take RunWindow from here.
+export type { RunWindow };
+
+const { metricSeries } = tables;
 
 /** The longest interval a row may cover (the StatsD flush interval's upper bound). */
 const MAX_INTERVAL_MS = 3_600_000;
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-export interface RunWindow {
-  id: string;
-  slug: string;
-  projectId: string;
-  environment: string | null;
-  startedMs: number;
-  finishedMs: number | null;
-  topology: Topology;
-}
 
 export interface SeriesToEnsure {
   runId: string;
@@ -67,34 +51,6 @@ export interface SeriesRow {
   source: string;
   unit: string | null;
   tags: Record<string, string>;
-}
-
-/** Buckets of `bucketMs` from `fromMs`; times before fall in the first, after in the last. */
-export interface BucketAxis {
-  fromMs: number;
-  toMs: number;
-  bucketMs: number;
-  buckets: number;
-}
-
-/** One bucket of a series as the timeline shows it. */
-export interface BucketValues {
-  bucket: number;
-  value: number | null;
-  min: number | null;
-  max: number | null;
-  quantiles?: StatPercentile[];
-}
-
-/** One lifecycle phase at bucket granularity (see lifecycleBuckets). */
-export interface PhaseBuckets {
-  phase: string;
-  observed: number;
-  attrsTotal: number | null;
-  /** Bucket index -> entities whose first arrival falls in it. */
-  arrivals: Map<number, number>;
-  /** 1-based rank -> that entity's first arrival, epoch ms. */
-  atRank: Map<number, number>;
 }
 
 /** A point row ready for COPY; values in epoch ms. */
@@ -127,15 +83,6 @@ const POINT_COLUMNS = [
   'quantiles',
   'last_exact',
 ];
-
-/** Postgres' epoch (2000-01-01) in Unix milliseconds. */
-const PG_EPOCH_MS = 946_684_800_000;
-
-/** A timestamptz(3) field from epoch ms, truncated to the millisecond as Date does. */
-function putMsField(d: Uint8Array, p: number, ms: number | null): number {
-  if (ms === null || !Number.isFinite(ms)) return putNullField(d, p);
-  return putInt8Field(d, p, (Math.trunc(ms) - PG_EPOCH_MS) * 1000);
-}
 
 /**
  * Points to load, by column where a point has no field for it: a batch of OTLP records is
@@ -295,68 +242,15 @@ function listOf<T>(map: Map<string, T[]>, key: string): T[] {
 
 export function metricsRepository(database: Database) {
   const db: Db = database.db;
-  /** The latest time (epoch ms) in a run's rows of `table`, or null when it has none. */
-  const latestMs = async (table: SQL, column: SQL, runId: string): Promise<number | null> => {
-    const result = await db.execute(
-      sql`select (extract(epoch from max(${column})) * 1000)::float8 as t from ${table} where run_id = ${runId}`,
-    );
-    const t = rowsOf<{ t: number | null }>(result)[0]?.t;
-    return t === null || t === undefined ? null : Number(t);
-  };
-  const runColumns = sql`id, slug, project_id, environment, topology,
-    (extract(epoch from started_at) * 1000)::float8 as started_ms,
-    (extract(epoch from finished_at) * 1000)::float8 as finished_ms`;
-  const toWindow = (r: {
-    id: string;
-    slug: string;
-    project_id: string;
-    environment: string | null;
-    topology: Topology;
-    started_ms: unknown;
-    finished_ms: unknown;
-  }): RunWindow => ({
-    id: r.id,
-    slug: r.slug,
-    projectId: r.project_id,
-    environment: r.environment,
-    topology: r.topology ?? {},
-    startedMs: Number(r.started_ms),
-    finishedMs: r.finished_ms === null ? null : Number(r.finished_ms),
-  });
+  // Until the ingest split lands: metrics-ingest.service.ts finds its runs through this
+  // repository; the look-ups are the runs repository's.
+  const runs = runsRepository(db);
 
   return {
     /** Runs named by id or slug. */
-    async runsByRef(refs: string[]): Promise<RunWindow[]> {
-      if (refs.length === 0) return [];
-      const ids = refs.filter(isUuid);
-      const result = await db.execute(sql`select ${runColumns} from runs
-        where slug = any(${sql.param(refs)}::text[])
-          or id = any(${sql.param(ids)}::uuid[])`);
-      return rowsOf<Parameters<typeof toWindow>[0]>(result).map(toWindow);
-    },
-
-    /**
-     * Runs of these environments (null: runs without one) whose window touches [from, to],
-     * of one project (null: of any).
-     */
-    async runsInWindow(
-      environments: (string | null)[],
-      fromMs: number,
-      toMs: number,
-      projectId: string | null,
-    ): Promise<RunWindow[]> {
-      const named = environments.filter((e): e is string => e !== null);
-      const unnamed = environments.some((e) => e === null);
-      const result = await db.execute(sql`select ${runColumns} from runs
-        where (environment = any(${sql.param(named)}::text[])
-            or (${unnamed}::boolean and environment is null))
-          and (${projectId}::uuid is null or project_id = ${projectId}::uuid)
-          and started_at <= ${iso(toMs)}::timestamptz
-          and (finished_at is null or finished_at >= ${iso(fromMs)}::timestamptz)
-        order by started_at desc
-        limit 1000`);
-      return rowsOf<Parameters<typeof toWindow>[0]>(result).map(toWindow);
-    },
+    runsByRef: runs.windowsByRef,
+    /** See RunsRepository.windowsIn. */
+    runsInWindow: runs.windowsIn,
 
     /**
      * Series ids, creating the missing ones. Requests (of one replica or several) race to
@@ -440,11 +334,7 @@ export function metricsRepository(database: Database) {
           sql.raw(`insert into metric_points select * from metric_points_incoming
             on conflict do nothing`),
         );
-        return (
-          (result as { rowCount?: number | null; affectedRows?: number }).rowCount ??
-          (result as { affectedRows?: number }).affectedRows ??
-          0
-        );
+        return rowCountOf(result);
       });
       return { stored, duplicates: n - stored };
     },
@@ -535,11 +425,11 @@ export function metricsRepository(database: Database) {
       const old = await db.execute(
         sql`delete from unmatched_points where received_at < now() - ${holdMs} * interval '1 millisecond'`,
       );
-      let n = (old as { rowCount?: number | null }).rowCount ?? 0;
+      let n = rowCountOf(old);
       const over = await db.execute(sql`
         delete from unmatched_points where ctid in (
           select ctid from unmatched_points order by received_at desc offset ${maxPoints})`);
-      n += (over as { rowCount?: number | null }).rowCount ?? 0;
+      n += rowCountOf(over);
       return n;
     },
 
@@ -630,104 +520,7 @@ export function metricsRepository(database: Database) {
     },
 
     /** Latest point time of the run's series (ms), for the axis of an unfinished run. */
-    lastPointMs: (runId: string) => latestMs(sql`metric_points`, sql`t`, runId),
-
-    /**
-     * The series of a run downsampled to the axis' buckets: their stored rows (light
-     * columns: sets count by `last`, distributions by their mean) through normalize() and
-     * bucketize().
-     */
-    async seriesBuckets(
-      runId: string,
-      list: { id: string; kind: SeriesKind }[],
-      axis: BucketAxis,
-    ): Promise<Map<string, BucketValues[]>> {
-      // Summaries' quantiles are a heavy column, read for them alone.
-      const summaries = list.filter((x) => x.kind === 'summary').map((x) => x.id);
-      const others = list.filter((x) => x.kind !== 'summary').map((x) => x.id);
-      const [rows, summaryRows] = await Promise.all([
-        this.seriesRows(runId, others, axis.fromMs, axis.toMs, false),
-        this.seriesRows(runId, summaries, axis.fromMs, axis.toMs, true),
-      ]);
-      for (const [k, v] of summaryRows) rows.set(k, v);
-      const out = new Map<string, BucketValues[]>();
-      for (const { id, kind } of list) {
-        const stored = rows.get(id);
-        if (!stored) continue;
-        const normal = normalize(kind, stored, axis.fromMs);
-        const buckets = bucketize(kind, normal, axis.fromMs, axis.bucketMs, axis.buckets);
-        out.set(
-          id,
-          buckets.map((b) => ({
-            bucket: b.offsetMs / axis.bucketMs,
-            value: b.value,
-            min: b.min,
-            max: b.max,
-            ...(b.quantiles ? { quantiles: b.quantiles } : {}),
-          })),
-        );
-      }
-      return out;
-    },
-
-    /** The time of the run's last lifecycle event (ms), for the axis of an unfinished run. */
-    lastLifecycleMs: (runId: string) => latestMs(sql`lifecycle_events`, sql`at`, runId),
-
-    /**
-     * Per phase, in the order the phases began: the entities seen, the largest numeric
-     * attrs.total of its events, each entity's first arrival counted per bucket of the
-     * axis, and the first arrivals (epoch ms) at the ranks that reach each of `percents`
-     * of any total the phase may be measured against (the attrs total, the entities seen,
-     * `totals`). Each phase is one row, kept by ingest: its first arrivals, sorted.
-     */
-    async lifecycleBuckets(
-      runId: string,
-      axis: BucketAxis,
-      totals: number[],
-      percents: readonly number[],
-    ): Promise<PhaseBuckets[]> {
-      const rows = await db
-        .select({
-          phase: lifecyclePhases.phase,
-          attrsTotal: lifecyclePhases.attrsTotal,
-          firsts: lifecyclePhases.firsts,
-        })
-        .from(lifecyclePhases)
-        .where(eq(lifecyclePhases.runId, runId));
-      const byPhase = new Map(
-        rows.map((r) => {
-          const firsts = fromFloat8Send(r.firsts);
-          for (let i = 0; i < firsts.length; i++) firsts[i] = (firsts[i] as number) / 1000;
-          return [r.phase, { firsts, attrsTotal: r.attrsTotal }];
-        }),
-      );
-      const phases = [...byPhase].map(([phase, p]) => {
-        const firsts = p.firsts;
-        const arrivals = arrivalsPerBucket(firsts, axis.fromMs, axis.buckets, axis.bucketMs);
-        const atRank = new Map<number, number>();
-        for (const total of [p.attrsTotal ?? 0, firsts.length, ...totals]) {
-          if (!(total > 0)) continue;
-          for (const percent of percents) {
-            const rank = rankFor(percent, total);
-            if (rank <= firsts.length) atRank.set(rank, firsts[rank - 1] as number);
-          }
-        }
-        return {
-          phase,
-          observed: firsts.length,
-          attrsTotal: p.attrsTotal,
-          arrivals,
-          atRank: new Map([...atRank].sort((a, b) => a[0] - b[0])),
-          firstMs: firsts[0] as number,
-        };
-      });
-      return phases
-        .sort((x, y) => x.firstMs - y.firstMs || (x.phase < y.phase ? -1 : 1))
-        .map(({ firstMs: _, ...p }) => p);
-    },
-
-    runExists: async (runId: string) =>
-      (await db.select({ id: runs.id }).from(runs).where(eq(runs.id, runId)).limit(1)).length > 0,
+    lastPointMs: (runId: string) => latestMs(db, sql`metric_points`, sql`t`, runId),
   };
 }
 export type MetricsRepository = ReturnType<typeof metricsRepository>;

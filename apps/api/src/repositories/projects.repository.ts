@@ -1,8 +1,11 @@
 // Projects and their API tokens in Postgres.
-import { type Db, isUuid, tables } from '@meshbench/db';
+import { type Db, DEFAULT_PROJECT_ID, isUuid, tables } from '@meshbench/db';
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 
 const { projects, apiTokens } = tables;
+
+/** The project of runs written without a project token (the schema's default). */
+export { DEFAULT_PROJECT_ID };
 export type ProjectRow = typeof projects.$inferSelect;
 export type TokenRow = typeof apiTokens.$inferSelect;
 

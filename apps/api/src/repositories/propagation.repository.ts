@@ -1,10 +1,9 @@
 // Reads of a change and its kept summary; never the observations themselves.
 import { type Db, tables } from '@meshbench/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { epochUs } from './epoch.ts';
 
 const { changes, changeSummaries, latencyBlocks } = tables;
-
-const epochUs = (column: unknown) => sql<number>`(extract(epoch from ${column}) * 1000000)::float8`;
 
 export const toFloat64 = (bytes: Uint8Array): Float64Array => {
   // Copied so the view is 8-byte aligned whatever the driver's buffer offset.

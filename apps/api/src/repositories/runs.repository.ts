@@ -1,10 +1,47 @@
-// Runs in Postgres.
+// Runs in Postgres: stored, listed, found by id or slug, and their windows (start to finish)
+// for the metrics a write or a new run is matched to.
 import { type Db, isUuid, tables } from '@meshbench/db';
-import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort } from '@meshbench/schema';
+import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort, Topology } from '@meshbench/schema';
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { rowsOf } from './result-rows.ts';
 
 const { runs } = tables;
 export type RunRow = typeof runs.$inferSelect;
+
+/** A run's identity and window (epoch ms), what metric points are matched against. */
+export interface RunWindow {
+  id: string;
+  slug: string;
+  projectId: string;
+  environment: string | null;
+  startedMs: number;
+  finishedMs: number | null;
+  topology: Topology;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const windowColumns = sql`id, slug, project_id, environment, topology,
+    (extract(epoch from started_at) * 1000)::float8 as started_ms,
+    (extract(epoch from finished_at) * 1000)::float8 as finished_ms`;
+
+const toWindow = (r: {
+  id: string;
+  slug: string;
+  project_id: string;
+  environment: string | null;
+  topology: Topology;
+  started_ms: unknown;
+  finished_ms: unknown;
+}): RunWindow => ({
+  id: r.id,
+  slug: r.slug,
+  projectId: r.project_id,
+  environment: r.environment,
+  topology: r.topology ?? {},
+  startedMs: Number(r.started_ms),
+  finishedMs: r.finished_ms === null ? null : Number(r.finished_ms),
+});
 
 // Every order ends on the id, so pages never repeat or skip a run.
 const ORDER: Record<RunSort, SQL[]> = {
@@ -139,7 +176,7 @@ export function runsRepository(db: Db) {
         benchmarks: await distinct(sql`${runs.benchmark}`),
         scenarios: await distinct(sql`${runs.scenario}`),
         platforms: await distinct(sql`${runs.platform}`),
-        labelKeys: (keys as unknown as { rows: { k: string }[] }).rows.map((r) => r.k),
+        labelKeys: rowsOf<{ k: string }>(keys).map((r) => r.k),
       };
     },
 
@@ -150,6 +187,39 @@ export function runsRepository(db: Db) {
         .where(eq(runs.id, id))
         .returning();
       return row;
+    },
+
+    /** The windows of runs named by id or slug. */
+    async windowsByRef(refs: string[]): Promise<RunWindow[]> {
+      if (refs.length === 0) return [];
+      const ids = refs.filter(isUuid);
+      const result = await db.execute(sql`select ${windowColumns} from runs
+        where slug = any(${sql.param(refs)}::text[])
+          or id = any(${sql.param(ids)}::uuid[])`);
+      return rowsOf<Parameters<typeof toWindow>[0]>(result).map(toWindow);
+    },
+
+    /**
+     * The windows of runs of these environments (null: runs without one) that touch
+     * [from, to], of one project (null: of any).
+     */
+    async windowsIn(
+      environments: (string | null)[],
+      fromMs: number,
+      toMs: number,
+      projectId: string | null,
+    ): Promise<RunWindow[]> {
+      const named = environments.filter((e): e is string => e !== null);
+      const unnamed = environments.some((e) => e === null);
+      const result = await db.execute(sql`select ${windowColumns} from runs
+        where (environment = any(${sql.param(named)}::text[])
+            or (${unnamed}::boolean and environment is null))
+          and (${projectId}::uuid is null or project_id = ${projectId}::uuid)
+          and started_at <= ${iso(toMs)}::timestamptz
+          and (finished_at is null or finished_at >= ${iso(fromMs)}::timestamptz)
+        order by started_at desc
+        limit 1000`);
+      return rowsOf<Parameters<typeof toWindow>[0]>(result).map(toWindow);
     },
 
     async isEmpty(): Promise<boolean> {

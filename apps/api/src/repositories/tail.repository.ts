@@ -4,10 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import { inRunBatches, readObservations } from './observation-scope.ts';
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-const num = (v: unknown): number => Number(v);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+import { num, numOrNull, rowsOf } from './result-rows.ts';
 
 export function tailRepository(database: Database) {
   const { db } = database;

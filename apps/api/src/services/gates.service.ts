@@ -1,19 +1,21 @@
 // Regression gates: thresholds per project and benchmark, evaluated when a run finishes,
 // against a named run or the median of a branch's last finished runs; and history, one
-// number across runs. The rules and metrics are the CLI's own (packages/schema).
+// number across runs. The rules and metrics are the CLI's own (packages/gates).
 import { randomUUID } from 'node:crypto';
 import {
-  type CreateThresholdBody,
   evaluate,
-  type GateResult,
-  type History,
-  type HistoryQuery,
   type Metrics,
   medianMetrics,
   metricsOf,
   parseRule,
   RuleError,
-  type Threshold,
+} from '@meshbench/gates';
+import type {
+  CreateThresholdBody,
+  GateResult,
+  History,
+  HistoryQuery,
+  Threshold,
 } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';

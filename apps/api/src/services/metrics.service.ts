@@ -1,5 +1,5 @@
-// Reading a run's metrics: its series with their stats, one series' points, and the
-// scale-up timeline (lifecycle phases and series on one axis from the run's start).
+// Reading a run's metrics: its series with their stats, and one series' points, on the
+// run's axis (the scale-up timeline, on the same axis, is timeline.service.ts).
 import type {
   PointsQuery,
   Series,
@@ -7,10 +7,7 @@ import type {
   SeriesPoints,
   SeriesQuery,
   SeriesSource,
-  Timeline,
-  TimelineQuery,
 } from '@meshbench/schema';
-import { declaredTotal, phaseFromArrivals, TIME_TO_PERCENTS } from '../domain/lifecycle.ts';
 import {
   bucketize,
   bucketWidth,
@@ -20,6 +17,7 @@ import {
   valueClass,
 } from '../domain/series-math.ts';
 import { notFound } from '../errors.ts';
+import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { MetricsRepository, SeriesRow } from '../repositories/metrics.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 
@@ -28,7 +26,8 @@ const needsHeavy = (kind: string) => {
   return cls === 'set' || cls === 'distribution';
 };
 
-const describe = (s: SeriesRow) => ({
+/** A series as the API names it. */
+export const describeSeries = (s: SeriesRow) => ({
   id: s.id,
   name: s.name,
   kind: s.kind as SeriesKind,
@@ -37,25 +36,38 @@ const describe = (s: SeriesRow) => ({
   tags: s.tags,
 });
 
-export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRepository }) {
+/** The run with this id or slug, or a 404. */
+export async function findRun(runs: Pick<RunsRepository, 'find'>, ref: string): Promise<RunRow> {
+  const row = await runs.find(ref);
+  if (!row) throw notFound(`run "${ref}"`);
+  return row;
+}
+
+/** The run's axis: its start to its finish, or to its last data while it runs. */
+export async function runAxis(
+  deps: {
+    metrics: Pick<MetricsRepository, 'lastPointMs'>;
+    lifecycle: Pick<LifecycleRepository, 'lastEventMs'>;
+  },
+  row: RunRow,
+): Promise<{ fromMs: number; toMs: number }> {
+  const fromMs = row.startedAt.getTime();
+  if (row.finishedAt) return { fromMs, toMs: row.finishedAt.getTime() };
+  const [lastPoint, lastLife] = await Promise.all([
+    deps.metrics.lastPointMs(row.id),
+    deps.lifecycle.lastEventMs(row.id),
+  ]);
+  return { fromMs, toMs: Math.max(fromMs + 1000, lastPoint ?? fromMs, lastLife ?? fromMs) };
+}
+
+export function metricsService(deps: {
+  runs: RunsRepository;
+  metrics: MetricsRepository;
+  lifecycle: LifecycleRepository;
+}) {
   const { runs, metrics } = deps;
-
-  async function run(ref: string): Promise<RunRow> {
-    const row = await runs.find(ref);
-    if (!row) throw notFound(`run "${ref}"`);
-    return row;
-  }
-
-  /** The run's axis: its start to its finish, or to its last data while it runs. */
-  async function axis(row: RunRow): Promise<{ fromMs: number; toMs: number }> {
-    const fromMs = row.startedAt.getTime();
-    if (row.finishedAt) return { fromMs, toMs: row.finishedAt.getTime() };
-    const [lastPoint, lastLife] = await Promise.all([
-      metrics.lastPointMs(row.id),
-      metrics.lastLifecycleMs(row.id),
-    ]);
-    return { fromMs, toMs: Math.max(fromMs + 1000, lastPoint ?? fromMs, lastLife ?? fromMs) };
-  }
+  const run = (ref: string) => findRun(runs, ref);
+  const axis = (row: RunRow) => runAxis(deps, row);
 
   async function rowsFor(
     runId: string,
@@ -83,7 +95,7 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
       const toMs = row.finishedAt ? row.finishedAt.getTime() : Date.UTC(9999, 0, 1);
       const rows = await rowsFor(row.id, list, fromMs, toMs, true);
       return list.map((s) => ({
-        ...describe(s),
+        ...describeSeries(s),
         stats: combineStats(
           s.kind as SeriesKind,
           normalize(s.kind as SeriesKind, rows.get(s.id) ?? [], fromMs),
@@ -109,70 +121,11 @@ export function metricsService(deps: { runs: RunsRepository; metrics: MetricsRep
       });
       return {
         series: {
-          ...describe(s),
+          ...describeSeries(s),
           stats: combineStats(kind, normal, q.percentiles ?? STAT_PERCENTILES),
         },
         bucketMs,
         points: points.map((p) => ({ t: new Date(fromMs + p.offsetMs).toISOString(), ...p })),
-      };
-    },
-
-    /**
-     * Lifecycle phases and series on one axis: each entity's first arrival and the series'
-     * rows come from the database in binary COPY, and are bucketed here.
-     */
-    async timeline(ref: string, q: TimelineQuery): Promise<Timeline> {
-      const row = await run(ref);
-      const { fromMs, toMs } = await axis(row);
-      const durationMs = toMs - fromMs;
-      const bucketMs = bucketWidth(durationMs, q.points);
-      const buckets = Math.max(1, Math.ceil((durationMs + 1) / bucketMs));
-      const bucketAxis = { fromMs, toMs, bucketMs, buckets };
-      const { nodes, instances, services } = row.topology;
-      const totals = [nodes, instances, services].filter((n): n is number => !!n && n > 0);
-      const wanted = q.series ? q.series.split(',') : null;
-      const series = async () => {
-        const all = await metrics.listSeries(row.id);
-        const list = wanted ? all.filter((s) => wanted.includes(s.id)) : all;
-        const points = await metrics.seriesBuckets(
-          row.id,
-          list.map((s) => ({ id: s.id, kind: s.kind as SeriesKind })),
-          bucketAxis,
-        );
-        return { list, points };
-      };
-      // The phases and the series are read side by side, on two connections.
-      const [life, { list, points }] = await Promise.all([
-        metrics.lifecycleBuckets(row.id, bucketAxis, totals, TIME_TO_PERCENTS),
-        series(),
-      ]);
-
-      return {
-        startedAt: row.startedAt.toISOString(),
-        finishedAt: row.finishedAt ? row.finishedAt.toISOString() : null,
-        durationMs,
-        bucketMs,
-        phases: life.map((p) => {
-          const { total, source } = declaredTotal(p.phase, p.attrsTotal, row.topology, p.observed);
-          const atRank = new Map([...p.atRank].map(([rank, t]) => [rank, t - fromMs]));
-          return {
-            phase: p.phase,
-            count: p.observed,
-            total,
-            totalSource: source,
-            ...phaseFromArrivals({ ...p, atRank }, total, buckets, bucketMs),
-          };
-        }),
-        series: list.map((s) => ({
-          ...describe(s),
-          points: (points.get(s.id) ?? []).map((b) => ({
-            offsetMs: b.bucket * bucketMs,
-            value: b.value,
-            min: b.min,
-            max: b.max,
-            ...(b.quantiles ? { quantiles: b.quantiles } : {}),
-          })),
-        })),
       };
     },
   };

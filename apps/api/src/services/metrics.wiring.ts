@@ -1,11 +1,13 @@
-// The metrics use cases wired to their repository, for the services plugin.
+// The metrics use cases wired to their repositories, for the services plugin.
 import { hostname } from 'node:os';
-import type { Database } from '@meshbench/db';
-import { metricsRepository, type RunWindow } from '../repositories/metrics.repository.ts';
-import type { RunsRepository } from '../repositories/runs.repository.ts';
+import type { Database } from '../repositories/database.ts';
+import { lifecycleRepository } from '../repositories/lifecycle.repository.ts';
+import { metricsRepository } from '../repositories/metrics.repository.ts';
+import type { RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
 import { metricsService } from './metrics.service.ts';
 import { metricsIngestService } from './metrics-ingest.service.ts';
 import { type OtlpLimits, otlpService } from './otlp.service.ts';
+import { timelineService } from './timeline.service.ts';
 
 export function metricsServices(
   database: Database,
@@ -14,11 +16,13 @@ export function metricsServices(
   otlpLimits: OtlpLimits,
 ) {
   const metrics = metricsRepository(database);
+  const lifecycle = lifecycleRepository(database.db);
   // Names this process in the rows it writes: several replicas write rows for one interval.
   const replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   const metricsIngest = metricsIngestService({ metrics, replica, holdMs });
   return {
-    metrics: metricsService({ runs, metrics }),
+    metrics: metricsService({ runs, metrics, lifecycle }),
+    timeline: timelineService({ runs, metrics, lifecycle }),
     metricsIngest,
     otlp: otlpService({ ingest: metricsIngest, ...otlpLimits }),
     /** A new run takes the held points of its project and environment in its window. */

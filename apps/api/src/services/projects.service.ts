@@ -1,6 +1,5 @@
 // Projects and tokens: who may write where. Tokens are random, shown once, kept as hashes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_PROJECT_ID } from '@meshbench/db';
 import type {
   CreatedToken,
   CreateProjectBody,
@@ -10,10 +9,11 @@ import type {
 } from '@meshbench/schema';
 import { ANONYMOUS, type Principal, readRefusal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
-import type {
-  ProjectRow,
-  ProjectsRepository,
-  TokenRow,
+import {
+  DEFAULT_PROJECT_ID,
+  type ProjectRow,
+  type ProjectsRepository,
+  type TokenRow,
 } from '../repositories/projects.repository.ts';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -5,12 +5,12 @@ import type { CreatedReport, CreateReportBody, Report, ReportRun, Run } from '@m
 import { type Principal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { ReportsRepository } from '../repositories/reports.repository.ts';
-import type { MetricsService } from './metrics.service.ts';
 import { refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 import type { ResultsService } from './results.service.ts';
 import { newSlug, type RunsService } from './runs.service.ts';
 import type { TailService } from './tail.service.ts';
+import type { TimelineService } from './timeline.service.ts';
 
 /** Points per line of a frozen timeline: what the compare page draws, half a page wide. */
 export const REPORT_TIMELINE_POINTS = 400;
@@ -43,9 +43,9 @@ export function reportsService(deps: {
   propagation: PropagationService;
   tail: TailService;
   results: ResultsService;
-  metrics: Pick<MetricsService, 'timeline'>;
+  timeline: Pick<TimelineService, 'timeline'>;
 }) {
-  const { reports, runs, propagation, tail, results, metrics } = deps;
+  const { reports, runs, propagation, tail, results, timeline: timelines } = deps;
 
   async function snapshotOf(run: Run): Promise<ReportRun> {
     const changes = [];
@@ -68,7 +68,7 @@ export function reportsService(deps: {
     }
     // A report shows no share id or project of its runs: it reaches nothing else.
     const { slug: _slug, projectId: _projectId, ...shown } = run;
-    const timeline = await metrics.timeline(run.id, { points: REPORT_TIMELINE_POINTS });
+    const timeline = await timelines.timeline(run.id, { points: REPORT_TIMELINE_POINTS });
     const hasTimeline = timeline.phases.length > 0 || timeline.series.length > 0;
     return {
       run: shown,

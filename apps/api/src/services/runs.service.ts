@@ -3,8 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CreateRunBody, FinishRunBody, ListRunsQuery, Run, RunList } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
-import type { RunWindow } from '../repositories/metrics.repository.ts';
-import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import type { RunRow, RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
 import type { ProjectsService } from './projects.service.ts';
 
 /** 128 random bits, base64url: the unguessable share id of a run. */

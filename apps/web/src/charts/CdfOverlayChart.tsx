@@ -13,6 +13,15 @@ import {
 import type { OverlayRow, PreparedCdfOverlay } from './prepare/cdf-overlay.ts';
 import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
 import type { SeriesStyle } from './prepare/series-style.ts';
+import {
+  AXIS_TICK,
+  axisLabel,
+  GRID_STROKE,
+  MARKER_LINE,
+  markerLabel,
+  PANEL_MARGIN,
+  percentTick,
+} from './theme.ts';
 
 export interface OverlaySeries {
   key: string;
@@ -41,8 +50,6 @@ function RowsTooltip({
   );
 }
 
-const percentTick = (v: number) => `${v} %`;
-
 export function CdfOverlayChart({
   overlay,
   series,
@@ -55,8 +62,8 @@ export function CdfOverlayChart({
   const drawn = series.filter((s) => overlay.keys.includes(s.key));
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <LineChart data={overlay.rows} margin={{ top: 8, right: 28, bottom: 20, left: 4 }}>
-        <CartesianGrid stroke="#e6e8eb" />
+      <LineChart data={overlay.rows} margin={PANEL_MARGIN}>
+        <CartesianGrid stroke={GRID_STROKE} />
         <XAxis
           interval={0}
           dataKey="ms"
@@ -66,14 +73,8 @@ export function CdfOverlayChart({
           ticks={overlay.ticks}
           tickFormatter={formatDuration}
           allowDataOverflow
-          tick={{ fontSize: 12, fill: '#4b5563' }}
-          label={{
-            value: 'time since the change',
-            position: 'insideBottom',
-            offset: -12,
-            fontSize: 12,
-            fill: '#6b7280',
-          }}
+          tick={AXIS_TICK}
+          label={axisLabel('time since the change')}
         />
         <YAxis
           interval={0}
@@ -81,19 +82,13 @@ export function CdfOverlayChart({
           ticks={overlay.percentTicks}
           tickFormatter={percentTick}
           width={52}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
+          tick={AXIS_TICK}
         />
         {overlay.marker && (
           <ReferenceLine
             x={overlay.marker.ms}
-            stroke="#9ca3af"
-            strokeDasharray="4 3"
-            label={{
-              value: overlay.marker.label,
-              position: 'insideBottomRight',
-              fontSize: 12,
-              fill: '#4b5563',
-            }}
+            {...MARKER_LINE}
+            label={markerLabel(overlay.marker.label)}
           />
         )}
         <Tooltip content={<RowsTooltip series={drawn} />} />

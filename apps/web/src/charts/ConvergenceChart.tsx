@@ -12,6 +12,15 @@ import {
 } from 'recharts';
 import type { ConvergencePoint, PreparedCdf } from './prepare/cdf.ts';
 import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
+import {
+  AXIS_TICK,
+  axisLabel,
+  GRID_STROKE,
+  MARKER_LINE,
+  markerLabel,
+  PANEL_MARGIN,
+  percentTick,
+} from './theme.ts';
 
 function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
   const point = payload?.[0]?.payload as ConvergencePoint | undefined;
@@ -24,8 +33,6 @@ function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, s
   );
 }
 
-const percentTick = (v: number) => `${v} %`;
-
 export function ConvergenceChart({
   cdf,
   color,
@@ -37,8 +44,8 @@ export function ConvergenceChart({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <LineChart data={cdf.points} margin={{ top: 8, right: 28, bottom: 20, left: 4 }}>
-        <CartesianGrid stroke="#e6e8eb" />
+      <LineChart data={cdf.points} margin={PANEL_MARGIN}>
+        <CartesianGrid stroke={GRID_STROKE} />
         <XAxis
           interval={0}
           dataKey="ms"
@@ -48,14 +55,8 @@ export function ConvergenceChart({
           ticks={cdf.ticks}
           tickFormatter={formatDuration}
           allowDataOverflow
-          tick={{ fontSize: 12, fill: '#4b5563' }}
-          label={{
-            value: 'time since the change',
-            position: 'insideBottom',
-            offset: -12,
-            fontSize: 12,
-            fill: '#6b7280',
-          }}
+          tick={AXIS_TICK}
+          label={axisLabel('time since the change')}
         />
         <YAxis
           interval={0}
@@ -63,20 +64,10 @@ export function ConvergenceChart({
           ticks={cdf.percentTicks}
           tickFormatter={percentTick}
           width={52}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
+          tick={AXIS_TICK}
         />
         {cdf.marker && (
-          <ReferenceLine
-            x={cdf.marker.ms}
-            stroke="#9ca3af"
-            strokeDasharray="4 3"
-            label={{
-              value: cdf.marker.label,
-              position: 'insideBottomRight',
-              fontSize: 12,
-              fill: '#4b5563',
-            }}
-          />
+          <ReferenceLine x={cdf.marker.ms} {...MARKER_LINE} label={markerLabel(cdf.marker.label)} />
         )}
         <Tooltip content={<PointTooltip />} />
         <Line

@@ -11,6 +11,7 @@ import {
 } from 'recharts';
 import { formatCount, formatDuration } from './prepare/format.ts';
 import type { HistogramBar, PreparedHistogram } from './prepare/histogram.ts';
+import { AXIS_TICK, axisLabel, BAR_CURSOR, GRID_STROKE, PANEL_MARGIN } from './theme.ts';
 
 function BinTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
   const bar = payload?.[0]?.payload as HistogramBar | undefined;
@@ -34,12 +35,8 @@ export function HistogramChart({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <BarChart
-        data={histogram.bars}
-        margin={{ top: 8, right: 28, bottom: 20, left: 4 }}
-        barCategoryGap={1}
-      >
-        <CartesianGrid vertical={false} stroke="#e6e8eb" />
+      <BarChart data={histogram.bars} margin={PANEL_MARGIN} barCategoryGap={1}>
+        <CartesianGrid vertical={false} stroke={GRID_STROKE} />
         <XAxis
           interval={0}
           dataKey="midMs"
@@ -49,14 +46,8 @@ export function HistogramChart({
           ticks={histogram.ticks}
           tickFormatter={formatDuration}
           allowDataOverflow
-          tick={{ fontSize: 12, fill: '#4b5563' }}
-          label={{
-            value: 'time since the change',
-            position: 'insideBottom',
-            offset: -12,
-            fontSize: 12,
-            fill: '#6b7280',
-          }}
+          tick={AXIS_TICK}
+          label={axisLabel('time since the change')}
         />
         <YAxis
           interval={0}
@@ -64,9 +55,9 @@ export function HistogramChart({
           ticks={histogram.countTicks}
           tickFormatter={formatCount}
           width={52}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
+          tick={AXIS_TICK}
         />
-        <Tooltip content={<BinTooltip />} cursor={{ fill: 'rgba(0,0,0,0.05)' }} />
+        <Tooltip content={<BinTooltip />} cursor={BAR_CURSOR} />
         <Bar dataKey="count" fill={color} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>

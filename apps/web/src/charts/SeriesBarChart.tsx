@@ -11,6 +11,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { NumberAxis, SeriesRow, SeriesSpec } from './prepare/load-results.ts';
+import { AXIS_TICK, axisLabel, BAR_CURSOR, GRID_STROKE, SERIES_MARGIN } from './theme.ts';
 
 function GroupTooltip({
   active,
@@ -56,21 +57,15 @@ export function SeriesBarChart({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <BarChart data={bars.rows} margin={{ top: 10, right: 18, bottom: 20, left: 4 }}>
-        <CartesianGrid vertical={false} stroke="#e6e8eb" />
+      <BarChart data={bars.rows} margin={SERIES_MARGIN}>
+        <CartesianGrid vertical={false} stroke={GRID_STROKE} />
         <XAxis
           dataKey="x"
           type="category"
           tickFormatter={formatXTick}
           interval={0}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
-          label={{
-            value: xLabel,
-            position: 'insideBottom',
-            offset: -12,
-            fontSize: 12,
-            fill: '#6b7280',
-          }}
+          tick={AXIS_TICK}
+          label={axisLabel(xLabel)}
         />
         <YAxis
           type="number"
@@ -79,11 +74,11 @@ export function SeriesBarChart({
           tickFormatter={formatY}
           allowDecimals={false}
           width={52}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
+          tick={AXIS_TICK}
         />
         <Tooltip
           content={<GroupTooltip series={bars.series} formatX={formatX} formatY={formatY} />}
-          cursor={{ fill: 'rgba(0,0,0,0.05)' }}
+          cursor={BAR_CURSOR}
         />
         {bars.series.map((s) => (
           <Bar

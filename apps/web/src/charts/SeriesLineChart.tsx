@@ -12,6 +12,7 @@ import {
   YAxis,
 } from 'recharts';
 import { markKey, type PreparedLines, type SeriesRow } from './prepare/load-results.ts';
+import { AXIS_TICK, axisLabel, GRID_STROKE, SERIES_MARGIN } from './theme.ts';
 
 export interface ReferenceY {
   y: number;
@@ -79,8 +80,8 @@ export function SeriesLineChart({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <LineChart data={lines.rows} margin={{ top: 10, right: 18, bottom: 20, left: 4 }}>
-        <CartesianGrid stroke="#e6e8eb" />
+      <LineChart data={lines.rows} margin={SERIES_MARGIN}>
+        <CartesianGrid stroke={GRID_STROKE} />
         <XAxis
           dataKey="x"
           type="number"
@@ -90,14 +91,8 @@ export function SeriesLineChart({
           tickFormatter={formatXTick}
           allowDataOverflow
           interval={0}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
-          label={{
-            value: xLabel,
-            position: 'insideBottom',
-            offset: -12,
-            fontSize: 12,
-            fill: '#6b7280',
-          }}
+          tick={AXIS_TICK}
+          label={axisLabel(xLabel)}
         />
         <YAxis
           type="number"
@@ -106,7 +101,7 @@ export function SeriesLineChart({
           tickFormatter={formatYTick}
           allowDataOverflow
           width={yWidth}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
+          tick={AXIS_TICK}
         />
         {referenceY.map((r) => (
           <ReferenceLine

@@ -13,6 +13,7 @@ import {
 } from 'recharts';
 import { formatCount, formatPercent } from './prepare/format.ts';
 import type { CauseBar, PreparedTailCauses } from './prepare/tail.ts';
+import { AXIS_TICK, axisLabel, BAR_CURSOR, CATEGORY_TICK, GRID_STROKE } from './theme.ts';
 
 function CauseTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
   const bar = payload?.[0]?.payload as CauseBar | undefined;
@@ -41,34 +42,28 @@ export function TailCauseChart({ causes }: { causes: PreparedTailCauses }) {
         margin={{ top: 4, right: 110, bottom: 16, left: 4 }}
         barCategoryGap={6}
       >
-        <CartesianGrid horizontal={false} stroke="#e6e8eb" />
+        <CartesianGrid horizontal={false} stroke={GRID_STROKE} />
         <XAxis
           type="number"
           domain={causes.countDomain}
           ticks={causes.countTicks}
           tickFormatter={formatCount}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
-          label={{
-            value: 'proxies',
-            position: 'insideBottomRight',
-            offset: -12,
-            fontSize: 12,
-            fill: '#6b7280',
-          }}
+          tick={AXIS_TICK}
+          label={axisLabel('proxies', 'insideBottomRight')}
         />
         <YAxis
           type="category"
           dataKey="cause"
           width={NAME_WIDTH}
           interval={0}
-          tick={{ fontSize: 12, fill: '#1f2933' }}
+          tick={CATEGORY_TICK}
         />
-        <Tooltip content={<CauseTooltip />} cursor={{ fill: 'rgba(0,0,0,0.05)' }} />
+        <Tooltip content={<CauseTooltip />} cursor={BAR_CURSOR} />
         <Bar dataKey="count" isAnimationActive={false}>
           {causes.bars.map((b) => (
             <Cell key={b.cause} fill={b.color} />
           ))}
-          <LabelList dataKey="label" position="right" fontSize={12} fill="#1f2933" />
+          <LabelList dataKey="label" position="right" {...CATEGORY_TICK} />
         </Bar>
       </BarChart>
     </ResponsiveContainer>

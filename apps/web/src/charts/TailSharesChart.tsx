@@ -11,6 +11,7 @@ import {
 } from 'recharts';
 import { formatCount, formatPercent } from './prepare/format.ts';
 import type { PreparedTailShares, TailShareRow } from './prepare/tail-shares.ts';
+import { AXIS_TICK, CATEGORY_TICK, GRID_STROKE, percentTick, STACKED_BAR_CURSOR } from './theme.ts';
 
 type ChartRow = TailShareRow & { label: string };
 
@@ -34,8 +35,6 @@ function CauseTooltip({ active, payload }: Partial<TooltipContentProps<number, s
   );
 }
 
-const percentTick = (v: number) => `${v} %`;
-
 export function TailSharesChart({
   shares,
   labels,
@@ -55,23 +54,17 @@ export function TailSharesChart({
         margin={{ top: 4, right: 24, bottom: 4, left: 4 }}
         barCategoryGap={8}
       >
-        <CartesianGrid horizontal={false} stroke="#e6e8eb" />
+        <CartesianGrid horizontal={false} stroke={GRID_STROKE} />
         <XAxis
           interval={0}
           type="number"
           domain={[0, 100]}
           ticks={[0, 20, 40, 60, 80, 100]}
           tickFormatter={percentTick}
-          tick={{ fontSize: 12, fill: '#4b5563' }}
+          tick={AXIS_TICK}
         />
-        <YAxis
-          interval={0}
-          type="category"
-          dataKey="label"
-          width={120}
-          tick={{ fontSize: 12, fill: '#1f2933' }}
-        />
-        <Tooltip content={<CauseTooltip />} cursor={{ fill: 'rgba(0,0,0,0.04)' }} />
+        <YAxis interval={0} type="category" dataKey="label" width={120} tick={CATEGORY_TICK} />
+        <Tooltip content={<CauseTooltip />} cursor={STACKED_BAR_CURSOR} />
         {shares.causes.map((c) => (
           <Bar
             key={c.cause}

@@ -19,6 +19,7 @@ import {
   type TimelineLine,
   type TimelineRow,
 } from './prepare/timeline.ts';
+import { TIMELINE_GRID_STROKE, TIMELINE_MARGIN, TIMELINE_TICK } from './theme.ts';
 import { timeAxisProps } from './time-axis.ts';
 
 /** The y axes' width, the same in every chart so that their time axes line up. */
@@ -100,7 +101,7 @@ export function TimelineChart({
         <LineChart
           data={rows}
           syncId="run-timeline"
-          margin={{ top: 6, right: 16, bottom: 0, left: 0 }}
+          margin={TIMELINE_MARGIN}
           onMouseDown={(state) => {
             const t = labelOf(state);
             if (t !== null) onDragStart(t);
@@ -117,11 +118,11 @@ export function TimelineChart({
           }}
           style={{ userSelect: 'none' }}
         >
-          <CartesianGrid stroke="#eef0f3" />
+          <CartesianGrid stroke={TIMELINE_GRID_STROKE} />
           <XAxis {...timeAxisProps(domain)} />
           <YAxis
             width={Y_AXIS_WIDTH}
-            tick={{ fontSize: 11 }}
+            tick={TIMELINE_TICK}
             tickFormatter={(v: number) => formatValue(v, unit)}
             allowDecimals
           />

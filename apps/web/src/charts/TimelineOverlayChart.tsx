@@ -13,6 +13,7 @@ import {
 import type { SeriesStyle } from './prepare/series-style.ts';
 import { formatOffset, formatValue } from './prepare/timeline.ts';
 import type { OverlayRow } from './prepare/timeline-overlay.ts';
+import { TIMELINE_GRID_STROKE, TIMELINE_MARGIN, TIMELINE_TICK } from './theme.ts';
 import { timeAxisProps } from './time-axis.ts';
 
 export interface OverlayRunLine {
@@ -87,16 +88,12 @@ export function TimelineOverlayChart({
       <ResponsiveContainer width="100%" height="100%">
         {/* Keyed by its runs: Recharts draws lines in the order they mounted, so a run whose
             timeline arrives late would be drawn over the baseline, not under it. */}
-        <LineChart
-          key={lines.map((l) => l.key).join(' ')}
-          data={rows}
-          margin={{ top: 6, right: 16, bottom: 0, left: 0 }}
-        >
-          <CartesianGrid stroke="#eef0f3" />
+        <LineChart key={lines.map((l) => l.key).join(' ')} data={rows} margin={TIMELINE_MARGIN}>
+          <CartesianGrid stroke={TIMELINE_GRID_STROKE} />
           <XAxis {...timeAxisProps(domain)} />
           <YAxis
             width={Y_AXIS_WIDTH}
-            tick={{ fontSize: 11 }}
+            tick={TIMELINE_TICK}
             // "{stream}" and the like are said once in the panel's title, not on every tick.
             tickFormatter={(v: number) => formatValue(v, unit?.startsWith('{') ? null : unit)}
           />

@@ -2,6 +2,7 @@
 // offsets, labelled to the resolution the domain needs.
 import type { XAxisProps } from 'recharts';
 import { formatAxisTime, timeTicks } from './prepare/timeline.ts';
+import { TIMELINE_TICK } from './theme.ts';
 
 export function timeAxisProps(domain: [number, number]): XAxisProps {
   const span = domain[1] - domain[0];
@@ -12,7 +13,7 @@ export function timeAxisProps(domain: [number, number]): XAxisProps {
     allowDataOverflow: true,
     ticks: timeTicks(domain),
     tickFormatter: (v: number) => formatAxisTime(v, span),
-    tick: { fontSize: 11 },
+    tick: TIMELINE_TICK,
     minTickGap: 24,
   };
 }

@@ -2,10 +2,8 @@ import {
   apiError,
   createdToken,
   createProjectBody,
-  createThresholdBody,
   createTokenBody,
   project,
-  threshold,
   tokenInfo,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -78,63 +76,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => projects.tokens(request.params.id, request.principal),
-  );
-
-  app.post(
-    '/projects/:id/thresholds',
-    {
-      ...write,
-      schema: {
-        ...write.schema,
-        tags: ['gates'],
-        description:
-          'A rule every finished run of the benchmark (and scenario, if given) in this project is held to.',
-        params: projectParams,
-        body: createThresholdBody,
-        response: { 201: threshold, ...errors },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await app.services.gates.createThreshold(
-            request.params.id,
-            request.body,
-            request.principal,
-          ),
-        ),
-  );
-
-  app.get(
-    '/projects/:id/thresholds',
-    {
-      ...write,
-      schema: {
-        ...write.schema,
-        tags: ['gates'],
-        params: projectParams,
-        response: { 200: z.array(threshold), ...errors },
-      },
-    },
-    async (request) => app.services.gates.thresholds(request.params.id, request.principal),
-  );
-
-  app.delete(
-    '/thresholds/:id',
-    {
-      ...write,
-      schema: {
-        ...write.schema,
-        tags: ['gates'],
-        params: z.object({ id: z.uuid() }),
-        response: { 204: z.null(), ...errors },
-      },
-    },
-    async (request, reply) => {
-      await app.services.gates.deleteThreshold(request.params.id, request.principal);
-      return reply.code(204).send(null);
-    },
   );
 
   app.delete(

@@ -64,7 +64,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: timeline, 400: apiError, 404: apiError },
       },
     },
-    async (request) => services.metrics.timeline(request.params.id, request.query),
+    async (request) => services.timeline.timeline(request.params.id, request.query),
   );
 
   /**

@@ -4,9 +4,6 @@ import {
   createRunBody,
   finishedRun,
   finishRunBody,
-  gateResult,
-  history,
-  historyQuery,
   listRunsQuery,
   propagation,
   propagationQuery,
@@ -88,33 +85,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         finished.status === 'finished' ? await services.gates.evaluate(finished.id) : null;
       return { ...finished, gate };
     },
-  );
-
-  app.get(
-    '/runs/:id/gate',
-    {
-      schema: {
-        tags: ['gates'],
-        description: "The verdict of the project's thresholds on the run, from when it finished.",
-        params: runParams,
-        response: { 200: gateResult, 404: apiError },
-      },
-    },
-    async (request) => services.gates.result(request.params.id),
-  );
-
-  app.get(
-    '/history',
-    {
-      schema: {
-        tags: ['gates'],
-        description:
-          'One number (P99, P96, within 1 s...) of the first change of each run of a benchmark, oldest first.',
-        querystring: historyQuery,
-        response: { 200: history, 400: apiError },
-      },
-    },
-    async (request) => services.gates.history(request.query, request.principal),
   );
 
   app.get(

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { changeTailUrl } from '../../../api/urls.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
-import { ShareButton } from '../../reports/components/ShareButton.tsx';
+import { ShareButton } from '../../../ui/ShareButton.tsx';
 import { ChangeComparison } from '../components/ChangeComparison.tsx';
 import { DifferencesWarning } from '../components/DifferencesWarning.tsx';
 import { LoadOverlayPanel } from '../components/LoadOverlayPanel.tsx';

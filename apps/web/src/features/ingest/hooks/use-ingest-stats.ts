@@ -3,7 +3,7 @@
 import type { IngestStats } from '@meshbench/schema';
 import { useQuery } from '@tanstack/react-query';
 import { meshbench } from '../../../api/client.ts';
-import { readWriteToken } from '../../load-results/hooks/write-token.ts';
+import { readWriteToken } from '../../../ui/write-token.ts';
 
 export const INGEST_REFRESH_MS = 3000;
 

@@ -8,7 +8,7 @@ import {
   formatMsValue,
   formatPercent,
 } from '../../../charts/prepare/format.ts';
-import { prepareAddedLatency } from '../../../charts/prepare/load-results.ts';
+import { prepareAddedLatency } from '../../../charts/prepare/load-added-latency.ts';
 import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';

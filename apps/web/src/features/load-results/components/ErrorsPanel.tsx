@@ -1,7 +1,7 @@
 // (e) Failed requests per point, by connections and mode, with their status codes.
 import { useMemo } from 'react';
 import { formatCount, formatPercent } from '../../../charts/prepare/format.ts';
-import { prepareErrors } from '../../../charts/prepare/load-results.ts';
+import { prepareErrors } from '../../../charts/prepare/load-errors.ts';
 import { SeriesBarChart } from '../../../charts/SeriesBarChart.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import {

@@ -2,10 +2,8 @@
 // when runs are overlaid): the Istio data-plane guide's charts.
 import { useMemo } from 'react';
 import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
-import {
-  formatRpsCell,
-  prepareLatencyVsConnections,
-} from '../../../charts/prepare/load-results.ts';
+import { formatRpsCell } from '../../../charts/prepare/load-format.ts';
+import { prepareLatencyVsConnections } from '../../../charts/prepare/load-latency.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';

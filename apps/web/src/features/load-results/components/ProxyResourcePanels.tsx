@@ -2,16 +2,12 @@
 // from the points that measured them (e.g. Istio's perf CSV).
 import { useMemo } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
+import { formatCores, formatMiB, formatRpsCell } from '../../../charts/prepare/load-format.ts';
 import {
-  asRuns,
-  formatCores,
-  formatMiB,
-  formatRps,
-  formatRpsCell,
-  type LoadResultsInput,
   prepareProxyResources,
   type ResourceRow,
-} from '../../../charts/prepare/load-results.ts';
+} from '../../../charts/prepare/load-proxy-resources.ts';
+import { asRuns, formatRps, type LoadResultsInput } from '../../../charts/prepare/load-results.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import { SeriesKey } from './SeriesKey.tsx';

@@ -2,11 +2,9 @@
 // under 5x the median); the points that reach it are marked.
 import { useMemo } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
-import {
-  DEFAULT_TAIL_BAND_LIMIT,
-  formatRatio,
-  prepareTailBand,
-} from '../../../charts/prepare/load-results.ts';
+import { formatRatio } from '../../../charts/prepare/load-format.ts';
+import { DEFAULT_TAIL_BAND_LIMIT } from '../../../charts/prepare/load-results.ts';
+import { prepareTailBand } from '../../../charts/prepare/load-tail-band.ts';
 import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';

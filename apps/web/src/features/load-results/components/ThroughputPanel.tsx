@@ -1,7 +1,8 @@
 // (d) Did the load generator keep up: the achieved rate as a share of the target, per mode.
 import { useMemo } from 'react';
 import { formatCount, formatPercent } from '../../../charts/prepare/format.ts';
-import { formatRpsCell, prepareThroughput } from '../../../charts/prepare/load-results.ts';
+import { formatRpsCell } from '../../../charts/prepare/load-format.ts';
+import { prepareThroughput } from '../../../charts/prepare/load-throughput.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import {

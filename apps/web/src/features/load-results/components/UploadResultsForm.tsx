@@ -3,8 +3,8 @@
 import { resultFormats } from '@meshbench/schema';
 import { type FormEvent, useState } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
+import { readWriteToken, saveWriteToken } from '../../../ui/write-token.ts';
 import { useUploadResults } from '../hooks/use-load-results.ts';
-import { readWriteToken, saveWriteToken } from '../hooks/write-token.ts';
 
 const FORMAT_NAMES: Record<string, string> = {
   auto: 'auto-detect',

@@ -1,15 +1,10 @@
 // One change of a run: its numbers, its histogram and convergence curve, and its tail by cause.
 import type { ChangeList } from '@meshbench/schema';
 import { propagationUrl } from '../../../api/urls.ts';
-import {
-  formatCount,
-  formatDuration,
-  formatPercent,
-  formatTimestamp,
-} from '../../../charts/prepare/format.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { TailPanel } from '../../tail/components/TailPanel.tsx';
 import { SUMMARY_PARAMS, usePropagationSummary } from '../hooks/use-propagation.ts';
+import { ChangeHead } from './ChangeHead.tsx';
 import { ConvergencePanel } from './ConvergencePanel.tsx';
 import { HistogramPanel } from './HistogramPanel.tsx';
 import { PropagationTable } from './PropagationTable.tsx';
@@ -27,24 +22,7 @@ export function ChangeSection({
   const p = summary.data;
   return (
     <section className="change" data-testid="change-section" data-change-id={change.id}>
-      <header className="change-head">
-        <h2>
-          <span className="change-kind">{change.kind}</span> {change.target}{' '}
-          <span className="change-action">{change.action}</span>
-        </h2>
-        <p className="muted">
-          Change <code>{change.id}</code> at {formatTimestamp(change.at)}
-          {p && (
-            <>
-              {' '}
-              — {formatCount(p.count)}
-              {p.expected !== null && ` of ${formatCount(p.expected)}`} proxies applied it,{' '}
-              <strong>
-                {formatPercent(p.withinFraction)} within {formatDuration(p.withinMs)}
-              </strong>
-            </>
-          )}
-        </p>
+      <ChangeHead change={change} propagation={p}>
         <p className="section-exports">
           <a
             href={propagationUrl(runId, change.id, { ...SUMMARY_PARAMS, format: 'csv' })}
@@ -54,7 +32,7 @@ export function ChangeSection({
             Propagation as CSV
           </a>
         </p>
-      </header>
+      </ChangeHead>
       {summary.isPending ? (
         <Loading what="propagation" />
       ) : summary.isError ? (

@@ -4,9 +4,9 @@
 import { Link, useParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { GateSection } from '../../gates/components/GateSection.tsx';
 import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
-import { GateSection } from '../../timeline/components/GateSection.tsx';
 import { TimelineSection } from '../../timeline/components/TimelineSection.tsx';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
 import { ChangeSection } from '../components/ChangeSection.tsx';

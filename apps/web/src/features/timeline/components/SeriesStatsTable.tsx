@@ -1,12 +1,11 @@
-// The distributions among a run's metric series (timers, histograms, summaries): count,
-// min, percentiles and max over the run, each percentile marked when it is an estimate.
+// The run page's distributions over the run: fetches the run's series, prepares their table
+// and hands it to SeriesStatsView (nothing when no series is a distribution).
 import { useMemo } from 'react';
 import { runSeriesUrl } from '../../../api/urls.ts';
-import { NO_VALUE } from '../../../charts/prepare/format.ts';
-import { percentileLabel, prepareSeriesStats } from '../../../charts/prepare/series-stats.ts';
-import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
+import { prepareSeriesStats } from '../../../charts/prepare/series-stats.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { useSeries } from '../hooks/use-series.ts';
+import { SeriesStatsView } from './SeriesStatsView.tsx';
 
 export function SeriesStatsTable({ runId }: { runId: string }) {
   const query = useSeries(runId);
@@ -14,58 +13,5 @@ export function SeriesStatsTable({ runId }: { runId: string }) {
   if (query.isPending) return <Loading what="series stats" />;
   if (query.isError) return <ErrorMessage error={query.error} what="the series stats" />;
   if (!table || table.rows.length === 0) return null;
-  return (
-    <div className="series-stats" data-testid="series-stats">
-      <div className="series-stats-head">
-        <strong>Distributions over the run</strong>{' '}
-        <a href={runSeriesUrl(runId)} className="muted">
-          as JSON
-        </a>
-      </div>
-      <div className="table-wrap">
-        <table className="data compact" data-testid="series-stats-table">
-          <thead>
-            <tr>
-              <th>Series</th>
-              <th>Kind</th>
-              <th className="num">Count</th>
-              <th className="num">Min</th>
-              {table.percentiles.map((p) => (
-                <th key={p} className="num">
-                  {percentileLabel(p)}
-                </th>
-              ))}
-              <th className="num">Max</th>
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((r) => (
-              <tr key={r.id} data-testid="series-stats-row" data-series={r.name}>
-                <td>
-                  <span className="mono">{r.name}</span>
-                  {r.tags && <span className="muted"> {r.tags}</span>}
-                </td>
-                <td>
-                  {r.kind} <span className="muted">({r.source})</span>
-                </td>
-                <td className="num">{r.count}</td>
-                <td className="num">{r.min}</td>
-                {r.percentiles.map((m, i) => (
-                  <td
-                    key={table.percentiles[i]}
-                    className="num"
-                    data-testid={`series-p${String(table.percentiles[i]).replace('.', '-')}`}
-                  >
-                    {m ? <MarkedValue marked={m} /> : NO_VALUE}
-                  </td>
-                ))}
-                <td className="num">{r.max}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <AccuracyLegend certainties={table.certainties} />
-    </div>
-  );
+  return <SeriesStatsView table={table} jsonUrl={runSeriesUrl(runId)} />;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, parseRule, RuleError } from './gate-rules.ts';
+import { evaluate, parseRule, RuleError } from './rules.ts';
 
 describe('parseRule', () => {
   it('reads relative, absolute and share rules', () => {

@@ -1,8 +1,7 @@
 // The numbers a gate reads from a run: the propagation of one change, and the median of
 // several runs for a baseline made of history.
 
-import type { Metric } from './gate-rules.ts';
-import type { Propagation } from './propagation.ts';
+import type { Metric, Propagation } from '@meshbench/schema';
 
 export type Metrics = Record<Metric, number | null>;
 

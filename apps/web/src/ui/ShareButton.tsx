@@ -3,9 +3,9 @@
 // a write: it carries the write token this browser keeps, and asks for one when refused.
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
-import { ApiRequestError, browseApi } from '../../../api/client.ts';
-import { readWriteToken, saveWriteToken } from '../../load-results/hooks/write-token.ts';
-import '../reports.css';
+import { ApiRequestError, browseApi } from '../api/client.ts';
+import { readWriteToken, saveWriteToken } from './write-token.ts';
+import './share.css';
 
 export function ShareButton({ runIds }: { runIds: string[] }) {
   const share = useMutation({

@@ -3,8 +3,8 @@
 import type { GateVerdict } from '@meshbench/schema';
 import { NO_VALUE } from '../../../charts/prepare/format.ts';
 import { ErrorMessage } from '../../../ui/QueryState.tsx';
-import { useGate } from '../hooks/use-timeline.ts';
-import '../timeline.css';
+import { useGate } from '../hooks/use-gate.ts';
+import '../gates.css';
 
 const num = (v: number | null) =>
   v === null || !Number.isFinite(v)

@@ -1,19 +1,6 @@
 // Gate rules: "p99>+10%" (relative to the baseline), "within1s<95%" (absolute share),
 // "p99>1500ms" (absolute latency). A rule names when the build fails.
-
-export const METRICS = [
-  'p50',
-  'p90',
-  'p95',
-  'p96',
-  'p99',
-  'p99.9',
-  'mean',
-  'max',
-  'within1s',
-  'missing',
-] as const;
-export type Metric = (typeof METRICS)[number];
+import { METRICS, type Metric } from '@meshbench/schema';
 
 /** Latencies are lower-is-better; the share within 1 s is higher-is-better. */
 export const higherIsBetter = (m: Metric) => m === 'within1s';

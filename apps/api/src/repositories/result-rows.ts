@@ -1,0 +1,15 @@
+// Reading what `db.execute` returns, the same for both drivers: the rows of a raw statement,
+// how many rows a write touched, and numbers Postgres sent as text (numeric, int8).
+
+/** The rows of a raw statement's result. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** Rows a write touched: node-postgres says rowCount, PGlite affectedRows. */
+export const rowCountOf = (result: unknown): number =>
+  (result as { rowCount?: number | null; affectedRows?: number }).rowCount ??
+  (result as { affectedRows?: number }).affectedRows ??
+  0;
+
+export const num = (v: unknown): number => Number(v);
+export const numOrNull = (v: unknown): number | null =>
+  v === null || v === undefined ? null : Number(v);

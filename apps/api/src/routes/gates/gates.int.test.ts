@@ -1,0 +1,172 @@
+// Thresholds on a project, the verdict on each finished run, and the history of one number.
+import { describe, expect, it } from 'vitest';
+import { backends, jsonBody, ndjson, useServer } from '../../test/harness.ts';
+
+const T0 = Date.parse('2026-02-01T10:00:00Z');
+/** A change and one observation per latency (whole ms). */
+const events = (latencies: number[]) =>
+  ndjson([
+    {
+      type: 'change',
+      id: 'c1',
+      kind: 'endpoint',
+      target: 'hey',
+      action: 'delete',
+      at: new Date(T0).toISOString(),
+    },
+    ...latencies.map((ms, i) => ({
+      type: 'observation',
+      change: 'c1',
+      proxy: `p${i}`,
+      at: new Date(T0 + ms).toISOString(),
+    })),
+  ]);
+
+describe.each(backends)('gates and history on $name', (backend) => {
+  const server = useServer(backend);
+
+  it("holds a finished run to its project's thresholds: pass, fail, missing baseline, no data", async () => {
+    const benchmark = `gate-${Date.now()}`;
+    const p = await server.json<{ id: string }>(
+      '/projects',
+      jsonBody({ name: benchmark, visibility: 'public' }),
+    );
+    const projectId = p.body.id;
+    const newRun = async (branch: string, latencies: number[] | null) => {
+      const r = await server.json<{ id: string }>(
+        '/runs',
+        jsonBody({
+          project: projectId,
+          benchmark,
+          scenario: 's',
+          mesh: { name: 'consul' },
+          labels: { branch },
+        }),
+      );
+      if (latencies) {
+        await server.api(`/runs/${r.body.id}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-ndjson' },
+          body: events(latencies),
+        });
+      }
+      return r.body.id;
+    };
+    const finish = (id: string) =>
+      server.json<{
+        gate: {
+          passed: boolean;
+          verdicts: {
+            rule: string;
+            failed: boolean;
+            reason: string;
+            current: number | null;
+            baselineValue: number | null;
+            bound: number | null;
+            baseline: string;
+          }[];
+        } | null;
+      }>(`/runs/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+    const ms = (from: number, to: number, add = 0) =>
+      Array.from({ length: to - from + 1 }, (_, i) => from + i + add);
+
+    // Before any threshold: no gate.
+    const early = await newRun('main', ms(1, 100));
+    expect((await finish(early)).body.gate).toBeNull();
+    expect((await server.json(`/runs/${early}/gate`)).status).toBe(404);
+
+    for (const body of [
+      { benchmark, rule: 'p99>+10%', baseline: 'branch:main', last: 3 },
+      { benchmark, rule: 'within1s<95%' },
+    ]) {
+      expect((await server.json(`/projects/${projectId}/thresholds`, jsonBody(body))).status).toBe(
+        201,
+      );
+    }
+    expect(
+      (
+        await server.json(
+          `/projects/${projectId}/thresholds`,
+          jsonBody({ benchmark, rule: 'p99>+10%' }),
+        )
+      ).status,
+    ).toBe(400); // relative, no baseline
+    expect(
+      (
+        await server.json(
+          `/projects/${projectId}/thresholds`,
+          jsonBody({ benchmark, rule: 'p98>1s' }),
+        )
+      ).status,
+    ).toBe(400);
+
+    // main: P99 (rank 99 of 100) of 1..100 ms is 99 ms; of 11..110 ms, 109 ms.
+    await finish(await newRun('main', ms(1, 100)));
+    await finish(await newRun('main', ms(1, 100, 10)));
+    // The baseline is the median of the last 3 finished main runs: P99s 99, 109, 99 -> 99 ms.
+    const ok = await newRun('feature', ms(1, 100, 5)); // P99 104 <= 108.9
+    const okGate = (await finish(ok)).body.gate;
+    expect(okGate).toMatchObject({ passed: true });
+    expect(okGate?.verdicts[0]).toMatchObject({
+      rule: 'p99>+10%',
+      current: 104,
+      baselineValue: 99,
+      bound: 108.9,
+      failed: false,
+      baseline: 'median of the last 3 finished run(s) on main',
+    });
+    expect(okGate?.verdicts[1]).toMatchObject({
+      rule: 'within1s<95%',
+      current: 100,
+      failed: false,
+    });
+
+    const slow = await newRun('feature', [...ms(1, 94), 2000, 2000, 2000, 2000, 2000, 2000]); // P99 2,000 ms; 94 % within 1 s
+    const slowGate = (await finish(slow)).body.gate;
+    expect(slowGate?.passed).toBe(false);
+    expect(slowGate?.verdicts.map((v) => [v.rule, v.failed, v.current])).toEqual([
+      ['p99>+10%', true, 2000],
+      ['within1s<95%', true, 94],
+    ]);
+    expect((await server.json<{ passed: boolean }>(`/runs/${slow}/gate`)).body.passed).toBe(false);
+
+    const empty = await newRun('feature', null);
+    const emptyGate = (await finish(empty)).body.gate;
+    expect(emptyGate?.verdicts[0]).toMatchObject({ failed: true, reason: 'no value for this run' });
+
+    const lonely = `${benchmark}-lonely`;
+    const lp = await server.json<{ id: string }>('/projects', jsonBody({ name: lonely }));
+    await server.json(
+      `/projects/${lp.body.id}/thresholds`,
+      jsonBody({ benchmark, rule: 'p99>+10%', baseline: 'branch:main' }),
+    );
+    const r = await server.json<{ id: string }>(
+      '/runs',
+      jsonBody({ project: lp.body.id, benchmark, scenario: 's', mesh: { name: 'consul' } }),
+    );
+    await server.api(`/runs/${r.body.id}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: events(ms(1, 100)),
+    });
+    const missing = (await finish(r.body.id)).body.gate;
+    expect(missing?.verdicts[0]).toMatchObject({
+      failed: true,
+      reason: 'no baseline to compare with',
+    });
+
+    // History: P99 of the benchmark's runs, oldest first.
+    const hist = await server.json<{ points: { runId: string; value: number | null }[] }>(
+      `/history?benchmark=${benchmark}&metric=p99&branch=main`,
+    );
+    expect(hist.body.points.map((pt) => pt.value)).toEqual([99, 99, 109]);
+    const within = await server.json<{ points: { value: number | null }[] }>(
+      `/history?benchmark=${benchmark}&metric=within1s&branch=feature`,
+    );
+    expect(within.body.points.map((pt) => pt.value)).toEqual([100, 94, null]);
+  });
+});

@@ -1,0 +1,100 @@
+// Regression gates: a project's thresholds, a finished run's verdict, and one number across
+// runs (history). The verdict itself is made when a run finishes (PATCH /runs/{id}).
+import {
+  apiError,
+  createThresholdBody,
+  gateResult,
+  history,
+  historyQuery,
+  threshold,
+} from '@meshbench/schema';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
+const projectParams = z.object({ id: z.string().min(1).describe('project id or name') });
+const errors = { 400: apiError, 401: apiError, 403: apiError, 404: apiError };
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const { gates } = app.services;
+  const write = { schema: { security: [{ bearer: [] }] } };
+
+  app.get(
+    '/runs/:id/gate',
+    {
+      schema: {
+        tags: ['gates'],
+        description: "The verdict of the project's thresholds on the run, from when it finished.",
+        params: runParams,
+        response: { 200: gateResult, 404: apiError },
+      },
+    },
+    async (request) => gates.result(request.params.id),
+  );
+
+  app.get(
+    '/history',
+    {
+      schema: {
+        tags: ['gates'],
+        description:
+          'One number (P99, P96, within 1 s...) of the first change of each run of a benchmark, oldest first.',
+        querystring: historyQuery,
+        response: { 200: history, 400: apiError },
+      },
+    },
+    async (request) => gates.history(request.query, request.principal),
+  );
+
+  app.post(
+    '/projects/:id/thresholds',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['gates'],
+        description:
+          'A rule every finished run of the benchmark (and scenario, if given) in this project is held to.',
+        params: projectParams,
+        body: createThresholdBody,
+        response: { 201: threshold, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await gates.createThreshold(request.params.id, request.body, request.principal)),
+  );
+
+  app.get(
+    '/projects/:id/thresholds',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['gates'],
+        params: projectParams,
+        response: { 200: z.array(threshold), ...errors },
+      },
+    },
+    async (request) => gates.thresholds(request.params.id, request.principal),
+  );
+
+  app.delete(
+    '/thresholds/:id',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['gates'],
+        params: z.object({ id: z.uuid() }),
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await gates.deleteThreshold(request.params.id, request.principal);
+      return reply.code(204).send(null);
+    },
+  );
+};
+export default routes;
