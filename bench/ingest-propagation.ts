@@ -2,7 +2,9 @@
 // end to end against real Postgres, beside a raw COPY of the same rows in the same run.
 // Then the time to read a change's summary at 178,000 and at 10,000,000 observations.
 // Usage: tsx ingest-propagation.ts [--observations N] [--large N] (DATABASE_URL, default the local test db)
+
 import { gzipSync } from 'node:zlib';
+import * as schema from '@meshbench/schema';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { budget, reportBudgets } from './lib/budget.ts';
@@ -20,11 +22,14 @@ const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+/** An answer read with its schema from @meshbench/schema: `json(schema.run)(response)`. */
+const json =
+  <T>(parser: { parse(value: unknown): T }) =>
+  async (response: Response): Promise<T> => {
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${response.status} ${text}`);
+    return parser.parse(JSON.parse(text));
+  };
 
 async function rawCopy(rows: (string | Buffer)[], format: 'text' | 'binary'): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -120,7 +125,7 @@ async function main() {
     const rssBefore = api.peakRssMiB();
     /** One batch into a new run, from sending it until its summary reads back whole. */
     const ingestOnce = async () => {
-      const run = await json<{ id: string }>(
+      const run = await json(schema.run)(
         await post('/runs', {
           benchmark: 'bench',
           scenario: 'ingest-propagation',
@@ -128,7 +133,7 @@ async function main() {
         }),
       );
       const started = performance.now();
-      const ingest = await json<{ accepted: number }>(
+      const ingest = await json(schema.ingestResult)(
         await fetch(`${api.url}/api/v1/runs/${run.id}/events`, {
           method: 'POST',
           headers: {
@@ -141,7 +146,7 @@ async function main() {
         }),
       );
       const summaryUrl = `${api.url}/api/v1/runs/${run.id}/changes/c1/propagation`;
-      const summary = await json<{ count: number }>(await fetch(summaryUrl));
+      const summary = await json(schema.propagation)(await fetch(summaryUrl));
       const ms = performance.now() - started;
       if (summary.count !== N || ingest.accepted !== N + 1)
         throw new Error(`stored ${summary.count} of ${N}`);
@@ -198,7 +203,7 @@ async function main() {
 
     // --- reading a summary at 10,000,000 observations ---
     if (LARGE > 0) {
-      const big = await json<{ id: string }>(
+      const big = await json(schema.run)(
         await post('/runs', {
           benchmark: 'bench',
           scenario: 'summary-10m',
@@ -213,7 +218,7 @@ async function main() {
         // As a runner would: a batch that fails in transit is sent again under its key.
         for (let attempt = 1; ; attempt++) {
           try {
-            await json(
+            await json(schema.ingestResult)(
               await fetch(`${api.url}/api/v1/runs/${big.id}/events`, {
                 method: 'POST',
                 headers: {
@@ -237,7 +242,7 @@ async function main() {
       }
       const loadMs = performance.now() - loadStart;
       const bigUrl = `${api.url}/api/v1/runs/${big.id}/changes/c1/propagation`;
-      const check = await json<{ count: number }>(await fetch(bigUrl));
+      const check = await json(schema.propagation)(await fetch(bigUrl));
       if (check.count !== LARGE) throw new Error(`large run has ${check.count} of ${LARGE}`);
       const readBig = await median(21, () => fetch(bigUrl).then((r) => r.text()));
       const readBigLog = await median(11, () =>

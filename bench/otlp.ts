@@ -4,6 +4,7 @@
 // generated code on its own reader, nothing stored), and a raw COPY of the rows those
 // points become into a copy of metric_points with its index (nothing decoded).
 // Usage: tsx otlp.ts [--points N] [--concurrency C] (DATABASE_URL, default the local test db)
+import * as schema from '@meshbench/schema';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { budget, reportBudgets } from './lib/budget.ts';
@@ -53,13 +54,15 @@ async function main() {
   const api = await startApi({ DATABASE_URL: databaseUrl, MESHBENCH_ADMIN_TOKEN: TOKEN });
   const auth = { authorization: `Bearer ${TOKEN}` };
   try {
-    const run = (await (
-      await fetch(`${api.url}/api/v1/runs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...auth },
-        body: JSON.stringify({ benchmark: 'bench', scenario: 'otlp', mesh: { name: 'consul' } }),
-      })
-    ).json()) as { id: string };
+    const run = schema.run.parse(
+      await (
+        await fetch(`${api.url}/api/v1/runs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...auth },
+          body: JSON.stringify({ benchmark: 'bench', scenario: 'otlp', mesh: { name: 'consul' } }),
+        })
+      ).json(),
+    );
     const requests = Math.ceil(POINTS / PER_REQUEST);
     const t0 = Date.now();
     // Bodies are encoded before the clock starts: the bench measures the server. Each is

@@ -7,10 +7,12 @@
 // --block-tail: the pages' tail requests fail at once (the figures then leave out what a slow
 // tail read does to the reads beside it); each read's own time is printed either way.
 // (DATABASE_URL: that Postgres; unset: the embedded database in a temporary directory)
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as schema from '@meshbench/schema';
 import { type Browser, chromium } from 'playwright-core';
 import { changeLine, observationLine } from './lib/propagation-data.ts';
 import { AUTH, startApi } from './lib/server.ts';
@@ -30,17 +32,20 @@ const MESHES = ['consul', 'istio', 'linkerd'] as const;
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+/** An answer read with its schema from @meshbench/schema: `json(schema.run)(response)`. */
+const json =
+  <T>(parser: { parse(value: unknown): T }) =>
+  async (response: Response): Promise<T> => {
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${response.status} ${text}`);
+    return parser.parse(JSON.parse(text));
+  };
 
 /** One run: its change, then N observations; each mesh takes its own slice of the generator. */
 async function postRun(url: string, mesh: string, slice: number): Promise<string> {
   // Writes carry the admin token the bench's API was started with.
   const headers = { 'content-type': 'application/json', ...AUTH };
-  const run = await json<{ id: string }>(
+  const run = await json(schema.run)(
     await fetch(`${url}/api/v1/runs`, {
       method: 'POST',
       headers,
@@ -54,7 +59,7 @@ async function postRun(url: string, mesh: string, slice: number): Promise<string
   );
   const lines = [changeLine(CHANGE, N)];
   for (let i = slice * N; i < (slice + 1) * N; i++) lines.push(observationLine(CHANGE, i));
-  await json(
+  await json(schema.ingestResult)(
     await fetch(`${url}/api/v1/runs/${run.id}/events`, {
       method: 'POST',
       headers: {
@@ -200,7 +205,7 @@ async function main() {
     const ids: string[] = [];
     for (const [i, mesh] of MESHES.entries()) ids.push(await postRun(api.url, mesh, i));
     for (const id of ids) {
-      const p = await json<{ count: number }>(
+      const p = await json(schema.propagation)(
         await fetch(`${api.url}/api/v1/runs/${id}/changes/${CHANGE}/propagation`),
       );
       if (p.count !== N) throw new Error(`run ${id} has ${p.count} of ${N} observations`);

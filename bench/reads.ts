@@ -8,11 +8,13 @@
 // The embedded database's figures are printed too, without a budget.
 // Usage: tsx reads.ts [--seconds 10] [--connections 10] [--embedded-only | --postgres-only]
 //   [--per-read: each read alone too, 2 s each]
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDemo } from '@meshbench/api/demo';
+import * as schema from '@meshbench/schema';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type ApiProcess, BENCH_TOKEN, DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
@@ -56,14 +58,14 @@ async function load(url: string, paths: string[], seconds: number): Promise<Figu
 
 /** The 16 reads, from the demo's runs: what the pages ask for. */
 async function mix(url: string): Promise<string[]> {
-  const get = async <T>(path: string): Promise<T> => {
+  const get = async <T>(path: string, parser: { parse(value: unknown): T }): Promise<T> => {
     const r = await fetch(`${url}${path}`);
     if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-    return (await r.json()) as T;
+    return parser.parse(await r.json());
   };
-  type Run = { id: string; benchmark: string; scenario: string; changes: number };
-  const { runs } = await get<{ runs: Run[] }>(
+  const { runs } = await get(
     '/api/v1/runs?limit=100&sort=-startedAt&label=source:demo',
+    schema.runList,
   );
   const propagation = runs.filter((r) => r.changes > 0);
   const prop = propagation[0];
@@ -72,14 +74,14 @@ async function mix(url: string): Promise<string[]> {
   if (!prop || !dataPlane || !scaleUp || propagation.length < 3) {
     throw new Error('the demo dataset is not complete');
   }
-  const [change] = await get<{ id: string }[]>(`/api/v1/runs/${prop.id}/changes`);
+  const [change] = await get(`/api/v1/runs/${prop.id}/changes`, schema.changeList);
   const c = change?.id as string;
   const created = await fetch(`${url}/api/v1/reports`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_TOKEN}` },
     body: JSON.stringify({ runs: propagation.slice(0, 3).map((r) => r.id) }),
   });
-  const { slug } = (await created.json()) as { slug: string };
+  const { slug } = schema.createdReport.parse(await created.json());
   const compared = propagation.slice(1, 3);
   const summary = (id: string, scale: string) =>
     `/api/v1/runs/${id}/changes/${c}/propagation?percentiles=50,90,96,99,99.9&withinMs=1000&bins=60&scale=${scale}`;

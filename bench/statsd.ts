@@ -6,10 +6,12 @@
 // The API reads UDP with the udp-batch addon where it is built; MESHBENCH_STATSD_UDP=dgram
 // measures its node:dgram fallback.
 // Usage: tsx statsd.ts [--lines N] [--rate linesPerSecond] (DATABASE_URL, default the local test db)
+
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import * as schema from '@meshbench/schema';
 import { budget, reportBudgets } from './lib/budget.ts';
 import { DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
@@ -171,27 +173,18 @@ async function main() {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
       body: JSON.stringify({ benchmark: 'bench', scenario: 'statsd', mesh: { name: 'consul' } }),
     });
-    const run = (await created.json()) as { id: string };
+    const run = schema.run.parse(await created.json());
     const stats = async () =>
-      (await (await fetch(`${api.url}/api/v1/statsd/stats`)).json()) as {
-        lines: number;
-        samples: number;
-        malformed: number;
-        rowsWritten: number;
-        unmatched: number;
-        flushErrors: number;
-        udpReceiver: string | null;
-      };
+      schema.statsdStats.parse(await (await fetch(`${api.url}/api/v1/statsd/stats`)).json());
     const before = await stats();
     const cpu0 = cpuMs(api.pid);
     const apiResult = await phase(statsdPort, run.id, async () => (await stats()).lines);
     await new Promise((r) => setTimeout(r, 2500)); // the last intervals are flushed
     const after = await stats();
     const apiCpuMs = cpuMs(api.pid) - cpu0;
-    const series = (await (await fetch(`${api.url}/api/v1/runs/${run.id}/series`)).json()) as {
-      name: string;
-      stats: { sum: number | null };
-    }[];
+    const series = schema.seriesList.parse(
+      await (await fetch(`${api.url}/api/v1/runs/${run.id}/series`)).json(),
+    );
     const pushes = series
       .filter((s) => s.name === 'consul.xds.pushes')
       .reduce((a, s) => a + (s.stats.sum ?? 0), 0);

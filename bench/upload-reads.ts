@@ -8,6 +8,7 @@
 // gets the reads it would have had, each timed from when it was due), a mix of what a run
 // page asks for. Budget: read p99 <= 1 s during each upload. Exits 1 over budget.
 // Usage: tsx upload-reads.ts [--lines N] [--rate READS_PER_S] [--database-url URL]
+
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import * as schema from '@meshbench/schema';
 import { changeLine, observationBlock, observationLine } from './lib/propagation-data.ts';
 import { AUTH, BENCH_TOKEN, startApi } from './lib/server.ts';
 
@@ -32,11 +34,14 @@ const CLI = fileURLToPath(new URL('../packages/cli/dist/cli.js', import.meta.url
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.status} ${text}`);
-  return JSON.parse(text) as T;
-}
+/** An answer read with its schema from @meshbench/schema: `json(schema.run)(response)`. */
+const json =
+  <T>(parser: { parse(value: unknown): T }) =>
+  async (response: Response): Promise<T> => {
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${response.status} ${text}`);
+    return parser.parse(JSON.parse(text));
+  };
 
 interface Latencies {
   samples: number[];
@@ -141,7 +146,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'meshbench-upload-reads-'));
   const api = await startApi({ MESHBENCH_DATA_DIR: join(dir, 'data') });
   const newRun = async (scenario: string) =>
-    json<{ id: string }>(
+    json(schema.run)(
       await fetch(`${api.url}/api/v1/runs`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...AUTH },
@@ -152,7 +157,7 @@ async function main() {
   try {
     // What the reads read: a run with a change of 20,000 observations.
     const seeded = await newRun('read-target');
-    await json(
+    await json(schema.ingestResult)(
       await fetch(`${api.url}/api/v1/runs/${seeded.id}/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-ndjson', ...AUTH },
@@ -189,7 +194,7 @@ async function main() {
     const duringCli = stats(await readWhile(api.url, seeded.id, upload));
     const uploadMs = performance.now() - uploadStarted;
     if (exit !== 0) throw new Error(`the CLI exited with ${exit}`);
-    const stored = await json<{ observations: number }>(
+    const stored = await json(schema.propagation)(
       await fetch(`${api.url}/api/v1/runs/${target.id}/changes/c1/propagation`),
     );
     if (stored.observations !== LINES - 1)

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, endpointPropagationRun, propagationScenarios } from '@meshbench/api/demo';
-import type { Propagation, Run, Tail } from '@meshbench/schema';
+import { type Propagation, propagation, type Run, type Tail, tail } from '@meshbench/schema';
 import { formatMsValue, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
 
@@ -71,9 +71,9 @@ test.describe('comparing three meshes and sharing the comparison', () => {
       const p = await fetch(
         `${baseURL}/api/v1/runs/${run.id}/changes/${CHANGE}/propagation?percentiles=${PERCENTILES}&withinMs=1000`,
       );
-      summaries.push((await p.json()) as Propagation);
+      summaries.push(propagation.parse(await p.json()));
       const t = await fetch(`${baseURL}/api/v1/runs/${run.id}/changes/${CHANGE}/tail`);
-      tails.push((await t.json()) as Tail);
+      tails.push(tail.parse(await t.json()));
     }
   });
 

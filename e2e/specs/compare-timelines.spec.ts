@@ -11,7 +11,7 @@ import {
   scaleUpRun,
   sendOtlp,
 } from '@meshbench/api/demo';
-import type { Run, Timeline } from '@meshbench/schema';
+import { type Run, type Timeline, timeline } from '@meshbench/schema';
 import { formatCount } from '@meshbench/web/format';
 import { formatOffset, formatValue } from '@meshbench/web/timeline-format';
 import { expect, type Locator, type Page, test } from '@playwright/test';
@@ -77,7 +77,7 @@ test.describe('aligned timelines on the compare page', () => {
     for (const run of runs) {
       const r = await fetch(`${baseURL}/api/v1/runs/${run.id}/timeline?points=${POINTS}`);
       expect(r.status).toBe(200);
-      timelines.push((await r.json()) as Timeline);
+      timelines.push(timeline.parse(await r.json()));
     }
   });
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdirSync } from 'node:fs';
 import { apiClient } from '@meshbench/api/demo';
-import type { IngestStats } from '@meshbench/schema';
+import { apiError, ingestStats, seriesList } from '@meshbench/schema';
 import { expect, type Page, test } from '@playwright/test';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
@@ -39,7 +39,7 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
     mesh: { name: 'consul' },
     labels: { e2e: randomUUID() },
   });
-  const stats = (await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json()) as IngestStats;
+  const stats = ingestStats.parse(await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json());
   const before = stats.statsd;
 
   await page.goto('/ingest');
@@ -79,17 +79,16 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
     body: '{"type":"observation","change":"c1","at":"2026-02-01T10:00:00Z"}',
   });
   expect(rejected.status).toBe(400);
-  const { message } = (await rejected.json()) as { message: string };
+  const { message } = apiError.parse(await rejected.json());
   await expect.poll(() => counter(page, 'events-rejected')).toBe(stats.events.rejected + 1);
   await expect(page.getByTestId('ingest-events-last-rejection')).toContainText(message);
   await expect(page.getByTestId('ingest-events-last-rejection')).toContainText('(400,');
   await page.screenshot({ path: artifact('ingest.png'), fullPage: true });
 
   // And the run got its two series.
-  const series = (await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json()) as {
-    name: string;
-    stats: { sum: number | null; last: number | null };
-  }[];
+  const series = seriesList.parse(
+    await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json(),
+  );
   expect(series.find((s) => s.name === 'e2e.pushes')?.stats.sum).toBe(3);
   expect(series.find((s) => s.name === 'e2e.cpu')?.stats.last).toBe(42);
 });

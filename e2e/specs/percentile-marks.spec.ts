@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, consulScaleUp, scaleUpRun, sendOtlp } from '@meshbench/api/demo';
-import type { ProbeEvent, Series } from '@meshbench/schema';
+import { type ProbeEvent, seriesList } from '@meshbench/schema';
 import { formatValue } from '@meshbench/web/timeline-format';
 import { expect, test } from '@playwright/test';
 
@@ -60,9 +60,9 @@ test('exact percentiles are shown bare, estimates with "~" and their bound', asy
   await api.finishRun(run.id, finishedAt);
 
   // What the API says of the histogram's percentiles: estimates, whatever the estimator.
-  const series = (await (
-    await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)
-  ).json()) as Series[];
+  const series = seriesList.parse(
+    await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json(),
+  );
   const histogram = series.find((s) => s.name === HISTOGRAM);
   const estimated = histogram?.stats.percentiles ?? [];
   expect(estimated.length).toBeGreaterThan(0);

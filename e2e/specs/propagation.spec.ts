@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, consulScenario, endpointPropagationRun } from '@meshbench/api/demo';
-import type { Propagation, Run } from '@meshbench/schema';
+import { propagation, type Run } from '@meshbench/schema';
 import { formatCount, formatMsValue, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
 
@@ -67,7 +67,7 @@ test.describe('a propagation run', () => {
       `/api/v1/runs/${run.id}/changes/${CHANGE}/propagation?percentiles=${PERCENTILES}&withinMs=1000`,
     );
     expect(response.ok()).toBe(true);
-    const p = (await response.json()) as Propagation;
+    const p = propagation.parse(await response.json());
     // The generator decides these; the page and the API must both agree with it.
     expect(p.expected).toBe(proxies);
     expect(p.count).toBe(applied);

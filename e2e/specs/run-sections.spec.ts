@@ -13,7 +13,12 @@ import {
   endpointPropagationRun,
   fortioResult,
 } from '@meshbench/api/demo';
-import type { Run, StoredLoadResult, Tail } from '@meshbench/schema';
+import {
+  type Run,
+  type StoredLoadResult,
+  storedLoadResult,
+  tail as tailAnswer,
+} from '@meshbench/schema';
 import { formatCount, formatMsValue } from '@meshbench/web/format';
 import { expect, type Locator, test } from '@playwright/test';
 import * as config from '../playwright.config.ts';
@@ -128,9 +133,9 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
   );
 
   // The API stored the same numbers the page shows.
-  const stored = (await (
-    await request.get(`/api/v1/runs/${run.id}/results`)
-  ).json()) as StoredLoadResult[];
+  const stored = storedLoadResult
+    .array()
+    .parse(await (await request.get(`/api/v1/runs/${run.id}/results`)).json());
   const point = stored.find((r) => r.mode === 'both' && r.connections === 64);
   const base = stored.find((r) => r.mode === 'baseline' && r.connections === 64);
   const ms = (r: StoredLoadResult | undefined, p: number) =>
@@ -203,7 +208,7 @@ test('the tail panel and its drill-down agree with GET /tail', async ({
       `/api/v1/runs/${run.id}/changes/${change.id}/tail?${query}&limit=50`,
     );
     expect(response.ok()).toBe(true);
-    return (await response.json()) as Tail;
+    return tailAnswer.parse(await response.json());
   };
   const tail = await tailOf('thresholdMs=1000');
   expect(tail.causes.length).toBeGreaterThan(1);

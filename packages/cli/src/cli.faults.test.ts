@@ -1,6 +1,8 @@
 // `meshbench events` when the API or the CLI itself dies mid-upload: nothing lost, nothing
 // stored twice, however the re-run cuts the file. On both databases.
+import { createClient, fetchTransport } from '@meshbench/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventsUpload } from './events-upload.ts';
 import { ADMIN, type Api, api, backends, cli, eventsFile } from './test/processes.ts';
 
 describe.each(backends)('meshbench events through crashes on $name', (backend) => {
@@ -21,10 +23,10 @@ describe.each(backends)('meshbench events through crashes on $name', (backend) =
     return r.stdout.trim();
   };
   /** What is stored, read back: distinct proxies and observation rows of change c1. */
-  const stored = async (run: string) =>
-    (await (
-      await fetch(`${server.url}/api/v1/runs/${run}/changes/c1/propagation?percentiles=50`)
-    ).json()) as { count: number; observations: number };
+  const stored = (run: string) =>
+    createClient(fetchTransport({ url: server.url })).runs.propagation(run, 'c1', {
+      percentiles: '50',
+    });
 
   it('survives kill -9 of the API mid-upload: the CLI retries, then a re-run cut otherwise sends nothing', async () => {
     const run = await create();
@@ -74,7 +76,7 @@ describe.each(backends)('meshbench events through crashes on $name', (backend) =
     const rerun = await cli(['events', run, file, '--batch-lines', '4000', '--json'], env);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(await stored(run)).toMatchObject({ count: 30_000, observations: 30_000 });
-    const done = JSON.parse(rerun.stdout) as { accepted: number; alreadyStoredLines: number };
+    const done = JSON.parse(rerun.stdout) as EventsUpload;
     // Every line once: what the first run stored (its change line among them) plus the rest.
     expect(done.alreadyStoredLines + done.accepted).toBe(30_001);
   });

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient, fetchTransport } from '@meshbench/client';
+import { createdToken, importResultsResponse } from '@meshbench/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, type Api, api, backends, cli, eventsFile, FIXTURES } from './test/processes.ts';
 
@@ -34,10 +36,9 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect(r.code, r.stderr).toBe(0);
     return r.stdout.trim();
   };
-  const summary = async (run: string) =>
-    (await (
-      await fetch(`${server.url}/api/v1/runs/${run}/changes/c1/propagation?percentiles=50,99`)
-    ).json()) as { count: number; observations: number; percentiles: { p: number; ms: number }[] };
+  /** The API read back as anyone reads it: through the client, parsed. */
+  const reader = () => createClient(fetchTransport({ url: server.url }));
+  const summary = (run: string) => reader().runs.propagation(run, 'c1', { percentiles: '50,99' });
 
   it('creates a run with the CI labels, posts events in batches, and a re-run stores nothing twice', async () => {
     const run = await create(['--label', 'team=mesh', '--topology', 'nodes=50,instances=5000'], {
@@ -46,10 +47,7 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
       GITHUB_REF: 'refs/heads/main',
       GITHUB_REF_NAME: 'main',
     });
-    const got = (await (await fetch(`${server.url}/api/v1/runs/${run}`)).json()) as {
-      labels: Record<string, string>;
-      topology: Record<string, number>;
-    };
+    const got = await reader().runs.get(run);
     expect(got.labels).toEqual({
       ci: 'github-actions',
       sha: 'abc123',
@@ -101,7 +99,10 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(
-      JSON.parse(r.stdout).map((x: { format: string; imported: number }) => [x.format, x.imported]),
+      importResultsResponse
+        .array()
+        .parse(JSON.parse(r.stdout))
+        .map((x) => [x.format, x.imported]),
     ).toEqual([
       ['istio-csv', 82],
       ['fortio', 1],
@@ -207,7 +208,7 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect(project.code, project.stderr).toBe(0);
     expect(JSON.parse(project.stdout)).toMatchObject({ name, visibility: 'private' });
     const created = await cli(['token', 'create', name, '--name', 'ci', '--json'], env);
-    const { id, token } = JSON.parse(created.stdout) as { id: string; token: string };
+    const { id, token } = createdToken.parse(JSON.parse(created.stdout));
     const asToken = { MESHBENCH_URL: server.url, MESHBENCH_TOKEN: token };
     const run = await cli(
       [

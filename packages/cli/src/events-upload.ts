@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
-import type { IngestResult, StoredSourceLines } from '@meshbench/schema';
-import { ApiError, type Http } from './http.ts';
+import { ApiRequestError, type Client } from '@meshbench/client';
+import type { IngestResult } from '@meshbench/schema';
 
 export interface EventsUpload {
   /** SHA-256 of the file: what the server knows it by. */
@@ -73,7 +73,7 @@ async function sha256(path: string): Promise<string> {
 }
 
 export async function uploadEvents(opts: {
-  api: Http;
+  api: Client;
   runId: string;
   /** A path, or a stream (standard input), kept in a temporary file first. */
   file: string | NodeJS.ReadableStream;
@@ -92,9 +92,8 @@ export async function uploadEvents(opts: {
   }
   try {
     const source = await sha256(path);
-    const storedOf = async () =>
-      (await api.request<StoredSourceLines>('GET', `/runs/${runId}/events/sources/${source}`))
-        .lines as Range[];
+    const storedOf = async (): Promise<Range[]> =>
+      (await api.runs.eventSource(runId, source)).lines;
     let stored = await storedOf();
     let next = 0; // the first stored range that may still lie ahead of the line read
     const result: EventsUpload = {
@@ -111,22 +110,19 @@ export async function uploadEvents(opts: {
       const last = first + lines.length - 1;
       let answer: IngestResult;
       try {
-        answer = await api.request<IngestResult>(
-          'POST',
-          `/runs/${runId}/events?source=${source}&lines=${first}-${last}`,
-          {
-            body: gzipSync(Buffer.concat(lines)),
-            headers: {
-              'content-type': 'application/x-ndjson',
-              'content-encoding': 'gzip',
-              'idempotency-key': `${source}:${first}-${last}`,
-            },
-            idempotent: true,
-          },
-        );
+        answer = await api.runs.postEvents(runId, {
+          body: gzipSync(Buffer.concat(lines)),
+          contentType: 'application/x-ndjson',
+          contentEncoding: 'gzip',
+          query: { source, lines: `${first}-${last}` },
+          idempotencyKey: `${source}:${first}-${last}`,
+        });
       } catch (error) {
         // Another run of the command stored some of these lines meanwhile: send the rest.
-        if (!(error instanceof ApiError && error.code === 'lines_already_stored') || tries > 5)
+        if (
+          !(error instanceof ApiRequestError && error.code === 'lines_already_stored') ||
+          tries > 5
+        )
           throw error;
         stored = await storedOf();
         next = 0;

@@ -1,33 +1,23 @@
-// The API client of the CLI: JSON calls with the token, a timeout on every try, and
+// The CLI's transport for @meshbench/client: the token, a timeout on every try, and
 // retries with backoff where a retry is safe: 429 and 503 (the server refused the request
 // and says when to come back: Retry-After is honoured), 502 and 504 (a proxy's), and
 // network errors. A 4xx is never retried, nor a 500. A request that may have reached the
 // server (a timeout, a reset) is sent again only when it is idempotent: a retried POST of
-// events keeps its Idempotency-Key, so it is stored once.
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// events keeps its Idempotency-Key, so it is stored once. The client parses the answers.
+import {
+  API_BASE,
+  ApiRequestError,
+  jsonOrUndefined,
+  refusal,
+  type SendInit,
+  type Transport,
+} from '@meshbench/client';
 
-export interface RequestInit {
-  body?: Uint8Array | string;
-  headers?: Record<string, string>;
-  /**
-   * Whether sending the request twice does what sending it once does (GET, or a POST of
-   * events under an Idempotency-Key). Unless so, a request that may have reached the server
-   * is not sent again. Default: true for GET, HEAD, PUT, DELETE; false otherwise.
-   */
-  idempotent?: boolean;
-}
+/** The client's error, by the name the CLI has always used for it. */
+export { ApiRequestError as ApiError };
 
-export interface Http {
-  request<T>(method: string, path: string, init?: RequestInit): Promise<T>;
-}
+export type RequestInit = SendInit;
+export type Http = Transport;
 
 export interface HttpOptions {
   url: string;
@@ -65,13 +55,14 @@ export function http(opts: HttpOptions): Http {
   const base = opts.url.replace(/\/+$/, '');
   const sleep = opts.sleep ?? defaultSleep;
   return {
-    async request<T>(method: string, path: string, init: RequestInit = {}) {
+    async request(method: string, path: string, init: RequestInit = {}) {
+      // Unless said otherwise, GET, HEAD, PUT and DELETE are idempotent; a POST is not.
       const idempotent = init.idempotent ?? ['GET', 'HEAD', 'PUT', 'DELETE'].includes(method);
       for (let attempt = 0; ; attempt++) {
         let failure: string;
         let serverWaitMs: number | undefined;
         try {
-          const response = await fetch(`${base}/api/v1${path}`, {
+          const response = await fetch(`${base}${API_BASE}${path}`, {
             method,
             headers: {
               accept: 'application/json',
@@ -82,20 +73,13 @@ export function http(opts: HttpOptions): Http {
             signal: AbortSignal.timeout(opts.timeoutMs),
           });
           const text = await response.text();
-          if (response.ok) return (text ? JSON.parse(text) : null) as T;
-          let code = 'http_error';
-          let message = `${response.status} ${response.statusText}`;
-          try {
-            const body = JSON.parse(text) as { code?: string; message?: string };
-            code = body.code ?? code;
-            message = body.message ?? message;
-          } catch {}
-          if (!RETRIED_STATUS.has(response.status))
-            throw new ApiError(response.status, code, message);
-          failure = `${response.status} ${message}`;
+          if (response.ok) return jsonOrUndefined(text);
+          const refused = refusal(response.status, response.statusText, text);
+          if (!RETRIED_STATUS.has(response.status)) throw refused;
+          failure = `${response.status} ${refused.message}`;
           serverWaitMs = retryAfterMs(response.headers.get('retry-after'));
         } catch (error) {
-          if (error instanceof ApiError) throw error;
+          if (error instanceof ApiRequestError) throw error;
           const cause = (error as Error).cause as { code?: string } | undefined;
           const timedOut = (error as Error).name === 'TimeoutError';
           failure = timedOut
@@ -104,7 +88,7 @@ export function http(opts: HttpOptions): Http {
               ? String(cause)
               : String(error);
           if (!idempotent && !NOT_SENT.has(cause?.code ?? '')) {
-            throw new ApiError(
+            throw new ApiRequestError(
               0,
               'unreachable',
               `${method} ${path} failed (${failure}); not sent again, as it may have reached the server`,
@@ -112,7 +96,7 @@ export function http(opts: HttpOptions): Http {
           }
         }
         if (attempt >= opts.retries) {
-          throw new ApiError(
+          throw new ApiRequestError(
             0,
             'unreachable',
             `${method} ${path} failed after ${attempt + 1} tries: ${failure}`,

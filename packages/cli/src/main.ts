@@ -3,6 +3,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { ApiRequestError, type Client, createClient } from '@meshbench/client';
 import {
   evaluate,
   type Metrics,
@@ -12,13 +13,25 @@ import {
   RuleError,
   type Verdict,
 } from '@meshbench/gates';
-import type { ChangeList, Propagation, Run, RunList } from '@meshbench/schema';
+import {
+  type CreateRunBody,
+  type FinishRunBody,
+  type Propagation,
+  type Run,
+  type Topology,
+  topology,
+  visibility,
+} from '@meshbench/schema';
 import { ciLabels } from './ci-labels.ts';
 import { type EventsUpload, uploadEvents } from './events-upload.ts';
-import { ApiError, type Http, http } from './http.ts';
+import { http } from './http.ts';
 import { markdownSummary } from './markdown.ts';
 
 export const EXIT = { ok: 0, gateFailed: 1, usage: 2, api: 3, notFound: 4 } as const;
+
+/** The keys --topology takes: the schema's, in its order. */
+const TOPOLOGY_KEYS: readonly string[] = topology.keyof().options;
+const TOPOLOGY_USAGE = TOPOLOGY_KEYS.map((key) => `${key}=N`).join(',');
 
 const HELP = `meshbench: upload service-mesh benchmark results and gate on regressions
 
@@ -45,7 +58,7 @@ Global options:
 
 run create:
   --project P   project id or name (default: the token's project)
-  --platform P  --environment E  --topology nodes=N,services=N,instances=N,servers=N
+  --platform P  --environment E  --topology ${TOPOLOGY_USAGE}
   --label k=v (repeatable; CI labels sha, branch, pr, url, ci are added from GitHub Actions,
   GitLab CI, CircleCI, Buildkite and Jenkins variables; a --label overrides them)
   --started-at RFC3339. Prints the run id (--json: the run).
@@ -79,7 +92,7 @@ Exit codes:
 class UsageError extends Error {}
 
 interface Ctx {
-  api: Http;
+  api: Client;
   url: string;
   json: boolean;
   out: (s: string) => void;
@@ -97,19 +110,13 @@ function labelsFrom(values: string[] | undefined): Record<string, string> {
   return labels;
 }
 
-function topologyFrom(value: string | undefined): Record<string, number> | undefined {
+function topologyFrom(value: string | undefined): Topology | undefined {
   if (!value) return undefined;
   const out: Record<string, number> = {};
   for (const part of value.split(',')) {
     const [k, v] = part.split('=');
-    if (
-      !k ||
-      !['nodes', 'services', 'instances', 'servers'].includes(k) ||
-      !/^\d+$/.test(v ?? '')
-    ) {
-      throw new UsageError(
-        `--topology takes nodes=N,services=N,instances=N,servers=N; got "${part}"`,
-      );
+    if (!k || !TOPOLOGY_KEYS.includes(k) || !/^\d+$/.test(v ?? '')) {
+      throw new UsageError(`--topology takes ${TOPOLOGY_USAGE}; got "${part}"`);
     }
     out[k] = Number(v);
   }
@@ -120,27 +127,26 @@ async function runCreate(ctx: Ctx, values: Record<string, unknown>) {
   for (const required of ['benchmark', 'scenario', 'mesh']) {
     if (!values[required]) throw new UsageError(`run create needs --${required}`);
   }
-  const [name, version] = String(values.mesh).split('@');
-  const body = {
-    benchmark: values.benchmark,
-    scenario: values.scenario,
+  const [name = '', version] = String(values.mesh).split('@');
+  const text = (key: string) => (values[key] ? String(values[key]) : undefined);
+  const sized = topologyFrom(text('topology'));
+  const body: CreateRunBody = {
+    benchmark: String(values.benchmark),
+    scenario: String(values.scenario),
     mesh: { name, ...(version ? { version } : {}) },
-    ...(values.project ? { project: values.project } : {}),
-    ...(values.platform ? { platform: values.platform } : {}),
-    ...(values.environment ? { environment: values.environment } : {}),
-    ...(values.topology ? { topology: topologyFrom(values.topology as string) } : {}),
-    ...(values['started-at'] ? { startedAt: values['started-at'] } : {}),
+    ...(values.project ? { project: String(values.project) } : {}),
+    ...(values.platform ? { platform: String(values.platform) } : {}),
+    ...(values.environment ? { environment: String(values.environment) } : {}),
+    ...(sized ? { topology: sized } : {}),
+    ...(values['started-at'] ? { startedAt: String(values['started-at']) } : {}),
     labels: { ...ciLabels(ctx.env), ...labelsFrom(values.label as string[] | undefined) },
   };
-  const run = await ctx.api.request<Run>('POST', '/runs', {
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
+  const run = await ctx.api.runs.create(body);
   ctx.out(ctx.json ? JSON.stringify(run) : run.id);
 }
 
 async function events(ctx: Ctx, runRef: string, file: string, batchLines: number) {
-  const run = await ctx.api.request<Run>('GET', `/runs/${encodeURIComponent(runRef)}`);
+  const run = await ctx.api.runs.get(runRef);
   const done: EventsUpload = await uploadEvents({
     api: ctx.api,
     runId: run.id,
@@ -158,14 +164,11 @@ async function events(ctx: Ctx, runRef: string, file: string, batchLines: number
 async function upload(ctx: Ctx, runRef: string, files: string[], format: string) {
   const results = [];
   for (const file of files) {
-    const result = await ctx.api.request<{ format: string; imported: number; unmapped: string[] }>(
-      'POST',
-      `/runs/${encodeURIComponent(runRef)}/results?format=${encodeURIComponent(format)}`,
-      {
-        body: gzipSync(readFileSync(file)),
-        headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' },
-      },
-    );
+    const result = await ctx.api.runs.importResults(runRef, {
+      body: gzipSync(readFileSync(file)),
+      contentEncoding: 'gzip',
+      query: { format },
+    });
     results.push({ file, ...result });
     if (!ctx.json) {
       ctx.out(
@@ -181,25 +184,22 @@ async function propagationOf(
   run: Run,
   changeId: string | undefined,
 ): Promise<Propagation> {
-  const changes = await ctx.api.request<ChangeList>('GET', `/runs/${run.id}/changes`);
+  const changes = await ctx.api.runs.changes(run.id);
   const change = changeId ? changes.find((c) => c.id === changeId) : changes[0];
   if (!change)
-    throw new ApiError(
+    throw new ApiRequestError(
       404,
       'not_found',
       changeId ? `run ${run.id} has no change "${changeId}"` : `run ${run.id} has no changes`,
     );
-  return ctx.api.request<Propagation>(
-    'GET',
-    `/runs/${run.id}/changes/${encodeURIComponent(change.id)}/propagation`,
-  );
+  return ctx.api.runs.propagation(run.id, change.id);
 }
 
 async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): Promise<number> {
   const rules = ((values['fail-on'] as string[] | undefined) ?? []).map(parseRule);
   const baselineRef = values.baseline as string | undefined;
   const changeId = values.change as string | undefined;
-  const run = await ctx.api.request<Run>('GET', `/runs/${encodeURIComponent(runRef)}`);
+  const run = await ctx.api.runs.get(runRef);
   const current = metricsOf(await propagationOf(ctx, run, changeId));
 
   let baseline: Metrics | null = null;
@@ -208,27 +208,26 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
   if (baselineRef?.startsWith('branch:')) {
     const branch = baselineRef.slice('branch:'.length);
     const last = Number(values.last ?? 5);
-    const query = new URLSearchParams({
+    const list = await ctx.api.runs.list({
       benchmark: run.benchmark,
       scenario: run.scenario,
       label: `branch:${branch}`,
       status: 'finished',
-      limit: String(last + 1),
+      limit: last + 1,
     });
-    const list = await ctx.api.request<RunList>('GET', `/runs?${query}`);
     const history = list.runs.filter((r) => r.id !== run.id).slice(0, last);
     const all: Metrics[] = [];
     for (const r of history) {
       try {
         all.push(metricsOf(await propagationOf(ctx, r, changeId)));
       } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        if (!(error instanceof ApiRequestError && error.status === 404)) throw error;
       }
     }
     if (all.length > 0) baseline = medianMetrics(all);
     baselineLabel = `median of the last ${all.length} finished run(s) on ${branch}`;
   } else if (baselineRef) {
-    const base = await ctx.api.request<Run>('GET', `/runs/${encodeURIComponent(baselineRef)}`);
+    const base = await ctx.api.runs.get(baselineRef);
     baseline = metricsOf(await propagationOf(ctx, base, changeId));
     baselineLabel = `run ${base.id} (${base.mesh.name}${base.mesh.version ? ` ${base.mesh.version}` : ''}, ${base.startedAt})`;
     compareUrl = `${ctx.url}/compare?runs=${base.id},${run.id}`;
@@ -317,14 +316,16 @@ export async function main(
   const retries = Number(values.retries ?? 8);
   const timeoutS = Number(values.timeout ?? 120);
   const ctx: Ctx = {
-    api: http({
-      url,
-      token: (values.token as string | undefined) ?? env.MESHBENCH_TOKEN,
-      retries,
-      backoffMs: 500,
-      timeoutMs: timeoutS * 1000,
-      log: io.err,
-    }),
+    api: createClient(
+      http({
+        url,
+        token: (values.token as string | undefined) ?? env.MESHBENCH_TOKEN,
+        retries,
+        backoffMs: 500,
+        timeoutMs: timeoutS * 1000,
+        log: io.err,
+      }),
+    ),
     url,
     json: Boolean(values.json),
     out: io.out,
@@ -344,13 +345,11 @@ export async function main(
       const runRef = rest[1];
       if (!runRef) throw new UsageError('run finish needs a run id');
       const body = {
-        ...(values.status ? { status: values.status } : {}),
-        ...(values['finished-at'] ? { finishedAt: values['finished-at'] } : {}),
+        // As given: the API says which statuses a run may finish with.
+        ...(values.status ? { status: String(values.status) as FinishRunBody['status'] } : {}),
+        ...(values['finished-at'] ? { finishedAt: String(values['finished-at']) } : {}),
       };
-      const run = await ctx.api.request<Run>('PATCH', `/runs/${encodeURIComponent(runRef)}`, {
-        body: JSON.stringify(body),
-        headers: { 'content-type': 'application/json' },
-      });
+      const run = await ctx.api.runs.finish(runRef, body);
       if (!values.gate) {
         ctx.out(
           ctx.json ? JSON.stringify(run) : `run ${run.id} ${run.status} at ${run.finishedAt}`,
@@ -388,17 +387,10 @@ export async function main(
     }
     if (command === 'project' && rest[0] === 'create') {
       if (!rest[1]) throw new UsageError('project create needs a name');
-      const project = await ctx.api.request<{ id: string; name: string; visibility: string }>(
-        'POST',
-        '/projects',
-        {
-          body: JSON.stringify({
-            name: rest[1],
-            visibility: values.private ? 'private' : 'public',
-          }),
-          headers: { 'content-type': 'application/json' },
-        },
-      );
+      const project = await ctx.api.projects.create({
+        name: rest[1],
+        visibility: values.private ? visibility.enum.private : visibility.enum.public,
+      });
       ctx.out(
         ctx.json
           ? JSON.stringify(project)
@@ -410,28 +402,13 @@ export async function main(
       const [verb, target] = rest;
       if (verb === 'create' && target) {
         if (!values.name) throw new UsageError('token create needs --name');
-        const created = await ctx.api.request<{ id: string; token: string }>(
-          'POST',
-          `/projects/${encodeURIComponent(target)}/tokens`,
-          {
-            body: JSON.stringify({ name: values.name }),
-            headers: { 'content-type': 'application/json' },
-          },
-        );
+        const created = await ctx.api.projects.createToken(target, { name: String(values.name) });
         ctx.out(ctx.json ? JSON.stringify(created) : created.token);
         if (!ctx.json) ctx.err(`token ${created.id}: shown this once; keep it as MESHBENCH_TOKEN`);
         return EXIT.ok;
       }
       if (verb === 'list' && target) {
-        const tokens = await ctx.api.request<
-          {
-            id: string;
-            name: string;
-            prefix: string;
-            lastUsedAt: string | null;
-            revokedAt: string | null;
-          }[]
-        >('GET', `/projects/${encodeURIComponent(target)}/tokens`);
+        const tokens = await ctx.api.projects.tokens(target);
         ctx.out(
           ctx.json
             ? JSON.stringify(tokens)
@@ -445,7 +422,7 @@ export async function main(
         return EXIT.ok;
       }
       if (verb === 'revoke' && target) {
-        await ctx.api.request('DELETE', `/tokens/${encodeURIComponent(target)}`);
+        await ctx.api.projects.revokeToken(target);
         ctx.out(ctx.json ? JSON.stringify({ revoked: target }) : `token ${target} revoked`);
         return EXIT.ok;
       }
@@ -457,7 +434,7 @@ export async function main(
       io.err(`meshbench: ${error.message} (meshbench --help)`);
       return EXIT.usage;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof ApiRequestError) {
       io.err(`meshbench: ${error.message}`);
       return error.status === 404 ? EXIT.notFound : EXIT.api;
     }

@@ -54,9 +54,6 @@ export const lifecycleEvent = z.strictObject({
 });
 export type LifecycleEvent = z.infer<typeof lifecycleEvent>;
 
-export const eventTypes = ['change', 'observation', 'incident', 'lifecycle'] as const;
-export type EventType = (typeof eventTypes)[number];
-
 export const probeEvent = z.discriminatedUnion('type', [
   changeEvent,
   observationEvent,
@@ -64,6 +61,9 @@ export const probeEvent = z.discriminatedUnion('type', [
   lifecycleEvent,
 ]);
 export type ProbeEvent = z.infer<typeof probeEvent>;
+export type EventType = ProbeEvent['type'];
+/** The event types, in the union's order: read from it, not written again. */
+export const eventTypes: readonly EventType[] = probeEvent.options.map((o) => o.shape.type.value);
 
 export const eventBatch = z.array(probeEvent);
 

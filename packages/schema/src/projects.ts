@@ -2,6 +2,7 @@
 import { z } from 'zod';
 
 export const visibility = z.enum(['public', 'private']);
+export type Visibility = z.infer<typeof visibility>;
 
 export const createProjectBody = z.strictObject({
   name: z

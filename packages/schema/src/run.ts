@@ -1,5 +1,6 @@
 // Runs: one execution of one scenario against one mesh.
 import { z } from 'zod';
+import { gateResult } from './gates.ts';
 import { timestamp } from './time.ts';
 
 export const runStatus = z.enum(['running', 'finished', 'failed', 'cancelled']);
@@ -64,6 +65,10 @@ export const run = z.object({
   changes: z.number().int().describe('number of changes posted to the run'),
 });
 export type Run = z.infer<typeof run>;
+
+/** PATCH /runs/{id}: the run, with its thresholds' verdict (null when none apply). */
+export const finishedRun = run.extend({ gate: gateResult.nullable() });
+export type FinishedRun = z.infer<typeof finishedRun>;
 
 export const runList = z.object({
   runs: z.array(run),

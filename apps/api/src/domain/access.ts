@@ -1,5 +1,6 @@
 // Who may read and write what. A principal is the admin (MESHBENCH_ADMIN_TOKEN), a
 // project's API token, or nobody; runs belong to projects, public or private.
+import type { Visibility } from '@meshbench/schema';
 
 export type Principal =
   | { kind: 'admin' }
@@ -7,8 +8,6 @@ export type Principal =
   | { kind: 'anonymous' };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
-
-export type Visibility = 'public' | 'private';
 
 /** Why access is refused: 401 asks for a token, 403 says this token will not do. */
 export type Refusal = { status: 401 | 403; message: string } | null;

@@ -1,6 +1,12 @@
 // Projects and tokens: who may write where. Tokens are random, shown once, kept as hashes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { CreatedToken, CreateProjectBody, Project, TokenInfo } from '@meshbench/schema';
+import type {
+  CreatedToken,
+  CreateProjectBody,
+  Project,
+  TokenInfo,
+  Visibility,
+} from '@meshbench/schema';
 import { ANONYMOUS, type Principal, readRefusal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import {
@@ -14,7 +20,7 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 const toProject = (p: ProjectRow): Project => ({
   id: p.id,
   name: p.name,
-  visibility: p.visibility as Project['visibility'],
+  visibility: p.visibility as Visibility,
   createdAt: p.createdAt.toISOString(),
 });
 const toTokenInfo = (t: TokenRow): TokenInfo => ({
@@ -94,7 +100,7 @@ export function projectsService(deps: {
     async list(principal: Principal): Promise<Project[]> {
       const all = await projects.list();
       return all
-        .filter((p) => readRefusal(principal, p.id, p.visibility as 'public' | 'private') === null)
+        .filter((p) => readRefusal(principal, p.id, p.visibility as Visibility) === null)
         .map(toProject);
     },
 
@@ -113,8 +119,8 @@ export function projectsService(deps: {
     /** The project by id or name, for access checks; undefined when there is none. */
     find: (ref: string) => projects.find(ref),
 
-    async visibility(projectId: string): Promise<'public' | 'private'> {
-      return (await projectOf(projectId)).visibility as 'public' | 'private';
+    async visibility(projectId: string): Promise<Visibility> {
+      return (await projectOf(projectId)).visibility as Visibility;
     },
 
     async createToken(

@@ -1,7 +1,15 @@
-// The API's URLs, built in one place so that links (CSV) and fetches agree.
+// The web app's requests as the pages ask for them, turned into the API's queries and URLs
+// by @meshbench/client's `paths`, so that links (CSV, NDJSON) and fetches agree.
+import {
+  API_BASE,
+  type RunListQuery as ApiRunListQuery,
+  type PropagationQuery,
+  paths,
+  type TailQuery,
+} from '@meshbench/client';
 import { DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS, type HistogramScale } from '@meshbench/schema';
 
-export const API_BASE = '/api/v1';
+export { API_BASE };
 
 export interface RunFilters {
   mesh?: string | undefined;
@@ -17,32 +25,25 @@ export interface PropagationParams {
   format?: 'csv';
 }
 
-const enc = encodeURIComponent;
-
-function query(params: Record<string, string | number | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v !== undefined && v !== '') q.set(k, String(v));
-  }
-  const s = q.toString();
-  return s ? `?${s}` : '';
+export function runsQuery(filters: RunFilters = {}): ApiRunListQuery {
+  return { mesh: filters.mesh, benchmark: filters.benchmark, scenario: filters.scenario };
 }
 
 export function runsUrl(filters: RunFilters = {}): string {
-  return `${API_BASE}/runs${query({ mesh: filters.mesh, benchmark: filters.benchmark, scenario: filters.scenario })}`;
+  return `${API_BASE}${paths.runs(runsQuery(filters))}`;
 }
 
 export function runUrl(runId: string): string {
-  return `${API_BASE}/runs/${enc(runId)}`;
+  return `${API_BASE}${paths.run(runId)}`;
 }
 
 export function changesUrl(runId: string): string {
-  return `${runUrl(runId)}/changes`;
+  return `${API_BASE}${paths.changes(runId)}`;
 }
 
 /** Always asks for the percentiles the tables show and the 1 s share the benchmarks quote. */
-export function propagationUrl(runId: string, changeId: string, p: PropagationParams = {}): string {
-  return `${changesUrl(runId)}/${enc(changeId)}/propagation${query({
+export function propagationQuery(p: PropagationParams = {}): PropagationQuery {
+  return {
     percentiles: DEFAULT_PERCENTILES.join(','),
     withinMs: DEFAULT_WITHIN_MS,
     bins: p.bins,
@@ -50,7 +51,11 @@ export function propagationUrl(runId: string, changeId: string, p: PropagationPa
     fromMs: p.fromMs,
     toMs: p.toMs,
     format: p.format,
-  })}`;
+  };
+}
+
+export function propagationUrl(runId: string, changeId: string, p: PropagationParams = {}): string {
+  return `${API_BASE}${paths.propagation(runId, changeId, propagationQuery(p))}`;
 }
 
 // --- Browsing, comparing and sharing (issue 4) ---
@@ -75,30 +80,31 @@ export interface RunListQuery {
   offset?: number | undefined;
 }
 
-export function runListUrl(r: RunListQuery): string {
-  const q = new URLSearchParams();
-  const set = (k: string, v: string | number | undefined) => {
-    if (v !== undefined && v !== '') q.set(k, String(v));
+/** The page's list request as the API's query: labels go as repeated `label`. */
+export function runListQuery(r: RunListQuery): ApiRunListQuery {
+  return {
+    mesh: r.mesh,
+    version: r.version,
+    benchmark: r.benchmark,
+    scenario: r.scenario,
+    platform: r.platform,
+    status: r.status,
+    label: r.labels,
+    from: r.from,
+    to: r.to,
+    q: r.q,
+    sort: r.sort,
+    limit: r.limit,
+    offset: r.offset,
   };
-  set('mesh', r.mesh);
-  set('version', r.version);
-  set('benchmark', r.benchmark);
-  set('scenario', r.scenario);
-  set('platform', r.platform);
-  set('status', r.status);
-  for (const label of r.labels ?? []) q.append('label', label);
-  set('from', r.from);
-  set('to', r.to);
-  set('q', r.q);
-  set('sort', r.sort);
-  set('limit', r.limit);
-  set('offset', r.offset);
-  const s = q.toString();
-  return `${API_BASE}/runs${s ? `?${s}` : ''}`;
+}
+
+export function runListUrl(r: RunListQuery): string {
+  return `${API_BASE}${paths.runs(runListQuery(r))}`;
 }
 
 export function runFacetsUrl(): string {
-  return `${API_BASE}/runs/facets`;
+  return `${API_BASE}${paths.runFacets()}`;
 }
 
 export interface TailParams {
@@ -108,57 +114,56 @@ export interface TailParams {
   format?: 'csv';
 }
 
+export function tailQuery(p: TailParams = {}): TailQuery {
+  return { thresholdMs: p.thresholdMs, thresholdP: p.thresholdP, limit: p.limit, format: p.format };
+}
+
 export function changeTailUrl(runId: string, changeId: string, p: TailParams = {}): string {
-  return `${changesUrl(runId)}/${enc(changeId)}/tail${query({
-    thresholdMs: p.thresholdMs,
-    thresholdP: p.thresholdP,
-    limit: p.limit,
-    format: p.format,
-  })}`;
+  return `${API_BASE}${paths.tail(runId, changeId, tailQuery(p))}`;
 }
 
 export function runResultsUrl(runId: string): string {
-  return `${runUrl(runId)}/results`;
+  return `${API_BASE}${paths.results(runId)}`;
 }
 
 export function reportsUrl(): string {
-  return `${API_BASE}/reports`;
+  return `${API_BASE}${paths.reports()}`;
 }
 
 export function reportUrl(slug: string): string {
-  return `${reportsUrl()}/${enc(slug)}`;
+  return `${API_BASE}${paths.report(slug)}`;
 }
 
 /** The page of a compare view: the first run is the baseline. */
 export function comparePath(runIds: string[]): string {
-  return `/compare?runs=${runIds.map(enc).join(',')}`;
+  return `/compare?runs=${runIds.map(encodeURIComponent).join(',')}`;
 }
 
 // --- Run page: raw events and result uploads (issue 6) ---
 
 /** The run's raw events as NDJSON, in the form POST /events takes. */
 export function runEventsUrl(runId: string): string {
-  return `${runUrl(runId)}/events`;
+  return `${API_BASE}${paths.events(runId)}`;
 }
 
 /** Where a runner's result file is posted as it is; format "auto" lets the API tell. */
 export function resultsImportUrl(runId: string, format: string): string {
-  return `${runResultsUrl(runId)}${query({ format })}`;
+  return `${API_BASE}${paths.results(runId, { format })}`;
 }
 
 // --- Run page: scale-up timeline and gate verdict (issue 3) ---
 
 /** Lifecycle phases and metric series on one axis, at most `points` per line. */
 export function runTimelineUrl(runId: string, points = 1000): string {
-  return `${runUrl(runId)}/timeline${query({ points })}`;
+  return `${API_BASE}${paths.timeline(runId, { points })}`;
 }
 
 /** The run's metric series (StatsD and OTLP), each with its stats over the run's window. */
 export function runSeriesUrl(runId: string): string {
-  return `${runUrl(runId)}/series`;
+  return `${API_BASE}${paths.series(runId)}`;
 }
 
 /** The thresholds' verdict on a finished run (404 when none applied). */
 export function runGateUrl(runId: string): string {
-  return `${runUrl(runId)}/gate`;
+  return `${API_BASE}${paths.gate(runId)}`;
 }

@@ -2,10 +2,10 @@
 // run's summary (with its log histogram: one request per run before anything is drawn), the
 // linear histograms over one range for all when asked for, and, once the numbers are on
 // screen, the tails (the slowest read); beside them the runs' load results and timelines.
-import { type Change, type HistogramScale, type Propagation, timeline } from '@meshbench/schema';
+import type { Change, HistogramScale, Propagation } from '@meshbench/schema';
 import { keepPreviousData, queryOptions, useQueries } from '@tanstack/react-query';
-import { api, browseApi, getParsedJson } from '../../../api/client.ts';
-import { type PropagationParams, runTimelineUrl } from '../../../api/urls.ts';
+import { meshbench } from '../../../api/client.ts';
+import { type PropagationParams, propagationQuery } from '../../../api/urls.ts';
 import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
 import { commonHistogramRequest } from '../../../charts/prepare/histogram-multiples.ts';
 import { changesQuery, runQuery } from '../../runs/hooks/use-runs.ts';
@@ -40,7 +40,10 @@ export function useComparedRuns(ids: string[]) {
 export const compareSummaryQuery = (runId: string, changeId: string) =>
   queryOptions({
     queryKey: ['propagation', runId, changeId, COMPARE_SUMMARY_PARAMS],
-    queryFn: ({ signal }) => api.propagation(runId, changeId, COMPARE_SUMMARY_PARAMS, signal),
+    queryFn: ({ signal }) =>
+      meshbench.runs.propagation(runId, changeId, propagationQuery(COMPARE_SUMMARY_PARAMS), {
+        signal,
+      }),
   });
 
 /** Per run, the change compared (null: the run has none): the summaries. */
@@ -78,7 +81,7 @@ export function useLinearHistograms(
       return {
         queryKey: ['propagation', runId, changeId, params],
         queryFn: ({ signal }: { signal: AbortSignal }) =>
-          api.propagation(runId, changeId, params as PropagationParams, signal),
+          meshbench.runs.propagation(runId, changeId, propagationQuery(params ?? {}), { signal }),
         enabled: params !== null && changeId !== '',
         placeholderData: keepPreviousData,
       };
@@ -99,7 +102,7 @@ export function useTails(
       return {
         queryKey: ['tail', runId, changeId, { limit: 20 }],
         queryFn: ({ signal }: { signal: AbortSignal }) =>
-          browseApi.tail(runId, changeId, { limit: 20 }, signal),
+          meshbench.runs.tail(runId, changeId, { limit: 20 }, { signal }),
         enabled: enabled && changeId !== '',
       };
     }),
@@ -110,7 +113,8 @@ export function useLoadResults(runIds: string[]) {
   return useQueries({
     queries: runIds.map((runId) => ({
       queryKey: ['load-results', runId],
-      queryFn: ({ signal }: { signal: AbortSignal }) => browseApi.loadResults(runId, signal),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        meshbench.runs.results(runId, {}, { signal }),
     })),
   });
 }
@@ -126,7 +130,7 @@ export function useTimelines(runIds: string[]) {
     queries: runIds.map((runId) => ({
       queryKey: ['timeline', runId, COMPARE_TIMELINE_POINTS],
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        getParsedJson(runTimelineUrl(runId, COMPARE_TIMELINE_POINTS), timeline, signal),
+        meshbench.runs.timeline(runId, { points: COMPARE_TIMELINE_POINTS }, { signal }),
     })),
   });
 }

@@ -1,15 +1,14 @@
 // A run's gate verdict: null when no threshold applied (GET /runs/{id}/gate answers 404).
-import { type GateResult, gateResult } from '@meshbench/schema';
+import type { GateResult } from '@meshbench/schema';
 import { useQuery } from '@tanstack/react-query';
-import { ApiRequestError, getParsedJson } from '../../../api/client.ts';
-import { runGateUrl } from '../../../api/urls.ts';
+import { ApiRequestError, meshbench } from '../../../api/client.ts';
 
 export function useGate(runId: string) {
   return useQuery({
     queryKey: ['gate', runId],
     queryFn: async ({ signal }): Promise<GateResult | null> => {
       try {
-        return await getParsedJson(runGateUrl(runId), gateResult, signal);
+        return await meshbench.runs.gate(runId, { signal });
       } catch (error) {
         if (error instanceof ApiRequestError && error.status === 404) return null;
         throw error;

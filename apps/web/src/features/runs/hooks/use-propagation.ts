@@ -2,8 +2,8 @@
 // asked for, whose range depends on the summary's percentiles.
 import type { HistogramScale, Propagation } from '@meshbench/schema';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../api/client.ts';
-import type { PropagationParams } from '../../../api/urls.ts';
+import { meshbench } from '../../../api/client.ts';
+import { type PropagationParams, propagationQuery } from '../../../api/urls.ts';
 import {
   HISTOGRAM_BINS,
   linearHistogramRange,
@@ -16,7 +16,8 @@ export const SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS };
 export const summaryQuery = (runId: string, changeId: string) =>
   queryOptions({
     queryKey: ['propagation', runId, changeId, SUMMARY_PARAMS],
-    queryFn: ({ signal }) => api.propagation(runId, changeId, SUMMARY_PARAMS, signal),
+    queryFn: ({ signal }) =>
+      meshbench.runs.propagation(runId, changeId, propagationQuery(SUMMARY_PARAMS), { signal }),
   });
 
 export function usePropagationSummary(runId: string, changeId: string) {
@@ -42,7 +43,8 @@ export function histogramParams(
 export const histogramQuery = (runId: string, changeId: string, params: PropagationParams) =>
   queryOptions({
     queryKey: ['propagation', runId, changeId, params],
-    queryFn: ({ signal }) => api.propagation(runId, changeId, params, signal),
+    queryFn: ({ signal }) =>
+      meshbench.runs.propagation(runId, changeId, propagationQuery(params), { signal }),
   });
 
 export function usePropagationHistogram(

@@ -1,12 +1,12 @@
 // Runs, one run and its changes, fetched and cached by react-query.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, browseApi } from '../../../api/client.ts';
-import type { RunFilters, RunListQuery } from '../../../api/urls.ts';
+import { meshbench } from '../../../api/client.ts';
+import { type RunFilters, type RunListQuery, runListQuery, runsQuery } from '../../../api/urls.ts';
 
 export function useRuns(filters: RunFilters) {
   return useQuery({
     queryKey: ['runs', filters],
-    queryFn: ({ signal }) => api.runs(filters, signal),
+    queryFn: ({ signal }) => meshbench.runs.list(runsQuery(filters), { signal }),
   });
 }
 
@@ -14,13 +14,13 @@ export function useRuns(filters: RunFilters) {
 export const runQuery = (runId: string) =>
   queryOptions({
     queryKey: ['run', runId],
-    queryFn: ({ signal }) => api.run(runId, signal),
+    queryFn: ({ signal }) => meshbench.runs.get(runId, { signal }),
   });
 
 export const changesQuery = (runId: string) =>
   queryOptions({
     queryKey: ['changes', runId],
-    queryFn: ({ signal }) => api.changes(runId, signal),
+    queryFn: ({ signal }) => meshbench.runs.changes(runId, { signal }),
   });
 
 export function useRun(runId: string) {
@@ -35,7 +35,7 @@ export function useChanges(runId: string) {
 export function useRunList(query: RunListQuery) {
   return useQuery({
     queryKey: ['run-list', query],
-    queryFn: ({ signal }) => browseApi.runList(query, signal),
+    queryFn: ({ signal }) => meshbench.runs.list(runListQuery(query), { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -44,7 +44,7 @@ export function useRunList(query: RunListQuery) {
 export function useRunFacets() {
   return useQuery({
     queryKey: ['run-facets'],
-    queryFn: ({ signal }) => browseApi.facets(signal),
+    queryFn: ({ signal }) => meshbench.runs.facets({ signal }),
     staleTime: 5 * 60_000,
   });
 }

@@ -1,8 +1,8 @@
 // A change's tail at the threshold chosen; the previous answer stays on screen while the
 // next one loads.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { browseApi } from '../../../api/client.ts';
-import type { TailParams } from '../../../api/urls.ts';
+import { meshbench } from '../../../api/client.ts';
+import { type TailParams, tailQuery } from '../../../api/urls.ts';
 import type { TailThreshold } from '../../../charts/prepare/tail.ts';
 
 /** The drill-down lists this many of the slowest proxies. */
@@ -18,7 +18,7 @@ export function useTail(runId: string, changeId: string, threshold: TailThreshol
   const params = tailParams(threshold);
   return useQuery({
     queryKey: ['tail', runId, changeId, params],
-    queryFn: ({ signal }) => browseApi.tail(runId, changeId, params, signal),
+    queryFn: ({ signal }) => meshbench.runs.tail(runId, changeId, tailQuery(params), { signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,8 +1,7 @@
 // A run's scale-up timeline.
-import { type Timeline, timeline } from '@meshbench/schema';
+import type { Timeline } from '@meshbench/schema';
 import { useQuery } from '@tanstack/react-query';
-import { getParsedJson } from '../../../api/client.ts';
-import { runTimelineUrl } from '../../../api/urls.ts';
+import { meshbench } from '../../../api/client.ts';
 
 /** Points per line the server downsamples to: about one per pixel of a wide chart. */
 export const TIMELINE_POINTS = 1000;
@@ -11,7 +10,7 @@ export function useTimeline(runId: string) {
   return useQuery({
     queryKey: ['timeline', runId, TIMELINE_POINTS],
     queryFn: ({ signal }): Promise<Timeline> =>
-      getParsedJson(runTimelineUrl(runId, TIMELINE_POINTS), timeline, signal),
+      meshbench.runs.timeline(runId, { points: TIMELINE_POINTS }, { signal }),
     enabled: runId !== '',
   });
 }

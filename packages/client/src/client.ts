@@ -1,0 +1,320 @@
+// Every route of the API as a typed call: the path and query built here, the answer parsed
+// with the route's zod schema from @meshbench/schema (the one the API serializes with).
+import {
+  changeList,
+  createdReport,
+  createdToken,
+  type createProjectBody,
+  type createReportBody,
+  type createRunBody,
+  type createThresholdBody,
+  type createTokenBody,
+  type eventBatchQuery,
+  finishedRun,
+  type finishRunBody,
+  gateResult,
+  health,
+  history,
+  type historyQuery,
+  type importResultsQuery,
+  importResultsResponse,
+  ingestResult,
+  ingestStats,
+  type listResultsQuery,
+  type listRunsQuery,
+  type pointsQuery,
+  project,
+  propagation,
+  type propagationQuery,
+  report,
+  run,
+  runFacets,
+  runList,
+  seriesList,
+  seriesPoints,
+  type seriesQuery,
+  statsdStats,
+  storedLoadResult,
+  storedSourceLines,
+  tail,
+  type tailQuery,
+  threshold,
+  timeline,
+  type timelineQuery,
+  tokenInfo,
+} from '@meshbench/schema';
+import { z } from 'zod';
+import { InvalidResponseError } from './errors.ts';
+import type { SendInit, Transport } from './transport.ts';
+
+type QueryValue = string | number | boolean | readonly string[] | undefined;
+/** A route's query: the keys its schema takes, as they go on the wire. */
+type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: QueryValue };
+
+export type RunListQuery = QueryOf<typeof listRunsQuery>;
+export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'json' | 'csv' };
+export type TailQuery = QueryOf<typeof tailQuery>;
+export type HistoryQuery = QueryOf<typeof historyQuery>;
+export type ResultsQuery = QueryOf<typeof listResultsQuery>;
+export type SeriesQuery = QueryOf<typeof seriesQuery>;
+export type PointsQuery = QueryOf<typeof pointsQuery>;
+export type TimelineQuery = QueryOf<typeof timelineQuery>;
+export type EventBatchQuery = QueryOf<typeof eventBatchQuery>;
+export type ImportResultsQuery = QueryOf<typeof importResultsQuery>;
+
+/** `?a=1&b=2`: keys in the order given, unset and empty values left out, arrays repeated. */
+export function queryString(params: Record<string, QueryValue> = {}): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === '') continue;
+    if (Array.isArray(v)) for (const item of v) q.append(k, item);
+    else q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+const enc = encodeURIComponent;
+
+/** Every route's path under API_BASE, for calls and for links (CSV, NDJSON) alike. */
+export const paths = {
+  health: () => '/health',
+  history: (q: HistoryQuery) => `/history${queryString(q)}`,
+  ingestStats: () => '/ingest/stats',
+  statsdStats: () => '/statsd/stats',
+  projects: () => '/projects',
+  projectTokens: (projectId: string) => `/projects/${enc(projectId)}/tokens`,
+  projectThresholds: (projectId: string) => `/projects/${enc(projectId)}/thresholds`,
+  token: (tokenId: string) => `/tokens/${enc(tokenId)}`,
+  threshold: (thresholdId: string) => `/thresholds/${enc(thresholdId)}`,
+  reports: () => '/reports',
+  report: (slug: string) => `/reports/${enc(slug)}`,
+  runs: (q: RunListQuery = {}) => `/runs${queryString(q)}`,
+  runFacets: () => '/runs/facets',
+  run: (runId: string) => `/runs/${enc(runId)}`,
+  changes: (runId: string) => `/runs/${enc(runId)}/changes`,
+  propagation: (runId: string, changeId: string, q: PropagationQuery = {}) =>
+    `/runs/${enc(runId)}/changes/${enc(changeId)}/propagation${queryString(q)}`,
+  tail: (runId: string, changeId: string, q: TailQuery = {}) =>
+    `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
+  gate: (runId: string) => `/runs/${enc(runId)}/gate`,
+  /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
+  events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
+  eventSource: (runId: string, source: string) =>
+    `/runs/${enc(runId)}/events/sources/${enc(source)}`,
+  results: (runId: string, q: ResultsQuery | ImportResultsQuery = {}) =>
+    `/runs/${enc(runId)}/results${queryString(q)}`,
+  series: (runId: string, q: SeriesQuery = {}) => `/runs/${enc(runId)}/series${queryString(q)}`,
+  seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}) =>
+    `/runs/${enc(runId)}/series/${enc(seriesId)}/points${queryString(q)}`,
+  timeline: (runId: string, q: TimelineQuery = {}) =>
+    `/runs/${enc(runId)}/timeline${queryString(q)}`,
+};
+
+/** Per call: an abort signal, and a token that replaces the transport's. */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  token?: string | undefined;
+}
+
+/** A body posted as it is (a file, a gzipped batch): the answer is still parsed. */
+export interface RawBody {
+  body: string | Uint8Array<ArrayBuffer> | Blob;
+  contentType?: string;
+  /** e.g. gzip, when the body is compressed. */
+  contentEncoding?: string;
+}
+
+export function createClient(transport: Transport) {
+  async function call<S extends z.ZodType>(
+    method: string,
+    route: string,
+    path: string,
+    schema: S,
+    opts: CallOptions = {},
+    init: SendInit = {},
+  ): Promise<z.output<S>> {
+    const body = await transport.request(method, path, {
+      ...init,
+      headers: {
+        ...init.headers,
+        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+      },
+      signal: opts.signal,
+    });
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new InvalidResponseError(`${method} ${route}`, parsed.error.issues);
+    return parsed.data;
+  }
+  const json = (value: unknown): SendInit => ({
+    body: JSON.stringify(value),
+    headers: { 'content-type': 'application/json' },
+  });
+  const raw = (r: RawBody): SendInit => ({
+    body: r.body,
+    headers: {
+      'content-type': r.contentType ?? 'application/octet-stream',
+      ...(r.contentEncoding ? { 'content-encoding': r.contentEncoding } : {}),
+    },
+  });
+  const nothing = z.null();
+  const get = <S extends z.ZodType>(route: string, path: string, schema: S, opts?: CallOptions) =>
+    call('GET', route, path, schema, opts);
+
+  return {
+    health: (opts?: CallOptions) => get('/health', paths.health(), health, opts),
+    history: (q: HistoryQuery, opts?: CallOptions) =>
+      get('/history', paths.history(q), history, opts),
+    ingestStats: (opts?: CallOptions) =>
+      get('/ingest/stats', paths.ingestStats(), ingestStats, opts),
+    statsdStats: (opts?: CallOptions) =>
+      get('/statsd/stats', paths.statsdStats(), statsdStats, opts),
+
+    projects: {
+      list: (opts?: CallOptions) => get('/projects', paths.projects(), z.array(project), opts),
+      create: (body: z.input<typeof createProjectBody>, opts?: CallOptions) =>
+        call('POST', '/projects', paths.projects(), project, opts, json(body)),
+      tokens: (projectId: string, opts?: CallOptions) =>
+        get('/projects/{id}/tokens', paths.projectTokens(projectId), z.array(tokenInfo), opts),
+      createToken: (projectId: string, body: z.input<typeof createTokenBody>, opts?: CallOptions) =>
+        call(
+          'POST',
+          '/projects/{id}/tokens',
+          paths.projectTokens(projectId),
+          createdToken,
+          opts,
+          json(body),
+        ),
+      revokeToken: (tokenId: string, opts?: CallOptions) =>
+        call('DELETE', '/tokens/{id}', paths.token(tokenId), nothing, opts),
+      thresholds: (projectId: string, opts?: CallOptions) =>
+        get(
+          '/projects/{id}/thresholds',
+          paths.projectThresholds(projectId),
+          z.array(threshold),
+          opts,
+        ),
+      createThreshold: (
+        projectId: string,
+        body: z.input<typeof createThresholdBody>,
+        opts?: CallOptions,
+      ) =>
+        call(
+          'POST',
+          '/projects/{id}/thresholds',
+          paths.projectThresholds(projectId),
+          threshold,
+          opts,
+          json(body),
+        ),
+      deleteThreshold: (thresholdId: string, opts?: CallOptions) =>
+        call('DELETE', '/thresholds/{id}', paths.threshold(thresholdId), nothing, opts),
+    },
+
+    reports: {
+      create: (body: z.input<typeof createReportBody>, opts?: CallOptions) =>
+        call('POST', '/reports', paths.reports(), createdReport, opts, json(body)),
+      get: (slug: string, opts?: CallOptions) =>
+        get('/reports/{slug}', paths.report(slug), report, opts),
+      delete: (slug: string, opts?: CallOptions) =>
+        call('DELETE', '/reports/{slug}', paths.report(slug), nothing, opts),
+    },
+
+    runs: {
+      list: (q: RunListQuery = {}, opts?: CallOptions) =>
+        get('/runs', paths.runs(q), runList, opts),
+      create: (body: z.input<typeof createRunBody>, opts?: CallOptions) =>
+        call('POST', '/runs', paths.runs(), run, opts, json(body)),
+      facets: (opts?: CallOptions) => get('/runs/facets', paths.runFacets(), runFacets, opts),
+      /** By id or share slug. */
+      get: (runId: string, opts?: CallOptions) => get('/runs/{id}', paths.run(runId), run, opts),
+      finish: (runId: string, body: z.input<typeof finishRunBody>, opts?: CallOptions) =>
+        call('PATCH', '/runs/{id}', paths.run(runId), finishedRun, opts, json(body)),
+      changes: (runId: string, opts?: CallOptions) =>
+        get('/runs/{id}/changes', paths.changes(runId), changeList, opts),
+      propagation: (
+        runId: string,
+        changeId: string,
+        q: Omit<PropagationQuery, 'format'> = {},
+        opts?: CallOptions,
+      ) =>
+        get(
+          '/runs/{id}/changes/{changeId}/propagation',
+          paths.propagation(runId, changeId, q),
+          propagation,
+          opts,
+        ),
+      tail: (
+        runId: string,
+        changeId: string,
+        q: Omit<TailQuery, 'format'> = {},
+        opts?: CallOptions,
+      ) => get('/runs/{id}/changes/{changeId}/tail', paths.tail(runId, changeId, q), tail, opts),
+      gate: (runId: string, opts?: CallOptions) =>
+        get('/runs/{id}/gate', paths.gate(runId), gateResult, opts),
+      /** Lines of a source the run holds, for a re-run to send only the others. */
+      eventSource: (runId: string, source: string, opts?: CallOptions) =>
+        get(
+          '/runs/{id}/events/sources/{source}',
+          paths.eventSource(runId, source),
+          storedSourceLines,
+          opts,
+        ),
+      /**
+       * A batch of events (NDJSON or a JSON array) posted as it is. With an idempotency key
+       * the batch is stored once however often it is sent, so a transport may send it again.
+       */
+      postEvents: (
+        runId: string,
+        batch: RawBody & { query?: EventBatchQuery; idempotencyKey?: string },
+        opts?: CallOptions,
+      ) => {
+        const init = raw({ contentType: 'application/x-ndjson', ...batch });
+        return call(
+          'POST',
+          '/runs/{id}/events',
+          paths.events(runId, batch.query),
+          ingestResult,
+          opts,
+          {
+            ...init,
+            headers: {
+              ...init.headers,
+              ...(batch.idempotencyKey ? { 'idempotency-key': batch.idempotencyKey } : {}),
+            },
+            idempotent: batch.idempotencyKey !== undefined,
+          },
+        );
+      },
+      results: (runId: string, q: ResultsQuery = {}, opts?: CallOptions) =>
+        get('/runs/{id}/results', paths.results(runId, q), z.array(storedLoadResult), opts),
+      /** A load generator's result file, as it is; format "auto" lets the API tell. */
+      importResults: (
+        runId: string,
+        file: RawBody & { query?: ImportResultsQuery },
+        opts?: CallOptions,
+      ) =>
+        call(
+          'POST',
+          '/runs/{id}/results',
+          paths.results(runId, file.query),
+          importResultsResponse,
+          opts,
+          raw(file),
+        ),
+      series: (runId: string, q: SeriesQuery = {}, opts?: CallOptions) =>
+        get('/runs/{id}/series', paths.series(runId, q), seriesList, opts),
+      seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}, opts?: CallOptions) =>
+        get(
+          '/runs/{id}/series/{seriesId}/points',
+          paths.seriesPoints(runId, seriesId, q),
+          seriesPoints,
+          opts,
+        ),
+      timeline: (runId: string, q: TimelineQuery = {}, opts?: CallOptions) =>
+        get('/runs/{id}/timeline', paths.timeline(runId, q), timeline, opts),
+    },
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;
