@@ -11,4 +11,5 @@ export * from './reports.ts';
 export * from './results-api.ts';
 export * from './run.ts';
 export * from './tail.ts';
+export * from './tail-attribution.ts';
 export * from './time.ts';

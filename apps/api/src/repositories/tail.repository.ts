@@ -1,6 +1,8 @@
-// Reads behind a change's tail: the slow first applications and the incidents near them.
+// Reads behind a change's tail: the slow first applications, the incidents near them, and
+// the attribute values of every proxy counted in and out of the tail.
 import type { Database } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
+import type { AttributeCount } from '../domain/tail-attribution.ts';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import { inRunBatches, readObservations } from './observation-scope.ts';
@@ -80,6 +82,100 @@ export function tailRepository(database: Database) {
         fromUs: num(r.from_us),
         toUs: numOrNull(r.to_us),
       }));
+    },
+
+    /**
+     * Every attribute value the change's proxies carry, counted over each proxy's first
+     * application (chosen as slowFirstApplications chooses it): overall, and in the tail
+     * (latency > thresholdUs, or nobody when thresholdUs is null). Values no tail proxy
+     * carries are left out. The values: `node`; `cause` (the runner's); each `attrs` key
+     * (`attrs.<key>` for a key named node, cause or incident); `incident`, the kind of each
+     * incident on the proxy (or, naming no proxy, on its node) that overlaps change ->
+     * application (the tail causes' rule), and `incident.<key>` for its attrs. A proxy
+     * counts once per value.
+     */
+    async attributeCounts(
+      runId: string,
+      changeId: string,
+      changeAtUs: number,
+      thresholdUs: number | null,
+    ): Promise<{ total: number; tailCount: number; counts: AttributeCount[] }> {
+      const slow =
+        thresholdUs === null
+          ? sql`false`
+          : sql`(extract(epoch from o.at) * 1000000)::float8 - ${changeAtUs}::float8 > ${thresholdUs}::float8`;
+      const changeAt = sql`${formatTimestampUs(changeAtUs)}::timestamptz`;
+      const result = await readObservations(database, (tx) =>
+        tx.db.execute(sql`
+        with firsts as materialized (
+          select distinct on (o.proxy) o.proxy, o.node, o.cause, o.attrs, o.at, ${slow} as slow
+          from observations o
+          where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
+          order by o.proxy, o.at, o.batch_id, o.cause nulls last
+        ),
+        run_incidents as materialized (
+          select kind, node, proxy, "from", "to", attrs from incidents
+          where run_id = ${runId} and ("to" is null or "to" >= ${changeAt})
+        ),
+        hits as (
+          select f.proxy, f.slow, i.kind, i.attrs
+          from firsts f join run_incidents i on i.proxy = f.proxy
+          where i."from" <= f.at
+          union all
+          select f.proxy, f.slow, i.kind, i.attrs
+          from firsts f join run_incidents i on i.node = f.node
+          where i.proxy is null and i."from" <= f.at
+        ),
+        pairs as (
+          select 'node' as attribute, node as value, slow from firsts where node is not null
+          union all
+          select 'cause', cause, slow from firsts where cause is not null and cause <> ''
+          union all
+          select case when a.key in ('node', 'cause', 'incident') then 'attrs.' || a.key
+            else a.key end, a.value, f.slow
+          from firsts f cross join lateral jsonb_each_text(f.attrs) a
+          where f.attrs is not null
+          union all
+          select d.attribute, d.value, d.slow
+          from (
+            select distinct h.proxy, 'incident' as attribute, h.kind as value, h.slow from hits h
+            union
+            select h.proxy, 'incident.' || a.key, a.value, h.slow
+            from hits h cross join lateral jsonb_each_text(h.attrs) a
+            where h.attrs is not null
+          ) d
+        )
+        select null as attribute, null as value,
+          count(*) filter (where slow) as in_tail, count(*) as overall
+        from firsts
+        union all
+        select attribute, value, count(*) filter (where slow), count(*)
+        from pairs group by attribute, value
+        having count(*) filter (where slow) > 0`),
+      );
+      const rows = rowsOf<{
+        attribute: string | null;
+        value: string | null;
+        in_tail: unknown;
+        overall: unknown;
+      }>(result);
+      let total = 0;
+      let tailCount = 0;
+      const counts: AttributeCount[] = [];
+      for (const r of rows) {
+        if (r.attribute === null) {
+          total = num(r.overall);
+          tailCount = num(r.in_tail);
+        } else {
+          counts.push({
+            attribute: r.attribute,
+            value: r.value ?? '',
+            inTail: num(r.in_tail),
+            overall: num(r.overall),
+          });
+        }
+      }
+      return { total, tailCount, counts };
     },
   };
 }

@@ -1,7 +1,14 @@
 // The tail of a change: its slow first applications and never-converged proxies, by cause.
-import { DEFAULT_TAIL_THRESHOLD_MS, type Tail, type TailIncident } from '@meshbench/schema';
+import {
+  DEFAULT_ATTRIBUTION_PERCENTILE,
+  DEFAULT_TAIL_THRESHOLD_MS,
+  type Tail,
+  type TailAttribution,
+  type TailIncident,
+} from '@meshbench/schema';
 import { nearestRank } from '../domain/propagation-stats.ts';
 import { blockOfRank, SortedLatencies } from '../domain/sorted-latencies.ts';
+import { minTailCount, rankAttribution } from '../domain/tail-attribution.ts';
 import {
   assignCauses,
   type TailIncident as Incident,
@@ -12,6 +19,12 @@ import { formatTimestampUs } from '../ingest/timestamps.ts';
 import { type PropagationRepository, toFloat64 } from '../repositories/propagation.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import type { TailRepository } from '../repositories/tail.repository.ts';
+
+export interface TailAttributionRequest {
+  thresholdMs?: number | undefined;
+  thresholdP?: number | undefined;
+  limit: number;
+}
 
 export interface TailRequest {
   thresholdMs?: number | undefined;
@@ -55,13 +68,49 @@ export function tailService(deps: {
     return new SortedLatencies(n, summary.blockSize, firsts, blocks).at(rank);
   }
 
+  async function changeOf(runRef: string, changeId: string) {
+    const run = await runs.find(runRef);
+    if (!run) throw notFound(`run "${runRef}"`);
+    const row = await propagation.changeWithSummary(run.id, changeId);
+    if (!row) throw notFound(`change "${changeId}" in run "${runRef}"`);
+    return { run, ...row };
+  }
+
   return {
+    /**
+     * The attribute values over-represented in the tail (the proxies slower than the cut:
+     * thresholdMs, else the nearest-rank thresholdP, else P99), by lift.
+     */
+    async attribution(
+      runRef: string,
+      changeId: string,
+      q: TailAttributionRequest,
+    ): Promise<TailAttribution> {
+      const { run, change, summary } = await changeOf(runRef, changeId);
+      const thresholdP =
+        q.thresholdMs === undefined ? (q.thresholdP ?? DEFAULT_ATTRIBUTION_PERCENTILE) : null;
+      const thresholdUs =
+        thresholdP !== null
+          ? await percentileUs(run.id, changeId, summary, thresholdP)
+          : (q.thresholdMs as number) * 1000;
+      const { total, tailCount, counts } = await tail.attributeCounts(
+        run.id,
+        changeId,
+        change.atUs,
+        thresholdUs,
+      );
+      return {
+        thresholdMs: thresholdUs === null ? null : thresholdUs / 1000,
+        thresholdP,
+        tailCount,
+        total,
+        minTailCount: minTailCount(tailCount),
+        values: rankAttribution(counts, tailCount, total, q.limit),
+      };
+    },
+
     async tail(runRef: string, changeId: string, q: TailRequest): Promise<Tail> {
-      const run = await runs.find(runRef);
-      if (!run) throw notFound(`run "${runRef}"`);
-      const row = await propagation.changeWithSummary(run.id, changeId);
-      if (!row) throw notFound(`change "${changeId}" in run "${runRef}"`);
-      const { change, summary } = row;
+      const { run, change, summary } = await changeOf(runRef, changeId);
       const applied = summary?.count ?? 0;
       const neverConverged = change.expected === null ? 0 : Math.max(0, change.expected - applied);
 

@@ -1,5 +1,16 @@
-// The tail of a change: why its slowest proxies were slow, as JSON or as a CSV causes table.
-import { apiError, tail, tailQuery } from '@meshbench/schema';
+// The tail of a change: why its slowest proxies were slow, as JSON or as a CSV causes table,
+// and which attribute values set them apart.
+import {
+  ATTRIBUTION_MIN_TAIL_COUNT,
+  ATTRIBUTION_MIN_TAIL_SHARE,
+  ATTRIBUTION_STANDS_OUT_LIFT,
+  apiError,
+  DEFAULT_ATTRIBUTION_PERCENTILE,
+  tail,
+  tailAttribution,
+  tailAttributionQuery,
+  tailQuery,
+} from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tailCsv } from './tail.csv.ts';
@@ -31,8 +42,39 @@ const description = `The tail of a change, by cause.
 
 \`Accept: text/csv\` (or ?format=csv) gives the causes table as CSV.`;
 
+const attributionDescription = `What sets the tail of a change apart: every attribute value its
+proxies carry, ranked by how over-represented it is among the slowest (BubbleUp-style).
+
+- Population: each proxy's FIRST application of the change (as for the tail). The tail: those
+  with latency > the cut (strictly): \`thresholdMs\`, or the change's nearest-rank
+  \`thresholdP\` (default P${DEFAULT_ATTRIBUTION_PERCENTILE} when neither is given); both is a 400.
+- Attributes: \`node\`; \`cause\` (the runner's, on the first application); each key of the
+  observation's \`attrs\` (az, pool, server...; \`attrs.<key>\` for a key named node, cause or
+  incident); \`incident\`, the kind of every incident on the proxy (or, naming no proxy, on its
+  node) that overlaps change -> application, and \`incident.<key>\` for that incident's attrs.
+- For each value: \`inTail\` and \`overall\` proxies carrying it (exact counts, tail included in
+  overall), \`share\` = inTail / tailCount, \`lift\` = share / (overall / total).
+- Ranked by lift, then inTail, then attribute and value; only values on at least
+  max(${ATTRIBUTION_MIN_TAIL_COUNT}, ceil(${ATTRIBUTION_MIN_TAIL_SHARE * 100} % of tailCount)) tail proxies (\`minTailCount\`); the top \`limit\`.
+  A lift under ${ATTRIBUTION_STANDS_OUT_LIFT} means the value is about as common in the tail as overall: nothing stands out.`;
+
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
+
+  app.get(
+    '/runs/:id/changes/:changeId/tail/attribution',
+    {
+      schema: {
+        tags: ['propagation'],
+        description: attributionDescription,
+        params,
+        querystring: tailAttributionQuery,
+        response: { 200: tailAttribution, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) =>
+      services.tail.attribution(request.params.id, request.params.changeId, request.query),
+  );
 
   app.get(
     '/runs/:id/changes/:changeId/tail',
