@@ -37,6 +37,8 @@ import {
   storedLoadResult,
   storedSourceLines,
   tail,
+  tailAttribution,
+  type tailAttributionQuery,
   type tailQuery,
   threshold,
   timeline,
@@ -54,6 +56,7 @@ type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: QueryValue };
 export type RunListQuery = QueryOf<typeof listRunsQuery>;
 export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'json' | 'csv' };
 export type TailQuery = QueryOf<typeof tailQuery>;
+export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
 export type SeriesQuery = QueryOf<typeof seriesQuery>;
@@ -97,6 +100,8 @@ export const paths = {
     `/runs/${enc(runId)}/changes/${enc(changeId)}/propagation${queryString(q)}`,
   tail: (runId: string, changeId: string, q: TailQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
+  tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
+    `/runs/${enc(runId)}/changes/${enc(changeId)}/tail/attribution${queryString(q)}`,
   gate: (runId: string) => `/runs/${enc(runId)}/gate`,
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
   events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
@@ -250,6 +255,19 @@ export function createClient(transport: Transport) {
         q: Omit<TailQuery, 'format'> = {},
         opts?: CallOptions,
       ) => get('/runs/{id}/changes/{changeId}/tail', paths.tail(runId, changeId, q), tail, opts),
+      /** The attribute values over-represented in the tail, by lift. */
+      tailAttribution: (
+        runId: string,
+        changeId: string,
+        q: TailAttributionQuery = {},
+        opts?: CallOptions,
+      ) =>
+        get(
+          '/runs/{id}/changes/{changeId}/tail/attribution',
+          paths.tailAttribution(runId, changeId, q),
+          tailAttribution,
+          opts,
+        ),
       gate: (runId: string, opts?: CallOptions) =>
         get('/runs/{id}/gate', paths.gate(runId), gateResult, opts),
       /** Lines of a source the run holds, for a re-run to send only the others. */
