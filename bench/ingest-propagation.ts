@@ -1,6 +1,7 @@
 // bench/ingest-propagation: 178,000 observations of one change in one gzip NDJSON request,
 // end to end against real Postgres, beside a raw COPY of the same rows in the same run.
-// Then the time to read a change's summary at 178,000 and at 10,000,000 observations.
+// Then the time to read a change's summary at 178,000 and at 10,000,000 observations, and to
+// explain the tail (attribute values by lift) at 178,000.
 // Usage: tsx ingest-propagation.ts [--observations N] [--large N] (DATABASE_URL, default the local test db)
 
 import { gzipSync } from 'node:zlib';
@@ -177,6 +178,15 @@ async function main() {
     const copyRate = (N / copyMs) * 1000;
     const binaryRate = (N / binaryMs) * 1000;
     const read178k = await median(21, () => fetch(summaryUrl).then((r) => r.text()));
+    // The tail explained: every proxy's first application grouped by each attribute value.
+    const attributionUrl = `${api.url}/api/v1/runs/${run.id}/changes/c1/tail/attribution`;
+    const attribution = await json(schema.tailAttribution)(await fetch(attributionUrl));
+    if (attribution.total !== N) throw new Error(`attribution over ${attribution.total} of ${N}`);
+    // Each read its own URL (limit 10, 11, ...), so the read cache answers none of them.
+    let distinct = 10;
+    const attribution178k = await median(11, () =>
+      fetch(`${attributionUrl}?limit=${distinct++}`).then((r) => r.text()),
+    );
     await deleteRun(run.id);
 
     console.log('\nbench/ingest-propagation');
@@ -199,6 +209,9 @@ async function main() {
     );
     console.log(
       `  summary read, ${fmt(N)}       ${fmt(read178k, 1)} ms median of 21 (budget <= 50 ms: ${budget(`summary read of ${fmt(N)} <= 50 ms`, read178k <= 50)})`,
+    );
+    console.log(
+      `  tail attribution, ${fmt(N)}   ${fmt(attribution178k, 1)} ms median of 11 uncached, P99 tail of ${fmt(attribution.tailCount)} (summary read ${fmt(read178k, 1)} ms; budget <= 300 ms: ${budget(`tail attribution of ${fmt(N)} <= 300 ms`, attribution178k <= 300)})`,
     );
 
     // --- reading a summary at 10,000,000 observations ---

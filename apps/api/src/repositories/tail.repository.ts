@@ -1,7 +1,7 @@
 // Reads behind a change's tail: the slow first applications, the incidents near them, and
 // the attribute values of every proxy counted in and out of the tail.
 import type { Database } from '@meshbench/db';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { AttributeCount } from '../domain/tail-attribution.ts';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
@@ -99,66 +99,93 @@ export function tailRepository(database: Database) {
       changeId: string,
       changeAtUs: number,
       thresholdUs: number | null,
+      /** False when the change has no repeats: every row is a first application, no sort. */
+      repeats: boolean,
     ): Promise<{ total: number; tailCount: number; counts: AttributeCount[] }> {
+      // latency > thresholdUs, compared as timestamps: latencies are whole microseconds, so
+      // latency > t exactly when latency > floor(t), and changeAtUs + floor(t) is exact.
       const slow =
         thresholdUs === null
           ? sql`false`
-          : sql`(extract(epoch from o.at) * 1000000)::float8 - ${changeAtUs}::float8 > ${thresholdUs}::float8`;
+          : sql`o.at > ${formatTimestampUs(changeAtUs + Math.floor(thresholdUs))}::timestamptz`;
       const changeAt = sql`${formatTimestampUs(changeAtUs)}::timestamptz`;
-      const result = await readObservations(database, (tx) =>
-        tx.db.execute(sql`
-        with firsts as materialized (
-          select distinct on (o.proxy) o.proxy, o.node, o.cause, o.attrs, o.at, ${slow} as slow
-          from observations o
-          where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
-          order by o.proxy, o.at, o.batch_id, o.cause nulls last
-        ),
-        run_incidents as materialized (
-          select kind, node, proxy, "from", "to", attrs from incidents
-          where run_id = ${runId} and ("to" is null or "to" >= ${changeAt})
-        ),
-        hits as (
-          select f.proxy, f.slow, i.kind, i.attrs
-          from firsts f join run_incidents i on i.proxy = f.proxy
-          where i."from" <= f.at
-          union all
-          select f.proxy, f.slow, i.kind, i.attrs
-          from firsts f join run_incidents i on i.node = f.node
-          where i.proxy is null and i."from" <= f.at
-        ),
-        pairs as (
-          select 'node' as attribute, node as value, slow from firsts where node is not null
-          union all
-          select 'cause', cause, slow from firsts where cause is not null and cause <> ''
-          union all
-          select case when a.key in ('node', 'cause', 'incident') then 'attrs.' || a.key
-            else a.key end, a.value, f.slow
-          from firsts f cross join lateral jsonb_each_text(f.attrs) a
-          where f.attrs is not null
-          union all
-          select d.attribute, d.value, d.slow
-          from (
-            select distinct h.proxy, 'incident' as attribute, h.kind as value, h.slow from hits h
-            union
-            select h.proxy, 'incident.' || a.key, a.value, h.slow
-            from hits h cross join lateral jsonb_each_text(h.attrs) a
-            where h.attrs is not null
-          ) d
-        )
-        select null as attribute, null as value,
-          count(*) filter (where slow) as in_tail, count(*) as overall
-        from firsts
-        union all
-        select attribute, value, count(*) filter (where slow), count(*)
-        from pairs group by attribute, value
-        having count(*) filter (where slow) > 0`),
-      );
-      const rows = rowsOf<{
+      const firsts = (only: SQL = sql`true`, distinct = repeats) =>
+        distinct
+          ? sql`select distinct on (o.proxy) o.proxy, o.node, o.cause, o.attrs, o.at, ${slow} as slow
+            from observations o
+            where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
+              and ${only}
+            order by o.proxy, o.at, o.batch_id, o.cause nulls last`
+          : sql`select o.proxy, o.node, o.cause, o.attrs, o.at, ${slow} as slow
+            from observations o
+            where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}`;
+      type Row = {
         attribute: string | null;
         value: string | null;
         in_tail: unknown;
         overall: unknown;
-      }>(result);
+      };
+      const rows = await readObservations(database, async (tx) => {
+        // Counting is hashing (a few thousand groups); without statistics the planner would
+        // sort 178,000 rows to group them.
+        await tx.db.execute(sql.raw('set local enable_sort to off'));
+        // The first applications are read once, then counted: the totals, and by value.
+        const own = rowsOf<Row>(
+          await tx.db.execute(sql`
+          with firsts as materialized (${firsts()}),
+          pairs as (
+            select 'node' as attribute, node as value, slow from firsts where node is not null
+            union all
+            select 'cause', cause, slow from firsts where cause <> ''
+            union all
+            select case when a.key in ('node', 'cause', 'incident') then 'attrs.' || a.key
+              else a.key end, a.value, f.slow
+            from firsts f cross join lateral jsonb_each_text(f.attrs) a
+            where f.attrs is not null
+          )
+          select null as attribute, null as value,
+            count(*) filter (where slow) as in_tail, count(*) as overall
+          from firsts
+          union all
+          select attribute, value, count(*) filter (where slow), count(*)
+          from pairs group by attribute, value
+          having count(*) filter (where slow) > 0`),
+        );
+        // Incidents touch few proxies: only theirs (named, or on a named node) are read again.
+        const incidents = await tx.db.execute(sql`
+          select 1 from incidents
+          where run_id = ${runId} and ("to" is null or "to" >= ${changeAt}) limit 1`);
+        if (rowsOf(incidents).length === 0) return own;
+        const near = sql`(o.proxy in (select proxy from run_incidents where proxy is not null)
+          or o.node in (select node from run_incidents where proxy is null))`;
+        const touched = rowsOf<Row>(
+          await tx.db.execute(sql`
+          with run_incidents as materialized (
+            select kind, node, proxy, "from", attrs from incidents
+            where run_id = ${runId} and ("to" is null or "to" >= ${changeAt})
+          ),
+          firsts as materialized (${firsts(near, true)}),
+          hits as (
+            select f.proxy, f.slow, i.kind, i.attrs
+            from firsts f join run_incidents i on i.proxy = f.proxy
+            where i."from" <= f.at
+            union all
+            select f.proxy, f.slow, i.kind, i.attrs
+            from firsts f join run_incidents i on i.node = f.node
+            where i.proxy is null and i."from" <= f.at
+          ),
+          pairs as (
+            select h.proxy, 'incident' as attribute, h.kind as value, h.slow from hits h
+            union
+            select h.proxy, 'incident.' || a.key, a.value, h.slow
+            from hits h cross join lateral jsonb_each_text(coalesce(h.attrs, '{}'::jsonb)) a
+          )
+          select attribute, value, count(*) filter (where slow) as in_tail, count(*) as overall
+          from pairs group by attribute, value
+          having count(*) filter (where slow) > 0`),
+        );
+        return [...own, ...touched];
+      });
       let total = 0;
       let tailCount = 0;
       const counts: AttributeCount[] = [];

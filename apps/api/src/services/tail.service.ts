@@ -98,6 +98,7 @@ export function tailService(deps: {
         changeId,
         change.atUs,
         thresholdUs,
+        (summary?.repeats ?? 0) > 0,
       );
       return {
         thresholdMs: thresholdUs === null ? null : thresholdUs / 1000,
