@@ -25,6 +25,7 @@ export function TailView({
   csvUrl,
   busy,
   state,
+  explained,
 }: {
   change: Pick<Change, 'at' | 'expected'>;
   /** Absent while the first tail loads or when it failed (`state` says which). */
@@ -35,6 +36,8 @@ export function TailView({
   busy: boolean;
   /** In place of the body while there is no tail: loading, or why not. */
   state: ReactNode;
+  /** What sets the tail apart (TailAttributionView), first in the body. */
+  explained?: ReactNode;
 }) {
   const causes = useMemo(() => (tail ? prepareTailCauses(tail) : null), [tail]);
   return (
@@ -64,6 +67,7 @@ export function TailView({
       {state ??
         (tail && (
           <div aria-busy={busy} className="tail-body">
+            {explained}
             {causes ? (
               <div className="tail-grid">
                 <div className="tail-chart" data-testid="tail-chart">

@@ -1,5 +1,5 @@
-// A change's tail at the threshold chosen; the previous answer stays on screen while the
-// next one loads.
+// A change's tail, and what sets it apart, at the threshold chosen; the previous answer
+// stays on screen while the next one loads.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { meshbench } from '../../../api/client.ts';
 import { type TailParams, tailQuery } from '../../../api/urls.ts';
@@ -19,6 +19,19 @@ export function useTail(runId: string, changeId: string, threshold: TailThreshol
   return useQuery({
     queryKey: ['tail', runId, changeId, params],
     queryFn: ({ signal }) => meshbench.runs.tail(runId, changeId, tailQuery(params), { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The attribute values over-represented in the tail at the threshold chosen. */
+export function useTailAttribution(runId: string, changeId: string, threshold: TailThreshold) {
+  const params =
+    threshold.thresholdP !== undefined
+      ? { thresholdP: threshold.thresholdP }
+      : { thresholdMs: threshold.thresholdMs };
+  return useQuery({
+    queryKey: ['tail-attribution', runId, changeId, params],
+    queryFn: ({ signal }) => meshbench.runs.tailAttribution(runId, changeId, params, { signal }),
     placeholderData: keepPreviousData,
   });
 }
