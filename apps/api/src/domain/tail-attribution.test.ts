@@ -60,6 +60,17 @@ describe('rankAttribution', () => {
     expect(ranked.map((r) => r.lift)).toEqual([10, 10]);
   });
 
+  it('ties values found only in the tail exactly, whatever floating point makes of them', () => {
+    // (280/759) / (280/19988) and (180/759) / (180/19988) differ in their last bits.
+    const counts: AttributeCount[] = [
+      { attribute: 'incident', value: 'reconnect', inTail: 160, overall: 160 },
+      { attribute: 'incident', value: 'retry-backoff', inTail: 180, overall: 180 },
+      { attribute: 'cause', value: 'reconnect-backoff', inTail: 280, overall: 280 },
+    ];
+    const ranked = rankAttribution(counts, 759, 19988, 10);
+    expect(ranked.map((r) => r.inTail)).toEqual([280, 180, 160]);
+  });
+
   it('returns nothing for an empty tail', () => {
     expect(rankAttribution([], 0, 100, 10)).toEqual([]);
   });

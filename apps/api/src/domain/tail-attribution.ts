@@ -36,20 +36,24 @@ export function rankAttribution(
 ): AttributeValue[] {
   if (tailCount === 0 || total === 0) return [];
   const floor = minTailCount(tailCount);
-  return counts
-    .filter((c) => c.inTail >= floor && c.overall > 0)
-    .map((c) => {
-      const share = c.inTail / tailCount;
-      return { ...c, share, lift: share / (c.overall / total) };
-    })
-    .sort(
-      (a, b) =>
-        b.lift - a.lift ||
-        b.inTail - a.inTail ||
-        compare(a.attribute, b.attribute) ||
-        compare(a.value, b.value),
-    )
-    .slice(0, limit);
+  return (
+    counts
+      .filter((c) => c.inTail >= floor && c.overall > 0)
+      .map((c) => {
+        const share = c.inTail / tailCount;
+        return { ...c, share, lift: share / (c.overall / total) };
+      })
+      // Lift compared exactly (inTail / overall, cross-multiplied: tailCount and total are
+      // common), so values found only in the tail tie whatever floating point makes of them.
+      .sort(
+        (a, b) =>
+          b.inTail * a.overall - a.inTail * b.overall ||
+          b.inTail - a.inTail ||
+          compare(a.attribute, b.attribute) ||
+          compare(a.value, b.value),
+      )
+      .slice(0, limit)
+  );
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -58,6 +58,9 @@ describe('valuePhrase and formatLift', () => {
       'had a reconnect incident',
     );
     expect(valuePhrase({ attribute: 'pool', value: 'big' })).toBe('have pool = big');
+    expect(valuePhrase({ attribute: 'incident.az', value: 'us-east-1a' })).toBe(
+      'had an incident with az us-east-1a',
+    );
     expect(formatLift(2.94)).toBe('2.9');
     expect(formatLift(1000 / 3)).toBe('333');
   });

@@ -19,7 +19,9 @@ export function valuePhrase(v: Pick<AttributeValue, 'attribute' | 'value'>): str
     case 'incident':
       return `had a ${v.value} incident`;
     default:
-      return `have ${v.attribute} = ${v.value}`;
+      return v.attribute.startsWith('incident.')
+        ? `had an incident with ${v.attribute.slice('incident.'.length)} ${v.value}`
+        : `have ${v.attribute} = ${v.value}`;
   }
 }
 
