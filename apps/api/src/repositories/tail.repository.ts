@@ -116,7 +116,8 @@ export function tailRepository(database: Database) {
             where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
               and ${only}
             order by o.proxy, o.at, o.batch_id, o.cause nulls last`
-          : sql`select o.proxy, o.node, o.cause, o.attrs, o.at, ${slow} as slow
+          : // Each row is a first application: only what is counted is kept.
+            sql`select o.node, o.cause, o.attrs, ${slow} as slow
             from observations o
             where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}`;
       type Row = {
