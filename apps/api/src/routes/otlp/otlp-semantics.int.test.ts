@@ -6,6 +6,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createdToken,
+  otlpExportMetricsResponse,
   project as projectAnswer,
   type Series,
   seriesList,
@@ -14,6 +15,7 @@ import {
 } from '@meshbench/schema';
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkAnswer } from '../../test/answer.ts';
 import { backends, createRun, jsonBody, type TestServer, useServer } from '../../test/harness.ts';
 import { otelSender } from '../../test/otel-sender.ts';
 
@@ -375,9 +377,13 @@ describe.each(backends)('OTLP metric semantics on $name', (backend) => {
         ],
       }),
     });
-    const body = (await response.json()) as {
-      partialSuccess: { rejectedDataPoints: number; errorMessage: string };
-    };
+    // This export is a partial success: the answer must say so.
+    const body = checkAnswer(
+      '/v1/metrics',
+      response.status,
+      await response.json(),
+      otlpExportMetricsResponse.required(),
+    );
     expect(body.partialSuccess.rejectedDataPoints).toBe(3);
     expect(body.partialSuccess.errorMessage).toContain('longer than 1024 bytes');
     expect(body.partialSuccess.errorMessage).toContain('longer than 4096 bytes');
