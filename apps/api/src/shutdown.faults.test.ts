@@ -1,5 +1,6 @@
 // SIGTERM while clients are still at it: the process exits within its bound, batches still
 // arriving roll back, and nothing of them is stored. The built server, on both databases.
+import { run as runAnswer } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { type ApiProcess, processBackends, startApiProcess } from './test/api-process.ts';
 import { headerOf, rawUpload, statusOf } from './test/raw-upload.ts';
@@ -31,10 +32,14 @@ const batch = (from: number, to: number) => {
 };
 
 const newRun = (api: ApiProcess) =>
-  api.json<{ id: string }>('/runs', {
-    method: 'POST',
-    body: JSON.stringify({ benchmark: 'faults', scenario: 'shutdown', mesh: { name: 'consul' } }),
-  });
+  api.json(
+    '/runs',
+    {
+      method: 'POST',
+      body: JSON.stringify({ benchmark: 'faults', scenario: 'shutdown', mesh: { name: 'consul' } }),
+    },
+    runAnswer,
+  );
 
 describe.each(processBackends)('shutdown on $name', (backend) => {
   it('exits within its bound on SIGTERM during an upload; the upload gets 503 and stores nothing', async () => {

@@ -286,3 +286,18 @@ export const ingestStats = z.object({
   results: uploadCounters,
 });
 export type IngestStats = z.infer<typeof ingestStats>;
+
+/**
+ * POST /v1/metrics as JSON: OTLP's ExportMetricsServiceResponse (opentelemetry-proto,
+ * collector/metrics/v1/metrics_service.proto). proto3 JSON omits empty fields, and an
+ * int64 may be written as a string.
+ */
+export const otlpExportMetricsResponse = z.object({
+  partialSuccess: z
+    .object({
+      rejectedDataPoints: z.union([z.number().int(), z.string().regex(/^-?\d+$/)]).optional(),
+      errorMessage: z.string().optional(),
+    })
+    .optional(),
+});
+export type OtlpExportMetricsResponse = z.infer<typeof otlpExportMetricsResponse>;

@@ -1,7 +1,14 @@
 // The whole demo dataset, as `npm start` loads it on first run, posted through the public
 // paths (events API, result uploads, StatsD over UDP, OTLP) into a running app: every run it
 // declares is there, with what each kind of run is meant to show.
+import {
+  changeList,
+  propagation,
+  storedLoadResult,
+  timeline as timelineAnswer,
+} from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { backends } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
 import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.ts';
@@ -31,10 +38,12 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
     // Control plane: one change reaching every proxy of the scenario (all but a dead node's).
     for (const [i, scenario] of propagationScenarios.entries()) {
       const run = runs[i]!;
-      const changes = await server.json<{ id: string }[]>(`/runs/${run.id}/changes`);
+      const changes = await server.json(`/runs/${run.id}/changes`, {}, changeList);
       expect(changes.body).toHaveLength(1);
-      const summary = await server.json<{ expected: number; count: number; missing: number }>(
+      const summary = await server.json(
         `/runs/${run.id}/changes/${changes.body[0]!.id}/propagation`,
+        {},
+        propagation,
       );
       expect(summary.status).toBe(200);
       const proxies = scenario.nodes * scenario.proxiesPerNode;
@@ -49,7 +58,7 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
     for (const [i, mesh] of dataPlaneMeshes.entries()) {
       const csvRows = cpuSweepCsv(mesh, new Date()).trim().split('\n').length - 1;
       const run = runs[propagationScenarios.length + i]!;
-      const results = await server.json<{ format: string }[]>(`/runs/${run.id}/results`);
+      const results = await server.json(`/runs/${run.id}/results`, {}, z.array(storedLoadResult));
       const formats = results.body.map((r) => r.format);
       expect(formats.filter((f) => f === 'fortio')).toHaveLength(MODES.length * CONNECTIONS.length);
       expect(formats.filter((f) => f === 'istio-csv')).toHaveLength(csvRows);
@@ -60,10 +69,7 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
     await server.app.statsd.flush();
     for (const [i] of scaleUpScenarios.entries()) {
       const run = runs[propagationScenarios.length + dataPlaneMeshes.length + i]!;
-      const timeline = await server.json<{
-        phases: { phase: string }[];
-        series: { source: string }[];
-      }>(`/runs/${run.id}/timeline?points=200`);
+      const timeline = await server.json(`/runs/${run.id}/timeline?points=200`, {}, timelineAnswer);
       expect(timeline.body.phases.map((p) => p.phase).sort()).toEqual(
         ['joined', 'registered', 'running', 'scheduled'].sort(),
       );

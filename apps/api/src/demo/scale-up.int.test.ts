@@ -1,18 +1,8 @@
+import { type QuantileValue, seriesList, timeline } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
 import { consulScaleUp, consulStreamingScaleUp, loadScaleUp, scaleUpRun } from './scale-up.ts';
-
-interface TimelineBody {
-  durationMs: number;
-  phases: {
-    phase: string;
-    count: number;
-    total: number;
-    timeTo: { percent: number; offsetMs: number | null }[];
-  }[];
-  series: { name: string; source: string; points: { offsetMs: number; value: number | null }[] }[];
-}
 
 describe('the scale-up demo data', () => {
   it('is the same on every start', () => {
@@ -45,15 +35,6 @@ describe('the scale-up demo data', () => {
   });
 });
 
-interface Percentile {
-  p: number;
-  value: number;
-  exact: boolean;
-  method: string;
-  lower?: number | null;
-  upper?: number | null;
-}
-
 describe.each(backends)('the scale-up demo on $name', (backend) => {
   const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
 
@@ -67,7 +48,7 @@ describe.each(backends)('the scale-up demo on $name', (backend) => {
     });
     await until(() => server.app.statsd.stats().lines - before >= lines);
     await server.app.statsd.flush();
-    const { status, body } = await server.json<TimelineBody>(`/runs/${run.id}/timeline?points=300`);
+    const { status, body } = await server.json(`/runs/${run.id}/timeline?points=300`, {}, timeline);
     expect(status).toBe(200);
     expect(body.durationMs).toBe(consulScaleUp.durationMs);
     const joined = body.phases.find((p) => p.phase === 'joined');
@@ -95,25 +76,21 @@ describe.each(backends)('the scale-up demo on $name', (backend) => {
     expect(values.at(-1)).toBeLessThan(10);
     // A stream begun an hour before the run is counted from its last point before it: the
     // run sees the requests served in it, not the 50,000 served before.
-    const series = await server.json<{ name: string; stats: { sum: number } }[]>(
-      `/runs/${run.id}/series`,
-    );
+    const series = await server.json(`/runs/${run.id}/series`, {}, seriesList);
     const rpc = series.body.find((s) => s.name === 'consul.rpc.request');
     const register = series.body.find((s) => s.name === 'consul.catalog.register');
     const points = (consulScaleUp.durationMs - 10_000) / 10_000;
     expect(rpc?.stats.sum).toBe(points * 1_000 + (register?.stats.sum as number));
     // Exact and estimated percentiles side by side: StatsD timer samples kept as they are,
     // the same commit times in explicit and in exponential buckets, each with its bound.
-    const asked = await server.json<
-      { name: string; stats: { count: number; percentiles?: Percentile[] } }[]
-    >(`/runs/${run.id}/series?percentiles=50,99`);
+    const asked = await server.json(`/runs/${run.id}/series?percentiles=50,99`, {}, seriesList);
     const stats = (name: string) => asked.body.find((s) => s.name === name)?.stats;
     expect(stats('consul.xds.push_ms')?.percentiles?.every((q) => q.exact)).toBe(true);
     const explicit = stats('consul.raft.commit_time');
     const exponential = stats('consul.raft.commit_time.exponential');
     expect(exponential?.count).toBe(explicit?.count);
     for (const [i, q] of (exponential?.percentiles ?? []).entries()) {
-      const e = explicit?.percentiles?.[i] as Percentile;
+      const e = explicit?.percentiles?.[i] as QuantileValue;
       expect(q).toMatchObject({ exact: false, method: 'exponential-histogram' });
       expect(e).toMatchObject({ exact: false, method: 'explicit-histogram' });
       // Both bounds hold the same true value: they overlap, the exponential one narrower.

@@ -1,5 +1,6 @@
 // The read cache serves a page's answers again, never across readers, never past a write
 // this replica answered, and never older than its time to live.
+import { project as projectAnswer } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, jsonBody, ndjson, postEvents, useServer } from '../test/harness.ts';
 
@@ -35,9 +36,10 @@ describe.each(backends)('the read cache on $name', (backend) => {
   });
 
   it("keeps each reader's answers apart: a private run read by a writer stays private", async () => {
-    const project = await server.json<{ id: string }>(
+    const project = await server.json(
       '/projects',
       jsonBody({ name: `cache-${Date.now()}`, visibility: 'private' }),
+      projectAnswer,
     );
     const run = await createRun(server, { project: project.body.id });
     expect((await server.json(`/runs/${run.id}`)).status).toBe(200);

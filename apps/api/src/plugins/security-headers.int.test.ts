@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createdReport } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, jsonBody, useServer } from '../test/harness.ts';
 import { DATA_CSP, PAGE_CSP } from './security-headers.plugin.ts';
@@ -56,7 +57,7 @@ describe.each(backends)('security headers on $name', (backend) => {
 
   it("writes og:url from MESHBENCH_PUBLIC_URL whatever the request's Host", async () => {
     const run = await createRun(server);
-    const report = await server.json<{ slug: string }>('/reports', jsonBody({ runs: [run.id] }));
+    const report = await server.json('/reports', jsonBody({ runs: [run.id] }), createdReport);
     expect(report.status).toBe(201);
     const html = await getWithHost(`${server.url}/r/${report.body.slug}`, 'evil.example');
     expect(html).toContain(
@@ -71,7 +72,7 @@ describe.each(backends)('og:url without a public URL on $name', (backend) => {
 
   it('leaves og:url out rather than trust the Host header', async () => {
     const run = await createRun(server);
-    const report = await server.json<{ slug: string }>('/reports', jsonBody({ runs: [run.id] }));
+    const report = await server.json('/reports', jsonBody({ runs: [run.id] }), createdReport);
     const html = await getWithHost(`${server.url}/r/${report.body.slug}`, 'evil.example');
     expect(html).toContain('og:title');
     expect(html).not.toContain('og:url');

@@ -1,6 +1,8 @@
 // Where the udp-batch addon is not built (no C compiler), the StatsD listener says so and
 // reads UDP with node:dgram: nothing else changes for a sender.
+
 import { createSocket } from 'node:dgram';
+import { seriesList } from '@meshbench/schema';
 import { describe, expect, it, vi } from 'vitest';
 import { backends, createRun } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
@@ -24,9 +26,7 @@ describe('StatsD listener without the udp-batch addon', () => {
     socket.close();
     await until(() => server.app.statsd.stats().samples > 0);
     await server.app.statsd.flush();
-    const { body } = await server.json<{ name: string; stats: { sum: number } }[]>(
-      `/runs/${run.id}/series`,
-    );
+    const { body } = await server.json(`/runs/${run.id}/series`, {}, seriesList);
     expect(body.find((s) => s.name === 'fallback.hits')?.stats.sum).toBe(3);
   });
 });

@@ -1,28 +1,12 @@
 // The upload paths' counters: a batch stored, the same batch retried, a batch rejected, a
 // result file stored and one rejected, as GET /ingest/stats and /metrics report them.
+import { ingestStats } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, jsonBody, ndjson, useServer } from '../test/harness.ts';
 
 describe('upload counters', () => {
   const server = useServer(backends[0]!);
-  const stats = async () =>
-    (
-      await server.json<{
-        events: {
-          stored: number;
-          items: number;
-          duplicates: number;
-          rejected: number;
-          lastRejection: { status: number; message: string } | null;
-        };
-        results: {
-          stored: number;
-          items: number;
-          rejected: number;
-          lastRejection: { status: number; message: string } | null;
-        };
-      }>('/ingest/stats')
-    ).body;
+  const stats = async () => (await server.json('/ingest/stats', {}, ingestStats)).body;
 
   it('counts batches stored, retried and rejected, and keeps the last rejection', async () => {
     const run = await createRun(server);

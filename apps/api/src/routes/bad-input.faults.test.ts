@@ -5,8 +5,17 @@ import { createSocket } from 'node:dgram';
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { type Database, openDatabase } from '@meshbench/db';
+import {
+  createdToken,
+  otlpExportMetricsResponse,
+  project as projectAnswer,
+  run as runAnswer,
+  statsdStats,
+  threshold as thresholdAnswer,
+} from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkAnswer } from '../test/answer.ts';
 import { type Backend, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -1153,26 +1162,38 @@ describe.each(corpusBackends)('bad input on $name', (backend) => {
 
   beforeAll(async () => {
     const name = `corpus-${Date.now()}`;
-    const p = await server.json<{ id: string }>('/projects', {
-      method: 'POST',
-      headers: JSON_TYPE,
-      body: JSON.stringify({ name, visibility: 'private' }),
-    });
-    const t = await server.json<{ token: string }>(`/projects/${p.body.id}/tokens`, {
-      method: 'POST',
-      headers: JSON_TYPE,
-      body: JSON.stringify({ name: 'corpus' }),
-    });
+    const p = await server.json(
+      '/projects',
+      {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ name, visibility: 'private' }),
+      },
+      projectAnswer,
+    );
+    const t = await server.json(
+      `/projects/${p.body.id}/tokens`,
+      {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ name: 'corpus' }),
+      },
+      createdToken,
+    );
     fixture.project = { id: p.body.id, name, token: t.body.token };
-    const run = await server.json<{ id: string; slug: string }>('/runs', {
-      method: 'POST',
-      headers: JSON_TYPE,
-      body: JSON.stringify({
-        ...runBody(),
-        project: p.body.id,
-        startedAt: new Date(Date.now() - 3_600_000).toISOString(),
-      }),
-    });
+    const run = await server.json(
+      '/runs',
+      {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({
+          ...runBody(),
+          project: p.body.id,
+          startedAt: new Date(Date.now() - 3_600_000).toISOString(),
+        }),
+      },
+      runAnswer,
+    );
     fixture.run = run.body;
     fixture.change = 'c-stored';
     fixture.idempotencyKey = `key-${Date.now()}`;
@@ -1182,11 +1203,15 @@ describe.each(corpusBackends)('bad input on $name', (backend) => {
       body: `${JSON.stringify(change({ id: fixture.change }))}\n`,
     });
     expect(stored.status).toBe(200);
-    const threshold = await server.json<{ id: string }>(`/projects/${p.body.id}/thresholds`, {
-      method: 'POST',
-      headers: JSON_TYPE,
-      body: JSON.stringify({ benchmark: 'corpus', rule: 'p99<1000' }),
-    });
+    const threshold = await server.json(
+      `/projects/${p.body.id}/thresholds`,
+      {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ benchmark: 'corpus', rule: 'p99<1000' }),
+      },
+      thresholdAnswer,
+    );
     fixture.threshold = threshold.body.id;
   });
 
@@ -1219,9 +1244,12 @@ describe.each(corpusBackends)('bad input on $name', (backend) => {
         headers: { ...auth, ...JSON_TYPE },
         body: otlpPoint(fixture.run.id, c.metric(NOW_NS())),
       });
-      const body = (await response.json()) as {
-        partialSuccess?: { rejectedDataPoints?: number | string; errorMessage?: string };
-      };
+      const body = checkAnswer(
+        '/v1/metrics',
+        response.status,
+        await response.json(),
+        otlpExportMetricsResponse,
+      );
       expect(response.status).toBe(200);
       expect(Number(body.partialSuccess?.rejectedDataPoints)).toBe(1);
       expect(body.partialSuccess?.errorMessage).toMatch(c.message);
@@ -1255,7 +1283,7 @@ describe.each(corpusBackends)('bad input on $name', (backend) => {
 
   it.each(BAD_STATSD)('statsd: %s costs only itself', async (_name, line) => {
     const before = await snapshot(server.app.database);
-    const stats = async () => (await server.json<{ malformed: number }>('/statsd/stats')).body;
+    const stats = async () => (await server.json('/statsd/stats', {}, statsdStats)).body;
     const malformedBefore = (await stats()).malformed;
     const socket = createSocket('udp4');
     await new Promise<void>((resolve, reject) =>

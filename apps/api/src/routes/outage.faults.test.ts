@@ -3,10 +3,12 @@
 // process of its own, must answer 503 + Retry-After meanwhile (never 500, never crash), serve
 // again without a restart, and have stored every acknowledged batch once; the OpenTelemetry
 // JS SDK exporting across the outage must lose no increment.
+
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Database, openDatabase } from '@meshbench/db';
+import { propagation, run as runAnswer, seriesList } from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, PROCESS_ADMIN_TOKEN, startApiProcess } from '../test/api-process.ts';
@@ -104,10 +106,14 @@ describeIf('a PostgreSQL restart under the running API', () => {
 
   it('answers 503 + Retry-After during the outage, then serves without a restart; every acknowledged batch is stored once', async () => {
     const pid = api.child.pid;
-    const run = await api.json<{ id: string }>('/runs', {
-      method: 'POST',
-      body: JSON.stringify({ benchmark: 'faults', scenario: 'outage', mesh: { name: 'istio' } }),
-    });
+    const run = await api.json(
+      '/runs',
+      {
+        method: 'POST',
+        body: JSON.stringify({ benchmark: 'faults', scenario: 'outage', mesh: { name: 'istio' } }),
+      },
+      runAnswer,
+    );
     const declared = await api.json(`/runs/${run.id}/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-ndjson' },
@@ -274,8 +280,10 @@ describeIf('a PostgreSQL restart under the running API', () => {
     ).toBe(expected.length);
     // The kept summary equals a recomputation from what was acknowledged.
     expected.sort((a, b) => a - b);
-    const summary = await api.json<Record<string, unknown>>(
+    const summary = await api.json(
       `/runs/${run.id}/changes/c1/propagation?percentiles=1,50,90,99,100`,
+      {},
+      propagation,
     );
     expect(summary).toMatchObject({
       count: expected.length,
@@ -305,14 +313,18 @@ describeIf('a PostgreSQL restart under the running API', () => {
   }, 90_000);
 
   it('loses no increment of the OpenTelemetry JS SDK exporting across the outage', async () => {
-    const run = await api.json<{ id: string }>('/runs', {
-      method: 'POST',
-      body: JSON.stringify({
-        benchmark: 'faults',
-        scenario: 'otlp-outage',
-        mesh: { name: 'istio' },
-      }),
-    });
+    const run = await api.json(
+      '/runs',
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          benchmark: 'faults',
+          scenario: 'otlp-outage',
+          mesh: { name: 'istio' },
+        }),
+      },
+      runAnswer,
+    );
     // In front of the API, passing everything on and noting what the exporter was answered.
     const seen: Answer[] = [];
     const proxy: Server = createServer((req, res) => {
@@ -374,9 +386,7 @@ describeIf('a PostgreSQL restart under the running API', () => {
       await sdk.close(); // the last export, and every retry still pending, finished
       expect(api.child.exitCode).toBeNull();
 
-      const series = await api.json<{ name: string; stats: { sum: number; count: number } }[]>(
-        `/runs/${run.id}/series`,
-      );
+      const series = await api.json(`/runs/${run.id}/series`, {}, seriesList);
       const pushes = series.find((s) => s.name === 'pilot.pushes');
       const timeline = seen
         .map((a) => `${a.at - stopping} ms: ${a.status} ${a.retryAfter ?? ''}`)

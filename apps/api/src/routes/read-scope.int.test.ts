@@ -1,5 +1,13 @@
 // What a caller may learn without being allowed to read: the runs list's filter values and
 // the ingest counters' last messages come only from what the caller may read.
+import {
+  createdToken,
+  ingestStats,
+  project as projectAnswer,
+  type RunFacets,
+  run as runAnswer,
+  runFacets,
+} from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, jsonBody, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
 
@@ -10,10 +18,11 @@ describe.each(backends)('read scoping on $name', (backend) => {
   let n = 0;
   const project = async (visibility: 'public' | 'private') => {
     const name = `scope-${Date.now()}-${n++}`;
-    const p = await server.json<{ id: string }>('/projects', jsonBody({ name, visibility }));
-    const t = await server.json<{ token: string }>(
+    const p = await server.json('/projects', jsonBody({ name, visibility }), projectAnswer);
+    const t = await server.json(
       `/projects/${p.body.id}/tokens`,
       jsonBody({ name: 'ci' }),
+      createdToken,
     );
     return { id: p.body.id, token: t.body.token };
   };
@@ -40,15 +49,21 @@ describe.each(backends)('read scoping on $name', (backend) => {
       });
       expect(r.status).toBe(201);
     }
-    type Facets = Record<string, string[]>;
     const facets = async (headers: Record<string, string> = {}) =>
-      (await server.anonJson<Facets>('/runs/facets', { headers })).body;
-    const values = (f: Facets) => Object.values(f).flat();
+      (await server.anonJson('/runs/facets', { headers }, runFacets)).body;
+    const values = (f: RunFacets) => Object.values(f).flat();
 
     const anonymous = values(await facets());
     expect(anonymous).toContain(shown);
     expect(anonymous).not.toContain(hidden);
-    for (const key of ['meshes', 'versions', 'benchmarks', 'scenarios', 'platforms', 'labelKeys'])
+    for (const key of [
+      'meshes',
+      'versions',
+      'benchmarks',
+      'scenarios',
+      'platforms',
+      'labelKeys',
+    ] as const)
       expect((await facets())[key]).toContain(shown);
 
     expect(values(await facets(bearer(open.token)))).not.toContain(hidden);
@@ -59,10 +74,14 @@ describe.each(backends)('read scoping on $name', (backend) => {
   it("shows a rejection's message only to its project's token and the admin", async () => {
     const a = await project('private');
     const b = await project('private');
-    const run = await server.json<{ id: string }>('/runs', {
-      ...jsonBody({ benchmark: 'scope', scenario: 's', mesh: { name: 'consul' } }),
-      headers: { 'content-type': 'application/json', ...bearer(a.token) },
-    });
+    const run = await server.json(
+      '/runs',
+      {
+        ...jsonBody({ benchmark: 'scope', scenario: 's', mesh: { name: 'consul' } }),
+        headers: { 'content-type': 'application/json', ...bearer(a.token) },
+      },
+      runAnswer,
+    );
     const secret = `secret-target-${tag()}`;
     const rejected = await server.anonJson(`/runs/${run.body.id}/events`, {
       method: 'POST',
@@ -77,12 +96,8 @@ describe.each(backends)('read scoping on $name', (backend) => {
     });
     expect(rejected.status).toBe(422);
 
-    type Stats = {
-      messagesShown: string;
-      events: { rejected: number; lastRejection: { message: string } | null };
-    };
     const stats = async (headers: Record<string, string> = {}) =>
-      (await server.anonJson<Stats>('/ingest/stats', { headers })).body;
+      (await server.anonJson('/ingest/stats', { headers }, ingestStats)).body;
 
     const own = await stats(bearer(a.token));
     expect(own.messagesShown).toBe('project');

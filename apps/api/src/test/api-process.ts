@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import { checkAnswer } from './answer.ts';
 
 const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 export const PROCESS_ADMIN_TOKEN = 'faults-admin-token-0123456789';
@@ -34,7 +36,9 @@ export interface ApiProcess {
   child: ChildProcess;
   /** Resolves with the exit code (or signal) when the process ends. */
   exited: Promise<number | NodeJS.Signals>;
-  json<T = Record<string, unknown>>(path: string, init?: RequestInit): Promise<T>;
+  /** An answer's body; with the route's schema, checked against it (see answer.ts). */
+  json<S extends z.ZodType>(path: string, init: RequestInit, schema: S): Promise<z.output<S>>;
+  json(path: string, init?: RequestInit): Promise<unknown>;
 }
 
 /** Starts the API and waits until its health check answers. */
@@ -74,7 +78,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
     url,
     child,
     exited,
-    async json<T>(path: string, init: RequestInit = {}) {
+    async json(path: string, init: RequestInit = {}, schema?: z.ZodType) {
       const headers = new Headers(init.headers);
       headers.set('authorization', `Bearer ${PROCESS_ADMIN_TOKEN}`);
       if (init.body && !headers.has('content-type'))
@@ -83,7 +87,9 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
       const text = await response.text();
       if (!response.ok)
         throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
-      return JSON.parse(text) as T;
+      const body = JSON.parse(text);
+      if (schema) checkAnswer(path, response.status, body, schema);
+      return body;
     },
   };
 }

@@ -2,10 +2,13 @@
 // support: the embedded one always, and the server at DATABASE_URL when it is set.
 import type { AddressInfo } from 'node:net';
 import { type Database, openDatabase } from '@meshbench/db';
+import { apiError, ingestResult, run } from '@meshbench/schema';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
+import type { z } from 'zod';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
+import { checkAnswer } from './answer.ts';
 
 export interface Backend {
   name: 'embedded' | 'postgres';
@@ -27,18 +30,38 @@ export const backends: Backend[] = [
 /** The admin token of every test server unless a suite sets its own. */
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
+export interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+/**
+ * A JSON call. Given the route's schema from @meshbench/schema, a 2xx body must match it
+ * and a non-2xx body must match apiError, or the test fails naming the field at fault; the
+ * body comes back as the API sent it (not stripped), so an exact toEqual still sees all of it.
+ * Without a schema the body is unknown: a test types an answer only by its route's schema.
+ */
+export interface JsonCall {
+  <S extends z.ZodType>(
+    path: string,
+    init: RequestInit | undefined,
+    schema: S,
+  ): Promise<Answer<z.output<S>>>;
+  (path: string, init?: RequestInit): Promise<Answer<unknown>>;
+}
+
 export interface TestServer {
   app: FastifyInstance;
   url: string;
   /** The admin token the server was started with; api() and json() send it. */
   token: string;
   api: (path: string, init?: RequestInit) => Promise<Response>;
-  json: <T = unknown>(path: string, init?: RequestInit) => Promise<{ status: number; body: T }>;
+  json: JsonCall;
   /** The StatsD listener's ports, when the server was started with one. */
   udpPort?: number;
   tcpPort?: number;
   /** As json(), with no token at all. */
-  anonJson: <T = unknown>(path: string, init?: RequestInit) => Promise<{ status: number; body: T }>;
+  anonJson: JsonCall;
 }
 
 /** Starts the app for the current describe block; env overrides the config. */
@@ -78,14 +101,17 @@ export function useServer(
       if (!headers.has('authorization')) headers.set('authorization', `Bearer ${server.token}`);
       return { ...init, headers };
     };
-    const asJson = async (response: Response) => {
+    const asJson = async (path: string, response: Response, schema?: z.ZodType) => {
       const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : null) as never };
+      const body = text ? JSON.parse(text) : null;
+      if (schema) checkAnswer(path, response.status, body, response.ok ? schema : apiError);
+      return { status: response.status, body: body as never };
     };
     server.api = (path, init) => fetch(`${server.url}/api/v1${path}`, withToken(init));
-    server.json = async (path, init) => asJson(await server.api(path, init));
-    server.anonJson = async (path, init) =>
-      asJson(await fetch(`${server.url}/api/v1${path}`, init));
+    server.json = async (path: string, init?: RequestInit, schema?: z.ZodType) =>
+      asJson(path, await server.api(path, init), schema);
+    server.anonJson = async (path: string, init?: RequestInit, schema?: z.ZodType) =>
+      asJson(path, await fetch(`${server.url}/api/v1${path}`, init), schema);
   });
   afterAll(async () => {
     await server.app?.close();
@@ -106,7 +132,7 @@ let counter = 0;
 /** A run of its own for each test: tests never share rows. */
 export async function createRun(server: TestServer, over: Record<string, unknown> = {}) {
   counter++;
-  const { status, body } = await server.json<{ id: string; slug: string }>(
+  const { status, body } = await server.json(
     '/runs',
     jsonBody({
       benchmark: 'int-test',
@@ -114,20 +140,23 @@ export async function createRun(server: TestServer, over: Record<string, unknown
       mesh: { name: 'consul', version: '1.9.5' },
       ...over,
     }),
+    run,
   );
   if (status !== 201) throw new Error(`create run: ${status} ${JSON.stringify(body)}`);
   return body;
 }
 
-export function postEvents(
+/** Posts an NDJSON batch; a test that reads a refusal passes apiError as the schema. */
+export function postEvents<S extends z.ZodType = typeof ingestResult>(
   server: TestServer,
   runId: string,
   body: string | Uint8Array,
   headers: Record<string, string> = {},
+  schema: S = ingestResult as z.ZodType as S,
 ) {
-  return server.json<Record<string, unknown>>(`/runs/${runId}/events`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson', ...headers },
-    body,
-  });
+  return server.json(
+    `/runs/${runId}/events`,
+    { method: 'POST', headers: { 'content-type': 'application/x-ndjson', ...headers }, body },
+    schema,
+  );
 }

@@ -1,7 +1,9 @@
 // Event uploads as real deployments treat them: clients that go away mid-body, clients that
 // stall, more uploads than the server takes at once, and probes beside every proxy posting
 // batches of one change at the same time. On both databases.
+
 import { type Database, openDatabase } from '@meshbench/db';
+import { propagation, run as runAnswer } from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
@@ -296,8 +298,10 @@ describe.each(backends.map((b) => withPool(b, 12)))(
       latenciesMs.sort((a, b) => a - b);
       const count = latenciesMs.length;
       expect(stored.length).toBe(3 * N * PER_BATCH + N);
-      const { body } = await server.json<Record<string, unknown>>(
+      const { body } = await server.json(
         `/runs/${run.id}/changes/c1/propagation?percentiles=1,50,90,99,100`,
+        {},
+        propagation,
       );
       expect(body).toMatchObject({
         count,
@@ -338,7 +342,7 @@ describe.each(backends.map((b) => withPool(b, 12)))(
         sql`select count(*)::int as n from changes where run_id = ${run.id}`,
       );
       expect(changes[0]?.n).toBe(1 + N);
-      expect((await server.json<{ changes: number }>(`/runs/${run.id}`)).body.changes).toBe(1 + N);
+      expect((await server.json(`/runs/${run.id}`, {}, runAnswer)).body.changes).toBe(1 + N);
     });
   },
 );

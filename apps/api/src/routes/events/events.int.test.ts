@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
+import { apiError, changeList, ingestResult, propagation } from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
 
 const T0 = '2026-02-01T10:00:00.000000Z';
@@ -76,7 +78,7 @@ describe.each(backends)('events and propagation on $name', (backend) => {
   const server = useServer(backend, { MESHBENCH_MAX_BATCH_BYTES: '300000' });
 
   const summary = (runId: string, query = QUERY) =>
-    server.json<Record<string, unknown>>(`/runs/${runId}/changes/c1/propagation?${query}`);
+    server.json(`/runs/${runId}/changes/c1/propagation?${query}`, {}, propagation);
 
   it('stores an NDJSON batch and reads the exact summary', async () => {
     const run = await createRun(server);
@@ -124,7 +126,7 @@ describe.each(backends)('events and propagation on $name', (backend) => {
     });
     expect((await summary(run.id)).body).toMatchObject({ observations: 10, count: 9, repeats: 1 });
     // The same key on another body is a client bug, not a retry.
-    const reused = await postEvents(server, run.id, ndjson(batch.slice(0, 3)), key);
+    const reused = await postEvents(server, run.id, ndjson(batch.slice(0, 3)), key, apiError);
     expect(reused.status).toBe(422);
     expect(reused.body.code).toBe('idempotency_key_reused');
     // Without a key, a second delivery is a second batch: repeats, not new proxies.
@@ -146,8 +148,7 @@ describe.each(backends)('events and propagation on $name', (backend) => {
       body: JSON.stringify([{ ...fine, at: '2026-02-01T11:00:00.1234569+01:00' }]),
     });
     expect(sent.status).toBe(200);
-    const changes = (await server.json<{ id: string; at: string }[]>(`/runs/${run.id}/changes`))
-      .body;
+    const changes = (await server.json(`/runs/${run.id}/changes`, {}, changeList)).body;
     expect(changes).toMatchObject([{ id: 'c1', at: '2026-02-01T10:00:00.123456Z' }]);
   });
 
@@ -155,8 +156,13 @@ describe.each(backends)('events and propagation on $name', (backend) => {
     const run = await createRun(server);
     const source = 'a'.repeat(64);
     const lines = [change, ...Array.from({ length: 9 }, (_, i) => obs(`p${i}`, i * 10))];
-    const cut = (first: number, last: number, key?: string) =>
-      server.json<Record<string, unknown>>(
+    const cut = <S extends z.ZodType = typeof ingestResult>(
+      first: number,
+      last: number,
+      key?: string,
+      schema: S = ingestResult as z.ZodType as S,
+    ) =>
+      server.json(
         `/runs/${run.id}/events?source=${source}&lines=${first}-${last}`,
         {
           method: 'POST',
@@ -166,12 +172,13 @@ describe.each(backends)('events and propagation on $name', (backend) => {
           },
           body: ndjson(lines.slice(first - 1, last)),
         },
+        schema,
       );
     expect((await cut(1, 4, 'k-1-4')).body).toEqual({ accepted: 4, duplicate: false });
     expect((await cut(1, 4, 'k-1-4')).body).toEqual({ accepted: 4, duplicate: true });
     expect((await cut(8, 10)).body).toEqual({ accepted: 3, duplicate: false });
     // Cut otherwise: any batch holding a stored line is refused whole, naming both.
-    const overlap = await cut(3, 7);
+    const overlap = await cut(3, 7, undefined, apiError);
     expect(overlap.status).toBe(409);
     expect(overlap.body).toMatchObject({ code: 'lines_already_stored', field: 'lines' });
     expect(overlap.body.message).toContain('lines 3-7');
@@ -198,12 +205,13 @@ describe.each(backends)('events and propagation on $name', (backend) => {
 
   it("refuses a source's batch that does not hold the lines it names, naming lines by the source's numbers", async () => {
     const run = await createRun(server);
+    // Every batch here is refused: its answer is the error shape.
     const post = (query: string, body: string, type = 'application/x-ndjson') =>
-      server.json<Record<string, unknown>>(`/runs/${run.id}/events?${query}`, {
-        method: 'POST',
-        headers: { 'content-type': type },
-        body,
-      });
+      server.json(
+        `/runs/${run.id}/events?${query}`,
+        { method: 'POST', headers: { 'content-type': type }, body },
+        apiError,
+      );
     const three = ndjson([change, obs('p1', 1), obs('p2', 2)]);
     const short = await post('source=s1&lines=1-4', three);
     expect(short.status).toBe(400);
@@ -440,6 +448,8 @@ describe.each(backends)('events and propagation on $name', (backend) => {
         server,
         run.id,
         typeof body === 'string' ? body : ndjson(body),
+        {},
+        apiError,
       );
       expect(posted.status).toBe(status);
       expect(posted.body).toMatchObject({ statusCode: status, code });
@@ -454,7 +464,7 @@ describe.each(backends)('events and propagation on $name', (backend) => {
       const lines: unknown[] = [change];
       for (let i = 0; i < 2000; i++) lines.push(obs(`p${i}`, i));
       lines.push({ ...obs('late', 1), at: 'never' });
-      const posted = await postEvents(server, run.id, ndjson(lines));
+      const posted = await postEvents(server, run.id, ndjson(lines), {}, apiError);
       expect(posted.status).toBe(400);
       expect(posted.body.line).toBe(2002);
       expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
@@ -475,7 +485,7 @@ describe.each(backends)('events and propagation on $name', (backend) => {
       );
       expect(conflict.status).toBe(409);
       expect(conflict.body).toMatchObject({ code: 'change_conflict', line: 3, field: 'at' });
-      const changes = (await server.json<{ id: string }[]>(`/runs/${run.id}/changes`)).body;
+      const changes = (await server.json(`/runs/${run.id}/changes`, {}, changeList)).body;
       expect(changes.map((c) => c.id)).toEqual(['c1']);
       // Giving the stored change again unchanged is fine.
       expect((await postEvents(server, run.id, ndjson([change, obs('p2', 300)]))).status).toBe(200);
@@ -498,7 +508,7 @@ describe.each(backends)('events and propagation on $name', (backend) => {
       const run = await createRun(server);
       const lines: unknown[] = [change];
       for (let i = 0; i < 4000; i++) lines.push(obs(`proxy-${i}`, i));
-      const posted = await postEvents(server, run.id, ndjson(lines));
+      const posted = await postEvents(server, run.id, ndjson(lines), {}, apiError);
       expect(posted.status).toBe(413);
       expect(posted.body.code).toBe('body_too_large');
       expect((await server.json(`/runs/${run.id}/changes`)).body).toEqual([]);
@@ -525,9 +535,13 @@ describe.each(backends)('events and propagation on $name', (backend) => {
         'content-type': 'text/plain',
       });
       expect(text.status).toBe(415);
-      const gz = await postEvents(server, run.id, Buffer.from('not gzip at all'), {
-        'content-encoding': 'gzip',
-      });
+      const gz = await postEvents(
+        server,
+        run.id,
+        Buffer.from('not gzip at all'),
+        { 'content-encoding': 'gzip' },
+        apiError,
+      );
       expect(gz.status).toBe(400);
       expect(gz.body.code).toBe('malformed_body');
       const notArray = await server.json(`/runs/${run.id}/events`, {
@@ -543,8 +557,10 @@ describe.each(backends)('events and propagation on $name', (backend) => {
       const run = await createRun(server);
       expect((await server.json(`/runs/${run.id}/changes/nope/propagation`)).status).toBe(404);
       await postEvents(server, run.id, ndjson([change]));
-      const bad = await server.json<{ field: string }>(
+      const bad = await server.json(
         `/runs/${run.id}/changes/c1/propagation?percentiles=50,abc`,
+        {},
+        apiError,
       );
       expect(bad.status).toBe(400);
       expect(bad.body.field).toBe('percentiles');
@@ -586,9 +602,11 @@ describe.each(backends)('log histograms over skewed latencies on $name', (backen
       run.id,
       ndjson([change, obs('a', -5), obs('b', 10), obs('c', 100), obs('d', 1000)]),
     );
-    const { body } = await server.json<{
-      histogram: { fromMs: number; toMs: number; count: number }[];
-    }>(`/runs/${run.id}/changes/c1/propagation?scale=log&bins=3`);
+    const { body } = await server.json(
+      `/runs/${run.id}/changes/c1/propagation?scale=log&bins=3`,
+      {},
+      propagation,
+    );
     expect(body.histogram.map((b) => [Math.round(b.fromMs), Math.round(b.toMs), b.count])).toEqual([
       [-5, 10, 1],
       [10, 100, 1],

@@ -1,4 +1,5 @@
 // Thresholds on a project, the verdict on each finished run, and the history of one number.
+import { finishedRun, gateResult, history, project, run } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, jsonBody, ndjson, useServer } from '../../test/harness.ts';
 
@@ -27,13 +28,14 @@ describe.each(backends)('gates and history on $name', (backend) => {
 
   it("holds a finished run to its project's thresholds: pass, fail, missing baseline, no data", async () => {
     const benchmark = `gate-${Date.now()}`;
-    const p = await server.json<{ id: string }>(
+    const p = await server.json(
       '/projects',
       jsonBody({ name: benchmark, visibility: 'public' }),
+      project,
     );
     const projectId = p.body.id;
     const newRun = async (branch: string, latencies: number[] | null) => {
-      const r = await server.json<{ id: string }>(
+      const r = await server.json(
         '/runs',
         jsonBody({
           project: projectId,
@@ -42,6 +44,7 @@ describe.each(backends)('gates and history on $name', (backend) => {
           mesh: { name: 'consul' },
           labels: { branch },
         }),
+        run,
       );
       if (latencies) {
         await server.api(`/runs/${r.body.id}/events`, {
@@ -53,24 +56,15 @@ describe.each(backends)('gates and history on $name', (backend) => {
       return r.body.id;
     };
     const finish = (id: string) =>
-      server.json<{
-        gate: {
-          passed: boolean;
-          verdicts: {
-            rule: string;
-            failed: boolean;
-            reason: string;
-            current: number | null;
-            baselineValue: number | null;
-            bound: number | null;
-            baseline: string;
-          }[];
-        } | null;
-      }>(`/runs/${id}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
+      server.json(
+        `/runs/${id}`,
+        {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        },
+        finishedRun,
+      );
     const ms = (from: number, to: number, add = 0) =>
       Array.from({ length: to - from + 1 }, (_, i) => from + i + add);
 
@@ -132,21 +126,22 @@ describe.each(backends)('gates and history on $name', (backend) => {
       ['p99>+10%', true, 2000],
       ['within1s<95%', true, 94],
     ]);
-    expect((await server.json<{ passed: boolean }>(`/runs/${slow}/gate`)).body.passed).toBe(false);
+    expect((await server.json(`/runs/${slow}/gate`, {}, gateResult)).body.passed).toBe(false);
 
     const empty = await newRun('feature', null);
     const emptyGate = (await finish(empty)).body.gate;
     expect(emptyGate?.verdicts[0]).toMatchObject({ failed: true, reason: 'no value for this run' });
 
     const lonely = `${benchmark}-lonely`;
-    const lp = await server.json<{ id: string }>('/projects', jsonBody({ name: lonely }));
+    const lp = await server.json('/projects', jsonBody({ name: lonely }), project);
     await server.json(
       `/projects/${lp.body.id}/thresholds`,
       jsonBody({ benchmark, rule: 'p99>+10%', baseline: 'branch:main' }),
     );
-    const r = await server.json<{ id: string }>(
+    const r = await server.json(
       '/runs',
       jsonBody({ project: lp.body.id, benchmark, scenario: 's', mesh: { name: 'consul' } }),
+      run,
     );
     await server.api(`/runs/${r.body.id}/events`, {
       method: 'POST',
@@ -160,12 +155,16 @@ describe.each(backends)('gates and history on $name', (backend) => {
     });
 
     // History: P99 of the benchmark's runs, oldest first.
-    const hist = await server.json<{ points: { runId: string; value: number | null }[] }>(
+    const hist = await server.json(
       `/history?benchmark=${benchmark}&metric=p99&branch=main`,
+      {},
+      history,
     );
     expect(hist.body.points.map((pt) => pt.value)).toEqual([99, 99, 109]);
-    const within = await server.json<{ points: { value: number | null }[] }>(
+    const within = await server.json(
       `/history?benchmark=${benchmark}&metric=within1s&branch=feature`,
+      {},
+      history,
     );
     expect(within.body.points.map((pt) => pt.value)).toEqual([100, 94, null]);
   });

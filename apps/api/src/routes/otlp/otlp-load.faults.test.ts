@@ -2,6 +2,7 @@
 // at once out, and a replica at its bounds refuses at once with 503 + Retry-After (a status
 // exporters retry) rather than queueing without end. Raw sockets for the slow senders, the
 // OpenTelemetry JS SDK for a normal one. On both databases.
+import { seriesList } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, type TestServer, useServer } from '../../test/harness.ts';
 import { otelSender } from '../../test/otel-sender.ts';
@@ -75,7 +76,7 @@ async function exportNow(server: TestServer, runId: string, name: string) {
 }
 
 async function seriesNames(server: TestServer, runId: string): Promise<string[]> {
-  const { body } = await server.json<{ name: string }[]>(`/runs/${runId}/series`);
+  const { body } = await server.json(`/runs/${runId}/series`, {}, seriesList);
   return body.map((s) => s.name).sort();
 }
 

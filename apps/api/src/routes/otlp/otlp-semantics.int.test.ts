@@ -1,25 +1,23 @@
 // The OpenTelemetry metrics data model as the SDK exports it, against the running app: a
 // child process records with the OpenTelemetry JS SDK and exports over OTLP/HTTP, driven
 // step by step, so that runs can be made between its exports.
+
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  createdToken,
+  otlpExportMetricsResponse,
+  project as projectAnswer,
+  type Series,
+  seriesList,
+  seriesPoints,
+  timeline as timelineAnswer,
+} from '@meshbench/schema';
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkAnswer } from '../../test/answer.ts';
 import { backends, createRun, jsonBody, type TestServer, useServer } from '../../test/harness.ts';
 import { otelSender } from '../../test/otel-sender.ts';
-
-interface SeriesBody {
-  id: string;
-  name: string;
-  kind: string;
-  stats: {
-    count: number;
-    sum: number | null;
-    last: number | null;
-    lastExact?: string;
-    percentiles?: { p: number; value: number; exact?: boolean; method?: string }[];
-  };
-}
 
 const v1 = (
   root as unknown as {
@@ -45,14 +43,15 @@ let n = 0;
 const unique = (what: string) => `${what}-${process.pid}-${Date.now()}-${n++}`;
 
 async function series(server: TestServer, runId: string, token?: string) {
-  const { status, body } = await server.json<SeriesBody[]>(
+  const { status, body } = await server.json(
     `/runs/${runId}/series`,
     token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    seriesList,
   );
   expect(status).toBe(200);
   return body;
 }
-const named = (list: SeriesBody[], name: string) => {
+const named = (list: Series[], name: string) => {
   const found = list.find((s) => s.name === name);
   if (!found) throw new Error(`no series ${name} in ${list.map((s) => s.name).join(', ')}`);
   return found;
@@ -90,10 +89,11 @@ describe.each(backends)('OTLP metric semantics on $name', (backend) => {
     });
   const project = async (visibility: 'public' | 'private' = 'private') => {
     const name = unique('otlp-project');
-    const p = await server.json<{ id: string }>('/projects', jsonBody({ name, visibility }));
-    const t = await server.json<{ token: string }>(
+    const p = await server.json('/projects', jsonBody({ name, visibility }), projectAnswer);
+    const t = await server.json(
       `/projects/${p.body.id}/tokens`,
       jsonBody({ name: 'sdk' }),
+      createdToken,
     );
     return { id: p.body.id, name, token: t.body.token };
   };
@@ -320,15 +320,15 @@ describe.each(backends)('OTLP metric semantics on $name', (backend) => {
       { p: 50, value: 9, exact: false, method: 'summary' },
       { p: 99, value: 45, exact: false, method: 'summary' },
     ]);
-    const points = await server.json<{ points: { quantiles?: { p: number; value: number }[] }[] }>(
+    const points = await server.json(
       `/runs/${run.id}/series/${rpc.id}/points?points=100`,
+      {},
+      seriesPoints,
     );
     expect(points.body.points.flatMap((p) => p.quantiles ?? []).map((q) => q.value)).toEqual([
       8, 30, 9, 45,
     ]);
-    const timeline = await server.json<{
-      series: { name: string; points: { quantiles?: { p: number; value: number }[] }[] }[];
-    }>(`/runs/${run.id}/timeline?points=100`);
+    const timeline = await server.json(`/runs/${run.id}/timeline?points=100`, {}, timelineAnswer);
     const line = timeline.body.series.find((s) => s.name === 'consul.rpc.ms');
     expect(line?.points.flatMap((p) => p.quantiles ?? []).map((q) => q.value)).toEqual([
       8, 30, 9, 45,
@@ -377,9 +377,13 @@ describe.each(backends)('OTLP metric semantics on $name', (backend) => {
         ],
       }),
     });
-    const body = (await response.json()) as {
-      partialSuccess: { rejectedDataPoints: number; errorMessage: string };
-    };
+    // This export is a partial success: the answer must say so.
+    const body = checkAnswer(
+      '/v1/metrics',
+      response.status,
+      await response.json(),
+      otlpExportMetricsResponse.required(),
+    );
     expect(body.partialSuccess.rejectedDataPoints).toBe(3);
     expect(body.partialSuccess.errorMessage).toContain('longer than 1024 bytes');
     expect(body.partialSuccess.errorMessage).toContain('longer than 4096 bytes');

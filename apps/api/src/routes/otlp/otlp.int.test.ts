@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { seriesList } from '@meshbench/schema';
 import {
   AggregationTemporalityPreference,
   OTLPMetricExporter as JsonExporter,
@@ -13,22 +14,6 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, type TestServer, useServer } from '../../test/harness.ts';
-
-interface SeriesBody {
-  id: string;
-  name: string;
-  kind: string;
-  source: string;
-  tags: Record<string, string>;
-  stats: {
-    count: number;
-    sum: number | null;
-    min: number | null;
-    max: number | null;
-    last: number | null;
-    percentiles?: { p: number; value: number }[];
-  };
-}
 
 const v1 = (
   root as unknown as {
@@ -91,7 +76,7 @@ function provider(
 }
 
 async function seriesOf(server: TestServer, runId: string) {
-  const { status, body } = await server.json<SeriesBody[]>(`/runs/${runId}/series`);
+  const { status, body } = await server.json(`/runs/${runId}/series`, {}, seriesList);
   expect(status).toBe(200);
   return (name: string) => {
     const found = body.find((s) => s.name === name);

@@ -1,4 +1,13 @@
+import {
+  createdReport,
+  createdToken,
+  project as projectAnswer,
+  run as runAnswer,
+  runList,
+  tokenInfo,
+} from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { backends, jsonBody, ndjson, useServer } from '../../test/harness.ts';
 
 const T0 = Date.parse('2026-02-01T10:00:00Z');
@@ -26,25 +35,28 @@ describe.each(backends)('projects, tokens and access on $name', (backend) => {
   const server = useServer(backend);
   let n = 0;
   const project = async (visibility: 'public' | 'private') => {
-    const r = await server.json<{ id: string; name: string }>(
+    const r = await server.json(
       '/projects',
       jsonBody({ name: `p-${Date.now()}-${n++}`, visibility }),
+      projectAnswer,
     );
     expect(r.status).toBe(201);
-    const t = await server.json<{ id: string; token: string; prefix: string }>(
+    const t = await server.json(
       `/projects/${r.body.id}/tokens`,
       jsonBody({ name: 'ci' }),
+      createdToken,
     );
     expect(t.status).toBe(201);
     return { ...r.body, token: t.body.token, tokenId: t.body.id, prefix: t.body.prefix };
   };
   const run = async (token: string, extra: Record<string, unknown> = {}) =>
-    server.anonJson<{ id: string; slug: string; projectId: string }>(
+    server.anonJson(
       '/runs',
       jsonBody(
         { benchmark: 'access', scenario: `s-${Date.now()}`, mesh: { name: 'consul' }, ...extra },
         bearer(token),
       ),
+      runAnswer,
     );
 
   it('issues a token once, keeps only its hash, records its use, and revokes it', async () => {
@@ -54,12 +66,10 @@ describe.each(backends)('projects, tokens and access on $name', (backend) => {
     const created = await run(p.token);
     expect(created.status).toBe(201);
     expect(created.body.projectId).toBe(p.id); // a token's runs go to its project
-    const list = await server.json<
-      { id: string; name: string; lastUsedAt: string | null; token?: string }[]
-    >(`/projects/${p.id}/tokens`);
+    const list = await server.json(`/projects/${p.id}/tokens`, {}, z.array(tokenInfo));
     expect(list.body).toHaveLength(1);
     expect(list.body[0]).toMatchObject({ id: p.tokenId, name: 'ci' });
-    expect(list.body[0]!.token).toBeUndefined();
+    expect((list.body[0] as Record<string, unknown>).token).toBeUndefined();
     expect(list.body[0]!.lastUsedAt).not.toBeNull();
     expect((await server.api(`/tokens/${p.tokenId}`, { method: 'DELETE' })).status).toBe(204);
     expect((await run(p.token)).status).toBe(401);
@@ -117,17 +127,22 @@ describe.each(backends)('projects, tokens and access on $name', (backend) => {
 
     const listed = async (headers: Record<string, string> = {}) =>
       (
-        await server.anonJson<{ runs: { id: string }[] }>(`/runs?benchmark=access&limit=500`, {
-          headers,
-        })
+        await server.anonJson(
+          `/runs?benchmark=access&limit=500`,
+          {
+            headers,
+          },
+          runList,
+        )
       ).body.runs.map((x) => x.id);
     expect(await listed()).not.toContain(r.body.id);
     expect(await listed(bearer(priv.token))).toContain(r.body.id);
     expect(await listed(bearer(other.token))).not.toContain(r.body.id);
 
-    const shared = await server.anonJson<{ slug: string }>(
+    const shared = await server.anonJson(
       '/reports',
       jsonBody({ runs: [r.body.id] }, bearer(priv.token)),
+      createdReport,
     );
     expect(shared.status).toBe(201);
     expect((await server.anonJson(`/reports/${shared.body.slug}`)).status).toBe(200);

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Propagation, Report, Timeline } from '@meshbench/schema';
+import {
+  createdReport,
+  propagation,
+  report as reportAnswer,
+  run,
+  runFacets,
+  runList,
+  timeline,
+} from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   backends,
@@ -53,7 +61,7 @@ function batch() {
 describe.each(backends)('reports on $name', (backend) => {
   const server = useServer(backend, { MESHBENCH_ADMIN_TOKEN: TOKEN }, { webRoot });
   const newRun = async (mesh: string) => {
-    const { status, body } = await server.json<{ id: string; slug: string }>(
+    const { status, body } = await server.json(
       '/runs',
       jsonBody(
         {
@@ -63,6 +71,7 @@ describe.each(backends)('reports on $name', (backend) => {
         },
         auth,
       ),
+      run,
     );
     expect(status).toBe(201);
     expect((await postEvents(server, body.id, batch(), auth)).status).toBe(200);
@@ -72,9 +81,10 @@ describe.each(backends)('reports on $name', (backend) => {
   it('freezes a comparison, readable by slug without a token, with Open Graph tags', async () => {
     const a = await newRun('consul');
     const b = await newRun('istio');
-    const created = await server.json<{ slug: string; url: string; title: string }>(
+    const created = await server.json(
       '/reports',
       jsonBody({ runs: [a.id, b.slug] }, auth),
+      createdReport,
     );
     expect(created.status).toBe(201);
     expect(created.body.slug).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -89,7 +99,7 @@ describe.each(backends)('reports on $name', (backend) => {
       auth,
     );
 
-    const report = await server.anonJson<Report>(`/reports/${created.body.slug}`);
+    const report = await server.anonJson(`/reports/${created.body.slug}`, {}, reportAnswer);
     expect(report.status).toBe(200);
     expect(report.body.runs).toHaveLength(2);
     const first = report.body.runs[0]!;
@@ -124,9 +134,10 @@ describe.each(backends)('reports on $name', (backend) => {
     ].map((e) => ({ type: 'lifecycle', ...e }));
     expect((await postEvents(server, scaled.id, ndjson(lifecycle), auth)).status).toBe(200);
     const plain = await newRun('linkerd');
-    const created = await server.json<{ slug: string }>(
+    const created = await server.json(
       '/reports',
       jsonBody({ runs: [scaled.id, plain.id] }, auth),
+      createdReport,
     );
     expect(created.status).toBe(201);
     // Later lifecycle events do not move the frozen timeline.
@@ -136,23 +147,20 @@ describe.each(backends)('reports on $name', (backend) => {
       ndjson([{ type: 'lifecycle', phase: 'joined', entity: 'n4', at: at(6_000) }]),
       auth,
     );
-    const report = await server.anonJson<Report>(`/reports/${created.body.slug}`);
+    const report = await server.anonJson(`/reports/${created.body.slug}`, {}, reportAnswer);
     const frozen = report.body.runs[0]!.timeline;
     const joined = frozen?.phases.find((p) => p.phase === 'joined');
     expect(joined).toMatchObject({ count: 3, total: 3 });
     expect(joined?.points.at(-1)?.count).toBe(3);
     expect(report.body.runs[1]!.timeline).toBeNull();
-    const live = await server.json<Timeline>(`/runs/${scaled.id}/timeline`);
+    const live = await server.json(`/runs/${scaled.id}/timeline`, {}, timeline);
     expect(live.body.phases.find((p) => p.phase === 'joined')?.count).toBe(4);
   });
 
   it('needs a token to create or delete, and deletes', async () => {
     const a = await newRun('linkerd');
     expect((await server.anonJson('/reports', jsonBody({ runs: [a.id] }))).status).toBe(401);
-    const created = await server.json<{ slug: string }>(
-      '/reports',
-      jsonBody({ runs: [a.id] }, auth),
-    );
+    const created = await server.json('/reports', jsonBody({ runs: [a.id] }, auth), createdReport);
     expect(
       (await server.anonJson(`/reports/${created.body.slug}`, { method: 'DELETE' })).status,
     ).toBe(401);
@@ -209,11 +217,7 @@ describe.each(backends)('browsing and export on $name', (backend) => {
       );
     }
     const ids = async (query: string) =>
-      (
-        await server.json<{ runs: { id: string }[]; total: number }>(
-          `/runs?benchmark=${tag}&${query}`,
-        )
-      ).body;
+      (await server.json(`/runs?benchmark=${tag}&${query}`, {}, runList)).body;
     expect((await ids('platform=kubernetes')).runs.map((r) => r.id)).toEqual([
       made[2]!.id,
       made[1]!.id,
@@ -229,7 +233,7 @@ describe.each(backends)('browsing and export on $name', (backend) => {
     const page2 = await ids('sort=startedAt&limit=2&offset=2');
     expect(page2).toMatchObject({ total: 3, runs: [{ id: made[2]!.id }] });
     expect((await server.json(`/runs?sort=sideways`)).status).toBe(400);
-    const facets = await server.json<{ meshes: string[]; labelKeys: string[] }>('/runs/facets');
+    const facets = await server.json('/runs/facets', {}, runFacets);
     expect(facets.body.meshes).toEqual(expect.arrayContaining(['consul', 'istio', 'linkerd']));
     expect(facets.body.labelKeys).toContain('pr');
   });
@@ -258,7 +262,7 @@ describe.each(backends)('browsing and export on $name', (backend) => {
     const b = await createRun(server);
     expect((await postEvents(server, b.id, text)).body).toEqual({ accepted: 12, duplicate: false });
     const summary = async (id: string) =>
-      (await server.json<Propagation>(`/runs/${id}/changes/c1/propagation`)).body;
+      (await server.json(`/runs/${id}/changes/c1/propagation`, {}, propagation)).body;
     const [sa, sb] = [await summary(a.id), await summary(b.id)];
     expect(sb.percentiles).toEqual(sa.percentiles);
     expect(sb.histogram).toEqual(sa.histogram);

@@ -3,27 +3,12 @@
 // an exponential histogram, with delta and with cumulative temporality; hot-shots sends
 // timer samples over UDP. Every expected value is the nearest rank of the values sent,
 // sorted here.
+import { apiError, type QuantileValue, seriesList, seriesPoints } from '@meshbench/schema';
 import StatsD from 'hot-shots';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun } from '../../test/harness.ts';
 import { until, useMetricsServer } from '../../test/metrics-harness.ts';
 import { otelSender } from '../../test/otel-sender.ts';
-
-interface Percentile {
-  p: number;
-  value: number;
-  exact?: boolean;
-  method?: string;
-  lower?: number | null;
-  upper?: number | null;
-  relativeError?: number;
-}
-interface SeriesBody {
-  id: string;
-  name: string;
-  kind: string;
-  stats: { count: number; min: number | null; max: number | null; percentiles?: Percentile[] };
-}
 
 const ASKED = [50, 90, 96, 99, 99.9];
 const QUERY = `percentiles=${ASKED.join(',')}`;
@@ -51,7 +36,7 @@ function intervals(): number[][] {
 }
 
 /** The stated bound holds the true value, and the value lies within its own bound. */
-function expectHonest(q: Percentile, truth: number, method: string) {
+function expectHonest(q: QuantileValue, truth: number, method: string) {
   expect(q.exact).toBe(false);
   expect(q.method).toBe(method);
   const lower = q.lower ?? Number.NEGATIVE_INFINITY;
@@ -65,7 +50,7 @@ function expectHonest(q: Percentile, truth: number, method: string) {
 describe.each(backends)('metric percentiles on $name', (backend) => {
   const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
   const seriesOf = async (runId: string, query = QUERY) => {
-    const { status, body } = await server.json<SeriesBody[]>(`/runs/${runId}/series?${query}`);
+    const { status, body } = await server.json(`/runs/${runId}/series?${query}`, {}, seriesList);
     expect(status).toBe(200);
     return (name: string) => {
       const found = body.find((s) => s.name === name);
@@ -99,7 +84,7 @@ describe.each(backends)('metric percentiles on $name', (backend) => {
   }
 
   it('bounds every percentile of the SDK histograms honestly, the same for delta and cumulative', async () => {
-    const answers: Record<string, Percentile[]> = {};
+    const answers: Record<string, QuantileValue[]> = {};
     for (const temporality of ['delta', 'cumulative'] as const) {
       const run = await export3(temporality);
       const get = await seriesOf(run.id);
@@ -122,10 +107,11 @@ describe.each(backends)('metric percentiles on $name', (backend) => {
       answers[`${temporality} exp`] = exp.stats.percentiles ?? [];
 
       // The points endpoint: the same stats, and each bucket's own bounded percentiles.
-      const points = await server.json<{
-        series: SeriesBody;
-        points: { count?: number; percentiles?: Percentile[] }[];
-      }>(`/runs/${run.id}/series/${exp.id}/points?${QUERY}`);
+      const points = await server.json(
+        `/runs/${run.id}/series/${exp.id}/points?${QUERY}`,
+        {},
+        seriesPoints,
+      );
       expect(points.status).toBe(200);
       expect(points.body.series.stats.percentiles).toEqual(exp.stats.percentiles);
       const withData = points.body.points.filter((p) => (p.count ?? 0) > 0);
@@ -144,8 +130,10 @@ describe.each(backends)('metric percentiles on $name', (backend) => {
 
   it('refuses a percentile outside (0, 100], naming it', async () => {
     const run = await createRun(server);
-    const { status, body } = await server.json<{ message: string }>(
+    const { status, body } = await server.json(
       `/runs/${run.id}/series?percentiles=50,101`,
+      {},
+      apiError,
     );
     expect(status).toBe(400);
     expect(body.message).toContain('percentiles');

@@ -1,27 +1,37 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { apiError, importResultsResponse, storedLoadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { backends, createRun, useServer } from '../../test/harness.ts';
 
 const fixture = (path: string) =>
   readFileSync(new URL(`../../../../../fixtures/public/${path}`, import.meta.url), 'utf8');
 
+/** GET /runs/{id}/results: the stored results of a run. */
+const storedResults = z.array(storedLoadResult);
+
 describe.each(backends)('load results on $name', (backend) => {
   const server = useServer(backend);
-  const post = (
+  const post = <S extends z.ZodType = typeof importResultsResponse>(
     runId: string,
     body: string | Uint8Array,
     query = '',
     headers: Record<string, string> = {},
+    schema: S = importResultsResponse as z.ZodType as S,
   ) =>
-    server.json<Record<string, unknown>>(`/runs/${runId}/results${query}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/octet-stream', ...headers },
-      body,
-    });
+    server.json(
+      `/runs/${runId}/results${query}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', ...headers },
+        body,
+      },
+      schema,
+    );
   const stored = async (runId: string) =>
-    (await server.json<Record<string, unknown>[]>(`/runs/${runId}/results`)).body;
+    (await server.json(`/runs/${runId}/results`, {}, storedResults)).body;
 
   it('imports an Istio perf CSV as many points, latencies from microseconds', async () => {
     const run = await createRun(server);
@@ -80,15 +90,15 @@ describe.each(backends)('load results on $name', (backend) => {
     expect(posted.status).toBe(201);
     expect((await stored(run.id))[0]?.percentiles).toEqual([]);
 
-    const asked = await server.json<Array<{ percentiles: unknown[] }>>(
+    const asked = await server.json(
       `/runs/${run.id}/results?percentiles=96,99.9`,
+      {},
+      storedResults,
     );
     expect(asked.status).toBe(200);
     // By hand from DurationHistogram.Data: rank 11520 of 12000 has 11400 below [0.05, 0.06] s
     // (206 values); rank 11988 has 11969 below [0.14, 0.16] s (21 values).
-    const [p96, p999] = (asked.body[0]?.percentiles ?? []) as Array<
-      Record<string, number | string>
-    >;
+    const [p96, p999] = asked.body[0]?.percentiles ?? [];
     expect(p96).toMatchObject({
       p: 96,
       exact: false,
@@ -108,9 +118,7 @@ describe.each(backends)('load results on $name', (backend) => {
     const run = await createRun(server);
     // Nighthawk's Fortio output: p50 0.065077247 s stated, 53 requests in 31 buckets.
     await post(run.id, fixture('envoyproxy-nighthawk/output_formatter.medium.fortio.gold'));
-    const asked = await server.json<Array<{ percentiles: Array<Record<string, unknown>> }>>(
-      `/runs/${run.id}/results?percentiles=50,96`,
-    );
+    const asked = await server.json(`/runs/${run.id}/results?percentiles=50,96`, {}, storedResults);
     const ps = asked.body[0]?.percentiles ?? [];
     expect(ps.find((x) => x.p === 50)).toEqual({
       p: 50,
@@ -158,7 +166,7 @@ describe.each(backends)('load results on $name', (backend) => {
       ['an empty file', '', '', 400],
     ])('%s', async (_name, body, query, status) => {
       const run = await createRun(server);
-      const posted = await post(run.id, body, query);
+      const posted = await post(run.id, body, query, {}, apiError);
       expect(posted.status).toBe(status);
       expect(String(posted.body.message).length).toBeGreaterThan(10);
       expect(await stored(run.id)).toEqual([]);
@@ -204,7 +212,7 @@ describe.each(backends)('load results on $name', (backend) => {
       const run = await createRun(server);
       const big = 'key: value\n'.repeat(2_800_000); // 30.8 MB of YAML-looking text
       const started = performance.now();
-      const posting = post(run.id, big);
+      const posting = post(run.id, big, '', {}, apiError);
       const meanwhile = await timedGet(run.id);
       const posted = await posting;
       expect(posted.status).toBe(413);
@@ -221,7 +229,7 @@ describe.each(backends)('load results on $name', (backend) => {
       // 64 MB of one endless line, 64 KB on the wire.
       const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 'a'));
       const started = performance.now();
-      const posted = await post(run.id, bomb, '', { 'content-encoding': 'gzip' });
+      const posted = await post(run.id, bomb, '', { 'content-encoding': 'gzip' }, apiError);
       expect(posted.status).toBe(413);
       expect(posted.body.message).toContain('8388608');
       expect(performance.now() - started).toBeLessThan(5000);
@@ -240,7 +248,7 @@ describe.each(backends)('load results on $name', (backend) => {
       const warm: number[] = [];
       for (let i = 0; i < 5; i++) warm.push(await timedGet(run.id));
       const baseline = Math.max(...warm);
-      const posting = post(run.id, junk);
+      const posting = post(run.id, junk, '', {}, apiError);
       // GETs while the file is parsed (the parse runs until the 5 s YAML limit; the upload,
       // from this same process, is over after a moment), each on its own socket.
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -268,11 +276,15 @@ describe.each(backends)('load results on $name', (backend) => {
       const run = await createRun(roomy);
       const big = 'key: value\n'.repeat(2_800_000);
       const started = performance.now();
-      const posted = await roomy.json<Record<string, unknown>>(`/runs/${run.id}/results`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain' },
-        body: big,
-      });
+      const posted = await roomy.json(
+        `/runs/${run.id}/results`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: big,
+        },
+        apiError,
+      );
       expect(posted.status).toBe(415);
       expect(performance.now() - started).toBeLessThan(10_000);
     });
@@ -280,11 +292,15 @@ describe.each(backends)('load results on $name', (backend) => {
     it('refuses a YAML-looking result past 1 MiB with 413 naming the YAML limit', async () => {
       const run = await createRun(roomy);
       const big = `latencies_ms:\n${'  p50: 1\n'.repeat(2_000_000)}`;
-      const posted = await roomy.json<Record<string, unknown>>(`/runs/${run.id}/results`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain' },
-        body: big,
-      });
+      const posted = await roomy.json(
+        `/runs/${run.id}/results`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: big,
+        },
+        apiError,
+      );
       expect(posted.status).toBe(413);
       expect(posted.body.message).toContain('YAML result files are limited to 1048576 bytes');
     });

@@ -1,3 +1,4 @@
+import { apiError, run, runList } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, jsonBody, useServer } from '../../test/harness.ts';
 
@@ -19,8 +20,8 @@ describe.each(backends)('runs on $name', (backend) => {
     });
     // 22 base64url characters = 128 random bits.
     expect(created.slug).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    const byId = await server.json<Record<string, unknown>>(`/runs/${created.id}`);
-    const bySlug = await server.json<Record<string, unknown>>(`/runs/${created.slug}`);
+    const byId = await server.json(`/runs/${created.id}`, {}, run);
+    const bySlug = await server.json(`/runs/${created.slug}`, {}, run);
     expect(byId.status).toBe(200);
     expect(bySlug.body).toEqual(byId.body);
     expect(byId.body).toMatchObject({
@@ -37,14 +38,12 @@ describe.each(backends)('runs on $name', (backend) => {
     const mesh = `mesh-${Date.now()}`;
     const a = await createRun(server, { mesh: { name: mesh }, labels: { branch: 'main' } });
     const b = await createRun(server, { mesh: { name: mesh }, labels: { branch: 'feature' } });
-    const all = await server.json<{ runs: { id: string }[]; total: number }>(`/runs?mesh=${mesh}`);
+    const all = await server.json(`/runs?mesh=${mesh}`, {}, runList);
     expect(all.body.total).toBe(2);
     expect(all.body.runs.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
-    const main = await server.json<{ runs: { id: string }[] }>(
-      `/runs?mesh=${mesh}&label=branch:main`,
-    );
+    const main = await server.json(`/runs?mesh=${mesh}&label=branch:main`, {}, runList);
     expect(main.body.runs.map((r) => r.id)).toEqual([a.id]);
-    const bad = await server.json<{ field: string }>(`/runs?label=nocolon`);
+    const bad = await server.json(`/runs?label=nocolon`, {}, apiError);
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('label');
   });
@@ -67,23 +66,27 @@ describe.each(backends)('runs on $name', (backend) => {
   });
 
   it('rejects a bad run with the field named', async () => {
-    const { status, body } = await server.json<{ message: string; field: string }>(
+    const { status, body } = await server.json(
       '/runs',
       jsonBody({ benchmark: 'b', scenario: 's', mesh: { name: 'consul' }, startedAt: 'yesterday' }),
+      apiError,
     );
     expect(status).toBe(400);
     expect(body.field).toBe('startedAt');
-    const missing = await server.json<{ field: string }>(
+    const missing = await server.json(
       '/runs',
       jsonBody({ benchmark: 'b', scenario: 's' }),
+      apiError,
     );
     expect(missing.status).toBe(400);
     expect(missing.body.field).toBe('mesh');
   });
 
   it('answers 404 for an unknown run', async () => {
-    const { status, body } = await server.json<{ code: string }>(
+    const { status, body } = await server.json(
       '/runs/00000000-0000-0000-0000-000000000000',
+      {},
+      apiError,
     );
     expect(status).toBe(404);
     expect(body.code).toBe('not_found');
@@ -104,9 +107,10 @@ describe.each(backends)('write access on $name', (backend) => {
         )
       ).status,
     ).toBe(401);
-    const ok = await server.json<{ id: string }>(
+    const ok = await server.json(
       '/runs',
       jsonBody(body, { authorization: 'Bearer a-long-enough-admin-token' }),
+      run,
     );
     expect(ok.status).toBe(201);
     expect((await server.anonJson(`/runs/${ok.body.id}`)).status).toBe(200);

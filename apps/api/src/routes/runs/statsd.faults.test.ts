@@ -2,28 +2,14 @@
 // samples arrive over UDP and started again. What was aggregated meanwhile is kept and
 // written once the database is back, in order and once; with a tiny backlog bound, what is
 // dropped is counted per sample, so that received = stored + dropped exactly.
+
 import { createSocket } from 'node:dgram';
 import { openDatabase } from '@meshbench/db';
+import { seriesList, seriesPoints, statsdStats } from '@meshbench/schema';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Backend, createRun } from '../../test/harness.ts';
 import { until, useMetricsServer } from '../../test/metrics-harness.ts';
 import { canMakeClusters, makeCluster, type PgCluster } from '../../test/pg-cluster.ts';
-
-interface StatsBody {
-  samples: number;
-  malformed: number;
-  flushErrors: number;
-  backlogPoints: number;
-  backlogSamples: number;
-  droppedPoints: number;
-  droppedSamples: number;
-}
-
-interface SeriesBody {
-  id: string;
-  name: string;
-  stats: { count: number; sum: number | null; last: number | null };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -57,7 +43,7 @@ function clusterBackend(): { backend: Backend; cluster: () => PgCluster } {
 describe.skipIf(!canMakeClusters)('StatsD during a database outage', () => {
   const { backend, cluster } = clusterBackend();
   const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
-  const stats = async () => (await server.json<StatsBody>('/statsd/stats')).body;
+  const stats = async () => (await server.json('/statsd/stats', {}, statsdStats)).body;
 
   it('keeps what arrives while the database is down and writes it, in order, once', async () => {
     const run = await createRun(server);
@@ -101,17 +87,19 @@ describe.skipIf(!canMakeClusters)('StatsD during a database outage', () => {
     const after = await stats();
     expect(after.droppedSamples).toBe(before.droppedSamples);
     expect(after.malformed).toBe(before.malformed);
-    const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+    const { body } = await server.json(`/runs/${run.id}/series`, {}, seriesList);
     const count = body.find((s) => s.name === 'outage.count');
     const seq = body.find((s) => s.name === 'outage.seq');
     // Every sample arrived, and none twice.
     expect(count?.stats).toMatchObject({ count: sent, sum: sent });
     expect(seq?.stats).toMatchObject({ count: sent, last: sent });
     // In order: the gauge's points, in time, only grow, and end at the last value sent.
-    const points = await server.json<{ points: { t: string; value: number; max: number }[] }>(
+    const points = await server.json(
       `/runs/${run.id}/series/${seq?.id}/points?points=1000`,
+      {},
+      seriesPoints,
     );
-    const values = points.body.points.map((p) => p.value);
+    const values = points.body.points.map((p) => p.value as number);
     expect(values.length).toBeGreaterThan(3);
     expect(values).toEqual([...values].sort((a, b) => a - b));
     expect(values.at(-1)).toBe(sent);
@@ -124,7 +112,7 @@ describe.skipIf(!canMakeClusters)('StatsD outage past a tiny backlog bound', () 
     MESHBENCH_STATSD_FLUSH_MS: '200',
     MESHBENCH_STATSD_BACKLOG_MAX_POINTS: '4',
   });
-  const stats = async () => (await server.json<StatsBody>('/statsd/stats')).body;
+  const stats = async () => (await server.json('/statsd/stats', {}, statsdStats)).body;
 
   it('counts exactly what it drops: received = stored + dropped', async () => {
     const run = await createRun(server);
@@ -159,7 +147,7 @@ describe.skipIf(!canMakeClusters)('StatsD outage past a tiny backlog bound', () 
     const after = await stats();
     const dropped = after.droppedSamples - before.droppedSamples;
     expect(dropped).toBeGreaterThan(0);
-    const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+    const { body } = await server.json(`/runs/${run.id}/series`, {}, seriesList);
     const stored = body.reduce((n, s) => n + s.stats.count, 0);
     expect(stored + dropped).toBe(received);
     expect(stored).toBeGreaterThan(0);

@@ -1,24 +1,9 @@
 import { createSocket } from 'node:dgram';
+import { project, seriesList, seriesPoints, statsdStats } from '@meshbench/schema';
 import StatsD from 'hot-shots';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backends, createRun } from '../../test/harness.ts';
 import { until, useMetricsServer } from '../../test/metrics-harness.ts';
-
-interface SeriesBody {
-  id: string;
-  name: string;
-  kind: string;
-  source: string;
-  tags: Record<string, string>;
-  stats: {
-    count: number;
-    sum: number | null;
-    min: number | null;
-    max: number | null;
-    last: number | null;
-    percentiles?: { p: number; value: number }[];
-  };
-}
 
 function close(client: InstanceType<typeof StatsD>): Promise<void> {
   return new Promise((resolve) => client.close(() => resolve()));
@@ -50,7 +35,7 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
   const samples = () => server.app.statsd.stats().samples;
   const series = async (runId: string) => {
     await server.app.statsd.flush();
-    const { status, body } = await server.json<SeriesBody[]>(`/runs/${runId}/series`);
+    const { status, body } = await server.json(`/runs/${runId}/series`, {}, seriesList);
     expect(status).toBe(200);
     return (name: string) => {
       const found = body.find((s) => s.name === name);
@@ -187,7 +172,7 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
       expect(get('batch.size').stats).toMatchObject({ count: 2, sum: 10, min: 2.5, max: 7.5 });
       expect(get('apply.ms').stats).toMatchObject({ count: 1, sum: 0.125 });
       expect(get('nodes.seen')).toMatchObject({ kind: 'set', stats: { count: 2 } });
-      const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+      const { body } = await server.json(`/runs/${run.id}/series`, {}, seriesList);
       // Nothing kept its tags in its name.
       expect(body.filter((s) => s.name.includes(',') || s.name.includes('='))).toEqual([]);
       expect(body.map((s) => s.tags.run)).toEqual(body.map(() => undefined));
@@ -241,8 +226,10 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     const cpu = get('cp.cpu');
     expect(cpu.stats).toMatchObject({ count: 3, last: 7, min: 7, max: 43 });
     expect(cpu.tags).toEqual({ env });
-    const points = await server.json<{ points: { t: string; offsetMs: number; value: number }[] }>(
+    const points = await server.json(
       `/runs/${run.id}/series/${cpu.id}/points?points=100`,
+      {},
+      seriesPoints,
     );
     expect(points.body.points.map((p) => [p.offsetMs, p.value])).toEqual([
       [10_000, 20],
@@ -268,7 +255,7 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(after.malformed - before.malformed).toBe(4);
     expect(after.datagrams - before.datagrams).toBe(5);
     expect(after.lastMalformed).toBeTruthy();
-    const exposed = await server.json<{ malformed: number }>('/statsd/stats');
+    const exposed = await server.json('/statsd/stats', {}, statsdStats);
     expect(exposed.body.malformed).toBe(after.malformed);
     // And in the API's own metrics, for a Prometheus scraper.
     const scraped = await fetch(`${server.url}/metrics`);
@@ -318,7 +305,7 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     const after = server.app.statsd.stats();
     expect(after.flushErrors).toBe(before.flushErrors);
     expect((await series(a.id))('a.ok').stats).toMatchObject({ count: 2, sum: 3 });
-    const bs = await server.json<SeriesBody[]>(`/runs/${b.id}/series`);
+    const bs = await server.json(`/runs/${b.id}/series`, {}, seriesList);
     expect(bs.body.map((s) => [s.name, s.stats.sum])).toEqual([['b.ok', 11]]);
     expect(after.malformed - before.malformed).toBe(9);
     expect(after.samples - before.samples).toBe(4);
@@ -350,7 +337,7 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(after.droppedSamples - before.droppedSamples).toBe(3);
     expect(after.droppedPoints - before.droppedPoints).toBe(1);
     expect(after.backlogPoints).toBe(0);
-    const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+    const { body } = await server.json(`/runs/${run.id}/series`, {}, seriesList);
     expect(body).toHaveLength(20);
     expect(body.reduce((n, s) => n + (s.stats.sum ?? 0), 0)).toBe((19 * 20) / 2);
   });
@@ -374,7 +361,7 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     const after = server.app.statsd.stats();
     expect(after.samples - before.samples).toBe(2);
     expect(after.malformed - before.malformed).toBe(1);
-    const { body } = await server.json<SeriesBody[]>(`/runs/${run.id}/series`);
+    const { body } = await server.json(`/runs/${run.id}/series`, {}, seriesList);
     expect(body.map((s) => s.name).sort()).toEqual(['first', 'last']);
   });
 });
@@ -387,11 +374,15 @@ describe.each(backends)('StatsD bound to a project (STATSD_PROJECT) on $name', (
   });
 
   it("writes to that project's runs only, tagged or matched by environment", async () => {
-    const other = await server.json<{ id: string }>('/projects', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `statsd-other-${process.pid}-${Date.now()}` }),
-    });
+    const other = await server.json(
+      '/projects',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `statsd-other-${process.pid}-${Date.now()}` }),
+      },
+      project,
+    );
     const environment = `bound-${process.pid}-${Date.now()}`;
     const theirs = await createRun(server, { project: other.body.id, environment });
     const mine = await createRun(server); // the default project's
@@ -407,9 +398,9 @@ describe.each(backends)('StatsD bound to a project (STATSD_PROJECT) on $name', (
     const after = server.app.statsd.stats();
     expect(after.unmatched - before.unmatched).toBe(1); // the tagged intruder: refused
     expect(after.held - before.held).toBe(1); // the other: no run of the default project there
-    const theirsSeries = await server.json<SeriesBody[]>(`/runs/${theirs.id}/series`);
+    const theirsSeries = await server.json(`/runs/${theirs.id}/series`, {}, seriesList);
     expect(theirsSeries.body).toEqual([]);
-    const mineSeries = await server.json<SeriesBody[]>(`/runs/${mine.id}/series`);
+    const mineSeries = await server.json(`/runs/${mine.id}/series`, {}, seriesList);
     expect(mineSeries.body.map((s) => [s.name, s.stats.sum])).toEqual([['welcome', 3]]);
   });
 });

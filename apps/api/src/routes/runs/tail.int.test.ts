@@ -1,3 +1,4 @@
+import { apiError, propagation, tail as tailAnswer } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
 
@@ -196,7 +197,7 @@ const expectedTail = {
 describe.each(backends)('tail causes on $name', (backend) => {
   const server = useServer(backend);
   const tail = (runId: string, query = '') =>
-    server.json<Record<string, unknown>>(`/runs/${runId}/changes/c1/tail${query}`);
+    server.json(`/runs/${runId}/changes/c1/tail${query}`, {}, tailAnswer);
 
   async function seeded() {
     const run = await createRun(server);
@@ -208,8 +209,10 @@ describe.each(backends)('tail causes on $name', (backend) => {
   it('assigns one cause per tail proxy, by the rules, worked by hand', async () => {
     const run = await seeded();
     // The propagation summary agrees on what a first application is: 13 proxies, 4 repeats.
-    const summary = await server.json<Record<string, unknown>>(
+    const summary = await server.json(
       `/runs/${run.id}/changes/c1/propagation?percentiles=50`,
+      {},
+      propagation,
     );
     expect(summary.body).toMatchObject({ count: 13, repeats: 4, missing: 3 });
 
@@ -338,7 +341,11 @@ describe.each(backends)('tail causes on $name', (backend) => {
 
   it('answers 400 for bad parameters and 404 for an unknown run or change', async () => {
     const run = await seeded();
-    const both = await tail(run.id, '?thresholdMs=1000&thresholdP=99');
+    const both = await server.json(
+      `/runs/${run.id}/changes/c1/tail?thresholdMs=1000&thresholdP=99`,
+      {},
+      apiError,
+    );
     expect(both.status).toBe(400);
     expect(both.body).toMatchObject({ code: 'invalid_request', field: 'thresholdP' });
     expect(both.body.message).toContain('not both');
@@ -353,14 +360,14 @@ describe.each(backends)('tail causes on $name', (backend) => {
     ]) {
       expect((await tail(run.id, query)).status, query).toBe(400);
     }
-    const noRun = await server.json<Record<string, unknown>>(
+    const noRun = await server.json(
       '/runs/00000000-0000-0000-0000-000000000000/changes/c1/tail',
+      {},
+      apiError,
     );
     expect(noRun.status).toBe(404);
     expect(noRun.body).toMatchObject({ code: 'not_found' });
-    const noChange = await server.json<Record<string, unknown>>(
-      `/runs/${run.id}/changes/nope/tail`,
-    );
+    const noChange = await server.json(`/runs/${run.id}/changes/nope/tail`, {}, apiError);
     expect(noChange.status).toBe(404);
     expect(noChange.body.message).toContain('change "nope"');
   });

@@ -1,25 +1,8 @@
 import { createSocket } from 'node:dgram';
+import { seriesPoints, timeline } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, ndjson, postEvents } from '../../test/harness.ts';
 import { until, useMetricsServer } from '../../test/metrics-harness.ts';
-
-interface TimelineBody {
-  durationMs: number;
-  bucketMs: number;
-  phases: {
-    phase: string;
-    count: number;
-    total: number;
-    totalSource: string;
-    timeTo: { percent: number; offsetMs: number | null }[];
-    points: { offsetMs: number; count: number; ratePerSec: number }[];
-  }[];
-  series: {
-    id: string;
-    name: string;
-    points: { offsetMs: number; value: number | null; min: number | null; max: number | null }[];
-  }[];
-}
 
 const T0 = Date.UTC(2026, 1, 1, 10, 0, 0);
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -80,7 +63,7 @@ describe.each(backends)('timeline on $name', (backend) => {
     await until(() => server.app.statsd.stats().samples - before >= lines.length);
     await server.app.statsd.flush();
 
-    const { status, body } = await server.json<TimelineBody>(`/runs/${run.id}/timeline?points=60`);
+    const { status, body } = await server.json(`/runs/${run.id}/timeline?points=60`, {}, timeline);
     expect(status).toBe(200);
     expect(body.durationMs).toBe(600_000);
     expect(body.bucketMs).toBe(10_000);
@@ -107,11 +90,13 @@ describe.each(backends)('timeline on $name', (backend) => {
     const pushes = body.series.find((s) => s.name === 'xds.pushes');
     expect(pushes?.points[0]).toMatchObject({ value: 20 });
 
-    const points = await server.json<{ bucketMs: number; points: { max: number }[] }>(
+    const points = await server.json(
       `/runs/${run.id}/series/${cpu?.id}/points?points=7`,
+      {},
+      seriesPoints,
     );
     expect(points.body.points.length).toBeLessThanOrEqual(7);
-    expect(Math.max(...points.body.points.map((p) => p.max))).toBe(97);
+    expect(Math.max(...points.body.points.map((p) => p.max as number))).toBe(97);
 
     const missing = await server.json(`/runs/${run.id}/series/999999999/points`);
     expect(missing.status).toBe(404);
