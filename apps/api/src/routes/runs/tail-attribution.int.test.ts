@@ -1,3 +1,4 @@
+import { tailAttribution } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
 
@@ -60,7 +61,7 @@ function oneSlowNode() {
 describe.each(backends)('tail attribution on $name', (backend) => {
   const server = useServer(backend);
   const attribution = (runId: string, query = '') =>
-    server.json<Record<string, unknown>>(`/runs/${runId}/changes/c1/tail/attribution${query}`);
+    server.json(`/runs/${runId}/changes/c1/tail/attribution${query}`, {}, tailAttribution);
 
   it('ranks the one slow node among 100 first, lift 100, worked by hand', async () => {
     const run = await createRun(server);
