@@ -130,7 +130,7 @@ describe('prepareHistogram', () => {
       underflow: 0,
       overflow: 1234,
     });
-    expect(h?.aboveNote).toBe('1,234 above 1 s not shown');
+    expect(h?.aboveNote).toBe('1,234 above 1,000 ms not shown');
     expect(h?.belowNote).toBeNull();
   });
   it('has nothing to draw without bins', () => {

@@ -2,7 +2,8 @@
 // the chart draws. The linear view shows the body; the log view shows the whole tail.
 import type { HistogramBin, HistogramScale, PercentileValue, Propagation } from '@meshbench/schema';
 import { decadeFloor, linearTicks, logTicks, niceCeil } from './axis.ts';
-import { formatCount, formatDuration, formatMsValue } from './format.ts';
+import { formatDurationRange } from './duration.ts';
+import { formatCount, formatDuration } from './format.ts';
 
 export const HISTOGRAM_BINS = 60;
 
@@ -76,7 +77,7 @@ export interface PreparedHistogram {
 }
 
 export function binLabel(bin: Pick<HistogramBin, 'fromMs' | 'toMs'>): string {
-  return `${formatMsValue(bin.fromMs)} – ${formatMsValue(bin.toMs)} ms`;
+  return formatDurationRange(bin.fromMs, bin.toMs);
 }
 
 /** Below a range that starts at 0 is before the change: probes whose clocks run behind. */

@@ -3,7 +3,7 @@
 // and tail causes.
 import type { HistogramScale, ReportRun } from '@meshbench/schema';
 import { useMemo, useState } from 'react';
-import { formatMsValue, formatTimestamp } from '../../../charts/prepare/format.ts';
+import { formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { TailSharesPanel } from '../../compare/components/TailSharesPanel.tsx';
@@ -60,7 +60,7 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
                   <tr>
                     <th>Proxy</th>
                     <th>Node</th>
-                    <th className="num">ms</th>
+                    <th className="num">Time to apply</th>
                     <th>Cause</th>
                     <th>Incident</th>
                   </tr>
@@ -70,7 +70,7 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
                     <tr key={s.proxy}>
                       <td>{s.proxy}</td>
                       <td>{s.node ?? '—'}</td>
-                      <td className="num">{formatMsValue(s.ms)}</td>
+                      <td className="num">{formatDurationMs(s.ms)}</td>
                       <td>{s.cause}</td>
                       <td>
                         {s.incident

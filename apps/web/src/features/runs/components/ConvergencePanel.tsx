@@ -1,7 +1,7 @@
 // The run page's convergence curve of one change, with its data as CSV and as a table.
 import type { Propagation } from '@meshbench/schema';
 import { propagationUrl } from '../../../api/urls.ts';
-import { formatMsValue, formatPercent } from '../../../charts/prepare/format.ts';
+import { formatDurationMs, formatPercent } from '../../../charts/prepare/format.ts';
 import { SUMMARY_PARAMS } from '../hooks/use-propagation.ts';
 import { ChartData } from './ChartData.tsx';
 import { ConvergenceView } from './ConvergenceView.tsx';
@@ -27,8 +27,8 @@ export function ConvergencePanel({
       <ChartData
         testId="convergence"
         csvUrl={propagationUrl(runId, summary.change.id, { ...SUMMARY_PARAMS, format: 'csv' })}
-        columns={['time (ms)', 'updated']}
-        rows={summary.cdf.map((c) => [formatMsValue(c.ms), formatPercent(c.fraction)])}
+        columns={['time', 'updated']}
+        rows={summary.cdf.map((c) => [formatDurationMs(c.ms), formatPercent(c.fraction)])}
       />
     </ConvergenceView>
   );

@@ -3,7 +3,7 @@
 import type { HistogramScale, Propagation } from '@meshbench/schema';
 import { useMemo, useState } from 'react';
 import { propagationUrl } from '../../../api/urls.ts';
-import { formatCount, formatMsValue } from '../../../charts/prepare/format.ts';
+import { formatCount, formatDurationMs } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import {
@@ -52,10 +52,10 @@ export function HistogramPanel({
         <ChartData
           testId="histogram"
           csvUrl={propagationUrl(runId, summary.change.id, { ...params, format: 'csv' })}
-          columns={['from (ms)', 'to (ms)', 'proxies']}
+          columns={['from', 'to', 'proxies']}
           rows={histogram.bars.map((b) => [
-            formatMsValue(b.fromMs),
-            formatMsValue(b.toMs),
+            formatDurationMs(b.fromMs),
+            formatDurationMs(b.toMs),
             formatCount(b.count),
           ])}
         />
