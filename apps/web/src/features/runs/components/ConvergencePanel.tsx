@@ -2,7 +2,8 @@
 import type { Propagation } from '@meshbench/schema';
 import { propagationUrl } from '../../../api/urls.ts';
 import { formatDurationMs, formatPercent } from '../../../charts/prepare/format.ts';
-import { SUMMARY_PARAMS } from '../hooks/use-propagation.ts';
+import type { PropagationOptions } from '../hooks/propagation-options.ts';
+import { summaryParams } from '../hooks/use-propagation.ts';
 import { ChartData } from './ChartData.tsx';
 import { ConvergenceView } from './ConvergenceView.tsx';
 
@@ -10,10 +11,13 @@ export function ConvergencePanel({
   runId,
   summary,
   color,
+  options,
 }: {
   runId: string;
   summary: Propagation;
   color: string;
+  /** The page's percentiles and threshold: the CSV is of the summary drawn. */
+  options?: PropagationOptions;
 }) {
   return (
     <ConvergenceView
@@ -26,7 +30,10 @@ export function ConvergencePanel({
     >
       <ChartData
         testId="convergence"
-        csvUrl={propagationUrl(runId, summary.change.id, { ...SUMMARY_PARAMS, format: 'csv' })}
+        csvUrl={propagationUrl(runId, summary.change.id, {
+          ...summaryParams(options),
+          format: 'csv',
+        })}
         columns={['time', 'updated']}
         rows={summary.cdf.map((c) => [formatDurationMs(c.ms), formatPercent(c.fraction)])}
       />
