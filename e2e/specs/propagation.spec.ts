@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, consulScenario, endpointPropagationRun } from '@meshbench/api/demo';
 import { propagation, type Run } from '@meshbench/schema';
-import { formatCount, formatMsValue, formatPercent } from '@meshbench/web/format';
+import { formatCount, formatDurationMs, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
@@ -74,10 +74,10 @@ test.describe('a propagation run', () => {
 
     const ms = (pct: number) => p.percentiles.find((x) => x.p === pct)?.ms;
     const expected: Record<string, string> = {
-      'pct-p50': formatMsValue(ms(50)),
-      'pct-p90': formatMsValue(ms(90)),
-      'pct-p96': formatMsValue(ms(96)),
-      'pct-p99': formatMsValue(ms(99)),
+      'pct-p50': formatDurationMs(ms(50)),
+      'pct-p90': formatDurationMs(ms(90)),
+      'pct-p96': formatDurationMs(ms(96)),
+      'pct-p99': formatDurationMs(ms(99)),
       'stat-count': formatCount(p.count),
       'stat-expected': formatCount(p.expected),
       'stat-missing': formatCount(p.missing),
@@ -90,10 +90,10 @@ test.describe('a propagation run', () => {
       shown[id] = ((await cell(page, id).textContent()) ?? '').trim();
     }
     expect(shown).toEqual(expected);
-    // And the figures look like figures: "19,988", "96.1 %", "962.4".
+    // And the figures look like figures: "19,988", "96.1 %", "962.4 ms" (or "12.3 s", "10.2 min").
     expect(shown['stat-count']).toMatch(/^\d{1,3}(,\d{3})*$/);
     expect(shown['stat-within']).toMatch(/^\d{1,3}\.\d %$/);
-    expect(shown['pct-p96']).toMatch(/^[\d,]+(\.\d+)?$/);
+    expect(shown['pct-p96']).toMatch(/^-?[\d,]+(\.\d+)? (ms|s|min)$/);
 
     // The linear histogram shows the body, with the tail counted beyond its end.
     const histogram = page.getByTestId('histogram-chart').first();

@@ -13,6 +13,7 @@ import { ConvergenceView } from '../../runs/components/ConvergenceView.tsx';
 import { HistogramView } from '../../runs/components/HistogramView.tsx';
 import { PropagationTable } from '../../runs/components/PropagationTable.tsx';
 import { RunFacts } from '../../runs/components/RunFacts.tsx';
+import { DEFAULT_MARKED_PERCENTILES } from '../../runs/hooks/propagation-options.ts';
 
 type FrozenChange = ReportRun['changes'][number];
 
@@ -20,10 +21,11 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
   const p = change.linear;
   // The snapshot's linear bins run to P99: with a long tail, the log view says more.
   const [hScale, setHScale] = useState<HistogramScale>('log');
-  const histogram = useMemo(
-    () => prepareHistogram(hScale === 'log' ? change.log : change.linear),
-    [change, hScale],
-  );
+  const histogram = useMemo(() => {
+    const h = hScale === 'log' ? change.log : change.linear;
+    // The run page's default lines; the frozen response says its own threshold.
+    return prepareHistogram(h, { percentiles: DEFAULT_MARKED_PERCENTILES, withinMs: h.withinMs });
+  }, [change, hScale]);
   return (
     <section className="change" data-testid="report-change" data-change-id={p.change.id}>
       <ChangeHead change={p.change} propagation={p} frozen />
