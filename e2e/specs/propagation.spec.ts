@@ -131,6 +131,32 @@ test.describe('a propagation run', () => {
     const logCsv = await page.getByTestId('histogram-csv').first().getAttribute('href');
     expect(logCsv).toContain('scale=log');
   });
+
+  test('the histogram marks percentiles and the threshold the URL asks for', async ({ page }) => {
+    // Without options: P50, P96 (and P99, beyond this run's linear range) and the 1 s line.
+    await page.goto(`/runs/${run.id}`);
+    const histogram = page.getByTestId('histogram-chart').first();
+    const labels = histogram.locator('svg text');
+    await expect(labels.filter({ hasText: /^P50$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^P96$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^≤ 1,000 ms$/ })).toHaveCount(1);
+
+    // A shared link with its own: the API is asked for them and the page says so.
+    await page.goto(`/runs/${run.id}?percentiles=50,90&withinMs=2500`);
+    await expect(labels.filter({ hasText: /^P90$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^P96$/ })).toHaveCount(0);
+    await expect(labels.filter({ hasText: /^≤ 2,500 ms$/ })).toHaveCount(1);
+    await expect(page.locator('.change-head').first()).toContainText('within 2,500 ms');
+
+    // Changed in the form: into the URL, so that the link keeps them.
+    const form = page.getByTestId(`histogram-${CHANGE}-marks`);
+    await form.locator('input[name="percentiles"]').fill('50, 99.9');
+    await form.locator('input[name="withinMs"]').fill('1000');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${run.id}\\?percentiles=50%2C99.9$`));
+    await expect(labels.filter({ hasText: /^≤ 1,000 ms$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^P90$/ })).toHaveCount(0);
+  });
 });
 
 test('a run that does not exist shows the API error', async ({ page }) => {
