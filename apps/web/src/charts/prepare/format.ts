@@ -42,7 +42,10 @@ export function msDecimals(ms: number): number {
   return 0;
 }
 
-/** A latency in ms without its unit (what the exports hold, rounded): "962.4". */
+/**
+ * A latency in ms without its unit, rounded as the ms tier rounds it: "962.4". The page prints
+ * durations through duration.ts; this stays for checks that want the bare figure.
+ */
 export function formatMsValue(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return NO_VALUE;
   const digits = msDecimals(ms);
