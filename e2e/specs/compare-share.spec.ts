@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, endpointPropagationRun, propagationScenarios } from '@meshbench/api/demo';
 import { type Propagation, propagation, type Run, type Tail, tail } from '@meshbench/schema';
-import { formatMsValue, formatPercent } from '@meshbench/web/format';
+import { formatDurationDelta, formatDurationMs, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
@@ -32,7 +32,7 @@ function expectedDelta(
     abs === 0
       ? '±0'
       : unit === 'ms'
-        ? `${signed(abs, formatMsValue(abs))} ms`
+        ? formatDurationDelta(abs)
         : `${signed(abs, oneDecimal.format(abs * 100))} pp`;
   const rel = (abs / base) * 100;
   const relText =
@@ -87,7 +87,7 @@ test.describe('comparing three meshes and sharing the comparison', () => {
     const expected: Record<string, unknown> = {};
     for (let i = 0; i < summaries.length; i++) {
       const s = summaries[i] as Propagation;
-      expected[`value-${i}-p99`] = formatMsValue(ms(s, 99));
+      expected[`value-${i}-p99`] = formatDurationMs(ms(s, 99));
       checked[`value-${i}-p99`] = await text(page, `cmp-value-${i}-p99`);
       expected[`value-${i}-within`] = formatPercent(s.withinFraction);
       checked[`value-${i}-within`] = await text(page, `cmp-value-${i}-within`);
@@ -233,7 +233,7 @@ test.describe('comparing three meshes and sharing the comparison', () => {
     await expect(page.getByTestId('report-title')).toContainText('istio 1.8.2');
     await expect(page.getByTestId('report-run')).toHaveCount(1);
     await expect(page.getByTestId('pct-p99').first()).toHaveText(
-      formatMsValue(summaries[1]?.percentiles.find((x) => x.p === 99)?.ms),
+      formatDurationMs(summaries[1]?.percentiles.find((x) => x.p === 99)?.ms),
     );
   });
 });

@@ -72,11 +72,11 @@ test('exact percentiles are shown bare, estimates with "~" and their bound', asy
 
   // Exact: by hand, nearest rank of 1..100 ms is P ms (P99.9: rank 100).
   const exact: Record<string, string> = {
-    'pct-p50': '50.0',
-    'pct-p90': '90.0',
-    'pct-p96': '96.0',
-    'pct-p99': '99.0',
-    'pct-p99-9': '100.0',
+    'pct-p50': '50.0 ms',
+    'pct-p90': '90.0 ms',
+    'pct-p96': '96.0 ms',
+    'pct-p99': '99.0 ms',
+    'pct-p99-9': '100.0 ms',
   };
   for (const [id, text] of Object.entries(exact)) {
     const cell = page.getByTestId(id).first();

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, consulScenario, endpointPropagationRun } from '@meshbench/api/demo';
 import { propagation, type Run } from '@meshbench/schema';
-import { formatCount, formatMsValue, formatPercent } from '@meshbench/web/format';
+import { formatCount, formatDurationMs, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
@@ -74,10 +74,10 @@ test.describe('a propagation run', () => {
 
     const ms = (pct: number) => p.percentiles.find((x) => x.p === pct)?.ms;
     const expected: Record<string, string> = {
-      'pct-p50': formatMsValue(ms(50)),
-      'pct-p90': formatMsValue(ms(90)),
-      'pct-p96': formatMsValue(ms(96)),
-      'pct-p99': formatMsValue(ms(99)),
+      'pct-p50': formatDurationMs(ms(50)),
+      'pct-p90': formatDurationMs(ms(90)),
+      'pct-p96': formatDurationMs(ms(96)),
+      'pct-p99': formatDurationMs(ms(99)),
       'stat-count': formatCount(p.count),
       'stat-expected': formatCount(p.expected),
       'stat-missing': formatCount(p.missing),
@@ -90,10 +90,10 @@ test.describe('a propagation run', () => {
       shown[id] = ((await cell(page, id).textContent()) ?? '').trim();
     }
     expect(shown).toEqual(expected);
-    // And the figures look like figures: "19,988", "96.1 %", "962.4".
+    // And the figures look like figures: "19,988", "96.1 %", "962.4 ms" (or "12.3 s", "10.2 min").
     expect(shown['stat-count']).toMatch(/^\d{1,3}(,\d{3})*$/);
     expect(shown['stat-within']).toMatch(/^\d{1,3}\.\d %$/);
-    expect(shown['pct-p96']).toMatch(/^[\d,]+(\.\d+)?$/);
+    expect(shown['pct-p96']).toMatch(/^-?[\d,]+(\.\d+)? (ms|s|min)$/);
 
     // The linear histogram shows the body, with the tail counted beyond its end.
     const histogram = page.getByTestId('histogram-chart').first();
@@ -130,6 +130,32 @@ test.describe('a propagation run', () => {
     }
     const logCsv = await page.getByTestId('histogram-csv').first().getAttribute('href');
     expect(logCsv).toContain('scale=log');
+  });
+
+  test('the histogram marks percentiles and the threshold the URL asks for', async ({ page }) => {
+    // Without options: P50, P96 (and P99, beyond this run's linear range) and the 1 s line.
+    await page.goto(`/runs/${run.id}`);
+    const histogram = page.getByTestId('histogram-chart').first();
+    const labels = histogram.locator('svg text');
+    await expect(labels.filter({ hasText: /^P50$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^P96$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^≤ 1,000 ms$/ })).toHaveCount(1);
+
+    // A shared link with its own: the API is asked for them and the page says so.
+    await page.goto(`/runs/${run.id}?percentiles=50,90&withinMs=2500`);
+    await expect(labels.filter({ hasText: /^P90$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^P96$/ })).toHaveCount(0);
+    await expect(labels.filter({ hasText: /^≤ 2,500 ms$/ })).toHaveCount(1);
+    await expect(page.locator('.change-head').first()).toContainText('within 2,500 ms');
+
+    // Changed in the form: into the URL, so that the link keeps them.
+    const form = page.getByTestId(`histogram-${CHANGE}-marks`);
+    await form.locator('input[name="percentiles"]').fill('50, 99.9');
+    await form.locator('input[name="withinMs"]').fill('1000');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${run.id}\\?percentiles=50%2C99.9$`));
+    await expect(labels.filter({ hasText: /^≤ 1,000 ms$/ })).toHaveCount(1);
+    await expect(labels.filter({ hasText: /^P90$/ })).toHaveCount(0);
   });
 });
 

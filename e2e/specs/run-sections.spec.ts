@@ -19,7 +19,7 @@ import {
   storedLoadResult,
   tail as tailAnswer,
 } from '@meshbench/schema';
-import { formatCount, formatMsValue } from '@meshbench/web/format';
+import { formatCount, formatDurationDelta, formatDurationMs } from '@meshbench/web/format';
 import { expect, type Locator, test } from '@playwright/test';
 import * as config from '../playwright.config.ts';
 
@@ -122,9 +122,9 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
   // Fortio computes its percentiles itself (interpolating in its buckets): shown as
   // estimates, "~" before the value, with the method on hover.
   expect(cells.slice(4, 8)).toEqual([
-    `~${formatMsValue(p50)}`,
-    `~${formatMsValue(p90)}`,
-    `~${formatMsValue(p99)}`,
+    `~${formatDurationMs(p50)}`,
+    `~${formatDurationMs(p90)}`,
+    `~${formatDurationMs(p99)}`,
     formatCount(30_000),
   ]);
   await expect(uploadedRow.locator('[data-certainty="estimate"]').first()).toHaveAttribute(
@@ -157,9 +157,9 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
   const addedCells = await cellTexts(added);
   // Reported by Fortio, so estimates, and so the difference of two of them.
   expect(addedCells.slice(2, 5)).toEqual([
-    `~${formatMsValue(ms(point, 90))}`,
-    `~${formatMsValue(ms(base, 90))}`,
-    `~${formatMsValue(ms(point, 90) - ms(base, 90))}`,
+    `~${formatDurationMs(ms(point, 90))}`,
+    `~${formatDurationMs(ms(base, 90))}`,
+    `~${formatDurationDelta(ms(point, 90) - ms(base, 90))}`,
   ]);
 
   // P99 redraws the latency chart from the same points.
@@ -238,7 +238,7 @@ test('the tail panel and its drill-down agree with GET /tail', async ({
   expect(firstCells.slice(0, 4)).toEqual([
     first.proxy,
     first.node ?? '—',
-    formatMsValue(first.ms),
+    formatDurationMs(first.ms),
     first.cause,
   ]);
   const explained = tail.slowest.findIndex((s) => s.incident);

@@ -23,6 +23,10 @@ export interface PropagationParams {
   fromMs?: number | undefined;
   toMs?: number | undefined;
   format?: 'csv';
+  /** Default: the percentiles the tables show. */
+  percentiles?: readonly number[] | undefined;
+  /** Default: the 1 s share the benchmarks quote. */
+  withinMs?: number | undefined;
 }
 
 export function runsQuery(filters: RunFilters = {}): ApiRunListQuery {
@@ -41,11 +45,11 @@ export function changesUrl(runId: string): string {
   return `${API_BASE}${paths.changes(runId)}`;
 }
 
-/** Always asks for the percentiles the tables show and the 1 s share the benchmarks quote. */
+/** Always says which percentiles and which share: the tables' and 1 s unless asked others. */
 export function propagationQuery(p: PropagationParams = {}): PropagationQuery {
   return {
-    percentiles: DEFAULT_PERCENTILES.join(','),
-    withinMs: DEFAULT_WITHIN_MS,
+    percentiles: (p.percentiles ?? DEFAULT_PERCENTILES).join(','),
+    withinMs: p.withinMs ?? DEFAULT_WITHIN_MS,
     bins: p.bins,
     scale: p.scale,
     fromMs: p.fromMs,

@@ -1,8 +1,10 @@
-// Draws a prepared latency histogram: bars on a linear or log time axis.
+// Draws a prepared latency histogram: bars on a linear or log time axis, with the marked
+// percentiles and the "within" threshold as vertical lines.
 import {
   Bar,
   BarChart,
   CartesianGrid,
+  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   type TooltipContentProps,
@@ -11,7 +13,20 @@ import {
 } from 'recharts';
 import { formatCount, formatDuration } from './prepare/format.ts';
 import type { HistogramBar, PreparedHistogram } from './prepare/histogram.ts';
-import { AXIS_TICK, axisLabel, BAR_CURSOR, GRID_STROKE, PANEL_MARGIN } from './theme.ts';
+import {
+  AXIS_TICK,
+  axisLabel,
+  BAR_CURSOR,
+  GRID_STROKE,
+  MARKER_LINE,
+  markerLabel,
+  PANEL_MARGIN,
+  PERCENTILE_LINE,
+  percentileLabel,
+} from './theme.ts';
+
+// Room above the bars for the percentile labels.
+const MARGIN = { ...PANEL_MARGIN, top: 18 };
 
 function BinTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
   const bar = payload?.[0]?.payload as HistogramBar | undefined;
@@ -35,7 +50,7 @@ export function HistogramChart({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <BarChart data={histogram.bars} margin={PANEL_MARGIN} barCategoryGap={1}>
+      <BarChart data={histogram.bars} margin={MARGIN} barCategoryGap={1}>
         <CartesianGrid vertical={false} stroke={GRID_STROKE} />
         <XAxis
           interval={0}
@@ -59,6 +74,19 @@ export function HistogramChart({
         />
         <Tooltip content={<BinTooltip />} cursor={BAR_CURSOR} />
         <Bar dataKey="count" fill={color} isAnimationActive={false} />
+        {histogram.markers.map((m) =>
+          m.kind === 'within' ? (
+            <ReferenceLine key={m.label} x={m.ms} {...MARKER_LINE} label={markerLabel(m.label)} />
+          ) : (
+            <ReferenceLine
+              key={m.label}
+              x={m.ms}
+              {...PERCENTILE_LINE}
+              label={percentileLabel(m.label)}
+              className="histogram-marker"
+            />
+          ),
+        )}
       </BarChart>
     </ResponsiveContainer>
   );

@@ -28,6 +28,12 @@ export function markerLabel(value: string) {
   return { value, position: 'insideBottomRight' as const, fontSize: 12, fill: '#4b5563' };
 }
 
+/** A marked percentile on the histogram: solid and darker than the threshold's dashes. */
+export const PERCENTILE_LINE = { stroke: '#374151', strokeWidth: 1 };
+export function percentileLabel(value: string) {
+  return { value, position: 'top' as const, fontSize: 11, fill: '#374151' };
+}
+
 /** The band a bar chart's tooltip draws behind the hovered bar. */
 export const BAR_CURSOR = { fill: 'rgba(0,0,0,0.05)' };
 /** Lighter, for stacked bars whose colours must stay readable under it. */

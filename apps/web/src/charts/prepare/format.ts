@@ -1,6 +1,10 @@
 // How every number and time in the UI is written. One module, so that the page and the
 // e2e test that checks it against the API format a value the same way.
 
+import { formatDurationMs, formatDurationTick } from './duration.ts';
+
+export { formatDurationBound, formatDurationDelta, formatDurationMs } from './duration.ts';
+
 /** Fixed so that figures read the same in every browser (and in the e2e test). */
 const LOCALE = 'en-US';
 
@@ -38,7 +42,10 @@ export function msDecimals(ms: number): number {
   return 0;
 }
 
-/** A latency in ms without its unit, for table cells under an "ms" header: "962.4". */
+/**
+ * A latency in ms without its unit, rounded as the ms tier rounds it: "962.4". The page prints
+ * durations through duration.ts; this stays for checks that want the bare figure.
+ */
 export function formatMsValue(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return NO_VALUE;
   const digits = msDecimals(ms);
@@ -47,10 +54,9 @@ export function formatMsValue(ms: number | null | undefined): string {
   return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
 
-/** A latency with its unit: "962.4 ms", "159,683 ms". */
+/** A latency with its unit, in the unit that reads (duration.ts): "962.4 ms", "159.7 s". */
 export function formatMs(ms: number | null | undefined): string {
-  const v = formatMsValue(ms);
-  return v === NO_VALUE ? v : `${v} ms`;
+  return formatDurationMs(ms);
 }
 
 /** A share as a percentage with one decimal: 0.961 -> "96.1 %". */
@@ -60,20 +66,11 @@ export function formatPercent(fraction: number | null | undefined): string {
 }
 
 /**
- * A short duration for axis ticks and labels, to three significant digits:
- * 200 -> "200 ms", 1000 -> "1 s", 2500 -> "2.5 s", 239644 -> "240 s".
+ * A short duration for axis ticks and labels, to three significant digits, in the units of
+ * duration.ts: 200 -> "200 ms", 2500 -> "2,500 ms", 239644 -> "240 s".
  */
 export function formatDuration(ms: number): string {
-  const a = Math.abs(ms);
-  if (a >= 1000) return `${trim(ms / 1000)} s`;
-  return `${trim(ms)} ms`;
-}
-
-const threeDigits = new Intl.NumberFormat(LOCALE, { maximumSignificantDigits: 3 });
-
-/** Three significant digits, no trailing zeros: 2.5 -> "2.5", 239.644 -> "240". */
-function trim(n: number): string {
-  return threeDigits.format(n);
+  return formatDurationTick(ms);
 }
 
 /** An RFC 3339 time as UTC to the second: "2026-02-01 09:59:00 UTC". */

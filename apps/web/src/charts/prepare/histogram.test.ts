@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { linearHistogramRange, logHistogramRange, prepareHistogram } from './histogram.ts';
+import {
+  histogramMarkers,
+  linearHistogramRange,
+  logHistogramRange,
+  prepareHistogram,
+} from './histogram.ts';
 
 // The demo run's summary (Consul-like, 20,000 proxies): a body under 1 s and a tail of minutes.
 const demoPercentiles = [
@@ -130,12 +135,60 @@ describe('prepareHistogram', () => {
       underflow: 0,
       overflow: 1234,
     });
-    expect(h?.aboveNote).toBe('1,234 above 1 s not shown');
+    expect(h?.aboveNote).toBe('1,234 above 1,000 ms not shown');
     expect(h?.belowNote).toBeNull();
   });
   it('has nothing to draw without bins', () => {
     expect(
       prepareHistogram({ scale: 'linear', histogram: [], underflow: 0, overflow: 0 }),
     ).toBeNull();
+  });
+});
+
+describe('the within line on the linear view', () => {
+  it('widens the range to reach the threshold', () => {
+    // Body ends at P99 310 -> 400 without it; a 1 s threshold stretches it to 1,000.
+    const ps = [
+      { p: 50, ms: 20 },
+      { p: 90, ms: 100 },
+      { p: 99, ms: 310 },
+    ];
+    expect(linearHistogramRange(ps, 1000)).toEqual({ fromMs: 0, toMs: 1000 });
+    // A threshold inside the range changes nothing: 250 < 310 -> 400.
+    expect(linearHistogramRange(ps, 250)).toEqual({ fromMs: 0, toMs: 400 });
+    // The demo: P96 962.37 -> 1,000 already reaches 1 s; 2.5 s -> 2,500 (a 1-2-2.5-5 end).
+    expect(linearHistogramRange(demoPercentiles, 1000)).toEqual({ fromMs: 0, toMs: 1000 });
+    expect(linearHistogramRange(demoPercentiles, 2500)).toEqual({ fromMs: 0, toMs: 2500 });
+  });
+  it('does not make a range out of a threshold alone', () => {
+    expect(linearHistogramRange([{ p: 99, ms: -1 }], 1000)).toBeNull();
+  });
+});
+
+describe('histogramMarkers', () => {
+  const marks = { percentiles: [50, 96, 99], withinMs: 1000 };
+  it('draws the percentiles and the threshold on the axis, notes the rest', () => {
+    const { markers, note } = histogramMarkers(demoPercentiles, marks, [0, 1000], 'linear');
+    expect(markers).toEqual([
+      { ms: 71.451, label: 'P50', kind: 'percentile' },
+      { ms: 962.37, label: 'P96', kind: 'percentile' },
+      { ms: 1000, label: '≤ 1,000 ms', kind: 'within' },
+    ]);
+    // P99 = 159,682.596 ms = 159.7 s, beyond the 1,000 ms end.
+    expect(note).toBe('P99 (159.7 s) off the axis');
+  });
+  it('draws everything the log axis reaches', () => {
+    const { markers, note } = histogramMarkers(demoPercentiles, marks, [10, 300_000], 'log');
+    expect(markers.map((m) => m.label)).toEqual(['P50', 'P96', 'P99', '≤ 1,000 ms']);
+    expect(note).toBeNull();
+  });
+  it('leaves out a percentile the response does not hold', () => {
+    const { markers } = histogramMarkers(
+      demoPercentiles,
+      { percentiles: [75], withinMs: null },
+      [0, 1000],
+      'linear',
+    );
+    expect(markers).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // History: one number of each run of a benchmark, as chart rows (one line per mesh) and
 // table rows. Pure, so the page only draws.
 import type { History } from '@meshbench/schema';
-import { formatCount, formatMsValue } from './format.ts';
+import { formatDurationMs } from './duration.ts';
+import { formatCount } from './format.ts';
 
 export interface HistoryRow {
   index: number;
@@ -41,5 +42,5 @@ export function formatMetric(metric: History['metric'], value: number | null): s
   if (value === null) return '—';
   if (metric === 'within1s') return `${value.toFixed(1)} %`;
   if (metric === 'missing') return formatCount(value);
-  return `${formatMsValue(value)} ms`;
+  return formatDurationMs(value);
 }

@@ -119,15 +119,15 @@ describe('percentile accuracy in the tables', () => {
   it('marks each estimated percentile and gives its bucket', () => {
     const l = prepareLatencyVsConnections(runs, 'target:1000', 90);
     const both2 = l.table.find((r) => r.mode === 'both' && r.connections === 2);
-    expect(both2?.marked.p99.text).toBe('~5.00');
+    expect(both2?.marked.p99.text).toBe('~5.00 ms');
     expect(both2?.marked.p99.description).toBe(
       'estimated by tool-histogram: between 4.00 ms and 6.00 ms',
     );
-    expect(both2?.marked.p50.text).toBe('1.00');
+    expect(both2?.marked.p50.text).toBe('1.00 ms');
     expect(both2?.marked.p50.certainty).toBe('exact');
     // A point whose source said nothing of accuracy: no mark, no claim.
     const both4 = l.table.find((r) => r.connections === 4);
-    expect(both4?.marked.p99.text).toBe('6.00');
+    expect(both4?.marked.p99.text).toBe('6.00 ms');
     expect(both4?.marked.p99.certainty).toBe('unknown');
     expect(both4?.marked.p99.description).toBeNull();
   });
@@ -147,9 +147,9 @@ describe('percentile accuracy in the tables', () => {
     expect(
       b.table.map((r) => [r.mode, r.connections, r.marked.p50.text, r.marked.p99.text]),
     ).toEqual([
-      ['baseline', 2, '0.500', '~1.00'],
-      ['both', 2, '1.00', '~5.00'],
-      ['both', 4, '2.00', '6.00'],
+      ['baseline', 2, '0.500 ms', '~1.00 ms'],
+      ['both', 2, '1.00 ms', '~5.00 ms'],
+      ['both', 4, '2.00 ms', '6.00 ms'],
     ]);
     // P99 / P50 of an estimated P99 is computed from an estimate; of two unmarked ones, not.
     expect(b.table.map((r) => r.ratioFromEstimate)).toEqual([true, true, false]);

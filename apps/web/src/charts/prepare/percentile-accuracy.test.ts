@@ -31,7 +31,8 @@ describe('formatMsBound', () => {
     expect(formatMsBound(15.01, 'upper')).toBe('15.1 ms');
     expect(formatMsBound(0.0005, 'upper')).toBe('0.001 ms');
     expect(formatMsBound(0.0005, 'lower')).toBe('0.000 ms');
-    expect(formatMsBound(25_000.2, 'upper')).toBe('25,001 ms');
+    // 25,000.2 ms is written in s (duration.ts): rounded up at one decimal of a second.
+    expect(formatMsBound(25_000.2, 'upper')).toBe('25.1 s');
   });
   it('leaves a bound that is already at the shown decimals as it is', () => {
     // 12.3 × 10 is 122.99999999999999 in binary; it is still 12.3.
@@ -124,21 +125,21 @@ describe('markPercentile', () => {
       lower: 12,
       upper: 15,
     });
-    expect(m.text).toBe('~13.5');
-    expect(m.value).toBe('13.5');
+    expect(m.text).toBe('~13.5 ms');
+    expect(m.value).toBe('13.5 ms');
     expect(m.mark).toBe('~');
     expect(m.certainty).toBe('estimate');
     expect(m.description).toBe('estimated by explicit-histogram: between 12.0 ms and 15.0 ms');
   });
   it('shows an exact value as it is, saying it is exact', () => {
     const m = markMsPercentile(962.44, { exact: true, method: 'raw' });
-    expect(m.text).toBe('962.4');
+    expect(m.text).toBe('962.4 ms');
     expect(m.mark).toBe('');
     expect(m.description).toBe(EXACT_DESCRIPTION);
   });
   it('shows a value of unknown accuracy with no mark and no claim', () => {
     const m = markMsPercentile(962.44, undefined);
-    expect(m.text).toBe('962.4');
+    expect(m.text).toBe('962.4 ms');
     expect(m.mark).toBe('');
     expect(m.certainty).toBe('unknown');
     expect(m.description).toBeNull();

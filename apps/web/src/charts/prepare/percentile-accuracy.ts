@@ -2,7 +2,8 @@
 // accuracy.ts), as the text of a cell, its "~" mark and its tooltip, and the legend line of
 // a table that holds estimates. Pure, so that every table decides the same way.
 import type { PercentileAccuracy } from '@meshbench/schema';
-import { formatMs, formatMsValue, msDecimals, NO_VALUE } from './format.ts';
+import { formatDurationBound, formatDurationMs } from './duration.ts';
+import { NO_VALUE } from './format.ts';
 
 /** The accuracy fields as a response carries them: any may be absent (older producers). */
 export type Accuracy = Partial<PercentileAccuracy>;
@@ -25,18 +26,11 @@ export function certaintyOf(a: Accuracy | null | undefined): Certainty {
 export type BoundFormat = (n: number, side: 'lower' | 'upper') => string;
 
 /**
- * A latency bound rounded outwards at the decimals the tables use, so that the text never
- * claims a narrower range than the API gave: a lower bound of 11.96 ms reads "11.9 ms".
+ * A latency bound rounded outwards at the decimals of the unit it is written in (see
+ * duration.ts), so that the text never claims a narrower range than the API gave: a lower
+ * bound of 11.96 ms reads "11.9 ms", an upper bound of 12,301 ms "12.4 s".
  */
-export const formatMsBound: BoundFormat = (ms, side) => {
-  const f = 10 ** msDecimals(ms);
-  const scaled = ms * f;
-  // Binary fractions: 12.3 × 10 is 122.99999999999999, which is 123, not 122.
-  const near = Math.round(scaled);
-  const snapped = Math.abs(scaled - near) < 1e-9 * Math.max(1, Math.abs(scaled)) ? near : scaled;
-  const rounded = (side === 'lower' ? Math.floor(snapped) : Math.ceil(snapped)) / f;
-  return formatMs(rounded);
-};
+export const formatMsBound: BoundFormat = formatDurationBound;
 
 const sig3 = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
 
@@ -98,7 +92,7 @@ export function describeAccuracy(
 }
 
 export interface MarkedPercentile {
-  /** What the cell shows: "~12.3" for an estimate, "12.3" otherwise, the dash for no value. */
+  /** What the cell shows: "~12.3 ms" for an estimate, "12.3 ms" otherwise, the dash for none. */
   text: string;
   /** The value without its mark. */
   value: string;
@@ -130,12 +124,12 @@ export function markPercentile(
   };
 }
 
-/** A latency percentile in a cell under an "ms" header: "~962.4". */
+/** A latency percentile in a cell, value and bound in the unit that reads: "~962.4 ms". */
 export function markMsPercentile(
   value: number | null | undefined,
   accuracy: Accuracy | null | undefined,
 ): MarkedPercentile {
-  return markPercentile(value, accuracy, formatMsValue, formatMsBound);
+  return markPercentile(value, accuracy, formatDurationMs, formatMsBound);
 }
 
 /** The tooltip of a number computed from an estimate (added latency, a Δ, P99 / P50). */

@@ -71,10 +71,10 @@ describe('prepareSeriesStats', () => {
     const raft = table.rows[1];
     expect(raft?.tags).toBe('server=consul-server-1');
     expect(raft?.count).toBe('1,234');
-    expect([raft?.min, raft?.max]).toEqual(['0.8 ms', '212.4 ms']);
+    expect([raft?.min, raft?.max]).toEqual(['0.800 ms', '212.4 ms']);
     expect(raft?.percentiles.map((m) => m?.text ?? null)).toEqual([
-      '~6 ms',
-      '~19 ms',
+      '~6.04 ms',
+      '~19.0 ms',
       null,
       '~61.5 ms',
     ]);
@@ -82,11 +82,11 @@ describe('prepareSeriesStats', () => {
   });
   it('claims nothing for a percentile whose accuracy is not given', () => {
     const http = table.rows[0];
-    expect(http?.percentiles[0]?.text).toBe('~50 ms');
+    expect(http?.percentiles[0]?.text).toBe('~50.0 ms');
     expect(http?.percentiles[0]?.description).toBe(
       'an OTLP Summary quantile as the client sent it: no bound known',
     );
-    expect(http?.percentiles[2]?.text).toBe('200 ms');
+    expect(http?.percentiles[2]?.text).toBe('200.0 ms');
     expect(http?.percentiles[2]?.certainty).toBe('unknown');
     expect(http?.percentiles[2]?.description).toBeNull();
     expect(table.certainties.filter((c) => c === 'estimate')).toHaveLength(4);

@@ -88,9 +88,11 @@ describe('formatting', () => {
     expect(formatValue(1536, 'By')).toBe('1.5 KiB');
     expect(formatValue(300 * 1024 * 1024, 'By')).toBe('300 MiB');
     expect(formatValue(2.5 * 1024 ** 3, 'By')).toBe('2.5 GiB');
-    expect(formatValue(9.1797, 'ms')).toBe('9.2 ms');
-    expect(formatValue(1500, 'ms')).toBe('1.5 s');
-    expect(formatValue(0.25, 's')).toBe('250 ms');
+    expect(formatValue(9.1797, 'ms')).toBe('9.18 ms');
+    expect(formatValue(1500, 'ms')).toBe('1,500.0 ms');
+    expect(formatValue(12_345, 'ms')).toBe('12.3 s');
+    expect(formatValue(0.25, 's')).toBe('250.0 ms');
+    expect(formatValue(720, 's')).toBe('12.0 min');
     expect(formatValue(42.25, '%')).toBe('42.3 %');
     expect(formatValue(13, '{stream}')).toBe('13 stream');
     expect(formatValue(308.5, null)).toBe('308.5');

@@ -1,5 +1,6 @@
 // The scale-up timeline: lifecycle phases (cumulative counts) and metric series put on one
 // time axis (ms since the run started), the units they are written in, and the zoom domain.
+import { formatDurationMs } from './duration.ts';
 import { formatCount, NO_VALUE } from './format.ts';
 
 export interface PhaseInput {
@@ -171,10 +172,11 @@ export function formatValue(v: number | null | undefined, unit: string | null): 
       if (a >= 1024) return `${trim(v / 1024, 1)} KiB`;
       return `${trim(v, 0)} B`;
     }
+    // Durations in the unit that reads, as everywhere on the page (duration.ts).
     case 'ms':
-      return Math.abs(v) >= 1000 ? `${trim(v / 1000, 2)} s` : `${trim(v, 1)} ms`;
+      return formatDurationMs(v);
     case 's':
-      return Math.abs(v) < 1 && v !== 0 ? `${trim(v * 1000, 1)} ms` : `${trim(v, 2)} s`;
+      return formatDurationMs(v * 1000);
     case '%':
       return `${trim(v, 1)} %`;
     case null:

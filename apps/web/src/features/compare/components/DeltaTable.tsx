@@ -7,7 +7,8 @@ import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import { deltaRows } from '../prepare/deltas.ts';
 
-const UNIT: Record<string, string> = { ms: 'ms', share: '', count: 'proxies' };
+// Durations carry their unit in each cell (s or min where ms would not read).
+const UNIT: Record<string, string> = { ms: '', share: '', count: 'proxies' };
 
 export function DeltaTable({
   runs,

@@ -64,7 +64,7 @@ describe('formatting a difference', () => {
   it('signs absolute differences in the metric unit', () => {
     expect(formatAbsolute(124.5, 'ms')).toBe('+124.5 ms');
     expect(formatAbsolute(-3.25, 'ms')).toBe('-3.25 ms');
-    expect(formatAbsolute(-173524.146, 'ms')).toBe('-173,524 ms');
+    expect(formatAbsolute(-173524.146, 'ms')).toBe('-173.5 s');
     expect(formatAbsolute(0.012, 'share')).toBe('+1.2 pp');
     expect(formatAbsolute(18, 'count')).toBe('+18');
     expect(formatAbsolute(-1234, 'count')).toBe('-1,234');
@@ -101,7 +101,7 @@ describe('deltaRows', () => {
 
   it('has a row per metric, the share within 1 s first', () => {
     expect(rows.map((r) => r.metric.label)).toEqual([
-      'Within 1 s',
+      'Within 1,000 ms',
       'P50',
       'P99',
       'Mean',
@@ -111,7 +111,7 @@ describe('deltaRows', () => {
   });
   it('shows the baseline value without a difference', () => {
     expect(row('p50')?.cells[0]).toMatchObject({
-      value: '66.4',
+      value: '66.4 ms',
       abs: '',
       rel: '',
       fromEstimate: false,
@@ -130,15 +130,15 @@ describe('deltaRows', () => {
     });
     // 100 - 66.391 = 33.609 ms; 33.609 / 66.391 = 50.62 %.
     expect(row('p50')?.cells[1]).toMatchObject({
-      value: '100.0',
+      value: '100.0 ms',
       abs: '+33.6 ms',
       rel: '+50.6 %',
       verdict: 'worse',
     });
     // 2,000 - 175,524.146 = -173,524.146; / 175,524.146 = -98.86 %.
     expect(row('p99')?.cells[1]).toMatchObject({
-      value: '2,000.0',
-      abs: '-173,524 ms',
+      value: '2,000.0 ms',
+      abs: '-173.5 s',
       rel: '-98.9 %',
       verdict: 'better',
     });
@@ -195,7 +195,7 @@ describe('deltaRows with estimated percentiles', () => {
 
   it('marks an estimated value and gives its bucket', () => {
     const cell = row('p50')?.cells[1];
-    expect(cell?.marked?.text).toBe('~100.0');
+    expect(cell?.marked?.text).toBe('~100.0 ms');
     expect(cell?.marked?.description).toBe(
       'estimated by explicit-histogram: between 90.0 ms and 120.0 ms',
     );
@@ -208,14 +208,14 @@ describe('deltaRows with estimated percentiles', () => {
       fromEstimate: true,
     });
     expect(row('p99')?.cells[1]).toMatchObject({ abs: '±0', fromEstimate: false });
-    expect(row('p99')?.cells[1]?.marked?.text).toBe('900.0');
+    expect(row('p99')?.cells[1]?.marked?.text).toBe('900.0 ms');
     expect(row('p99')?.cells[0]?.marked?.description).toBe(
       'exact (nearest rank over all recorded values)',
     );
   });
   it('marks the difference when only the baseline is an estimate', () => {
     const swapped = deltaRows([est, base]).find((r) => r.metric.key === 'p50');
-    expect(swapped?.cells[0]?.marked?.text).toBe('~100.0');
+    expect(swapped?.cells[0]?.marked?.text).toBe('~100.0 ms');
     expect(swapped?.cells[1]).toMatchObject({ abs: '~-50.0 ms', fromEstimate: true });
   });
 });

@@ -4,7 +4,8 @@ import type { Propagation } from '@meshbench/schema';
 import {
   formatCount,
   formatDuration,
-  formatMsValue,
+  formatDurationDelta,
+  formatDurationMs,
   formatPercent,
   NO_VALUE,
 } from '../../../charts/prepare/format.ts';
@@ -135,13 +136,13 @@ export function formatAbsolute(abs: number, unit: MetricUnit): string {
     return /^-?0\.0$/.test(text) ? '±0.0 pp' : `${sign(abs)}${text} pp`;
   }
   if (unit === 'count') return `${sign(abs)}${formatCount(abs)}`;
-  return `${sign(abs)}${formatMsValue(abs)} ms`;
+  return formatDurationDelta(abs);
 }
 
 export function formatMetric(v: number | null | undefined, unit: MetricUnit): string {
   if (unit === 'share') return formatPercent(v);
   if (unit === 'count') return formatCount(v);
-  return formatMsValue(v);
+  return formatDurationMs(v);
 }
 
 /** The table: summaries[0] is the baseline; a run without this change has a null summary. */

@@ -4,8 +4,7 @@ import { useMemo } from 'react';
 import {
   formatCount,
   formatDuration,
-  formatMs,
-  formatMsValue,
+  formatDurationDelta,
   formatPercent,
 } from '../../../charts/prepare/format.ts';
 import { prepareAddedLatency } from '../../../charts/prepare/load-added-latency.ts';
@@ -41,7 +40,7 @@ export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelP
               xLabel="concurrent connections"
               formatX={connectionsLabel}
               formatXTick={connectionsTick}
-              formatY={(v) => (v >= 0 ? `+${formatMs(v)}` : formatMs(v))}
+              formatY={formatDurationDelta}
               formatYTick={formatDuration}
             />
           </>
@@ -61,9 +60,9 @@ export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelP
         ...(overlay ? [{ label: 'Run' }] : []),
         { label: 'Mode' },
         { label: 'Connections', num: true },
-        { label: `P${percentile} (ms)`, num: true },
-        { label: 'Baseline (ms)', num: true },
-        { label: 'Added (ms)', num: true },
+        { label: `P${percentile}`, num: true },
+        { label: 'Baseline', num: true },
+        { label: 'Added', num: true },
         { label: 'Added (% of baseline)', num: true },
       ]}
       rows={prepared.table.map((r) => ({
@@ -80,7 +79,7 @@ export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelP
           <MarkedValue key="ms" marked={r.marked.ms} />,
           <MarkedValue key="baseline" marked={r.marked.baselineMs} />,
           <span key="added" title={r.addedFromEstimate ? FROM_ESTIMATE : undefined}>
-            {markDerived(formatMsValue(r.addedMs), r.addedFromEstimate)}
+            {markDerived(formatDurationDelta(r.addedMs), r.addedFromEstimate)}
           </span>,
           <span key="added-pct" title={r.addedFromEstimate ? FROM_ESTIMATE : undefined}>
             {markDerived(formatPercent(r.addedFraction), r.addedFromEstimate)}

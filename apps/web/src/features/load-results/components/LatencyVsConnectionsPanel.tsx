@@ -53,9 +53,9 @@ export function LatencyVsConnectionsPanel({ data, rateKey, percentile = 90 }: Lo
         { label: 'Connections', num: true },
         { label: 'Target RPS', num: true },
         { label: 'Achieved RPS', num: true },
-        { label: 'P50 (ms)', num: true },
-        { label: 'P90 (ms)', num: true },
-        { label: 'P99 (ms)', num: true },
+        { label: 'P50', num: true },
+        { label: 'P90', num: true },
+        { label: 'P99', num: true },
         { label: 'Requests', num: true },
       ]}
       rows={prepared.table.map((r) => ({

@@ -75,8 +75,8 @@ export function TailBandPanel({
         ...(overlay ? [{ label: 'Run' }] : []),
         { label: 'Mode' },
         { label: 'Connections', num: true },
-        { label: 'P50 (ms)', num: true },
-        { label: 'P99 (ms)', num: true },
+        { label: 'P50', num: true },
+        { label: 'P99', num: true },
         { label: 'P99 / P50', num: true },
         { label: 'Within limit' },
       ]}

@@ -3,7 +3,7 @@
 // and tail causes.
 import type { HistogramScale, ReportRun } from '@meshbench/schema';
 import { useMemo, useState } from 'react';
-import { formatMsValue, formatTimestamp } from '../../../charts/prepare/format.ts';
+import { formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { TailSharesPanel } from '../../compare/components/TailSharesPanel.tsx';
@@ -13,6 +13,7 @@ import { ConvergenceView } from '../../runs/components/ConvergenceView.tsx';
 import { HistogramView } from '../../runs/components/HistogramView.tsx';
 import { PropagationTable } from '../../runs/components/PropagationTable.tsx';
 import { RunFacts } from '../../runs/components/RunFacts.tsx';
+import { DEFAULT_MARKED_PERCENTILES } from '../../runs/hooks/propagation-options.ts';
 
 type FrozenChange = ReportRun['changes'][number];
 
@@ -20,10 +21,11 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
   const p = change.linear;
   // The snapshot's linear bins run to P99: with a long tail, the log view says more.
   const [hScale, setHScale] = useState<HistogramScale>('log');
-  const histogram = useMemo(
-    () => prepareHistogram(hScale === 'log' ? change.log : change.linear),
-    [change, hScale],
-  );
+  const histogram = useMemo(() => {
+    const h = hScale === 'log' ? change.log : change.linear;
+    // The run page's default lines; the frozen response says its own threshold.
+    return prepareHistogram(h, { percentiles: DEFAULT_MARKED_PERCENTILES, withinMs: h.withinMs });
+  }, [change, hScale]);
   return (
     <section className="change" data-testid="report-change" data-change-id={p.change.id}>
       <ChangeHead change={p.change} propagation={p} frozen />
@@ -60,7 +62,7 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
                   <tr>
                     <th>Proxy</th>
                     <th>Node</th>
-                    <th className="num">ms</th>
+                    <th className="num">Time to apply</th>
                     <th>Cause</th>
                     <th>Incident</th>
                   </tr>
@@ -70,7 +72,7 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
                     <tr key={s.proxy}>
                       <td>{s.proxy}</td>
                       <td>{s.node ?? '—'}</td>
-                      <td className="num">{formatMsValue(s.ms)}</td>
+                      <td className="num">{formatDurationMs(s.ms)}</td>
                       <td>{s.cause}</td>
                       <td>
                         {s.incident

@@ -3,7 +3,8 @@ import type { ChangeList } from '@meshbench/schema';
 import { propagationUrl } from '../../../api/urls.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { TailPanel } from '../../tail/components/TailPanel.tsx';
-import { SUMMARY_PARAMS, usePropagationSummary } from '../hooks/use-propagation.ts';
+import type { PropagationOptions } from '../hooks/propagation-options.ts';
+import { summaryParams, usePropagationSummary } from '../hooks/use-propagation.ts';
 import { ChangeHead } from './ChangeHead.tsx';
 import { ConvergencePanel } from './ConvergencePanel.tsx';
 import { HistogramPanel } from './HistogramPanel.tsx';
@@ -13,19 +14,24 @@ export function ChangeSection({
   runId,
   change,
   color,
+  options,
+  onOptions,
 }: {
   runId: string;
   change: ChangeList[number];
   color: string;
+  /** The marked percentiles and the within threshold, from the page's URL. */
+  options: PropagationOptions;
+  onOptions: (options: PropagationOptions) => void;
 }) {
-  const summary = usePropagationSummary(runId, change.id);
+  const summary = usePropagationSummary(runId, change.id, options);
   const p = summary.data;
   return (
     <section className="change" data-testid="change-section" data-change-id={change.id}>
       <ChangeHead change={change} propagation={p}>
         <p className="section-exports">
           <a
-            href={propagationUrl(runId, change.id, { ...SUMMARY_PARAMS, format: 'csv' })}
+            href={propagationUrl(runId, change.id, { ...summaryParams(options), format: 'csv' })}
             download
             data-testid="propagation-csv"
           >
@@ -41,8 +47,19 @@ export function ChangeSection({
         <>
           <PropagationTable propagation={summary.data} />
           <div className="chart-grid">
-            <HistogramPanel runId={runId} summary={summary.data} color={color} />
-            <ConvergencePanel runId={runId} summary={summary.data} color={color} />
+            <HistogramPanel
+              runId={runId}
+              summary={summary.data}
+              color={color}
+              options={options}
+              onOptions={onOptions}
+            />
+            <ConvergencePanel
+              runId={runId}
+              summary={summary.data}
+              color={color}
+              options={options}
+            />
           </div>
           <TailPanel runId={runId} change={change} />
         </>

@@ -1,8 +1,9 @@
 // The run page's convergence curve of one change, with its data as CSV and as a table.
 import type { Propagation } from '@meshbench/schema';
 import { propagationUrl } from '../../../api/urls.ts';
-import { formatMsValue, formatPercent } from '../../../charts/prepare/format.ts';
-import { SUMMARY_PARAMS } from '../hooks/use-propagation.ts';
+import { formatDurationMs, formatPercent } from '../../../charts/prepare/format.ts';
+import type { PropagationOptions } from '../hooks/propagation-options.ts';
+import { summaryParams } from '../hooks/use-propagation.ts';
 import { ChartData } from './ChartData.tsx';
 import { ConvergenceView } from './ConvergenceView.tsx';
 
@@ -10,10 +11,13 @@ export function ConvergencePanel({
   runId,
   summary,
   color,
+  options,
 }: {
   runId: string;
   summary: Propagation;
   color: string;
+  /** The page's percentiles and threshold: the CSV is of the summary drawn. */
+  options?: PropagationOptions;
 }) {
   return (
     <ConvergenceView
@@ -26,9 +30,12 @@ export function ConvergencePanel({
     >
       <ChartData
         testId="convergence"
-        csvUrl={propagationUrl(runId, summary.change.id, { ...SUMMARY_PARAMS, format: 'csv' })}
-        columns={['time (ms)', 'updated']}
-        rows={summary.cdf.map((c) => [formatMsValue(c.ms), formatPercent(c.fraction)])}
+        csvUrl={propagationUrl(runId, summary.change.id, {
+          ...summaryParams(options),
+          format: 'csv',
+        })}
+        columns={['time', 'updated']}
+        rows={summary.cdf.map((c) => [formatDurationMs(c.ms), formatPercent(c.fraction)])}
       />
     </ConvergenceView>
   );

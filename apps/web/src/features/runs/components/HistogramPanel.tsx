@@ -1,32 +1,47 @@
 // The run page's latency histogram of one change: fetches the bins for the scale picked and
-// hands them to HistogramView.
+// hands them to HistogramView, with the percentiles and threshold the URL marks.
 import type { HistogramScale, Propagation } from '@meshbench/schema';
 import { useMemo, useState } from 'react';
 import { propagationUrl } from '../../../api/urls.ts';
-import { formatCount, formatMsValue } from '../../../charts/prepare/format.ts';
+import { formatCount, formatDurationMs } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import type { PropagationOptions } from '../hooks/propagation-options.ts';
 import {
   FIRST_HISTOGRAM_SCALE,
   histogramParams,
   usePropagationHistogram,
 } from '../hooks/use-propagation.ts';
 import { ChartData } from './ChartData.tsx';
+import { HistogramMarksForm } from './HistogramMarksForm.tsx';
 import { HistogramView } from './HistogramView.tsx';
 
 export function HistogramPanel({
   runId,
   summary,
   color,
+  options,
+  onOptions,
 }: {
   runId: string;
   summary: Propagation;
   color: string;
+  options: PropagationOptions;
+  onOptions: (options: PropagationOptions) => void;
 }) {
   const [scale, setScale] = useState<HistogramScale>(FIRST_HISTOGRAM_SCALE);
-  const params = histogramParams(summary, scale);
+  const params = histogramParams(summary, scale, options);
   const query = usePropagationHistogram(runId, summary.change.id, params);
-  const histogram = useMemo(() => (query.data ? prepareHistogram(query.data) : null), [query.data]);
+  const histogram = useMemo(
+    () =>
+      query.data
+        ? prepareHistogram(query.data, {
+            percentiles: options.percentiles,
+            withinMs: query.data.withinMs,
+          })
+        : null,
+    [query.data, options.percentiles],
+  );
   return (
     <HistogramView
       histogram={histogram}
@@ -47,15 +62,22 @@ export function HistogramPanel({
         ) : undefined
       }
       empty="No applications in range."
+      controls={
+        <HistogramMarksForm
+          options={options}
+          onOptions={onOptions}
+          name={`histogram-${summary.change.id}`}
+        />
+      }
     >
       {params && histogram && (
         <ChartData
           testId="histogram"
           csvUrl={propagationUrl(runId, summary.change.id, { ...params, format: 'csv' })}
-          columns={['from (ms)', 'to (ms)', 'proxies']}
+          columns={['from', 'to', 'proxies']}
           rows={histogram.bars.map((b) => [
-            formatMsValue(b.fromMs),
-            formatMsValue(b.toMs),
+            formatDurationMs(b.fromMs),
+            formatDurationMs(b.toMs),
             formatCount(b.count),
           ])}
         />

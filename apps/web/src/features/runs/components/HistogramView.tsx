@@ -19,6 +19,7 @@ export function HistogramView({
   state,
   empty,
   children,
+  controls,
 }: {
   histogram: PreparedHistogram | null;
   color: string;
@@ -36,8 +37,12 @@ export function HistogramView({
   empty: string;
   /** Below the chart (its data as CSV and a table). */
   children?: ReactNode;
+  /** Beside the scale toggle (the run page's marked percentiles and threshold). */
+  controls?: ReactNode;
 }) {
-  const notes = [histogram?.belowNote, histogram?.aboveNote].filter(Boolean);
+  const notes = [histogram?.belowNote, histogram?.aboveNote, histogram?.markersNote].filter(
+    Boolean,
+  );
   return (
     <div className="panel" data-testid={testIds.panel}>
       <div className="panel-head">
@@ -51,6 +56,7 @@ export function HistogramView({
         </div>
         <ScaleToggle name={name} value={scale} onChange={onScale} />
       </div>
+      {controls}
       <div
         className="chart-box"
         data-testid={testIds.chart}

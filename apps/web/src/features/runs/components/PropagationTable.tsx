@@ -3,7 +3,7 @@ import type { Propagation } from '@meshbench/schema';
 import {
   formatCount,
   formatDuration,
-  formatMsValue,
+  formatDurationMs,
   formatPercent,
 } from '../../../charts/prepare/format.ts';
 import { type Accuracy, certaintyOf } from '../../../charts/prepare/percentile-accuracy.ts';
@@ -70,7 +70,7 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
           <tr className="group-row">
             <th colSpan={counts.length}>Proxies</th>
             <th colSpan={latencies.length} className="group-start">
-              Time to apply (ms)
+              Time to apply
             </th>
           </tr>
           <tr>
@@ -98,7 +98,7 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
                 {l.accuracy ? (
                   <PercentileValue ms={l.ms} accuracy={l.accuracy} />
                 ) : (
-                  formatMsValue(l.ms)
+                  formatDurationMs(l.ms)
                 )}
               </td>
             ))}

@@ -9,19 +9,48 @@ import {
   linearHistogramRange,
   logHistogramRange,
 } from '../../../charts/prepare/histogram.ts';
+import {
+  DEFAULT_PROPAGATION_OPTIONS,
+  isDefaultOptions,
+  type PropagationOptions,
+  requestedPercentiles,
+} from './propagation-options.ts';
 
 /** The summary request: the API's defaults for the histogram, which the CDF view ignores. */
 export const SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS };
 
-export const summaryQuery = (runId: string, changeId: string) =>
-  queryOptions({
-    queryKey: ['propagation', runId, changeId, SUMMARY_PARAMS],
-    queryFn: ({ signal }) =>
-      meshbench.runs.propagation(runId, changeId, propagationQuery(SUMMARY_PARAMS), { signal }),
-  });
+/** The percentiles and threshold of the options, only when they differ from the default. */
+function optionParams(options: PropagationOptions): PropagationParams {
+  return isDefaultOptions(options)
+    ? {}
+    : { percentiles: requestedPercentiles(options), withinMs: options.withinMs };
+}
 
-export function usePropagationSummary(runId: string, changeId: string) {
-  return useQuery(summaryQuery(runId, changeId));
+/** The summary request; with the default options exactly SUMMARY_PARAMS (the same key). */
+export const summaryParams = (options: PropagationOptions = DEFAULT_PROPAGATION_OPTIONS) => ({
+  ...SUMMARY_PARAMS,
+  ...optionParams(options),
+});
+
+export const summaryQuery = (
+  runId: string,
+  changeId: string,
+  options: PropagationOptions = DEFAULT_PROPAGATION_OPTIONS,
+) => {
+  const params = summaryParams(options);
+  return queryOptions({
+    queryKey: ['propagation', runId, changeId, params],
+    queryFn: ({ signal }) =>
+      meshbench.runs.propagation(runId, changeId, propagationQuery(params), { signal }),
+  });
+};
+
+export function usePropagationSummary(
+  runId: string,
+  changeId: string,
+  options: PropagationOptions = DEFAULT_PROPAGATION_OPTIONS,
+) {
+  return useQuery(summaryQuery(runId, changeId, options));
 }
 
 /** The scale the histogram opens in: linear, the body of the distribution. */
@@ -31,13 +60,20 @@ export const FIRST_HISTOGRAM_SCALE: HistogramScale = 'linear';
 export function histogramParams(
   summary: Propagation | undefined,
   scale: HistogramScale,
+  options: PropagationOptions = DEFAULT_PROPAGATION_OPTIONS,
 ): PropagationParams | null {
   if (!summary || summary.count === 0) return null;
+  const asked = optionParams(options);
   if (scale === 'log') {
-    return { scale, bins: HISTOGRAM_BINS, ...logHistogramRange(summary.minMs, summary.cdf) };
+    return {
+      scale,
+      bins: HISTOGRAM_BINS,
+      ...logHistogramRange(summary.minMs, summary.cdf),
+      ...asked,
+    };
   }
-  const range = linearHistogramRange(summary.percentiles);
-  return range ? { scale, bins: HISTOGRAM_BINS, ...range } : null;
+  const range = linearHistogramRange(summary.percentiles, options.withinMs);
+  return range ? { scale, bins: HISTOGRAM_BINS, ...range, ...asked } : null;
 }
 
 export const histogramQuery = (runId: string, changeId: string, params: PropagationParams) =>

@@ -1,7 +1,8 @@
 // `/runs/:id` (a UUID or the run's share slug): the run's facts and exports, then every
 // section that has data: the gate verdict, one per change (propagation and tail causes),
 // the scale-up timeline, then the data plane.
-import { Link, useParams } from 'react-router';
+import { useCallback, useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
@@ -12,6 +13,11 @@ import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
 import { ChangeSection } from '../components/ChangeSection.tsx';
 import { RunExports } from '../components/RunExports.tsx';
 import { RunHeader } from '../components/RunHeader.tsx';
+import {
+  optionsFromSearch,
+  optionsToSearch,
+  type PropagationOptions,
+} from '../hooks/propagation-options.ts';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
 import './run-page.css';
 
@@ -19,6 +25,13 @@ export function RunPage() {
   const { id = '' } = useParams();
   const run = useRun(id);
   const changes = useChanges(id);
+  // The histograms' marked percentiles and threshold live in the URL, so a link keeps them.
+  const [search, setSearch] = useSearchParams();
+  const options = useMemo(() => optionsFromSearch(search), [search]);
+  const setOptions = useCallback(
+    (next: PropagationOptions) => setSearch((s) => optionsToSearch(s, next), { replace: true }),
+    [setSearch],
+  );
   // The same query the data-plane section makes (one request): to tell an empty run apart.
   const results = useLoadResults(run.data?.id ?? id);
   // Likewise the timeline section's query: a run with lifecycle phases or series is not empty.
@@ -54,6 +67,8 @@ export function RunPage() {
                 runId={run.data.id}
                 change={change}
                 color={meshColor(run.data.mesh.name)}
+                options={options}
+                onOptions={setOptions}
               />
             ))
           )}

@@ -3,7 +3,7 @@
 // incident that explains each. A view: TailPanel fetches the tail for the threshold picked.
 import { type Change, type Tail, UNEXPLAINED_CAUSE } from '@meshbench/schema';
 import { type ReactNode, useMemo } from 'react';
-import { formatCount, formatMsValue, formatPercent } from '../../../charts/prepare/format.ts';
+import { formatCount, formatDurationMs, formatPercent } from '../../../charts/prepare/format.ts';
 import { certaintyOf } from '../../../charts/prepare/percentile-accuracy.ts';
 import {
   causeColor,
@@ -107,9 +107,9 @@ function CausesTable({ tail }: { tail: Tail }) {
             <th>Cause</th>
             <th className="num">Proxies</th>
             <th className="num">Share</th>
-            <th className="num">P50 (ms)</th>
-            <th className="num">P90 (ms)</th>
-            <th className="num">P99 (ms)</th>
+            <th className="num">P50</th>
+            <th className="num">P90</th>
+            <th className="num">P99</th>
           </tr>
         </thead>
         <tbody>
@@ -151,7 +151,7 @@ function SlowestProxies({ tail, changeAt }: { tail: Tail; changeAt: string }) {
             <tr>
               <th>Proxy</th>
               <th>Node</th>
-              <th className="num">Time to apply (ms)</th>
+              <th className="num">Time to apply</th>
               <th>Cause</th>
               <th>Incident</th>
               <th>Incident window (from the change)</th>
@@ -162,7 +162,7 @@ function SlowestProxies({ tail, changeAt }: { tail: Tail; changeAt: string }) {
               <tr key={s.proxy} data-testid="tail-slowest-row">
                 <td className="mono">{s.proxy}</td>
                 <td className="mono">{s.node ?? '—'}</td>
-                <td className="num">{formatMsValue(s.ms)}</td>
+                <td className="num">{formatDurationMs(s.ms)}</td>
                 <td>
                   <span
                     className="cause-swatch"
