@@ -37,7 +37,7 @@ describe('prepareCdf', () => {
   });
   it('marks the 1 s threshold where it is clear of the axis ends', () => {
     // Log axis 10 ms - 250 s: 1 s sits at log(100) / log(25,000) = 45 % of its width.
-    expect(prepareCdf(cdf, 'log', 1000)?.marker).toEqual({ ms: 1000, label: '1,000 ms' });
+    expect(prepareCdf(cdf, 'log', 1000)?.marker).toEqual({ ms: 1000, label: '1 s' });
     // Linear axis -12 ms - 250 s: 1 s sits at 1,012 / 250,012 = 0.4 %, against the y axis.
     expect(prepareCdf(cdf, 'linear', 1000)?.marker).toBeNull();
     // 100 s sits at 40 % of the linear axis.

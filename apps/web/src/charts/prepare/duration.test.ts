@@ -92,6 +92,10 @@ describe('formatDurationTick', () => {
     expect(formatDurationTick(239_644.333)).toBe('240 s');
     expect(formatDurationTick(1_000_000)).toBe('16.7 min');
     expect(formatDurationTick(-1_500)).toBe('-1,500 ms');
+    // Whole seconds read in seconds below 10 s as well.
+    expect(formatDurationTick(1_000)).toBe('1 s');
+    expect(formatDurationTick(-2_000)).toBe('-2 s');
+    expect(formatDurationTick(999)).toBe('999 ms');
   });
 });
 

@@ -97,11 +97,15 @@ const threeDigits = new Intl.NumberFormat(LOCALE, { maximumSignificantDigits: 3 
 /**
  * An axis tick or a short label, to three significant digits and no trailing zeros, in the
  * same units: 200 -> "200 ms", 2500 -> "2,500 ms", 10_000 -> "10 s", 1_000_000 -> "16.7 min".
+ * A whole number of seconds reads in seconds below 10 s too: 1_000 -> "1 s" (thresholds and
+ * log-axis decades are set in round seconds, and the seeds write them so: "within 1 s").
  */
 export function formatDurationTick(ms: number): string {
   // Chosen on the value as printed: 9,996 ms prints "10 s", not "10,000 ms".
   const a = Number(Math.abs(ms).toPrecision(3));
-  const unit: DurationUnit = a < MS_LIMIT ? 'ms' : a < S_LIMIT * PER.s ? 's' : 'min';
+  const wholeSeconds = a >= PER.s && a % PER.s === 0;
+  const unit: DurationUnit =
+    a < MS_LIMIT && !wholeSeconds ? 'ms' : a < S_LIMIT * PER.s ? 's' : 'min';
   return `${threeDigits.format(ms / PER[unit])} ${unit}`;
 }
 

@@ -66,10 +66,10 @@ describe('formatPercent', () => {
 });
 
 describe('formatDuration', () => {
-  it('switches to seconds at ten seconds (duration.ts)', () => {
+  it('switches to seconds at ten seconds, or at a whole second (duration.ts)', () => {
     expect(formatDuration(200)).toBe('200 ms');
     expect(formatDuration(999)).toBe('999 ms');
-    expect(formatDuration(1000)).toBe('1,000 ms');
+    expect(formatDuration(1000)).toBe('1 s');
     expect(formatDuration(2500)).toBe('2,500 ms');
     expect(formatDuration(100_000)).toBe('100 s');
     expect(formatDuration(0.01)).toBe('0.01 ms');

@@ -135,7 +135,7 @@ describe('prepareHistogram', () => {
       underflow: 0,
       overflow: 1234,
     });
-    expect(h?.aboveNote).toBe('1,234 above 1,000 ms not shown');
+    expect(h?.aboveNote).toBe('1,234 above 1 s not shown');
     expect(h?.belowNote).toBeNull();
   });
   it('has nothing to draw without bins', () => {
@@ -172,14 +172,14 @@ describe('histogramMarkers', () => {
     expect(markers).toEqual([
       { ms: 71.451, label: 'P50', kind: 'percentile' },
       { ms: 962.37, label: 'P96', kind: 'percentile' },
-      { ms: 1000, label: '≤ 1,000 ms', kind: 'within' },
+      { ms: 1000, label: '≤ 1 s', kind: 'within' },
     ]);
     // P99 = 159,682.596 ms = 159.7 s, beyond the 1,000 ms end.
     expect(note).toBe('P99 (159.7 s) off the axis');
   });
   it('draws everything the log axis reaches', () => {
     const { markers, note } = histogramMarkers(demoPercentiles, marks, [10, 300_000], 'log');
-    expect(markers.map((m) => m.label)).toEqual(['P50', 'P96', 'P99', '≤ 1,000 ms']);
+    expect(markers.map((m) => m.label)).toEqual(['P50', 'P96', 'P99', '≤ 1 s']);
     expect(note).toBeNull();
   });
   it('leaves out a percentile the response does not hold', () => {

@@ -59,7 +59,7 @@ describe('incident windows', () => {
       ),
     ).toBe('+34 ms – +129 s');
     expect(incidentWindow({ from: '2026-02-01T09:59:58Z', to: null }, '2026-02-01T10:00:00Z')).toBe(
-      '−2,000 ms – still open',
+      '−2 s – still open',
     );
     expect(incidentWindow({ from: 'yesterday', to: null }, '2026-02-01T10:00:00Z')).toBeNull();
     expect(formatOffset(0)).toBe('+0 ms');
@@ -70,7 +70,7 @@ describe('tailSummary', () => {
   it('says what the tail is and how much of the change it holds', () => {
     // 771 / 20,000 = 3.855 % -> 3.9 %.
     expect(tailSummary(tail, 20_000)).toBe(
-      '759 proxies slower than 1,000 ms, 12 never converged — 3.9 % of 20,000 expected',
+      '759 proxies slower than 1 s, 12 never converged — 3.9 % of 20,000 expected',
     );
     expect(
       tailSummary({ thresholdMs: 12_345.6, thresholdP: 99, tailCount: 1, neverConverged: 0 }, null),

@@ -101,7 +101,7 @@ describe('deltaRows', () => {
 
   it('has a row per metric, the share within 1 s first', () => {
     expect(rows.map((r) => r.metric.label)).toEqual([
-      'Within 1,000 ms',
+      'Within 1 s',
       'P50',
       'P99',
       'Mean',
