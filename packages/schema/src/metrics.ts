@@ -301,3 +301,15 @@ export const otlpExportMetricsResponse = z.object({
     .optional(),
 });
 export type OtlpExportMetricsResponse = z.infer<typeof otlpExportMetricsResponse>;
+
+/**
+ * What OTLP/HTTP answers a refused request with: a google.rpc.Status (code, message,
+ * details), encoded like the request (JSON here; protobuf for a protobuf request), as the
+ * OTLP specification's "Failures" section asks, not the API's own error body.
+ */
+export const otlpStatus = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  details: z.array(z.unknown()).optional(),
+});
+export type OtlpStatus = z.infer<typeof otlpStatus>;

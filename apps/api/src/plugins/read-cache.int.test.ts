@@ -1,7 +1,8 @@
 // The read cache serves a page's answers again, never across readers, never past a write
 // this replica answered, and never older than its time to live.
-import { project as projectAnswer } from '@meshbench/schema';
+import { project as projectAnswer, propagation } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import { checkAnswer } from '../test/answer.ts';
 import { backends, createRun, jsonBody, ndjson, postEvents, useServer } from '../test/harness.ts';
 
 const T0 = '2026-02-01T10:00:00.000Z';
@@ -24,15 +25,15 @@ describe.each(backends)('the read cache on $name', (backend) => {
     );
     const first = await fetch(`${server.url}/api/v1${summary(run.id)}`);
     expect(first.headers.get('x-meshbench-cache')).toBeNull();
-    expect(((await first.json()) as { count: number }).count).toBe(1);
+    expect(checkAnswer(summary(run.id), 200, await first.json(), propagation).count).toBe(1);
     const again = await fetch(`${server.url}/api/v1${summary(run.id)}`);
     expect(again.headers.get('x-meshbench-cache')).toBe('hit');
-    expect(((await again.json()) as { count: number }).count).toBe(1);
+    expect(checkAnswer(summary(run.id), 200, await again.json(), propagation).count).toBe(1);
 
     expect((await postEvents(server, run.id, ndjson([observation('p2', 20)]))).status).toBe(200);
     const after = await fetch(`${server.url}/api/v1${summary(run.id)}`);
     expect(after.headers.get('x-meshbench-cache')).toBeNull();
-    expect(((await after.json()) as { count: number }).count).toBe(2);
+    expect(checkAnswer(summary(run.id), 200, await after.json(), propagation).count).toBe(2);
   });
 
   it("keeps each reader's answers apart: a private run read by a writer stays private", async () => {

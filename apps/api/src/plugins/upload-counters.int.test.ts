@@ -1,7 +1,8 @@
 // The upload paths' counters: a batch stored, the same batch retried, a batch rejected, a
 // result file stored and one rejected, as GET /ingest/stats and /metrics report them.
-import { ingestStats } from '@meshbench/schema';
+import { apiError, importResultsResponse, ingestStats } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import { checkAnswer } from '../test/answer.ts';
 import { backends, createRun, jsonBody, ndjson, useServer } from '../test/harness.ts';
 
 describe('upload counters', () => {
@@ -34,7 +35,7 @@ describe('upload counters', () => {
     expect((await post(batch, 'k1')).status).toBe(200); // a retry
     const bad = await post('{"type":"observation","change":"c1"}', 'k2');
     expect(bad.status).toBe(400);
-    const badMessage = ((await bad.json()) as { message: string }).message;
+    const badMessage = checkAnswer('events', bad.status, await bad.json(), apiError).message;
 
     const after = await stats();
     expect(after.events.stored - before.events.stored).toBe(1);
@@ -65,7 +66,12 @@ describe('upload counters', () => {
       body: fortio,
     });
     expect(file.status).toBe(201);
-    const imported = ((await file.json()) as { imported: number }).imported;
+    const imported = checkAnswer(
+      'results',
+      file.status,
+      await file.json(),
+      importResultsResponse,
+    ).imported;
     const notAFile = await server.api(`/runs/${run.id}/results`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },

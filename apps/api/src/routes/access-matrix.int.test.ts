@@ -1,7 +1,18 @@
 // Every write route of the OpenAPI document, called with no token, another project's token,
 // the project's own token and the admin token: the status each must get. A route added
 // without a row here fails the first test, so no write path escapes the matrix.
+import {
+  createdReport,
+  createdToken,
+  otlpExportMetricsResponse,
+  project as projectAnswer,
+  run as runAnswer,
+  seriesList,
+  threshold,
+} from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { checkAnswer } from '../test/answer.ts';
 import { backends, ndjson, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
 
 type Who = 'none' | 'other' | 'own' | 'admin';
@@ -19,7 +30,7 @@ interface Fixture {
   other: { id: string; name: string; token: string };
   /** A run of the own project, made fresh for each call that needs one. */
   run: () => Promise<{ id: string; slug: string }>;
-  admin: <T>(path: string, init?: RequestInit) => Promise<T>;
+  admin: <S extends z.ZodType>(path: string, init: RequestInit, schema: S) => Promise<z.output<S>>;
 }
 
 interface Row {
@@ -130,9 +141,10 @@ const ROWS: Record<string, Row> = {
   },
   'DELETE /api/v1/reports/{slug}': {
     call: async (f) => {
-      const report = await f.admin<{ slug: string }>(
+      const report = await f.admin(
         '/api/v1/reports',
         json('POST', { runs: [(await f.run()).id] }),
+        createdReport,
       );
       return { path: `/api/v1/reports/${report.slug}`, init: { method: 'DELETE' } };
     },
@@ -162,9 +174,10 @@ const ROWS: Record<string, Row> = {
   },
   'DELETE /api/v1/thresholds/{id}': {
     call: async (f) => {
-      const t = await f.admin<{ id: string }>(
+      const t = await f.admin(
         `/api/v1/projects/${f.own.id}/thresholds`,
         json('POST', { benchmark: 'matrix', rule: 'p99<1000' }),
+        threshold,
       );
       return { path: `/api/v1/thresholds/${t.id}`, init: { method: 'DELETE' } };
     },
@@ -172,9 +185,10 @@ const ROWS: Record<string, Row> = {
   },
   'DELETE /api/v1/tokens/{id}': {
     call: async (f) => {
-      const t = await f.admin<{ id: string }>(
+      const t = await f.admin(
         `/api/v1/projects/${f.own.id}/tokens`,
         json('POST', { name: 'to-revoke' }),
+        createdToken,
       );
       return { path: `/api/v1/tokens/${t.id}`, init: { method: 'DELETE' } };
     },
@@ -210,30 +224,36 @@ describe.each(backends)('write access on $name', (backend) => {
   const server = useServer(backend);
 
   async function fixture(): Promise<Fixture> {
-    const admin = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+    const admin = async <S extends z.ZodType>(
+      path: string,
+      init: RequestInit,
+      schema: S,
+    ): Promise<z.output<S>> => {
       const headers = new Headers(init.headers);
       headers.set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`);
       const response = await fetch(`${server.url}${path}`, { ...init, headers });
       const text = await response.text();
       if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
-      return JSON.parse(text) as T;
+      return checkAnswer(path, response.status, JSON.parse(text), schema);
     };
     const project = async () => {
       const name = `matrix-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-      const p = await admin<{ id: string }>(
+      const p = await admin(
         '/api/v1/projects',
         json('POST', { name, visibility: 'private' }),
+        projectAnswer,
       );
-      const t = await admin<{ token: string }>(
+      const t = await admin(
         `/api/v1/projects/${p.id}/tokens`,
         json('POST', { name: 'matrix' }),
+        createdToken,
       );
       return { id: p.id, name, token: t.token };
     };
     const own = await project();
     const other = await project();
     const run = () =>
-      admin<{ id: string; slug: string }>(
+      admin(
         '/api/v1/runs',
         json('POST', {
           benchmark: 'matrix',
@@ -242,6 +262,7 @@ describe.each(backends)('write access on $name', (backend) => {
           project: own.id,
           startedAt: new Date(Date.now() - 60_000).toISOString(),
         }),
+        runAnswer,
       );
     return { own, other, run, admin };
   }
@@ -324,11 +345,16 @@ describe.each(backends)('write access on $name', (backend) => {
         },
         body: otlp(run.id),
       });
-      const body = (await response.json()) as { partialSuccess?: { rejectedDataPoints: number } };
-      return body.partialSuccess?.rejectedDataPoints ?? 0;
+      const body = checkAnswer(
+        '/v1/metrics',
+        response.status,
+        await response.json(),
+        otlpExportMetricsResponse,
+      );
+      return Number(body.partialSuccess?.rejectedDataPoints ?? 0);
     };
     const points = async () => {
-      const series = await f.admin<{ stats: { count: number } }[]>(`/api/v1/runs/${run.id}/series`);
+      const series = await f.admin(`/api/v1/runs/${run.id}/series`, {}, seriesList);
       return series.reduce((n, s) => n + s.stats.count, 0);
     };
     expect(await send('other')).toBe(1);

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { seriesList } from '@meshbench/schema';
+import { otlpExportMetricsResponse, otlpStatus, seriesList } from '@meshbench/schema';
 import {
   AggregationTemporalityPreference,
   OTLPMetricExporter as JsonExporter,
@@ -13,6 +13,7 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
+import { checkAnswer } from '../../test/answer.ts';
 import { backends, createRun, type TestServer, useServer } from '../../test/harness.ts';
 
 const v1 = (
@@ -210,12 +211,10 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
       'content-type': 'application/json',
     });
     expect(json.status).toBe(200);
-    const body = (await json.json()) as {
-      partialSuccess: { rejectedDataPoints: number; errorMessage: string };
-    };
+    const body = checkAnswer('/v1/metrics', 200, await json.json(), otlpExportMetricsResponse);
     // No run yet: accepted and held for a run of its environment to claim, not rejected.
-    expect(body.partialSuccess.rejectedDataPoints).toBe(0);
-    expect(body.partialSuccess.errorMessage).toContain('1 data point(s) matched no run yet');
+    expect(body.partialSuccess?.rejectedDataPoints).toBe(0);
+    expect(body.partialSuccess?.errorMessage).toContain('1 data point(s) matched no run yet');
 
     const { ExportMetricsServiceRequest: Req } = v1;
     const proto = await otlp(Req.encode(Req.fromObject(request('no-such-run', 1))).finish(), {
@@ -244,7 +243,9 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
 
     const badJson = await otlp('{"resourceMetrics": [', { 'content-type': 'application/json' });
     expect(badJson.status).toBe(400);
-    expect(((await badJson.json()) as { message: string }).message).toContain('JSON');
+    expect(checkAnswer('/v1/metrics', 400, await badJson.json(), otlpStatus).message).toContain(
+      'JSON',
+    );
 
     const wrongType = await otlp('x', { 'content-type': 'text/plain' });
     expect(wrongType.status).toBe(415);
@@ -280,8 +281,13 @@ describe.each(backends)('OTLP/HTTP receiver on $name', (backend) => {
       { 'content-type': 'application/json' },
     );
     expect(nonNumeric.status).toBe(200);
-    const partial = (await nonNumeric.json()) as { partialSuccess: { rejectedDataPoints: number } };
-    expect(partial.partialSuccess.rejectedDataPoints).toBe(2);
+    const partial = checkAnswer(
+      '/v1/metrics',
+      200,
+      await nonNumeric.json(),
+      otlpExportMetricsResponse,
+    );
+    expect(partial.partialSuccess?.rejectedDataPoints).toBe(2);
 
     const health = await server.json('/health');
     expect(health.status).toBe(200);
