@@ -4,6 +4,7 @@ export { CopyBinaryReader, timestampLiteral, uuidLiteral } from './copy-binary-r
 export * from './copy-binary-writer.ts';
 export { copyText } from './copy-text.ts';
 export { migrationsFolder } from './migrations-folder.ts';
+export { DEFAULT_STAGE } from './schema/events.ts';
 export * as tables from './schema/index.ts';
 export { DEFAULT_PROJECT_ID } from './schema/projects.ts';
 export { isUuid } from './uuid.ts';

@@ -50,6 +50,8 @@ export const observations = pgTable(
     cause: text('cause'),
     attrs: jsonb('attrs').$type<Record<string, string | number | boolean>>(),
     batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+    /** What the proxy had done with the change when observed; null is `applied`. */
+    stage: text('stage'),
   },
   // BRIN on the batch, not a btree on (run, change): batches take ever larger ids and COPY
   // appends, so a run's rows sit in the block ranges of its batches. Keeping a btree while
@@ -154,15 +156,23 @@ export const eventBatches = pgTable(
   ],
 );
 
+/** The stage an observation without one is of. */
+export const DEFAULT_STAGE = 'applied';
+
 /**
- * The kept summary of a change, recomputed when a batch touches it, so reads never
- * rescan the observations. Latencies are microseconds.
+ * The kept summary of a change at one stage, recomputed when a batch touches it, so reads
+ * never rescan the observations. Latencies are microseconds. `clock` is `raw` (the
+ * proxies' own timestamps, kept by every batch) or `corrected` (each node's clock offset
+ * taken out, computed from the raw observations and the run's clock reports; the
+ * `clock_*` columns say what it was computed from and how far it can be off).
  */
 export const changeSummaries = pgTable(
   'change_summaries',
   {
     runId: uuid('run_id').notNull(),
     changeId: text('change_id').notNull(),
+    stage: text('stage').notNull().default(DEFAULT_STAGE),
+    clock: text('clock').notNull().default('raw'),
     count: integer('count').notNull(),
     observations: integer('observations').notNull(),
     repeats: integer('repeats').notNull(),
@@ -176,8 +186,15 @@ export const changeSummaries = pgTable(
     computedAt: ts('computed_at').notNull().default(sql`now()`),
     /** Every batch with observations of the change left its proxy_fingerprints. */
     proxiesFingerprinted: boolean('proxies_fingerprinted').notNull().default(false),
+    /** corrected only: the largest clock error (us) of any corrected latency. */
+    clockMaxErrorUs: doublePrecision('clock_max_error_us'),
+    /** corrected only: nodes with and without clock reports among the proxies' nodes. */
+    clockNodes: integer('clock_nodes'),
+    uncorrectedNodes: integer('uncorrected_nodes'),
+    /** corrected only: the run's largest event batch id when it was computed (staleness). */
+    clockInputBatch: bigint('clock_input_batch', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.changeId] })],
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.clock] })],
 );
 
 /**
@@ -190,10 +207,11 @@ export const proxyFingerprints = pgTable(
   {
     runId: uuid('run_id').notNull(),
     changeId: text('change_id').notNull(),
+    stage: text('stage').notNull().default(DEFAULT_STAGE),
     batchId: bigint('batch_id', { mode: 'number' }).notNull(),
     fingerprints: bytea('fingerprints').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.batchId] })],
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.batchId] })],
 );
 
 /**
@@ -207,8 +225,29 @@ export const latencyBlocks = pgTable(
   {
     runId: uuid('run_id').notNull(),
     changeId: text('change_id').notNull(),
+    stage: text('stage').notNull().default(DEFAULT_STAGE),
+    clock: text('clock').notNull().default('raw'),
     blockNo: integer('block_no').notNull(),
     latencies: bytea('latencies').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.blockNo] })],
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.clock, t.blockNo] })],
+);
+
+/**
+ * What a runner knew of a node's clock at a moment of the reference clock: its offset
+ * (node clock minus reference, us; positive when the node's clock is ahead) and the most
+ * that offset can be wrong by. Reports given as an NTP exchange (t1..t4) are stored as
+ * the offset and error they give.
+ */
+export const clockReports = pgTable(
+  'clock_reports',
+  {
+    runId: uuid('run_id').notNull(),
+    node: text('node').notNull(),
+    at: ts('at').notNull(),
+    offsetUs: doublePrecision('offset_us').notNull(),
+    errorUs: doublePrecision('error_us').notNull(),
+    batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('clock_reports_run_node_idx').on(t.runId, t.node, t.at)],
 );

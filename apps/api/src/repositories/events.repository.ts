@@ -5,6 +5,7 @@ import {
   CopyBinaryWriter,
   copyText,
   type Database,
+  DEFAULT_STAGE,
   int64Field,
   isUuid,
   putInt4Field,
@@ -198,7 +199,14 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           proxiesFingerprinted: changeSummaries.proxiesFingerprinted,
         })
         .from(changeSummaries)
-        .where(and(eq(changeSummaries.runId, runId), inArray(changeSummaries.changeId, changeIds)));
+        .where(
+          and(
+            eq(changeSummaries.runId, runId),
+            inArray(changeSummaries.changeId, changeIds),
+            eq(changeSummaries.stage, DEFAULT_STAGE),
+            eq(changeSummaries.clock, 'raw'),
+          ),
+        );
       return new Map(rows.map(({ changeId, ...prior }) => [changeId, prior]));
     },
 
@@ -207,7 +215,8 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       await tx.db.execute(sql`select set_config('meshbench.change_id', ${changeId}, true)`);
       const copied = await tx.copyOut(
         `select fingerprints from proxy_fingerprints where run_id = ${uuidLiteral(runId)}
-           and change_id = current_setting('meshbench.change_id') and batch_id <> ${batchId}`,
+           and change_id = current_setting('meshbench.change_id') and stage = 'applied'
+           and batch_id <> ${batchId}`,
       );
       const out: Float64Array[] = [];
       const reader = new CopyBinaryReader(copied);
@@ -262,7 +271,8 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       await tx.db.execute(sql`select set_config('meshbench.change_id', ${changeId}, true)`);
       const copied = await tx.copyOut(
         `select latencies from latency_blocks where run_id = ${uuidLiteral(runId)}
-           and change_id = current_setting('meshbench.change_id') order by block_no`,
+           and change_id = current_setting('meshbench.change_id') and stage = 'applied'
+           and clock = 'raw' order by block_no`,
       );
       const blocks: Buffer[] = [];
       const reader = new CopyBinaryReader(copied);
@@ -290,12 +300,24 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
         .insert(changeSummaries)
         .values(values)
         .onConflictDoUpdate({
-          target: [changeSummaries.runId, changeSummaries.changeId],
+          target: [
+            changeSummaries.runId,
+            changeSummaries.changeId,
+            changeSummaries.stage,
+            changeSummaries.clock,
+          ],
           set: values,
         });
       await tx.db
         .delete(latencyBlocks)
-        .where(and(eq(latencyBlocks.runId, runId), eq(latencyBlocks.changeId, changeId)));
+        .where(
+          and(
+            eq(latencyBlocks.runId, runId),
+            eq(latencyBlocks.changeId, changeId),
+            eq(latencyBlocks.stage, DEFAULT_STAGE),
+            eq(latencyBlocks.clock, 'raw'),
+          ),
+        );
       // Written by binary COPY, as they are read: bytea parameters cost the embedded
       // database 5 times as much.
       const out = new CopyBinaryWriter();

@@ -1,5 +1,5 @@
 // Reads of a change and its kept summary; never the observations themselves.
-import { type Db, tables } from '@meshbench/db';
+import { type Db, DEFAULT_STAGE, tables } from '@meshbench/db';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { epochUs } from './epoch.ts';
 
@@ -33,7 +33,12 @@ export function propagationRepository(db: Db) {
         .from(changes)
         .leftJoin(
           changeSummaries,
-          and(eq(changeSummaries.runId, changes.runId), eq(changeSummaries.changeId, changes.id)),
+          and(
+            eq(changeSummaries.runId, changes.runId),
+            eq(changeSummaries.changeId, changes.id),
+            eq(changeSummaries.stage, DEFAULT_STAGE),
+            eq(changeSummaries.clock, 'raw'),
+          ),
         )
         .where(eq(changes.runId, runId))
         .orderBy(asc(changes.at), asc(changes.id));
@@ -59,7 +64,12 @@ export function propagationRepository(db: Db) {
         .from(changes)
         .leftJoin(
           changeSummaries,
-          and(eq(changeSummaries.runId, changes.runId), eq(changeSummaries.changeId, changes.id)),
+          and(
+            eq(changeSummaries.runId, changes.runId),
+            eq(changeSummaries.changeId, changes.id),
+            eq(changeSummaries.stage, DEFAULT_STAGE),
+            eq(changeSummaries.clock, 'raw'),
+          ),
         )
         .where(and(eq(changes.runId, runId), eq(changes.id, changeId)));
       return row;
@@ -78,6 +88,8 @@ export function propagationRepository(db: Db) {
           and(
             eq(latencyBlocks.runId, runId),
             eq(latencyBlocks.changeId, changeId),
+            eq(latencyBlocks.stage, DEFAULT_STAGE),
+            eq(latencyBlocks.clock, 'raw'),
             inArray(latencyBlocks.blockNo, blockNos),
           ),
         );
