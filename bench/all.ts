@@ -11,6 +11,7 @@ const benches = [
   'timeline',
   'reads',
   'upload-reads',
+  'change-points',
 ];
 const failed: string[] = [];
 for (const bench of benches) {
