@@ -81,7 +81,25 @@ export const historyQuery = z.object({
   metric: metric.default('p99'),
   branch: z.string().optional().describe('runs labelled branch:<this>'),
   mesh: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  maxPValue: z.coerce
+    .number()
+    .gt(0)
+    .lt(1)
+    .default(0.001)
+    .describe('change points: the largest p-value of the t-test across a change point'),
+  minMagnitude: z.coerce
+    .number()
+    .min(0)
+    .default(0.05)
+    .describe('change points: the smallest relative change of the mean kept (0.05 = 5 %)'),
+  minSegment: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(3)
+    .describe('change points: the fewest runs between two of them, so one spike is none'),
 });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 
@@ -95,8 +113,35 @@ export const historyPoint = z.object({
 });
 export type HistoryPoint = z.infer<typeof historyPoint>;
 
+export const historyChangePoint = z.object({
+  scenario: z.string(),
+  mesh: z
+    .string()
+    .describe('the series: runs of one scenario and mesh (and branch, when labelled)'),
+  branch: z.string().nullable(),
+  runId: z.uuid().describe('the first run after the change'),
+  previousRunId: z.uuid().describe('the last run before it'),
+  before: z.number().describe('mean of the series from the previous change point to this one'),
+  after: z.number().describe('mean from this change point to the next'),
+  change: z.number().describe('after / before - 1'),
+  pValue: z.number().describe('two-sided t-test of the two segments'),
+});
+export type HistoryChangePoint = z.infer<typeof historyChangePoint>;
+
 export const history = z.object({
   metric,
   points: z.array(historyPoint).describe('oldest first'),
+  changePoints: z
+    .array(historyChangePoint)
+    .describe(
+      'E-Divisive means with a t-test (Hunter, as Apache Otava computes it) over each series of the points, runs without the metric left out',
+    ),
+  detection: z.object({
+    method: z.literal('e-divisive-means-ttest'),
+    maxPValue: z.number(),
+    minMagnitude: z.number(),
+    minSegment: z.number().int(),
+    windowLen: z.number().int(),
+  }),
 });
 export type History = z.infer<typeof history>;

@@ -18,6 +18,7 @@ import type {
   Threshold,
 } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
+import { historyChangePoints } from '../domain/history-change-points.ts';
 import { AppError, notFound } from '../errors.ts';
 import type {
   GateResultRow,
@@ -27,6 +28,9 @@ import type {
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
+
+/** The split step's window over a history (Otava's default). */
+const HISTORY_WINDOW = 50;
 
 const toThreshold = (t: ThresholdRow): Threshold => ({
   id: t.id,
@@ -220,7 +224,19 @@ export function gatesService(deps: {
           value: m ? m[q.metric] : null,
         });
       }
-      return { metric: q.metric, points };
+      const detection = {
+        method: 'e-divisive-means-ttest' as const,
+        maxPValue: q.maxPValue,
+        minMagnitude: q.minMagnitude,
+        minSegment: q.minSegment,
+        windowLen: HISTORY_WINDOW,
+      };
+      return {
+        metric: q.metric,
+        points,
+        changePoints: historyChangePoints(points, detection),
+        detection,
+      };
     },
   };
 }

@@ -168,4 +168,72 @@ describe.each(backends)('gates and history on $name', (backend) => {
     );
     expect(within.body.points.map((pt) => pt.value)).toEqual([100, 94, null]);
   });
+
+  it('marks a change point in the history where P99 stepped up, and none for a single spike', async () => {
+    const benchmark = `history-cp-${Date.now()}`;
+    const p = await server.json(
+      '/projects',
+      jsonBody({ name: benchmark, visibility: 'public' }),
+      project,
+    );
+    // 16 runs of consul: P99 ~100 ms for 8 runs, then ~130 ms; one spike run in istio's 12.
+    const consulP99 = [
+      100, 102, 99, 101, 100, 98, 101, 100, 130, 131, 129, 132, 130, 128, 131, 130,
+    ];
+    const istioP99 = [200, 201, 199, 200, 202, 400, 200, 199, 201, 200, 198, 201];
+    const ids: Record<string, string[]> = { consul: [], istio: [] };
+    for (const [mesh, p99s] of [
+      ['consul', consulP99],
+      ['istio', istioP99],
+    ] as const) {
+      for (const p99 of p99s) {
+        const r = await server.json(
+          '/runs',
+          jsonBody({
+            project: p.body.id,
+            benchmark,
+            scenario: 's',
+            mesh: { name: mesh },
+            labels: { branch: 'main' },
+          }),
+          run,
+        );
+        // 100 proxies at 1..99 ms and one at the run's P99 (nearest rank 99 of 100 is the 99th).
+        const latencies = [...Array.from({ length: 98 }, (_, i) => i + 1), p99, p99 + 1];
+        await server.api(`/runs/${r.body.id}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-ndjson' },
+          body: events(latencies),
+        });
+        ids[mesh]?.push(r.body.id);
+      }
+    }
+    const hist = await server.json(
+      `/history?benchmark=${benchmark}&metric=p99&limit=100`,
+      {},
+      history,
+    );
+    expect(
+      hist.body.points.filter((pt) => pt.mesh.name === 'consul').map((pt) => pt.value),
+    ).toEqual(consulP99);
+    expect(hist.body.detection).toMatchObject({
+      maxPValue: 0.001,
+      minMagnitude: 0.05,
+      minSegment: 3,
+    });
+    expect(hist.body.changePoints).toHaveLength(1);
+    const [cp] = hist.body.changePoints;
+    expect(cp).toMatchObject({ mesh: 'consul', scenario: 's', branch: 'main' });
+    expect(cp?.runId).toBe(ids.consul?.[8]);
+    expect(cp?.previousRunId).toBe(ids.consul?.[7]);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(cp?.before).toBeCloseTo(mean(consulP99.slice(0, 8)), 9);
+    expect(cp?.after).toBeCloseTo(mean(consulP99.slice(8)), 9);
+    expect(cp?.pValue).toBeLessThan(0.001);
+    // istio's one slow run is no change point (the domain test holds Otava's two-point spike).
+    expect(hist.body.changePoints.filter((c) => c.mesh === 'istio')).toEqual([]);
+    expect(hist.body.points.filter((pt) => pt.mesh.name === 'istio').map((pt) => pt.value)).toEqual(
+      istioP99,
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import type { History } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { formatMetric, historyMeshes, historyRows } from './history.ts';
+import { changePointMarks, formatMetric, historyMeshes, historyRows } from './history.ts';
 
 const point = (mesh: string, value: number | null, branch = 'main') => ({
   runId: `00000000-0000-4000-8000-00000000000${value ?? 0}`,
@@ -15,6 +15,14 @@ describe('history', () => {
   const history: History = {
     metric: 'p99',
     points: [point('consul', 1), point('istio', 2), point('consul', 3)],
+    changePoints: [],
+    detection: {
+      method: 'e-divisive-means-ttest',
+      maxPValue: 0.001,
+      minMagnitude: 0.05,
+      minSegment: 3,
+      windowLen: 50,
+    },
   };
   it('keeps each value under its own mesh so lines do not join across meshes', () => {
     const rows = historyRows(history);
@@ -32,5 +40,38 @@ describe('history', () => {
     expect(formatMetric('within1s', 96.64)).toBe('96.6 %');
     expect(formatMetric('missing', 1200)).toBe('1,200');
     expect(formatMetric('p99', null)).toBe('—');
+  });
+  it('puts a change point at the row of its first run after the change, signed and in units', () => {
+    const marks = changePointMarks({
+      ...history,
+      changePoints: [
+        {
+          scenario: 's',
+          mesh: 'consul',
+          branch: 'main',
+          runId: point('consul', 3).runId,
+          previousRunId: point('consul', 1).runId,
+          before: 800,
+          after: 1200,
+          change: 0.5,
+          pValue: 0.00002,
+        },
+        {
+          scenario: 's',
+          mesh: 'istio',
+          branch: null,
+          runId: point('istio', 2).runId,
+          previousRunId: point('istio', 2).runId,
+          before: 100,
+          after: 80,
+          change: -0.2,
+          pValue: 0.0005,
+        },
+      ],
+    });
+    expect(marks.map((m) => [m.index, m.series, m.change, m.before, m.after, m.pValue])).toEqual([
+      [1, 's · istio', '−20.0 %', '100.0 ms', '80.0 ms', '0.0005'],
+      [2, 's · consul · main', '+50.0 %', '800.0 ms', '1,200.0 ms', '2.0e-5'],
+    ]);
   });
 });

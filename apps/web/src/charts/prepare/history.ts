@@ -37,6 +37,43 @@ export function historyMeshes(history: History): string[] {
   return [...new Set(history.points.map((p) => p.mesh.name))];
 }
 
+export interface ChangePointMark {
+  /** The chart row (run) the change starts at. */
+  index: number;
+  runId: string;
+  previousRunId: string;
+  series: string;
+  mesh: string;
+  /** "+30.1 %", signed. */
+  change: string;
+  before: string;
+  after: string;
+  pValue: string;
+}
+
+/** Each change point at the row of its first run after the change, in row order. */
+export function changePointMarks(history: History): ChangePointMark[] {
+  const rowOf = new Map(history.points.map((p, i) => [p.runId, i]));
+  const marks: ChangePointMark[] = [];
+  for (const c of history.changePoints) {
+    const index = rowOf.get(c.runId);
+    if (index === undefined) continue;
+    const pct = c.change * 100;
+    marks.push({
+      index,
+      runId: c.runId,
+      previousRunId: c.previousRunId,
+      series: [c.scenario, c.mesh, c.branch].filter((x) => x !== null && x !== '').join(' · '),
+      mesh: c.mesh,
+      change: `${pct >= 0 ? '+' : '−'}${Math.abs(pct).toFixed(1)} %`,
+      before: formatMetric(history.metric, c.before),
+      after: formatMetric(history.metric, c.after),
+      pValue: c.pValue < 1e-4 ? c.pValue.toExponential(1) : c.pValue.toFixed(4),
+    });
+  }
+  return marks.sort((a, b) => a.index - b.index);
+}
+
 /** How a metric's value reads: latencies in ms, the share in %, missing as a count. */
 export function formatMetric(metric: History['metric'], value: number | null): string {
   if (value === null) return '—';

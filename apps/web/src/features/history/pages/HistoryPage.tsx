@@ -7,12 +7,18 @@ import {
   Legend,
   Line,
   LineChart,
+  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatMetric, historyMeshes, historyRows } from '../../../charts/prepare/history.ts';
+import {
+  changePointMarks,
+  formatMetric,
+  historyMeshes,
+  historyRows,
+} from '../../../charts/prepare/history.ts';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { useRunFacets } from '../../runs/hooks/use-runs.ts';
@@ -43,6 +49,7 @@ export function HistoryPage() {
   };
   const rows = history.data ? historyRows(history.data) : [];
   const meshes = history.data ? historyMeshes(history.data) : [];
+  const marks = history.data ? changePointMarks(history.data) : [];
 
   return (
     <div className="history-page">
@@ -115,6 +122,15 @@ export function HistoryPage() {
                   formatter={(v) => formatMetric(metric, Number(v))}
                 />
                 <Legend />
+                {marks.map((m) => (
+                  <ReferenceLine
+                    key={`${m.series}:${m.runId}`}
+                    x={m.index}
+                    stroke={meshColor(m.mesh)}
+                    strokeDasharray="4 3"
+                    label={{ value: m.change, position: 'top', fontSize: 12 }}
+                  />
+                ))}
                 {meshes.map((m) => (
                   <Line
                     key={m}
@@ -129,6 +145,57 @@ export function HistoryPage() {
               </LineChart>
             </ResponsiveContainer>
           </div>
+          {history.data && (
+            <div className="panel" data-testid="history-change-points">
+              <h2>Change points</h2>
+              <p className="muted">
+                E-Divisive means with a t-test over each series (one scenario, mesh and branch), as
+                Apache Otava computes it: p ≤ {history.data.detection.maxPValue}, change ≥{' '}
+                {(history.data.detection.minMagnitude * 100).toFixed(0)} %, at least{' '}
+                {history.data.detection.minSegment} runs between two, so a single spike is none.
+              </p>
+              {marks.length === 0 ? (
+                <p>No change point in these runs.</p>
+              ) : (
+                <table className="data">
+                  <thead>
+                    <tr>
+                      <th>Series</th>
+                      <th>Last run before</th>
+                      <th>First run after</th>
+                      <th className="num">Mean before</th>
+                      <th className="num">Mean after</th>
+                      <th className="num">Change</th>
+                      <th className="num">p-value</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {marks.map((m) => (
+                      <tr key={`${m.series}:${m.runId}`}>
+                        <td>{m.series}</td>
+                        <td>
+                          <Link to={`/runs/${m.previousRunId}`}>
+                            {rows
+                              .find((r) => r.runId === m.previousRunId)
+                              ?.startedAt.slice(0, 10) ?? 'run'}
+                          </Link>
+                        </td>
+                        <td>
+                          <Link to={`/runs/${m.runId}`}>
+                            {rows[m.index]?.startedAt.slice(0, 10)}
+                          </Link>
+                        </td>
+                        <td className="num">{m.before}</td>
+                        <td className="num">{m.after}</td>
+                        <td className="num">{m.change}</td>
+                        <td className="num">{m.pValue}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </div>
+          )}
           <div className="table-wrap">
             <table className="data" data-testid="history-table">
               <thead>
