@@ -56,3 +56,41 @@ test("the history page shows P99 of a branch's runs, oldest first", async ({ pag
     fullPage: true,
   });
 });
+
+test('the history page marks the change point where P99 stepped up and links its runs', async ({
+  page,
+  baseURL,
+}) => {
+  const benchmark = `e2e-history-cp-${randomUUID().slice(0, 8)}`;
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  // P99 (rank 99 of 100) of 1..100 ms shifted by a night's offset: ~99 ms for 6 nights, then
+  // ~149 ms (+50 %) for 6.
+  const offsets = [0, 1, 0, 2, 1, 0, 50, 51, 50, 49, 50, 51];
+  const ids: string[] = [];
+  for (const [i, offset] of offsets.entries()) {
+    const run = await api.createRun({
+      benchmark,
+      scenario: 'endpoint-propagation',
+      mesh: { name: 'consul', version: '1.9.5' },
+      labels: { branch: 'main' },
+      startedAt: new Date(T0 + i * 86_400_000).toISOString(),
+    });
+    ids.push(run.id);
+    await api.postEvents(run.id, events(range(1 + offset, 100 + offset)), `cp-${benchmark}-${i}`);
+  }
+  await page.goto(`/history?benchmark=${benchmark}&metric=p99`);
+  const cps = page.getByTestId('history-change-points').locator('tbody tr');
+  await expect(cps).toHaveCount(1);
+  const cells = cps.nth(0).locator('td');
+  await expect(cells.nth(0)).toHaveText('endpoint-propagation · consul · main');
+  await expect(cells.nth(2).locator('a')).toHaveAttribute('href', `/runs/${ids[6]}`);
+  await expect(cells.nth(1).locator('a')).toHaveAttribute('href', `/runs/${ids[5]}`);
+  // Means of the two segments' P99s: (99+100+99+101+100+99)/6 and (149+150+149+148+149+150)/6.
+  await expect(cells.nth(3)).toHaveText(`${formatMsValue(598 / 6)} ms`);
+  await expect(cells.nth(4)).toHaveText(`${formatMsValue(895 / 6)} ms`);
+  await expect(page.locator('.recharts-reference-line')).toHaveCount(1);
+  await page.screenshot({
+    path: new URL('../artifacts/history-change-points.png', import.meta.url).pathname,
+    fullPage: true,
+  });
+});

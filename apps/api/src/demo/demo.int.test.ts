@@ -3,6 +3,7 @@
 // declares is there, with what each kind of run is meant to show.
 import {
   changeList,
+  history,
   propagation,
   storedLoadResult,
   timeline as timelineAnswer,
@@ -14,6 +15,7 @@ import { until, useMetricsServer } from '../test/metrics-harness.ts';
 import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.ts';
 import { propagationScenarios } from './endpoint-propagation.ts';
 import { loadDemo } from './index.ts';
+import { NIGHTLY_MESHES, NIGHTS, REGRESSION_NIGHT } from './nightly.ts';
 import { scaleUpRun, scaleUpScenarios } from './scale-up.ts';
 
 describe.each(backends)('the demo dataset on $name', (backend) => {
@@ -31,7 +33,10 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       statsdPort: server.udpPort,
     });
     expect(runs).toHaveLength(
-      propagationScenarios.length + dataPlaneMeshes.length + scaleUpScenarios.length,
+      propagationScenarios.length +
+        dataPlaneMeshes.length +
+        scaleUpScenarios.length +
+        NIGHTS * NIGHTLY_MESHES.length,
     );
     for (const run of runs) expect(run.status).toBe('finished');
 
@@ -76,6 +81,21 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       const sources = new Set(timeline.body.series.map((s) => s.source));
       expect([...sources].sort()).toEqual(['otlp', 'statsd']);
     }
+    // History: the nightly series on main, and the one regression planted in it (Consul's
+    // changes 25 % slower from night REGRESSION_NIGHT on) found where it was planted.
+    const nightly = runs.slice(runs.length - NIGHTS * NIGHTLY_MESHES.length);
+    const hist = await server.json(
+      '/history?benchmark=global-scale&scenario=nightly-endpoint-propagation&metric=p99&branch=main',
+      {},
+      history,
+    );
+    expect(hist.body.points.map((p) => p.runId)).toEqual(nightly.map((r) => r.id));
+    const consulNights = nightly.filter((r) => r.mesh.name === 'consul');
+    expect(hist.body.changePoints.map((c) => [c.mesh, c.runId])).toEqual([
+      ['consul', consulNights[REGRESSION_NIGHT]?.id],
+    ]);
+    expect(hist.body.changePoints[0]?.change).toBeGreaterThan(0.15);
+
     const after = server.app.statsd.stats();
     expect(after.malformed - before.malformed).toBe(0);
     expect(after.unmatched - before.unmatched).toBe(0);

@@ -10,6 +10,7 @@ import {
   MODES,
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
+import { nightlyRuns } from './nightly.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 
 export { apiClient } from './client.ts';
@@ -21,6 +22,7 @@ export {
   linkerdScenario,
   propagationScenarios,
 } from './endpoint-propagation.ts';
+export { NIGHTLY_MESHES, NIGHTS, nightlyRun, nightlyRuns, REGRESSION_NIGHT } from './nightly.ts';
 export {
   consulScaleUp,
   consulStreamingScaleUp,
@@ -67,5 +69,13 @@ export async function loadDemo(opts: {
   // Scale-up, twice (two versions to compare): lifecycle events, StatsD over UDP and OTLP
   // from the SDK, all time-stamped.
   for (const scenario of scaleUpScenarios) loaded.push(await loadScaleUp(opts, scenario));
+
+  // History: a nightly series on main, Consul and Istio, with one regression to find.
+  for (const { run, events } of nightlyRuns()) {
+    const { finishedAt, ...started } = run;
+    const created = await api.createRun(started);
+    await api.postEvents(created.id, events, `demo-nightly-${created.id}`);
+    loaded.push(await api.finishRun(created.id, finishedAt));
+  }
   return loaded;
 }

@@ -105,7 +105,7 @@ export function HistoryPage() {
         <>
           <div className="panel">
             <ResponsiveContainer width="100%" height={320}>
-              <LineChart data={rows} margin={{ top: 10, right: 20, bottom: 10, left: 10 }}>
+              <LineChart data={rows} margin={{ top: 24, right: 20, bottom: 10, left: 10 }}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis
                   dataKey="index"
@@ -217,9 +217,7 @@ export function HistoryPage() {
                     </td>
                     <td>{r.mesh}</td>
                     <td>{r.branch}</td>
-                    <td>
-                      <code>{r.sha}</code>
-                    </td>
+                    <td>{r.sha ? <code>{r.sha}</code> : <span className="muted">—</span>}</td>
                     <td className="num">{formatMetric(metric, r.value)}</td>
                   </tr>
                 ))}
