@@ -1,0 +1,109 @@
+// The bootstrap distribution of a nearest-rank percentile, computed exactly instead of by
+// resampling: the k-th smallest of n values drawn with replacement from a sample is at most
+// v exactly when at least k of the draws are, and the number of draws at most v is
+// Binomial(n, F(v)), F the sample's share of values <= v. So
+//   P(resampled percentile <= v) = P(Binomial(n, F(v)) >= k) = I_F(v)(k, n - k + 1)
+// (the regularized incomplete beta). Two runs' resamples are independent, so the bootstrap
+// distribution of the difference of their percentiles is the convolution of the two. No
+// random draws: the same runs give the same interval, every time, on every machine.
+import { incompleteBeta } from './student-t.ts';
+
+/** Probabilities below this are left out of a distribution (their sum stays below 1e-9). */
+const NEGLIGIBLE = 1e-12;
+
+export interface Atom {
+  value: number;
+  p: number;
+}
+
+/** P(Binomial(n, q) >= k). */
+function binomialAtLeast(n: number, q: number, k: number): number {
+  if (k <= 0) return 1;
+  if (k > n) return 0;
+  return incompleteBeta(q, k, n - k + 1);
+}
+
+/**
+ * The exact bootstrap distribution of the nearest-rank `percentile` of `sorted` (ascending):
+ * the values it can take and their probabilities, negligible ones left out.
+ */
+export function percentileBootstrap(sorted: ArrayLike<number>, percentile: number): Atom[] {
+  const n = sorted.length;
+  if (n === 0) return [];
+  const k = Math.max(1, Math.ceil((percentile / 100) * n));
+  // Ranks far from k carry no mass: start where P(Q <= x_j) is already above NEGLIGIBLE.
+  const spread = Math.sqrt(n * (k / n) * (1 - k / n)) + 1;
+  const window = Math.ceil(8 * spread) + 2;
+  let j = Math.max(0, k - 1 - window);
+  const last = Math.min(n - 1, k - 1 + window);
+  const out: Atom[] = [];
+  let below = j === 0 ? 0 : binomialAtLeast(n, j / n, k);
+  while (j <= last) {
+    const value = sorted[j] as number;
+    // Every copy of this value at once: F(value) counts them all.
+    let end = j;
+    while (end + 1 < n && (sorted[end + 1] as number) === value) end++;
+    const upTo = end === n - 1 ? 1 : binomialAtLeast(n, (end + 1) / n, k);
+    const p = upTo - below;
+    if (p > NEGLIGIBLE) out.push({ value, p });
+    below = upTo;
+    j = end + 1;
+  }
+  return out;
+}
+
+/** The distribution of a - b for independent a and b, equal values merged. */
+export function differenceOf(a: Atom[], b: Atom[]): Atom[] {
+  const byValue = new Map<number, number>();
+  for (const x of a) {
+    for (const y of b) {
+      const p = x.p * y.p;
+      if (p <= NEGLIGIBLE * NEGLIGIBLE) continue;
+      const d = x.value - y.value;
+      byValue.set(d, (byValue.get(d) ?? 0) + p);
+    }
+  }
+  return [...byValue].map(([value, p]) => ({ value, p })).sort((x, y) => x.value - y.value);
+}
+
+/** The smallest value whose cumulative probability reaches q (the distribution's q-quantile). */
+export function quantileOf(dist: Atom[], q: number): number {
+  const total = dist.reduce((s, x) => s + x.p, 0);
+  let cum = 0;
+  for (const x of dist) {
+    cum += x.p / total;
+    if (cum >= q - 1e-12) return x.value;
+  }
+  return (dist[dist.length - 1] as Atom).value;
+}
+
+export interface PercentileDifference {
+  /** current minus baseline, of the samples themselves. */
+  delta: number;
+  /** The central `level` interval of the bootstrap distribution of the difference. */
+  low: number;
+  high: number;
+  level: number;
+}
+
+/**
+ * The difference of two samples' nearest-rank percentile (current - baseline) and its
+ * percentile-bootstrap interval at `level` (0.95: the 2.5 % and 97.5 % points).
+ */
+export function percentileDifference(
+  current: ArrayLike<number>,
+  baseline: ArrayLike<number>,
+  percentile: number,
+  level = 0.95,
+): PercentileDifference | null {
+  if (current.length === 0 || baseline.length === 0) return null;
+  const rank = (n: number) => Math.max(1, Math.ceil((percentile / 100) * n)) - 1;
+  const delta =
+    (current[rank(current.length)] as number) - (baseline[rank(baseline.length)] as number);
+  const dist = differenceOf(
+    percentileBootstrap(current, percentile),
+    percentileBootstrap(baseline, percentile),
+  );
+  const tail = (1 - level) / 2;
+  return { delta, low: quantileOf(dist, tail), high: quantileOf(dist, 1 - tail), level };
+}
