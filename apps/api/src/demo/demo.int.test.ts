@@ -1,6 +1,8 @@
 // The whole demo dataset, as `npm start` loads it on first run, posted through the public
 // paths (events API, result uploads, StatsD over UDP, OTLP) into a running app: every run it
 // declares is there, with what each kind of run is meant to show.
+
+import { openDatabase } from '@meshbench/db';
 import {
   changeList,
   history,
@@ -8,9 +10,10 @@ import {
   storedLoadResult,
   timeline as timelineAnswer,
 } from '@meshbench/schema';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { backends } from '../test/harness.ts';
+import { type Backend, backends } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
 import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.ts';
 import { propagationScenarios } from './endpoint-propagation.ts';
@@ -18,8 +21,38 @@ import { loadDemo } from './index.ts';
 import { NIGHTLY_MESHES, NIGHTS, REGRESSION_NIGHT } from './nightly.ts';
 import { scaleUpRun, scaleUpScenarios } from './scale-up.ts';
 
+/**
+ * The demo is loaded into an empty database, as `npm start` does: on Postgres a database of
+ * its own, dropped afterwards (the shared one holds other suites' runs, and earlier loads of
+ * this one, whose nightly runs would join the history).
+ */
+function emptyDatabase(backend: Backend): Backend {
+  const url = process.env.DATABASE_URL;
+  if (backend.name !== 'postgres' || !url) return backend;
+  const name = `meshbench_demo_${process.pid}_${Date.now()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  afterAll(() => admin(`drop database if exists ${name} with (force)`));
+  return {
+    name: backend.name,
+    open: async () => {
+      await admin(`create database ${name}`);
+      const own = new URL(url);
+      own.pathname = `/${name}`;
+      return openDatabase({ url: own.toString(), poolSize: 4 });
+    },
+  };
+}
+
 describe.each(backends)('the demo dataset on $name', (backend) => {
-  const server = useMetricsServer(backend, { MESHBENCH_STATSD_FLUSH_MS: '200' });
+  const server = useMetricsServer(emptyDatabase(backend), { MESHBENCH_STATSD_FLUSH_MS: '200' });
 
   it('loads every run it declares, each showing what it is for', async () => {
     const statsdLines = scaleUpScenarios.reduce(

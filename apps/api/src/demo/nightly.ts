@@ -9,8 +9,8 @@ import { prng } from './prng.ts';
 export const NIGHTS = 24;
 export const REGRESSION_NIGHT = 16;
 export const NIGHTLY_MESHES = [
-  { name: 'consul', version: '1.9.5', seed: 7101, medianMs: 60 },
-  { name: 'istio', version: '1.8.2', seed: 7102, medianMs: 140 },
+  { name: 'consul', version: '1.9.5', seed: 7101, medianMs: 60, hour: 0 },
+  { name: 'istio', version: '1.8.2', seed: 7102, medianMs: 140, hour: 1 },
 ] as const;
 const PROXIES = 500;
 const FIRST_NIGHT = Date.parse('2026-01-01T02:00:00Z');
@@ -28,7 +28,8 @@ export interface NightlyRun {
 
 export function nightlyRun(mesh: (typeof NIGHTLY_MESHES)[number], night: number): NightlyRun {
   const rnd = prng(mesh.seed * 1000 + night);
-  const t0Us = (FIRST_NIGHT + night * 86_400_000) * 1000;
+  // Consul at 02:00, Istio at 03:00: one runner, one after the other.
+  const t0Us = (FIRST_NIGHT + night * 86_400_000 + mesh.hour * 3_600_000) * 1000;
   const at = (ms: number) => formatTimestampUs(Math.round(t0Us + ms * 1000));
   // The night's conditions move every latency a little; the regression moves Consul's a lot.
   const night_ = rnd.logNormal(1, 0.03);
