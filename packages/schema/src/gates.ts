@@ -64,6 +64,23 @@ export const gateVerdict = z.object({
   bound: z.number().nullable(),
   failed: z.boolean(),
   reason: z.string(),
+  significance: z
+    .object({
+      verdict: z.enum(['regressed', 'improved', 'no-significant-change', 'not-comparable']),
+      reason: z.string(),
+      delta: z.number().optional().describe('current minus baseline percentile, ms'),
+      low: z.number().optional().describe('the interval of the difference, ms'),
+      high: z.number().optional(),
+      level: z.number().optional().describe('0.95: the central 95 % of the bootstrap distribution'),
+      noiseFloorMs: z
+        .number()
+        .nullable()
+        .describe('the largest spread of this percentile among repeats of one configuration'),
+    })
+    .optional()
+    .describe(
+      'rules on a percentile of raw observations with a baseline: the exact bootstrap interval of the difference; the rule fails only when it excludes zero and the difference is beyond both the rule and the noise floor',
+    ),
 });
 export type GateVerdict = z.infer<typeof gateVerdict>;
 

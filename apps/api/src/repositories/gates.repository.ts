@@ -1,8 +1,9 @@
 // Thresholds and gate results in Postgres.
-import { type Db, tables } from '@meshbench/db';
+import { type Db, DEFAULT_STAGE, tables } from '@meshbench/db';
 import { and, asc, eq, isNull, or } from 'drizzle-orm';
+import { toFloat64 } from './propagation.repository.ts';
 
-const { thresholds, gateResults } = tables;
+const { thresholds, gateResults, changes, latencyBlocks } = tables;
 export type ThresholdRow = typeof thresholds.$inferSelect;
 export type GateResultRow = typeof gateResults.$inferSelect;
 
@@ -52,6 +53,39 @@ export function gatesRepository(db: Db) {
         })
         .returning();
       return saved as GateResultRow;
+    },
+    /**
+     * Every first-application latency (ms, ascending) of the run's first change, as its kept
+     * blocks hold them (raw clocks, stage applied); null for a run without changes.
+     */
+    async firstChangeLatenciesMs(runId: string): Promise<Float64Array | null> {
+      const [first] = await db
+        .select({ id: changes.id })
+        .from(changes)
+        .where(eq(changes.runId, runId))
+        .orderBy(asc(changes.at), asc(changes.id))
+        .limit(1);
+      if (!first) return null;
+      const rows = await db
+        .select({ latencies: latencyBlocks.latencies })
+        .from(latencyBlocks)
+        .where(
+          and(
+            eq(latencyBlocks.runId, runId),
+            eq(latencyBlocks.changeId, first.id),
+            eq(latencyBlocks.stage, DEFAULT_STAGE),
+            eq(latencyBlocks.clock, 'raw'),
+          ),
+        )
+        .orderBy(asc(latencyBlocks.blockNo));
+      const blocks = rows.map((r) => toFloat64(r.latencies));
+      const out = new Float64Array(blocks.reduce((n, b) => n + b.length, 0));
+      let at = 0;
+      for (const b of blocks) {
+        for (let i = 0; i < b.length; i++) out[at + i] = (b[i] as number) / 1000;
+        at += b.length;
+      }
+      return out;
     },
     async result(runId: string): Promise<GateResultRow | undefined> {
       const [row] = await db

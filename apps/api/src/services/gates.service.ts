@@ -18,6 +18,7 @@ import type {
   Threshold,
 } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
+import { gateSignificance, noiseFloor } from '../domain/gate-significance.ts';
 import { historyChangePoints } from '../domain/history-change-points.ts';
 import { AppError, notFound } from '../errors.ts';
 import type {
@@ -28,6 +29,12 @@ import type {
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
+
+/** The percentile a metric names (p99.9 -> 99.9), or null for mean, max and shares. */
+function percentileOf(metric: string): number | null {
+  const m = /^p(\d+(?:\.\d+)?)$/.exec(metric);
+  return m ? Number(m[1]) : null;
+}
 
 /** The split step's window over a history (Otava's default). */
 const HISTORY_WINDOW = 50;
@@ -70,8 +77,8 @@ export function gatesService(deps: {
     run: RunRow,
     spec: string | null,
     last: number,
-  ): Promise<{ label: string; metrics: Metrics | null }> {
-    if (!spec) return { label: 'none', metrics: null };
+  ): Promise<{ label: string; metrics: Metrics | null; runIds: string[] }> {
+    if (!spec) return { label: 'none', metrics: null, runIds: [] };
     if (spec.startsWith('branch:')) {
       const branch = spec.slice('branch:'.length);
       // A project's thresholds compare with the project's own runs.
@@ -87,18 +94,82 @@ export function gatesService(deps: {
         privateProjects: run.projectId,
       });
       const all: Metrics[] = [];
+      const runIds: string[] = [];
       for (const r of rows.filter((r) => r.id !== run.id).slice(0, last)) {
         const m = await metricsOfRun(r.id);
-        if (m) all.push(m);
+        if (m) {
+          all.push(m);
+          runIds.push(r.id);
+        }
       }
       return {
         label: `median of the last ${all.length} finished run(s) on ${branch}`,
         metrics: all.length ? medianMetrics(all) : null,
+        runIds,
       };
     }
     const base = await runs.find(spec);
-    if (!base) return { label: `run ${spec} (not found)`, metrics: null };
-    return { label: `run ${base.id}`, metrics: await metricsOfRun(base.id) };
+    if (!base) return { label: `run ${spec} (not found)`, metrics: null, runIds: [] };
+    return { label: `run ${base.id}`, metrics: await metricsOfRun(base.id), runIds: [base.id] };
+  }
+
+  /** The baseline runs' latencies pooled (ms, ascending); null when one has none. */
+  async function pooledLatencies(runIds: string[]): Promise<Float64Array | null> {
+    const parts: Float64Array[] = [];
+    for (const id of runIds) {
+      const l = await gates.firstChangeLatenciesMs(id);
+      if (!l || l.length === 0) return null;
+      parts.push(l);
+    }
+    if (parts.length === 0) return null;
+    if (parts.length === 1) return parts[0] as Float64Array;
+    const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out.sort();
+  }
+
+  /**
+   * Repeats of one configuration (A/A runs): finished runs of the run's project, benchmark
+   * and scenario labelled `repeat` (its value names the configuration), newest 100.
+   */
+  async function repeatGroups(run: RunRow): Promise<Map<string, Metrics[]>> {
+    const { rows } = await runs.list({
+      project: run.projectId,
+      benchmark: run.benchmark,
+      scenario: run.scenario,
+      status: 'finished',
+      labels: [],
+      sort: '-startedAt',
+      limit: 500,
+      offset: 0,
+      privateProjects: run.projectId,
+    });
+    const groups = new Map<string, Metrics[]>();
+    for (const r of rows.filter((r) => r.labels.repeat).slice(0, 100)) {
+      const m = await metricsOfRun(r.id);
+      if (!m) continue;
+      const key = r.labels.repeat as string;
+      groups.set(key, [...(groups.get(key) ?? []), m]);
+    }
+    return groups;
+  }
+
+  /** Why a baseline of one run cannot be held against this run, if it cannot. */
+  async function incomparable(run: RunRow, runIds: string[]): Promise<string | undefined> {
+    if (runIds.length !== 1) return undefined;
+    const base = await runs.find(runIds[0] as string);
+    if (!base) return undefined;
+    for (const key of ['nodes', 'instances'] as const) {
+      const a = run.topology?.[key];
+      const b = base.topology?.[key];
+      if (a !== undefined && b !== undefined && a !== b)
+        return `different topology: ${key} ${a} here, ${b} in the baseline`;
+    }
+    return undefined;
   }
 
   async function projectFor(ref: string, principal: Principal): Promise<string> {
@@ -162,6 +233,8 @@ export function gatesService(deps: {
       const applicable = await gates.applicable(run.projectId, run.benchmark, run.scenario);
       if (applicable.length === 0) return null;
       const current = await metricsOfRun(run.id);
+      let currentLatencies: Float64Array | null | undefined;
+      let repeats: Map<string, Metrics[]> | undefined;
       const verdicts = [];
       for (const t of applicable) {
         const rule = parseRule(t.rule);
@@ -171,7 +244,7 @@ export function gatesService(deps: {
           current ? current[rule.metric] : null,
           baseline.metrics ? baseline.metrics[rule.metric] : null,
         );
-        verdicts.push({
+        const verdict: GateResult['verdicts'][number] = {
           rule: t.rule,
           baseline: baseline.label,
           baselineValue: v.baseline,
@@ -179,7 +252,38 @@ export function gatesService(deps: {
           bound: v.bound,
           failed: v.failed,
           reason: v.reason,
-        });
+        };
+        const percentile = percentileOf(rule.metric);
+        if (
+          percentile !== null &&
+          rule.relative &&
+          (rule.op === '>' || rule.op === '>=') &&
+          v.baseline !== null &&
+          v.current !== null
+        ) {
+          currentLatencies ??= await gates.firstChangeLatenciesMs(run.id);
+          repeats ??= await repeatGroups(run);
+          const floor = noiseFloor(
+            [...repeats.values()].map((g) =>
+              g.map((m) => m[rule.metric]).filter((x): x is number => x !== null),
+            ),
+          );
+          const significance = gateSignificance({
+            percentile,
+            current: currentLatencies,
+            baseline: await pooledLatencies(baseline.runIds),
+            minEffectMs: Math.abs(rule.value * v.baseline),
+            noiseFloorMs: floor,
+            notComparable: await incomparable(run, baseline.runIds),
+          });
+          verdict.significance = significance;
+          // The fixed rule says how large a change matters; the runs must also show one.
+          if (v.failed && significance.verdict !== 'regressed') {
+            verdict.failed = false;
+            verdict.reason = `${v.reason}, but not significant: ${significance.reason}`;
+          }
+        }
+        verdicts.push(verdict);
       }
       return toResult(
         await gates.saveResult({

@@ -236,4 +236,88 @@ describe.each(backends)('gates and history on $name', (backend) => {
       istioP99,
     );
   });
+
+  it('fails a percentile rule only on a significant change beyond the rule and the noise floor', async () => {
+    const benchmark = `gate-noise-${Date.now()}`;
+    const p = await server.json(
+      '/projects',
+      jsonBody({ name: benchmark, visibility: 'public' }),
+      project,
+    );
+    const newRun = async (latencies: number[], extra: Record<string, unknown> = {}) => {
+      const r = await server.json(
+        '/runs',
+        jsonBody({
+          project: p.body.id,
+          benchmark,
+          scenario: 's',
+          mesh: { name: 'consul' },
+          ...extra,
+        }),
+        run,
+      );
+      await server.api(`/runs/${r.body.id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: events(latencies),
+      });
+      return r.body.id;
+    };
+    const finish = async (id: string) =>
+      (
+        await server.json(
+          `/runs/${id}`,
+          { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' },
+          finishedRun,
+        )
+      ).body.gate;
+    // 50 proxies at 10, 20 ... 500 ms: P99 (rank 50 of 50) is the slowest, 500 ms.
+    const tens = (scale = 1) => Array.from({ length: 50 }, (_, i) => (i + 1) * 10 * scale);
+    const topology = { nodes: 10, instances: 50 };
+    const base = await newRun(tens(), { topology });
+    await finish(base);
+    const created = await server.json(
+      `/projects/${p.body.id}/thresholds`,
+      jsonBody({ benchmark, rule: 'p99>+10%', baseline: base }),
+    );
+    expect(created.status).toBe(201);
+
+    // One proxy slower: P99 500 -> 600 ms breaks the fixed rule, but a resample of the 50
+    // misses that one proxy about a third of the time ((49/50)^50): the interval holds 0.
+    const oneSlow = await finish(await newRun([...tens().slice(0, 49), 600], { topology }));
+    expect(oneSlow?.passed).toBe(true);
+    expect(oneSlow?.verdicts[0]).toMatchObject({ current: 600, bound: 550, failed: false });
+    expect(oneSlow?.verdicts[0]?.significance).toMatchObject({
+      verdict: 'no-significant-change',
+      delta: 100,
+    });
+    expect(oneSlow?.verdicts[0]?.significance?.low).toBeLessThanOrEqual(0);
+
+    // Every proxy 20 % slower: every resampled rank of 45 and above is slower than the
+    // baseline's slowest, so the interval is above 0; +100 ms is beyond 10 % (50 ms).
+    const slower = await finish(await newRun(tens(1.2), { topology }));
+    expect(slower?.passed).toBe(false);
+    expect(slower?.verdicts[0]?.significance).toMatchObject({ verdict: 'regressed', delta: 100 });
+    expect(slower?.verdicts[0]?.significance?.low).toBeGreaterThan(0);
+
+    // Another topology: not comparable, said so, and not failed on it.
+    const other = await finish(await newRun(tens(1.2), { topology: { nodes: 5, instances: 50 } }));
+    expect(other?.verdicts[0]?.significance).toMatchObject({
+      verdict: 'not-comparable',
+      reason: 'different topology: nodes 5 here, 10 in the baseline',
+    });
+    expect(other?.verdicts[0]?.failed).toBe(false);
+
+    // Two repeats of one configuration whose P99s are 500 and 650 ms: the noise floor is
+    // 150 ms, so +100 ms (20 % slower) is no longer a regression.
+    await finish(await newRun(tens(), { topology, labels: { repeat: 'cfg-a' } }));
+    await finish(await newRun(tens(1.3), { topology, labels: { repeat: 'cfg-a' } }));
+    const withinNoise = await finish(await newRun(tens(1.2), { topology }));
+    expect(withinNoise?.verdicts[0]?.significance).toMatchObject({
+      verdict: 'no-significant-change',
+      noiseFloorMs: 150,
+      reason: '100 ms is within the noise floor (150 ms)',
+    });
+    expect(withinNoise?.passed).toBe(true);
+  });
 });

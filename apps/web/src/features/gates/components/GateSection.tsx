@@ -11,6 +11,36 @@ const num = (v: number | null) =>
     ? NO_VALUE
     : new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(v);
 
+const VERDICT_WORDS = {
+  regressed: 'regressed',
+  improved: 'improved',
+  'no-significant-change': 'no significant change',
+  'not-comparable': 'not comparable',
+} as const;
+
+/** The statistical verdict of a percentile rule: words, the interval and the noise floor. */
+function Significance({ s }: { s: NonNullable<GateVerdict['significance']> }) {
+  const ms = (v: number) => `${num(v)} ms`;
+  return (
+    <div className="gate-significance" data-testid="gate-significance">
+      <span className={`gate-stat gate-stat-${s.verdict}`}>{VERDICT_WORDS[s.verdict]}</span>{' '}
+      {s.delta !== undefined && s.low !== undefined && s.high !== undefined && (
+        <span>
+          Δ {s.delta > 0 ? '+' : ''}
+          {ms(s.delta)}, {Math.round((s.level ?? 0.95) * 100)} % interval {ms(s.low)} to{' '}
+          {ms(s.high)}
+        </span>
+      )}
+      <span className="muted">
+        {' '}
+        · noise floor{' '}
+        {s.noiseFloorMs === null ? 'not measured (no runs labelled repeat)' : ms(s.noiseFloorMs)}
+        {s.verdict === 'not-comparable' && ` · ${s.reason}`}
+      </span>
+    </div>
+  );
+}
+
 function VerdictRow({ v }: { v: GateVerdict }) {
   return (
     <tr className={v.failed ? 'gate-failed' : 'gate-passed'}>
@@ -25,6 +55,7 @@ function VerdictRow({ v }: { v: GateVerdict }) {
       <td className="num">{num(v.bound)}</td>
       <td>
         <strong>{v.failed ? 'failed' : 'passed'}</strong> <span className="muted">{v.reason}</span>
+        {v.significance && <Significance s={v.significance} />}
       </td>
     </tr>
   );

@@ -1,0 +1,90 @@
+// Whether a percentile moved beyond noise: the gate's fixed rule (p99>+10%) says how large a
+// change matters; this says whether the runs show one. A rule on a percentile of raw
+// observations regresses only when (1) the bootstrap interval of the percentile difference
+// excludes zero, (2) the difference is larger than the rule's own minimum and (3) larger than
+// the project's noise floor, learnt from runs of one configuration repeated (A/A runs).
+import { type PercentileDifference, percentileDifference } from './quantile-bootstrap.ts';
+
+export type SignificanceVerdict =
+  | 'regressed'
+  | 'improved'
+  | 'no-significant-change'
+  | 'not-comparable';
+
+export interface Significance extends Partial<PercentileDifference> {
+  verdict: SignificanceVerdict;
+  /** The largest difference of this percentile between two repeats of one configuration. */
+  noiseFloorMs: number | null;
+  reason: string;
+}
+
+export interface SignificanceInput {
+  percentile: number;
+  /** Ascending, ms. */
+  current: Float64Array | null;
+  baseline: Float64Array | null;
+  /** The smallest difference (ms) that the rule counts: e.g. 10 % of the baseline. */
+  minEffectMs: number;
+  noiseFloorMs: number | null;
+  /** Why the runs cannot be compared, when they cannot (topology, sizes...). */
+  notComparable?: string | undefined;
+}
+
+const ms = (v: number) => `${Math.round(v * 10) / 10} ms`;
+
+export function gateSignificance(input: SignificanceInput, level = 0.95): Significance {
+  const { noiseFloorMs } = input;
+  if (input.notComparable) {
+    return { verdict: 'not-comparable', noiseFloorMs, reason: input.notComparable };
+  }
+  if (!input.current?.length || !input.baseline?.length) {
+    return {
+      verdict: 'not-comparable',
+      noiseFloorMs,
+      reason: `no raw observations ${input.current?.length ? 'in the baseline' : 'in this run'}`,
+    };
+  }
+  const d = percentileDifference(
+    input.current,
+    input.baseline,
+    input.percentile,
+    level,
+  ) as PercentileDifference;
+  const interval = `${Math.round(level * 100)} % interval ${ms(d.low)} to ${ms(d.high)}`;
+  const floor = Math.max(input.minEffectMs, noiseFloorMs ?? 0);
+  const floorText =
+    noiseFloorMs !== null && noiseFloorMs > input.minEffectMs
+      ? `the noise floor (${ms(noiseFloorMs)})`
+      : `the rule's minimum (${ms(input.minEffectMs)})`;
+  if (d.low <= 0 && d.high >= 0) {
+    return { ...d, verdict: 'no-significant-change', noiseFloorMs, reason: `${interval} holds 0` };
+  }
+  if (Math.abs(d.delta) <= floor) {
+    return {
+      ...d,
+      verdict: 'no-significant-change',
+      noiseFloorMs,
+      reason: `${ms(d.delta)} is within ${floorText}`,
+    };
+  }
+  return {
+    ...d,
+    verdict: d.delta > 0 ? 'regressed' : 'improved',
+    noiseFloorMs,
+    reason: `${d.delta > 0 ? '+' : ''}${ms(d.delta)}, ${interval}, beyond ${floorText}`,
+  };
+}
+
+/**
+ * The noise floor of a percentile from groups of repeated runs (each group: the values of
+ * one configuration's runs): the largest spread within a group; null without a group of two.
+ */
+export function noiseFloor(groups: number[][]): number | null {
+  let floor: number | null = null;
+  for (const g of groups) {
+    if (g.length < 2) continue;
+    const spread = Math.max(...g) - Math.min(...g);
+    floor = floor === null ? spread : Math.max(floor, spread);
+  }
+  return floor;
+}
