@@ -161,6 +161,35 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect(finished.code).toBe(1);
   });
 
+  it('gates: a percentile rule broken by one slow proxy passes as no significant change', async () => {
+    // 50 proxies at 10, 20 ... 500 ms; the current run's slowest at 600: P99 (rank 50 of 50)
+    // 500 -> 600 ms breaks p99>+10%, but a resample of 50 misses that proxy a third of the
+    // time, so the interval of the difference holds 0. Every proxy 20 % slower does not.
+    const base = await create();
+    await cli(['events', base, eventsFile(50, (i) => (i + 1) * 10)], env);
+    const oneSlow = await create();
+    await cli(['events', oneSlow, eventsFile(50, (i) => (i === 49 ? 600 : (i + 1) * 10))], env);
+    const passing = await cli(
+      ['compare', oneSlow, '--baseline', base, '--fail-on', 'p99>+10%'],
+      env,
+    );
+    expect(passing.code, passing.stderr).toBe(0);
+    expect(passing.stdout).toContain('✅ all 1 rules passed');
+    expect(passing.stdout).toContain('- `p99>+10%`: no significant change: 95 % interval');
+    const slower = await create();
+    await cli(['events', slower, eventsFile(50, (i) => (i + 1) * 12)], env);
+    const failing = await cli(
+      ['compare', slower, '--baseline', base, '--fail-on', 'p99>+10%', '--json'],
+      env,
+    );
+    expect(failing.code).toBe(1);
+    expect(JSON.parse(failing.stdout).verdicts[0].significance).toMatchObject({
+      verdict: 'regressed',
+      delta: 100,
+      metric: 'p99',
+    });
+  });
+
   it("takes the median of a branch's last runs as the baseline", async () => {
     const scenario = `branch-${Date.now()}`;
     const mk = async (scale: number, branch: string) => {

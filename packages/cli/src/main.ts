@@ -11,7 +11,6 @@ import {
   metricsOf,
   parseRule,
   RuleError,
-  type Verdict,
 } from '@meshbench/gates';
 import {
   type CreateRunBody,
@@ -25,7 +24,7 @@ import {
 import { ciLabels } from './ci-labels.ts';
 import { type EventsUpload, uploadEvents } from './events-upload.ts';
 import { http } from './http.ts';
-import { markdownSummary } from './markdown.ts';
+import { type GateLine, markdownSummary } from './markdown.ts';
 
 export const EXIT = { ok: 0, gateFailed: 1, usage: 2, api: 3, notFound: 4 } as const;
 
@@ -82,6 +81,9 @@ compare / run finish --gate:
                                within1s<95%   fewer than 95 % of proxies within 1 s
                                missing>0      proxies that never applied the change
                              metrics: p50 p90 p95 p96 p99 p99.9 mean max within1s missing
+                             a relative percentile rule (p99>+10%) fails only when the
+                             server finds the change beyond noise (exact bootstrap interval
+                             without 0, beyond the noise floor of runs labelled repeat)
   Prints a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).
 
 Exit codes:
@@ -232,9 +234,38 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
     baselineLabel = `run ${base.id} (${base.mesh.name}${base.mesh.version ? ` ${base.mesh.version}` : ''}, ${base.startedAt})`;
     compareUrl = `${ctx.url}/compare?runs=${base.id},${run.id}`;
   }
-  const verdicts: Verdict[] = rules.map((rule) =>
+  const verdicts: GateLine[] = rules.map((rule) =>
     evaluate(rule, current[rule.metric], baseline ? baseline[rule.metric] : null),
   );
+  // A percentile rule against a baseline is also asked whether the change is beyond noise
+  // (the server's exact bootstrap and noise floor): the build fails only when it is.
+  for (const v of verdicts) {
+    const { rule } = v;
+    if (
+      !baselineRef ||
+      !rule.relative ||
+      (rule.op !== '>' && rule.op !== '>=') ||
+      !/^p\d/.test(rule.metric) ||
+      v.baseline === null ||
+      v.current === null
+    )
+      continue;
+    try {
+      v.significance = await ctx.api.runs.significance(run.id, {
+        baseline: baselineRef,
+        last: Number(values.last ?? 5),
+        metric: rule.metric,
+        minEffectMs: Math.abs(rule.value * v.baseline),
+      });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 404) continue;
+      throw error;
+    }
+    if (v.failed && v.significance.verdict !== 'regressed') {
+      v.failed = false;
+      v.reason = `${v.reason}, but not significant: ${v.significance.reason}`;
+    }
+  }
   const failed = verdicts.some((v) => v.failed);
   const title = `${run.mesh.name}${run.mesh.version ? ` ${run.mesh.version}` : ''} · ${run.benchmark} / ${run.scenario}`;
   const md = markdownSummary({ title, baselineLabel, current, baseline, verdicts, compareUrl });
@@ -254,6 +285,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
             bound: v.bound,
             failed: v.failed,
             reason: v.reason,
+            ...(v.significance ? { significance: v.significance } : {}),
           })),
         })
       : md,

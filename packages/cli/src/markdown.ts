@@ -1,7 +1,17 @@
 // The gate's Markdown summary: for a pull-request comment or GITHUB_STEP_SUMMARY.
 
 import { higherIsBetter, type Metrics, type Verdict } from '@meshbench/gates';
-import type { Metric } from '@meshbench/schema';
+import type { Metric, SignificanceAnswer } from '@meshbench/schema';
+
+/** A rule's verdict, with the server's significance test when the rule has one. */
+export type GateLine = Verdict & { significance?: SignificanceAnswer };
+
+const WORDS = {
+  regressed: 'regressed',
+  improved: 'improved',
+  'no-significant-change': 'no significant change',
+  'not-comparable': '⚠️ not comparable',
+} as const;
 
 const fmt = (metric: Metric, v: number | null) => {
   if (v === null) return 'n/a';
@@ -25,7 +35,7 @@ export interface Summary {
   baselineLabel: string;
   current: Metrics;
   baseline: Metrics | null;
-  verdicts: Verdict[];
+  verdicts: GateLine[];
   compareUrl?: string | undefined;
 }
 
@@ -61,6 +71,14 @@ export function markdownSummary(s: Summary): string {
     );
   }
   for (const v of failed) lines.push('', `- \`${v.rule.text}\`: ${v.reason}`);
+  const tested = s.verdicts.filter((v) => v.significance);
+  if (tested.length > 0) lines.push('');
+  for (const v of tested) {
+    const sig = v.significance as SignificanceAnswer;
+    const floor =
+      sig.noiseFloorMs === null ? 'noise floor not measured' : `noise floor ${sig.noiseFloorMs} ms`;
+    lines.push(`- \`${v.rule.text}\`: ${WORDS[sig.verdict]}: ${sig.reason} (${floor})`);
+  }
   if (s.compareUrl) lines.push('', `[Open the comparison](${s.compareUrl})`);
   return `${lines.join('\n')}\n`;
 }

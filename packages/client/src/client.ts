@@ -33,6 +33,8 @@ import {
   seriesList,
   seriesPoints,
   type seriesQuery,
+  significanceAnswer,
+  type significanceQuery,
   statsdStats,
   storedLoadResult,
   storedSourceLines,
@@ -58,6 +60,7 @@ export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'js
 export type TailQuery = QueryOf<typeof tailQuery>;
 export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
+export type SignificanceQuery = QueryOf<typeof significanceQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
 export type SeriesQuery = QueryOf<typeof seriesQuery>;
 export type PointsQuery = QueryOf<typeof pointsQuery>;
@@ -103,6 +106,8 @@ export const paths = {
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail/attribution${queryString(q)}`,
   gate: (runId: string) => `/runs/${enc(runId)}/gate`,
+  significance: (runId: string, q: SignificanceQuery) =>
+    `/runs/${enc(runId)}/significance${queryString(q)}`,
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
   events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
   eventSource: (runId: string, source: string) =>
@@ -270,6 +275,8 @@ export function createClient(transport: Transport) {
         ),
       gate: (runId: string, opts?: CallOptions) =>
         get('/runs/{id}/gate', paths.gate(runId), gateResult, opts),
+      significance: (runId: string, q: SignificanceQuery, opts?: CallOptions) =>
+        get('/runs/{id}/significance', paths.significance(runId, q), significanceAnswer, opts),
       /** Lines of a source the run holds, for a re-run to send only the others. */
       eventSource: (runId: string, source: string, opts?: CallOptions) =>
         get(

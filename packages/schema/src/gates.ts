@@ -56,6 +56,45 @@ export const threshold = z.object({
 });
 export type Threshold = z.infer<typeof threshold>;
 
+/** Whether a percentile moved beyond noise between a run and its baseline. */
+export const significance = z.object({
+  verdict: z.enum(['regressed', 'improved', 'no-significant-change', 'not-comparable']),
+  reason: z.string(),
+  delta: z.number().optional().describe('current minus baseline percentile, ms'),
+  low: z.number().optional().describe('the interval of the difference, ms'),
+  high: z.number().optional(),
+  level: z.number().optional().describe('0.95: the central 95 % of the bootstrap distribution'),
+  noiseFloorMs: z
+    .number()
+    .nullable()
+    .describe('the largest spread of this percentile among repeats of one configuration'),
+});
+export type Significance = z.infer<typeof significance>;
+
+export const significanceQuery = z.object({
+  baseline: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      'a run id, or branch:NAME for the pooled observations of its last `last` finished runs',
+    ),
+  last: z.coerce.number().int().min(1).max(100).default(5),
+  metric: z.enum(['p50', 'p90', 'p95', 'p96', 'p99', 'p99.9']).default('p99'),
+  minEffectMs: z.coerce
+    .number()
+    .min(0)
+    .default(0)
+    .describe('the smallest difference that counts (a rule of +10 % on 800 ms: 80)'),
+});
+export type SignificanceQuery = z.infer<typeof significanceQuery>;
+
+export const significanceAnswer = significance.extend({
+  metric: z.string(),
+  baseline: z.string().describe('what the run was held against'),
+});
+export type SignificanceAnswer = z.infer<typeof significanceAnswer>;
+
 export const gateVerdict = z.object({
   rule: z.string(),
   baseline: z.string().describe('what the rule was held against'),
@@ -64,19 +103,7 @@ export const gateVerdict = z.object({
   bound: z.number().nullable(),
   failed: z.boolean(),
   reason: z.string(),
-  significance: z
-    .object({
-      verdict: z.enum(['regressed', 'improved', 'no-significant-change', 'not-comparable']),
-      reason: z.string(),
-      delta: z.number().optional().describe('current minus baseline percentile, ms'),
-      low: z.number().optional().describe('the interval of the difference, ms'),
-      high: z.number().optional(),
-      level: z.number().optional().describe('0.95: the central 95 % of the bootstrap distribution'),
-      noiseFloorMs: z
-        .number()
-        .nullable()
-        .describe('the largest spread of this percentile among repeats of one configuration'),
-    })
+  significance: significance
     .optional()
     .describe(
       'rules on a percentile of raw observations with a baseline: the exact bootstrap interval of the difference; the rule fails only when it excludes zero and the difference is beyond both the rule and the noise floor',

@@ -3,7 +3,7 @@
 // of REGRESSION_NIGHT on, applies changes 25 % slower). What the History page and its change
 // points are for; posted through the public API like every demo run.
 import type { CreateRunBody, ProbeEvent } from '@meshbench/schema';
-import { formatTimestampUs, parseTimestampUs } from '../ingest/timestamps.ts';
+import { formatTimestampUs } from '../ingest/timestamps.ts';
 import { prng } from './prng.ts';
 
 export const NIGHTS = 24;

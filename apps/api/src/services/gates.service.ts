@@ -15,6 +15,10 @@ import type {
   GateResult,
   History,
   HistoryQuery,
+  Metric,
+  Significance,
+  SignificanceAnswer,
+  SignificanceQuery,
   Threshold,
 } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
@@ -158,6 +162,28 @@ export function gatesService(deps: {
     return groups;
   }
 
+  /** Whether the run's percentile `metric` moved beyond noise against the baseline runs. */
+  async function significanceOf(
+    run: RunRow,
+    baselineRunIds: string[],
+    metric: Metric,
+    minEffectMs: number,
+  ): Promise<Significance> {
+    const repeats = await repeatGroups(run);
+    return gateSignificance({
+      percentile: percentileOf(metric) as number,
+      current: await gates.firstChangeLatenciesMs(run.id),
+      baseline: await pooledLatencies(baselineRunIds),
+      minEffectMs,
+      noiseFloorMs: noiseFloor(
+        [...repeats.values()].map((g) =>
+          g.map((m) => m[metric]).filter((x): x is number => x !== null),
+        ),
+      ),
+      notComparable: await incomparable(run, baselineRunIds),
+    });
+  }
+
   /** Why a baseline of one run cannot be held against this run, if it cannot. */
   async function incomparable(run: RunRow, runIds: string[]): Promise<string | undefined> {
     if (runIds.length !== 1) return undefined;
@@ -233,8 +259,6 @@ export function gatesService(deps: {
       const applicable = await gates.applicable(run.projectId, run.benchmark, run.scenario);
       if (applicable.length === 0) return null;
       const current = await metricsOfRun(run.id);
-      let currentLatencies: Float64Array | null | undefined;
-      let repeats: Map<string, Metrics[]> | undefined;
       const verdicts = [];
       for (const t of applicable) {
         const rule = parseRule(t.rule);
@@ -261,21 +285,12 @@ export function gatesService(deps: {
           v.baseline !== null &&
           v.current !== null
         ) {
-          currentLatencies ??= await gates.firstChangeLatenciesMs(run.id);
-          repeats ??= await repeatGroups(run);
-          const floor = noiseFloor(
-            [...repeats.values()].map((g) =>
-              g.map((m) => m[rule.metric]).filter((x): x is number => x !== null),
-            ),
+          const significance = await significanceOf(
+            run,
+            baseline.runIds,
+            rule.metric,
+            Math.abs(rule.value * v.baseline),
           );
-          const significance = gateSignificance({
-            percentile,
-            current: currentLatencies,
-            baseline: await pooledLatencies(baseline.runIds),
-            minEffectMs: Math.abs(rule.value * v.baseline),
-            noiseFloorMs: floor,
-            notComparable: await incomparable(run, baseline.runIds),
-          });
           verdict.significance = significance;
           // The fixed rule says how large a change matters; the runs must also show one.
           if (v.failed && significance.verdict !== 'regressed') {
@@ -292,6 +307,17 @@ export function gatesService(deps: {
           verdicts,
         }),
       );
+    },
+
+    /** The significance of a run's percentile against a baseline, as a gate would test it. */
+    async significance(runRef: string, q: SignificanceQuery): Promise<SignificanceAnswer> {
+      const run = await runs.find(runRef);
+      if (!run) throw notFound(`run "${runRef}"`);
+      const baseline = await baselineOf(run, q.baseline, q.last);
+      if (baseline.runIds.length === 0)
+        throw notFound(`a baseline with observations: ${baseline.label}`);
+      const s = await significanceOf(run, baseline.runIds, q.metric, q.minEffectMs);
+      return { ...s, metric: q.metric, baseline: baseline.label.replace('median of', 'pooled') };
     },
 
     async result(runRef: string): Promise<GateResult> {

@@ -6,6 +6,8 @@ import {
   gateResult,
   history,
   historyQuery,
+  significanceAnswer,
+  significanceQuery,
   threshold,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -30,6 +32,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => gates.result(request.params.id),
+  );
+
+  app.get(
+    '/runs/:id/significance',
+    {
+      schema: {
+        tags: ['gates'],
+        description:
+          "Whether a percentile of the run's first change moved beyond noise against a baseline: the exact bootstrap interval of the difference, the noise floor of runs labelled repeat, and a verdict (regressed, improved, no-significant-change, not-comparable). What a threshold's percentile rule tests, and what the CLI's --gate asks.",
+        params: runParams,
+        querystring: significanceQuery,
+        response: { 200: significanceAnswer, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) => gates.significance(request.params.id, request.query),
   );
 
   app.get(
