@@ -77,6 +77,8 @@ test('the history page marks the change point where P99 stepped up and links its
     });
     ids.push(run.id);
     await api.postEvents(run.id, events(range(1 + offset, 100 + offset)), `cp-${benchmark}-${i}`);
+    // A finish looks for change points in the run's series and keeps them as alerts.
+    await api.finishRun(run.id, new Date(T0 + i * 86_400_000 + 3_600_000).toISOString());
   }
   await page.goto(`/history?benchmark=${benchmark}&metric=p99`);
   const cps = page.getByTestId('history-change-points').locator('tbody tr');
@@ -89,8 +91,16 @@ test('the history page marks the change point where P99 stepped up and links its
   await expect(cells.nth(3)).toHaveText(`${formatMsValue(598 / 6)} ms`);
   await expect(cells.nth(4)).toHaveText(`${formatMsValue(895 / 6)} ms`);
   await expect(page.locator('.recharts-reference-line')).toHaveCount(1);
+  // Triage: the change point's alert is open; dismissing it asks why, and says it is done.
+  const triage = cps.nth(0).getByTestId('alert-triage');
+  await expect(triage.getByTestId('alert-state')).toHaveText('open');
+  await triage.getByRole('button', { name: 'dismiss…' }).click();
+  await triage.getByLabel('Reason to dismiss').fill('expected: new retry policy');
   await page.screenshot({
     path: new URL('../artifacts/history-change-points.png', import.meta.url).pathname,
     fullPage: true,
   });
+  await triage.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(triage.getByTestId('alert-state')).toHaveText('dismissed');
+  await expect(triage.getByRole('button', { name: 'reopen' })).toBeVisible();
 });

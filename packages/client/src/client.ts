@@ -1,6 +1,7 @@
 // Every route of the API as a typed call: the path and query built here, the answer parsed
 // with the route's zod schema from @meshbench/schema (the one the API serializes with).
 import {
+  alert,
   changeList,
   createdReport,
   createdToken,
@@ -46,6 +47,7 @@ import {
   timeline,
   type timelineQuery,
   tokenInfo,
+  type updateAlertBody,
 } from '@meshbench/schema';
 import { z } from 'zod';
 import { InvalidResponseError } from './errors.ts';
@@ -93,6 +95,9 @@ export const paths = {
   projectThresholds: (projectId: string) => `/projects/${enc(projectId)}/thresholds`,
   token: (tokenId: string) => `/tokens/${enc(tokenId)}`,
   threshold: (thresholdId: string) => `/thresholds/${enc(thresholdId)}`,
+  projectAlerts: (projectId: string, q: { state?: string } = {}) =>
+    `/projects/${enc(projectId)}/alerts${queryString(q)}`,
+  alert: (alertId: string) => `/alerts/${enc(alertId)}`,
   reports: () => '/reports',
   report: (slug: string) => `/reports/${enc(slug)}`,
   runs: (q: RunListQuery = {}) => `/runs${queryString(q)}`,
@@ -217,6 +222,10 @@ export function createClient(transport: Transport) {
           opts,
           json(body),
         ),
+      alerts: (projectId: string, q: { state?: string } = {}, opts?: CallOptions) =>
+        get('/projects/{id}/alerts', paths.projectAlerts(projectId, q), z.array(alert), opts),
+      updateAlert: (alertId: string, body: z.input<typeof updateAlertBody>, opts?: CallOptions) =>
+        call('PATCH', '/alerts/{id}', paths.alert(alertId), alert, opts, json(body)),
       deleteThreshold: (thresholdId: string, opts?: CallOptions) =>
         call('DELETE', '/thresholds/{id}', paths.threshold(thresholdId), nothing, opts),
     },

@@ -169,6 +169,10 @@ export const historyChangePoint = z.object({
   after: z.number().describe('mean from this change point to the next'),
   change: z.number().describe('after / before - 1'),
   pValue: z.number().describe('two-sided t-test of the two segments'),
+  alert: z
+    .object({ id: z.uuid(), state: z.enum(['open', 'acknowledged', 'dismissed']) })
+    .nullable()
+    .describe("the change point's alert, kept since a run's finish found it (p99 series only)"),
 });
 export type HistoryChangePoint = z.infer<typeof historyChangePoint>;
 

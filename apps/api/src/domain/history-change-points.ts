@@ -18,10 +18,7 @@ export function historyChangePoints(
   const series = new Map<
     string,
     {
-      key: Omit<
-        HistoryChangePoint,
-        'runId' | 'previousRunId' | 'before' | 'after' | 'change' | 'pValue'
-      >;
+      key: Pick<HistoryChangePoint, 'scenario' | 'mesh' | 'branch'>;
       runs: HistoryPoint[];
     }
   >();
@@ -48,6 +45,7 @@ export function historyChangePoints(
         after: c.meanAfter,
         change: c.forwardChange,
         pValue: c.pValue,
+        alert: null,
       });
     }
   }

@@ -1,10 +1,11 @@
 // Thresholds and gate results in Postgres.
 import { type Db, DEFAULT_STAGE, tables } from '@meshbench/db';
-import { and, asc, eq, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
 import { toFloat64 } from './propagation.repository.ts';
 
-const { thresholds, gateResults, changes, latencyBlocks } = tables;
+const { thresholds, gateResults, changes, latencyBlocks, alerts } = tables;
 export type ThresholdRow = typeof thresholds.$inferSelect;
+export type AlertRow = typeof alerts.$inferSelect;
 export type GateResultRow = typeof gateResults.$inferSelect;
 
 export function gatesRepository(db: Db) {
@@ -86,6 +87,42 @@ export function gatesRepository(db: Db) {
         at += b.length;
       }
       return out;
+    },
+    alertsOfSeries: (projectId: string, seriesKey: string, kind: string) =>
+      db
+        .select()
+        .from(alerts)
+        .where(
+          and(eq(alerts.projectId, projectId), eq(alerts.seriesKey, seriesKey), eq(alerts.kind, kind)),
+        ),
+    alertsOf: (projectId: string, state?: string) =>
+      db
+        .select()
+        .from(alerts)
+        .where(
+          state
+            ? and(eq(alerts.projectId, projectId), eq(alerts.state, state))
+            : eq(alerts.projectId, projectId),
+        )
+        .orderBy(desc(alerts.createdAt)),
+    async alert(id: string): Promise<AlertRow | undefined> {
+      const [row] = await db.select().from(alerts).where(eq(alerts.id, id)).limit(1);
+      return row;
+    },
+    async insertAlert(row: typeof alerts.$inferInsert): Promise<AlertRow> {
+      const [created] = await db.insert(alerts).values(row).returning();
+      return created as AlertRow;
+    },
+    async updateAlert(
+      id: string,
+      patch: Partial<Pick<AlertRow, 'runId' | 'previousRunId' | 'details' | 'state' | 'detected' | 'log'>>,
+    ): Promise<AlertRow> {
+      const [row] = await db
+        .update(alerts)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(eq(alerts.id, id))
+        .returning();
+      return row as AlertRow;
     },
     async result(runId: string): Promise<GateResultRow | undefined> {
       const [row] = await db

@@ -2,8 +2,10 @@
 // the project's own token and the admin token: the status each must get. A route added
 // without a row here fails the first test, so no write path escapes the matrix.
 import {
+  alert,
   createdReport,
   createdToken,
+  finishedRun,
   otlpExportMetricsResponse,
   project as projectAnswer,
   run as runAnswer,
@@ -11,7 +13,7 @@ import {
   threshold,
 } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { checkAnswer } from '../test/answer.ts';
 import { backends, ndjson, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
 
@@ -182,6 +184,27 @@ const ROWS: Record<string, Row> = {
       return { path: `/api/v1/thresholds/${t.id}`, init: { method: 'DELETE' } };
     },
     expect: runScoped(204),
+  },
+  'PATCH /api/v1/alerts/{id}': {
+    call: async (f) => {
+      // A finished run without observations fails any gate: an alert of the own project.
+      await f.admin(
+        `/api/v1/projects/${f.own.id}/thresholds`,
+        json('POST', { benchmark: 'matrix', rule: 'p99<1000' }),
+        threshold,
+      );
+      const r = await f.run();
+      await f.admin(`/api/v1/runs/${r.id}`, json('PATCH', {}), finishedRun);
+      const list = await f.admin(
+        `/api/v1/projects/${f.own.id}/alerts`,
+        { method: 'GET' },
+        z.array(alert),
+      );
+      const a = list.find((x) => x.runId === r.id);
+      if (!a) throw new Error('the failed gate left no alert');
+      return { path: `/api/v1/alerts/${a.id}`, init: json('PATCH', { state: 'acknowledged' }) };
+    },
+    expect: runScoped(200),
   },
   'DELETE /api/v1/tokens/{id}': {
     call: async (f) => {

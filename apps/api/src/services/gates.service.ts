@@ -11,6 +11,8 @@ import {
   RuleError,
 } from '@meshbench/gates';
 import type {
+  Alert,
+  AlertState,
   CreateThresholdBody,
   GateResult,
   History,
@@ -20,12 +22,15 @@ import type {
   SignificanceAnswer,
   SignificanceQuery,
   Threshold,
+  UpdateAlertBody,
 } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
+import { changePoints } from '../domain/change-points.ts';
 import { gateSignificance, noiseFloor } from '../domain/gate-significance.ts';
 import { historyChangePoints } from '../domain/history-change-points.ts';
 import { AppError, notFound } from '../errors.ts';
 import type {
+  AlertRow,
   GateResultRow,
   GatesRepository,
   ThresholdRow,
@@ -39,6 +44,29 @@ function percentileOf(metric: string): number | null {
   const m = /^p(\d+(?:\.\d+)?)$/.exec(metric);
   return m ? Number(m[1]) : null;
 }
+
+/** What a run's finish looks for change points in: its series' P99, the newest 100 runs. */
+const ALERT_METRIC = 'p99' as const;
+const ALERT_WINDOW = 100;
+const ALERT_DETECTION = { maxPValue: 0.001, minMagnitude: 0.05, minSegment: 3, windowLen: 50 };
+
+const toAlert = (a: AlertRow): Alert => ({
+  id: a.id,
+  projectId: a.projectId,
+  kind: a.kind as Alert['kind'],
+  series: a.series as Alert['series'],
+  runId: a.runId,
+  previousRunId: a.previousRunId,
+  details: a.details,
+  state: a.state as AlertState,
+  detected: a.detected,
+  log: a.log as Alert['log'],
+  createdAt: a.createdAt.toISOString(),
+  updatedAt: a.updatedAt.toISOString(),
+});
+
+const seriesKeyOf = (s: Alert['series']) =>
+  JSON.stringify([s.benchmark, s.scenario, s.mesh, s.branch, s.metric]);
 
 /** The split step's window over a history (Otava's default). */
 const HISTORY_WINDOW = 50;
@@ -198,6 +226,160 @@ export function gatesService(deps: {
     return undefined;
   }
 
+  /**
+   * Looks for change points in the finished run's series (its project, benchmark, scenario,
+   * mesh and branch; P99) and keeps them as alerts. A change point found again keeps its
+   * alert and state; one that later data moved to a nearby run takes its alert along (the
+   * log says from where); one no longer found is marked so, never deleted; a dismissed one
+   * stays dismissed.
+   */
+  async function detectChangePoints(run: RunRow): Promise<void> {
+    const branch = run.labels.branch ?? null;
+    const { rows } = await runs.list({
+      project: run.projectId,
+      benchmark: run.benchmark,
+      scenario: run.scenario,
+      mesh: run.meshName,
+      status: 'finished',
+      labels: branch === null ? [] : [['branch', branch]],
+      sort: '-startedAt',
+      limit: ALERT_WINDOW,
+      offset: 0,
+      privateProjects: run.projectId,
+    });
+    const ordered = rows
+      .filter((r) => r.meshName === run.meshName && (r.labels.branch ?? null) === branch)
+      .reverse();
+    const points: { runId: string; value: number }[] = [];
+    for (const r of ordered) {
+      const m = await metricsOfRun(r.id);
+      const value = m?.[ALERT_METRIC];
+      if (value !== null && value !== undefined) points.push({ runId: r.id, value });
+    }
+    const series = {
+      benchmark: run.benchmark,
+      scenario: run.scenario,
+      mesh: run.meshName,
+      branch,
+      metric: ALERT_METRIC,
+    };
+    const seriesKey = seriesKeyOf(series);
+    const found = changePoints(
+      points.map((p) => p.value),
+      ALERT_DETECTION,
+    ).points;
+    const kept = await gates.alertsOfSeries(run.projectId, seriesKey, 'change-point');
+    const indexOf = new Map(points.map((p, i) => [p.runId, i]));
+    const now = new Date().toISOString();
+    const claimed = new Set<string>();
+    for (const c of found) {
+      const runId = (points[c.index] as { runId: string }).runId;
+      const previousRunId = (points[c.index - 1] as { runId: string }).runId;
+      const details = {
+        before: c.meanBefore,
+        after: c.meanAfter,
+        change: c.forwardChange,
+        pValue: c.pValue,
+        ...ALERT_DETECTION,
+      };
+      const same = kept.find((a) => a.runId === runId && !claimed.has(a.id));
+      // Moved: a kept alert of this series within the minimum segment of the new place that
+      // no change point now sits on.
+      const moved =
+        same ??
+        kept.find((a) => {
+          if (claimed.has(a.id) || found.some((f) => points[f.index]?.runId === a.runId))
+            return false;
+          const at = indexOf.get(a.runId);
+          return at !== undefined && Math.abs(at - c.index) < ALERT_DETECTION.minSegment;
+        });
+      if (moved) {
+        claimed.add(moved.id);
+        const log = [...(moved.log as Record<string, unknown>[])];
+        if (moved.runId !== runId)
+          log.push({
+            at: now,
+            by: 'meshbench',
+            action: 'moved',
+            fromRunId: moved.runId,
+            toRunId: runId,
+          });
+        if (!moved.detected) log.push({ at: now, by: 'meshbench', action: 'detected' });
+        await gates.updateAlert(moved.id, { runId, previousRunId, details, detected: true, log });
+        continue;
+      }
+      await gates.insertAlert({
+        id: randomUUID(),
+        projectId: run.projectId,
+        kind: 'change-point',
+        seriesKey,
+        series,
+        runId,
+        previousRunId,
+        details,
+        state: 'open',
+        detected: true,
+        log: [{ at: now, by: 'meshbench', action: 'detected', toRunId: runId }],
+      });
+    }
+    for (const a of kept) {
+      if (claimed.has(a.id) || !a.detected || !indexOf.has(a.runId)) continue;
+      await gates.updateAlert(a.id, {
+        detected: false,
+        log: [
+          ...(a.log as Record<string, unknown>[]),
+          { at: now, by: 'meshbench', action: 'undetected' },
+        ],
+      });
+    }
+  }
+
+  /** A failed gate is an alert of its own: the run, its failed rules. */
+  async function gateAlert(run: RunRow, result: GateResult): Promise<void> {
+    if (result.passed) return;
+    const series = {
+      benchmark: run.benchmark,
+      scenario: run.scenario,
+      mesh: run.meshName,
+      branch: run.labels.branch ?? null,
+      metric: 'gate',
+    };
+    const seriesKey = seriesKeyOf(series);
+    const kept = await gates.alertsOfSeries(run.projectId, seriesKey, 'gate');
+    const details = {
+      failed: result.verdicts
+        .filter((v) => v.failed)
+        .map((v) => ({ rule: v.rule, reason: v.reason })),
+    };
+    const same = kept.find((a) => a.runId === run.id);
+    if (same) {
+      await gates.updateAlert(same.id, { details });
+      return;
+    }
+    await gates.insertAlert({
+      id: randomUUID(),
+      projectId: run.projectId,
+      kind: 'gate',
+      seriesKey,
+      series,
+      runId: run.id,
+      previousRunId: null,
+      details,
+      state: 'open',
+      detected: true,
+      log: [{ at: new Date().toISOString(), by: 'meshbench', action: 'detected', toRunId: run.id }],
+    });
+  }
+
+  async function whoIs(principal: Principal): Promise<string> {
+    if (principal.kind === 'admin') return 'admin';
+    if (principal.kind === 'project') {
+      const token = await projects.tokenName(principal.tokenId);
+      return token ?? `token ${principal.tokenId}`;
+    }
+    return 'anonymous';
+  }
+
   async function projectFor(ref: string, principal: Principal): Promise<string> {
     const list = await projects.list({ kind: 'admin' });
     const project = list.find((p) => p.id === ref || p.name === ref);
@@ -309,6 +491,44 @@ export function gatesService(deps: {
       );
     },
 
+    /** After a run finished: its change points and a failed gate, kept as alerts. */
+    async alertsAfterFinish(runId: string, gate: GateResult | null): Promise<void> {
+      const run = await runs.find(runId);
+      if (!run) throw notFound(`run "${runId}"`);
+      if (gate) await gateAlert(run, gate);
+      await detectChangePoints(run);
+    },
+
+    async alerts(
+      projectRef: string,
+      state: AlertState | undefined,
+      principal: Principal,
+    ): Promise<Alert[]> {
+      const list = await projects.list({ kind: 'admin' });
+      const project = list.find((p) => p.id === projectRef || p.name === projectRef);
+      if (!project) throw notFound(`project "${projectRef}"`);
+      const visible = privateProjectsVisible(principal);
+      if (project.visibility === 'private' && visible !== 'all' && visible !== project.id)
+        throw notFound(`project "${projectRef}"`);
+      return (await gates.alertsOf(project.id, state)).map(toAlert);
+    },
+
+    async updateAlert(id: string, body: UpdateAlertBody, principal: Principal): Promise<Alert> {
+      const a = await gates.alert(id);
+      if (!a) throw notFound(`alert "${id}"`);
+      refuse(writeRefusal(principal, a.projectId));
+      const log = [
+        ...(a.log as Record<string, unknown>[]),
+        {
+          at: new Date().toISOString(),
+          by: await whoIs(principal),
+          action: body.state,
+          ...(body.reason ? { reason: body.reason } : {}),
+        },
+      ];
+      return toAlert(await gates.updateAlert(id, { state: body.state, log }));
+    },
+
     /** The significance of a run's percentile against a baseline, as a gate would test it. */
     async significance(runRef: string, q: SignificanceQuery): Promise<SignificanceAnswer> {
       const run = await runs.find(runRef);
@@ -361,12 +581,26 @@ export function gatesService(deps: {
         minSegment: q.minSegment,
         windowLen: HISTORY_WINDOW,
       };
-      return {
-        metric: q.metric,
-        points,
-        changePoints: historyChangePoints(points, detection),
-        detection,
-      };
+      const found = historyChangePoints(points, detection);
+      // Each change point's kept alert, when its run's finish found it in a P99 series.
+      if (q.metric === ALERT_METRIC) {
+        const projectOf = new Map(rows.map((r) => [r.id, r.projectId]));
+        for (const c of found) {
+          const projectId = projectOf.get(c.runId);
+          if (!projectId) continue;
+          const key = seriesKeyOf({
+            benchmark: q.benchmark,
+            scenario: c.scenario,
+            mesh: c.mesh,
+            branch: c.branch,
+            metric: ALERT_METRIC,
+          });
+          const kept = await gates.alertsOfSeries(projectId, key, 'change-point');
+          const a = kept.find((x) => x.runId === c.runId);
+          if (a) c.alert = { id: a.id, state: a.state as AlertState };
+        }
+      }
+      return { metric: q.metric, points, changePoints: found, detection };
     },
   };
 }

@@ -146,6 +146,10 @@ export function projectsService(deps: {
       if (!(await projects.revokeToken(id))) throw notFound(`live token "${id}"`);
     },
 
+    /** A token's name, for logs of who did what (undefined for an unknown id). */
+    tokenName: async (id: string): Promise<string | undefined> =>
+      (await projects.tokenById(id))?.name,
+
     /** A token of the default project for the server's own posting (the demo). */
     serverToken: (name: string) => issueToken(DEFAULT_PROJECT_ID, name),
     revokeServerToken: async (id: string) => {

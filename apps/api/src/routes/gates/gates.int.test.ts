@@ -1,6 +1,15 @@
 // Thresholds on a project, the verdict on each finished run, and the history of one number.
-import { finishedRun, gateResult, history, project, run } from '@meshbench/schema';
+import {
+  alert,
+  createdToken,
+  finishedRun,
+  gateResult,
+  history,
+  project,
+  run,
+} from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { backends, jsonBody, ndjson, useServer } from '../../test/harness.ts';
 
 const T0 = Date.parse('2026-02-01T10:00:00Z');
@@ -319,5 +328,96 @@ describe.each(backends)('gates and history on $name', (backend) => {
       reason: '100 ms is within the noise floor (150 ms)',
     });
     expect(withinNoise?.passed).toBe(true);
+  });
+
+  it('keeps a change point found at a run finish as an alert: triaged by a named token, still dismissed after later runs', async () => {
+    const benchmark = `alerts-${Date.now()}`;
+    const p = await server.json(
+      '/projects',
+      jsonBody({ name: benchmark, visibility: 'private' }),
+      project,
+    );
+    const token = await server.json(
+      `/projects/${p.body.id}/tokens`,
+      jsonBody({ name: 'triage-bot' }),
+      createdToken,
+    );
+    const asBot = { authorization: `Bearer ${token.body.token}` };
+    const ids: string[] = [];
+    const finishRun = async (p99: number) => {
+      const r = await server.json(
+        '/runs',
+        jsonBody({
+          project: p.body.id,
+          benchmark,
+          scenario: 's',
+          mesh: { name: 'consul' },
+          labels: { branch: 'main' },
+        }),
+        run,
+      );
+      await server.api(`/runs/${r.body.id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: events([...Array.from({ length: 98 }, (_, i) => i + 1), p99, p99 + 1]),
+      });
+      await server.json(
+        `/runs/${r.body.id}`,
+        { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' },
+        finishedRun,
+      );
+      ids.push(r.body.id);
+    };
+    const alerts = async () =>
+      (await server.json(`/projects/${p.body.id}/alerts`, { headers: asBot }, z.array(alert))).body;
+    for (const p99 of [100, 102, 99, 101, 100, 98, 101, 100]) await finishRun(p99);
+    expect(await alerts()).toEqual([]);
+    for (const p99 of [130, 131, 129]) await finishRun(p99);
+    // Three runs after the step: the change point, found at the last finish, is an open alert.
+    const [found] = await alerts();
+    expect(found).toMatchObject({
+      kind: 'change-point',
+      state: 'open',
+      detected: true,
+      runId: ids[8],
+      previousRunId: ids[7],
+      series: { benchmark, scenario: 's', mesh: 'consul', branch: 'main', metric: 'p99' },
+    });
+    expect(found?.log.map((l) => [l.by, l.action])).toEqual([['meshbench', 'detected']]);
+
+    // Dismissing needs a reason, and a token of the project.
+    const noReason = await server.json(`/alerts/${found?.id}`, {
+      method: 'PATCH',
+      headers: { ...asBot, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'dismissed' }),
+    });
+    expect(noReason.status).toBe(400);
+    const dismissed = await server.json(
+      `/alerts/${found?.id}`,
+      {
+        method: 'PATCH',
+        headers: { ...asBot, 'content-type': 'application/json' },
+        body: JSON.stringify({ state: 'dismissed', reason: 'expected: the new retry policy' }),
+      },
+      alert,
+    );
+    expect(dismissed.body.state).toBe('dismissed');
+    expect(dismissed.body.log.at(-1)).toMatchObject({
+      by: 'triage-bot',
+      action: 'dismissed',
+      reason: 'expected: the new retry policy',
+    });
+
+    // Later runs on the new level: the same alert, still dismissed, no new one.
+    for (const p99 of [130, 128, 131, 130]) await finishRun(p99);
+    const after = await alerts();
+    expect(after.map((a) => [a.id, a.state, a.runId, a.detected])).toEqual([
+      [found?.id, 'dismissed', ids[8], true],
+    ]);
+    // The history shows the change point with its alert's state.
+    const hist = await server.json(`/history?benchmark=${benchmark}&metric=p99`, {}, history);
+    expect(hist.body.changePoints.map((c) => [c.runId, c.alert])).toEqual([
+      [ids[8], { id: found?.id, state: 'dismissed' }],
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 // Regression gates: a project's thresholds, a finished run's verdict, and one number across
 // runs (history). The verdict itself is made when a run finishes (PATCH /runs/{id}).
 import {
+  alert,
+  alertsQuery,
   apiError,
   createThresholdBody,
   gateResult,
@@ -9,6 +11,7 @@ import {
   significanceAnswer,
   significanceQuery,
   threshold,
+  updateAlertBody,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,6 +35,38 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => gates.result(request.params.id),
+  );
+
+  app.get(
+    '/projects/:id/alerts',
+    {
+      schema: {
+        tags: ['gates'],
+        description:
+          "The project's alerts, newest first: change points its runs' finishes found in their series' P99 (benchmark, scenario, mesh, branch), and failed gates; each with its state and log.",
+        params: projectParams,
+        querystring: alertsQuery,
+        response: { 200: z.array(alert), 404: apiError },
+      },
+    },
+    async (request) => gates.alerts(request.params.id, request.query.state, request.principal),
+  );
+
+  app.patch(
+    '/alerts/:id',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['gates'],
+        description:
+          'Triage: open, acknowledge or dismiss (with a reason) an alert; the log keeps who (token name) did what when. A dismissed change point stays dismissed when later runs arrive.',
+        params: z.object({ id: z.uuid() }),
+        body: updateAlertBody,
+        response: { 200: alert, ...errors },
+      },
+    },
+    async (request) => gates.updateAlert(request.params.id, request.body, request.principal),
   );
 
   app.get(

@@ -83,6 +83,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const finished = await services.runs.finish(request.params.id, request.body);
       const gate =
         finished.status === 'finished' ? await services.gates.evaluate(finished.id) : null;
+      if (finished.status === 'finished') await services.gates.alertsAfterFinish(finished.id, gate);
       return { ...finished, gate };
     },
   );

@@ -55,6 +55,7 @@ describe('history', () => {
           after: 1200,
           change: 0.5,
           pValue: 0.00002,
+          alert: null,
         },
         {
           scenario: 's',
@@ -66,6 +67,7 @@ describe('history', () => {
           after: 80,
           change: -0.2,
           pValue: 0.0005,
+          alert: { id: '00000000-0000-4000-8000-000000000009', state: 'dismissed' },
         },
       ],
     });

@@ -49,6 +49,8 @@ export interface ChangePointMark {
   before: string;
   after: string;
   pValue: string;
+  /** The change point's kept alert, when a run's finish found it. */
+  alert: { id: string; state: 'open' | 'acknowledged' | 'dismissed' } | null;
 }
 
 /** Each change point at the row of its first run after the change, in row order. */
@@ -69,6 +71,7 @@ export function changePointMarks(history: History): ChangePointMark[] {
       before: formatMetric(history.metric, c.before),
       after: formatMetric(history.metric, c.after),
       pValue: c.pValue < 1e-4 ? c.pValue.toExponential(1) : c.pValue.toFixed(4),
+      alert: c.alert,
     });
   }
   return marks.sort((a, b) => a.index - b.index);

@@ -22,7 +22,9 @@ import {
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { useRunFacets } from '../../runs/hooks/use-runs.ts';
+import { AlertTriage } from '../components/AlertTriage.tsx';
 import { useHistory } from '../hooks/use-history.ts';
+import '../history.css';
 
 const FIELDS = ['benchmark', 'scenario', 'branch', 'mesh'] as const;
 
@@ -167,6 +169,7 @@ export function HistoryPage() {
                       <th className="num">Mean after</th>
                       <th className="num">Change</th>
                       <th className="num">p-value</th>
+                      <th>Alert</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -189,6 +192,9 @@ export function HistoryPage() {
                         <td className="num">{m.after}</td>
                         <td className="num">{m.change}</td>
                         <td className="num">{m.pValue}</td>
+                        <td>
+                          <AlertTriage alert={m.alert} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
