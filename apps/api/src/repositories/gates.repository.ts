@@ -93,7 +93,11 @@ export function gatesRepository(db: Db) {
         .select()
         .from(alerts)
         .where(
-          and(eq(alerts.projectId, projectId), eq(alerts.seriesKey, seriesKey), eq(alerts.kind, kind)),
+          and(
+            eq(alerts.projectId, projectId),
+            eq(alerts.seriesKey, seriesKey),
+            eq(alerts.kind, kind),
+          ),
         ),
     alertsOf: (projectId: string, state?: string) =>
       db
@@ -115,7 +119,9 @@ export function gatesRepository(db: Db) {
     },
     async updateAlert(
       id: string,
-      patch: Partial<Pick<AlertRow, 'runId' | 'previousRunId' | 'details' | 'state' | 'detected' | 'log'>>,
+      patch: Partial<
+        Pick<AlertRow, 'runId' | 'previousRunId' | 'details' | 'state' | 'detected' | 'log'>
+      >,
     ): Promise<AlertRow> {
       const [row] = await db
         .update(alerts)
