@@ -102,6 +102,9 @@ export const paths = {
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail/attribution${queryString(q)}`,
+  /** A change as a Perfetto trace (binary; open it at ui.perfetto.dev): a link, no call. */
+  perfettoTrace: (runId: string, changeId: string) =>
+    `/runs/${enc(runId)}/changes/${enc(changeId)}/perfetto`,
   gate: (runId: string) => `/runs/${enc(runId)}/gate`,
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
   events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
