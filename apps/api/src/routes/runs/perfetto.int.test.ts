@@ -1,6 +1,7 @@
 // GET /runs/{id}/changes/{changeId}/perfetto through the real app on both databases: the
 // trace decoded with the vendored upstream proto against slices worked out from the events.
 import { apiError, createdToken, project as projectAnswer } from '@meshbench/schema';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   backends,
@@ -100,6 +101,33 @@ describe.each(backends)('GET /runs/{id}/changes/{changeId}/perfetto on $name', (
     // By the run's share slug, without a token, the same trace.
     const bySlug = await fetch(`${server.url}/api/v1${path(run.slug)}`);
     expect(new Uint8Array(await bySlug.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('draws a slice per stage, nested longest first; no stage reads as applied', async () => {
+    const run = await createRun(server);
+    await postEvents(server, run.id, ndjson(events.slice(0, 2))); // p1 applied at +100 ms
+    // Rows with a stage, written as SQL until the events API takes `stage`.
+    await server.app.database.db.execute(sql`
+      insert into observations (run_id, change_id, proxy, node, at, batch_id, stage)
+      select ${run.id}::uuid, ${CHANGE}, 'p1', 'n-a', t::timestamptz, b.id, s
+        from (values ('2026-02-01T10:00:00.040000Z', 'received'),
+                     ('2026-02-01T10:00:00.070000Z', 'received'),
+                     ('2026-02-01T10:00:00.300000Z', 'serving')) v(t, s),
+             (select min(id) as id from event_batches where run_id = ${run.id}::uuid) b`);
+    const response = await server.api(path(run.id));
+    const { slices } = tracksAndSlices(decodeTrace(new Uint8Array(await response.arrayBuffer())));
+    const slice = (name: string, ms: number, depth: number) => ({
+      node: 'n-a',
+      name,
+      begin: nsOf(T0_US),
+      end: nsOf(T0_US + ms * 1000),
+      depth,
+    });
+    expect(slices.sort((a, b) => a.depth - b.depth)).toEqual([
+      slice('p1 serving', 300, 0),
+      slice('p1 applied', 100, 1),
+      slice('p1 received', 40, 2), // the first of two
+    ]);
   });
 
   it('answers 404 for a change the run does not have, before any byte of trace', async () => {
