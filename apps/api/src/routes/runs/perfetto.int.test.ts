@@ -98,6 +98,12 @@ describe.each(backends)('GET /runs/{id}/changes/{changeId}/perfetto on $name', (
       },
     ]);
 
+    // Sent gzipped to a client that takes it (fetch does, and decodes it), else as it is.
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    const plain = await server.api(path(run.id), { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(new Uint8Array(await plain.arrayBuffer())).toEqual(bytes);
+
     // By the run's share slug, without a token, the same trace.
     const bySlug = await fetch(`${server.url}/api/v1${path(run.slug)}`);
     expect(new Uint8Array(await bySlug.arrayBuffer())).toEqual(bytes);
