@@ -428,8 +428,8 @@ const EXPORT_QUERY = `
 
 /**
  * A format() string: %L are the run and change ids, quoted by the server. A proxy's rows
- * need only be adjacent, so text is compared bytewise (collate "C"): a third of the time
- * the database's collation takes at 178,000 proxies.
+ * need only be adjacent, so text is compared bytewise (collate "C"): at 178,000 proxies the
+ * sort takes half the time it takes in the database's collation.
  */
 const PROXY_STAGES_CURSOR = `declare change_proxy_stages no scroll cursor for
   select proxy collate "C" as proxy, min(node collate "C") as node,

@@ -44,13 +44,13 @@ export function streamedBody<T extends string | Buffer>(
 
 /** Whether an Accept-Encoding header takes gzip: named with a q above 0, or else by `*`. */
 export function acceptsGzip(header: string | undefined): boolean {
-  const q: Record<string, number> = {};
+  const q = new Map<string, number>();
   for (const part of (header ?? '').split(',')) {
     const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
     const weight = params.find((p) => p.startsWith('q='));
-    q[coding] = weight === undefined ? 1 : Number(weight.slice(2));
+    q.set(coding, weight === undefined ? 1 : Number(weight.slice(2)));
   }
-  return (q.gzip ?? q['*'] ?? 0) > 0;
+  return (q.get('gzip') ?? q.get('*') ?? 0) > 0;
 }
 
 /**
