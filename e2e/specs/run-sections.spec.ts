@@ -275,4 +275,16 @@ test('the tail panel and its drill-down agree with GET /tail', async ({
     type: string;
   };
   expect(firstLine.type).toBe('change');
+
+  // The change as a Perfetto trace: a Trace's packets are its field 1, length-delimited.
+  const traceHref = (await page
+    .getByTestId('perfetto-trace')
+    .first()
+    .getAttribute('href')) as string;
+  expect(traceHref).toBe(
+    `/api/v1/runs/${run.id}/changes/${encodeURIComponent(change.id)}/perfetto`,
+  );
+  const trace = await request.get(traceHref);
+  expect(trace.headers()['content-type']).toBe('application/octet-stream');
+  expect((await trace.body())[0]).toBe((1 << 3) | 2);
 });

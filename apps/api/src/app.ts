@@ -27,6 +27,7 @@ import otlpRoutes from './routes/otlp/otlp.routes.ts';
 import projectsRoutes from './routes/projects/projects.routes.ts';
 import reportsRoutes from './routes/reports/reports.routes.ts';
 import metricsRoutes from './routes/runs/metrics.routes.ts';
+import perfettoRoutes from './routes/runs/perfetto.routes.ts';
 import resultsRoutes from './routes/runs/results.routes.ts';
 import runsRoutes from './routes/runs/runs.routes.ts';
 import tailRoutes from './routes/runs/tail.routes.ts';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(gatesRoutes);
       await api.register(eventsRoutes);
       await api.register(tailRoutes);
+      await api.register(perfettoRoutes);
       await api.register(reportsRoutes);
       await api.register(resultsRoutes, { maxResultBytes: config.maxResultBytes });
       await api.register(metricsRoutes);

@@ -110,6 +110,9 @@ export const paths = {
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail/attribution${queryString(q)}`,
+  /** A change as a Perfetto trace (binary; open it at ui.perfetto.dev): a link, no call. */
+  perfettoTrace: (runId: string, changeId: string) =>
+    `/runs/${enc(runId)}/changes/${enc(changeId)}/perfetto`,
   gate: (runId: string) => `/runs/${enc(runId)}/gate`,
   significance: (runId: string, q: SignificanceQuery) =>
     `/runs/${enc(runId)}/significance${queryString(q)}`,

@@ -72,7 +72,7 @@ function build(
       warn,
       debug,
     }),
-    export: exportService({ runs, events }),
+    export: exportService({ runs, events, propagation }),
     propagation: propagationService({ runs, propagation }),
     results: resultsService({
       runs,

@@ -16,6 +16,7 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { ProxyStageRow } from '../export/perfetto/change-trace.ts';
 import type { DecodedIncident, DecodedLifecycle } from '../ingest/events/batch-assembler.ts';
 import { epochUs } from './epoch.ts';
 import {
@@ -425,6 +426,19 @@ const EXPORT_QUERY = `
     from observations where run_id = $1 and $RANGE
   order by part`;
 
+/**
+ * A format() string: %L are the run and change ids, quoted by the server. A proxy's rows
+ * need only be adjacent, so text is compared bytewise (collate "C"): at 178,000 proxies the
+ * sort takes half the time it takes in the database's collation.
+ */
+const PROXY_STAGES_CURSOR = `declare change_proxy_stages no scroll cursor for
+  select proxy collate "C" as proxy, min(node collate "C") as node,
+    coalesce(stage, '${DEFAULT_STAGE}') as stage,
+    (extract(epoch from min(at)) * 1000000)::float8 as "atUs"
+    from observations where run_id = %L::uuid and change_id = %L and $RANGE
+    group by 1, 3
+    order by 1, 3`;
+
 export function eventsRepository(database: Database) {
   return {
     /**
@@ -455,6 +469,36 @@ export function eventsRepository(database: Database) {
           await write(`${got.map((r) => r.line).join('\n')}\n`);
         }
         await tx.db.execute(sql.raw('close run_events'));
+      });
+    },
+
+    /**
+     * A change's first observation per proxy and stage (no stage is `applied`), in proxy
+     * order, through a cursor `rows` at a time: what a trace of the change draws. One
+     * transaction, so one snapshot. `stage` is read with coalesce so that rows stored
+     * before stages existed read as `applied`.
+     */
+    async exportProxyStages(
+      runId: string,
+      changeId: string,
+      write: (rows: ProxyStageRow[]) => Promise<void>,
+      rows = 5000,
+    ): Promise<void> {
+      await readObservations(database, async (tx) => {
+        // DECLARE takes no parameters: the server quotes the change id itself (%L).
+        const statement = await tx.db.execute<{ text: string }>(
+          sql`select format(${PROXY_STAGES_CURSOR.replace('$RANGE', inRunBatchesText(runId))}, ${runId}::text, ${changeId}::text) as text`,
+        );
+        const [declare] = rowsOf<{ text: string }>(statement);
+        await tx.db.execute(sql.raw(declare?.text ?? ''));
+        for (;;) {
+          const result = await tx.db.execute(sql.raw(`fetch ${rows} from change_proxy_stages`));
+          const got = rowsOf<ProxyStageRow>(result);
+          if (got.length === 0) break;
+          for (const r of got) r.atUs = Number(r.atUs);
+          await write(got);
+        }
+        await tx.db.execute(sql.raw('close change_proxy_stages'));
       });
     },
 

@@ -3,6 +3,7 @@ import {
   changesUrl,
   changeTailUrl,
   comparePath,
+  perfettoTraceUrl,
   propagationUrl,
   reportUrl,
   runListUrl,
@@ -24,6 +25,9 @@ describe('api urls', () => {
   it('escapes ids in paths', () => {
     expect(runUrl('4-rM0xxaZtuGfXSQwzjx5A')).toBe('/api/v1/runs/4-rM0xxaZtuGfXSQwzjx5A');
     expect(changesUrl('a/b')).toBe('/api/v1/runs/a%2Fb/changes');
+    expect(perfettoTraceUrl('r1', "hey's/route")).toBe(
+      "/api/v1/runs/r1/changes/hey's%2Froute/perfetto",
+    );
   });
   it('asks for the table percentiles and the 1 s share, then the histogram', () => {
     expect(

@@ -62,6 +62,11 @@ export function propagationUrl(runId: string, changeId: string, p: PropagationPa
   return `${API_BASE}${paths.propagation(runId, changeId, propagationQuery(p))}`;
 }
 
+/** The change as a Perfetto trace: a slice per proxy under a track per node. */
+export function perfettoTraceUrl(runId: string, changeId: string): string {
+  return `${API_BASE}${paths.perfettoTrace(runId, changeId)}`;
+}
+
 // --- Browsing, comparing and sharing (issue 4) ---
 
 /** The runs list as the page asks for it: every filter the API takes, a sort and a page. */

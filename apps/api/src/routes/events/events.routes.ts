@@ -1,5 +1,5 @@
 // POST /runs/{id}/events: the body is streamed to the ingest service, never buffered here.
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   apiError,
   eventBatchQuery,
@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { BatchFormat } from '../../ingest/events/event-stream.ts';
 import { bodyChunks, hashedBody } from '../request-body.ts';
+import { streamedBody } from '../stream-reply.ts';
 import { countRejections } from '../upload-rejections.ts';
 
 const FORMATS: Record<string, BatchFormat> = {
@@ -113,32 +114,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { run, stream } = await app.services.export.events(request.params.id);
-      const out = new PassThrough();
-      // A client that stops reading must not hold the export (and its transaction, on the
-      // embedded database the only connection) open: its going away ends the export.
-      let gone = false;
-      reply.raw.on('close', () => {
-        gone = true;
-        out.destroy();
-      });
-      const write = (lines: string) =>
-        new Promise<void>((resolve, reject) => {
-          if (gone || out.destroyed) return reject(new Error('the client went away'));
-          if (out.write(lines)) return resolve();
-          const onClose = () => reject(new Error('the client went away'));
-          out.once('close', onClose);
-          out.once('drain', () => {
-            out.off('close', onClose);
-            resolve();
-          });
-        });
-      stream(write).then(
-        () => out.end(),
-        (error) => {
-          if (!gone) request.log.error({ err: error }, 'event export failed');
-          out.destroy();
-        },
-      );
+      const out = streamedBody(request, reply, stream, 'event export');
       return reply
         .type('application/x-ndjson; charset=utf-8')
         .header('content-disposition', `attachment; filename="run-${run.id}-events.ndjson"`)

@@ -1,6 +1,6 @@
 // One change of a run: its numbers, its histogram and convergence curve, and its tail by cause.
 import type { ChangeList } from '@meshbench/schema';
-import { propagationUrl } from '../../../api/urls.ts';
+import { perfettoTraceUrl, propagationUrl } from '../../../api/urls.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { TailPanel } from '../../tail/components/TailPanel.tsx';
 import type { PropagationOptions } from '../hooks/propagation-options.ts';
@@ -37,6 +37,23 @@ export function ChangeSection({
           >
             Propagation as CSV
           </a>
+          <span>
+            <a
+              href={perfettoTraceUrl(runId, change.id)}
+              download
+              data-testid="perfetto-trace"
+              title="A track per node, a slice per proxy from the change to each stage"
+            >
+              Export Perfetto trace
+            </a>{' '}
+            <span className="muted">
+              (open in{' '}
+              <a href="https://ui.perfetto.dev" target="_blank" rel="noreferrer">
+                ui.perfetto.dev
+              </a>
+              )
+            </span>
+          </span>
         </p>
       </ChangeHead>
       {summary.isPending ? (
