@@ -31,7 +31,17 @@ export interface PropagationScenario {
   pushSpanMs?: number;
   /** What delays the troubled nodes, in this mesh's runs. */
   trouble: readonly string[];
+  /**
+   * One more node, big (this many proxies) and starved of CPU: every proxy on it applies the
+   * change later than any other in the run, and no incident or cause says why. The tail's
+   * attribution must name it first (issue 15: "the 50 slowest proxies all sit on one node").
+   */
+  slowNode: { proxies: number };
 }
+
+/** The proxies a scenario expects to apply the change: its nodes' and the slow node's. */
+export const scenarioProxies = (s: PropagationScenario) =>
+  s.nodes * s.proxiesPerNode + s.slowNode.proxies;
 
 export const consulScenario: PropagationScenario = {
   seed: 20210421,
@@ -45,6 +55,8 @@ export const consulScenario: PropagationScenario = {
   troubledNodes: 0.03,
   neverApply: 12,
   trouble: ['reconnect', 'retry-backoff', 'tcp-retransmits', 'packet-loss'],
+  // Kubernetes' default limit of pods per node.
+  slowNode: { proxies: 110 },
 };
 
 export const istioScenario: PropagationScenario = {
@@ -82,7 +94,7 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
   const rnd = prng(s.seed);
   const t0 = parseTimestampUs(s.t0) as number;
   const at = (ms: number) => formatTimestampUs(Math.round(t0 + ms * 1000));
-  const proxies = s.nodes * s.proxiesPerNode;
+  const proxies = scenarioProxies(s);
   const changeId = 'hey-endpoint-delete';
   const events: ProbeEvent[] = [
     {
@@ -165,6 +177,20 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       }
     }
   }
+  // The slow node comes last, with its own draws, so that every other node's are unchanged.
+  const slow = prng(s.seed ^ 0x5105);
+  const slowNode = `node-${String(s.nodes).padStart(4, '0')}`;
+  for (let p = 0; p < s.slowNode.proxies; p++) {
+    events.push({
+      type: 'observation',
+      change: changeId,
+      proxy: `${slowNode}-svc${String(p).padStart(3, '0')}-sidecar`,
+      node: slowNode,
+      // After the longest outage of a troubled node (300 ms + 240 s + 2 s) and before the end.
+      at: at(slow.uniform(250_000, 295_000)),
+      attrs: { az: `us-east-1${'abc'[s.nodes % 3]}` },
+    });
+  }
   const lastMs = 300_000;
   return {
     run: {
@@ -172,7 +198,12 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       scenario: 'endpoint-propagation',
       mesh: s.mesh,
       platform: 'nomad',
-      topology: { nodes: s.nodes, services: s.proxiesPerNode, instances: proxies, servers: 5 },
+      topology: {
+        nodes: s.nodes + 1,
+        services: s.proxiesPerNode,
+        instances: proxies,
+        servers: 5,
+      },
       environment: 'demo',
       labels: { source: 'demo', branch: 'main', seed: String(s.seed) },
       startedAt: at(-60_000),

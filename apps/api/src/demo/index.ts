@@ -20,6 +20,7 @@ export {
   istioScenario,
   linkerdScenario,
   propagationScenarios,
+  scenarioProxies,
 } from './endpoint-propagation.ts';
 export {
   consulScaleUp,
