@@ -36,6 +36,20 @@ describe('attributionSentence', () => {
     );
   });
 
+  it('names the first value in the order given whose lift reaches 2', () => {
+    // az a covers 90 % of the tail but is 1.5 x as common there: passed over for the node.
+    const a = {
+      ...base,
+      values: [
+        { attribute: 'az', value: 'a', inTail: 45, overall: 3000, share: 0.9, lift: 1.5 },
+        { attribute: 'node', value: 'n-9', inTail: 15, overall: 15, share: 0.3, lift: 100 },
+      ],
+    };
+    expect(attributionSentence(a)).toBe(
+      '15 of the 50 slowest proxies (30 %) are on node n-9: 100 × over-represented (15 of all 5,000).',
+    );
+  });
+
   it('says nothing stands out when the top lift is under 2', () => {
     const a = {
       ...base,
