@@ -52,7 +52,9 @@ export const consulScenario: PropagationScenario = {
   t0: '2026-02-01T10:00:00.000000Z',
   coalesceMs: 200,
   missFirstWindow: 0.3,
-  troubledNodes: 0.03,
+  // 2.5 %, not 3 %, since the slow node's 110 proxies joined the tail: the run still reads as
+  // the benchmark's (96.9 % within 1 s, P96 500 ms; the benchmark: 96.6 %, 564.2 ms).
+  troubledNodes: 0.025,
   neverApply: 12,
   trouble: ['reconnect', 'retry-backoff', 'tcp-retransmits', 'packet-loss'],
   // Kubernetes' default limit of pods per node.

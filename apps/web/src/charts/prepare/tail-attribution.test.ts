@@ -1,6 +1,6 @@
 import type { TailAttribution } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { attributionSentence, formatLift, valuePhrase } from './tail-attribution.ts';
+import { attributionSentence, cutPhrase, formatLift, valuePhrase } from './tail-attribution.ts';
 
 const base: TailAttribution = {
   thresholdMs: 599,
@@ -77,5 +77,13 @@ describe('valuePhrase and formatLift', () => {
     );
     expect(formatLift(2.94)).toBe('2.9');
     expect(formatLift(1000 / 3)).toBe('333');
+  });
+});
+
+describe('cutPhrase', () => {
+  it('names the percentile and its time, or the threshold', () => {
+    expect(cutPhrase({ thresholdP: 99, thresholdMs: 251_000 })).toBe('slower than P99 (251 s)');
+    expect(cutPhrase({ thresholdP: 99, thresholdMs: null })).toBe('slower than P99');
+    expect(cutPhrase({ thresholdP: null, thresholdMs: 1000 })).toBe('slower than 1 s');
   });
 });

@@ -5,7 +5,15 @@ import {
   type AttributeValue,
   type TailAttribution,
 } from '@meshbench/schema';
-import { formatCount } from './format.ts';
+import { formatCount, formatDuration } from './format.ts';
+
+/** "slower than P99 (251 s)", "slower than 1 s": the cut the attribution was taken at. */
+export function cutPhrase(a: Pick<TailAttribution, 'thresholdMs' | 'thresholdP'>): string {
+  if (a.thresholdP !== null) {
+    return `slower than P${a.thresholdP}${a.thresholdMs === null ? '' : ` (${formatDuration(a.thresholdMs)})`}`;
+  }
+  return `slower than ${formatDuration(a.thresholdMs ?? 0)}`;
+}
 
 /** "on node n-0007", "in az us-east-1a", "with cause reconnect"... */
 export function valuePhrase(v: Pick<AttributeValue, 'attribute' | 'value'>): string {

@@ -68,8 +68,8 @@ export function TailView({
       {state ??
         (tail && (
           <div aria-busy={busy} className="tail-body">
-            <CutNote tail={tail} />
             {explained}
+            <CutNote tail={tail} />
             {causes ? (
               <div className="tail-grid">
                 <div className="tail-chart" data-testid="tail-chart">
