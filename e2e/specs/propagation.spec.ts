@@ -33,7 +33,8 @@ test.describe('a propagation run', () => {
     const created = await api.createRun(body);
     await api.postEvents(created.id, generated.events, `e2e-${tag}`);
     run = await api.finishRun(created.id, finishedAt);
-    proxies = consulScenario.nodes * consulScenario.proxiesPerNode;
+    proxies =
+      consulScenario.nodes * consulScenario.proxiesPerNode + consulScenario.slowNode.proxies;
     applied = new Set(generated.events.flatMap((e) => (e.type === 'observation' ? [e.proxy] : [])))
       .size;
   });

@@ -13,4 +13,5 @@ export * from './results-api.ts';
 export * from './run.ts';
 export * from './tail.ts';
 export * from './tail-attribution.ts';
+export * from './tail-cause-names.ts';
 export * from './time.ts';

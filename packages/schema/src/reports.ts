@@ -4,7 +4,7 @@ import { timeline } from './metrics.ts';
 import { propagation } from './propagation.ts';
 import { storedLoadResult } from './results-api.ts';
 import { run } from './run.ts';
-import { tail } from './tail.ts';
+import { tail, tailCause } from './tail.ts';
 
 export const createReportBody = z.strictObject({
   runs: z
@@ -16,12 +16,26 @@ export const createReportBody = z.strictObject({
 });
 export type CreateReportBody = z.infer<typeof createReportBody>;
 
+/**
+ * The tail as it was when the report was made: a report made before the tail's cut and the
+ * causes' descriptions existed lacks them.
+ */
+export const reportTail = tail
+  .partial({ cut: true, cutRule: true, medianMs: true, applied: true })
+  .extend({
+    causes: z.array(tailCause.partial({ description: true, described: true })),
+  });
+
+export type ReportTail = z.infer<typeof reportTail>;
+
 export const reportChange = z.object({
   /** Histogram on linear bins up to the change's P99, with the CDF. */
   linear: propagation,
   /** Histogram on log bins over the whole range. */
   log: propagation,
-  tail: tail,
+  tail: reportTail.describe(
+    "cut, cutRule, medianMs, applied and the causes' description, described: absent in reports made before they existed",
+  ),
 });
 export type ReportChange = z.infer<typeof reportChange>;
 

@@ -33,7 +33,7 @@ export const tailAttributionQuery = z
       .min(1)
       .max(100)
       .default(DEFAULT_ATTRIBUTION_LIMIT)
-      .describe('how many values, highest lift first'),
+      .describe('how many values, highest excess share first'),
   })
   .refine((q) => q.thresholdMs === undefined || q.thresholdP === undefined, {
     message: 'give thresholdMs or thresholdP, not both',
@@ -71,6 +71,8 @@ export const tailAttribution = z.object({
     ),
   values: z
     .array(attributeValue)
-    .describe('highest lift first, then most tail proxies, then attribute and value by name'),
+    .describe(
+      'highest excess share first (share - overall / total: the part of the tail a value covers beyond what its size predicts), then highest lift, then most tail proxies, then attribute and value by name',
+    ),
 });
 export type TailAttribution = z.infer<typeof tailAttribution>;

@@ -1,6 +1,7 @@
 // The tail of a change: its slowest proxies, each with one cause, and the causes table.
 import { z } from 'zod';
 import { percentileValue } from './propagation.ts';
+import { NO_CAUSE_DESCRIPTION } from './tail-cause-names.ts';
 
 export const DEFAULT_TAIL_THRESHOLD_MS = 1000;
 export const DEFAULT_TAIL_LIMIT = 50;
@@ -9,6 +10,17 @@ export const TAIL_CAUSE_PERCENTILES = [50, 90, 99] as const;
 /** Causes the API assigns itself; any other cause is a runner's or an incident kind. */
 export const UNEXPLAINED_CAUSE = 'unexplained';
 export const NEVER_CONVERGED_CAUSE = 'never-converged';
+/**
+ * Without thresholdMs or thresholdP the tail is the proxies slower than the default threshold,
+ * unless that would put more than this share of the proxies that applied the change in it
+ * (its median is slower than the threshold): a "tail" that is most of the run explains nothing.
+ */
+export const TAIL_MAX_THRESHOLD_SHARE = 0.5;
+/** ...in which case the tail is the proxies slower than this nearest-rank percentile. */
+export const TAIL_FALLBACK_PERCENTILE = 95;
+/** How the tail was cut, and why: asked for, the default threshold, or the fallback to P95. */
+export const tailCutRule = z.enum(['thresholdMs', 'thresholdP', 'default', 'fallback']);
+export type TailCutRule = z.infer<typeof tailCutRule>;
 
 export const tailQuery = z
   .object({
@@ -17,7 +29,7 @@ export const tailQuery = z
       .nonnegative()
       .optional()
       .describe(
-        `tail: first applications slower than this (default ${DEFAULT_TAIL_THRESHOLD_MS} ms)`,
+        `tail: first applications slower than this. Without thresholdMs or thresholdP: ${DEFAULT_TAIL_THRESHOLD_MS} ms, unless more than ${TAIL_MAX_THRESHOLD_SHARE * 100} % of the proxies that applied the change are slower (its median is), then slower than P${TAIL_FALLBACK_PERCENTILE}; giving thresholdMs=${DEFAULT_TAIL_THRESHOLD_MS} keeps the threshold`,
       ),
     thresholdP: z.coerce
       .number()
@@ -54,6 +66,12 @@ export type TailIncident = z.infer<typeof tailIncident>;
 
 export const tailCause = z.object({
   cause: z.string(),
+  description: z
+    .string()
+    .describe(
+      `what the cause name means (docs/tail.md); "${NO_CAUSE_DESCRIPTION}" for a name the dictionary does not know`,
+    ),
+  described: z.boolean().describe('false: the runner chose the name, no description is known'),
   count: z.number().int(),
   share: z.number().describe('count / (tailCount + neverConverged)'),
   percentiles: z
@@ -76,7 +94,25 @@ export const tail = z.object({
     .number()
     .nullable()
     .describe('null only for thresholdP on a change nobody applied'),
-  thresholdP: z.number().nullable().describe('the percentile asked for, if any'),
+  thresholdP: z
+    .number()
+    .nullable()
+    .describe(
+      `the percentile asked for, or ${TAIL_FALLBACK_PERCENTILE} when the default threshold fell back to it`,
+    ),
+  cut: z
+    .enum(['threshold', 'percentile'])
+    .describe('how the tail was cut: by a time (thresholdMs) or by a percentile (thresholdP)'),
+  cutRule: tailCutRule.describe(
+    `why: thresholdMs or thresholdP asked for; "default": ${DEFAULT_TAIL_THRESHOLD_MS} ms, nothing asked; "fallback": nothing asked and ${DEFAULT_TAIL_THRESHOLD_MS} ms would have put more than ${TAIL_MAX_THRESHOLD_SHARE * 100} % of the proxies that applied the change in the tail, so P${TAIL_FALLBACK_PERCENTILE}`,
+  ),
+  medianMs: z
+    .number()
+    .nullable()
+    .describe(
+      "the change's nearest-rank P50 (exact); slower than thresholdMs exactly when more than half the proxies that applied it are in the tail; null when nobody applied it",
+    ),
+  applied: z.number().int().describe('distinct proxies that applied the change (exact)'),
   tailCount: z.number().int().describe('distinct proxies whose first application is slower'),
   neverConverged: z
     .number()

@@ -21,6 +21,7 @@ export {
   istioScenario,
   linkerdScenario,
   propagationScenarios,
+  scenarioProxies,
 } from './endpoint-propagation.ts';
 export { NIGHTLY_MESHES, NIGHTS, nightlyRun, nightlyRuns, REGRESSION_NIGHT } from './nightly.ts';
 export {

@@ -49,14 +49,54 @@ describe('rankAttribution', () => {
     expect(rankAttribution(counts, 20, 1000, 10).map((r) => r.value)).toEqual(['busy']);
   });
 
-  it('breaks ties in lift by tail count, then by name, and keeps the limit', () => {
+  it('leads with the node holding most of the tail, not a rarer value found only in it', () => {
+    // 10,000 proxies, a tail of 100: 90 of them on node n-007 (100 proxies there); 6 carry an
+    // incident packet-loss that no other proxy has. Lift: n-007 (90/100) / (100/10000) = 90;
+    // packet-loss (6/100) / (6/10000) = 100, the largest possible. Excess share: n-007
+    // 0.9 - 0.01 = 0.89; packet-loss 0.06 - 0.0006 = 0.0594. Lift alone put packet-loss first.
+    const counts: AttributeCount[] = [
+      { attribute: 'incident', value: 'packet-loss', inTail: 6, overall: 6 },
+      { attribute: 'node', value: 'n-007', inTail: 90, overall: 100 },
+    ];
+    const ranked = rankAttribution(counts, 100, 10_000, 10);
+    expect(ranked.map((r) => r.value)).toEqual(['n-007', 'packet-loss']);
+    expect(ranked[0]?.lift).toBeCloseTo(90, 10);
+    expect(ranked[1]?.lift).toBeCloseTo(100, 10);
+  });
+
+  it('gives nothing to a value as common in the tail as overall, however large', () => {
+    // az a: half the tail, half of all proxies (lift 1, excess share 0); the incident: 5 of a
+    // tail of 100 among 10,000 (excess share 0.05 - 0.0005 > 0).
+    const counts: AttributeCount[] = [
+      { attribute: 'az', value: 'a', inTail: 50, overall: 5000 },
+      { attribute: 'incident', value: 'reconnect', inTail: 5, overall: 5 },
+    ];
+    expect(rankAttribution(counts, 100, 10_000, 10).map((r) => r.value)).toEqual([
+      'reconnect',
+      'a',
+    ]);
+  });
+
+  it('breaks ties in excess share by lift, then tail count, then name, and keeps the limit', () => {
+    // A tail of 10 among 100. Excess share x 10 x 100 = inTail x 100 - overall x 10:
+    // reconnect 800 - 80 = 720; n-a and n-b 400 - 40 = 360; x 500 - 50 = 450 and y 600 - 150
+    // = 450 tie, and x's lift (5/10) / (5/100) = 10 beats y's (6/10) / (15/100) = 4.
     const counts: AttributeCount[] = [
       { attribute: 'node', value: 'n-b', inTail: 4, overall: 4 },
       { attribute: 'node', value: 'n-a', inTail: 4, overall: 4 },
       { attribute: 'cause', value: 'reconnect', inTail: 8, overall: 8 },
+      { attribute: 'pool', value: 'y', inTail: 6, overall: 15 },
+      { attribute: 'pool', value: 'x', inTail: 5, overall: 5 },
     ];
+    expect(rankAttribution(counts, 10, 100, 10).map((r) => r.value)).toEqual([
+      'reconnect',
+      'x',
+      'y',
+      'n-a',
+      'n-b',
+    ]);
     const ranked = rankAttribution(counts, 10, 100, 2);
-    expect(ranked.map((r) => r.value)).toEqual(['reconnect', 'n-a']);
+    expect(ranked.map((r) => r.value)).toEqual(['reconnect', 'x']);
     expect(ranked.map((r) => r.lift)).toEqual([10, 10]);
   });
 

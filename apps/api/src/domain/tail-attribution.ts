@@ -25,8 +25,15 @@ export function minTailCount(tailCount: number): number {
 /**
  * The `limit` values that set the tail apart most. share = inTail / tailCount; lift = share
  * / (overall / total), so 1 is "as common in the tail as everywhere" and total / tailCount
- * (the largest possible) is "only in the tail". Ranked by lift, then by tail count (among
- * values found only in the tail, the one that covers most of it first), then by name.
+ * (the largest possible) is "only in the tail".
+ *
+ * Ranked by excess share, share - overall / total: the part of the tail a value covers beyond
+ * what its size alone predicts (= share x (1 - 1 / lift)). Lift alone ties every value found
+ * only in the tail at its maximum, however little of the tail it covers, so a rare incident
+ * kind on 5 % of the tail would lead a node holding 90 % of it; excess share leads with the
+ * value that covers most of the tail with high lift, and gives nothing to a value as common
+ * in the tail as overall (lift 1), however large. Then by lift, then by tail count, then by
+ * name.
  */
 export function rankAttribution(
   counts: readonly AttributeCount[],
@@ -43,10 +50,12 @@ export function rankAttribution(
         const share = c.inTail / tailCount;
         return { ...c, share, lift: share / (c.overall / total) };
       })
-      // Lift compared exactly (inTail / overall, cross-multiplied: tailCount and total are
-      // common), so values found only in the tail tie whatever floating point makes of them.
+      // Compared exactly, in integers: excess share x tailCount x total = inTail x total -
+      // overall x tailCount; lift cross-multiplied (tailCount and total are common), so
+      // values found only in the tail tie whatever floating point makes of them.
       .sort(
         (a, b) =>
+          b.inTail * total - b.overall * tailCount - (a.inTail * total - a.overall * tailCount) ||
           b.inTail * a.overall - a.inTail * b.overall ||
           b.inTail - a.inTail ||
           compare(a.attribute, b.attribute) ||

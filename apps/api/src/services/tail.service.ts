@@ -1,7 +1,9 @@
 // The tail of a change: its slow first applications and never-converged proxies, by cause.
 import {
+  causeDescription,
   DEFAULT_ATTRIBUTION_PERCENTILE,
   DEFAULT_TAIL_THRESHOLD_MS,
+  TAIL_FALLBACK_PERCENTILE,
   type Tail,
   type TailAttribution,
   type TailIncident,
@@ -115,9 +117,20 @@ export function tailService(deps: {
       const applied = summary?.count ?? 0;
       const neverConverged = change.expected === null ? 0 : Math.max(0, change.expected - applied);
 
+      // The cut: as asked; else the default threshold, unless the median is slower than it
+      // (more than half the proxies would be "tail", and the causes would describe the body
+      // of the distribution), then P95. With nearest rank, more than half are slower than T
+      // exactly when P50 > T.
+      const medianUs = await percentileUs(run.id, changeId, summary, 50);
+      const defaultUs = DEFAULT_TAIL_THRESHOLD_MS * 1000;
+      const asked = q.thresholdP !== undefined || q.thresholdMs !== undefined;
+      const fallback = !asked && medianUs !== null && medianUs > defaultUs;
+      const thresholdP = fallback ? TAIL_FALLBACK_PERCENTILE : (q.thresholdP ?? null);
       const thresholdUs =
-        q.thresholdP !== undefined
-          ? await percentileUs(run.id, changeId, summary, q.thresholdP)
+        thresholdP !== null
+          ? thresholdP === 50
+            ? medianUs
+            : await percentileUs(run.id, changeId, summary, thresholdP)
           : (q.thresholdMs ?? DEFAULT_TAIL_THRESHOLD_MS) * 1000;
 
       const slow =
@@ -140,10 +153,24 @@ export function tailService(deps: {
       );
       return {
         thresholdMs: thresholdUs === null ? null : thresholdUs / 1000,
-        thresholdP: q.thresholdP ?? null,
+        thresholdP,
+        cut: thresholdP === null ? 'threshold' : 'percentile',
+        cutRule: fallback
+          ? 'fallback'
+          : q.thresholdP !== undefined
+            ? 'thresholdP'
+            : q.thresholdMs !== undefined
+              ? 'thresholdMs'
+              : 'default',
+        medianMs: medianUs === null ? null : medianUs / 1000,
+        applied,
         tailCount: breakdown.tailCount,
         neverConverged: breakdown.neverConverged,
-        causes: breakdown.causes,
+        causes: breakdown.causes.map(({ cause, ...rest }) => ({
+          cause,
+          ...causeDescription(cause),
+          ...rest,
+        })),
         slowest: breakdown.slowest.map((o) => ({
           proxy: o.proxy,
           node: o.node,

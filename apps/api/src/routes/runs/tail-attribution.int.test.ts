@@ -68,7 +68,9 @@ describe.each(backends)('tail attribution on $name', (backend) => {
     expect((await postEvents(server, run.id, ndjson(oneSlowNode()))).status).toBe(200);
     const { status, body } = await attribution(run.id);
     expect(status).toBe(200);
-    // lift = (inTail / 5) / (overall / 500); ties in lift go to the larger tail count.
+    // lift = (inTail / 5) / (overall / 500). Ranked by excess share = inTail / 5 - overall /
+    // 500: n-042 1 - 0.01 = 0.99; az a 1 - 0.34 = 0.66; the incident and its server 0.6 -
+    // 0.006 = 0.594 (tied, then by name); pool big 1 - 0.5 = 0.5.
     expect(body).toEqual({
       thresholdMs: 599,
       thresholdP: 99,
@@ -77,6 +79,7 @@ describe.each(backends)('tail attribution on $name', (backend) => {
       minTailCount: 3,
       values: [
         { attribute: 'node', value: 'n-042', inTail: 5, overall: 5, share: 1, lift: 100 },
+        { attribute: 'az', value: 'a', inTail: 5, overall: 170, share: 1, lift: 1 / (170 / 500) },
         {
           attribute: 'incident',
           value: 'tcp-retransmits',
@@ -93,15 +96,47 @@ describe.each(backends)('tail attribution on $name', (backend) => {
           share: 0.6,
           lift: 100,
         },
-        { attribute: 'az', value: 'a', inTail: 5, overall: 170, share: 1, lift: 1 / (170 / 500) },
         { attribute: 'pool', value: 'big', inTail: 5, overall: 250, share: 1, lift: 2 },
       ],
     });
+    expect(body.values[0]?.lift).toBeGreaterThanOrEqual(10);
     // The share slug reads it too; limit cuts the list.
     const bySlug = await attribution(run.slug, '?limit=1');
     expect(bySlug.body.values).toEqual([
       { attribute: 'node', value: 'n-042', inTail: 5, overall: 5, share: 1, lift: 100 },
     ]);
+  });
+
+  it('leads with the node holding most of the tail, over incidents found only in it', async () => {
+    // 100 nodes of 10 proxies at 100 + n ms; n-010 and n-011 had a node incident each
+    // (reconnect, packet-loss) and their proxies apply at 20 s; node n-100 is big (30
+    // proxies), 28 of them apply at 60 s and 2 at 100 ms. Total 1030; the tail (> 1 s) is 48.
+    const run = await createRun(server);
+    const events: unknown[] = [change(1030)];
+    for (let n = 0; n < 100; n++)
+      for (let p = 0; p < 10; p++)
+        events.push(obs(`${node(n)}-p${p}`, n, n === 10 || n === 11 ? 20_000 : 100 + n));
+    for (let p = 0; p < 30; p++) events.push(obs(`n-100-p${p}`, 100, p < 28 ? 60_000 : 100));
+    events.push(
+      { type: 'incident', kind: 'reconnect', node: 'n-010', from: at(0), to: at(19_000) },
+      { type: 'incident', kind: 'packet-loss', node: 'n-011', from: at(0), to: at(19_000) },
+    );
+    expect((await postEvents(server, run.id, ndjson(events))).status).toBe(200);
+    const { body } = await attribution(run.id, '?thresholdMs=1000');
+    // Lift: n-100 (28/48) / (30/1030) = 20.03; the incidents and n-010, n-011 (10/48) /
+    // (10/1030) = 21.46, the largest possible. Excess share x 48 x 1030 = inTail x 1030 -
+    // overall x 48: n-100 28840 - 1440 = 27400; the others 10300 - 480 = 9820 (tied, then
+    // lift, tail count and name).
+    expect(body).toMatchObject({ tailCount: 48, total: 1030, minTailCount: 3 });
+    expect(body.values.map((v) => [v.attribute, v.value, v.inTail, v.overall])).toEqual([
+      ['node', 'n-100', 28, 30],
+      ['incident', 'packet-loss', 10, 10],
+      ['incident', 'reconnect', 10, 10],
+      ['node', 'n-010', 10, 10],
+      ['node', 'n-011', 10, 10],
+    ]);
+    expect(body.values[0]?.lift).toBeCloseTo((28 * 1030) / (48 * 30), 12);
+    expect(body.values[1]?.lift).toBeCloseTo(1030 / 48, 12);
   });
 
   it('finds nothing standing out in a tail spread evenly over the nodes', async () => {

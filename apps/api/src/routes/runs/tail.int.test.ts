@@ -1,4 +1,4 @@
-import { apiError, propagation, tail as tailAnswer } from '@meshbench/schema';
+import { apiError, CAUSE_DESCRIPTIONS, propagation, tail as tailAnswer } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
 
@@ -88,6 +88,15 @@ const pct = (a: number, b: number, c: number) => [
   { p: 90, ms: b, exact: true, method: 'raw' },
   { p: 99, ms: c, exact: true, method: 'raw' },
 ];
+/** A cause row as the answer gives it: the name, its dictionary entry, the counts. */
+const row = (cause: string, count: number, share: number, percentiles: unknown[]) => ({
+  cause,
+  description: CAUSE_DESCRIPTIONS[cause],
+  described: true,
+  count,
+  share,
+  percentiles,
+});
 const agentRestart = {
   kind: 'agent-restart',
   node: 'n-g',
@@ -109,17 +118,22 @@ const agentRestart = {
 const expectedTail = {
   thresholdMs: 1000,
   thresholdP: null,
+  cut: 'threshold',
+  cutRule: 'thresholdMs',
+  // 13 sorted latencies, P50 = rank ceil(6.5) = 7: 1800 ms.
+  medianMs: 1800,
+  applied: 13,
   tailCount: 9,
   neverConverged: 3,
   causes: [
-    { cause: 'never-converged', count: 3, share: 3 / 12, percentiles: [] },
-    { cause: 'reconnect', count: 2, share: 2 / 12, percentiles: pct(2000, 6000, 6000) },
-    { cause: 'unexplained', count: 2, share: 2 / 12, percentiles: pct(1200, 1800, 1800) },
-    { cause: 'agent-restart', count: 1, share: 1 / 12, percentiles: pct(12000, 12000, 12000) },
-    { cause: 'leader-election', count: 1, share: 1 / 12, percentiles: pct(2500, 2500, 2500) },
-    { cause: 'reconnect-backoff', count: 1, share: 1 / 12, percentiles: pct(1500, 1500, 1500) },
-    { cause: 'retry-backoff', count: 1, share: 1 / 12, percentiles: pct(3000, 3000, 3000) },
-    { cause: 'tcp-retransmits', count: 1, share: 1 / 12, percentiles: pct(4000, 4000, 4000) },
+    row('never-converged', 3, 3 / 12, []),
+    row('reconnect', 2, 2 / 12, pct(2000, 6000, 6000)),
+    row('unexplained', 2, 2 / 12, pct(1200, 1800, 1800)),
+    row('agent-restart', 1, 1 / 12, pct(12000, 12000, 12000)),
+    row('leader-election', 1, 1 / 12, pct(2500, 2500, 2500)),
+    row('reconnect-backoff', 1, 1 / 12, pct(1500, 1500, 1500)),
+    row('retry-backoff', 1, 1 / 12, pct(3000, 3000, 3000)),
+    row('tcp-retransmits', 1, 1 / 12, pct(4000, 4000, 4000)),
   ],
   slowest: [
     { proxy: 's8', node: 'n-g', ms: 12000, cause: 'agent-restart', incident: agentRestart },
@@ -216,17 +230,105 @@ describe.each(backends)('tail causes on $name', (backend) => {
     );
     expect(summary.body).toMatchObject({ count: 13, repeats: 4, missing: 3 });
 
-    const { status, body } = await tail(run.id);
+    const { status, body } = await tail(run.id, '?thresholdMs=1000');
     expect(status).toBe(200);
     expect(body).toEqual(expectedTail);
-    // The default and an explicit thresholdMs=1000 are the same; the slug reads it too.
-    expect((await tail(run.id, '?thresholdMs=1000')).body).toEqual(expectedTail);
-    expect((await tail(run.slug)).body).toEqual(expectedTail);
+    // The slug reads it too.
+    expect((await tail(run.slug, '?thresholdMs=1000')).body).toEqual(expectedTail);
+  });
+
+  it('falls back to P95 when 1 s would put more than half the proxies in the tail', async () => {
+    const run = await seeded();
+    // Asked for nothing: 9 of the 13 (69 %) are slower than 1 s, the median (1800 ms) is
+    // too. P95: rank ceil(12.35) = 13 -> 12000 ms, the maximum: nobody is slower.
+    expect((await tail(run.id)).body).toEqual({
+      thresholdMs: 12000,
+      thresholdP: 95,
+      cut: 'percentile',
+      cutRule: 'fallback',
+      medianMs: 1800,
+      applied: 13,
+      tailCount: 0,
+      neverConverged: 3,
+      causes: [row('never-converged', 3, 1, [])],
+      slowest: [],
+    });
+
+    // 20 proxies at 1100, 1200, ..., 3000 ms: every one slower than 1 s. P50 = rank 10 ->
+    // 2000 ms; P95 = rank 19 -> 2900 ms, so the tail is p20 alone (3000 ms).
+    const all = await createRun(server);
+    const { expected: _, ...noExpected } = change;
+    const slow = Array.from({ length: 20 }, (_, i) =>
+      obs(`p${i + 1}`, 'n-1', 1000 + 100 * (i + 1)),
+    );
+    await postEvents(server, all.id, ndjson([noExpected, ...slow]));
+    const fallback = await tail(all.id);
+    expect(fallback.body).toMatchObject({
+      thresholdMs: 2900,
+      thresholdP: 95,
+      cut: 'percentile',
+      cutRule: 'fallback',
+      medianMs: 2000,
+      applied: 20,
+      tailCount: 1,
+    });
+    expect(fallback.body.slowest.map((s) => s.proxy)).toEqual(['p20']);
+    // Asked for 1 s, it is 1 s: all 20, every one unexplained.
+    expect((await tail(all.id, '?thresholdMs=1000')).body).toMatchObject({
+      thresholdMs: 1000,
+      thresholdP: null,
+      cut: 'threshold',
+      cutRule: 'thresholdMs',
+      tailCount: 20,
+      causes: [{ cause: 'unexplained', count: 20, share: 1 }],
+    });
+
+    // A median of exactly 1 s is not slower: 500, 1000, 1500 -> P50 = rank 2 -> 1000 ms, so
+    // the default stands and the tail is the one proxy slower than 1 s.
+    const edge = await createRun(server);
+    await postEvents(
+      server,
+      edge.id,
+      ndjson([noExpected, obs('a', 'n-1', 500), obs('b', 'n-1', 1000), obs('c', 'n-1', 1500)]),
+    );
+    expect((await tail(edge.id)).body).toMatchObject({
+      thresholdMs: 1000,
+      thresholdP: null,
+      cut: 'threshold',
+      cutRule: 'default',
+      medianMs: 1000,
+      applied: 3,
+      tailCount: 1,
+    });
+  });
+
+  it('describes the causes it knows and says so of those it does not', async () => {
+    const run = await createRun(server);
+    const { expected: _, ...noExpected } = change;
+    await postEvents(
+      server,
+      run.id,
+      ndjson([
+        noExpected,
+        obs('a', 'n-1', 100),
+        obs('b', 'n-1', 200),
+        obs('c', 'n-1', 300),
+        obs('d', 'n-1', 1500, { cause: 'xds-push-queue' }),
+        obs('e', 'n-1', 1600, { cause: 'reconnect' }),
+      ]),
+    );
+    const { body } = await tail(run.id);
+    expect(body.cutRule).toBe('default');
+    expect(body.causes.map((c) => [c.cause, c.described, c.description])).toEqual([
+      ['reconnect', true, CAUSE_DESCRIPTIONS.reconnect],
+      ['xds-push-queue', false, 'no description: named by the runner'],
+    ]);
+    expect(CAUSE_DESCRIPTIONS.reconnect).toMatch(/^The proxy's agent lost its connection/);
   });
 
   it('cuts the slowest list at limit and takes other thresholds strictly', async () => {
     const run = await seeded();
-    const limited = await tail(run.id, '?limit=3');
+    const limited = await tail(run.id, '?thresholdMs=1000&limit=3');
     expect((limited.body.slowest as { proxy: string }[]).map((s) => s.proxy)).toEqual([
       's8',
       's4',
@@ -261,12 +363,12 @@ describe.each(backends)('tail causes on $name', (backend) => {
     expect(p50.status).toBe(200);
     expect(p50.body).toMatchObject({ thresholdMs: 1800, thresholdP: 50, tailCount: 6 });
     expect(p50.body.causes).toEqual([
-      { cause: 'never-converged', count: 3, share: 3 / 9, percentiles: [] },
-      { cause: 'reconnect', count: 2, share: 2 / 9, percentiles: pct(2000, 6000, 6000) },
-      { cause: 'agent-restart', count: 1, share: 1 / 9, percentiles: pct(12000, 12000, 12000) },
-      { cause: 'leader-election', count: 1, share: 1 / 9, percentiles: pct(2500, 2500, 2500) },
-      { cause: 'retry-backoff', count: 1, share: 1 / 9, percentiles: pct(3000, 3000, 3000) },
-      { cause: 'tcp-retransmits', count: 1, share: 1 / 9, percentiles: pct(4000, 4000, 4000) },
+      row('never-converged', 3, 3 / 9, []),
+      row('reconnect', 2, 2 / 9, pct(2000, 6000, 6000)),
+      row('agent-restart', 1, 1 / 9, pct(12000, 12000, 12000)),
+      row('leader-election', 1, 1 / 9, pct(2500, 2500, 2500)),
+      row('retry-backoff', 1, 1 / 9, pct(3000, 3000, 3000)),
+      row('tcp-retransmits', 1, 1 / 9, pct(4000, 4000, 4000)),
     ]);
     // P90: rank ceil(11.7) = 12 -> 6000 ms; only s8 is slower. 1 + 3 = 4.
     const p90 = await tail(run.id, '?thresholdP=90');
@@ -278,9 +380,13 @@ describe.each(backends)('tail causes on $name', (backend) => {
     expect(p99.body).toEqual({
       thresholdMs: 12000,
       thresholdP: 99,
+      cut: 'percentile',
+      cutRule: 'thresholdP',
+      medianMs: 1800,
+      applied: 13,
       tailCount: 0,
       neverConverged: 3,
-      causes: [{ cause: 'never-converged', count: 3, share: 1, percentiles: [] }],
+      causes: [row('never-converged', 3, 1, [])],
       slowest: [],
     });
   });
@@ -299,13 +405,13 @@ describe.each(backends)('tail causes on $name', (backend) => {
       `tcp-retransmits,1,${1 / 12},4000,4000,4000`,
       '',
     ].join('\n');
-    const byHeader = await server.api(`/runs/${run.id}/changes/c1/tail`, {
+    const byHeader = await server.api(`/runs/${run.id}/changes/c1/tail?thresholdMs=1000`, {
       headers: { accept: 'text/csv' },
     });
     expect(byHeader.status).toBe(200);
     expect(byHeader.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(await byHeader.text()).toBe(csv);
-    const byQuery = await server.api(`/runs/${run.id}/changes/c1/tail?format=csv`);
+    const byQuery = await server.api(`/runs/${run.id}/changes/c1/tail?thresholdMs=1000&format=csv`);
     expect(byQuery.headers.get('content-disposition')).toContain('tail-c1.csv');
     expect(await byQuery.text()).toBe(csv);
   });
@@ -321,9 +427,13 @@ describe.each(backends)('tail causes on $name', (backend) => {
     expect((await tail(run.id)).body).toEqual({
       thresholdMs: 1000,
       thresholdP: null,
+      cut: 'threshold',
+      cutRule: 'default',
+      medianMs: 500,
+      applied: 2,
       tailCount: 1,
       neverConverged: 0,
-      causes: [{ cause: 'unexplained', count: 1, share: 1, percentiles: pct(1500, 1500, 1500) }],
+      causes: [row('unexplained', 1, 1, pct(1500, 1500, 1500))],
       slowest: [{ proxy: 'b', node: 'n-1', ms: 1500, cause: 'unexplained' }],
     });
     // A change nobody applied has no percentile to take a threshold from.
@@ -332,9 +442,13 @@ describe.each(backends)('tail causes on $name', (backend) => {
     expect((await tail(empty.id, '?thresholdP=99')).body).toEqual({
       thresholdMs: null,
       thresholdP: 99,
+      cut: 'percentile',
+      cutRule: 'thresholdP',
+      medianMs: null,
+      applied: 0,
       tailCount: 0,
       neverConverged: 16,
-      causes: [{ cause: 'never-converged', count: 16, share: 1, percentiles: [] }],
+      causes: [row('never-converged', 16, 1, [])],
       slowest: [],
     });
   });

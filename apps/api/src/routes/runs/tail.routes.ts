@@ -6,6 +6,10 @@ import {
   ATTRIBUTION_STANDS_OUT_LIFT,
   apiError,
   DEFAULT_ATTRIBUTION_PERCENTILE,
+  DEFAULT_TAIL_THRESHOLD_MS,
+  NO_CAUSE_DESCRIPTION,
+  TAIL_FALLBACK_PERCENTILE,
+  TAIL_MAX_THRESHOLD_SHARE,
   tail,
   tailAttribution,
   tailAttributionQuery,
@@ -24,9 +28,17 @@ const description = `The tail of a change, by cause.
 
 - The tail: proxies whose FIRST application of the change (later reports are repeats and
   never count) is slower than the threshold, latency = observation.at - change.at >
-  threshold (strictly). The threshold is \`thresholdMs\` (default 1000) or, with
-  \`thresholdP\`, the change's nearest-rank percentile (so \`thresholdP=99\` means "slower
-  than P99"). Giving both is a 400.
+  threshold (strictly). The threshold is \`thresholdMs\` or, with \`thresholdP\`, the
+  change's nearest-rank percentile (so \`thresholdP=99\` means "slower than P99"). Giving
+  both is a 400.
+- Giving neither: ${DEFAULT_TAIL_THRESHOLD_MS} ms (\`cutRule\` "default"), unless more than
+  ${TAIL_MAX_THRESHOLD_SHARE * 100} % of the proxies that applied the change are slower than that, i.e. its
+  nearest-rank median (\`medianMs\`) is: a "tail" that is most of the run describes its body,
+  and its causes are mostly "unexplained". Then the tail is the proxies slower than
+  P${TAIL_FALLBACK_PERCENTILE} (\`cutRule\` "fallback", \`thresholdP\` ${TAIL_FALLBACK_PERCENTILE}). Ask for
+  \`thresholdMs=${DEFAULT_TAIL_THRESHOLD_MS}\` to keep the threshold. \`cut\` says which kind of cut was used.
+- Each cause carries \`description\`, what the name means (docs/tail.md), or "${NO_CAUSE_DESCRIPTION}"
+  (\`described\` false) for a name the dictionary does not know.
 - One cause per tail proxy, the first that applies: (1) the \`cause\` the runner sent on
   that first-application observation; (2) an incident overlapping the interval from the
   change to the observation (incident.from <= observation.at and (incident.to is null or
@@ -54,7 +66,10 @@ proxies carry, ranked by how over-represented it is among the slowest (BubbleUp-
   node) that overlaps change -> application, and \`incident.<key>\` for that incident's attrs.
 - For each value: \`inTail\` and \`overall\` proxies carrying it (exact counts, tail included in
   overall), \`share\` = inTail / tailCount, \`lift\` = share / (overall / total).
-- Ranked by lift, then inTail, then attribute and value; only values on at least
+- Ranked by excess share, share - overall / total (the part of the tail a value covers beyond
+  what its size predicts, = share x (1 - 1 / lift): lift alone ties every value found only in
+  the tail, however little of it it covers), then lift, then inTail, then attribute and value;
+  only values on at least
   max(${ATTRIBUTION_MIN_TAIL_COUNT}, ceil(${ATTRIBUTION_MIN_TAIL_SHARE * 100} % of tailCount)) tail proxies (\`minTailCount\`); the top \`limit\`.
   A lift under ${ATTRIBUTION_STANDS_OUT_LIFT} means the value is about as common in the tail as overall: nothing stands out.`;
 

@@ -1,6 +1,6 @@
 import type { TailAttribution } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { attributionSentence, formatLift, valuePhrase } from './tail-attribution.ts';
+import { attributionSentence, cutPhrase, formatLift, valuePhrase } from './tail-attribution.ts';
 
 const base: TailAttribution = {
   thresholdMs: 599,
@@ -36,6 +36,20 @@ describe('attributionSentence', () => {
     );
   });
 
+  it('names the first value in the order given whose lift reaches 2', () => {
+    // az a covers 90 % of the tail but is 1.5 x as common there: passed over for the node.
+    const a = {
+      ...base,
+      values: [
+        { attribute: 'az', value: 'a', inTail: 45, overall: 3000, share: 0.9, lift: 1.5 },
+        { attribute: 'node', value: 'n-9', inTail: 15, overall: 15, share: 0.3, lift: 100 },
+      ],
+    };
+    expect(attributionSentence(a)).toBe(
+      '15 of the 50 slowest proxies (30 %) are on node n-9: 100 × over-represented (15 of all 5,000).',
+    );
+  });
+
   it('says nothing stands out when the top lift is under 2', () => {
     const a = {
       ...base,
@@ -63,5 +77,13 @@ describe('valuePhrase and formatLift', () => {
     );
     expect(formatLift(2.94)).toBe('2.9');
     expect(formatLift(1000 / 3)).toBe('333');
+  });
+});
+
+describe('cutPhrase', () => {
+  it('names the percentile and its time, or the threshold', () => {
+    expect(cutPhrase({ thresholdP: 99, thresholdMs: 251_000 })).toBe('slower than P99 (251 s)');
+    expect(cutPhrase({ thresholdP: 99, thresholdMs: null })).toBe('slower than P99');
+    expect(cutPhrase({ thresholdP: null, thresholdMs: 1000 })).toBe('slower than 1 s');
   });
 });

@@ -5,7 +5,15 @@ import {
   type AttributeValue,
   type TailAttribution,
 } from '@meshbench/schema';
-import { formatCount } from './format.ts';
+import { formatCount, formatDuration } from './format.ts';
+
+/** "slower than P99 (251 s)", "slower than 1 s": the cut the attribution was taken at. */
+export function cutPhrase(a: Pick<TailAttribution, 'thresholdMs' | 'thresholdP'>): string {
+  if (a.thresholdP !== null) {
+    return `slower than P${a.thresholdP}${a.thresholdMs === null ? '' : ` (${formatDuration(a.thresholdMs)})`}`;
+  }
+  return `slower than ${formatDuration(a.thresholdMs ?? 0)}`;
+}
 
 /** "on node n-0007", "in az us-east-1a", "with cause reconnect"... */
 export function valuePhrase(v: Pick<AttributeValue, 'attribute' | 'value'>): string {
@@ -32,10 +40,18 @@ export function formatLift(lift: number): string {
 
 const percent = (fraction: number) => `${Math.round(fraction * 100)} %`;
 
-/** Whether the top value is over-represented enough to be named. */
+/**
+ * The value the sentence names: the first, in the API's order (excess share), that is
+ * over-represented enough to be named; a value covering much of the tail at a lift under 2
+ * is about as common there as anywhere, and is passed over.
+ */
+export function leadValue(a: Pick<TailAttribution, 'values'>): AttributeValue | undefined {
+  return a.values.find((v) => v.lift >= ATTRIBUTION_STANDS_OUT_LIFT);
+}
+
+/** Whether some value is over-represented enough to be named. */
 export function standsOut(a: Pick<TailAttribution, 'values'>): boolean {
-  const top = a.values[0];
-  return top !== undefined && top.lift >= ATTRIBUTION_STANDS_OUT_LIFT;
+  return leadValue(a) !== undefined;
 }
 
 /**
@@ -45,8 +61,8 @@ export function standsOut(a: Pick<TailAttribution, 'values'>): boolean {
 export function attributionSentence(a: TailAttribution): string {
   if (a.tailCount === 0) return 'No proxy is in the tail, so there is nothing to explain.';
   const slowest = `${formatCount(a.tailCount)} slowest ${a.tailCount === 1 ? 'proxy' : 'proxies'}`;
-  const top = a.values[0];
-  if (top === undefined || !standsOut(a)) {
+  const top = leadValue(a);
+  if (top === undefined) {
     return `Nothing stands out: no node, cause or attribute is even ${ATTRIBUTION_STANDS_OUT_LIFT} × as common among the ${slowest} as among all ${formatCount(a.total)}.`;
   }
   const who =

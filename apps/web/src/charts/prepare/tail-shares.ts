@@ -29,7 +29,14 @@ export interface PreparedTailShares {
 const LAST = [UNEXPLAINED_CAUSE, NEVER_CONVERGED_CAUSE];
 
 export function prepareTailShares(
-  tails: { key: string; tail: Pick<Tail, 'tailCount' | 'neverConverged' | 'causes'> | null }[],
+  tails: {
+    key: string;
+    tail:
+      | (Pick<Tail, 'tailCount' | 'neverConverged'> & {
+          causes: Pick<Tail['causes'][number], 'cause' | 'count' | 'share'>[];
+        })
+      | null;
+  }[],
 ): PreparedTailShares {
   const totals = new Map<string, number>();
   for (const { tail } of tails) {

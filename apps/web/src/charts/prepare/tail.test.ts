@@ -5,7 +5,11 @@ import {
   formatOffset,
   incidentWindow,
   prepareTailCauses,
+  TAIL_THRESHOLDS,
+  tailCutNote,
   tailSummary,
+  tailThresholdFromSearch,
+  tailThresholdToSearch,
 } from './tail.ts';
 
 const tail = {
@@ -75,6 +79,78 @@ describe('tailSummary', () => {
     expect(
       tailSummary({ thresholdMs: 12_345.6, thresholdP: 99, tailCount: 1, neverConverged: 0 }, null),
     ).toBe('1 proxy slower than P99 (12.3 s)');
-    expect(DEFAULT_TAIL_THRESHOLD.thresholdMs).toBe(1000);
+  });
+});
+
+describe('the tail cut in the URL', () => {
+  it('opens on Auto, which asks the API for neither cut', () => {
+    expect(DEFAULT_TAIL_THRESHOLD.id).toBe('auto');
+    expect(DEFAULT_TAIL_THRESHOLD.thresholdMs).toBeUndefined();
+    expect(DEFAULT_TAIL_THRESHOLD.thresholdP).toBeUndefined();
+    expect(tailThresholdFromSearch(new URLSearchParams(''))).toBe(DEFAULT_TAIL_THRESHOLD);
+    expect(tailThresholdFromSearch(new URLSearchParams('tail=p42'))).toBe(DEFAULT_TAIL_THRESHOLD);
+  });
+
+  it('reads and writes ?tail=, leaving Auto out and other parameters alone', () => {
+    const oneSecond = tailThresholdFromSearch(new URLSearchParams('tail=1s'));
+    expect(oneSecond).toMatchObject({ thresholdMs: 1000 });
+    expect(tailThresholdFromSearch(new URLSearchParams('tail=p99'))).toMatchObject({
+      thresholdP: 99,
+    });
+    const search = new URLSearchParams('percentiles=50,99');
+    const p95 = TAIL_THRESHOLDS.find((t) => t.id === 'p95');
+    if (!p95) throw new Error('no p95');
+    const withP95 = tailThresholdToSearch(search, p95);
+    expect(withP95.toString()).toBe('percentiles=50%2C99&tail=p95');
+    expect(tailThresholdToSearch(withP95, DEFAULT_TAIL_THRESHOLD).toString()).toBe(
+      'percentiles=50%2C99',
+    );
+  });
+});
+
+describe('tailCutNote', () => {
+  const base = { thresholdP: null, medianMs: 420, applied: 20_000, tailCount: 760 };
+  it('says why the tail is P95 when 1 s would hold most proxies', () => {
+    const note = tailCutNote({
+      ...base,
+      cutRule: 'fallback',
+      thresholdMs: 1814.2,
+      thresholdP: 95,
+      medianMs: 1020,
+      tailCount: 999,
+    });
+    expect(note.warning).toBe(false);
+    expect(note.text).toBe(
+      'The tail is the proxies slower than P95 (1,810 ms), not slower than 1 s: the median (1,020 ms) is slower than 1 s, so 1 s would put more than half of the 20,000 proxies that applied the change in the "tail". Pick "> 1 s" to see it anyway.',
+    );
+  });
+
+  it('warns when a threshold asked for holds more than half the proxies', () => {
+    // 10,156 / 19,980 = 50.83 %.
+    const note = tailCutNote({
+      ...base,
+      cutRule: 'thresholdMs',
+      thresholdMs: 1000,
+      medianMs: 1020,
+      applied: 19_980,
+      tailCount: 10_156,
+    });
+    expect(note.warning).toBe(true);
+    expect(note.text).toMatch(/^This tail holds 50\.8 % of the 19,980 proxies/);
+    expect(note.text).toContain('"unexplained" mostly counts proxies that were merely typical');
+    // Exactly half is not "more than half".
+    expect(
+      tailCutNote({ ...base, cutRule: 'thresholdMs', thresholdMs: 1000, tailCount: 10_000 })
+        .warning,
+    ).toBe(false);
+  });
+
+  it('names the default and a percentile picked', () => {
+    expect(tailCutNote({ ...base, cutRule: 'default', thresholdMs: 1000 }).text).toBe(
+      'The tail is the proxies slower than 1 s (Auto: P95 instead when the median is slower than 1 s; it is 420 ms).',
+    );
+    expect(
+      tailCutNote({ ...base, cutRule: 'thresholdP', thresholdMs: 251_000, thresholdP: 99 }).text,
+    ).toBe('The tail is the proxies slower than P99 (251 s), as picked; the median is 420 ms.');
   });
 });

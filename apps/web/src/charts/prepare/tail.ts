@@ -1,7 +1,10 @@
 // A change's tail prepared for the page: the thresholds offered, the bars by cause, and the
 // drill-down's incident windows as offsets from the change.
 import {
+  DEFAULT_TAIL_THRESHOLD_MS,
   NEVER_CONVERGED_CAUSE,
+  TAIL_FALLBACK_PERCENTILE,
+  TAIL_MAX_THRESHOLD_SHARE,
   type Tail,
   type TailIncident,
   UNEXPLAINED_CAUSE,
@@ -15,17 +18,73 @@ export interface TailThreshold {
   label: string;
   /** What the tail is: "slower than 1 s", "slower than P99". */
   description: string;
+  /** Neither: the API's rule (1 s, or P95 when the median is slower than 1 s). */
   thresholdMs?: number;
   thresholdP?: number;
 }
 
+const defaultMs = formatDuration(DEFAULT_TAIL_THRESHOLD_MS);
+
 export const TAIL_THRESHOLDS: TailThreshold[] = [
+  {
+    id: 'auto',
+    label: 'Auto',
+    description: `slower than ${defaultMs}, or than P${TAIL_FALLBACK_PERCENTILE} when most proxies are slower than ${defaultMs}`,
+  },
   { id: '1s', label: '> 1 s', description: 'slower than 1 s', thresholdMs: 1000 },
   { id: 'p90', label: '> P90', description: 'slower than P90', thresholdP: 90 },
   { id: 'p95', label: '> P95', description: 'slower than P95', thresholdP: 95 },
   { id: 'p99', label: '> P99', description: 'slower than P99', thresholdP: 99 },
 ];
 export const DEFAULT_TAIL_THRESHOLD = TAIL_THRESHOLDS[0] as TailThreshold;
+
+/** The run page's `?tail=` (1s, p90, p95, p99); absent or unknown: auto. */
+export function tailThresholdFromSearch(search: URLSearchParams): TailThreshold {
+  const id = search.get('tail');
+  return TAIL_THRESHOLDS.find((t) => t.id === id) ?? DEFAULT_TAIL_THRESHOLD;
+}
+
+/** The URL with this cut: auto is left out, so the plain run link stays plain. */
+export function tailThresholdToSearch(
+  search: URLSearchParams,
+  threshold: TailThreshold,
+): URLSearchParams {
+  const next = new URLSearchParams(search);
+  if (threshold.id === DEFAULT_TAIL_THRESHOLD.id) next.delete('tail');
+  else next.set('tail', threshold.id);
+  return next;
+}
+
+/**
+ * Which tail the panel shows and why, in a sentence; a warning when the tail is most of the
+ * proxies that applied the change, where "unexplained" counts the body of the distribution.
+ */
+export function tailCutNote(
+  tail: Pick<Tail, 'cutRule' | 'thresholdMs' | 'thresholdP' | 'medianMs' | 'applied' | 'tailCount'>,
+): { text: string; warning: boolean } {
+  const at = tail.thresholdMs === null ? '' : ` (${formatDuration(tail.thresholdMs)})`;
+  const median = tail.medianMs === null ? 'none' : formatDuration(tail.medianMs);
+  if (tail.cutRule === 'fallback') {
+    return {
+      text: `The tail is the proxies slower than P${tail.thresholdP}${at}, not slower than ${defaultMs}: the median (${median}) is slower than ${defaultMs}, so ${defaultMs} would put more than half of the ${formatCount(tail.applied)} proxies that applied the change in the "tail". Pick "> 1 s" to see it anyway.`,
+      warning: false,
+    };
+  }
+  const share = tail.applied > 0 ? tail.tailCount / tail.applied : 0;
+  if (share > TAIL_MAX_THRESHOLD_SHARE) {
+    return {
+      text: `This tail holds ${formatPercent(share)} of the ${formatCount(tail.applied)} proxies that applied the change (the median, ${median}, is slower than the cut): it is the body of the distribution, not its outliers, and "unexplained" mostly counts proxies that were merely typical. A percentile cut (Auto, > P95, > P99) shows the outliers.`,
+      warning: true,
+    };
+  }
+  return {
+    text:
+      tail.cutRule === 'default'
+        ? `The tail is the proxies slower than ${defaultMs} (Auto: P${TAIL_FALLBACK_PERCENTILE} instead when the median is slower than ${defaultMs}; it is ${median}).`
+        : `The tail is the proxies ${tail.thresholdP !== null ? `slower than P${tail.thresholdP}${at}` : `slower than ${formatDuration(tail.thresholdMs ?? 0)}`}, as picked; the median is ${median}.`,
+    warning: false,
+  };
+}
 
 /** The incident kinds the probes send most, each its own colour; others share the palette. */
 const CAUSE_COLORS: Record<string, string> = {
@@ -70,7 +129,9 @@ export interface PreparedTailCauses {
 
 /** The causes as bars, largest first as the API orders them; never-converged is one of them. */
 export function prepareTailCauses(
-  tail: Pick<Tail, 'causes' | 'tailCount' | 'neverConverged'>,
+  tail: Pick<Tail, 'tailCount' | 'neverConverged'> & {
+    causes: Pick<Tail['causes'][number], 'cause' | 'count' | 'share'>[];
+  },
 ): PreparedTailCauses | null {
   if (tail.causes.length === 0) return null;
   const bars = tail.causes.map((c) => ({

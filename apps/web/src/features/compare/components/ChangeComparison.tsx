@@ -1,7 +1,7 @@
 // One change compared across runs: the percentile table with its differences, the overlaid
 // convergence curves, the histograms as small multiples and the tail causes. It draws what
 // it is given: live queries (the compare page) or a frozen snapshot (a report).
-import type { Change, HistogramScale, Propagation, Tail } from '@meshbench/schema';
+import type { Change, HistogramScale, Propagation, ReportTail } from '@meshbench/schema';
 import { formatCount, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
@@ -21,7 +21,8 @@ export interface ChangeComparisonData {
   histogramsBusy?: boolean;
   histogramError?: unknown;
   histogramNote?: string;
-  tails: (Tail | null | undefined)[];
+  /** A report's tails may predate the cut and the causes' descriptions. */
+  tails: (ReportTail | null | undefined)[];
   tailError?: unknown;
   /** Per run, its causes table as CSV (live pages only). */
   tailCsvUrls?: (string | null)[];

@@ -1,6 +1,6 @@
 // Why the slowest proxies were slow, run by run: the share of each tail each cause explains,
 // as stacked bars, and the counts behind them.
-import type { Tail } from '@meshbench/schema';
+import type { ReportTail } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { formatCount, formatDuration, formatPercent } from '../../../charts/prepare/format.ts';
 import { prepareTailShares } from '../../../charts/prepare/tail-shares.ts';
@@ -18,7 +18,8 @@ export function TailSharesPanel({
   /** Live pages link each run's causes table as CSV; a frozen report has no live data to link. */
   csvUrls?: (string | null)[];
   /** One per run: undefined while it loads, null for a run without this change. */
-  tails: (Tail | null | undefined)[];
+  /** A report's tails may predate the cut and the causes' descriptions. */
+  tails: (ReportTail | null | undefined)[];
   error?: unknown;
 }) {
   const loading = tails.some((t) => t === undefined);

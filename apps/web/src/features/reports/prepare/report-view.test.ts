@@ -5,6 +5,10 @@ import { reportView } from './report-view.ts';
 const tail: Tail = {
   thresholdMs: 1000,
   thresholdP: null,
+  cut: 'threshold',
+  cutRule: 'default',
+  medianMs: 50,
+  applied: 10,
   tailCount: 0,
   neverConverged: 0,
   causes: [],

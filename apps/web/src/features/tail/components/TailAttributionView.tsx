@@ -4,6 +4,7 @@ import type { TailAttribution } from '@meshbench/schema';
 import { formatCount, formatPercent } from '../../../charts/prepare/format.ts';
 import {
   attributionSentence,
+  cutPhrase,
   formatLift,
   standsOut,
 } from '../../../charts/prepare/tail-attribution.ts';
@@ -12,6 +13,10 @@ export function TailAttributionView({ attribution }: { attribution: TailAttribut
   const lead = standsOut(attribution);
   return (
     <section className="tail-attribution" data-testid="tail-attribution">
+      <h4 className="tail-attribution-head" data-testid="tail-attribution-cut">
+        What sets the tail apart: the {formatCount(attribution.tailCount)} proxies{' '}
+        {cutPhrase(attribution)} against the rest
+      </h4>
       <p
         className={lead ? 'tail-attribution-lead' : 'tail-attribution-lead muted'}
         data-testid="tail-attribution-sentence"
@@ -46,10 +51,11 @@ export function TailAttributionView({ attribution }: { attribution: TailAttribut
           </table>
         </div>
       )}
-      <p className="muted">
-        Lift: a value&apos;s share of the tail over its share of all{' '}
-        {formatCount(attribution.total)} proxies (exact counts of first applications); values on
-        fewer than {formatCount(attribution.minTailCount)} tail proxies are not ranked.
+      <p className="muted" data-testid="tail-attribution-note">
+        Ranked by excess share, a value&apos;s share of the tail minus its share of all{' '}
+        {formatCount(attribution.total)} proxies (what it covers beyond its size); lift is the ratio
+        of the two (exact counts of first applications). Values on fewer than{' '}
+        {formatCount(attribution.minTailCount)} tail proxies are not ranked.
       </p>
     </section>
   );

@@ -1,16 +1,29 @@
-// The run page's tail causes of one change: fetches the tail at the threshold picked, and
-// what sets it apart, and hands them to TailView.
+// The run page's tail causes of one change: fetches the tail at the cut picked (in the URL),
+// and what sets it apart, and hands them to TailView. With the cut on Auto the attribution
+// takes the API's own default, the slowest 1 % (P99): the outliers, where one node or cause
+// can hold most of the tail, however wide the causes' tail is.
 import type { Change } from '@meshbench/schema';
-import { useState } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
 import { changeTailUrl } from '../../../api/urls.ts';
-import { DEFAULT_TAIL_THRESHOLD, type TailThreshold } from '../../../charts/prepare/tail.ts';
+import {
+  type TailThreshold,
+  tailThresholdFromSearch,
+  tailThresholdToSearch,
+} from '../../../charts/prepare/tail.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { tailParams, useTail, useTailAttribution } from '../hooks/use-tail.ts';
 import { TailAttributionView } from './TailAttributionView.tsx';
 import { TailView } from './TailView.tsx';
 
 export function TailPanel({ runId, change }: { runId: string; change: Change }) {
-  const [threshold, setThreshold] = useState<TailThreshold>(DEFAULT_TAIL_THRESHOLD);
+  // The cut lives in the URL (`?tail=`), so a shared link shows the same tail.
+  const [search, setSearch] = useSearchParams();
+  const threshold = useMemo(() => tailThresholdFromSearch(search), [search]);
+  const setThreshold = useCallback(
+    (next: TailThreshold) => setSearch((s) => tailThresholdToSearch(s, next), { replace: true }),
+    [setSearch],
+  );
   const query = useTail(runId, change.id, threshold);
   const attribution = useTailAttribution(runId, change.id, threshold);
   return (

@@ -11,6 +11,7 @@ import {
   prepareTailCauses,
   TAIL_THRESHOLDS,
   type TailThreshold,
+  tailCutNote,
   tailSummary,
 } from '../../../charts/prepare/tail.ts';
 import { TailCauseChart } from '../../../charts/TailCauseChart.tsx';
@@ -68,6 +69,7 @@ export function TailView({
         (tail && (
           <div aria-busy={busy} className="tail-body">
             {explained}
+            <CutNote tail={tail} />
             {causes ? (
               <div className="tail-grid">
                 <div className="tail-chart" data-testid="tail-chart">
@@ -94,6 +96,20 @@ export function TailView({
   );
 }
 
+function CutNote({ tail }: { tail: Tail }) {
+  const note = tailCutNote(tail);
+  return (
+    <p
+      className={note.warning ? 'tail-cut-note warning' : 'tail-cut-note muted'}
+      role={note.warning ? 'note' : undefined}
+      data-testid="tail-cut-note"
+      data-cut-rule={tail.cutRule}
+    >
+      {note.text}
+    </p>
+  );
+}
+
 function CausesTable({ tail }: { tail: Tail }) {
   const ms = (c: Tail['causes'][number], p: number) => {
     const x = c.percentiles.find((y) => y.p === p);
@@ -106,7 +122,9 @@ function CausesTable({ tail }: { tail: Tail }) {
           <tr>
             <th>Cause</th>
             <th className="num">Proxies</th>
-            <th className="num">Share</th>
+            <th className="num" title="of the tail: its proxies plus those that never converged">
+              Share of tail
+            </th>
             <th className="num">P50</th>
             <th className="num">P90</th>
             <th className="num">P99</th>
@@ -115,13 +133,19 @@ function CausesTable({ tail }: { tail: Tail }) {
         <tbody>
           {tail.causes.map((c) => (
             <tr key={c.cause} data-testid="tail-cause-row" data-cause={c.cause}>
-              <td>
+              <td className="tail-cause-cell" title={c.description}>
                 <span
                   className="cause-swatch"
                   style={{ background: causeColor(c.cause) }}
                   aria-hidden="true"
                 />
                 <span data-testid="tail-cause-name">{c.cause}</span>
+                <span
+                  className={c.described ? 'cause-description' : 'cause-description muted'}
+                  data-testid="tail-cause-description"
+                >
+                  {c.description}
+                </span>
               </td>
               <td className="num" data-testid="tail-cause-count">
                 {formatCount(c.count)}

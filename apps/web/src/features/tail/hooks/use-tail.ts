@@ -8,10 +8,13 @@ import type { TailThreshold } from '../../../charts/prepare/tail.ts';
 /** The drill-down lists this many of the slowest proxies. */
 export const SLOWEST_LIMIT = 50;
 
+/** Auto asks for neither: the API's rule picks the cut and says which. */
 export function tailParams(threshold: TailThreshold): TailParams {
   return threshold.thresholdP !== undefined
     ? { thresholdP: threshold.thresholdP, limit: SLOWEST_LIMIT }
-    : { thresholdMs: threshold.thresholdMs, limit: SLOWEST_LIMIT };
+    : threshold.thresholdMs !== undefined
+      ? { thresholdMs: threshold.thresholdMs, limit: SLOWEST_LIMIT }
+      : { limit: SLOWEST_LIMIT };
 }
 
 export function useTail(runId: string, changeId: string, threshold: TailThreshold) {
@@ -28,7 +31,9 @@ export function useTailAttribution(runId: string, changeId: string, threshold: T
   const params =
     threshold.thresholdP !== undefined
       ? { thresholdP: threshold.thresholdP }
-      : { thresholdMs: threshold.thresholdMs };
+      : threshold.thresholdMs !== undefined
+        ? { thresholdMs: threshold.thresholdMs }
+        : {};
   return useQuery({
     queryKey: ['tail-attribution', runId, changeId, params],
     queryFn: ({ signal }) => meshbench.runs.tailAttribution(runId, changeId, params, { signal }),
