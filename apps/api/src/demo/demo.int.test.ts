@@ -4,6 +4,7 @@
 import {
   changeList,
   propagation,
+  runPropagation,
   storedLoadResult,
   timeline as timelineAnswer,
 } from '@meshbench/schema';
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { backends } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
+import { istioChurnScenario } from './churn.ts';
 import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.ts';
 import { propagationScenarios } from './endpoint-propagation.ts';
 import { loadDemo } from './index.ts';
@@ -31,7 +33,7 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       statsdPort: server.udpPort,
     });
     expect(runs).toHaveLength(
-      propagationScenarios.length + dataPlaneMeshes.length + scaleUpScenarios.length,
+      propagationScenarios.length + dataPlaneMeshes.length + scaleUpScenarios.length + 1,
     );
     for (const run of runs) expect(run.status).toBe('finished');
 
@@ -76,6 +78,25 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       const sources = new Set(timeline.body.series.map((s) => s.source));
       expect([...sources].sort()).toEqual(['otlp', 'statsd']);
     }
+    // Churn: 20 changes, each reaching every proxy; the slow tail grows during the backlog.
+    const churn = runs[runs.length - 1]!;
+    const s = istioChurnScenario;
+    const proxies = s.nodes * s.proxiesPerNode;
+    const churnAnswer = await server.json(`/runs/${churn.id}/propagation`, {}, runPropagation);
+    expect(churnAnswer.status).toBe(200);
+    const { changes: rows, pooled, perChangeP99, heatmap } = churnAnswer.body;
+    expect(rows).toHaveLength(s.changes);
+    for (const row of rows) expect(row.count).toBe(proxies);
+    expect(pooled.count).toBe(s.changes * proxies);
+    expect(perChangeP99.count).toBe(s.changes);
+    // The backlog's worst change is slower at P99 than any change before it.
+    const p99 = (i: number) => rows[i]!.percentiles.find((p) => p.p === 99)!.ms;
+    const calm = Math.max(...rows.slice(0, s.backlog.from).map((_, i) => p99(i)));
+    expect(p99(s.backlog.to)).toBeGreaterThan(calm * 2);
+    expect(heatmap.rows.map((r) => r.counts.reduce((a, b) => a + b, 0))).toEqual(
+      rows.map(() => proxies),
+    );
+
     const after = server.app.statsd.stats();
     expect(after.malformed - before.malformed).toBe(0);
     expect(after.unmatched - before.unmatched).toBe(0);

@@ -1,5 +1,6 @@
 // The demo dataset that `npm start` shows on first run, posted through the public API.
 import type { Run } from '@meshbench/schema';
+import { churnRun, istioChurnScenario } from './churn.ts';
 import { apiClient } from './client.ts';
 import {
   CONNECTIONS,
@@ -12,6 +13,7 @@ import {
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 
+export { churnRun, istioChurnScenario } from './churn.ts';
 export { apiClient } from './client.ts';
 export { dataPlaneMeshes, dataPlaneRun, fortioResult } from './data-plane.ts';
 export {
@@ -67,5 +69,12 @@ export async function loadDemo(opts: {
   // Scale-up, twice (two versions to compare): lifecycle events, StatsD over UDP and OTLP
   // from the SDK, all time-stamped.
   for (const scenario of scaleUpScenarios) loaded.push(await loadScaleUp(opts, scenario));
+
+  // Churn: 20 endpoint changes 5 s apart, each reaching 1,000 proxies (the run's heatmap).
+  const churn = churnRun(istioChurnScenario);
+  const { finishedAt: churnEnd, ...churnStart } = churn.run;
+  const churned = await api.createRun(churnStart);
+  await api.postEvents(churned.id, churn.events, `demo-${istioChurnScenario.seed}`);
+  loaded.push(await api.finishRun(churned.id, churnEnd));
   return loaded;
 }
