@@ -4,30 +4,52 @@ import {
   churnHeatmap,
   countAtOrBelow,
   latencyStats,
-  mergeSorted,
   nearestRankOf,
+  PooledSorted,
   summarizeValues,
 } from './churn.ts';
 
 const f = (...xs: number[]) => Float64Array.from(xs);
+/** The obviously right pooled list: every value in one array, sorted. */
+const concatSorted = (lists: readonly Float64Array[]) =>
+  Float64Array.from(lists.flatMap((l) => [...l])).sort();
 
-describe('mergeSorted', () => {
-  it('merges sorted lists, empty ones included, keeping duplicates', () => {
-    expect([...mergeSorted([f(1, 4, 9), f(2, 3), f(), f(0, 4, 10)])]).toEqual([
-      0, 1, 2, 3, 4, 4, 9, 10,
+describe('PooledSorted', () => {
+  it('reads sorted lists as one, empty ones included, duplicates kept', () => {
+    // As one list: 0 1 2 3 4 4 9 10.
+    const pooled = new PooledSorted([f(1, 4, 9), f(2, 3), f(), f(0, 4, 10)]);
+    expect(pooled.length).toBe(8);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((r) => pooled.at(r))).toEqual([0, 1, 2, 3, 4, 4, 9, 10]);
+    expect(pooled.countAtOrBelow(4)).toBe(6);
+    expect(pooled.countAtOrBelow(3.5)).toBe(4);
+    expect([pooled.min, pooled.max, pooled.smallestPositive]).toEqual([0, 10, 1]);
+    const empty = new PooledSorted([f(), f()]);
+    expect([empty.length, empty.min, empty.max, empty.smallestPositive]).toEqual([
+      0,
+      null,
+      null,
+      undefined,
     ]);
-    expect(mergeSorted([]).length).toBe(0);
-    expect([...mergeSorted([f(-3, 5)])]).toEqual([-3, 5]);
   });
 
-  it('equals concatenating and sorting, for 500 seeded random sets of lists', () => {
+  it('equals concatenating and sorting at every rank, for 300 seeded random sets of lists', () => {
     const r = prng(15);
-    for (let t = 0; t < 500; t++) {
+    for (let t = 0; t < 300; t++) {
       const lists = Array.from({ length: r.int(0, 9) }, () =>
-        Float64Array.from({ length: r.int(0, 40) }, () => Math.round(r.uniform(-50, 5000))).sort(),
+        Float64Array.from(
+          { length: r.int(0, 40) },
+          // `|| 0`: no -0, which toEqual tells apart from 0.
+          () => Math.round(r.uniform(-50, 500)) || 0,
+        ).sort(),
       );
-      const obvious = lists.flatMap((l) => [...l]).sort((a, b) => a - b);
-      expect([...mergeSorted(lists)]).toEqual(obvious);
+      const obvious = concatSorted(lists);
+      const pooled = new PooledSorted(lists);
+      expect(pooled.length).toBe(obvious.length);
+      const ranks = Array.from({ length: obvious.length }, (_, i) => i + 1);
+      expect(ranks.map((rank) => pooled.at(rank))).toEqual([...obvious]);
+      const x = Math.round(r.uniform(-60, 510));
+      expect(pooled.countAtOrBelow(x)).toBe(obvious.filter((v) => v <= x).length);
+      expect(pooled.smallestPositive).toBe(obvious.find((v) => v > 0));
     }
   });
 });
@@ -93,9 +115,13 @@ describe('pooled percentiles are not percentiles of per-change percentiles', () 
     // Pooled: 400 values; the three ramps give each value 1..99 three times (297 values
     // below 100), then 100 x 103. P50 = rank 200: the ramps' values in order, 3 per ms,
     // rank 200 is ms ceil(200 / 3) = 67. P25 = rank 100: ms ceil(100/3) = 34.
-    const pooled = mergeSorted(changes);
-    expect(nearestRankOf(pooled, 50)).toBe(67);
-    expect(nearestRankOf(pooled, 25)).toBe(34);
+    const stats = latencyStats(new PooledSorted(changes), [25, 50, 99], 99, 400);
+    expect(stats.percentiles).toEqual([
+      { p: 25, us: 34 },
+      { p: 50, us: 67 },
+      { p: 99, us: 100 }, // rank 396: among the 103 hundreds
+    ]);
+    expect(stats.withinCount).toBe(297);
     // A median of per-change medians would say 50 (ranks 50, 50, 50, 100 -> 50): not 67.
     expect(summarizeValues(changes.map((c) => nearestRankOf(c, 50) as number)).median).toBe(50);
   });
@@ -126,7 +152,7 @@ describe('churnHeatmap', () => {
     const a = f(0, 1, 2, 3);
     const b = f(3, 3);
     const empty = f();
-    const h = churnHeatmap([a, b, empty], mergeSorted([a, b]), 3, 'linear');
+    const h = churnHeatmap([a, b, empty], 3, 'linear');
     // Pooled 0..3 in 3 bins: [0,1) [1,2) [2,3], the last closed.
     expect(h.edgesUs).toEqual([0, 1, 2, 3]);
     expect(h.counts).toEqual([
@@ -139,7 +165,7 @@ describe('churnHeatmap', () => {
 
   it('puts skewed (<= 0) latencies in a bin of their own in front of log bins', () => {
     const a = f(-5, 1, 10, 100);
-    const h = churnHeatmap([a], a, 3, 'log');
+    const h = churnHeatmap([a], 3, 'log');
     // Log bins from the smallest positive (1) to 100 in 3 - 1 = 2 bins: ratio 10.
     expect(h.edgesUs.map((e) => Math.round(e * 1e6) / 1e6)).toEqual([-5, 1, 10, 100]);
     expect(h.counts).toEqual([[1, 1, 2]]);
@@ -151,7 +177,7 @@ describe('churnHeatmap', () => {
       Float64Array.from({ length: r.int(0, 300) }, () => r.logNormal(200_000, 1)).sort(),
     );
     for (const scale of ['linear', 'log'] as const) {
-      const h = churnHeatmap(changes, mergeSorted(changes), 17, scale);
+      const h = churnHeatmap(changes, 17, scale);
       expect(h.counts.map((row) => row.reduce((s, c) => s + c, 0))).toEqual(
         changes.map((c) => c.length),
       );
@@ -159,7 +185,7 @@ describe('churnHeatmap', () => {
   });
 
   it('is empty without latencies', () => {
-    expect(churnHeatmap([f(), f()], f(), 10, 'linear')).toEqual({
+    expect(churnHeatmap([f(), f()], 10, 'linear')).toEqual({
       edgesUs: [],
       counts: [[], []],
       maxCount: 0,

@@ -1,47 +1,11 @@
 // The maths of a run with many changes (a churn test), over each change's sorted first
 // applications (microseconds since its change): per-change statistics, the pooled
-// distribution of all of them together, the distribution of one per-change percentile over
-// the changes, and the (change x time since change) heatmap. Every percentile is nearest rank.
+// distribution of all of them together (read across the sorted lists, never merged), the
+// distribution of one per-change percentile over the changes, and the (change x time since
+// change) heatmap. Every percentile is nearest rank.
 import type { HistogramScale } from '@meshbench/schema';
 import { histogramEdges, nearestRank } from './propagation-stats.ts';
 import { SortedLatencies } from './sorted-latencies.ts';
-
-/** One list merged from sorted lists, sorted: pairwise merges, O(n log k). */
-export function mergeSorted(parts: readonly Float64Array[]): Float64Array {
-  let level = parts.filter((p) => p.length > 0);
-  if (level.length === 0) return new Float64Array(0);
-  while (level.length > 1) {
-    const next: Float64Array[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      const a = level[i] as Float64Array;
-      const b = level[i + 1];
-      next.push(b ? mergeTwo(a, b) : a);
-    }
-    level = next;
-  }
-  return level[0] as Float64Array;
-}
-
-function mergeTwo(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i] as number;
-    const y = b[j] as number;
-    if (x <= y) {
-      out[k++] = x;
-      i++;
-    } else {
-      out[k++] = y;
-      j++;
-    }
-  }
-  while (i < a.length) out[k++] = a[i++] as number;
-  while (j < b.length) out[k++] = b[j++] as number;
-  return out;
-}
 
 /** Nearest rank p over a sorted list; null when it is empty. */
 export function nearestRankOf(sorted: ArrayLike<number>, p: number): number | null {
@@ -61,6 +25,72 @@ export function countAtOrBelow(sorted: Float64Array, x: number): number {
   return lo;
 }
 
+/**
+ * Several sorted lists read as the one sorted list they would merge into, without merging:
+ * a count is the sum of each list's count, and the value at a rank is found by a binary
+ * search in each list (k lists of n: O(k^2 log^2 n) per rank, no copy of the k n values).
+ */
+export class PooledSorted {
+  readonly parts: readonly Float64Array[];
+  readonly length: number;
+
+  constructor(parts: readonly Float64Array[]) {
+    this.parts = parts.filter((p) => p.length > 0);
+    this.length = this.parts.reduce((n, p) => n + p.length, 0);
+  }
+
+  countAtOrBelow(x: number): number {
+    let n = 0;
+    for (const p of this.parts) n += countAtOrBelow(p, x);
+    return n;
+  }
+
+  /**
+   * The value at 1-based rank r: the smallest value v with at least r values <= v. In the
+   * list that holds it, it is the first value reaching r; in any other list the first value
+   * reaching r is no smaller. So it is the least of those firsts.
+   */
+  at(rank: number): number {
+    let best = Number.POSITIVE_INFINITY;
+    for (const p of this.parts) {
+      let lo = 0;
+      let hi = p.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.countAtOrBelow(p[mid] as number) >= rank) hi = mid;
+        else lo = mid + 1;
+      }
+      if (lo < p.length && (p[lo] as number) < best) best = p[lo] as number;
+    }
+    return best;
+  }
+
+  get min(): number | null {
+    return this.length > 0 ? Math.min(...this.parts.map((p) => p[0] as number)) : null;
+  }
+
+  get max(): number | null {
+    return this.length > 0 ? Math.max(...this.parts.map((p) => p[p.length - 1] as number)) : null;
+  }
+
+  /** The smallest value above 0 (where log bins start), or undefined when none is. */
+  get smallestPositive(): number | undefined {
+    let best: number | undefined;
+    for (const p of this.parts) {
+      const i = countAtOrBelow(p, 0);
+      if (i < p.length && (best === undefined || (p[i] as number) < best)) best = p[i] as number;
+    }
+    return best;
+  }
+}
+
+/** Read access to one sorted list or to several pooled. */
+type Sorted = Float64Array | PooledSorted;
+const countOf = (s: Sorted, x: number) =>
+  s instanceof PooledSorted ? s.countAtOrBelow(x) : countAtOrBelow(s, x);
+const atRank = (s: Sorted, rank: number) =>
+  s instanceof PooledSorted ? s.at(rank) : (s[rank - 1] as number);
+
 /** Statistics of one sorted list of latencies (us); fractions over `denominator`. */
 export interface LatencyStats {
   count: number;
@@ -72,19 +102,20 @@ export interface LatencyStats {
 }
 
 export function latencyStats(
-  sorted: Float64Array,
+  sorted: Sorted,
   percentiles: readonly number[],
   withinUs: number,
   denominator: number,
 ): LatencyStats {
   const n = sorted.length;
-  const withinCount = countAtOrBelow(sorted, withinUs);
+  const withinCount = countOf(sorted, withinUs);
+  const pooled = sorted instanceof PooledSorted;
   return {
     count: n,
-    minUs: n > 0 ? (sorted[0] as number) : null,
-    maxUs: n > 0 ? (sorted[n - 1] as number) : null,
+    minUs: n === 0 ? null : pooled ? sorted.min : (sorted[0] as number),
+    maxUs: n === 0 ? null : pooled ? sorted.max : (sorted[n - 1] as number),
     percentiles:
-      n > 0 ? percentiles.map((p) => ({ p, us: nearestRankOf(sorted, p) as number })) : [],
+      n > 0 ? percentiles.map((p) => ({ p, us: atRank(sorted, nearestRank(p, n)) })) : [],
     withinCount,
     withinFraction: denominator > 0 ? withinCount / denominator : null,
   };
@@ -126,16 +157,14 @@ export interface Heatmap {
  */
 export function churnHeatmap(
   perChange: readonly Float64Array[],
-  pooled: Float64Array,
   bins: number,
   scale: HistogramScale,
 ): Heatmap {
-  if (pooled.length === 0) return { edgesUs: [], counts: perChange.map(() => []), maxCount: 0 };
-  const min = pooled[0] as number;
-  const max = pooled[pooled.length - 1] as number;
-  const firstPositive = countAtOrBelow(pooled, 0);
-  const positiveMin = firstPositive < pooled.length ? pooled[firstPositive] : undefined;
-  const edgesUs = histogramEdges(min, max, bins, scale, positiveMin);
+  const pooled = new PooledSorted(perChange);
+  const { min, max } = pooled;
+  if (min === null || max === null)
+    return { edgesUs: [], counts: perChange.map(() => []), maxCount: 0 };
+  const edgesUs = histogramEdges(min, max, bins, scale, pooled.smallestPositive);
   let maxCount = 0;
   const counts = perChange.map((sorted) => {
     const sample = SortedLatencies.fromSorted(sorted);

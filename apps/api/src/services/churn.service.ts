@@ -12,8 +12,8 @@ import {
   churnHeatmap,
   type LatencyStats,
   latencyStats,
-  mergeSorted,
   nearestRankOf,
+  PooledSorted,
   summarizeValues,
 } from '../domain/churn.ts';
 import { notFound } from '../errors.ts';
@@ -77,14 +77,18 @@ export function churnService(deps: { runs: RunsRepository; propagation: Propagat
         };
       });
 
-      const pooled = mergeSorted(sortedOf);
-      const pooledStats = latencyStats(pooled, percentiles, withinUs, denominator);
+      const pooledStats = latencyStats(
+        new PooledSorted(sortedOf),
+        percentiles,
+        withinUs,
+        denominator,
+      );
       const observed = changes.flatMap((c, i) => {
         const v = nearestRankOf(sortedOf[i] as Float64Array, PER_CHANGE_PERCENTILE);
         return v === null ? [] : [{ changeId: c.id, ms: v / 1000 }];
       });
       const perChange = summarizeValues(observed.map((v) => v.ms));
-      const heatmap = churnHeatmap(sortedOf, pooled, q.bins, q.scale);
+      const heatmap = churnHeatmap(sortedOf, q.bins, q.scale);
 
       return {
         stage,
