@@ -3,7 +3,7 @@
 // the scale-up timeline, then the data plane. A run with two changes or more (a churn test)
 // shows all of them at once first, and one change's propagation at a time below, the one
 // `?change=` names (the first by default), so that a link opens the same change.
-import type { ChangeList, HistogramScale } from '@meshbench/schema';
+import type { HistogramScale } from '@meshbench/schema';
 import { useCallback, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
@@ -22,15 +22,9 @@ import {
   optionsToSearch,
   type PropagationOptions,
 } from '../hooks/propagation-options.ts';
+import { shownChanges } from '../hooks/shown-changes.ts';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
 import './run-page.css';
-
-/** The change sections shown: all of a one-change run, else the one the URL names. */
-export function shownChanges(changes: ChangeList, wanted: string | null): ChangeList {
-  if (changes.length < 2) return changes;
-  const chosen = changes.find((c) => c.id === wanted) ?? changes[0];
-  return chosen ? [chosen] : [];
-}
 
 export function RunPage() {
   const { id = '' } = useParams();
