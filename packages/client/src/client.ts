@@ -31,6 +31,8 @@ import {
   run,
   runFacets,
   runList,
+  runPropagation,
+  type runPropagationQuery,
   seriesList,
   seriesPoints,
   type seriesQuery,
@@ -59,6 +61,7 @@ type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: QueryValue };
 
 export type RunListQuery = QueryOf<typeof listRunsQuery>;
 export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'json' | 'csv' };
+export type RunPropagationQuery = QueryOf<typeof runPropagationQuery>;
 export type TailQuery = QueryOf<typeof tailQuery>;
 export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
@@ -104,6 +107,8 @@ export const paths = {
   runFacets: () => '/runs/facets',
   run: (runId: string) => `/runs/${enc(runId)}`,
   changes: (runId: string) => `/runs/${enc(runId)}/changes`,
+  runPropagation: (runId: string, q: RunPropagationQuery = {}) =>
+    `/runs/${enc(runId)}/propagation${queryString(q)}`,
   propagation: (runId: string, changeId: string, q: PropagationQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/propagation${queryString(q)}`,
   tail: (runId: string, changeId: string, q: TailQuery = {}) =>
@@ -254,6 +259,9 @@ export function createClient(transport: Transport) {
         call('PATCH', '/runs/{id}', paths.run(runId), finishedRun, opts, json(body)),
       changes: (runId: string, opts?: CallOptions) =>
         get('/runs/{id}/changes', paths.changes(runId), changeList, opts),
+      /** Every change of the run at once (a churn test): rows, pooled, per-change P99s, heatmap. */
+      runPropagation: (runId: string, q: RunPropagationQuery = {}, opts?: CallOptions) =>
+        get('/runs/{id}/propagation', paths.runPropagation(runId, q), runPropagation, opts),
       propagation: (
         runId: string,
         changeId: string,

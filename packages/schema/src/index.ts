@@ -1,6 +1,7 @@
 // Shared zod schemas: request validation in the API, OpenAPI, and parsing in web and CLI.
 export * from './accuracy.ts';
 export * from './alerts.ts';
+export * from './churn.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './gates.ts';

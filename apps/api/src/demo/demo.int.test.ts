@@ -7,6 +7,7 @@ import {
   changeList,
   history,
   propagation,
+  runPropagation,
   storedLoadResult,
   timeline as timelineAnswer,
 } from '@meshbench/schema';
@@ -15,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Backend, backends } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
+import { istioChurnScenario } from './churn.ts';
 import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.ts';
 import { propagationScenarios } from './endpoint-propagation.ts';
 import { loadDemo } from './index.ts';
@@ -69,6 +71,7 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       propagationScenarios.length +
         dataPlaneMeshes.length +
         scaleUpScenarios.length +
+        1 +
         NIGHTS * NIGHTLY_MESHES.length,
     );
     for (const run of runs) expect(run.status).toBe('finished');
@@ -115,6 +118,24 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       const sources = new Set(timeline.body.series.map((s) => s.source));
       expect([...sources].sort()).toEqual(['otlp', 'statsd']);
     }
+    // Churn: 20 changes, each reaching every proxy; the slow tail grows during the backlog.
+    const churn = runs[runs.length - 1 - NIGHTS * NIGHTLY_MESHES.length]!;
+    const s = istioChurnScenario;
+    const proxies = s.nodes * s.proxiesPerNode;
+    const churnAnswer = await server.json(`/runs/${churn.id}/propagation`, {}, runPropagation);
+    expect(churnAnswer.status).toBe(200);
+    const { changes: rows, pooled, perChangeP99, heatmap } = churnAnswer.body;
+    expect(rows).toHaveLength(s.changes);
+    for (const row of rows) expect(row.count).toBe(proxies);
+    expect(pooled.count).toBe(s.changes * proxies);
+    expect(perChangeP99.count).toBe(s.changes);
+    // The backlog's worst change is slower at P99 than any change before it.
+    const p99 = (i: number) => rows[i]!.percentiles.find((p) => p.p === 99)!.ms;
+    const calm = Math.max(...rows.slice(0, s.backlog.from).map((_, i) => p99(i)));
+    expect(p99(s.backlog.to)).toBeGreaterThan(calm * 2);
+    expect(heatmap.rows.map((r) => r.counts.reduce((a, b) => a + b, 0))).toEqual(
+      rows.map(() => proxies),
+    );
     // History: the nightly series on main, and the one regression planted in it (Consul's
     // changes 25 % slower from night REGRESSION_NIGHT on) found where it was planted.
     const nightly = runs.slice(runs.length - NIGHTS * NIGHTLY_MESHES.length);

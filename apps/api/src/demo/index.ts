@@ -1,5 +1,6 @@
 // The demo dataset that `npm start` shows on first run, posted through the public API.
 import type { Run } from '@meshbench/schema';
+import { churnRun, istioChurnScenario } from './churn.ts';
 import { apiClient } from './client.ts';
 import {
   CONNECTIONS,
@@ -13,6 +14,7 @@ import { endpointPropagationRun, propagationScenarios } from './endpoint-propaga
 import { nightlyRuns } from './nightly.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 
+export { churnRun, istioChurnScenario } from './churn.ts';
 export { apiClient } from './client.ts';
 export { dataPlaneMeshes, dataPlaneRun, fortioResult } from './data-plane.ts';
 export {
@@ -70,6 +72,13 @@ export async function loadDemo(opts: {
   // Scale-up, twice (two versions to compare): lifecycle events, StatsD over UDP and OTLP
   // from the SDK, all time-stamped.
   for (const scenario of scaleUpScenarios) loaded.push(await loadScaleUp(opts, scenario));
+
+  // Churn: 20 endpoint changes 5 s apart, each reaching 1,000 proxies (the run's heatmap).
+  const churn = churnRun(istioChurnScenario);
+  const { finishedAt: churnEnd, ...churnStart } = churn.run;
+  const churned = await api.createRun(churnStart);
+  await api.postEvents(churned.id, churn.events, `demo-${istioChurnScenario.seed}`);
+  loaded.push(await api.finishRun(churned.id, churnEnd));
 
   // History: a nightly series on main, Consul and Istio, with one regression to find.
   for (const { run, events } of nightlyRuns()) {

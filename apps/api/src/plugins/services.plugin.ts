@@ -9,6 +9,7 @@ import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
+import { churnService } from '../services/churn.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gatesService } from '../services/gates.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
@@ -48,7 +49,7 @@ function build(
 ) {
   const { maxBatchBytes, maxConcurrentBatches, adminToken } = opts;
   const runs = runsRepository(database.db);
-  const propagation = propagationRepository(database.db);
+  const propagation = propagationRepository(database);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
   const metrics = metricsServices(database, runs, opts.unmatchedRetentionMs, {
@@ -74,6 +75,7 @@ function build(
     }),
     export: exportService({ runs, events, propagation }),
     propagation: propagationService({ runs, propagation }),
+    churn: churnService({ runs, propagation }),
     results: resultsService({
       runs,
       results: resultsRepository(database.db),

@@ -1,9 +1,19 @@
 // Reads of a change and its kept summary; never the observations themselves.
-import { type Db, DEFAULT_STAGE, tables } from '@meshbench/db';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import {
+  CopyBinaryReader,
+  type Database,
+  type Db,
+  DEFAULT_STAGE,
+  tables,
+  uuidLiteral,
+} from '@meshbench/db';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { epochUs } from './epoch.ts';
 
 const { changes, changeSummaries, latencyBlocks } = tables;
+
+/** The stage of an observation that names none (what services default to). */
+export { DEFAULT_STAGE };
 
 export const toFloat64 = (bytes: Uint8Array): Float64Array => {
   // Copied so the view is 8-byte aligned whatever the driver's buffer offset.
@@ -12,7 +22,20 @@ export const toFloat64 = (bytes: Uint8Array): Float64Array => {
   return new Float64Array(copy.buffer);
 };
 
-export function propagationRepository(db: Db) {
+/** Blocks of one change, in block order, put back together as one aligned array. */
+function joinBlocks(parts: Buffer[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0) / 8);
+  const bytes = new Uint8Array(out.buffer);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+export function propagationRepository(database: Pick<Database, 'db' | 'transaction'>) {
+  const db: Db = database.db;
   const changeColumns = {
     id: changes.id,
     kind: changes.kind,
@@ -22,6 +45,56 @@ export function propagationRepository(db: Db) {
     expected: changes.expected,
   };
   return {
+    /** Every change of a run with its kept summary of one stage (raw clock), by change time. */
+    async changesWithStage(runId: string, stage: string) {
+      return db
+        .select({
+          ...changeColumns,
+          count: changeSummaries.count,
+          minUs: changeSummaries.minUs,
+          maxUs: changeSummaries.maxUs,
+        })
+        .from(changes)
+        .leftJoin(
+          changeSummaries,
+          and(
+            eq(changeSummaries.runId, changes.runId),
+            eq(changeSummaries.changeId, changes.id),
+            eq(changeSummaries.stage, stage),
+            eq(changeSummaries.clock, 'raw'),
+          ),
+        )
+        .where(eq(changes.runId, runId))
+        .orderBy(asc(changes.at), asc(changes.id));
+    },
+
+    /**
+     * Every kept latency block of a run's changes for one stage (raw clock), each change's
+     * blocks joined into its sorted first-application latencies (us). One COPY for the run:
+     * bytea rows as query results cost the embedded database 40 times as much.
+     */
+    async runLatencies(runId: string, stage: string): Promise<Map<string, Float64Array>> {
+      const parts = await database.transaction(async (tx) => {
+        // COPY takes no parameters: the stage travels as a setting of this transaction.
+        await tx.db.execute(sql`select set_config('meshbench.stage', ${stage}, true)`);
+        return tx.copyOut(
+          `select change_id, latencies from latency_blocks where run_id = ${uuidLiteral(runId)}
+             and stage = current_setting('meshbench.stage') and clock = 'raw'
+             order by change_id, block_no`,
+        );
+      });
+      const byChange = new Map<string, Buffer[]>();
+      const reader = new CopyBinaryReader(parts);
+      while (reader.next()) {
+        const changeId = reader.text() as string;
+        const block = reader.bytes() as Buffer;
+        const list = byChange.get(changeId);
+        if (list) list.push(block);
+        else byChange.set(changeId, [block]);
+      }
+      return new Map([...byChange].map(([id, blocks]) => [id, joinBlocks(blocks)]));
+    },
+
     async changesOf(runId: string) {
       return db
         .select({

@@ -5,6 +5,7 @@ import {
   type RunListQuery as ApiRunListQuery,
   type PropagationQuery,
   paths,
+  type RunPropagationQuery,
   type TailQuery,
 } from '@meshbench/client';
 import { DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS, type HistogramScale } from '@meshbench/schema';
@@ -43,6 +44,11 @@ export function runUrl(runId: string): string {
 
 export function changesUrl(runId: string): string {
   return `${API_BASE}${paths.changes(runId)}`;
+}
+
+/** A churn run's propagation over all its changes, as JSON (the route has no CSV). */
+export function runPropagationUrl(runId: string, query: RunPropagationQuery = {}): string {
+  return `${API_BASE}${paths.runPropagation(runId, query)}`;
 }
 
 /** Always says which percentiles and which share: the tables' and 1 s unless asked others. */

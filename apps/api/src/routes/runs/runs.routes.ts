@@ -10,6 +10,8 @@ import {
   run,
   runFacets,
   runList,
+  runPropagation,
+  runPropagationQuery,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -98,6 +100,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => services.propagation.changes(request.params.id),
+  );
+
+  app.get(
+    '/runs/:id/propagation',
+    {
+      schema: {
+        tags: ['propagation'],
+        description:
+          'Exact propagation over every change of a run (a churn test), for one stage: per-change rows; `pooled`, nearest rank over every first application of every change together; `perChangeP99`, the distribution (min, median, P90, max) of each change\'s own P99 (a "P99 of P99s" is not a percentile of the applications: read `pooled` for that); and `heatmap`, first applications per change and bin of time since that change, the bins shared by every change.',
+        params: runParams,
+        querystring: runPropagationQuery,
+        response: { 200: runPropagation, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) => services.churn.runPropagation(request.params.id, request.query),
   );
 
   app.get(

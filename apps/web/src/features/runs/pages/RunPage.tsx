@@ -1,10 +1,14 @@
 // `/runs/:id` (a UUID or the run's share slug): the run's facts and exports, then every
 // section that has data: the gate verdict, one per change (propagation and tail causes),
-// the scale-up timeline, then the data plane.
+// the scale-up timeline, then the data plane. A run with two changes or more (a churn test)
+// shows all of them at once first, and one change's propagation at a time below, the one
+// `?change=` names (the first by default), so that a link opens the same change.
+import type { HistogramScale } from '@meshbench/schema';
 import { useCallback, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
 import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
@@ -18,6 +22,7 @@ import {
   optionsToSearch,
   type PropagationOptions,
 } from '../hooks/propagation-options.ts';
+import { shownChanges } from '../hooks/shown-changes.ts';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
 import './run-page.css';
 
@@ -32,6 +37,38 @@ export function RunPage() {
     (next: PropagationOptions) => setSearch((s) => optionsToSearch(s, next), { replace: true }),
     [setSearch],
   );
+  const heatmapScale: HistogramScale = search.get('heatmapScale') === 'log' ? 'log' : 'linear';
+  const setHeatmapScale = useCallback(
+    (scale: HistogramScale) =>
+      setSearch(
+        (s) => {
+          const next = new URLSearchParams(s);
+          if (scale === 'linear') next.delete('heatmapScale');
+          else next.set('heatmapScale', scale);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
+  // Choosing a change is a step a person may go back from: it pushes a history entry.
+  const selectChange = useCallback(
+    (changeId: string) => {
+      setSearch((s) => {
+        const next = new URLSearchParams(s);
+        next.set('change', changeId);
+        return next;
+      });
+      requestAnimationFrame(() =>
+        document
+          .querySelector('[data-testid="change-picker"]')
+          ?.scrollIntoView({ behavior: 'smooth', block: 'start' }),
+      );
+    },
+    [setSearch],
+  );
+  const many = (changes.data?.length ?? 0) >= 2;
+  const shown = changes.data ? shownChanges(changes.data, search.get('change')) : [];
   // The same query the data-plane section makes (one request): to tell an empty run apart.
   const results = useLoadResults(run.data?.id ?? id);
   // Likewise the timeline section's query: a run with lifecycle phases or series is not empty.
@@ -61,16 +98,44 @@ export function RunPage() {
           ) : changes.isError ? (
             <ErrorMessage error={changes.error} what="changes" />
           ) : (
-            changes.data.map((change) => (
-              <ChangeSection
-                key={change.id}
-                runId={run.data.id}
-                change={change}
-                color={meshColor(run.data.mesh.name)}
-                options={options}
-                onOptions={setOptions}
-              />
-            ))
+            <>
+              {many && (
+                <>
+                  <ChurnSection
+                    runId={run.data.id}
+                    options={options}
+                    scale={heatmapScale}
+                    onScale={setHeatmapScale}
+                    selected={shown[0]?.id}
+                    onSelect={selectChange}
+                  />
+                  <label className="change-picker" data-testid="change-picker">
+                    Change
+                    <select
+                      value={shown[0]?.id ?? ''}
+                      onChange={(e) => selectChange(e.target.value)}
+                      data-testid="change-select"
+                    >
+                      {changes.data.map((c) => (
+                        <option key={c.id} value={c.id}>
+                          {c.id} — {c.kind} {c.target} {c.action}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                </>
+              )}
+              {shown.map((change) => (
+                <ChangeSection
+                  key={change.id}
+                  runId={run.data.id}
+                  change={change}
+                  color={meshColor(run.data.mesh.name)}
+                  options={options}
+                  onOptions={setOptions}
+                />
+              ))}
+            </>
           )}
           <TimelineSection runId={run.data.id} />
           {empty && (
