@@ -33,6 +33,8 @@ import {
   seriesList,
   seriesPoints,
   type seriesQuery,
+  stageGap,
+  type stageGapQuery,
   statsdStats,
   storedLoadResult,
   storedSourceLines,
@@ -56,6 +58,7 @@ type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: QueryValue };
 export type RunListQuery = QueryOf<typeof listRunsQuery>;
 export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'json' | 'csv' };
 export type TailQuery = QueryOf<typeof tailQuery>;
+export type StageGapQuery = QueryOf<typeof stageGapQuery>;
 export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
@@ -98,6 +101,8 @@ export const paths = {
   changes: (runId: string) => `/runs/${enc(runId)}/changes`,
   propagation: (runId: string, changeId: string, q: PropagationQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/propagation${queryString(q)}`,
+  stageGap: (runId: string, changeId: string, q: StageGapQuery = {}) =>
+    `/runs/${enc(runId)}/changes/${enc(changeId)}/stages/gap${queryString(q)}`,
   tail: (runId: string, changeId: string, q: TailQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
@@ -247,6 +252,14 @@ export function createClient(transport: Transport) {
           '/runs/{id}/changes/{changeId}/propagation',
           paths.propagation(runId, changeId, q),
           propagation,
+          opts,
+        ),
+      /** The per-proxy gap between two stages of a change (first `to` minus first `from`). */
+      stageGap: (runId: string, changeId: string, q: StageGapQuery = {}, opts?: CallOptions) =>
+        get(
+          '/runs/{id}/changes/{changeId}/stages/gap',
+          paths.stageGap(runId, changeId, q),
+          stageGap,
           opts,
         ),
       tail: (

@@ -31,6 +31,11 @@ export interface PropagationScenario {
   pushSpanMs?: number;
   /** What delays the troubled nodes, in this mesh's runs. */
   trouble: readonly string[];
+  /**
+   * Whether probes also report when each proxy received the change from the control plane
+   * (stage `received`), a few ms to tens of ms before it applied it.
+   */
+  received?: boolean;
 }
 
 export const consulScenario: PropagationScenario = {
@@ -45,10 +50,12 @@ export const consulScenario: PropagationScenario = {
   troubledNodes: 0.03,
   neverApply: 12,
   trouble: ['reconnect', 'retry-backoff', 'tcp-retransmits', 'packet-loss'],
+  received: true,
 };
 
 export const istioScenario: PropagationScenario = {
   ...consulScenario,
+  received: false,
   seed: 20210422,
   shape: 'throttle',
   mesh: { name: 'istio', version: '1.8.2' },
@@ -61,6 +68,7 @@ export const istioScenario: PropagationScenario = {
 
 export const linkerdScenario: PropagationScenario = {
   ...consulScenario,
+  received: false,
   seed: 20210423,
   shape: 'stream',
   mesh: { name: 'linkerd', version: '2.9.2' },
@@ -95,6 +103,10 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       expected: proxies,
     },
   ];
+  // Received-to-applied gaps draw from a stream of their own: the rest of the run stays as
+  // it was without them.
+  const gapRnd = prng(s.seed + 1);
+  const received: ProbeEvent[] = [];
   // The proxies that never converge sit on a node whose agent restarted and stayed down.
   const deadNode = Math.floor(rnd.next() * s.nodes);
   let neverLeft = s.neverApply;
@@ -163,8 +175,23 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
           at: at(latency + rnd.uniform(1, 500)),
         });
       }
+      if (s.received) {
+        // Applying takes a few ms to tens of ms after receiving; a few proxies take seconds
+        // (a large config rebuilt while the proxy is busy).
+        const gap = gapRnd.chance(0.002) ? gapRnd.uniform(800, 4_000) : gapRnd.logNormal(6, 0.7);
+        received.push({
+          type: 'observation',
+          change: changeId,
+          proxy,
+          node,
+          at: at(latency - gap),
+          stage: 'received',
+        });
+      }
     }
   }
+  // Sent after the applied ones: a probe beside the control plane's stream reports them.
+  events.push(...received);
   const lastMs = 300_000;
   return {
     run: {

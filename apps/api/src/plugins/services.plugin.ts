@@ -8,6 +8,7 @@ import { propagationRepository } from '../repositories/propagation.repository.ts
 import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
+import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
 import { exportService } from '../services/export.service.ts';
 import { gatesService } from '../services/gates.service.ts';
@@ -73,7 +74,7 @@ function build(
       debug,
     }),
     export: exportService({ runs, events }),
-    propagation: propagationService({ runs, propagation }),
+    propagation: propagationService({ runs, propagation, stages: stagesRepository(database) }),
     results: resultsService({
       runs,
       results: resultsRepository(database.db),

@@ -1,6 +1,6 @@
-// Reads of a change and its kept summary; never the observations themselves.
+// Reads of a change and its kept summaries (one per stage); never the observations themselves.
 import { type Db, DEFAULT_STAGE, tables } from '@meshbench/db';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import { epochUs } from './epoch.ts';
 
 const { changes, changeSummaries, latencyBlocks } = tables;
@@ -44,7 +44,27 @@ export function propagationRepository(db: Db) {
         .orderBy(asc(changes.at), asc(changes.id));
     },
 
-    async changeWithSummary(runId: string, changeId: string) {
+    /** The stages each change of the run was observed at (kept summaries with observations). */
+    async stagesOf(runId: string, changeId?: string) {
+      return db
+        .select({
+          changeId: changeSummaries.changeId,
+          stage: changeSummaries.stage,
+          count: changeSummaries.count,
+          observations: changeSummaries.observations,
+        })
+        .from(changeSummaries)
+        .where(
+          and(
+            eq(changeSummaries.runId, runId),
+            changeId === undefined ? undefined : eq(changeSummaries.changeId, changeId),
+            eq(changeSummaries.clock, 'raw'),
+            gt(changeSummaries.observations, 0),
+          ),
+        );
+    },
+
+    async changeWithSummary(runId: string, changeId: string, stage: string = DEFAULT_STAGE) {
       const [row] = await db
         .select({
           change: changeColumns,
@@ -67,7 +87,7 @@ export function propagationRepository(db: Db) {
           and(
             eq(changeSummaries.runId, changes.runId),
             eq(changeSummaries.changeId, changes.id),
-            eq(changeSummaries.stage, DEFAULT_STAGE),
+            eq(changeSummaries.stage, stage),
             eq(changeSummaries.clock, 'raw'),
           ),
         )
@@ -79,6 +99,7 @@ export function propagationRepository(db: Db) {
       runId: string,
       changeId: string,
       blockNos: number[],
+      stage: string = DEFAULT_STAGE,
     ): Promise<Map<number, Float64Array>> {
       if (blockNos.length === 0) return new Map();
       const rows = await db
@@ -88,7 +109,7 @@ export function propagationRepository(db: Db) {
           and(
             eq(latencyBlocks.runId, runId),
             eq(latencyBlocks.changeId, changeId),
-            eq(latencyBlocks.stage, DEFAULT_STAGE),
+            eq(latencyBlocks.stage, stage),
             eq(latencyBlocks.clock, 'raw'),
             inArray(latencyBlocks.blockNo, blockNos),
           ),

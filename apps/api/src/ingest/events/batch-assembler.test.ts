@@ -140,7 +140,7 @@ describe('BatchAssembler, NDJSON from bytes', () => {
       ['p-1', null, '2026-02-01T10:00:00.100Z', null],
     ]);
     expect(batch.accepted).toBe(6);
-    const apps = batch.applications.get('c1');
+    const apps = batch.applications.get('c1')?.get('applied');
     expect(apps?.proxies).toBe(4);
     expect(new Map(apps?.entries())).toEqual(
       new Map([
