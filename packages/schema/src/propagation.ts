@@ -23,7 +23,11 @@ export function compareStages(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export const stageName = z.string().min(1).max(100);
+export const stageName = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[^\u0000]*$/, 'a stage holds no NUL character');
 
 /** The coverage points every summary gives: time until this % of the proxies. */
 export const COVERAGE_PERCENTS = [50, 90, 96.6, 99, 100] as const;

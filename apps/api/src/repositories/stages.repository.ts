@@ -12,6 +12,16 @@ export interface StageGaps {
   onlyTo: number;
 }
 
+/**
+ * Text as an SQL literal for a statement that takes no parameters (COPY): the escape form,
+ * so that a quote or backslash in a stage or change id is read as itself whatever
+ * standard_conforming_strings says. Text holds no NUL in Postgres; none gets here.
+ */
+function textLiteral(value: string): string {
+  if (value.includes('\0')) throw new Error('text with a NUL byte');
+  return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+}
+
 export function stagesRepository(database: Database) {
   return {
     /**
@@ -21,31 +31,27 @@ export function stagesRepository(database: Database) {
      * gaps as one bytea: a row per proxy costs the embedded database far more.
      */
     async stageGaps(runId: string, changeId: string, from: string, to: string): Promise<StageGaps> {
+      const stage = `coalesce(stage, ${textLiteral(DEFAULT_STAGE)})`;
+      const [f, t] = [textLiteral(from), textLiteral(to)];
       return readObservations(database, async (tx) => {
-        // COPY takes no parameters: the change and stages travel as settings.
-        await tx.db.execute(
-          sql`select set_config('meshbench.change_id', ${changeId}, true),
-            set_config('meshbench.gap_from', ${from}, true),
-            set_config('meshbench.gap_to', ${to}, true)`,
-        );
+        // One group per proxy: hashed, not sorted (without statistics the planner would sort
+        // 356,000 rows by proxy under the text collation).
+        await tx.db.execute(sql.raw('set local enable_sort to off'));
+        // Firsts compared as timestamps, and their difference taken once per proxy: exact
+        // to the microsecond, with no numeric arithmetic per observation.
         const copied = await tx.copyOut(`
-          with seen as (
-            select proxy, (extract(epoch from at) * 1000000)::float8 as at_us,
-              coalesce(stage, '${DEFAULT_STAGE}') as stage
+          with firsts as (
+            select proxy,
+              min(at) filter (where ${stage} = ${f}) as f,
+              min(at) filter (where ${stage} = ${t}) as t
             from observations
             where ${inRunBatchesText(runId)} and run_id = ${uuidLiteral(runId)}
-              and change_id = current_setting('meshbench.change_id')
-              and coalesce(stage, '${DEFAULT_STAGE}') in
-                (current_setting('meshbench.gap_from'), current_setting('meshbench.gap_to'))
-          ), firsts as (
-            select proxy,
-              min(at_us) filter (where stage = current_setting('meshbench.gap_from')) as f,
-              min(at_us) filter (where stage = current_setting('meshbench.gap_to')) as t
-            from seen group by proxy
+              and change_id = ${textLiteral(changeId)} and ${stage} in (${f}, ${t})
+            group by proxy
           )
           select (count(*) filter (where t is null))::int4,
             (count(*) filter (where f is null))::int4,
-            coalesce(string_agg(float8send(t - f), ''::bytea)
+            coalesce(string_agg(float8send((extract(epoch from t - f) * 1000000)::float8), ''::bytea)
               filter (where f is not null and t is not null), ''::bytea)
           from firsts`);
         const reader = new CopyBinaryReader(copied);

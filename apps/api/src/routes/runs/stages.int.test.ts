@@ -233,6 +233,23 @@ describe.each(backends)('stages on $name', (backend) => {
     expect(before.stages).toEqual([{ stage: 'applied', count: 1, observations: 1 }]);
   });
 
+  it('takes any stage name, quotes and backslashes included', async () => {
+    const run = await createRun(server);
+    const odd = "it's \\ odd";
+    const lines = [
+      change,
+      obs({ proxy: 'a', ms: 10, stage: odd }),
+      obs({ proxy: 'a', ms: 17, stage: 'serving' }),
+    ];
+    expect((await postEvents(server, run.id, ndjson(lines))).status).toBe(200);
+    const gap = await server.json(
+      `/runs/${run.id}/changes/c1/stages/gap?from=${encodeURIComponent(odd)}&to=serving`,
+      {},
+      stageGap,
+    );
+    expect(gap.body).toMatchObject({ from: odd, count: 1, minMs: 7 });
+  });
+
   it('exports observations with their stage', async () => {
     const run = await stagedRun();
     const text = await (await server.api(`/runs/${run.id}/events`)).text();
