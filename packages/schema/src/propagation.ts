@@ -27,7 +27,7 @@ export const stageName = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[^\u0000]*$/, 'a stage holds no NUL character');
+  .refine((s) => !s.includes('\u0000'), 'a stage holds no NUL character');
 
 /** The coverage points every summary gives: time until this % of the proxies. */
 export const COVERAGE_PERCENTS = [50, 90, 96.6, 99, 100] as const;
