@@ -158,6 +158,8 @@ export const stageGapQuery = z.object({
     .describe('the later stage (default: the last the change has, e.g. `serving`)'),
   percentiles: percentileList.optional(),
   bins: z.coerce.number().int().min(1).max(1000).default(DEFAULT_BINS),
+  fromMs: z.coerce.number().optional().describe('histogram range start (default: the minimum)'),
+  toMs: z.coerce.number().optional().describe('histogram range end (default: the maximum)'),
 });
 export type StageGapQuery = z.infer<typeof stageGapQuery>;
 
@@ -177,6 +179,8 @@ export const stageGap = z.object({
   meanMs: z.number().nullable(),
   percentiles: z.array(percentileValue),
   histogram: z.array(histogramBin),
+  underflow: z.number().int().describe('gaps below the histogram range'),
+  overflow: z.number().int().describe('gaps above the histogram range'),
   stages: z.array(stageCount),
 });
 export type StageGap = z.infer<typeof stageGap>;

@@ -176,9 +176,13 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
         });
       }
       if (s.received) {
-        // Applying takes a few ms to tens of ms after receiving; a few proxies take seconds
-        // (a large config rebuilt while the proxy is busy).
-        const gap = gapRnd.chance(0.002) ? gapRnd.uniform(800, 4_000) : gapRnd.logNormal(6, 0.7);
+        // Applying takes a few ms to tens of ms after receiving; a few proxies on the troubled
+        // nodes take seconds (the config rebuilt while the proxy catches up after its
+        // reconnect). Nothing is received before the change, bar a clock that runs behind.
+        const slowApply = gapRnd.chance(0.05);
+        let gap = gapRnd.logNormal(6, 0.7);
+        if (troubled && slowApply) gap = gapRnd.uniform(800, 4_000);
+        if (latency > 0) gap = Math.min(gap, latency / 2);
         received.push({
           type: 'observation',
           change: changeId,

@@ -212,6 +212,8 @@ export function propagationService(deps: {
           withinMs: 0,
           bins: q.bins,
           scale: 'linear',
+          fromMs: q.fromMs,
+          toMs: q.toMs,
           cdfPoints: 1,
         },
         { n, minUs, maxUs, denominator: n },
@@ -230,6 +232,8 @@ export function propagationService(deps: {
         meanMs: n > 0 ? sumUs / n / 1000 : null,
         percentiles: stats.percentiles,
         histogram: stats.histogram,
+        underflow: stats.underflow,
+        overflow: stats.overflow,
         stages,
       };
     },

@@ -200,6 +200,22 @@ describe.each(backends)('stages on $name', (backend) => {
       )
     ).body;
     expect(back).toMatchObject({ count: 4, negative: 4, minMs: -60, maxMs: -10 });
+    // A histogram range: gaps 10, 10, 30, 60 over [0, 40) in 2 bins; 60 is above it.
+    const ranged = (
+      await server.json(
+        `/runs/${run.id}/changes/c1/stages/gap?from=received&to=applied&bins=2&fromMs=0&toMs=40`,
+        {},
+        stageGap,
+      )
+    ).body;
+    expect(ranged).toMatchObject({
+      histogram: [
+        { fromMs: 0, toMs: 20, count: 2 },
+        { fromMs: 20, toMs: 40, count: 1 },
+      ],
+      underflow: 0,
+      overflow: 1,
+    });
     const same = await server.json(
       `/runs/${run.id}/changes/c1/stages/gap?from=applied&to=applied`,
       {},

@@ -38,20 +38,24 @@ function GapPanel({
   to: string;
   color: string;
 }) {
-  const gap = useStageGap(runId, changeId, from, to);
+  const { summary: gap, histogram: ranged } = useStageGap(runId, changeId, from, to);
   const g = gap.data;
-  const histogram = g
+  const h = ranged.data ?? g;
+  const histogram = h
     ? prepareHistogram(
         {
-          histogram: g.histogram,
-          underflow: 0,
-          overflow: 0,
+          histogram: h.histogram,
+          underflow: h.underflow,
+          overflow: h.overflow,
           scale: 'linear',
-          percentiles: g.percentiles,
+          percentiles: h.percentiles,
         },
         { percentiles: GAP_PERCENTILES, withinMs: null },
       )
     : null;
+  // Below the range (which starts at 0) are the proxies seen at `to` before `from`.
+  const below = histogram?.belowNote && h ? `${formatCount(h.underflow)} below 0 not shown` : null;
+  const notes = [below, histogram?.aboveNote].filter(Boolean);
   return (
     <div className="panel" data-testid="stage-gap-panel">
       <div className="panel-head">
@@ -72,11 +76,17 @@ function GapPanel({
         <>
           <div className="chart-box" data-testid="stage-gap-chart">
             {histogram ? (
-              <HistogramChart histogram={histogram} color={color} height={200} />
+              <HistogramChart
+                histogram={histogram}
+                color={color}
+                height={200}
+                axisTitle={`${to} minus ${from}`}
+              />
             ) : (
               <p className="state">No proxy was seen at both stages.</p>
             )}
           </div>
+          <p className="chart-note">{notes.length > 0 ? notes.join(' · ') : '\u00a0'}</p>
           <div className="table-wrap">
             <table className="data stat-table" data-testid="stage-gap-table">
               <thead>

@@ -2,7 +2,7 @@
 import type { StageCount } from '@meshbench/schema';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { meshbench } from '../../../api/client.ts';
-import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
+import { HISTOGRAM_BINS, linearHistogramRange } from '../../../charts/prepare/histogram.ts';
 
 /** The percentiles the gap panel shows. */
 export const GAP_PERCENTILES = [50, 90, 99] as const;
@@ -19,18 +19,42 @@ export function gapStages(stages: readonly StageCount[]): { from: string; to: st
   return from === to ? null : { from, to };
 }
 
-export const stageGapQuery = (runId: string, changeId: string, from: string, to: string) =>
+export const stageGapQuery = (
+  runId: string,
+  changeId: string,
+  from: string,
+  to: string,
+  range: { fromMs: number; toMs: number } | null = null,
+) =>
   queryOptions({
-    queryKey: ['stage-gap', runId, changeId, from, to],
+    queryKey: ['stage-gap', runId, changeId, from, to, range],
     queryFn: ({ signal }) =>
       meshbench.runs.stageGap(
         runId,
         changeId,
-        { from, to, percentiles: GAP_PERCENTILES.join(','), bins: HISTOGRAM_BINS },
+        {
+          from,
+          to,
+          percentiles: GAP_PERCENTILES.join(','),
+          bins: HISTOGRAM_BINS,
+          fromMs: range?.fromMs,
+          toMs: range?.toMs,
+        },
         { signal },
       ),
   });
 
+/**
+ * The gap's numbers, then its histogram over the body of the distribution (0 to P99
+ * rounded up, as the latency histogram's linear view): a few slow proxies would otherwise
+ * squeeze every other into the first bar.
+ */
 export function useStageGap(runId: string, changeId: string, from: string, to: string) {
-  return useQuery(stageGapQuery(runId, changeId, from, to));
+  const summary = useQuery(stageGapQuery(runId, changeId, from, to));
+  const range = summary.data ? linearHistogramRange(summary.data.percentiles) : null;
+  const histogram = useQuery({
+    ...stageGapQuery(runId, changeId, from, to, range),
+    enabled: range !== null,
+  });
+  return { summary, histogram };
 }
