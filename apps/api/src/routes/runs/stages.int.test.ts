@@ -249,6 +249,54 @@ describe.each(backends)('stages on $name', (backend) => {
     expect(before.stages).toEqual([{ stage: 'applied', count: 1, observations: 1 }]);
   });
 
+  it('keeps each stage equal to a recomputation when batches of several stages arrive at once', async () => {
+    const run = await createRun(server);
+    expect((await postEvents(server, run.id, ndjson([change]))).status).toBe(200);
+    // Four batches at once (the server's default limit), proxies overlapping the next
+    // batch's, each line's stage one of three (or none), times that move a proxy's first
+    // observation back and forth.
+    const STAGES = ['received', undefined, 'applied', 'serving'] as const;
+    const sent: Obs[][] = Array.from({ length: 4 }, (_, k) =>
+      Array.from({ length: 1500 }, (_, i) => {
+        const p = k * 1000 + i;
+        const stage = STAGES[(p * 7 + k) % STAGES.length];
+        return {
+          proxy: `p${p}`,
+          ms: ((p * 7919 + k * 31) % 5000) - 20,
+          ...(stage === undefined ? {} : { stage }),
+        };
+      }),
+    );
+    const answers = await Promise.all(
+      sent.map((b) => postEvents(server, run.id, ndjson(b.map(obs)))),
+    );
+    for (const a of answers) expect(a.status).toBe(200);
+    const every = sent.flat();
+    for (const stage of ['received', 'applied', 'serving']) {
+      const firstMs = new Map<string, number>();
+      let observations = 0;
+      for (const o of every) {
+        if ((o.stage ?? 'applied') !== stage) continue;
+        observations++;
+        const before = firstMs.get(o.proxy);
+        if (before === undefined || o.ms < before) firstMs.set(o.proxy, o.ms);
+      }
+      const sorted = sortedOf(firstMs);
+      const { body } = await summary(run.id, `stage=${stage}&percentiles=1,50,99,100`);
+      expect(body).toMatchObject({
+        stage,
+        count: sorted.length,
+        observations,
+        minMs: sorted[0],
+        maxMs: sorted.at(-1),
+        beforeChange: sorted.filter((ms) => ms < 0).length,
+      });
+      expect(body.percentiles.map((p) => p.ms)).toEqual(
+        [1, 50, 99, 100].map((p) => nearest(p, sorted)),
+      );
+    }
+  });
+
   it('takes any stage name, quotes and backslashes included', async () => {
     const run = await createRun(server);
     const odd = "it's \\ odd";
