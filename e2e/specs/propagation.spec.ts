@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, consulScenario, endpointPropagationRun } from '@meshbench/api/demo';
-import { propagation, type Run } from '@meshbench/schema';
+import { propagation, type Run, stageGap } from '@meshbench/schema';
 import { formatCount, formatDurationMs, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
 
@@ -157,6 +157,46 @@ test.describe('a propagation run', () => {
     await expect(page).toHaveURL(new RegExp(`/runs/${run.id}\\?percentiles=50%2C99.9$`));
     await expect(labels.filter({ hasText: /^≤ 1 s$/ })).toHaveCount(1);
     await expect(labels.filter({ hasText: /^P90$/ })).toHaveCount(0);
+  });
+
+  test('a change seen at two stages: the stage in the URL, coverage, and the gap', async ({
+    page,
+    request,
+  }) => {
+    const api = async (path: string) => {
+      const response = await request.get(`/api/v1/runs/${run.id}/changes/${CHANGE}${path}`);
+      expect(response.ok()).toBe(true);
+      return response.json();
+    };
+    await page.goto(`/runs/${run.id}`);
+    const selector = page.getByTestId('stage-selector').first();
+    await expect(selector.getByTestId('stage-applied')).toHaveAttribute('aria-pressed', 'true');
+    // Coverage under the table: the API's times, as the page writes durations.
+    const applied = propagation.parse(await api('/propagation'));
+    const half = applied.coverage.points.find((c) => c.percent === 50);
+    await expect(cell(page, 'coverage-50')).toHaveText(formatDurationMs(half?.ms ?? null));
+    await expect(cell(page, 'coverage-100')).toHaveText('never'); // 12 proxies never applied it
+
+    // Received: chosen on the page, kept in the URL, and the numbers are that stage's.
+    await selector.getByTestId('stage-received').click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${run.id}\\?stage=received$`));
+    await expect(selector.getByTestId('stage-received')).toHaveAttribute('aria-pressed', 'true');
+    const received = propagation.parse(await api('/propagation?stage=received'));
+    const p50 = received.percentiles.find((x) => x.p === 50)?.ms;
+    expect(p50).not.toBe(applied.percentiles.find((x) => x.p === 50)?.ms);
+    await expect(cell(page, 'pct-p50')).toHaveText(formatDurationMs(p50));
+    await expect(page.getByTestId('percentile-table').first()).toContainText('Received');
+
+    // The gap from received to applied, per proxy.
+    const gap = stageGap.parse(await api('/stages/gap?percentiles=50,90,99'));
+    await expect(cell(page, 'gap-count')).toHaveText(formatCount(gap.count));
+    await expect(cell(page, 'gap-p50')).toHaveText(
+      formatDurationMs(gap.percentiles.find((x) => x.p === 50)?.ms),
+    );
+    await expect
+      .poll(() => page.getByTestId('stage-gap-chart').locator('.recharts-bar-rectangle').count())
+      .toBeGreaterThan(10);
+    await page.screenshot({ path: artifact('run-page-stages.png'), fullPage: true });
   });
 });
 

@@ -38,6 +38,8 @@ import {
   type seriesQuery,
   significanceAnswer,
   type significanceQuery,
+  stageGap,
+  type stageGapQuery,
   statsdStats,
   storedLoadResult,
   storedSourceLines,
@@ -63,6 +65,7 @@ export type RunListQuery = QueryOf<typeof listRunsQuery>;
 export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'json' | 'csv' };
 export type RunPropagationQuery = QueryOf<typeof runPropagationQuery>;
 export type TailQuery = QueryOf<typeof tailQuery>;
+export type StageGapQuery = QueryOf<typeof stageGapQuery>;
 export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type SignificanceQuery = QueryOf<typeof significanceQuery>;
@@ -111,6 +114,8 @@ export const paths = {
     `/runs/${enc(runId)}/propagation${queryString(q)}`,
   propagation: (runId: string, changeId: string, q: PropagationQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/propagation${queryString(q)}`,
+  stageGap: (runId: string, changeId: string, q: StageGapQuery = {}) =>
+    `/runs/${enc(runId)}/changes/${enc(changeId)}/stages/gap${queryString(q)}`,
   tail: (runId: string, changeId: string, q: TailQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
@@ -272,6 +277,14 @@ export function createClient(transport: Transport) {
           '/runs/{id}/changes/{changeId}/propagation',
           paths.propagation(runId, changeId, q),
           propagation,
+          opts,
+        ),
+      /** The per-proxy gap between two stages of a change (first `to` minus first `from`). */
+      stageGap: (runId: string, changeId: string, q: StageGapQuery = {}, opts?: CallOptions) =>
+        get(
+          '/runs/{id}/changes/{changeId}/stages/gap',
+          paths.stageGap(runId, changeId, q),
+          stageGap,
           opts,
         ),
       tail: (

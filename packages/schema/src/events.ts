@@ -29,6 +29,15 @@ export const observationEvent = z.strictObject({
   node: z.string().max(200).optional().meta({ example: 'n-0042' }),
   at: timestamp,
   cause: z.string().max(100).optional().meta({ example: 'reconnect-backoff' }),
+  stage: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'how far the change had got on this proxy when seen; free text, conventionally `received` (the proxy got the config from the control plane), `acked` (it ACKed it, as an xDS ACK), `applied` (it took it into its config) or `serving` (traffic was seen served by it: a data-plane probe). Without a stage an observation is `applied`',
+    )
+    .meta({ example: 'received' }),
   attrs: attrs.optional(),
 });
 export type ObservationEvent = z.infer<typeof observationEvent>;

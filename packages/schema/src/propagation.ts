@@ -8,7 +8,36 @@ export const DEFAULT_BINS = 60;
 export const histogramScale = z.enum(['linear', 'log']);
 export type HistogramScale = z.infer<typeof histogramScale>;
 
+/** The stage an observation without one is of (as `DEFAULT_STAGE` in @meshbench/db). */
+export const APPLIED_STAGE = 'applied';
+/** The documented stages, in the order a change reaches them; others sort after, by name. */
+export const CONVENTIONAL_STAGES = ['received', 'acked', 'applied', 'serving'] as const;
+
+/** Stages in the order a change reaches them: the conventional ones first, then by name. */
+export function compareStages(a: string, b: string): number {
+  const order = CONVENTIONAL_STAGES as readonly string[];
+  const ia = order.indexOf(a);
+  const ib = order.indexOf(b);
+  if (ia !== -1 || ib !== -1)
+    return (ia === -1 ? order.length : ia) - (ib === -1 ? order.length : ib);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export const stageName = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((s) => !s.includes('\u0000'), 'a stage holds no NUL character');
+
+/** The coverage points every summary gives: time until this % of the proxies. */
+export const COVERAGE_PERCENTS = [50, 90, 96.6, 99, 100] as const;
+
 export const propagationQuery = z.object({
+  stage: stageName
+    .optional()
+    .describe(
+      'the stage to summarise (default `applied`; a change with no `applied` observations but other stages shows the last of them in the order received, acked, applied, serving, others by name; the answer names it)',
+    ),
   percentiles: percentileList.optional(),
   withinMs: z.coerce.number().nonnegative().default(DEFAULT_WITHIN_MS),
   bins: z.coerce.number().int().min(1).max(1000).default(DEFAULT_BINS),
@@ -33,6 +62,37 @@ export type HistogramBin = z.infer<typeof histogramBin>;
 
 export const cdfPoint = z.object({ ms: z.number(), fraction: z.number() });
 export type CdfPoint = z.infer<typeof cdfPoint>;
+
+export const stageCount = z.object({
+  stage: z.string(),
+  count: z.number().int().describe('distinct proxies seen at this stage'),
+  observations: z.number().int().describe('observations of this stage, repeats included'),
+});
+export type StageCount = z.infer<typeof stageCount>;
+
+export const coveragePoint = z.object({
+  percent: z.number(),
+  proxies: z.number().int().describe('the proxies that make this percent: ceil(percent x base)'),
+  ms: z
+    .number()
+    .nullable()
+    .describe(
+      'latency of the proxy at that rank (exact nearest rank over the first applications); null when fewer proxies got there',
+    ),
+});
+export type CoveragePoint = z.infer<typeof coveragePoint>;
+
+export const coverage = z.object({
+  of: z
+    .enum(['expected', 'observed'])
+    .describe(
+      'the base of the percents: the expected proxies, or the observed ones when the change declares none',
+    ),
+  base: z.number().int(),
+  exact: z.boolean().describe('true: nearest rank over every first observation of the stage'),
+  points: z.array(coveragePoint),
+});
+export type Coverage = z.infer<typeof coverage>;
 
 export const change = z.object({
   id: z.string(),
@@ -65,6 +125,17 @@ export const propagation = z.object({
   overflow: z.number().int().describe('first applications above the histogram range'),
   cdf: z.array(cdfPoint),
   computedAt: z.string().nullable(),
+  stage: z
+    .string()
+    .describe(
+      'the stage these numbers are of (`applied` unless asked for, or absent from the change)',
+    ),
+  stages: z
+    .array(stageCount)
+    .describe('every stage the change was observed at, in the order a change reaches them'),
+  coverage: coverage.describe(
+    'time until 50 / 90 / 96.6 / 99 / 100 % of the proxies reached the stage',
+  ),
 });
 export type Propagation = z.infer<typeof propagation>;
 
@@ -73,6 +144,43 @@ export const changeList = z.array(
     count: z.number().int(),
     repeats: z.number().int(),
     beforeChange: z.number().int(),
+    stages: z.array(stageCount).describe('every stage the change was observed at'),
   }),
 );
 export type ChangeList = z.infer<typeof changeList>;
+
+export const stageGapQuery = z.object({
+  from: stageName
+    .optional()
+    .describe('the earlier stage (default: the first the change has, e.g. `received`)'),
+  to: stageName
+    .optional()
+    .describe('the later stage (default: the last the change has, e.g. `serving`)'),
+  percentiles: percentileList.optional(),
+  bins: z.coerce.number().int().min(1).max(1000).default(DEFAULT_BINS),
+  fromMs: z.coerce.number().optional().describe('histogram range start (default: the minimum)'),
+  toMs: z.coerce.number().optional().describe('histogram range end (default: the maximum)'),
+});
+export type StageGapQuery = z.infer<typeof stageGapQuery>;
+
+export const stageGap = z.object({
+  change: z.string(),
+  from: z.string(),
+  to: z.string(),
+  count: z
+    .number()
+    .int()
+    .describe('proxies seen at both stages: the gap is first `to` minus first `from` of each'),
+  onlyFrom: z.number().int().describe('proxies seen at `from` but never at `to`'),
+  onlyTo: z.number().int().describe('proxies seen at `to` but never at `from`'),
+  negative: z.number().int().describe('proxies whose first `to` is before their first `from`'),
+  minMs: z.number().nullable(),
+  maxMs: z.number().nullable(),
+  meanMs: z.number().nullable(),
+  percentiles: z.array(percentileValue),
+  histogram: z.array(histogramBin),
+  underflow: z.number().int().describe('gaps below the histogram range'),
+  overflow: z.number().int().describe('gaps above the histogram range'),
+  stages: z.array(stageCount),
+});
+export type StageGap = z.infer<typeof stageGap>;

@@ -8,6 +8,7 @@ import {
   history,
   propagation,
   runPropagation,
+  stageGap,
   storedLoadResult,
   timeline as timelineAnswer,
 } from '@meshbench/schema';
@@ -93,6 +94,23 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       expect(summary.body.count).toBeGreaterThan(proxies * 0.99);
       expect(summary.body.count).toBeLessThan(proxies);
       expect(summary.body.missing).toBe(proxies - summary.body.count);
+      // A run with received observations too: two stages, every applying proxy received it
+      // a few ms to tens of ms before, a few of them seconds before.
+      const stages = summary.body.stages.map((s) => s.stage);
+      expect(stages).toEqual(scenario.received ? ['received', 'applied'] : ['applied']);
+      if (scenario.received) {
+        const gap = await server.json(
+          `/runs/${run.id}/changes/${changes.body[0]!.id}/stages/gap?percentiles=50,99.9`,
+          {},
+          stageGap,
+        );
+        expect(gap.body).toMatchObject({ from: 'received', to: 'applied', onlyFrom: 0, onlyTo: 0 });
+        expect(gap.body.count).toBe(summary.body.count);
+        const [p50, p999] = gap.body.percentiles.map((p) => p.ms);
+        expect(p50).toBeGreaterThan(2);
+        expect(p50).toBeLessThan(30);
+        expect(p999).toBeGreaterThan(500);
+      }
     }
 
     // Data plane: a Fortio file per mode and connection count, and a result per row of the

@@ -37,6 +37,11 @@ export interface PropagationScenario {
    * attribution must name it first (issue 15: "the 50 slowest proxies all sit on one node").
    */
   slowNode: { proxies: number };
+  /**
+   * Whether probes also report when each proxy received the change from the control plane
+   * (stage `received`), a few ms to tens of ms before it applied it.
+   */
+  received?: boolean;
 }
 
 /** The proxies a scenario expects to apply the change: its nodes' and the slow node's. */
@@ -59,10 +64,12 @@ export const consulScenario: PropagationScenario = {
   trouble: ['reconnect', 'retry-backoff', 'tcp-retransmits', 'packet-loss'],
   // Kubernetes' default limit of pods per node.
   slowNode: { proxies: 110 },
+  received: true,
 };
 
 export const istioScenario: PropagationScenario = {
   ...consulScenario,
+  received: false,
   seed: 20210422,
   shape: 'throttle',
   mesh: { name: 'istio', version: '1.8.2' },
@@ -75,6 +82,7 @@ export const istioScenario: PropagationScenario = {
 
 export const linkerdScenario: PropagationScenario = {
   ...consulScenario,
+  received: false,
   seed: 20210423,
   shape: 'stream',
   mesh: { name: 'linkerd', version: '2.9.2' },
@@ -109,6 +117,10 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       expected: proxies,
     },
   ];
+  // Received-to-applied gaps draw from a stream of their own: the rest of the run stays as
+  // it was without them.
+  const gapRnd = prng(s.seed + 1);
+  const received: ProbeEvent[] = [];
   // The proxies that never converge sit on a node whose agent restarted and stayed down.
   const deadNode = Math.floor(rnd.next() * s.nodes);
   let neverLeft = s.neverApply;
@@ -177,6 +189,23 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
           at: at(latency + rnd.uniform(1, 500)),
         });
       }
+      if (s.received) {
+        // Applying takes a few ms to tens of ms after receiving; a few proxies on the troubled
+        // nodes take seconds (the config rebuilt while the proxy catches up after its
+        // reconnect). Nothing is received before the change, bar a clock that runs behind.
+        const slowApply = gapRnd.chance(0.05);
+        let gap = gapRnd.logNormal(6, 0.7);
+        if (troubled && slowApply) gap = gapRnd.uniform(800, 4_000);
+        if (latency > 0) gap = Math.min(gap, latency / 2);
+        received.push({
+          type: 'observation',
+          change: changeId,
+          proxy,
+          node,
+          at: at(latency - gap),
+          stage: 'received',
+        });
+      }
     }
   }
   // The slow node comes last, with its own draws, so that every other node's are unchanged.
@@ -193,6 +222,8 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       attrs: { az: `us-east-1${'abc'[s.nodes % 3]}` },
     });
   }
+  // Sent after the applied ones: a probe beside the control plane's stream reports them.
+  events.push(...received);
   const lastMs = 300_000;
   return {
     run: {

@@ -8,6 +8,7 @@ import { propagationRepository } from '../repositories/propagation.repository.ts
 import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
+import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
 import { churnService } from '../services/churn.service.ts';
 import { exportService } from '../services/export.service.ts';
@@ -74,7 +75,7 @@ function build(
       debug,
     }),
     export: exportService({ runs, events, propagation }),
-    propagation: propagationService({ runs, propagation }),
+    propagation: propagationService({ runs, propagation, stages: stagesRepository(database) }),
     churn: churnService({ runs, propagation }),
     results: resultsService({
       runs,

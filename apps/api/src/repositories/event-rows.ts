@@ -27,6 +27,8 @@ export const OBSERVATION_COLUMNS = [
   'cause',
   'attrs',
   'batch_id',
+  // Last, so that a row's end (attrs, batch, stage) changes only when the stage does.
+  'stage',
 ];
 export const INCIDENT_COLUMNS = [
   'run_id',
@@ -50,8 +52,10 @@ const JSONB_VERSION = 1;
 export class ObservationRows implements ObservationSink {
   private readonly out = new CopyBinaryWriter();
   private readonly runField: Uint8Array;
-  /** What ends a row without attrs: a NULL, then the batch. */
-  private readonly rowEnd: Uint8Array;
+  /** What ends a row without attrs: a NULL, then the batch and the stage. */
+  private rowEnd: Uint8Array;
+  /** What ends a row after its attrs: the batch and the stage (NULL when none is given). */
+  private tail: Uint8Array;
   private readonly batchField: Uint8Array;
   /** What the rows of the current change start with: field count, run, change. */
   private prefix: Uint8Array = new Uint8Array(0);
@@ -59,9 +63,24 @@ export class ObservationRows implements ObservationSink {
   constructor(runId: string, batchId: number) {
     this.runField = uuidField(runId);
     this.batchField = int64Field(batchId);
-    this.rowEnd = new Uint8Array(4 + this.batchField.length);
+    this.rowEnd = new Uint8Array(0);
+    this.tail = new Uint8Array(0);
+    this.useStage(null);
+  }
+
+  private useStage(stage: Uint8Array | null): void {
+    const batch = this.batchField;
+    const tail = new Uint8Array(batch.length + 4 + (stage?.length ?? 0));
+    tail.set(batch, 0);
+    if (stage === null) putNullField(tail, batch.length);
+    else {
+      putInt32(tail, batch.length, stage.length);
+      tail.set(stage, batch.length + 4);
+    }
+    this.tail = tail;
+    this.rowEnd = new Uint8Array(4 + tail.length);
     putNullField(this.rowEnd, 0);
-    this.rowEnd.set(this.batchField, 4);
+    this.rowEnd.set(tail, 4);
   }
 
   /**
@@ -73,7 +92,8 @@ export class ObservationRows implements ObservationSink {
     yield* this.out.end();
   }
 
-  useChange(change: Uint8Array): void {
+  useChange(change: Uint8Array, stage: Uint8Array | null): void {
+    this.useStage(stage);
     const run = this.runField;
     const prefix = new Uint8Array(2 + run.length + 4 + change.length);
     putInt16(prefix, 0, OBSERVATION_COLUMNS.length);
@@ -128,7 +148,7 @@ export class ObservationRows implements ObservationSink {
     out.pos = putTimestampField(out.buf, out.pos, atUs);
     out.text(cause);
     out.text(attrs && JSON.stringify(attrs), JSONB_VERSION);
-    out.bytes(this.batchField);
+    out.bytes(this.tail);
   }
 }
 

@@ -67,8 +67,15 @@ export interface SummaryToSave {
   proxiesFingerprinted: boolean;
 }
 
-const LATENCY_BLOCK_COLUMNS = ['run_id', 'change_id', 'block_no', 'latencies'];
-const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints'];
+// Raw clock only (the column's default): corrected latencies are kept by another path.
+const LATENCY_BLOCK_COLUMNS = ['run_id', 'change_id', 'block_no', 'latencies', 'stage'];
+const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints', 'stage'];
+
+/** A change at a stage: what a kept summary is of. */
+export interface ChangeStage {
+  changeId: string;
+  stage: string;
+}
 
 /** The lines of a source that one batch holds, first to last (1-based). */
 export interface SourceLines {
@@ -102,18 +109,29 @@ const toBytes = (values: Float64Array) =>
   Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 
 function batchStore(tx: Tx, runId: string, batchId: number) {
+  /** COPY takes no parameters: the change and stage travel as settings of this transaction. */
+  const useChangeStage = (changeId: string, stage: string) =>
+    tx.db.execute(
+      sql`select set_config('meshbench.change_id', ${changeId}, true), set_config('meshbench.stage', ${stage}, true)`,
+    );
   return {
     batchId,
 
     /**
-     * Waits for, then holds until the transaction ends, the kept state of these changes and
-     * lifecycle phases of the run: a concurrent batch that touches any of them waits here,
-     * and reads the state this one leaves. Taken in one order (by key), so two batches
-     * never each hold what the other waits for.
+     * Waits for, then holds until the transaction ends, the kept state of these changes,
+     * changes at a stage and lifecycle phases of the run: a concurrent batch that touches
+     * any of them waits here, and reads the state this one leaves. Taken in one order (by
+     * key), so two batches never each hold what the other waits for.
      */
-    async lockKeptState(changeIds: Iterable<string>, phases: Iterable<string>): Promise<void> {
+    async lockKeptState(
+      changeIds: Iterable<string>,
+      changeStages: Iterable<ChangeStage>,
+      phases: Iterable<string>,
+    ): Promise<void> {
       const keys = new Set<bigint>();
       for (const id of changeIds) keys.add(lockKey(runId, 'change', id));
+      for (const { changeId, stage } of changeStages)
+        keys.add(lockKey(runId, 'change-stage', `${changeId}\0${stage}`));
       for (const phase of phases) keys.add(lockKey(runId, 'phase', phase));
       if (keys.size === 0) return;
       const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
@@ -190,12 +208,13 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       );
     },
 
-    /** What the kept summaries of these changes hold from before this batch. */
-    async priorSummaries(changeIds: string[]): Promise<Map<string, PriorSummary>> {
+    /** What the kept summaries of these changes hold from before this batch: change -> stage -> it. */
+    async priorSummaries(changeIds: string[]): Promise<Map<string, Map<string, PriorSummary>>> {
       if (changeIds.length === 0) return new Map();
       const rows = await tx.db
         .select({
           changeId: changeSummaries.changeId,
+          stage: changeSummaries.stage,
           observations: changeSummaries.observations,
           proxiesFingerprinted: changeSummaries.proxiesFingerprinted,
         })
@@ -204,20 +223,28 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           and(
             eq(changeSummaries.runId, runId),
             inArray(changeSummaries.changeId, changeIds),
-            eq(changeSummaries.stage, DEFAULT_STAGE),
             eq(changeSummaries.clock, 'raw'),
           ),
         );
-      return new Map(rows.map(({ changeId, ...prior }) => [changeId, prior]));
+      const out = new Map<string, Map<string, PriorSummary>>();
+      for (const { changeId, stage, ...prior } of rows) {
+        let stages = out.get(changeId);
+        if (!stages) {
+          stages = new Map();
+          out.set(changeId, stages);
+        }
+        stages.set(stage, prior);
+      }
+      return out;
     },
 
-    /** The proxy fingerprints earlier batches left for the change, one array per batch. */
-    async keptFingerprints(changeId: string): Promise<Float64Array[]> {
-      await tx.db.execute(sql`select set_config('meshbench.change_id', ${changeId}, true)`);
+    /** The proxy fingerprints earlier batches left for the change at a stage, one array per batch. */
+    async keptFingerprints(changeId: string, stage: string): Promise<Float64Array[]> {
+      await useChangeStage(changeId, stage);
       const copied = await tx.copyOut(
         `select fingerprints from proxy_fingerprints where run_id = ${uuidLiteral(runId)}
-           and change_id = current_setting('meshbench.change_id') and stage = 'applied'
-           and batch_id <> ${batchId}`,
+           and change_id = current_setting('meshbench.change_id')
+           and stage = current_setting('meshbench.stage') and batch_id <> ${batchId}`,
       );
       const out: Float64Array[] = [];
       const reader = new CopyBinaryReader(copied);
@@ -225,39 +252,55 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       return out;
     },
 
-    /** This batch's proxy fingerprints, per change it observed. */
-    async saveFingerprints(byChange: Map<string, Float64Array>): Promise<void> {
-      if (byChange.size === 0) return;
+    /** This batch's proxy fingerprints, per change and stage it observed. */
+    async saveFingerprints(
+      fingerprinted: { changeId: string; stage: string; fingerprints: Float64Array }[],
+    ): Promise<void> {
+      if (fingerprinted.length === 0) return;
       const out = new CopyBinaryWriter();
       const run = uuidField(runId);
       const batch = int64Field(batchId);
-      for (const [changeId, fingerprints] of byChange) {
+      for (const { changeId, stage, fingerprints } of fingerprinted) {
         const change = Buffer.from(changeId);
+        const stageBytes = Buffer.from(stage);
         const bytes = toBytes(fingerprints);
-        out.room(2 + run.length + 4 + change.length + batch.length + 4 + bytes.length);
-        out.pos = putInt16(out.buf, out.pos, 4);
+        out.room(
+          2 +
+            run.length +
+            4 +
+            change.length +
+            batch.length +
+            4 +
+            bytes.length +
+            4 +
+            stageBytes.length,
+        );
+        out.pos = putInt16(out.buf, out.pos, 5);
         out.bytes(run);
         out.field(change);
         out.bytes(batch);
         out.field(bytes);
+        out.field(stageBytes);
       }
       await tx.copy('proxy_fingerprints', FINGERPRINT_COLUMNS, out.end(), { format: 'binary' });
     },
 
     /**
      * The earlier first application (epoch us) of each proxy this batch reports for the
-     * change and an earlier batch already did: the batch's rows are loaded, so Postgres
-     * joins them to the run's earlier ones. Proxies new to the change are absent.
+     * change at a stage and an earlier batch already did: the batch's rows are loaded, so
+     * Postgres joins them to the run's earlier ones. Proxies new to the change are absent.
      */
-    async earlierFirstApplications(changeId: string): Promise<Map<string, number>> {
+    async earlierFirstApplications(changeId: string, stage: string): Promise<Map<string, number>> {
       await planForObservations(tx);
       const result = await tx.db.execute<{ proxy: string; first_us: number }>(sql`
         select p.proxy, (extract(epoch from min(p.at)) * 1000000)::float8 as first_us
         from observations p
         where ${inRunBatches(runId, 'p')} and p.batch_id <> ${batchId}
           and p.run_id = ${runId} and p.change_id = ${changeId}
+          and coalesce(p.stage, ${DEFAULT_STAGE}) = ${stage}
           and p.proxy in (select b.proxy from observations b
-            where b.batch_id = ${batchId} and b.run_id = ${runId} and b.change_id = ${changeId})
+            where b.batch_id = ${batchId} and b.run_id = ${runId} and b.change_id = ${changeId}
+              and coalesce(b.stage, ${DEFAULT_STAGE}) = ${stage})
         group by p.proxy`);
       const rows = rowsOf<{ proxy: string; first_us: unknown }>(result);
       return new Map(rows.map((r) => [r.proxy, Number(r.first_us)]));
@@ -267,13 +310,12 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
      * The sorted latencies the change's kept summary holds, its blocks put back together.
      * Read by COPY: bytea rows as query results cost the embedded database 40 times as much.
      */
-    async keptLatencies(changeId: string): Promise<Float64Array> {
-      // COPY takes no parameters: the change id travels as a setting of this transaction.
-      await tx.db.execute(sql`select set_config('meshbench.change_id', ${changeId}, true)`);
+    async keptLatencies(changeId: string, stage: string): Promise<Float64Array> {
+      await useChangeStage(changeId, stage);
       const copied = await tx.copyOut(
         `select latencies from latency_blocks where run_id = ${uuidLiteral(runId)}
-           and change_id = current_setting('meshbench.change_id') and stage = 'applied'
-           and clock = 'raw' order by block_no`,
+           and change_id = current_setting('meshbench.change_id')
+           and stage = current_setting('meshbench.stage') and clock = 'raw' order by block_no`,
       );
       const blocks: Buffer[] = [];
       const reader = new CopyBinaryReader(copied);
@@ -281,10 +323,11 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       return alignedFloat64(blocks);
     },
 
-    async saveSummary(changeId: string, s: SummaryToSave): Promise<void> {
+    async saveSummary(changeId: string, stage: string, s: SummaryToSave): Promise<void> {
       const values = {
         runId,
         changeId,
+        stage,
         count: s.count,
         observations: s.observations,
         repeats: s.repeats,
@@ -315,7 +358,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           and(
             eq(latencyBlocks.runId, runId),
             eq(latencyBlocks.changeId, changeId),
-            eq(latencyBlocks.stage, DEFAULT_STAGE),
+            eq(latencyBlocks.stage, stage),
             eq(latencyBlocks.clock, 'raw'),
           ),
         );
@@ -324,14 +367,16 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       const out = new CopyBinaryWriter();
       const run = uuidField(runId);
       const change = Buffer.from(changeId);
+      const stageBytes = Buffer.from(stage);
       for (let i = 0; i < s.blocks.length; i++) {
         const block = toBytes(s.blocks[i] as Float64Array);
-        out.room(2 + run.length + 8 + change.length + 8 + 4 + block.length);
-        out.pos = putInt16(out.buf, out.pos, 4);
+        out.room(2 + run.length + 8 + change.length + 8 + 4 + block.length + 4 + stageBytes.length);
+        out.pos = putInt16(out.buf, out.pos, 5);
         out.bytes(run);
         out.field(change);
         out.pos = putInt4Field(out.buf, out.pos, i);
         out.field(block);
+        out.field(stageBytes);
       }
       await tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, out.end(), { format: 'binary' });
     },
@@ -422,7 +467,8 @@ const EXPORT_QUERY = `
     from lifecycle_events where run_id = $1
   union all
   select 3, json_strip_nulls(json_build_object('type', 'observation', 'change', change_id,
-    'proxy', proxy, 'node', node, 'at', ${iso('at')}, 'cause', cause, 'attrs', attrs))::text
+    'proxy', proxy, 'node', node, 'at', ${iso('at')}, 'cause', cause, 'stage', stage,
+    'attrs', attrs))::text
     from observations where run_id = $1 and $RANGE
   order by part`;
 

@@ -1,4 +1,4 @@
-// Reads of a change and its kept summary; never the observations themselves.
+// Reads of a change and its kept summaries (one per stage); never the observations themselves.
 import {
   CopyBinaryReader,
   type Database,
@@ -7,7 +7,7 @@ import {
   tables,
   uuidLiteral,
 } from '@meshbench/db';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { epochUs } from './epoch.ts';
 
 const { changes, changeSummaries, latencyBlocks } = tables;
@@ -117,7 +117,27 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
         .orderBy(asc(changes.at), asc(changes.id));
     },
 
-    async changeWithSummary(runId: string, changeId: string) {
+    /** The stages each change of the run was observed at (kept summaries with observations). */
+    async stagesOf(runId: string, changeId?: string) {
+      return db
+        .select({
+          changeId: changeSummaries.changeId,
+          stage: changeSummaries.stage,
+          count: changeSummaries.count,
+          observations: changeSummaries.observations,
+        })
+        .from(changeSummaries)
+        .where(
+          and(
+            eq(changeSummaries.runId, runId),
+            changeId === undefined ? undefined : eq(changeSummaries.changeId, changeId),
+            eq(changeSummaries.clock, 'raw'),
+            gt(changeSummaries.observations, 0),
+          ),
+        );
+    },
+
+    async changeWithSummary(runId: string, changeId: string, stage: string = DEFAULT_STAGE) {
       const [row] = await db
         .select({
           change: changeColumns,
@@ -140,7 +160,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
           and(
             eq(changeSummaries.runId, changes.runId),
             eq(changeSummaries.changeId, changes.id),
-            eq(changeSummaries.stage, DEFAULT_STAGE),
+            eq(changeSummaries.stage, stage),
             eq(changeSummaries.clock, 'raw'),
           ),
         )
@@ -152,6 +172,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
       runId: string,
       changeId: string,
       blockNos: number[],
+      stage: string = DEFAULT_STAGE,
     ): Promise<Map<number, Float64Array>> {
       if (blockNos.length === 0) return new Map();
       const rows = await db
@@ -161,7 +182,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
           and(
             eq(latencyBlocks.runId, runId),
             eq(latencyBlocks.changeId, changeId),
-            eq(latencyBlocks.stage, DEFAULT_STAGE),
+            eq(latencyBlocks.stage, stage),
             eq(latencyBlocks.clock, 'raw'),
             inArray(latencyBlocks.blockNo, blockNos),
           ),

@@ -1,12 +1,15 @@
 // Reads behind a change's tail: the slow first applications, the incidents near them, and
 // the attribute values of every proxy counted in and out of the tail.
-import type { Database } from '@meshbench/db';
+import { type Database, DEFAULT_STAGE } from '@meshbench/db';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AttributeCount } from '../domain/tail-attribution.ts';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import { inRunBatches, readObservations } from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
+
+/** The tail is of the applied stage (an observation without a stage), as its summary is. */
+const applied = (column: SQL) => sql`coalesce(${column}, ${DEFAULT_STAGE}) = ${DEFAULT_STAGE}`;
 
 export function tailRepository(database: Database) {
   const { db } = database;
@@ -31,6 +34,7 @@ export function tailRepository(database: Database) {
         with late as (
           select distinct proxy from observations
           where ${inRunBatches(runId)} and run_id = ${runId} and change_id = ${changeId}
+            and ${applied(sql`stage`)}
             and at >= to_timestamp(${(changeAtUs + thresholdUs) / 1e6}::float8) - interval '1 millisecond'
         )
         select f.proxy, f.node, f.cause, f.at_us
@@ -40,6 +44,7 @@ export function tailRepository(database: Database) {
           from observations o
           join late l on l.proxy = o.proxy
           where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
+            and ${applied(sql`o.stage`)}
           order by o.proxy, o.at, o.batch_id, o.cause nulls last
         ) f
         where f.at_us - ${changeAtUs}::float8 > ${thresholdUs}::float8`),
@@ -114,12 +119,13 @@ export function tailRepository(database: Database) {
           ? sql`select distinct on (o.proxy) o.proxy, o.node, o.cause, o.attrs, o.at, ${slow} as slow
             from observations o
             where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
-              and ${only}
+              and ${applied(sql`o.stage`)} and ${only}
             order by o.proxy, o.at, o.batch_id, o.cause nulls last`
           : // Each row is a first application: only what is counted is kept.
             sql`select o.node, o.cause, o.attrs, ${slow} as slow
             from observations o
-            where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}`;
+            where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
+              and ${applied(sql`o.stage`)}`;
       type Row = {
         attribute: string | null;
         value: string | null;

@@ -1,5 +1,5 @@
 // The events use case: a batch is decoded, checked and stored whole, or not at all.
-import type { IngestResult } from '@meshbench/schema';
+import { APPLIED_STAGE, type IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -145,10 +145,11 @@ export function ingestService(deps: {
         }
         await store.copyObservations(rows, () => {
           phases.sentMs = since();
-          for (const apps of batch.applications.values()) {
-            apps.prepare();
-            apps.fingerprints();
-          }
+          for (const stages of batch.applications.values())
+            for (const apps of stages.values()) {
+              apps.prepare();
+              apps.fingerprints();
+            }
         });
         checkLines(batch, lines);
         phases.copiedMs = since();
@@ -159,6 +160,7 @@ export function ingestService(deps: {
         // each other.
         await store.lockKeptState(
           [...batch.changes.keys(), ...batch.references.keys()],
+          summariesTouched(batch),
           batch.phases.keys(),
         );
         await settleChanges(store, batch);
@@ -250,22 +252,38 @@ async function settleChanges(store: BatchStore, batch: BatchAssembler): Promise<
 }
 
 /**
- * Brings the kept summary of every change the batch touched up to date. A change seen for
- * the first time is summarised from the batch alone; one with earlier observations merges
- * the batch into its kept latencies. Which of the batch's proxies applied the change
- * before is asked of Postgres (a scan of the change's earlier observations) only when the
- * fingerprints earlier batches left do not prove them all new, as in an upload cut into
- * batches of distinct proxies.
+ * The kept summaries a batch may write: each (change, stage) it observed, and the
+ * `applied` summary of each change it defines (an empty one for a change not yet observed).
+ */
+function summariesTouched(batch: BatchAssembler): { changeId: string; stage: string }[] {
+  const out: { changeId: string; stage: string }[] = [];
+  for (const changeId of batch.changes.keys())
+    if (!batch.applications.get(changeId)?.has(APPLIED_STAGE))
+      out.push({ changeId, stage: APPLIED_STAGE });
+  for (const [changeId, stages] of batch.applications)
+    for (const stage of stages.keys()) out.push({ changeId, stage });
+  return out;
+}
+
+/**
+ * Brings the kept summary of every change and stage the batch touched up to date (one
+ * summary per stage: an observation without a stage is `applied`). A change seen at a stage
+ * for the first time is summarised from the batch alone; one with earlier observations at
+ * that stage merges the batch into its kept latencies. Which of the batch's proxies were
+ * seen at the stage before is asked of Postgres (a scan of the change's earlier
+ * observations) only when the fingerprints earlier batches left do not prove them all new,
+ * as in an upload cut into batches of distinct proxies.
  */
 async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void> {
-  const touched = [...new Set([...batch.changes.keys(), ...batch.applications.keys()])];
-  const prior = await store.priorSummaries(touched);
-  const changeAt = new Map((await store.storedChanges(touched)).map((c) => [c.id, c.atUs]));
-  const fingerprints = new Map<string, Float64Array>();
-  for (const changeId of touched) {
+  const touched = summariesTouched(batch);
+  const changeIds = [...new Set(touched.map((t) => t.changeId))];
+  const prior = await store.priorSummaries(changeIds);
+  const changeAt = new Map((await store.storedChanges(changeIds)).map((c) => [c.id, c.atUs]));
+  const fingerprints: { changeId: string; stage: string; fingerprints: Float64Array }[] = [];
+  for (const { changeId, stage } of touched) {
     const atUs = changeAt.get(changeId) as number;
-    const apps = batch.applications.get(changeId);
-    const kept = prior.get(changeId);
+    const apps = batch.applications.get(changeId)?.get(stage);
+    const kept = prior.get(changeId)?.get(stage);
     const priorObservations = kept?.observations ?? 0;
     if (!apps && kept) continue; // given again, nothing new about it
     let set: LatencySet;
@@ -274,15 +292,21 @@ async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void
     else {
       const allNew =
         kept?.proxiesFingerprinted === true &&
-        !apps.mayRepeat(await store.keptFingerprints(changeId));
-      const earlier = allNew ? new Map() : await store.earlierFirstApplications(changeId);
-      set = mergeBatch(await store.keptLatencies(changeId), priorObservations, apps, earlier, atUs);
+        !apps.mayRepeat(await store.keptFingerprints(changeId, stage));
+      const earlier = allNew ? new Map() : await store.earlierFirstApplications(changeId, stage);
+      set = mergeBatch(
+        await store.keptLatencies(changeId, stage),
+        priorObservations,
+        apps,
+        earlier,
+        atUs,
+      );
     }
-    if (apps) fingerprints.set(changeId, apps.fingerprints());
+    if (apps) fingerprints.push({ changeId, stage, fingerprints: apps.fingerprints() });
     // Fingerprinted from its first observations on, or never (batches stored before there
     // were fingerprints): a batch can only prove its proxies new against every earlier one.
     const proxiesFingerprinted = priorObservations === 0 || kept?.proxiesFingerprinted === true;
-    await store.saveSummary(changeId, { ...toSummary(set), proxiesFingerprinted });
+    await store.saveSummary(changeId, stage, { ...toSummary(set), proxiesFingerprinted });
   }
   await store.saveFingerprints(fingerprints);
 }

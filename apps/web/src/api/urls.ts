@@ -28,6 +28,8 @@ export interface PropagationParams {
   percentiles?: readonly number[] | undefined;
   /** Default: the 1 s share the benchmarks quote. */
   withinMs?: number | undefined;
+  /** Default: the API's (`applied`, or the stage a change has). */
+  stage?: string | undefined;
 }
 
 export function runsQuery(filters: RunFilters = {}): ApiRunListQuery {
@@ -61,6 +63,7 @@ export function propagationQuery(p: PropagationParams = {}): PropagationQuery {
     fromMs: p.fromMs,
     toMs: p.toMs,
     format: p.format,
+    stage: p.stage,
   };
 }
 

@@ -43,10 +43,13 @@ export function HistogramChart({
   histogram,
   color,
   height = 260,
+  axisTitle = 'time since the change',
 }: {
   histogram: PreparedHistogram;
   color: string;
   height?: number;
+  /** What the time axis measures. */
+  axisTitle?: string;
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
@@ -62,7 +65,7 @@ export function HistogramChart({
           tickFormatter={formatDuration}
           allowDataOverflow
           tick={AXIS_TICK}
-          label={axisLabel('time since the change')}
+          label={axisLabel(axisTitle)}
         />
         <YAxis
           interval={0}

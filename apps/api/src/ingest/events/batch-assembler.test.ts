@@ -140,7 +140,7 @@ describe('BatchAssembler, NDJSON from bytes', () => {
       ['p-1', null, '2026-02-01T10:00:00.100Z', null],
     ]);
     expect(batch.accepted).toBe(6);
-    const apps = batch.applications.get('c1');
+    const apps = batch.applications.get('c1')?.get('applied');
     expect(apps?.proxies).toBe(4);
     expect(new Map(apps?.entries())).toEqual(
       new Map([
@@ -150,6 +150,50 @@ describe('BatchAssembler, NDJSON from bytes', () => {
         ['p-3', Date.parse('2026-02-01T10:00:00Z') * 1000],
       ]),
     );
+  });
+
+  it("writes each line's stage (NULL without one) and keeps first applications per stage", async () => {
+    const text = [
+      changeLine,
+      obs('p-1', '2026-02-01T10:00:00.01Z', { stage: 'received' }),
+      obs('p-2', '2026-02-01T10:00:00.02Z', { stage: 'received' }),
+      obs('p-1', '2026-02-01T10:00:00.03Z'), // no stage: applied
+      obs('p-1', '2026-02-01T10:00:00.04Z', { stage: 'applied' }), // named: the same stage
+      // The general way (attrs), between fast lines of another stage.
+      `{"type":"observation","change":"c1","proxy":"p-2","stage":"serving","at":"2026-02-01T10:00:00.05Z","attrs":{"k":1}}`,
+      obs('p-1', '2026-02-01T10:00:00.005Z', { stage: 'received' }), // p-1 earlier
+      obs('p-3', '2026-02-01T10:00:00.06Z'),
+    ].join('\n');
+    const { batch, rows } = await assembleNdjson(text);
+    expect(rows.map((r) => [str(r[2]), str(r[8])])).toEqual([
+      ['p-1', 'received'],
+      ['p-2', 'received'],
+      ['p-1', null],
+      ['p-1', 'applied'],
+      ['p-2', 'serving'],
+      ['p-1', 'received'],
+      ['p-3', null],
+    ]);
+    expect(str(rows[4]?.[6]?.subarray(1) as Buffer)).toBe('{"k":1}'); // attrs before the stage
+    expect(rows.every((r) => r[7]?.readBigInt64BE(0) === 7n)).toBe(true);
+    const stages = batch.applications.get('c1');
+    expect([...(stages?.keys() ?? [])]).toEqual(['received', 'applied', 'serving']);
+    const firsts = (stage: string) => new Map(stages?.get(stage)?.entries());
+    const us = (iso: string) => Date.parse(iso) * 1000;
+    expect(firsts('received')).toEqual(
+      new Map([
+        ['p-1', us('2026-02-01T10:00:00.005Z')],
+        ['p-2', us('2026-02-01T10:00:00.02Z')],
+      ]),
+    );
+    expect(firsts('applied')).toEqual(
+      new Map([
+        ['p-1', us('2026-02-01T10:00:00.03Z')],
+        ['p-3', us('2026-02-01T10:00:00.06Z')],
+      ]),
+    );
+    expect(stages?.get('applied')?.observations).toBe(3);
+    expect(stages?.get('received')?.observations).toBe(3);
   });
 
   it('joins lines cut across chunks, even inside a multi-byte character', async () => {

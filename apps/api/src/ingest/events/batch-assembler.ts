@@ -1,10 +1,10 @@
 // Reads a batch's body into decoded events: observations handed to a sink as they come
 // (the repository writes them as COPY rows), the other kinds kept, and the facts the batch
 // must check at its end: changes it defines, changes it references, each change's first
-// applications.
+// applications per stage.
 
 import { isUtf8 } from 'node:buffer';
-import type { ChangeEvent, ProbeEvent } from '@meshbench/schema';
+import { APPLIED_STAGE, type ChangeEvent, type ProbeEvent } from '@meshbench/schema';
 import { FirstApplications } from '../../domain/first-applications.ts';
 import { AppError } from '../../errors.ts';
 import { invalidUtf8At } from '../stored-text.ts';
@@ -24,6 +24,7 @@ import {
   NODE,
   PROXY,
   readObservationBytes,
+  STAGE,
 } from './observation-bytes.ts';
 
 export interface BatchPhase {
@@ -61,8 +62,11 @@ export interface DecodedLifecycle {
  * object per observation on the way.
  */
 export interface ObservationSink {
-  /** The change the next observations are of, as UTF-8. */
-  useChange(change: Uint8Array): void;
+  /**
+   * The change the next observations are of, as UTF-8, and their stage (UTF-8; null: none
+   * given, which is `applied`).
+   */
+  useChange(change: Uint8Array, stage: Uint8Array | null): void;
   /**
    * An observation whose texts are bytes of `b` (printable ASCII, so UTF-8 that needs no
    * escaping): [start, end) each, start -1 for an absent node or cause.
@@ -119,7 +123,8 @@ export class BatchAssembler {
   readonly changes = new Map<string, BatchChange>();
   /** change id -> first line that referenced it */
   readonly references = new Map<string, number>();
-  readonly applications = new Map<string, FirstApplications>();
+  /** change id -> stage (`applied` when none is given) -> first applications at it */
+  readonly applications = new Map<string, Map<string, FirstApplications>>();
   readonly incidents: DecodedIncident[] = [];
   readonly lifecycle: DecodedLifecycle[] = [];
   /** Per lifecycle phase: each entity's first arrival in this batch, the largest attrs.total. */
@@ -129,9 +134,12 @@ export class BatchAssembler {
   lastLine: number;
 
   private readonly fields = new Int32Array(FIELD_SLOTS);
-  /** The change of the observations being read, as a string and as UTF-8. */
+  /** The change and stage of the observations being read, as strings and as UTF-8. */
   private change: string | undefined;
   private changeBytes: Uint8Array = new Uint8Array(0);
+  /** undefined / null: no stage given. */
+  private stage: string | undefined;
+  private stageBytes: Uint8Array | null = null;
   private apps = new FirstApplications();
 
   constructor(
@@ -256,8 +264,18 @@ export class BatchAssembler {
     this.accepted++;
     const changeStart = f[CHANGE] as number;
     const changeEnd = f[CHANGE + 1] as number;
-    if (!sameBytes(b, changeStart, changeEnd, this.changeBytes)) {
-      this.useChange(b.toString('latin1', changeStart, changeEnd), line);
+    const stageStart = f[STAGE] as number;
+    const stageEnd = f[STAGE + 1] as number;
+    const sameStage =
+      stageStart < 0
+        ? this.stageBytes === null
+        : this.stageBytes !== null && sameBytes(b, stageStart, stageEnd, this.stageBytes);
+    if (!sameStage || !sameBytes(b, changeStart, changeEnd, this.changeBytes)) {
+      this.useChange(
+        b.toString('latin1', changeStart, changeEnd),
+        stageStart < 0 ? undefined : b.toString('latin1', stageStart, stageEnd),
+        line,
+      );
     }
     const proxyStart = f[PROXY] as number;
     const proxyEnd = f[PROXY + 1] as number;
@@ -281,8 +299,9 @@ export class BatchAssembler {
     switch (event.type) {
       case 'observation': {
         const at = this.timestamp(event.at, line, 'at');
-        // Observations of one change come in runs: its lookups are made once per run.
-        if (event.change !== this.change) this.useChange(event.change, line);
+        // Observations of one change and stage come in runs: their lookups are made once per run.
+        if (event.change !== this.change || event.stage !== this.stage)
+          this.useChange(event.change, event.stage, line);
         this.apps.add(event.proxy, at.us);
         this.observations.observation(event.proxy, event.node, at.us, event.cause, event.attrs);
         break;
@@ -332,18 +351,27 @@ export class BatchAssembler {
     }
   }
 
-  /** The change that the next observations are of. */
-  private useChange(change: string, line: number): void {
+  /** The change and stage that the next observations are of. */
+  private useChange(change: string, stage: string | undefined, line: number): void {
     this.change = change;
     this.changeBytes = Buffer.from(change);
+    this.stage = stage;
+    this.stageBytes = stage === undefined ? null : Buffer.from(stage);
     if (!this.references.has(change)) this.references.set(change, line);
-    let found = this.applications.get(change);
+    let stages = this.applications.get(change);
+    if (!stages) {
+      stages = new Map();
+      this.applications.set(change, stages);
+    }
+    // An observation without a stage and one that names `applied` are of one stage.
+    const key = stage ?? APPLIED_STAGE;
+    let found = stages.get(key);
     if (!found) {
       found = new FirstApplications();
-      this.applications.set(change, found);
+      stages.set(key, found);
     }
     this.apps = found;
-    this.observations.useChange(this.changeBytes);
+    this.observations.useChange(this.changeBytes, this.stageBytes);
   }
 
   private addChange(event: ChangeEvent, line: number): void {

@@ -7,6 +7,7 @@ import {
   NODE,
   PROXY,
   readObservationBytes,
+  STAGE,
 } from './observation-bytes.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
 
@@ -30,6 +31,7 @@ function readObservationLine(line: string): unknown {
   };
   if (field(NODE) !== undefined) event.node = field(NODE);
   if (field(CAUSE) !== undefined) event.cause = field(CAUSE);
+  if (field(STAGE) !== undefined) event.stage = field(STAGE);
   return event;
 }
 
@@ -72,6 +74,33 @@ describe('readObservationBytes', () => {
     });
   });
 
+  it('reads a stage, in any place among the keys', () => {
+    expect(
+      readObservationLine(
+        `{"type":"observation","change":"c1","proxy":"p-1","stage":"received","at":"${at}"}`,
+      ),
+    ).toEqual({ type: 'observation', change: 'c1', proxy: 'p-1', stage: 'received', at });
+    expect(
+      readObservationLine(
+        `{"stage":"serving","at":"${at}","cause":"x","proxy":"p-1","change":"c1","type":"observation"}`,
+      ),
+    ).toEqual({
+      type: 'observation',
+      change: 'c1',
+      proxy: 'p-1',
+      stage: 'serving',
+      cause: 'x',
+      at,
+    });
+    // The longest stage the schema takes: 100 characters.
+    const longest = 's'.repeat(100);
+    expect(
+      readObservationLine(
+        `{"type":"observation","change":"c1","proxy":"p","stage":"${longest}","at":"${at}"}`,
+      ),
+    ).toMatchObject({ stage: longest });
+  });
+
   it('passes on every line it cannot read exactly, for the general path to read or refuse', () => {
     const passed = [
       `{"type": "observation","change":"c1","proxy":"p","at":"${at}"}`, // whitespace
@@ -84,6 +113,11 @@ describe('readObservationBytes', () => {
       `{"type":"observation","change":"","proxy":"p","at":"${at}"}`, // empty id
       `{"type":"observation","change":"c1","proxy":"${'p'.repeat(201)}","at":"${at}"}`,
       `{"type":"observation","change":"c1","proxy":"p","cause":"${'c'.repeat(101)}","at":"${at}"}`,
+      `{"type":"observation","change":"c1","proxy":"p","stage":"","at":"${at}"}`, // empty stage
+      `{"type":"observation","change":"c1","proxy":"p","stage":"${'s'.repeat(101)}","at":"${at}"}`,
+      `{"type":"observation","change":"c1","proxy":"p","stage":"a","stage":"b","at":"${at}"}`,
+      `{"type":"observation","change":"c1","proxy":"p","stage":1,"at":"${at}"}`,
+      `{"type":"observation","change":"c1","proxy":"p","stag":"a","at":"${at}"}`,
       `{"type":"observation","change":"c1","proxy":"p","at":"${at}"}x`, // trailing
       `{"type":"observation","change":"c1","proxy":"p","at":"${at}",}`,
       `{"type":"observation","change":"c1","proxy":"p","at":1}`,
@@ -102,7 +136,7 @@ describe('readObservationBytes', () => {
   });
 
   it('never reads a mutated line differently from JSON.parse and the schema', () => {
-    const base = `{"type":"observation","change":"c1","proxy":"p-1","node":"n","cause":"x","at":"${at}"}`;
+    const base = `{"type":"observation","change":"c1","proxy":"p-1","node":"n","cause":"x","stage":"s","at":"${at}"}`;
     const alphabet = ['"', ',', ':', '{', '}', '\\', ' ', 'a', '1', '\t', 'é', '[', ']'];
     let seed = 42;
     const random = (n: number) => {

@@ -26,6 +26,7 @@ const CHANGE_LENGTH = bounds(shape.change);
 const PROXY_LENGTH = bounds(shape.proxy);
 const NODE_LENGTH = bounds(shape.node);
 const CAUSE_LENGTH = bounds(shape.cause);
+const STAGE_LENGTH = bounds(shape.stage);
 
 /** Where `readObservationBytes` puts each field: start and end offsets, -1 when absent. */
 export const CHANGE = 0;
@@ -33,7 +34,8 @@ export const PROXY = 2;
 export const NODE = 4;
 export const AT = 6;
 export const CAUSE = 8;
-export const FIELD_SLOTS = 10;
+export const STAGE = 10;
+export const FIELD_SLOTS = 12;
 
 /** Bytes that may stand in a value as they are: printable ASCII but quote and backslash. */
 const PLAIN = new Uint8Array(256);
@@ -62,10 +64,11 @@ const CAUSE_KEY = ascii('cause":"');
 const PROXY_KEY = ascii('proxy":"');
 const NODE_KEY = ascii('node":"');
 const AT_KEY = ascii('at":"');
+const STAGE_KEY = ascii('stage":"');
 const OBSERVATION = ascii('observation"');
 
 /**
- * Reads the line b[start, end) into `out` (offsets per field, see CHANGE...CAUSE) and
+ * Reads the line b[start, end) into `out` (offsets per field, see CHANGE...STAGE) and
  * returns true; returns false, with `out` undefined, for any line it does not read exactly.
  */
 export function readObservationBytes(
@@ -81,11 +84,13 @@ export function readObservationBytes(
   let node = -1;
   let at = -1;
   let cause = -1;
+  let stage = -1;
   let changeEnd = -1;
   let proxyEnd = -1;
   let nodeEnd = -1;
   let atEnd = -1;
   let causeEnd = -1;
+  let stageEnd = -1;
   let i = start + 1;
   for (;;) {
     if (b[i] !== QUOTE) return false;
@@ -135,6 +140,13 @@ export function readObservationBytes(
         at = valueStart;
         atEnd = valueEnd;
         break;
+      case 115 /* s */:
+        if (stage !== -1 || !holds(b, k, STAGE_KEY)) return false;
+        valueStart = k + STAGE_KEY.length;
+        valueEnd = stringEnd(b, valueStart, end);
+        stage = valueStart;
+        stageEnd = valueEnd;
+        break;
       default:
         return false; // another key
     }
@@ -158,6 +170,8 @@ export function readObservationBytes(
     return false;
   if (cause !== -1 && (causeEnd - cause < CAUSE_LENGTH.min || causeEnd - cause > CAUSE_LENGTH.max))
     return false;
+  if (stage !== -1 && (stageEnd - stage < STAGE_LENGTH.min || stageEnd - stage > STAGE_LENGTH.max))
+    return false;
   out[CHANGE] = change;
   out[CHANGE + 1] = changeEnd;
   out[PROXY] = proxy;
@@ -168,5 +182,7 @@ export function readObservationBytes(
   out[AT + 1] = atEnd;
   out[CAUSE] = cause;
   out[CAUSE + 1] = causeEnd;
+  out[STAGE] = stage;
+  out[STAGE + 1] = stageEnd;
   return true;
 }

@@ -30,5 +30,10 @@ export function propagationCsv(p: Propagation): string {
   for (const { p: pct, ms } of p.percentiles) out += row('percentile', `p${pct}`, ms, null);
   for (const b of p.histogram) out += row('histogram', b.fromMs, b.toMs, b.count);
   for (const c of p.cdf) out += row('cdf', c.ms, c.fraction, null);
+  // Added after the first sections, so that readers of those find them where they were.
+  out += row('stage', 'shown', p.stage, null);
+  for (const s of p.stages) out += row('stage', s.stage, s.count, s.observations);
+  for (const c of p.coverage.points)
+    out += row('coverage', `${c.percent}% of ${p.coverage.of}`, c.ms, c.proxies);
   return out;
 }

@@ -12,6 +12,8 @@ import {
   runList,
   runPropagation,
   runPropagationQuery,
+  stageGap,
+  stageGapQuery,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -154,6 +156,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       }
       return result;
     },
+  );
+
+  app.get(
+    '/runs/:id/changes/:changeId/stages/gap',
+    {
+      schema: {
+        tags: ['propagation'],
+        description:
+          "The per-proxy gap between two stages of a change (e.g. serving minus received): over the proxies seen at both, each one's first `to` minus its first `from`, with nearest-rank percentiles (exact), min/max/mean and a histogram; proxies seen at only one of the two are counted. Defaults: the first and the last stage the change has.",
+        params: runParams.extend({ changeId: z.string().min(1) }),
+        querystring: stageGapQuery,
+        response: { 200: stageGap, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) =>
+      services.propagation.stageGap(request.params.id, request.params.changeId, request.query),
   );
 };
 export default routes;

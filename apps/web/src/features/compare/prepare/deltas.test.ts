@@ -35,6 +35,9 @@ function summary(p: {
     overflow: 0,
     cdf: [],
     computedAt: null,
+    stage: 'applied',
+    stages: [],
+    coverage: { of: 'observed', base: 0, exact: true, points: [] },
   };
 }
 

@@ -36,7 +36,8 @@ export function ChangeHead({
           <>
             {' '}
             — {formatCount(p.count)}
-            {p.expected !== null && ` of ${formatCount(p.expected)}`} proxies applied it,{' '}
+            {p.expected !== null && ` of ${formatCount(p.expected)}`} proxies{' '}
+            {p.stage === 'applied' ? 'applied it' : `reached ${p.stage}`},{' '}
             <strong>
               {formatPercent(p.withinFraction)} within {formatDuration(p.withinMs)}
             </strong>

@@ -3,12 +3,14 @@ import type { ChangeList } from '@meshbench/schema';
 import { perfettoTraceUrl, propagationUrl } from '../../../api/urls.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { TailPanel } from '../../tail/components/TailPanel.tsx';
-import type { PropagationOptions } from '../hooks/propagation-options.ts';
+import { type PropagationOptions, stageFor } from '../hooks/propagation-options.ts';
 import { summaryParams, usePropagationSummary } from '../hooks/use-propagation.ts';
 import { ChangeHead } from './ChangeHead.tsx';
 import { ConvergencePanel } from './ConvergencePanel.tsx';
 import { HistogramPanel } from './HistogramPanel.tsx';
 import { PropagationTable } from './PropagationTable.tsx';
+import { StageGapPanel } from './StageGapPanel.tsx';
+import { StageSelector } from './StageSelector.tsx';
 
 export function ChangeSection({
   runId,
@@ -24,14 +26,17 @@ export function ChangeSection({
   options: PropagationOptions;
   onOptions: (options: PropagationOptions) => void;
 }) {
-  const summary = usePropagationSummary(runId, change.id, options);
+  // The URL's stage where this change has it; else the API's default for the change.
+  const stage = stageFor(options, change.stages);
+  const own = stage === options.stage ? options : { ...options, stage };
+  const summary = usePropagationSummary(runId, change.id, own);
   const p = summary.data;
   return (
     <section className="change" data-testid="change-section" data-change-id={change.id}>
       <ChangeHead change={change} propagation={p}>
         <p className="section-exports">
           <a
-            href={propagationUrl(runId, change.id, { ...summaryParams(options), format: 'csv' })}
+            href={propagationUrl(runId, change.id, { ...summaryParams(own), format: 'csv' })}
             download
             data-testid="propagation-csv"
           >
@@ -55,6 +60,14 @@ export function ChangeSection({
             </span>
           </span>
         </p>
+        {p && (
+          <StageSelector
+            stages={change.stages}
+            value={p.stage}
+            name={change.id}
+            onChange={(next) => onOptions({ ...options, stage: next })}
+          />
+        )}
       </ChangeHead>
       {summary.isPending ? (
         <Loading what="propagation" />
@@ -68,16 +81,12 @@ export function ChangeSection({
               runId={runId}
               summary={summary.data}
               color={color}
-              options={options}
+              options={own}
               onOptions={onOptions}
             />
-            <ConvergencePanel
-              runId={runId}
-              summary={summary.data}
-              color={color}
-              options={options}
-            />
+            <ConvergencePanel runId={runId} summary={summary.data} color={color} options={own} />
           </div>
+          <StageGapPanel runId={runId} changeId={change.id} stages={change.stages} color={color} />
           <TailPanel runId={runId} change={change} />
         </>
       )}

@@ -49,6 +49,7 @@ export function HistogramPanel({
       scale={scale}
       onScale={setScale}
       name="histogram"
+      stage={summary.stage}
       testIds={{ panel: 'histogram-panel', chart: 'histogram-chart', note: 'histogram-note' }}
       drawnScale={query.data?.scale}
       busy={query.isFetching}

@@ -20,6 +20,7 @@ export function HistogramView({
   empty,
   children,
   controls,
+  stage = 'applied',
 }: {
   histogram: PreparedHistogram | null;
   color: string;
@@ -39,6 +40,8 @@ export function HistogramView({
   children?: ReactNode;
   /** Beside the scale toggle (the run page's marked percentiles and threshold). */
   controls?: ReactNode;
+  /** The stage the bins are of (the summary's). */
+  stage?: string;
 }) {
   const notes = [histogram?.belowNote, histogram?.aboveNote, histogram?.markersNote].filter(
     Boolean,
@@ -49,7 +52,9 @@ export function HistogramView({
         <div>
           <h3>Latency histogram</h3>
           <p className="panel-sub">
-            Proxies by time to apply the change
+            {stage === 'applied'
+              ? 'Proxies by time to apply the change'
+              : `Proxies by time until ${stage}`}
             {histogram &&
               `, ${formatDuration(histogram.domain[0])} to ${formatDuration(histogram.domain[1])}`}
           </p>

@@ -12,13 +12,21 @@ import { AccuracyLegend, PercentileValue } from '../../../ui/PercentileValue.tsx
 /** "99.9" -> "p99-9": a test id without a dot. */
 export const percentileTestId = (p: number) => `pct-p${String(p).replace('.', '-')}`;
 
+/** What the table calls the proxies of a stage: "Applied", as before stages; else its name. */
+export function stageLabel(stage: string): string {
+  return stage === 'applied' ? 'Applied' : `${stage.charAt(0).toUpperCase()}${stage.slice(1)}`;
+}
+
 export function PropagationTable({ propagation: p }: { propagation: Propagation }) {
+  const applied = p.stage === 'applied';
   const counts = [
     {
       id: 'stat-count',
-      label: 'Applied',
+      label: stageLabel(p.stage),
       value: formatCount(p.count),
-      title: 'distinct proxies that applied the change',
+      title: applied
+        ? 'distinct proxies that applied the change'
+        : `distinct proxies seen at stage ${p.stage}`,
     },
     {
       id: 'stat-expected',
@@ -70,7 +78,7 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
           <tr className="group-row">
             <th colSpan={counts.length}>Proxies</th>
             <th colSpan={latencies.length} className="group-start">
-              Time to apply
+              {applied ? 'Time to apply' : `Time until ${p.stage}`}
             </th>
           </tr>
           <tr>
@@ -105,7 +113,52 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
           </tr>
         </tbody>
       </table>
+      <CoverageTable propagation={p} />
       <AccuracyLegend certainties={p.percentiles.map(certaintyOf)} />
     </div>
+  );
+}
+
+/** Time until a share of the proxies had the change: the benchmark's "96.6 % within 1 s" turned round. */
+function CoverageTable({ propagation: p }: { propagation: Propagation }) {
+  const { coverage } = p;
+  if (coverage.points.length === 0) return null;
+  const of = coverage.of === 'expected' ? 'expected' : 'seen';
+  return (
+    <table className="data stat-table coverage-table" data-testid="coverage-table">
+      <thead>
+        <tr className="group-row">
+          <th colSpan={coverage.points.length}>
+            Time until this share of the {formatCount(coverage.base)} {of} proxies
+            {p.stage === 'applied' ? ' applied it' : ` reached ${p.stage}`} (exact)
+          </th>
+        </tr>
+        <tr>
+          {coverage.points.map((c) => (
+            <th key={c.percent} className="num" title={`${formatCount(c.proxies)} proxies`}>
+              {c.percent} %
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          {coverage.points.map((c) => (
+            <td
+              key={c.percent}
+              className="num"
+              data-testid={`coverage-${String(c.percent).replace('.', '-')}`}
+              title={
+                c.ms === null
+                  ? `fewer than ${formatCount(c.proxies)} proxies got there`
+                  : `when proxy ${formatCount(c.proxies)} (in order of arrival) got there`
+              }
+            >
+              {c.ms === null ? 'never' : formatDurationMs(c.ms)}
+            </td>
+          ))}
+        </tr>
+      </tbody>
+    </table>
   );
 }

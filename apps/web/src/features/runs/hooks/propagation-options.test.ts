@@ -7,6 +7,7 @@ import {
   parsePercentiles,
   parseWithinMs,
   requestedPercentiles,
+  stageFor,
 } from './propagation-options.ts';
 
 describe('propagation options in the URL', () => {
@@ -39,6 +40,33 @@ describe('propagation options in the URL', () => {
       withinMs: 1000,
     });
     expect(back.toString()).toBe('');
+  });
+});
+
+describe('the stage in the URL', () => {
+  it('reads ?stage= and writes it back, leaving it out when none is chosen', () => {
+    const options = optionsFromSearch(new URLSearchParams('stage=received&withinMs=500'));
+    expect(options).toEqual({ percentiles: [50, 96, 99], withinMs: 500, stage: 'received' });
+    expect(optionsToSearch(new URLSearchParams('x=1'), options).toString()).toBe(
+      'x=1&withinMs=500&stage=received',
+    );
+    const none = optionsToSearch(new URLSearchParams('stage=serving'), {
+      ...options,
+      stage: undefined,
+    });
+    expect(none.has('stage')).toBe(false);
+    expect(
+      optionsFromSearch(new URLSearchParams(`stage=${'s'.repeat(101)}`)).stage,
+    ).toBeUndefined();
+    expect(optionsFromSearch(new URLSearchParams('stage=')).stage).toBeUndefined();
+  });
+
+  it('asks a change for the URL stage only when the change has it', () => {
+    const stages = [{ stage: 'received' }, { stage: 'applied' }];
+    const options = { ...DEFAULT_PROPAGATION_OPTIONS, stage: 'received' };
+    expect(stageFor(options, stages)).toBe('received');
+    expect(stageFor(options, [{ stage: 'applied' }])).toBeUndefined();
+    expect(stageFor(DEFAULT_PROPAGATION_OPTIONS, stages)).toBeUndefined();
   });
 });
 

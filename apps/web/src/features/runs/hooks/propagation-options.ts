@@ -1,7 +1,8 @@
 // What a person may change about a change's propagation view, kept in the run page's URL so
 // that a shared link keeps it: the percentiles marked on the histogram (`?percentiles=`) and
-// the threshold of the "within" share and line (`?withinMs=`). Absent: the defaults, and the
-// API is asked exactly what it was asked before these existed.
+// the threshold of the "within" share and line (`?withinMs=`), and the stage shown where a
+// change has several (`?stage=`). Absent: the defaults, and the API is asked exactly what it
+// was asked before these existed.
 import { DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS } from '@meshbench/schema';
 
 /** The lines the histogram opens with: the median and the two tail figures benchmarks quote. */
@@ -13,6 +14,8 @@ export interface PropagationOptions {
   /** Ascending, no repeats, each in (0, 100]. */
   percentiles: readonly number[];
   withinMs: number;
+  /** The stage to show (`received`, `serving`...); absent: the API's default (`applied`). */
+  stage?: string | undefined;
 }
 
 export const DEFAULT_PROPAGATION_OPTIONS: PropagationOptions = {
@@ -40,12 +43,35 @@ export function parseWithinMs(text: string | null | undefined): number | null {
   return Number.isFinite(ms) && ms >= 0 ? ms : null;
 }
 
+/** A stage name the API takes (1-100 characters); null otherwise. */
+export function parseStage(text: string | null | undefined): string | null {
+  if (text === null || text === undefined) return null;
+  const stage = text.trim();
+  return stage.length >= 1 && stage.length <= 100 && !stage.includes('\u0000') ? stage : null;
+}
+
 /** The options a URL holds; what is absent or malformed falls back to the default. */
 export function optionsFromSearch(search: URLSearchParams): PropagationOptions {
-  return {
+  const options: PropagationOptions = {
     percentiles: parsePercentiles(search.get('percentiles')) ?? DEFAULT_MARKED_PERCENTILES,
     withinMs: parseWithinMs(search.get('withinMs')) ?? DEFAULT_WITHIN_MS,
   };
+  const stage = parseStage(search.get('stage'));
+  if (stage !== null) options.stage = stage;
+  return options;
+}
+
+/**
+ * The stage to ask a change's summary for: the one the URL names when the change has it,
+ * else none (the API's default), so one `?stage=` on a page of several changes leaves the
+ * changes without that stage as they are.
+ */
+export function stageFor(
+  options: PropagationOptions,
+  stages: readonly { stage: string }[],
+): string | undefined {
+  const { stage } = options;
+  return stage !== undefined && stages.some((s) => s.stage === stage) ? stage : undefined;
 }
 
 const samePercentiles = (a: readonly number[], b: readonly number[]) =>
@@ -64,6 +90,8 @@ export function optionsToSearch(
   }
   if (options.withinMs === DEFAULT_WITHIN_MS) next.delete('withinMs');
   else next.set('withinMs', String(options.withinMs));
+  if (options.stage === undefined) next.delete('stage');
+  else next.set('stage', options.stage);
   return next;
 }
 

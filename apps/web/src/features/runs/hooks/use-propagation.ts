@@ -19,11 +19,15 @@ import {
 /** The summary request: the API's defaults for the histogram, which the CDF view ignores. */
 export const SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS };
 
-/** The percentiles and threshold of the options, only when they differ from the default. */
+/**
+ * The percentiles and threshold of the options, only when they differ from the default;
+ * the stage when one is asked for.
+ */
 function optionParams(options: PropagationOptions): PropagationParams {
+  const stage = options.stage === undefined ? {} : { stage: options.stage };
   return isDefaultOptions(options)
-    ? {}
-    : { percentiles: requestedPercentiles(options), withinMs: options.withinMs };
+    ? stage
+    : { percentiles: requestedPercentiles(options), withinMs: options.withinMs, ...stage };
 }
 
 /** The summary request; with the default options exactly SUMMARY_PARAMS (the same key). */
