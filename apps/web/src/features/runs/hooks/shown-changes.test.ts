@@ -12,6 +12,7 @@ const change = (id: string): ChangeList[number] => ({
   count: 1,
   repeats: 0,
   beforeChange: 0,
+  stages: [{ stage: 'applied', count: 1, observations: 1 }],
 });
 const ids = (cs: ChangeList) => cs.map((c) => c.id);
 
