@@ -28,6 +28,7 @@ import {
   type propagationQuery,
   report,
   run,
+  runClocks,
   runFacets,
   runList,
   seriesList,
@@ -103,6 +104,7 @@ export const paths = {
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail/attribution${queryString(q)}`,
   gate: (runId: string) => `/runs/${enc(runId)}/gate`,
+  clocks: (runId: string) => `/runs/${enc(runId)}/clocks`,
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
   events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
   eventSource: (runId: string, source: string) =>
@@ -270,6 +272,9 @@ export function createClient(transport: Transport) {
         ),
       gate: (runId: string, opts?: CallOptions) =>
         get('/runs/{id}/gate', paths.gate(runId), gateResult, opts),
+      /** Node clocks: their reports, and the nodes provably behind without them. */
+      clocks: (runId: string, opts?: CallOptions) =>
+        get('/runs/{id}/clocks', paths.clocks(runId), runClocks, opts),
       /** Lines of a source the run holds, for a re-run to send only the others. */
       eventSource: (runId: string, source: string, opts?: CallOptions) =>
         get(

@@ -1,5 +1,6 @@
 // Wires repositories into services once; routes reach services through app.services.
 import fp from 'fastify-plugin';
+import { clockRepository } from '../repositories/clock.repository.ts';
 import type { Database } from '../repositories/database.ts';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { gatesRepository } from '../repositories/gates.repository.ts';
@@ -73,7 +74,7 @@ function build(
       debug,
     }),
     export: exportService({ runs, events }),
-    propagation: propagationService({ runs, propagation }),
+    propagation: propagationService({ runs, propagation, clocks: clockRepository(database) }),
     results: resultsService({
       runs,
       results: resultsRepository(database.db),

@@ -44,7 +44,13 @@ export function propagationRepository(db: Db) {
         .orderBy(asc(changes.at), asc(changes.id));
     },
 
-    async changeWithSummary(runId: string, changeId: string) {
+    /** A change and its kept summary at a stage, on the raw or the corrected clock. */
+    async changeWithSummary(
+      runId: string,
+      changeId: string,
+      clock: 'raw' | 'corrected' = 'raw',
+      stage: string = DEFAULT_STAGE,
+    ) {
       const [row] = await db
         .select({
           change: changeColumns,
@@ -59,6 +65,10 @@ export function propagationRepository(db: Db) {
             blockSize: changeSummaries.blockSize,
             blockFirsts: changeSummaries.blockFirsts,
             computedAtUs: epochUs(changeSummaries.computedAt),
+            clockMaxErrorUs: changeSummaries.clockMaxErrorUs,
+            clockNodes: changeSummaries.clockNodes,
+            uncorrectedNodes: changeSummaries.uncorrectedNodes,
+            clockInputBatch: changeSummaries.clockInputBatch,
           },
         })
         .from(changes)
@@ -67,8 +77,8 @@ export function propagationRepository(db: Db) {
           and(
             eq(changeSummaries.runId, changes.runId),
             eq(changeSummaries.changeId, changes.id),
-            eq(changeSummaries.stage, DEFAULT_STAGE),
-            eq(changeSummaries.clock, 'raw'),
+            eq(changeSummaries.stage, stage),
+            eq(changeSummaries.clock, clock),
           ),
         )
         .where(and(eq(changes.runId, runId), eq(changes.id, changeId)));
@@ -79,6 +89,8 @@ export function propagationRepository(db: Db) {
       runId: string,
       changeId: string,
       blockNos: number[],
+      clock: 'raw' | 'corrected' = 'raw',
+      stage: string = DEFAULT_STAGE,
     ): Promise<Map<number, Float64Array>> {
       if (blockNos.length === 0) return new Map();
       const rows = await db
@@ -88,8 +100,8 @@ export function propagationRepository(db: Db) {
           and(
             eq(latencyBlocks.runId, runId),
             eq(latencyBlocks.changeId, changeId),
-            eq(latencyBlocks.stage, DEFAULT_STAGE),
-            eq(latencyBlocks.clock, 'raw'),
+            eq(latencyBlocks.stage, stage),
+            eq(latencyBlocks.clock, clock),
             inArray(latencyBlocks.blockNo, blockNos),
           ),
         );
