@@ -4,6 +4,7 @@
 import {
   changeList,
   propagation,
+  runClocks,
   storedLoadResult,
   timeline as timelineAnswer,
 } from '@meshbench/schema';
@@ -51,7 +52,36 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       expect(summary.body.count).toBeGreaterThan(proxies * 0.99);
       expect(summary.body.count).toBeLessThan(proxies);
       expect(summary.body.missing).toBe(proxies - summary.body.count);
+      expect(summary.body.clock?.available).toBe(scenario.clocks !== undefined);
     }
+
+    // Consul's node clocks disagree: raw latencies put some applications before the change;
+    // corrected (from the clock reports) fewer, within a stated bound, for all but the nodes
+    // without reports; those still behind are listed as provably off.
+    const consul = runs[0]!;
+    const raw = await server.json(
+      `/runs/${consul.id}/changes/hey-endpoint-delete/propagation`,
+      {},
+      propagation,
+    );
+    const clock = raw.body.clock!;
+    expect(raw.body.beforeChange).toBeGreaterThan(0);
+    expect(clock.uncorrectedNodes).toBeGreaterThan(0);
+    expect(clock.correctedNodes).toBeGreaterThan(clock.uncorrectedNodes!);
+    expect(clock.nodes).toBe(clock.correctedNodes! + clock.uncorrectedNodes!);
+    expect(clock.maxClockErrorMs).toBeGreaterThan(0);
+    expect(clock.maxClockErrorMs).toBeLessThanOrEqual(1.2);
+    expect(clock.corrected!.beforeChange).toBeLessThan(raw.body.beforeChange);
+    const corrected = await server.json(
+      `/runs/${consul.id}/changes/hey-endpoint-delete/propagation?clock=corrected`,
+      {},
+      propagation,
+    );
+    expect(corrected.body.percentiles.every((p) => p.method === 'clock-corrected')).toBe(true);
+    const clocks = await server.json(`/runs/${consul.id}/clocks`, {}, runClocks);
+    expect(clocks.body.nodes.length).toBe(clock.correctedNodes);
+    expect(clocks.body.provablyBehind.length).toBeGreaterThan(0);
+    expect(clocks.body.provablyBehind.some((b) => !b.hasReports)).toBe(true);
 
     // Data plane: a Fortio file per mode and connection count, and a result per row of the
     // CPU sweep CSV.

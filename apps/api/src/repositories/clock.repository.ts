@@ -169,19 +169,16 @@ export type CorrectionStore = ReturnType<typeof correctionStore>;
 export function clockRepository(database: Database) {
   const { db } = database;
   return {
-    async hasReports(runId: string): Promise<boolean> {
-      const result = await db.execute(
-        sql`select exists(select 1 from clock_reports where run_id = ${runId}) as has`,
-      );
-      return rowsOf<{ has: boolean }>(result)[0]?.has === true;
-    },
-
-    /** The run's largest event batch id (0 without batches). */
-    async latestBatch(runId: string): Promise<number> {
-      const result = await db.execute(
-        sql`select max(id)::float8 as id from event_batches where run_id = ${runId}`,
-      );
-      return num(rowsOf<{ id: unknown }>(result)[0]?.id ?? 0);
+    /**
+     * Whether the run has clock reports and, when it does, its largest event batch id (what
+     * a corrected summary is stale against): one round trip.
+     */
+    async clockState(runId: string): Promise<{ hasReports: boolean; latestBatch: number }> {
+      const result = await db.execute(sql`
+        select exists(select 1 from clock_reports where run_id = ${runId}) as has,
+          (select max(id) from event_batches where run_id = ${runId})::float8 as latest`);
+      const row = rowsOf<{ has: boolean; latest: unknown }>(result)[0];
+      return { hasReports: row?.has === true, latestBatch: num(row?.latest ?? 0) };
     },
 
     /**

@@ -89,8 +89,8 @@ export function propagationService(deps: {
    * after it was computed); undefined when the run has no clock reports.
    */
   async function correctedSummary(runId: string, changeId: string, stage: string) {
-    if (!(await clocks.hasReports(runId))) return undefined;
-    const latest = await clocks.latestBatch(runId);
+    const { hasReports, latestBatch: latest } = await clocks.clockState(runId);
+    if (!hasReports) return undefined;
     let row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
     const input = row?.summary?.clockInputBatch;
     if (row && (input === null || input === undefined || input < latest)) {
@@ -244,9 +244,27 @@ export function propagationService(deps: {
         nodes: corrected ? (corrected.clockNodes ?? 0) + (corrected.uncorrectedNodes ?? 0) : null,
         correctedNodes: corrected ? (corrected.clockNodes ?? 0) : null,
         uncorrectedNodes: corrected ? (corrected.uncorrectedNodes ?? 0) : null,
-        corrected: corrected
-          ? await brief(run.id, changeId, STAGE, corrected, req.percentiles, q.withinMs, expected)
-          : null,
+        corrected: !corrected
+          ? null
+          : basis === 'corrected'
+            ? {
+                // The answer itself is corrected: its own figures, no second read.
+                percentiles: withClockError(stats.percentiles, corrected.clockMaxErrorUs ?? 0),
+                withinCount: stats.withinCount,
+                withinFraction: stats.withinFraction,
+                beforeChange: corrected.beforeChange,
+                minMs: input.minUs === null ? null : input.minUs / 1000,
+                maxMs: input.maxUs === null ? null : input.maxUs / 1000,
+              }
+            : await brief(
+                run.id,
+                changeId,
+                STAGE,
+                corrected,
+                req.percentiles,
+                q.withinMs,
+                expected,
+              ),
       };
       if (basis === 'corrected')
         stats.percentiles = withClockError(stats.percentiles, corrected?.clockMaxErrorUs ?? 0);
@@ -287,7 +305,7 @@ export function propagationService(deps: {
      * done when a run is finished, so its first reads are warm.
      */
     async warmCorrected(runId: string): Promise<number> {
-      if (!(await clocks.hasReports(runId))) return 0;
+      if (!(await clocks.clockState(runId)).hasReports) return 0;
       let computed = 0;
       for (const c of await propagation.changesOf(runId)) {
         const before = await propagation.changeWithSummary(runId, c.id, 'corrected', STAGE);
