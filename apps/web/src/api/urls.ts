@@ -7,7 +7,12 @@ import {
   paths,
   type TailQuery,
 } from '@meshbench/client';
-import { DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS, type HistogramScale } from '@meshbench/schema';
+import {
+  type ClockBasis,
+  DEFAULT_PERCENTILES,
+  DEFAULT_WITHIN_MS,
+  type HistogramScale,
+} from '@meshbench/schema';
 
 export { API_BASE };
 
@@ -27,6 +32,8 @@ export interface PropagationParams {
   percentiles?: readonly number[] | undefined;
   /** Default: the 1 s share the benchmarks quote. */
   withinMs?: number | undefined;
+  /** Default raw; corrected: node clock offsets taken out (runs with clock reports). */
+  clock?: ClockBasis | undefined;
 }
 
 export function runsQuery(filters: RunFilters = {}): ApiRunListQuery {
@@ -55,6 +62,7 @@ export function propagationQuery(p: PropagationParams = {}): PropagationQuery {
     fromMs: p.fromMs,
     toMs: p.toMs,
     format: p.format,
+    clock: p.clock,
   };
 }
 

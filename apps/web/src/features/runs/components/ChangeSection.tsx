@@ -24,8 +24,15 @@ export function ChangeSection({
   options: PropagationOptions;
   onOptions: (options: PropagationOptions) => void;
 }) {
-  const summary = usePropagationSummary(runId, change.id, options);
+  // The table reads raw (the corrected figures come beside them); the charts draw what the
+  // URL's `?clock=` asks, once the run is known to have clock data.
+  const { clock: asked, ...rawOptions } = options;
+  const summary = usePropagationSummary(runId, change.id, rawOptions);
   const p = summary.data;
+  const available = p?.clock?.available === true;
+  const chartOptions: PropagationOptions =
+    available && asked === 'corrected' ? options : rawOptions;
+  const charts = usePropagationSummary(runId, change.id, chartOptions);
   return (
     <section className="change" data-testid="change-section" data-change-id={change.id}>
       <ChangeHead change={change} propagation={p}>
@@ -46,19 +53,39 @@ export function ChangeSection({
       ) : (
         <>
           <PropagationTable propagation={summary.data} />
+          {available && (
+            <p className="clock-toggle" data-testid="clock-toggle">
+              Charts drawn over{' '}
+              <button
+                type="button"
+                aria-pressed={chartOptions.clock !== 'corrected'}
+                onClick={() => onOptions(rawOptions)}
+              >
+                raw
+              </button>{' '}
+              <button
+                type="button"
+                aria-pressed={chartOptions.clock === 'corrected'}
+                onClick={() => onOptions({ ...options, clock: 'corrected' })}
+              >
+                clock-corrected
+              </button>{' '}
+              latencies
+            </p>
+          )}
           <div className="chart-grid">
             <HistogramPanel
               runId={runId}
-              summary={summary.data}
+              summary={charts.data ?? summary.data}
               color={color}
-              options={options}
+              options={chartOptions}
               onOptions={onOptions}
             />
             <ConvergencePanel
               runId={runId}
-              summary={summary.data}
+              summary={charts.data ?? summary.data}
               color={color}
-              options={options}
+              options={chartOptions}
             />
           </div>
           <TailPanel runId={runId} change={change} />

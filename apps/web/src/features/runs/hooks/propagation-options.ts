@@ -1,8 +1,9 @@
 // What a person may change about a change's propagation view, kept in the run page's URL so
 // that a shared link keeps it: the percentiles marked on the histogram (`?percentiles=`) and
 // the threshold of the "within" share and line (`?withinMs=`). Absent: the defaults, and the
-// API is asked exactly what it was asked before these existed.
-import { DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS } from '@meshbench/schema';
+// API is asked exactly what it was asked before these existed. `?clock=corrected` draws the
+// histogram and convergence curve over clock-corrected latencies.
+import { type ClockBasis, DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS } from '@meshbench/schema';
 
 /** The lines the histogram opens with: the median and the two tail figures benchmarks quote. */
 export const DEFAULT_MARKED_PERCENTILES: readonly number[] = [50, 96, 99];
@@ -13,6 +14,8 @@ export interface PropagationOptions {
   /** Ascending, no repeats, each in (0, 100]. */
   percentiles: readonly number[];
   withinMs: number;
+  /** The latencies the charts draw; absent: raw. */
+  clock?: ClockBasis;
 }
 
 export const DEFAULT_PROPAGATION_OPTIONS: PropagationOptions = {
@@ -45,6 +48,7 @@ export function optionsFromSearch(search: URLSearchParams): PropagationOptions {
   return {
     percentiles: parsePercentiles(search.get('percentiles')) ?? DEFAULT_MARKED_PERCENTILES,
     withinMs: parseWithinMs(search.get('withinMs')) ?? DEFAULT_WITHIN_MS,
+    ...(search.get('clock') === 'corrected' ? { clock: 'corrected' as const } : {}),
   };
 }
 
@@ -64,6 +68,8 @@ export function optionsToSearch(
   }
   if (options.withinMs === DEFAULT_WITHIN_MS) next.delete('withinMs');
   else next.set('withinMs', String(options.withinMs));
+  if (options.clock === 'corrected') next.set('clock', 'corrected');
+  else next.delete('clock');
   return next;
 }
 

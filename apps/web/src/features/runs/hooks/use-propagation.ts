@@ -21,9 +21,10 @@ export const SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS };
 
 /** The percentiles and threshold of the options, only when they differ from the default. */
 function optionParams(options: PropagationOptions): PropagationParams {
+  const clock: PropagationParams = options.clock === 'corrected' ? { clock: 'corrected' } : {};
   return isDefaultOptions(options)
-    ? {}
-    : { percentiles: requestedPercentiles(options), withinMs: options.withinMs };
+    ? clock
+    : { percentiles: requestedPercentiles(options), withinMs: options.withinMs, ...clock };
 }
 
 /** The summary request; with the default options exactly SUMMARY_PARAMS (the same key). */
