@@ -95,7 +95,6 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
       <table className="data stat-table" data-testid="percentile-table">
         <thead>
           <tr className="group-row">
-            {brief && <th rowSpan={2}>Clock</th>}
             <th colSpan={counts.length}>Proxies</th>
             <th colSpan={latencies.length} className="group-start">
               Time to apply
@@ -116,7 +115,6 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
         </thead>
         <tbody>
           <tr>
-            {brief && <th scope="row">raw</th>}
             {counts.map((c) => (
               <td key={c.id} className="num" data-testid={c.id}>
                 {c.value}
@@ -134,10 +132,16 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
           </tr>
           {brief && (
             <tr data-testid="corrected-row">
-              <th scope="row" title="each node's clock offset taken out (its clock reports)">
-                corrected
+              {/* Applied, expected and missing do not change with clocks: the row's label. */}
+              <th
+                scope="row"
+                colSpan={3}
+                className="corrected-label"
+                title="each node's clock offset taken out (its clock reports)"
+              >
+                clock-corrected
               </th>
-              {counts.map((c) => (
+              {counts.slice(3).map((c) => (
                 <td key={c.id} className="num" data-testid={`corrected-${c.id}`}>
                   {correctedCounts[c.id] ?? ''}
                 </td>
