@@ -63,6 +63,17 @@ function correctionStore(tx: Tx, runId: string, changeId: string, stage: string)
 
     reports: () => reportsOf(tx, runId),
 
+    /** The change's time and its raw summary's observation count, as this transaction sees them. */
+    async change(): Promise<{ atUs: number; observations: number } | undefined> {
+      const result = await tx.db.execute(sql`
+        select (extract(epoch from c.at) * 1000000)::float8 as at_us, s.observations
+        from changes c left join change_summaries s on s.run_id = c.run_id
+          and s.change_id = c.id and s.stage = ${stage} and s.clock = 'raw'
+        where c.run_id = ${runId} and c.id = ${changeId}`);
+      const row = rowsOf<{ at_us: unknown; observations: unknown }>(result)[0];
+      return row ? { atUs: num(row.at_us), observations: num(row.observations ?? 0) } : undefined;
+    },
+
     /**
      * Each proxy's first application of the change and its node, as the raw summary counts
      * it (the earliest observation; at one instant the earliest batch).

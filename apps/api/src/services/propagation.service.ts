@@ -52,17 +52,14 @@ export function propagationService(deps: {
    * clock reports, in one transaction under the locks batches take, and keeps it.
    */
   async function computeCorrected(runId: string, changeId: string, stage: string) {
-    const raw = await propagation.changeWithSummary(runId, changeId, 'raw', stage);
-    if (!raw) return;
     await clocks.inCorrection(runId, changeId, stage, async (store) => {
+      // Everything read under the locks: what batches committed before them, and no more.
       const inputBatch = await store.latestBatch();
+      const change = await store.change();
+      if (!change) return;
       const firsts = await store.firstApplications();
-      const corrected = correctLatencies(
-        firsts,
-        raw.change.atUs,
-        nodeClocks(await store.reports()),
-      );
-      const set = latencySet(corrected.latencies, raw.summary?.observations ?? firsts.length);
+      const corrected = correctLatencies(firsts, change.atUs, nodeClocks(await store.reports()));
+      const set = latencySet(corrected.latencies, Math.max(change.observations, firsts.length));
       const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
       const n = set.sorted.length;
       await store.save({

@@ -192,6 +192,51 @@ describe.each(backends)('node clocks on $name', (backend) => {
     expect(copied.body.clock?.maxClockErrorMs).toBe(1);
   });
 
+  it('ends as a recomputation whatever the interleaving of clock batches, observations and reads', async () => {
+    // Batches of clock reports, new proxies and corrected reads all at once (four batches:
+    // the default MESHBENCH_MAX_CONCURRENT_BATCHES refuses more with 503); the corrected
+    // summary read last must equal that of a run given everything in one batch.
+    const more = Array.from({ length: 40 }, (_, i) =>
+      obs(`x${i}`, 'abcd'[i % 4] as string, 30 + 7 * i),
+    );
+    const batches = [
+      ndjson(clockEvents.slice(0, 2)),
+      ndjson([
+        ...clockEvents.slice(2),
+        { type: 'clock', node: 'd', at: at(0), offsetMs: -30, errorMs: 2 },
+      ]),
+      ndjson(more.slice(0, 20)),
+      ndjson(more.slice(20)),
+    ];
+    const run = await createRun(server);
+    await postEvents(server, run.id, ndjson([changeEvent, ...observations]));
+    const sent = await Promise.all([
+      ...batches.map((b) => postEvents(server, run.id, b)),
+      ...[0, 1, 2].map(() => read(run.id, 'percentiles=50,99')),
+    ]);
+    expect(
+      sent.map((s) => s.status),
+      JSON.stringify(sent.map((s) => s.body)),
+    ).toEqual(sent.map(() => 200));
+    const whole = await createRun(server);
+    await postEvents(
+      server,
+      whole.id,
+      ndjson([
+        changeEvent,
+        ...observations,
+        ...clockEvents,
+        ...more,
+        { type: 'clock', node: 'd', at: at(0), offsetMs: -30, errorMs: 2 },
+      ]),
+    );
+    const q = 'percentiles=10,50,90,99&clock=corrected&bins=7';
+    const [got, want] = [await read(run.id, q), await read(whole.id, q)];
+    const strip = (b: typeof got.body) => ({ ...b, computedAt: null });
+    expect(strip(got.body)).toEqual(strip(want.body));
+    expect(got.body.count).toBe(46);
+  });
+
   it('answers clock=corrected with 409 on a run without clock reports', async () => {
     const run = await createRun(server);
     await postEvents(server, run.id, ndjson([changeEvent, ...observations]));
