@@ -29,6 +29,7 @@ import {
   type propagationQuery,
   report,
   run,
+  runClocks,
   runFacets,
   runList,
   runPropagation,
@@ -126,6 +127,7 @@ export const paths = {
   gate: (runId: string) => `/runs/${enc(runId)}/gate`,
   significance: (runId: string, q: SignificanceQuery) =>
     `/runs/${enc(runId)}/significance${queryString(q)}`,
+  clocks: (runId: string) => `/runs/${enc(runId)}/clocks`,
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
   events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
   eventSource: (runId: string, source: string) =>
@@ -310,6 +312,9 @@ export function createClient(transport: Transport) {
         get('/runs/{id}/gate', paths.gate(runId), gateResult, opts),
       significance: (runId: string, q: SignificanceQuery, opts?: CallOptions) =>
         get('/runs/{id}/significance', paths.significance(runId, q), significanceAnswer, opts),
+      /** Node clocks: their reports, and the nodes provably behind without them. */
+      clocks: (runId: string, opts?: CallOptions) =>
+        get('/runs/{id}/clocks', paths.clocks(runId), runClocks, opts),
       /** Lines of a source the run holds, for a re-run to send only the others. */
       eventSource: (runId: string, source: string, opts?: CallOptions) =>
         get(

@@ -15,6 +15,7 @@ export const percentileMethod = z
     'tool-histogram',
     'reported',
     'summary',
+    'clock-corrected',
   ])
   .describe(
     [
@@ -26,6 +27,7 @@ export const percentileMethod = z
       "tool-histogram: a load generator's own histogram buckets; the true value lies in [lower, upper]",
       'reported: as the tool reported it, computed by the tool; no bound known',
       'summary: an OTLP Summary quantile as the client sent it; no bound known',
+      "clock-corrected: nearest rank over latencies with each node's clock offset taken out; the true value lies within clockErrorMs of it ([lower, upper]), for the nodes with clock reports",
     ].join('; '),
   );
 export type PercentileMethod = z.infer<typeof percentileMethod>;
@@ -47,6 +49,12 @@ export const percentileAccuracy = z.object({
     .number()
     .optional()
     .describe('the true value is within this fraction of the given value (e.g. 0.01)'),
+  clockErrorMs: z
+    .number()
+    .optional()
+    .describe(
+      'clock-corrected: the true value is within this many ms of the given value (the largest clock error of any corrected latency)',
+    ),
 });
 export type PercentileAccuracy = z.infer<typeof percentileAccuracy>;
 

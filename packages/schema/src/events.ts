@@ -63,11 +63,58 @@ export const lifecycleEvent = z.strictObject({
 });
 export type LifecycleEvent = z.infer<typeof lifecycleEvent>;
 
+const ntpTimestamp = (what: string) =>
+  timestamp.optional().describe(`${what}; with t1..t4, all four or none`);
+
+/**
+ * What a runner knows of a node's clock. Our sign convention everywhere: the offset is
+ * the node's clock minus the reference clock, positive when the node's clock is ahead
+ * (chrony's `System time ... fast/slow`, reported the other way round, is the reference
+ * minus the node's: negate it). Either form, or both:
+ * - `offsetMs` with `errorMs` (the most the offset can be wrong by), at `at` on the
+ *   reference clock;
+ * - `t1`..`t4`, an NTP-style exchange: t1 the node sends, t2 the reference receives, t3
+ *   the reference sends, t4 the node receives (t1, t4 on the node's clock; t2, t3 on the
+ *   reference's). RFC 5905 section 8 gives theta = ((t2 - t1) + (t3 - t4)) / 2 as the
+ *   reference minus the node, and the round-trip delay delta = (t4 - t1) - (t3 - t2); the
+ *   true offset lies within delta / 2 of theta whatever the one-way delays (each >= 0).
+ *   So offset = -theta and error = delta / 2; `at` defaults to the midpoint of t2 and t3.
+ * Given both, they must agree within their errors; the tighter interval both allow is kept.
+ */
+export const clockEvent = z.strictObject({
+  type: z.literal('clock'),
+  node: z.string().min(1).max(200).meta({ example: 'n-0042' }),
+  at: timestamp
+    .optional()
+    .describe(
+      'when, on the reference clock (required without t1..t4; default: midpoint of t2, t3)',
+    ),
+  offsetMs: z
+    .number()
+    .optional()
+    .describe(
+      "the node's clock minus the reference clock, ms: positive when the node's clock is ahead",
+    )
+    .meta({ example: -3.2 }),
+  errorMs: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('the most offsetMs can be wrong by, ms (required with offsetMs)')
+    .meta({ example: 0.8 }),
+  t1: ntpTimestamp("the node sent the request, on the node's clock"),
+  t2: ntpTimestamp("the reference received it, on the reference's clock"),
+  t3: ntpTimestamp("the reference sent its answer, on the reference's clock"),
+  t4: ntpTimestamp("the node received the answer, on the node's clock"),
+});
+export type ClockEvent = z.infer<typeof clockEvent>;
+
 export const probeEvent = z.discriminatedUnion('type', [
   changeEvent,
   observationEvent,
   incidentEvent,
   lifecycleEvent,
+  clockEvent,
 ]);
 export type ProbeEvent = z.infer<typeof probeEvent>;
 export type EventType = ProbeEvent['type'];

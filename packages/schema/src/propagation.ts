@@ -7,6 +7,12 @@ export const DEFAULT_WITHIN_MS = 1000;
 export const DEFAULT_BINS = 60;
 export const histogramScale = z.enum(['linear', 'log']);
 export type HistogramScale = z.infer<typeof histogramScale>;
+export const clockBasis = z
+  .enum(['raw', 'corrected'])
+  .describe(
+    "raw: each proxy's own timestamps; corrected: each node's clock offset (from its clock reports) taken out",
+  );
+export type ClockBasis = z.infer<typeof clockBasis>;
 
 /** The stage an observation without one is of (as `DEFAULT_STAGE` in @meshbench/db). */
 export const APPLIED_STAGE = 'applied';
@@ -44,6 +50,11 @@ export const propagationQuery = z.object({
   scale: histogramScale.default('linear'),
   fromMs: z.coerce.number().optional().describe('histogram range start (default: the minimum)'),
   toMs: z.coerce.number().optional().describe('histogram range end (default: the maximum)'),
+  clock: clockBasis
+    .default('raw')
+    .describe(
+      'raw (default) or corrected: latencies with node clock offsets taken out; corrected on a run without clock reports is a 409',
+    ),
 });
 export type PropagationQuery = z.infer<typeof propagationQuery>;
 
@@ -104,6 +115,45 @@ export const change = z.object({
 });
 export type Change = z.infer<typeof change>;
 
+/** The corrected latencies in brief, beside a raw answer: the page shows both at once. */
+export const correctedBrief = z.object({
+  percentiles: z
+    .array(percentileValue)
+    .describe('nearest rank over corrected latencies, ± clockErrorMs'),
+  withinCount: z.number().int(),
+  withinFraction: z.number().nullable(),
+  beforeChange: z.number().int().describe('corrected latencies still below zero'),
+  minMs: z.number().nullable(),
+  maxMs: z.number().nullable(),
+});
+export type CorrectedBrief = z.infer<typeof correctedBrief>;
+
+export const propagationClock = z.object({
+  basis: clockBasis.describe('the latencies this answer is of'),
+  available: z.boolean().describe('the run has clock reports, so a corrected summary exists'),
+  maxClockErrorMs: z
+    .number()
+    .nullable()
+    .describe(
+      'the largest clock error of any corrected latency: every corrected percentile is within it of the truth (for corrected nodes); null without clock data',
+    ),
+  nodes: z
+    .number()
+    .int()
+    .nullable()
+    .describe("distinct nodes among the change's first applications (null without clock data)"),
+  correctedNodes: z.number().int().nullable().describe('of them, nodes with clock reports'),
+  uncorrectedNodes: z
+    .number()
+    .int()
+    .nullable()
+    .describe('of them, nodes without clock reports: their latencies stay raw'),
+  corrected: correctedBrief
+    .nullable()
+    .describe('on a raw answer, the corrected figures in brief (null without clock data)'),
+});
+export type PropagationClock = z.infer<typeof propagationClock>;
+
 export const propagation = z.object({
   change,
   count: z.number().int().describe('distinct proxies that applied the change'),
@@ -136,6 +186,7 @@ export const propagation = z.object({
   coverage: coverage.describe(
     'time until 50 / 90 / 96.6 / 99 / 100 % of the proxies reached the stage',
   ),
+  clock: propagationClock.optional().describe('node clocks: what is corrected and by how much'),
 });
 export type Propagation = z.infer<typeof propagation>;
 
@@ -184,3 +235,35 @@ export const stageGap = z.object({
   stages: z.array(stageCount),
 });
 export type StageGap = z.infer<typeof stageGap>;
+/** `GET /runs/{id}/clocks`: what a run's clock reports and observations say of node clocks. */
+export const runClocks = z.object({
+  nodes: z
+    .array(
+      z.object({
+        node: z.string(),
+        reports: z.number().int(),
+        minOffsetMs: z.number().describe("node's clock minus the reference; positive: ahead"),
+        maxOffsetMs: z.number(),
+        maxErrorMs: z.number(),
+        firstAt: z.string(),
+        lastAt: z.string(),
+      }),
+    )
+    .describe('nodes with clock reports'),
+  provablyBehind: z
+    .array(
+      z.object({
+        node: z.string(),
+        behindByAtLeastMs: z
+          .number()
+          .describe("how far before its change the node's clock put a first application"),
+        change: z.string(),
+        proxy: z.string(),
+        hasReports: z.boolean(),
+      }),
+    )
+    .describe(
+      'nodes whose raw timestamps put an application before its change: their clocks were behind by at least this much (no clock data needed); largest first',
+    ),
+});
+export type RunClocks = z.infer<typeof runClocks>;

@@ -7,6 +7,7 @@ import {
   changeList,
   history,
   propagation,
+  runClocks,
   runPropagation,
   stageGap,
   storedLoadResult,
@@ -111,7 +112,36 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         expect(p50).toBeLessThan(30);
         expect(p999).toBeGreaterThan(500);
       }
+      expect(summary.body.clock?.available).toBe(scenario.clocks !== undefined);
     }
+
+    // Consul's node clocks disagree: raw latencies put some applications before the change;
+    // corrected (from the clock reports) fewer, within a stated bound, for all but the nodes
+    // without reports; those still behind are listed as provably off.
+    const consul = runs[0]!;
+    const raw = await server.json(
+      `/runs/${consul.id}/changes/hey-endpoint-delete/propagation`,
+      {},
+      propagation,
+    );
+    const clock = raw.body.clock!;
+    expect(raw.body.beforeChange).toBeGreaterThan(0);
+    expect(clock.uncorrectedNodes).toBeGreaterThan(0);
+    expect(clock.correctedNodes).toBeGreaterThan(clock.uncorrectedNodes!);
+    expect(clock.nodes).toBe(clock.correctedNodes! + clock.uncorrectedNodes!);
+    expect(clock.maxClockErrorMs).toBeGreaterThan(0);
+    expect(clock.maxClockErrorMs).toBeLessThanOrEqual(1.2);
+    expect(clock.corrected!.beforeChange).toBeLessThan(raw.body.beforeChange);
+    const corrected = await server.json(
+      `/runs/${consul.id}/changes/hey-endpoint-delete/propagation?clock=corrected`,
+      {},
+      propagation,
+    );
+    expect(corrected.body.percentiles.every((p) => p.method === 'clock-corrected')).toBe(true);
+    const clocks = await server.json(`/runs/${consul.id}/clocks`, {}, runClocks);
+    expect(clocks.body.nodes.length).toBe(clock.correctedNodes);
+    expect(clocks.body.provablyBehind.length).toBeGreaterThan(0);
+    expect(clocks.body.provablyBehind.some((b) => !b.hasReports)).toBe(true);
 
     // Data plane: a Fortio file per mode and connection count, and a result per row of the
     // CPU sweep CSV.

@@ -42,6 +42,13 @@ export interface PropagationScenario {
    * (stage `received`), a few ms to tens of ms before it applied it.
    */
   received?: boolean;
+  /**
+   * Node clocks that disagree, and what the runner knows of them: each node's clock is off
+   * (a few ms, or for `skewed` of the nodes up to 150 ms either way, drifting over the run)
+   * and reported at the start and the end of the run, as an offset or as an NTP exchange,
+   * except for `unreported` of the nodes. Without it every clock is right.
+   */
+  clocks?: { seed: number; skewed: number; unreported: number };
 }
 
 /** The proxies a scenario expects to apply the change: its nodes' and the slow node's. */
@@ -65,12 +72,14 @@ export const consulScenario: PropagationScenario = {
   // Kubernetes' default limit of pods per node.
   slowNode: { proxies: 110 },
   received: true,
+  clocks: { seed: 5905, skewed: 0.06, unreported: 0.02 },
 };
 
 export const istioScenario: PropagationScenario = {
   ...consulScenario,
   received: false,
   seed: 20210422,
+  clocks: undefined,
   shape: 'throttle',
   mesh: { name: 'istio', version: '1.8.2' },
   t0: '2026-02-01T12:00:00.000000Z',
@@ -84,6 +93,7 @@ export const linkerdScenario: PropagationScenario = {
   ...consulScenario,
   received: false,
   seed: 20210423,
+  clocks: undefined,
   shape: 'stream',
   mesh: { name: 'linkerd', version: '2.9.2' },
   t0: '2026-02-01T14:00:00.000000Z',
@@ -98,6 +108,69 @@ export const propagationScenarios = [consulScenario, istioScenario, linkerdScena
 export interface GeneratedRun {
   run: CreateRunBody;
   events: ProbeEvent[];
+}
+
+const RUN_START_MS = -60_000;
+const RUN_END_MS = 300_000;
+
+/**
+ * Each node's clock: offset (node minus reference, ms) at the run's start and end, drifting
+ * linearly between; the clock events a runner would post for it; and a reference time read
+ * on a node's clock. Its own PRNG, so the rest of the run is drawn as without it.
+ */
+function nodeClockModel(
+  c: NonNullable<PropagationScenario['clocks']>,
+  nodes: number,
+  t0Us: number,
+) {
+  const rnd = prng(c.seed);
+  const fmt = (ms: number) => formatTimestampUs(Math.round(t0Us + ms * 1000));
+  const offsets = Array.from({ length: nodes }, () => {
+    // chrony keeps most nodes within a couple of ms; some are far off (a stopped daemon).
+    const start = rnd.chance(c.skewed) ? rnd.uniform(-150, 150) : rnd.uniform(-2, 2);
+    return { start, end: start + rnd.uniform(-1.5, 1.5) };
+  });
+  const offsetAt = (n: number, ms: number) => {
+    const o = offsets[n] as { start: number; end: number };
+    return o.start + ((o.end - o.start) * (ms - RUN_START_MS)) / (RUN_END_MS - RUN_START_MS);
+  };
+  const reports: ProbeEvent[] = [];
+  for (let n = 0; n < nodes; n++) {
+    if (rnd.chance(c.unreported)) continue;
+    const node = `node-${String(n).padStart(4, '0')}`;
+    for (const ms of [RUN_START_MS + 1000, RUN_END_MS - 1000]) {
+      if (n % 2 === 0) {
+        // As chrony reports it: the offset and a bound on its error.
+        const errorMs = rnd.uniform(0.2, 1.2);
+        const offsetMs = offsetAt(n, ms) + rnd.uniform(-errorMs, errorMs);
+        reports.push({
+          type: 'clock',
+          node,
+          at: fmt(ms),
+          offsetMs: Math.round(offsetMs * 1000) / 1000,
+          errorMs: Math.round(errorMs * 1000) / 1000,
+        });
+      } else {
+        // An NTP-style exchange with the runner's reference clock: uneven one-way delays.
+        const out = rnd.uniform(0.1, 1);
+        const back = rnd.uniform(0.1, 1);
+        const t2 = ms + out;
+        const t3 = t2 + 0.05;
+        reports.push({
+          type: 'clock',
+          node,
+          t1: fmt(ms + offsetAt(n, ms)),
+          t2: fmt(t2),
+          t3: fmt(t3),
+          t4: fmt(t3 + back + offsetAt(n, t3 + back)),
+        });
+      }
+    }
+  }
+  return {
+    reports,
+    nodeTime: (n: number, ms: number) => fmt(ms + offsetAt(n, ms)),
+  };
 }
 
 export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
@@ -121,6 +194,8 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
   // it was without them.
   const gapRnd = prng(s.seed + 1);
   const received: ProbeEvent[] = [];
+  const clocks = s.clocks ? nodeClockModel(s.clocks, s.nodes, t0) : undefined;
+  if (clocks) events.push(...clocks.reports);
   // The proxies that never converge sit on a node whose agent restarted and stayed down.
   const deadNode = Math.floor(rnd.next() * s.nodes);
   let neverLeft = s.neverApply;
@@ -165,8 +240,12 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       }
       // Each proxy applies what its agent pushed after a few ms of its own.
       let latency = delayMs + rnd.logNormal(4, 0.6);
-      // A probe whose host clock runs behind reports an application before the change.
-      if (!troubled && rnd.chance(0.0002)) latency = -rnd.uniform(1, 15);
+      // A probe whose host clock runs behind reports an application before the change (drawn
+      // either way, so the rest of the run is the same; with a clock model, skew comes from it).
+      if (!troubled && rnd.chance(0.0002)) {
+        const behind = -rnd.uniform(1, 15);
+        if (!clocks) latency = behind;
+      }
       const slowWithoutIncident = !troubled && rnd.chance(0.0015);
       if (slowWithoutIncident) latency += rnd.uniform(5_000, 60_000);
       events.push({
@@ -174,7 +253,7 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
         change: changeId,
         proxy,
         node,
-        at: at(latency),
+        at: clocks ? clocks.nodeTime(n, latency) : at(latency),
         // Some probes know why they were late and say so; the rest is left to incidents.
         ...(troubled && rnd.chance(0.4) ? { cause: 'reconnect-backoff' } : {}),
         attrs: { az },
@@ -186,7 +265,9 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
           change: changeId,
           proxy,
           node,
-          at: at(latency + rnd.uniform(1, 500)),
+          at: clocks
+            ? clocks.nodeTime(n, latency + rnd.uniform(1, 500))
+            : at(latency + rnd.uniform(1, 500)),
         });
       }
       if (s.received) {
@@ -202,7 +283,7 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
           change: changeId,
           proxy,
           node,
-          at: at(latency - gap),
+          at: clocks ? clocks.nodeTime(n, latency - gap) : at(latency - gap),
           stage: 'received',
         });
       }
@@ -210,6 +291,7 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
   }
   // The slow node comes last, with its own draws, so that every other node's are unchanged.
   const slow = prng(s.seed ^ 0x5105);
+  const slowReceived = prng(s.seed ^ 0x5106);
   const slowNode = `node-${String(s.nodes).padStart(4, '0')}`;
   for (let p = 0; p < s.slowNode.proxies; p++) {
     events.push({
@@ -221,10 +303,21 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       at: at(slow.uniform(250_000, 295_000)),
       attrs: { az: `us-east-1${'abc'[s.nodes % 3]}` },
     });
+    // It received the change as promptly as any node: received is not applied.
+    if (s.received) {
+      received.push({
+        type: 'observation',
+        change: changeId,
+        proxy: `${slowNode}-svc${String(p).padStart(3, '0')}-sidecar`,
+        node: slowNode,
+        at: at(slowReceived.uniform(30, 120)),
+        stage: 'received',
+      });
+    }
   }
   // Sent after the applied ones: a probe beside the control plane's stream reports them.
   events.push(...received);
-  const lastMs = 300_000;
+  const lastMs = RUN_END_MS;
   return {
     run: {
       benchmark: 'global-scale',
@@ -239,7 +332,7 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       },
       environment: 'demo',
       labels: { source: 'demo', branch: 'main', seed: String(s.seed) },
-      startedAt: at(-60_000),
+      startedAt: at(RUN_START_MS),
       finishedAt: at(lastMs),
     },
     events,

@@ -1,5 +1,6 @@
 // Wires repositories into services once; routes reach services through app.services.
 import fp from 'fastify-plugin';
+import { clockRepository } from '../repositories/clock.repository.ts';
 import type { Database } from '../repositories/database.ts';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { gatesRepository } from '../repositories/gates.repository.ts';
@@ -75,7 +76,12 @@ function build(
       debug,
     }),
     export: exportService({ runs, events, propagation }),
-    propagation: propagationService({ runs, propagation, stages: stagesRepository(database) }),
+    propagation: propagationService({
+      runs,
+      propagation,
+      stages: stagesRepository(database),
+      clocks: clockRepository(database),
+    }),
     churn: churnService({ runs, propagation }),
     results: resultsService({
       runs,

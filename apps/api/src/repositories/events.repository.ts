@@ -17,7 +17,11 @@ import {
 } from '@meshbench/db';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { ProxyStageRow } from '../export/perfetto/change-trace.ts';
-import type { DecodedIncident, DecodedLifecycle } from '../ingest/events/batch-assembler.ts';
+import type {
+  DecodedClock,
+  DecodedIncident,
+  DecodedLifecycle,
+} from '../ingest/events/batch-assembler.ts';
 import { epochUs } from './epoch.ts';
 import {
   INCIDENT_COLUMNS,
@@ -88,7 +92,7 @@ export interface SourceLines {
  * A transaction-scoped advisory lock's key: 64 bits of a SHA-256 of what it guards (the
  * run, a kind of kept state, its name). Two names that share a key only wait for each other.
  */
-function lockKey(runId: string, kind: string, name: string): bigint {
+export function lockKey(runId: string, kind: string, name: string): bigint {
   const digest = createHash('sha256').update(`${runId}\0${kind}\0${name}`).digest();
   return digest.readBigInt64BE(0);
 }
@@ -174,6 +178,30 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       tx.copy('incidents', INCIDENT_COLUMNS, incidentRows(runId, batchId, incidents)),
     copyLifecycle: (events: readonly DecodedLifecycle[]) =>
       tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, lifecycleRows(runId, batchId, events)),
+
+    /**
+     * Stores the batch's clock reports and marks every corrected summary of the run stale,
+     * under the run's clock lock: a corrected summary being computed (which holds it too)
+     * either sees these reports or is marked stale after it commits.
+     */
+    async storeClocks(clocks: readonly DecodedClock[]): Promise<void> {
+      if (clocks.length === 0) return;
+      await tx.db.execute(
+        sql`select pg_advisory_xact_lock(${String(lockKey(runId, 'clocks', ''))}::int8)`,
+      );
+      await tx.db.execute(sql`
+        insert into clock_reports (run_id, node, at, offset_us, error_us, batch_id)
+        select ${runId}, node, timestamptz 'epoch' + at_us * interval '1 microsecond', offset_us,
+          error_us, ${batchId}
+        from unnest(${sql.param(clocks.map((c) => c.node))}::text[],
+          ${sql.param(clocks.map((c) => c.atUs))}::float8[],
+          ${sql.param(clocks.map((c) => c.offsetUs))}::float8[],
+          ${sql.param(clocks.map((c) => c.errorUs))}::float8[]) as u(node, at_us, offset_us, error_us)`);
+      await tx.db
+        .update(changeSummaries)
+        .set({ clockInputBatch: null })
+        .where(and(eq(changeSummaries.runId, runId), eq(changeSummaries.clock, 'corrected')));
+    },
 
     async storedChanges(ids: string[]): Promise<StoredChange[]> {
       if (ids.length === 0) return [];
@@ -352,6 +380,18 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           ],
           set: values,
         });
+      // Its corrected summary, if any, no longer holds every first application: stale.
+      await tx.db
+        .update(changeSummaries)
+        .set({ clockInputBatch: null })
+        .where(
+          and(
+            eq(changeSummaries.runId, runId),
+            eq(changeSummaries.changeId, changeId),
+            eq(changeSummaries.stage, DEFAULT_STAGE),
+            eq(changeSummaries.clock, 'corrected'),
+          ),
+        );
       await tx.db
         .delete(latencyBlocks)
         .where(
@@ -470,6 +510,10 @@ const EXPORT_QUERY = `
     'proxy', proxy, 'node', node, 'at', ${iso('at')}, 'cause', cause, 'stage', stage,
     'attrs', attrs))::text
     from observations where run_id = $1 and $RANGE
+  union all
+  select 4, json_build_object('type', 'clock', 'node', node, 'at', ${iso('at')},
+    'offsetMs', offset_us / 1000, 'errorMs', error_us / 1000)::text
+    from clock_reports where run_id = $1
   order by part`;
 
 /**

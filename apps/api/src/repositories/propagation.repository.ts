@@ -137,7 +137,13 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
         );
     },
 
-    async changeWithSummary(runId: string, changeId: string, stage: string = DEFAULT_STAGE) {
+    /** A change and its kept summary at a stage, on the raw or the corrected clock. */
+    async changeWithSummary(
+      runId: string,
+      changeId: string,
+      clock: 'raw' | 'corrected' = 'raw',
+      stage: string = DEFAULT_STAGE,
+    ) {
       const [row] = await db
         .select({
           change: changeColumns,
@@ -152,6 +158,10 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
             blockSize: changeSummaries.blockSize,
             blockFirsts: changeSummaries.blockFirsts,
             computedAtUs: epochUs(changeSummaries.computedAt),
+            clockMaxErrorUs: changeSummaries.clockMaxErrorUs,
+            clockNodes: changeSummaries.clockNodes,
+            uncorrectedNodes: changeSummaries.uncorrectedNodes,
+            clockInputBatch: changeSummaries.clockInputBatch,
           },
         })
         .from(changes)
@@ -161,7 +171,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
             eq(changeSummaries.runId, changes.runId),
             eq(changeSummaries.changeId, changes.id),
             eq(changeSummaries.stage, stage),
-            eq(changeSummaries.clock, 'raw'),
+            eq(changeSummaries.clock, clock),
           ),
         )
         .where(and(eq(changes.runId, runId), eq(changes.id, changeId)));
@@ -172,6 +182,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
       runId: string,
       changeId: string,
       blockNos: number[],
+      clock: 'raw' | 'corrected' = 'raw',
       stage: string = DEFAULT_STAGE,
     ): Promise<Map<number, Float64Array>> {
       if (blockNos.length === 0) return new Map();
@@ -183,7 +194,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
             eq(latencyBlocks.runId, runId),
             eq(latencyBlocks.changeId, changeId),
             eq(latencyBlocks.stage, stage),
-            eq(latencyBlocks.clock, 'raw'),
+            eq(latencyBlocks.clock, clock),
             inArray(latencyBlocks.blockNo, blockNos),
           ),
         );

@@ -155,6 +155,7 @@ export function ingestService(deps: {
         phases.copiedMs = since();
         await store.copyIncidents(batch.incidents);
         await store.copyLifecycle(batch.lifecycle);
+        await store.storeClocks(batch.clocks);
         // From here to the commit this batch alone works on its changes' and phases' kept
         // state: concurrent batches of one change merge one after the other, never over
         // each other.

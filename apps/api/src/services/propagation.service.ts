@@ -1,9 +1,15 @@
-// Reading a change's propagation from its kept summary (one per stage): exact, without the
-// observations; and the per-proxy gap between two stages, from the observations.
+// Reading a change's propagation from its kept summary (one per stage, raw or clock
+// corrected): exact, without the observations; and the per-proxy gap between two stages,
+// from the observations.
 import type {
   ChangeList,
+  ClockBasis,
+  CorrectedBrief,
+  PercentileValue,
   Propagation,
+  PropagationClock,
   PropagationQuery,
+  RunClocks,
   StageCount,
   StageGap,
   StageGapQuery,
@@ -14,21 +20,34 @@ import {
   compareStages,
   DEFAULT_PERCENTILES,
 } from '@meshbench/schema';
+import { correctLatencies, nodeClocks } from '../domain/clock-correction.ts';
 import { coverage, coverageRanks } from '../domain/coverage.ts';
+import { latencySet } from '../domain/first-applications.ts';
 import {
   blocksNeeded,
   computeSummary,
+  nearestRank,
   planSummary,
   type SummaryPlan,
 } from '../domain/propagation-stats.ts';
-import { SortedLatencies } from '../domain/sorted-latencies.ts';
+import { SortedLatencies, splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
+import type { ClockRepository } from '../repositories/clock.repository.ts';
 import { type PropagationRepository, toFloat64 } from '../repositories/propagation.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import type { StagesRepository } from '../repositories/stages.repository.ts';
+import { LATENCY_BLOCK_SIZE } from './ingest.service.ts';
 
-export type PropagationRequest = PropagationQuery & { fromMs?: number; toMs?: number };
+export type PropagationRequest = Omit<PropagationQuery, 'clock'> & {
+  clock?: ClockBasis;
+  fromMs?: number;
+  toMs?: number;
+};
+
+type SummaryRow = NonNullable<
+  Awaited<ReturnType<PropagationRepository['changeWithSummary']>>
+>['summary'];
 
 /** A change's stages in the order a change reaches them. */
 function stageList(rows: { stage: string; count: number; observations: number }[]): StageCount[] {
@@ -49,10 +68,115 @@ export function defaultStage(stages: readonly StageCount[]): string {
 export function propagationService(deps: {
   runs: RunsRepository;
   propagation: PropagationRepository;
+  clocks: ClockRepository;
   /** Reads across stages (the gap); absent where only summaries are read. */
   stages?: StagesRepository;
 }) {
-  const { runs, propagation } = deps;
+  const { runs, propagation, clocks } = deps;
+
+  /**
+   * Computes a change's corrected summary from its raw first applications and the run's
+   * clock reports, in one transaction under the locks batches take, and keeps it.
+   */
+  async function computeCorrected(runId: string, changeId: string, stage: string) {
+    await clocks.inCorrection(runId, changeId, stage, async (store) => {
+      // Everything read under the locks: what batches committed before them, and no more.
+      const inputBatch = await store.latestBatch();
+      const change = await store.change();
+      if (!change) return;
+      const firsts = await store.firstApplications();
+      const corrected = correctLatencies(firsts, change.atUs, nodeClocks(await store.reports()));
+      const set = latencySet(corrected.latencies, Math.max(change.observations, firsts.length));
+      const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
+      const n = set.sorted.length;
+      await store.save({
+        count: n,
+        observations: set.observations,
+        repeats: set.repeats,
+        beforeChange: set.beforeChange,
+        minUs: n > 0 ? (set.sorted[0] as number) : null,
+        maxUs: n > 0 ? (set.sorted[n - 1] as number) : null,
+        sumUs: set.sumUs,
+        blockSize: LATENCY_BLOCK_SIZE,
+        blockFirsts: new Float64Array(blocks.map((b) => b[0] as number)),
+        blocks,
+        clockMaxErrorUs: corrected.maxErrorUs,
+        clockNodes: corrected.clockNodes,
+        uncorrectedNodes: corrected.uncorrectedNodes,
+        clockInputBatch: inputBatch,
+      });
+    });
+  }
+
+  /**
+   * The change's corrected summary, recomputed first when missing or stale (a batch came
+   * after it was computed); undefined when the run has no clock reports.
+   */
+  async function correctedSummary(runId: string, changeId: string, stage: string) {
+    const { hasReports, latestBatch: latest } = await clocks.clockState(runId);
+    if (!hasReports) return undefined;
+    let row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
+    const input = row?.summary?.clockInputBatch;
+    if (row && (input === null || input === undefined || input < latest)) {
+      await computeCorrected(runId, changeId, stage);
+      row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
+    }
+    return row?.summary ?? undefined;
+  }
+
+  /** Corrected percentiles carry their bound: the largest clock error of any latency. */
+  const withClockError = (ps: PercentileValue[], errorUs: number): PercentileValue[] =>
+    ps.map((p) => ({
+      ...p,
+      exact: false,
+      method: 'clock-corrected' as const,
+      clockErrorMs: errorUs / 1000,
+      lower: p.ms - errorUs / 1000,
+      upper: p.ms + errorUs / 1000,
+    }));
+
+  /** A few ranks and one bound of a kept summary: the corrected figures in brief. */
+  async function brief(
+    runId: string,
+    changeId: string,
+    stage: string,
+    summary: NonNullable<SummaryRow>,
+    percentiles: readonly number[],
+    withinMs: number,
+    denominator: number | null,
+  ): Promise<CorrectedBrief> {
+    const n = summary.count;
+    const firsts = toFloat64(summary.blockFirsts);
+    const plan = {
+      ranks: n > 0 ? percentiles.map((p) => nearestRank(p, n)) : [],
+      bounds: n > 0 ? [{ x: withinMs * 1000, strict: false }] : [],
+    };
+    const sample = new SortedLatencies(
+      n,
+      summary.blockSize,
+      firsts,
+      await propagation.blocks(
+        runId,
+        changeId,
+        blocksNeeded(plan, firsts, summary.blockSize),
+        'corrected',
+        stage,
+      ),
+    );
+    const withinCount = n > 0 ? sample.countBelow(withinMs * 1000, false) : 0;
+    const d = denominator ?? n;
+    return {
+      percentiles: withClockError(
+        n > 0 ? percentiles.map((p) => ({ p, ms: sample.at(nearestRank(p, n)) / 1000 })) : [],
+        summary.clockMaxErrorUs ?? 0,
+      ),
+      withinCount,
+      withinFraction: d > 0 ? withinCount / d : null,
+      beforeChange: summary.beforeChange,
+      minMs: summary.minUs === null ? null : summary.minUs / 1000,
+      maxMs: summary.maxUs === null ? null : summary.maxUs / 1000,
+    };
+  }
 
   const runOf = async (runRef: string) => {
     const run = await runs.find(runRef);
@@ -93,11 +217,22 @@ export function propagationService(deps: {
       q: PropagationRequest,
     ): Promise<Propagation> {
       const run = await runOf(runRef);
+      const basis = q.clock ?? 'raw';
       const stages = stageList(await propagation.stagesOf(run.id, changeId));
       const stage = q.stage ?? defaultStage(stages);
-      const row = await propagation.changeWithSummary(run.id, changeId, stage);
-      if (!row) throw notFound(`change "${changeId}" in run "${runRef}"`);
-      const { change, summary } = row;
+      const rawRow = await propagation.changeWithSummary(run.id, changeId, 'raw', stage);
+      if (!rawRow) throw notFound(`change "${changeId}" in run "${runRef}"`);
+      const corrected = await correctedSummary(run.id, changeId, stage);
+      if (basis === 'corrected' && !corrected) {
+        throw new AppError(
+          409,
+          'no_clock_data',
+          `run "${runRef}" has no clock reports, so there are no corrected latencies; post "clock" events for its nodes, or ask for clock=raw`,
+          { field: 'clock' },
+        );
+      }
+      const { change } = rawRow;
+      const summary = basis === 'corrected' ? corrected : rawRow.summary;
       const n = summary?.count ?? 0;
       const expected = change.expected;
       const input = {
@@ -113,7 +248,13 @@ export function propagationService(deps: {
           n,
           blockSize,
           firsts,
-          await propagation.blocks(run.id, changeId, blocksNeeded(plan, firsts, blockSize), stage),
+          await propagation.blocks(
+            run.id,
+            changeId,
+            blocksNeeded(plan, firsts, blockSize),
+            basis,
+            stage,
+          ),
         );
       // Log bins over skewed latencies start at the smallest positive one: two small lookups.
       let logStartUs: number | undefined;
@@ -133,6 +274,37 @@ export function propagationService(deps: {
       plan.ranks.push(...coverageRanks(COVERAGE_PERCENTS, base, n));
       const sample = await load(plan);
       const stats = computeSummary(req, input, sample);
+      const clock: PropagationClock = {
+        basis,
+        available: corrected !== undefined,
+        maxClockErrorMs: corrected ? (corrected.clockMaxErrorUs ?? 0) / 1000 : null,
+        nodes: corrected ? (corrected.clockNodes ?? 0) + (corrected.uncorrectedNodes ?? 0) : null,
+        correctedNodes: corrected ? (corrected.clockNodes ?? 0) : null,
+        uncorrectedNodes: corrected ? (corrected.uncorrectedNodes ?? 0) : null,
+        corrected: !corrected
+          ? null
+          : basis === 'corrected'
+            ? {
+                // The answer itself is corrected: its own figures, no second read.
+                percentiles: withClockError(stats.percentiles, corrected.clockMaxErrorUs ?? 0),
+                withinCount: stats.withinCount,
+                withinFraction: stats.withinFraction,
+                beforeChange: corrected.beforeChange,
+                minMs: input.minUs === null ? null : input.minUs / 1000,
+                maxMs: input.maxUs === null ? null : input.maxUs / 1000,
+              }
+            : await brief(
+                run.id,
+                changeId,
+                stage,
+                corrected,
+                req.percentiles,
+                q.withinMs,
+                expected,
+              ),
+      };
+      if (basis === 'corrected')
+        stats.percentiles = withClockError(stats.percentiles, corrected?.clockMaxErrorUs ?? 0);
       return {
         change: {
           id: change.id,
@@ -169,6 +341,7 @@ export function propagationService(deps: {
           exact: true,
           points: coverage(COVERAGE_PERCENTS, base, n, (r) => sample.at(r)),
         },
+        clock,
       };
     },
 
@@ -235,6 +408,49 @@ export function propagationService(deps: {
         underflow: stats.underflow,
         overflow: stats.overflow,
         stages,
+      };
+    },
+
+    /**
+     * Computes the corrected summary of each of the run's changes that lacks a fresh one:
+     * done when a run is finished, so its first reads are warm.
+     */
+    async warmCorrected(runId: string): Promise<number> {
+      if (!(await clocks.clockState(runId)).hasReports) return 0;
+      let computed = 0;
+      for (const { changeId: id, stage } of await propagation.stagesOf(runId)) {
+        const before = await propagation.changeWithSummary(runId, id, 'corrected', stage);
+        await correctedSummary(runId, id, stage);
+        const after = await propagation.changeWithSummary(runId, id, 'corrected', stage);
+        if (before?.summary?.computedAtUs !== after?.summary?.computedAtUs) computed++;
+      }
+      return computed;
+    },
+
+    /** What the run's clock reports, and its observations before their changes, say. */
+    async clocks(runRef: string): Promise<RunClocks> {
+      const run = await runOf(runRef);
+      const nodes = await clocks.nodeReports(run.id);
+      const reported = new Set(nodes.map((n) => n.node));
+      const behind = await clocks.provablyBehind(run.id);
+      behind.sort((a, b) => b.behindUs - a.behindUs || a.node.localeCompare(b.node));
+      return {
+        nodes: nodes.map((n) => ({
+          node: n.node,
+          reports: n.reports,
+          minOffsetMs: n.minOffsetUs / 1000,
+          maxOffsetMs: n.maxOffsetUs / 1000,
+          maxErrorMs: n.maxErrorUs / 1000,
+          firstAt: formatTimestampUs(n.firstUs),
+          lastAt: formatTimestampUs(n.lastUs),
+        })),
+        provablyBehind: behind.map((b) => ({
+          node: b.node,
+          behindByAtLeastMs: b.behindUs / 1000,
+          change: b.change,
+          proxy: b.proxy,
+          hasReports: reported.has(b.node),
+        })),
       };
     },
   };

@@ -8,7 +8,12 @@ import {
   type RunPropagationQuery,
   type TailQuery,
 } from '@meshbench/client';
-import { DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS, type HistogramScale } from '@meshbench/schema';
+import {
+  type ClockBasis,
+  DEFAULT_PERCENTILES,
+  DEFAULT_WITHIN_MS,
+  type HistogramScale,
+} from '@meshbench/schema';
 
 export { API_BASE };
 
@@ -30,6 +35,8 @@ export interface PropagationParams {
   withinMs?: number | undefined;
   /** Default: the API's (`applied`, or the stage a change has). */
   stage?: string | undefined;
+  /** Default raw; corrected: node clock offsets taken out (runs with clock reports). */
+  clock?: ClockBasis | undefined;
 }
 
 export function runsQuery(filters: RunFilters = {}): ApiRunListQuery {
@@ -64,6 +71,7 @@ export function propagationQuery(p: PropagationParams = {}): PropagationQuery {
     toMs: p.toMs,
     format: p.format,
     stage: p.stage,
+    clock: p.clock,
   };
 }
 

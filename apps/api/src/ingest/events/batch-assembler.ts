@@ -4,7 +4,17 @@
 // applications per stage.
 
 import { isUtf8 } from 'node:buffer';
-import { APPLIED_STAGE, type ChangeEvent, type ProbeEvent } from '@meshbench/schema';
+import {
+  APPLIED_STAGE,
+  type ChangeEvent,
+  type ClockEvent,
+  type ProbeEvent,
+} from '@meshbench/schema';
+import {
+  agreeingOffset,
+  exchangeProblem,
+  offsetFromExchange,
+} from '../../domain/clock-correction.ts';
 import { FirstApplications } from '../../domain/first-applications.ts';
 import { AppError } from '../../errors.ts';
 import { invalidUtf8At } from '../stored-text.ts';
@@ -55,6 +65,14 @@ export interface DecodedLifecycle {
   node: string | undefined;
   at: string;
   attrs: Record<string, unknown> | undefined;
+}
+
+/** A clock report as stored: node minus reference, microseconds, at on the reference clock. */
+export interface DecodedClock {
+  node: string;
+  atUs: number;
+  offsetUs: number;
+  errorUs: number;
 }
 
 /**
@@ -127,6 +145,7 @@ export class BatchAssembler {
   readonly applications = new Map<string, Map<string, FirstApplications>>();
   readonly incidents: DecodedIncident[] = [];
   readonly lifecycle: DecodedLifecycle[] = [];
+  readonly clocks: DecodedClock[] = [];
   /** Per lifecycle phase: each entity's first arrival in this batch, the largest attrs.total. */
   readonly phases = new Map<string, BatchPhase>();
   accepted = 0;
@@ -348,7 +367,64 @@ export class BatchAssembler {
         });
         break;
       }
+      case 'clock':
+        this.clocks.push(this.clock(event, line));
+        break;
     }
+  }
+
+  /** A clock event's offset and error from whichever forms it gives, checked. */
+  private clock(event: ClockEvent, line: number): DecodedClock {
+    const bad = (field: string, message: string) =>
+      new AppError(400, 'invalid_event', `line ${line}: ${message}`, { line, field });
+    const us = (field: 'at' | 't1' | 't2' | 't3' | 't4') => {
+      const value = event[field];
+      return value === undefined ? undefined : this.timestamp(value, line, field).us;
+    };
+    const at = us('at');
+    const ts = [us('t1'), us('t2'), us('t3'), us('t4')] as const;
+    const given = ts.filter((t) => t !== undefined).length;
+    if (given > 0 && given < 4) {
+      const missing = ['t1', 't2', 't3', 't4'][ts.indexOf(undefined)] as string;
+      throw bad(missing, `"${missing}" is missing: an exchange needs all of t1, t2, t3 and t4`);
+    }
+    let exchange: { offsetUs: number; errorUs: number; atUs: number } | undefined;
+    if (given === 4) {
+      const [t1, t2, t3, t4] = ts as unknown as [number, number, number, number];
+      const problem = exchangeProblem(t1, t2, t3, t4);
+      if (problem) throw bad(problem.field, problem.message);
+      exchange = { ...offsetFromExchange(t1, t2, t3, t4), atUs: Math.round((t2 + t3) / 2) };
+    }
+    const { offsetMs, errorMs } = event;
+    if (offsetMs !== undefined && errorMs === undefined)
+      throw bad('errorMs', '"errorMs" is missing: an offset needs the most it can be wrong by');
+    if (errorMs !== undefined && offsetMs === undefined)
+      throw bad('offsetMs', '"offsetMs" is missing: "errorMs" is the error of an offset');
+    const measured =
+      offsetMs === undefined
+        ? undefined
+        : { offsetUs: offsetMs * 1000, errorUs: (errorMs as number) * 1000 };
+    if (!measured && !exchange)
+      throw bad('offsetMs', 'a clock event needs "offsetMs" with "errorMs", or t1..t4');
+    const atUs = at ?? exchange?.atUs;
+    if (atUs === undefined)
+      throw bad('at', '"at" is missing: an offset is a reading at a moment of the reference clock');
+    if (measured && exchange) {
+      const both = agreeingOffset(measured, exchange);
+      if (!both) {
+        const ms = (us: number) => Math.round(us) / 1000;
+        throw bad(
+          'offsetMs',
+          `"offsetMs" ${offsetMs} ± ${errorMs} ms disagrees with t1..t4, which give ${ms(exchange.offsetUs)} ± ${ms(exchange.errorUs)} ms (node minus reference)`,
+        );
+      }
+      return { node: event.node, atUs, ...both };
+    }
+    return {
+      node: event.node,
+      atUs,
+      ...((measured ?? exchange) as { offsetUs: number; errorUs: number }),
+    };
   }
 
   /** The change and stage that the next observations are of. */

@@ -2,6 +2,7 @@
 // path for the 100k-line batches; zod itself words the error when a line fails.
 import {
   changeEvent,
+  clockEvent,
   eventTypes,
   incidentEvent,
   lifecycleEvent,
@@ -42,6 +43,7 @@ const fastChecks = new Map<unknown, (value: unknown) => boolean>([
   ['observation', compile(observationEvent)],
   ['incident', compile(incidentEvent)],
   ['lifecycle', compile(lifecycleEvent)],
+  ['clock', compile(clockEvent)],
 ]);
 
 export interface EventProblem {

@@ -27,7 +27,24 @@ export function propagationCsv(p: Propagation): string {
   ] as const) {
     out += row('summary', k, v, null);
   }
-  for (const { p: pct, ms } of p.percentiles) out += row('percentile', `p${pct}`, ms, null);
+  // On the corrected basis `extra` is the clock error bound (ms) of the percentile.
+  for (const { p: pct, ms, clockErrorMs } of p.percentiles)
+    out += row('percentile', `p${pct}`, ms, clockErrorMs ?? null);
+  const clock = p.clock;
+  if (clock) {
+    out += row('clock', 'basis', clock.basis, null);
+    out += row('clock', 'maxClockErrorMs', clock.maxClockErrorMs, null);
+    out += row('clock', 'nodes', clock.nodes, null);
+    out += row('clock', 'correctedNodes', clock.correctedNodes, null);
+    out += row('clock', 'uncorrectedNodes', clock.uncorrectedNodes, null);
+    // Beside raw percentiles, the corrected ones: value, then its clock error bound.
+    if (clock.basis === 'raw' && clock.corrected) {
+      for (const c of clock.corrected.percentiles)
+        out += row('corrected-percentile', `p${c.p}`, c.ms, c.clockErrorMs ?? null);
+      out += row('corrected', 'withinFraction', clock.corrected.withinFraction, null);
+      out += row('corrected', 'beforeChange', clock.corrected.beforeChange, null);
+    }
+  }
   for (const b of p.histogram) out += row('histogram', b.fromMs, b.toMs, b.count);
   for (const c of p.cdf) out += row('cdf', c.ms, c.fraction, null);
   // Added after the first sections, so that readers of those find them where they were.

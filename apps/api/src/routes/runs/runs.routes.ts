@@ -8,6 +8,7 @@ import {
   propagation,
   propagationQuery,
   run,
+  runClocks,
   runFacets,
   runList,
   runPropagation,
@@ -87,6 +88,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const finished = await services.runs.finish(request.params.id, request.body);
       const gate =
         finished.status === 'finished' ? await services.gates.evaluate(finished.id) : null;
+      // Corrected summaries computed now, so the finished run's first reads are warm.
+      await services.propagation.warmCorrected(finished.id);
       if (finished.status === 'finished') await services.gates.alertsAfterFinish(finished.id, gate);
       return { ...finished, gate };
     },
@@ -125,10 +128,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['propagation'],
         description:
-          'Exact propagation summary of a change: nearest-rank percentiles, share within withinMs, histogram and CDF. `Accept: text/csv` (or ?format=csv) gives the tables as CSV.',
+          "Exact propagation summary of a change: nearest-rank percentiles, share within withinMs, histogram and CDF. `Accept: text/csv` (or ?format=csv) gives the tables as CSV. `?clock=corrected` gives them over latencies with each node's clock offset taken out (from the run's clock events), every percentile within `clock.maxClockErrorMs` of the truth; a run without clock reports answers it with 409 `no_clock_data`. Every answer carries `clock`: whether corrected data exists, for how many nodes, and the corrected figures in brief.",
         params: runParams.extend({ changeId: z.string().min(1) }),
         querystring: propagationQuery.extend({ format: z.enum(['json', 'csv']).optional() }),
-        response: { 200: propagation, 400: apiError, 404: apiError },
+        response: { 200: propagation, 400: apiError, 404: apiError, 409: apiError },
       },
     },
     async (request, reply) => {
@@ -172,6 +175,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       services.propagation.stageGap(request.params.id, request.params.changeId, request.query),
+  );
+
+  app.get(
+    '/runs/:id/clocks',
+    {
+      schema: {
+        tags: ['propagation'],
+        description:
+          'Node clocks of a run: per node with clock reports, their count, offset range (node minus reference, positive when ahead) and largest error; and, clock reports or not, the nodes whose raw timestamps put a first application before its change, so their clocks were behind by at least that much.',
+        params: runParams,
+        response: { 200: runClocks, 404: apiError },
+      },
+    },
+    async (request) => services.propagation.clocks(request.params.id),
   );
 };
 export default routes;

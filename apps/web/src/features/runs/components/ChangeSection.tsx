@@ -29,8 +29,14 @@ export function ChangeSection({
   // The URL's stage where this change has it; else the API's default for the change.
   const stage = stageFor(options, change.stages);
   const own = stage === options.stage ? options : { ...options, stage };
-  const summary = usePropagationSummary(runId, change.id, own);
+  // The table reads raw (the corrected figures come beside them); the charts draw what the
+  // URL's `?clock=` asks, once the run is known to have clock data.
+  const { clock: asked, ...rawOptions } = own;
+  const summary = usePropagationSummary(runId, change.id, rawOptions);
   const p = summary.data;
+  const available = p?.clock?.available === true;
+  const chartOptions: PropagationOptions = available && asked === 'corrected' ? own : rawOptions;
+  const charts = usePropagationSummary(runId, change.id, chartOptions);
   return (
     <section className="change" data-testid="change-section" data-change-id={change.id}>
       <ChangeHead change={change} propagation={p}>
@@ -76,15 +82,40 @@ export function ChangeSection({
       ) : (
         <>
           <PropagationTable propagation={summary.data} />
+          {available && (
+            <p className="clock-toggle" data-testid="clock-toggle">
+              Charts drawn over{' '}
+              <button
+                type="button"
+                aria-pressed={chartOptions.clock !== 'corrected'}
+                onClick={() => onOptions(rawOptions)}
+              >
+                raw
+              </button>{' '}
+              <button
+                type="button"
+                aria-pressed={chartOptions.clock === 'corrected'}
+                onClick={() => onOptions({ ...own, clock: 'corrected' })}
+              >
+                clock-corrected
+              </button>{' '}
+              latencies
+            </p>
+          )}
           <div className="chart-grid">
             <HistogramPanel
               runId={runId}
-              summary={summary.data}
+              summary={charts.data ?? summary.data}
               color={color}
-              options={own}
+              options={chartOptions}
               onOptions={onOptions}
             />
-            <ConvergencePanel runId={runId} summary={summary.data} color={color} options={own} />
+            <ConvergencePanel
+              runId={runId}
+              summary={charts.data ?? summary.data}
+              color={color}
+              options={chartOptions}
+            />
           </div>
           <StageGapPanel runId={runId} changeId={change.id} stages={change.stages} color={color} />
           <TailPanel runId={runId} change={change} />

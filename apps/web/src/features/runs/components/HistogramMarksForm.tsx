@@ -38,7 +38,7 @@ export function HistogramMarksForm({
       setError('Within: a number of milliseconds, 0 or more.');
     } else {
       setError(null);
-      onOptions({ percentiles: ps, withinMs: ms });
+      onOptions({ ...options, percentiles: ps, withinMs: ms });
     }
   };
   return (

@@ -1,5 +1,6 @@
 // The numbers a propagation benchmark quotes: who applied the change, and how fast.
 import type { Propagation } from '@meshbench/schema';
+import { clockBound, correctionNote } from '../../../charts/prepare/clock-correction.ts';
 import {
   formatCount,
   formatDuration,
@@ -71,6 +72,32 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
     { id: 'stat-mean', label: 'Mean', ms: p.meanMs },
     { id: 'stat-max', label: 'Max', ms: p.maxMs },
   ];
+  // With clock reports, the corrected figures in a second row, under the raw ones.
+  const brief = p.clock?.basis === 'raw' ? p.clock.corrected : null;
+  const maxError = p.clock?.maxClockErrorMs ?? null;
+  const correctedCounts: Record<string, string> = brief
+    ? {
+        'stat-within': formatPercent(brief.withinFraction),
+        'stat-before-change': formatCount(brief.beforeChange),
+      }
+    : {};
+  // The value, and its bound under it in small type: the column keeps its width.
+  const withBound = (ms: number | null, errorMs: number | null) => (
+    <>
+      {formatDurationMs(ms)}
+      {ms !== null && errorMs !== null && (
+        <span className="clock-bound">{clockBound(errorMs)}</span>
+      )}
+    </>
+  );
+  const correctedLatency = (id: string, i: number) => {
+    if (!brief) return null;
+    if (id === 'stat-min') return withBound(brief.minMs, maxError);
+    if (id === 'stat-max') return withBound(brief.maxMs, maxError);
+    const pct = brief.percentiles[i - 1];
+    return pct ? withBound(pct.ms, pct.clockErrorMs ?? maxError) : null;
+  };
+  const note = brief ? correctionNote(p.clock) : null;
   return (
     <div className="table-wrap">
       <table className="data stat-table" data-testid="percentile-table">
@@ -111,9 +138,41 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
               </td>
             ))}
           </tr>
+          {brief && (
+            <tr data-testid="corrected-row">
+              {/* Applied, expected and missing do not change with clocks: the row's label. */}
+              <th
+                scope="row"
+                colSpan={3}
+                className="corrected-label"
+                title="each node's clock offset taken out (its clock reports)"
+              >
+                clock-corrected
+              </th>
+              {counts.slice(3).map((c) => (
+                <td key={c.id} className="num" data-testid={`corrected-${c.id}`}>
+                  {correctedCounts[c.id] ?? ''}
+                </td>
+              ))}
+              {latencies.map((l, i) => (
+                <td
+                  key={l.id}
+                  className={i === 0 ? 'num group-start' : 'num'}
+                  data-testid={`corrected-${l.id}`}
+                >
+                  {correctedLatency(l.id, i)}
+                </td>
+              ))}
+            </tr>
+          )}
         </tbody>
       </table>
       <CoverageTable propagation={p} />
+      {note && (
+        <p className="accuracy-legend" data-testid="clock-note">
+          {note}
+        </p>
+      )}
       <AccuracyLegend certainties={p.percentiles.map(certaintyOf)} />
     </div>
   );

@@ -41,6 +41,20 @@ describe('propagation options in the URL', () => {
     });
     expect(back.toString()).toBe('');
   });
+  it('keeps ?clock=corrected, and only that value, for the charts', () => {
+    const corrected = optionsFromSearch(new URLSearchParams('clock=corrected'));
+    expect(corrected).toEqual({ ...DEFAULT_PROPAGATION_OPTIONS, clock: 'corrected' });
+    expect(optionsFromSearch(new URLSearchParams('clock=skewed'))).toEqual(
+      DEFAULT_PROPAGATION_OPTIONS,
+    );
+    expect(optionsToSearch(new URLSearchParams(''), corrected).toString()).toBe('clock=corrected');
+    expect(
+      optionsToSearch(
+        new URLSearchParams('clock=corrected'),
+        DEFAULT_PROPAGATION_OPTIONS,
+      ).toString(),
+    ).toBe('');
+  });
 });
 
 describe('the stage in the URL', () => {

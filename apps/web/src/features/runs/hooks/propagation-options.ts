@@ -2,8 +2,9 @@
 // that a shared link keeps it: the percentiles marked on the histogram (`?percentiles=`) and
 // the threshold of the "within" share and line (`?withinMs=`), and the stage shown where a
 // change has several (`?stage=`). Absent: the defaults, and the API is asked exactly what it
-// was asked before these existed.
-import { DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS } from '@meshbench/schema';
+// was asked before these existed. `?clock=corrected` draws the histogram and convergence
+// curve over clock-corrected latencies.
+import { type ClockBasis, DEFAULT_PERCENTILES, DEFAULT_WITHIN_MS } from '@meshbench/schema';
 
 /** The lines the histogram opens with: the median and the two tail figures benchmarks quote. */
 export const DEFAULT_MARKED_PERCENTILES: readonly number[] = [50, 96, 99];
@@ -16,6 +17,8 @@ export interface PropagationOptions {
   withinMs: number;
   /** The stage to show (`received`, `serving`...); absent: the API's default (`applied`). */
   stage?: string | undefined;
+  /** The latencies the charts draw; absent: raw. */
+  clock?: ClockBasis;
 }
 
 export const DEFAULT_PROPAGATION_OPTIONS: PropagationOptions = {
@@ -55,6 +58,7 @@ export function optionsFromSearch(search: URLSearchParams): PropagationOptions {
   const options: PropagationOptions = {
     percentiles: parsePercentiles(search.get('percentiles')) ?? DEFAULT_MARKED_PERCENTILES,
     withinMs: parseWithinMs(search.get('withinMs')) ?? DEFAULT_WITHIN_MS,
+    ...(search.get('clock') === 'corrected' ? { clock: 'corrected' as const } : {}),
   };
   const stage = parseStage(search.get('stage'));
   if (stage !== null) options.stage = stage;
@@ -92,6 +96,8 @@ export function optionsToSearch(
   else next.set('withinMs', String(options.withinMs));
   if (options.stage === undefined) next.delete('stage');
   else next.set('stage', options.stage);
+  if (options.clock === 'corrected') next.set('clock', 'corrected');
+  else next.delete('clock');
   return next;
 }
 

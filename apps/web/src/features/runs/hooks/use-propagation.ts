@@ -25,9 +25,15 @@ export const SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS };
  */
 function optionParams(options: PropagationOptions): PropagationParams {
   const stage = options.stage === undefined ? {} : { stage: options.stage };
+  const clock: PropagationParams = options.clock === 'corrected' ? { clock: 'corrected' } : {};
   return isDefaultOptions(options)
-    ? stage
-    : { percentiles: requestedPercentiles(options), withinMs: options.withinMs, ...stage };
+    ? { ...stage, ...clock }
+    : {
+        percentiles: requestedPercentiles(options),
+        withinMs: options.withinMs,
+        ...stage,
+        ...clock,
+      };
 }
 
 /** The summary request; with the default options exactly SUMMARY_PARAMS (the same key). */

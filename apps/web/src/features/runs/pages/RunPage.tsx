@@ -15,6 +15,7 @@ import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
 import { TimelineSection } from '../../timeline/components/TimelineSection.tsx';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
 import { ChangeSection } from '../components/ChangeSection.tsx';
+import { ClocksSection } from '../components/ClocksSection.tsx';
 import { RunExports } from '../components/RunExports.tsx';
 import { RunHeader } from '../components/RunHeader.tsx';
 import {
@@ -137,6 +138,7 @@ export function RunPage() {
               ))}
             </>
           )}
+          <ClocksSection runId={run.data.id} />
           <TimelineSection runId={run.data.id} />
           {empty && (
             <p className="state" data-testid="run-empty">
