@@ -41,3 +41,28 @@ export function observationBlock(change: string, from: number, to: number): stri
   for (let i = from; i < to; i++) lines.push(observationLine(change, i));
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * NDJSON of N observations over two stages: proxies [0, N/2) each `received` 5 ms before it
+ * `applied` (at its latency), so the batch holds N observation lines and two stages.
+ */
+export function stagedObservationBlock(change: string, n: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n / 2; i++) {
+    const at = T0_US + latencyUs(i);
+    const proxy = `proxy-${i}-sidecar`;
+    const node = `node-${i % 10_000}`;
+    lines.push(
+      JSON.stringify({
+        type: 'observation',
+        change,
+        proxy,
+        node,
+        at: iso(at - 5000),
+        stage: 'received',
+      }),
+      JSON.stringify({ type: 'observation', change, proxy, node, at: iso(at), stage: 'applied' }),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

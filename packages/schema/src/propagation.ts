@@ -131,6 +131,12 @@ export type CorrectedBrief = z.infer<typeof correctedBrief>;
 export const propagationClock = z.object({
   basis: clockBasis.describe('the latencies this answer is of'),
   available: z.boolean().describe('the run has clock reports, so a corrected summary exists'),
+  pending: z
+    .boolean()
+    .optional()
+    .describe(
+      'on a raw answer: the corrected summary is being computed after new events (a raw read never waits for it; ?clock=corrected does), so `corrected` is null for now',
+    ),
   maxClockErrorMs: z
     .number()
     .nullable()

@@ -49,6 +49,12 @@ const JSONB_VERSION = 1;
  * One batch's observation rows in COPY's binary format, as the decoder hands them over;
  * `rows()` gives them out in chunks while the decoder reads the body.
  */
+interface RowParts {
+  prefix: Uint8Array;
+  tail: Uint8Array;
+  rowEnd: Uint8Array;
+}
+
 export class ObservationRows implements ObservationSink {
   private readonly out = new CopyBinaryWriter();
   private readonly runField: Uint8Array;
@@ -92,15 +98,34 @@ export class ObservationRows implements ObservationSink {
     yield* this.out.end();
   }
 
+  /**
+   * Rows' fixed parts per change and stage, by the identity of the byte arrays the decoder
+   * hands (it hands the same ones for each change and stage it has seen): a batch whose
+   * lines alternate between stages switches without building them again.
+   */
+  private readonly parts = new Map<Uint8Array, Map<Uint8Array | null, RowParts>>();
+
   useChange(change: Uint8Array, stage: Uint8Array | null): void {
-    this.useStage(stage);
-    const run = this.runField;
-    const prefix = new Uint8Array(2 + run.length + 4 + change.length);
-    putInt16(prefix, 0, OBSERVATION_COLUMNS.length);
-    prefix.set(run, 2);
-    putInt32(prefix, 2 + run.length, change.length);
-    prefix.set(change, 2 + run.length + 4);
-    this.prefix = prefix;
+    let byStage = this.parts.get(change);
+    if (!byStage) {
+      byStage = new Map();
+      this.parts.set(change, byStage);
+    }
+    let parts = byStage.get(stage);
+    if (!parts) {
+      this.useStage(stage);
+      const run = this.runField;
+      const prefix = new Uint8Array(2 + run.length + 4 + change.length);
+      putInt16(prefix, 0, OBSERVATION_COLUMNS.length);
+      prefix.set(run, 2);
+      putInt32(prefix, 2 + run.length, change.length);
+      prefix.set(change, 2 + run.length + 4);
+      parts = { prefix, tail: this.tail, rowEnd: this.rowEnd };
+      byStage.set(stage, parts);
+    }
+    this.prefix = parts.prefix;
+    this.tail = parts.tail;
+    this.rowEnd = parts.rowEnd;
   }
 
   observationBytes(

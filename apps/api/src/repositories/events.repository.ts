@@ -8,8 +8,10 @@ import {
   DEFAULT_STAGE,
   int64Field,
   isUuid,
+  putFloat8Field,
   putInt4Field,
   putInt16,
+  putTimestampField,
   type Tx,
   tables,
   uuidField,
@@ -72,6 +74,7 @@ export interface SummaryToSave {
 }
 
 // Raw clock only (the column's default): corrected latencies are kept by another path.
+const CLOCK_COLUMNS = ['run_id', 'node', 'at', 'offset_us', 'error_us', 'batch_id'];
 const LATENCY_BLOCK_COLUMNS = ['run_id', 'change_id', 'block_no', 'latencies', 'stage'];
 const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints', 'stage'];
 
@@ -189,14 +192,22 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       await tx.db.execute(
         sql`select pg_advisory_xact_lock(${String(lockKey(runId, 'clocks', ''))}::int8)`,
       );
-      await tx.db.execute(sql`
-        insert into clock_reports (run_id, node, at, offset_us, error_us, batch_id)
-        select ${runId}, node, timestamptz 'epoch' + at_us * interval '1 microsecond', offset_us,
-          error_us, ${batchId}
-        from unnest(${sql.param(clocks.map((c) => c.node))}::text[],
-          ${sql.param(clocks.map((c) => c.atUs))}::float8[],
-          ${sql.param(clocks.map((c) => c.offsetUs))}::float8[],
-          ${sql.param(clocks.map((c) => c.errorUs))}::float8[]) as u(node, at_us, offset_us, error_us)`);
+      // By binary COPY: 20,000 reports as one insert's array parameters cost three times as much.
+      const out = new CopyBinaryWriter();
+      const run = uuidField(runId);
+      const batch = int64Field(batchId);
+      for (const c of clocks) {
+        const node = Buffer.from(c.node);
+        out.room(2 + run.length + 4 + node.length + 12 + 24 + batch.length);
+        out.pos = putInt16(out.buf, out.pos, CLOCK_COLUMNS.length);
+        out.bytes(run);
+        out.field(node);
+        out.pos = putTimestampField(out.buf, out.pos, c.atUs);
+        out.pos = putFloat8Field(out.buf, out.pos, c.offsetUs);
+        out.pos = putFloat8Field(out.buf, out.pos, c.errorUs);
+        out.bytes(batch);
+      }
+      await tx.copy('clock_reports', CLOCK_COLUMNS, out.end(), { format: 'binary' });
       await tx.db
         .update(changeSummaries)
         .set({ clockInputBatch: null })
@@ -388,7 +399,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           and(
             eq(changeSummaries.runId, runId),
             eq(changeSummaries.changeId, changeId),
-            eq(changeSummaries.stage, DEFAULT_STAGE),
+            eq(changeSummaries.stage, stage),
             eq(changeSummaries.clock, 'corrected'),
           ),
         );

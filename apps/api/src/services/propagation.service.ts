@@ -113,15 +113,43 @@ export function propagationService(deps: {
    * after it was computed); undefined when the run has no clock reports.
    */
   async function correctedSummary(runId: string, changeId: string, stage: string) {
+    return (await correctedState(runId, changeId, stage, true)).summary;
+  }
+
+  /** Corrected summaries being computed in the background, by run, change and stage. */
+  const computing = new Map<string, Promise<void>>();
+
+  /**
+   * The change's corrected summary when fresh. Missing or stale (a batch came after it was
+   * computed): with `wait`, computed now; without, computed in the background and reported
+   * as pending, so a raw read never waits for the correction.
+   */
+  async function correctedState(
+    runId: string,
+    changeId: string,
+    stage: string,
+    wait: boolean,
+  ): Promise<{ hasReports: boolean; pending: boolean; summary: SummaryRow | undefined }> {
     const { hasReports, latestBatch: latest } = await clocks.clockState(runId);
-    if (!hasReports) return undefined;
+    if (!hasReports) return { hasReports, pending: false, summary: undefined };
     let row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
     const input = row?.summary?.clockInputBatch;
     if (row && (input === null || input === undefined || input < latest)) {
-      await computeCorrected(runId, changeId, stage);
+      const key = JSON.stringify([runId, changeId, stage]);
+      let job = computing.get(key);
+      if (!job) {
+        job = computeCorrected(runId, changeId, stage).finally(() => computing.delete(key));
+        computing.set(key, job);
+      }
+      if (!wait) {
+        // Its failure is the next corrected read's to report (it computes again).
+        job.catch(() => {});
+        return { hasReports, pending: true, summary: undefined };
+      }
+      await job;
       row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
     }
-    return row?.summary ?? undefined;
+    return { hasReports, pending: false, summary: row?.summary ?? undefined };
   }
 
   /** Corrected percentiles carry their bound: the largest clock error of any latency. */
@@ -222,7 +250,8 @@ export function propagationService(deps: {
       const stage = q.stage ?? defaultStage(stages);
       const rawRow = await propagation.changeWithSummary(run.id, changeId, 'raw', stage);
       if (!rawRow) throw notFound(`change "${changeId}" in run "${runRef}"`);
-      const corrected = await correctedSummary(run.id, changeId, stage);
+      const state = await correctedState(run.id, changeId, stage, basis === 'corrected');
+      const corrected = state.summary;
       if (basis === 'corrected' && !corrected) {
         throw new AppError(
           409,
@@ -276,7 +305,8 @@ export function propagationService(deps: {
       const stats = computeSummary(req, input, sample);
       const clock: PropagationClock = {
         basis,
-        available: corrected !== undefined,
+        available: state.hasReports,
+        pending: state.pending,
         maxClockErrorMs: corrected ? (corrected.clockMaxErrorUs ?? 0) / 1000 : null,
         nodes: corrected ? (corrected.clockNodes ?? 0) + (corrected.uncorrectedNodes ?? 0) : null,
         correctedNodes: corrected ? (corrected.clockNodes ?? 0) : null,

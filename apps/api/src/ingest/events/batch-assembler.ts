@@ -137,6 +137,15 @@ function sameBytes(b: Uint8Array, from: number, to: number, other: Uint8Array): 
   return true;
 }
 
+/** What the reader keeps of a change and stage while observations of it come. */
+interface ObservationContext {
+  change: string;
+  changeBytes: Uint8Array;
+  stage: string | undefined;
+  stageBytes: Uint8Array | null;
+  apps: FirstApplications;
+}
+
 export class BatchAssembler {
   readonly changes = new Map<string, BatchChange>();
   /** change id -> first line that referenced it */
@@ -156,6 +165,8 @@ export class BatchAssembler {
   /** The change and stage of the observations being read, as strings and as UTF-8. */
   private change: string | undefined;
   private changeBytes: Uint8Array = new Uint8Array(0);
+  /** The changes and stages observations were of lately, to switch between them cheaply. */
+  private readonly contexts: ObservationContext[] = [];
   /** undefined / null: no stage given. */
   private stage: string | undefined;
   private stageBytes: Uint8Array | null = null;
@@ -290,11 +301,20 @@ export class BatchAssembler {
         ? this.stageBytes === null
         : this.stageBytes !== null && sameBytes(b, stageStart, stageEnd, this.stageBytes);
     if (!sameStage || !sameBytes(b, changeStart, changeEnd, this.changeBytes)) {
-      this.useChange(
-        b.toString('latin1', changeStart, changeEnd),
-        stageStart < 0 ? undefined : b.toString('latin1', stageStart, stageEnd),
-        line,
+      const seen = this.contexts.find(
+        (c) =>
+          sameBytes(b, changeStart, changeEnd, c.changeBytes) &&
+          (stageStart < 0
+            ? c.stageBytes === null
+            : c.stageBytes !== null && sameBytes(b, stageStart, stageEnd, c.stageBytes)),
       );
+      if (seen) this.switchTo(seen);
+      else
+        this.useChange(
+          b.toString('latin1', changeStart, changeEnd),
+          stageStart < 0 ? undefined : b.toString('latin1', stageStart, stageEnd),
+          line,
+        );
     }
     const proxyStart = f[PROXY] as number;
     const proxyEnd = f[PROXY + 1] as number;
@@ -427,10 +447,27 @@ export class BatchAssembler {
     };
   }
 
+  /** A change and stage seen before, made current again without a lookup or a copy. */
+  private switchTo(c: ObservationContext): void {
+    this.change = c.change;
+    this.changeBytes = c.changeBytes;
+    this.stage = c.stage;
+    this.stageBytes = c.stageBytes;
+    this.apps = c.apps;
+    this.observations.useChange(c.changeBytes, c.stageBytes);
+  }
+
   /** The change and stage that the next observations are of. */
   private useChange(change: string, stage: string | undefined, line: number): void {
+    const cached = this.contexts.find((c) => c.change === change && c.stage === stage);
+    if (cached) {
+      this.switchTo(cached);
+      return;
+    }
     this.change = change;
-    this.changeBytes = Buffer.from(change);
+    // The same byte arrays for a change and stage every time: the sink keys its parts by them.
+    this.changeBytes =
+      this.contexts.find((c) => c.change === change)?.changeBytes ?? Buffer.from(change);
     this.stage = stage;
     this.stageBytes = stage === undefined ? null : Buffer.from(stage);
     if (!this.references.has(change)) this.references.set(change, line);
@@ -448,6 +485,15 @@ export class BatchAssembler {
     }
     this.apps = found;
     this.observations.useChange(this.changeBytes, this.stageBytes);
+    // Lines alternate between a few changes and stages at most: the last 16 are kept.
+    if (this.contexts.length >= 16) this.contexts.shift();
+    this.contexts.push({
+      change,
+      changeBytes: this.changeBytes,
+      stage,
+      stageBytes: this.stageBytes,
+      apps: found,
+    });
   }
 
   private addChange(event: ChangeEvent, line: number): void {

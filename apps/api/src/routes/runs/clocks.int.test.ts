@@ -71,6 +71,11 @@ describe.each(backends)('node clocks on $name', (backend) => {
 
   it('gives corrected percentiles with their clock error beside the raw ones', async () => {
     const run = await skewedRun(server);
+    // Right after the events, a raw read does not wait for the correction: it is pending.
+    const first = await read(run.id, 'percentiles=50');
+    expect(first.body.clock).toMatchObject({ available: true, pending: true, corrected: null });
+    // A corrected read waits for it; raw reads after it carry the corrected brief.
+    expect((await read(run.id, 'percentiles=50&clock=corrected')).status).toBe(200);
     const raw = await read(run.id, 'percentiles=50,99&withinMs=110');
     expect(raw.status).toBe(200);
     // Raw: -7, 50, 120, 220, 288, 992; P50 = rank 3, P99 = rank 6.
@@ -81,6 +86,7 @@ describe.each(backends)('node clocks on $name', (backend) => {
     expect(clock).toMatchObject({
       basis: 'raw',
       available: true,
+      pending: false,
       maxClockErrorMs: 1,
       nodes: 4,
       correctedNodes: 3,
@@ -143,7 +149,7 @@ describe.each(backends)('node clocks on $name', (backend) => {
 
   it('recomputes the corrected summary when a later batch brings reports', async () => {
     const run = await skewedRun(server);
-    const before = await read(run.id, 'percentiles=50');
+    const before = await read(run.id, 'percentiles=50&clock=corrected');
     expect(before.body.clock?.uncorrectedNodes).toBe(1);
     // d was 30 ms behind: its proxy's raw 50 ms is 80 ms.
     const more = [{ type: 'clock', node: 'd', at: at(0), offsetMs: -30, errorMs: 2 }];
@@ -244,6 +250,7 @@ describe.each(backends)('node clocks on $name', (backend) => {
     expect(raw.body.clock).toEqual({
       basis: 'raw',
       available: false,
+      pending: false,
       maxClockErrorMs: null,
       nodes: null,
       correctedNodes: null,

@@ -30,4 +30,18 @@ describe('clock correction text', () => {
     expect(correctionNote({ ...clock, available: false, maxClockErrorMs: null })).toBeNull();
     expect(correctionNote(undefined)).toBeNull();
   });
+  it('says the corrected figures are being computed while they are', () => {
+    expect(
+      correctionNote({
+        basis: 'raw',
+        available: true,
+        pending: true,
+        maxClockErrorMs: null,
+        nodes: null,
+        correctedNodes: null,
+        uncorrectedNodes: null,
+        corrected: null,
+      }),
+    ).toBe('Clock-corrected figures are being computed after new events: reload in a moment.');
+  });
 });

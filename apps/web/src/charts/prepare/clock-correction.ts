@@ -21,6 +21,8 @@ export function withClockError(ms: number | null | undefined, errorMs: number | 
  * uncorrected for 12 of 1,000 nodes." Null when the run has no clock data.
  */
 export function correctionNote(clock: PropagationClock | null | undefined): string | null {
+  if (clock?.available && clock.pending)
+    return 'Clock-corrected figures are being computed after new events: reload in a moment.';
   if (!clock?.available || clock.maxClockErrorMs === null) return null;
   const bound = `each corrected percentile within ± ${formatDurationBound(clock.maxClockErrorMs, 'upper')} max clock error`;
   const uncorrected = clock.uncorrectedNodes ?? 0;

@@ -97,7 +97,7 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
     const pct = brief.percentiles[i - 1];
     return pct ? withBound(pct.ms, pct.clockErrorMs ?? maxError) : null;
   };
-  const note = brief ? correctionNote(p.clock) : null;
+  const note = brief || p.clock?.pending ? correctionNote(p.clock) : null;
   return (
     <div className="table-wrap">
       <table className="data stat-table" data-testid="percentile-table">
