@@ -2,25 +2,21 @@
 // the raw first applications and the reports, kept beside the raw ones with clock='corrected').
 import {
   CopyBinaryReader,
-  CopyBinaryWriter,
   type Database,
   isUuid,
-  putInt4Field,
-  putInt16,
   type Tx,
   tables,
-  uuidField,
   uuidLiteral,
 } from '@meshbench/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { ClockReading, FirstApplication } from '../domain/clock-correction.ts';
 import type { SummaryToSave } from './events.repository.ts';
 import { lockKey } from './events.repository.ts';
+import { replaceLatencyBlocks } from './latency-blocks.ts';
 import { inRunBatchesText, planForObservations, readObservations } from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
 
 const { changeSummaries, latencyBlocks } = tables;
-const BLOCK_COLUMNS = ['run_id', 'change_id', 'stage', 'clock', 'block_no', 'latencies'];
 
 export interface CorrectedToSave extends Omit<SummaryToSave, 'proxiesFingerprinted'> {
   clockMaxErrorUs: number;
@@ -135,43 +131,7 @@ function correctionStore(tx: Tx, runId: string, changeId: string, stage: string)
           ],
           set: values,
         });
-      await tx.db
-        .delete(latencyBlocks)
-        .where(
-          and(
-            eq(latencyBlocks.runId, runId),
-            eq(latencyBlocks.changeId, changeId),
-            eq(latencyBlocks.stage, stage),
-            eq(latencyBlocks.clock, 'corrected'),
-          ),
-        );
-      const out = new CopyBinaryWriter();
-      const run = uuidField(runId);
-      const change = Buffer.from(changeId);
-      const stageBytes = Buffer.from(stage);
-      const clock = Buffer.from('corrected');
-      for (let i = 0; i < s.blocks.length; i++) {
-        const b = s.blocks[i] as Float64Array;
-        const block = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-        out.room(
-          2 +
-            run.length +
-            4 * 4 +
-            change.length +
-            stageBytes.length +
-            clock.length +
-            8 +
-            block.length,
-        );
-        out.pos = putInt16(out.buf, out.pos, 6);
-        out.bytes(run);
-        out.field(change);
-        out.field(stageBytes);
-        out.field(clock);
-        out.pos = putInt4Field(out.buf, out.pos, i);
-        out.field(block);
-      }
-      await tx.copy('latency_blocks', BLOCK_COLUMNS, out.end(), { format: 'binary' });
+      await replaceLatencyBlocks(tx, { runId, changeId, stage, clock: 'corrected' }, s.blocks);
     },
   };
 }

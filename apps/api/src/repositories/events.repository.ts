@@ -9,7 +9,6 @@ import {
   int64Field,
   isUuid,
   putFloat8Field,
-  putInt4Field,
   putInt16,
   putTimestampField,
   type Tx,
@@ -34,6 +33,7 @@ import {
   ObservationRows,
 } from './event-rows.ts';
 import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
+import { replaceLatencyBlocks } from './latency-blocks.ts';
 import {
   inRunBatches,
   inRunBatchesText,
@@ -73,9 +73,7 @@ export interface SummaryToSave {
   proxiesFingerprinted: boolean;
 }
 
-// Raw clock only (the column's default): corrected latencies are kept by another path.
 const CLOCK_COLUMNS = ['run_id', 'node', 'at', 'offset_us', 'error_us', 'batch_id'];
-const LATENCY_BLOCK_COLUMNS = ['run_id', 'change_id', 'block_no', 'latencies', 'stage'];
 const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints', 'stage'];
 
 /** A change at a stage: what a kept summary is of. */
@@ -403,33 +401,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
             eq(changeSummaries.clock, 'corrected'),
           ),
         );
-      await tx.db
-        .delete(latencyBlocks)
-        .where(
-          and(
-            eq(latencyBlocks.runId, runId),
-            eq(latencyBlocks.changeId, changeId),
-            eq(latencyBlocks.stage, stage),
-            eq(latencyBlocks.clock, 'raw'),
-          ),
-        );
-      // Written by binary COPY, as they are read: bytea parameters cost the embedded
-      // database 5 times as much.
-      const out = new CopyBinaryWriter();
-      const run = uuidField(runId);
-      const change = Buffer.from(changeId);
-      const stageBytes = Buffer.from(stage);
-      for (let i = 0; i < s.blocks.length; i++) {
-        const block = toBytes(s.blocks[i] as Float64Array);
-        out.room(2 + run.length + 8 + change.length + 8 + 4 + block.length + 4 + stageBytes.length);
-        out.pos = putInt16(out.buf, out.pos, 5);
-        out.bytes(run);
-        out.field(change);
-        out.pos = putInt4Field(out.buf, out.pos, i);
-        out.field(block);
-        out.field(stageBytes);
-      }
-      await tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, out.end(), { format: 'binary' });
+      await replaceLatencyBlocks(tx, { runId, changeId, stage, clock: 'raw' }, s.blocks);
     },
 
     /**
