@@ -28,15 +28,18 @@ function expectedDelta(
   better: 'lower' | 'higher',
 ) {
   const abs = value - base;
+  // A difference that rounds to zero, either side of it, reads ±0.0 (never "-0.0").
+  const roundsToZero = (x: number) => oneDecimal.format(Math.abs(x)) === '0.0';
   const absText =
     abs === 0
       ? '±0'
       : unit === 'ms'
         ? formatDurationDelta(abs)
-        : `${signed(abs, oneDecimal.format(abs * 100))} pp`;
+        : roundsToZero(abs * 100)
+          ? '±0.0 pp'
+          : `${signed(abs, oneDecimal.format(abs * 100))} pp`;
   const rel = (abs / base) * 100;
-  const relText =
-    oneDecimal.format(rel) === '0.0' ? '±0.0 %' : `${signed(rel, oneDecimal.format(rel))} %`;
+  const relText = roundsToZero(rel) ? '±0.0 %' : `${signed(rel, oneDecimal.format(rel))} %`;
   const verdict = abs === 0 ? 'same' : abs < 0 === (better === 'lower') ? 'better' : 'worse';
   return { abs: absText, rel: relText, verdict };
 }
