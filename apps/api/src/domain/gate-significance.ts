@@ -28,6 +28,11 @@ export interface SignificanceInput {
   noiseFloorMs: number | null;
   /** Why the runs cannot be compared, when they cannot (topology, sizes...). */
   notComparable?: string | undefined;
+  /**
+   * The largest clock error of either run's corrected latencies, where clock reports exist
+   * (null or absent: no clock data): a difference smaller than it may be the clocks'.
+   */
+  clockErrorMs?: number | null;
 }
 
 const ms = (v: number) => `${Math.round(v * 10) / 10} ms`;
@@ -50,6 +55,14 @@ export function gateSignificance(input: SignificanceInput, level = 0.95): Signif
     input.percentile,
     level,
   ) as PercentileDifference;
+  if (input.clockErrorMs != null && input.clockErrorMs >= Math.abs(d.delta)) {
+    return {
+      ...d,
+      verdict: 'not-comparable',
+      noiseFloorMs,
+      reason: `the clocks' error (± ${ms(input.clockErrorMs)}) is as large as the difference (${ms(d.delta)})`,
+    };
+  }
   const interval = `${Math.round(level * 100)} % interval ${ms(d.low)} to ${ms(d.high)}`;
   const floor = Math.max(input.minEffectMs, noiseFloorMs ?? 0);
   const floorText =

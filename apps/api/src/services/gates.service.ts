@@ -105,6 +105,18 @@ export function gatesService(deps: {
     );
   }
 
+  /** The largest clock error of the run's first change's corrected latencies, if any. */
+  async function clockErrorOf(runId: string): Promise<number | null> {
+    const [first] = await propagation.changes(runId);
+    if (!first) return null;
+    const p = await propagation.propagation(runId, first.id, {
+      withinMs: 1000,
+      bins: 1,
+      scale: 'linear',
+    });
+    return p.clock?.maxClockErrorMs ?? null;
+  }
+
   async function baselineOf(
     run: RunRow,
     spec: string | null,
@@ -209,7 +221,17 @@ export function gatesService(deps: {
         ),
       ),
       notComparable: await incomparable(run, baselineRunIds),
+      clockErrorMs: await largestClockError([run.id, ...baselineRunIds]),
     });
+  }
+
+  async function largestClockError(runIds: string[]): Promise<number | null> {
+    let largest: number | null = null;
+    for (const id of runIds) {
+      const e = await clockErrorOf(id);
+      if (e !== null) largest = Math.max(largest ?? 0, e);
+    }
+    return largest;
   }
 
   /** Why a baseline of one run cannot be held against this run, if it cannot. */
