@@ -188,6 +188,17 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
       delta: 100,
       metric: 'p99',
     });
+
+    // The run's numbers for Bencher: P99 (rank 50 of 50) of 12, 24 ... 600 ms is 600 ms.
+    const bmf = await cli(['export', slower, '--format', 'bmf'], env);
+    expect(bmf.code, bmf.stderr).toBe(0);
+    const parsed = JSON.parse(bmf.stdout) as Record<string, Record<string, { value: number }>>;
+    const [name, measures] = Object.entries(parsed)[0] ?? [];
+    expect(name).toBe(`cli-test/s-${process.pid}/consul@1.9.5/c1`);
+    expect(measures?.['propagation-p99-ms']).toEqual({ value: 600 });
+    expect(measures?.['propagation-p50-ms']).toEqual({ value: 300 });
+    expect(measures?.['within-1000ms-pct']).toEqual({ value: 100 });
+    expect((await cli(['export', slower], env)).code).toBe(2);
   });
 
   it("takes the median of a branch's last runs as the baseline", async () => {

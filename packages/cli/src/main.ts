@@ -21,10 +21,17 @@ import {
   topology,
   visibility,
 } from '@meshbench/schema';
+import { runBmf } from './bmf.ts';
 import { ciLabels } from './ci-labels.ts';
 import { type EventsUpload, uploadEvents } from './events-upload.ts';
 import { http } from './http.ts';
-import { type GateLine, markdownSummary } from './markdown.ts';
+import {
+  fitMarkdown,
+  type GateLine,
+  GITHUB_COMMENT_LIMIT,
+  GITHUB_STEP_SUMMARY_LIMIT,
+  markdownSummary,
+} from './markdown.ts';
 
 export const EXIT = { ok: 0, gateFailed: 1, usage: 2, api: 3, notFound: 4 } as const;
 
@@ -41,6 +48,8 @@ Usage:
                                                     k6, wrk2, SMP, Istio perf CSV)
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
+  meshbench export <run> --format bmf               the run's propagation numbers as Bencher
+                                                    Metric Format JSON (a benchmark per change)
   meshbench project create <name> [--private]         (admin token)
   meshbench token create <project> --name N           prints the token (shown once)
   meshbench token list <project>
@@ -269,7 +278,12 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
   const failed = verdicts.some((v) => v.failed);
   const title = `${run.mesh.name}${run.mesh.version ? ` ${run.mesh.version}` : ''} · ${run.benchmark} / ${run.scenario}`;
   const md = markdownSummary({ title, baselineLabel, current, baseline, verdicts, compareUrl });
-  if (ctx.env.GITHUB_STEP_SUMMARY) appendFileSync(ctx.env.GITHUB_STEP_SUMMARY, md);
+  // Within GitHub's limits: the job summary's 1 MiB, a PR comment's 65,536 characters.
+  if (ctx.env.GITHUB_STEP_SUMMARY)
+    appendFileSync(
+      ctx.env.GITHUB_STEP_SUMMARY,
+      fitMarkdown(md, GITHUB_STEP_SUMMARY_LIMIT, compareUrl),
+    );
   ctx.out(
     ctx.json
       ? JSON.stringify({
@@ -288,7 +302,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
             ...(v.significance ? { significance: v.significance } : {}),
           })),
         })
-      : md,
+      : fitMarkdown(md, GITHUB_COMMENT_LIMIT, compareUrl),
   );
   return failed ? EXIT.gateFailed : EXIT.ok;
 }
@@ -416,6 +430,24 @@ export async function main(
         throw new UsageError('relative rules need --baseline');
       }
       return await gate(ctx, runRef, values);
+    }
+    if (command === 'export') {
+      const [runRef] = rest;
+      if (!runRef) throw new UsageError('export needs a run');
+      if (values.format !== 'bmf')
+        throw new UsageError('export takes --format bmf (Bencher Metric Format)');
+      const run = await ctx.api.runs.get(runRef);
+      const changes = await ctx.api.runs.changes(run.id);
+      const all = [];
+      for (const c of changes)
+        all.push({
+          id: c.id,
+          propagation: await ctx.api.runs.propagation(run.id, c.id, {
+            percentiles: '50,90,96,99,99.9',
+          }),
+        });
+      ctx.out(JSON.stringify(runBmf(run, all), null, 2));
+      return EXIT.ok;
     }
     if (command === 'project' && rest[0] === 'create') {
       if (!rest[1]) throw new UsageError('project create needs a name');

@@ -1,6 +1,6 @@
 import { evaluate, type Metrics, parseRule } from '@meshbench/gates';
 import { describe, expect, it } from 'vitest';
-import { markdownSummary } from './markdown.ts';
+import { fitMarkdown, markdownSummary } from './markdown.ts';
 
 const m = (over: Partial<Metrics>): Metrics => ({
   p50: 100,
@@ -41,5 +41,23 @@ describe('markdownSummary', () => {
     );
     expect(md).toContain('- `p99>+10%`: 1000 > 880');
     expect(md).toContain('[Open the comparison](http://x/compare?runs=a,b)');
+  });
+});
+
+describe('fitMarkdown', () => {
+  it('leaves Markdown that fits as it is', () => {
+    expect(fitMarkdown('a\nb\n', 100)).toBe('a\nb\n');
+  });
+  it('cuts at a line, says how many lines were left out and where the rest is', () => {
+    const md = Array.from({ length: 1000 }, (_, i) => `| row ${i} | value |`).join('\n');
+    const fitted = fitMarkdown(md, 2000, 'http://example.test/runs/1');
+    expect(fitted.length).toBeLessThanOrEqual(2000);
+    const lines = fitted.trimEnd().split('\n');
+    const last = lines.at(-1) as string;
+    const kept = lines.length - 2; // the note and the blank line before it
+    expect(lines.slice(0, kept)).toEqual(md.split('\n').slice(0, kept));
+    expect(last).toBe(
+      `_… ${1000 - kept} more lines left out to fit 2,000 characters: http://example.test/runs/1_`,
+    );
   });
 });

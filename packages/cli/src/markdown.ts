@@ -82,3 +82,26 @@ export function markdownSummary(s: Summary): string {
   if (s.compareUrl) lines.push('', `[Open the comparison](${s.compareUrl})`);
   return `${lines.join('\n')}\n`;
 }
+
+/** GitHub's limits: a comment or check-run text 65,536 characters; a job summary 1 MiB. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+export const GITHUB_STEP_SUMMARY_LIMIT = 1024 * 1024;
+
+/**
+ * The Markdown cut at a line so that it fits `limit` characters, with a last line saying how
+ * many lines were left out and where the whole is; as it is when it fits.
+ */
+export function fitMarkdown(md: string, limit: number, moreAt?: string): string {
+  if (md.length <= limit) return md;
+  const lines = md.split('\n');
+  const note = (left: number) =>
+    `\n_… ${left} more line${left === 1 ? '' : 's'} left out to fit ${limit.toLocaleString('en-US')} characters${moreAt ? `: ${moreAt}` : ''}_\n`;
+  let kept = '';
+  let i = 0;
+  for (; i < lines.length; i++) {
+    const next = `${kept}${lines[i]}\n`;
+    if (next.length + note(lines.length - i - 1).length > limit) break;
+    kept = next;
+  }
+  return `${kept}${note(lines.length - i)}`;
+}
