@@ -201,6 +201,56 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect((await cli(['export', slower], env)).code).toBe(2);
   });
 
+  it('takes the run of the merge base on the target branch as a pull request baseline', async () => {
+    const scenario = `merge-base-${Date.now()}`;
+    const mk = async (scale: number, labels: string[]) => {
+      const r = await cli(
+        [
+          'run',
+          'create',
+          '--benchmark',
+          'cli-test',
+          '--scenario',
+          scenario,
+          '--mesh',
+          'istio',
+          ...labels.flatMap((l) => ['--label', l]),
+        ],
+        env,
+      );
+      const id = r.stdout.trim();
+      await cli(['events', id, eventsFile(100, (i) => (i + 1) * scale)], env);
+      await cli(['run', 'finish', id], env);
+      return id;
+    };
+    // main: commits aaa, bbb, ccc (P99 99, 198, 297 ms); the PR branched from bbb.
+    await mk(1, ['branch=main', 'sha=aaa']);
+    const atBase = await mk(2, ['branch=main', 'sha=bbb']);
+    await mk(3, ['branch=main', 'sha=ccc']);
+    const pr = await mk(2.1, ['branch=feature', 'sha=fff']);
+    const gitlab = {
+      ...env,
+      CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: 'bbb',
+    };
+    const r = await cli(
+      ['compare', pr, '--baseline', 'merge-base', '--fail-on', 'p99>+10%', '--json'],
+      gitlab,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    // Held to bbb's run (198 ms; 207 ms is within +10 %), not to the newest on main (ccc).
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      verdicts: [{ rule: 'p99>+10%', baseline: 198, current: 207, failed: false }],
+    });
+    expect(JSON.parse(r.stdout).baseline).toContain(atBase);
+    const none = await cli(['compare', pr, '--baseline', 'merge-base'], {
+      ...gitlab,
+      CI_MERGE_REQUEST_DIFF_BASE_SHA: 'not-a-run',
+    });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain('no finished run on main of merge base not-a-run');
+  });
+
   it("takes the median of a branch's last runs as the baseline", async () => {
     const scenario = `branch-${Date.now()}`;
     const mk = async (scale: number, branch: string) => {

@@ -32,6 +32,7 @@ import {
   GITHUB_STEP_SUMMARY_LIMIT,
   markdownSummary,
 } from './markdown.ts';
+import { mergeBaseOf, mergeBaseRun } from './merge-base.ts';
 
 export const EXIT = { ok: 0, gateFailed: 1, usage: 2, api: 3, notFound: 4 } as const;
 
@@ -81,7 +82,11 @@ events:
 compare / run finish --gate:
   --baseline RUN             a run id or slug, or branch:NAME for the median of the last
                              --last N (default 5) finished runs of the same benchmark and
-                             scenario on that branch
+                             scenario on that branch, or merge-base: on a pull request, the
+                             newest run on its target branch of the commit it branched from
+                             (or started before it): GitLab's merge request variables, or
+                             GITHUB_BASE_REF and git; MESHBENCH_TARGET_BRANCH and
+                             MESHBENCH_MERGE_BASE set them by hand
   --change ID                the change to compare (default: the run's first)
   --fail-on RULE             repeatable; the build fails when a rule holds:
                                p99>+10%       P99 more than 10 % above the baseline
@@ -206,11 +211,43 @@ async function propagationOf(
   return ctx.api.runs.propagation(run.id, change.id);
 }
 
+/** The run id of a PR's merge-base baseline, from the CI variables (and git). */
+async function mergeBaseBaseline(
+  ctx: Ctx,
+  run: { id: string; benchmark: string; scenario: string },
+): Promise<string> {
+  const mb = mergeBaseOf(ctx.env);
+  if (!mb)
+    throw new UsageError(
+      '--baseline merge-base needs a pull request: GITHUB_BASE_REF (and git), GitLab merge request variables, or MESHBENCH_TARGET_BRANCH with MESHBENCH_MERGE_BASE',
+    );
+  const list = await ctx.api.runs.list({
+    benchmark: run.benchmark,
+    scenario: run.scenario,
+    label: `branch:${mb.target}`,
+    status: 'finished',
+    limit: 100,
+  });
+  const base = mergeBaseRun(
+    list.runs.filter((r) => r.id !== run.id),
+    mb,
+  );
+  if (!base)
+    throw new ApiRequestError(
+      404,
+      'not_found',
+      `no finished run on ${mb.target} of merge base ${mb.sha}${mb.committedAt ? ` or started before it (${mb.committedAt})` : ''}`,
+    );
+  ctx.err(`baseline: run ${base.id} on ${mb.target} (merge base ${mb.sha.slice(0, 12)})`);
+  return base.id;
+}
+
 async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): Promise<number> {
   const rules = ((values['fail-on'] as string[] | undefined) ?? []).map(parseRule);
-  const baselineRef = values.baseline as string | undefined;
+  let baselineRef = values.baseline as string | undefined;
   const changeId = values.change as string | undefined;
   const run = await ctx.api.runs.get(runRef);
+  if (baselineRef === 'merge-base') baselineRef = await mergeBaseBaseline(ctx, run);
   const current = metricsOf(await propagationOf(ctx, run, changeId));
 
   let baseline: Metrics | null = null;
