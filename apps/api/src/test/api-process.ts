@@ -43,6 +43,24 @@ export interface ApiProcess {
 
 /** Starts the API and waits until its health check answers. */
 export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  // A port found free can be taken by another process before the API binds it (the machine
+  // runs other suites): then the API exits and another server may answer the health check.
+  // Such a start is tried again on another port.
+  for (let attempt = 1; ; attempt++) {
+    let started: ApiProcess;
+    try {
+      started = await startOnce(env);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      continue;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    if (started.child.exitCode === null) return started;
+    if (attempt >= 3) throw new Error(`the API exited with ${started.child.exitCode}`);
+  }
+}
+
+async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Not the test runner's own MESHBENCH_* variables (MESHBENCH_TEST_TIER): the server
