@@ -103,4 +103,11 @@ test('the history page marks the change point where P99 stepped up and links its
   await triage.getByRole('button', { name: 'Dismiss' }).click();
   await expect(triage.getByTestId('alert-state')).toHaveText('dismissed');
   await expect(triage.getByRole('button', { name: 'reopen' })).toBeVisible();
+  // A point of the chart opens its run: the 8th run's dot.
+  const box = await page.locator('.recharts-line-dots circle').nth(7).boundingBox();
+  if (!box) throw new Error('no dot drawn');
+  // Where a person clicks: on the point (the highlighted dot drawn over it takes the click).
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page).toHaveURL(new RegExp(`/runs/${ids[7]}$`));
 });

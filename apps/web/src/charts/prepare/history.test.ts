@@ -1,6 +1,13 @@
 import type { History } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { changePointMarks, formatMetric, historyMeshes, historyRows } from './history.ts';
+import {
+  changePointMarks,
+  forScenario,
+  formatMetric,
+  historyMeshes,
+  historyRows,
+  historyScenarios,
+} from './history.ts';
 
 const point = (mesh: string, value: number | null, branch = 'main') => ({
   runId: `00000000-0000-4000-8000-00000000000${value ?? 0}`,
@@ -75,5 +82,38 @@ describe('history', () => {
       [1, 's · istio', '−20.0 %', '100.0 ms', '80.0 ms', '0.0005'],
       [2, 's · consul · main', '+50.0 %', '800.0 ms', '1,200.0 ms', '2.0e-5'],
     ]);
+  });
+  it('reads one scenario at a time, the one with most runs first', () => {
+    const mixed: History = {
+      ...history,
+      points: [
+        { ...point('consul', 1), scenario: 'b' },
+        { ...point('consul', 2), scenario: 'a' },
+        { ...point('istio', 3), scenario: 'a' },
+      ],
+      changePoints: [
+        {
+          scenario: 'b',
+          mesh: 'consul',
+          branch: null,
+          runId: point('consul', 1).runId,
+          previousRunId: point('consul', 1).runId,
+          before: 1,
+          after: 2,
+          change: 1,
+          pValue: 0.0001,
+          alert: null,
+        },
+      ],
+    };
+    expect(historyScenarios(mixed)).toEqual([
+      { scenario: 'a', runs: 2 },
+      { scenario: 'b', runs: 1 },
+    ]);
+    const a = forScenario(mixed, 'a');
+    expect(a.points.map((p) => p.value)).toEqual([2, 3]);
+    expect(a.changePoints).toEqual([]);
+    expect(forScenario(mixed, 'b').changePoints).toHaveLength(1);
+    expect(historyRows(a)[0]).toMatchObject({ time: Date.parse('2026-02-01T10:00:00.000Z'), ciUrl: '' });
   });
 });

@@ -8,6 +8,10 @@ export interface HistoryRow {
   index: number;
   runId: string;
   startedAt: string;
+  /** startedAt as epoch ms: the time axis. */
+  time: number;
+  /** The CI run's link (label `url`), or ''. */
+  ciUrl: string;
   mesh: string;
   branch: string;
   sha: string;
@@ -22,6 +26,8 @@ export function historyRows(history: History): HistoryRow[] {
       index,
       runId: p.runId,
       startedAt: p.startedAt,
+      time: Date.parse(p.startedAt),
+      ciUrl: p.labels.url ?? '',
       mesh: p.mesh.version ? `${p.mesh.name} ${p.mesh.version}` : p.mesh.name,
       branch: p.labels.branch ?? '',
       sha: (p.labels.sha ?? '').slice(0, 8),
@@ -30,6 +36,24 @@ export function historyRows(history: History): HistoryRow[] {
     row[`m:${p.mesh.name}`] = p.value;
     return row;
   });
+}
+
+/** The scenarios of a history, most runs first (then by name). */
+export function historyScenarios(history: History): { scenario: string; runs: number }[] {
+  const counts = new Map<string, number>();
+  for (const p of history.points) counts.set(p.scenario, (counts.get(p.scenario) ?? 0) + 1);
+  return [...counts]
+    .map(([scenario, runs]) => ({ scenario, runs }))
+    .sort((a, b) => b.runs - a.runs || a.scenario.localeCompare(b.scenario));
+}
+
+/** One scenario's points and change points: a history is read one scenario at a time. */
+export function forScenario(history: History, scenario: string): History {
+  return {
+    ...history,
+    points: history.points.filter((p) => p.scenario === scenario),
+    changePoints: history.changePoints.filter((c) => c.scenario === scenario),
+  };
 }
 
 /** The meshes present, in order of first appearance: one line each. */

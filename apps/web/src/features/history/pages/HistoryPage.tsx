@@ -1,7 +1,7 @@
 // History: one number (P99, P96, % within 1 s...) across the runs of a benchmark, filtered
 // by scenario, branch and mesh, all in the URL so a history is itself a link.
 import { METRICS, type Metric } from '@meshbench/schema';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   CartesianGrid,
   Legend,
@@ -16,8 +16,10 @@ import {
 import {
   changePointMarks,
   formatMetric,
+  forScenario,
   historyMeshes,
   historyRows,
+  historyScenarios,
 } from '../../../charts/prepare/history.ts';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
@@ -34,29 +36,42 @@ export function HistoryPage() {
     ? (params.get('metric') as Metric)
     : 'p99';
   const field = (f: (typeof FIELDS)[number]) => params.get(f) || undefined;
+  // Every scenario of the benchmark is read, and one shown: a history mixes none.
   const query = {
     metric,
     benchmark: field('benchmark'),
-    scenario: field('scenario'),
     branch: field('branch'),
     mesh: field('mesh'),
+    limit: 500,
   };
   const facets = useRunFacets();
   const history = useHistory(query);
+  const navigate = useNavigate();
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
     setParams(next);
   };
-  const rows = history.data ? historyRows(history.data) : [];
-  const meshes = history.data ? historyMeshes(history.data) : [];
-  const marks = history.data ? changePointMarks(history.data) : [];
+  const scenarios = history.data ? historyScenarios(history.data) : [];
+  const scenario = field('scenario') ?? scenarios[0]?.scenario;
+  const shown = history.data && scenario ? forScenario(history.data, scenario) : history.data;
+  const rows = shown ? historyRows(shown) : [];
+  const meshes = shown ? historyMeshes(shown) : [];
+  const marks = shown ? changePointMarks(shown) : [];
+  // A real time axis by default; commit order (one step per run) on ?axis=order.
+  const byTime = params.get('axis') !== 'order';
+  const x = (m: { index: number }) => (byTime ? rows[m.index]?.time : m.index);
+  const date = (v: number) =>
+    (byTime ? new Date(v).toISOString() : (rows[v]?.startedAt ?? '')).slice(0, 10);
 
   return (
     <div className="history-page">
       <h1>History</h1>
-      <p className="muted">One number of each run's first change, oldest first.</p>
+      <p className="muted">
+        One number of each run's first change, oldest first, for one scenario at a time. Click a
+        point to open its run.
+      </p>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
           Benchmark
@@ -83,7 +98,36 @@ export function HistoryPage() {
             ))}
           </select>
         </label>
-        {(['scenario', 'branch', 'mesh'] as const).map((f) => (
+        <label>
+          Scenario
+          <select
+            data-testid="history-scenario"
+            value={scenario ?? ''}
+            onChange={(e) => set('scenario', e.target.value)}
+          >
+            {scenarios.length === 0 && <option value="">—</option>}
+            {scenario && !scenarios.some((x) => x.scenario === scenario) && (
+              <option value={scenario}>{scenario} (no runs)</option>
+            )}
+            {scenarios.map((x) => (
+              <option key={x.scenario} value={x.scenario}>
+                {x.scenario} ({x.runs})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Axis
+          <select
+            data-testid="history-axis"
+            value={byTime ? 'time' : 'order'}
+            onChange={(e) => set('axis', e.target.value === 'order' ? 'order' : '')}
+          >
+            <option value="time">time</option>
+            <option value="order">run order</option>
+          </select>
+        </label>
+        {(['branch', 'mesh'] as const).map((f) => (
           <label key={f}>
             {f[0]?.toUpperCase()}
             {f.slice(1)}
@@ -107,27 +151,43 @@ export function HistoryPage() {
         <>
           <div className="panel">
             <ResponsiveContainer width="100%" height={320}>
-              <LineChart data={rows} margin={{ top: 24, right: 20, bottom: 10, left: 10 }}>
+              <LineChart
+                data={rows}
+                margin={{ top: 24, right: 20, bottom: 10, left: 10 }}
+                style={{ cursor: 'pointer' }}
+                onClick={(state) => {
+                  // A click opens the run under the pointer.
+                  const row = rows[Number(state?.activeTooltipIndex)];
+                  if (row) navigate(`/runs/${row.runId}`);
+                }}
+              >
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis
-                  dataKey="index"
-                  tickFormatter={(i: number) => rows[i]?.startedAt.slice(0, 10) ?? ''}
+                  dataKey={byTime ? 'time' : 'index'}
+                  type="number"
+                  scale={byTime ? 'time' : 'linear'}
+                  domain={['dataMin', 'dataMax']}
+                  tickFormatter={date}
                 />
                 <YAxis
                   tickFormatter={(v: number) => (v === 0 ? '0' : formatMetric(metric, v))}
                   width={90}
                 />
                 <Tooltip
-                  labelFormatter={(i) =>
-                    `${rows[Number(i)]?.mesh ?? ''} · ${rows[Number(i)]?.startedAt ?? ''}`
-                  }
+                  labelFormatter={(_label, payload) => {
+                    const r = payload?.[0]?.payload as (typeof rows)[number] | undefined;
+                    if (!r) return '';
+                    const commit = r.sha ? ` · ${r.sha}` : '';
+                    const branch = r.branch ? ` · ${r.branch}` : '';
+                    return `${r.mesh} · ${r.startedAt.replace('T', ' ').slice(0, 16)}${branch}${commit} (click: the run)`;
+                  }}
                   formatter={(v) => formatMetric(metric, Number(v))}
                 />
                 <Legend />
                 {marks.map((m) => (
                   <ReferenceLine
                     key={`${m.series}:${m.runId}`}
-                    x={m.index}
+                    x={x(m)}
                     stroke={meshColor(m.mesh)}
                     strokeDasharray="4 3"
                     label={{ value: m.change, position: 'top', fontSize: 12 }}
@@ -210,6 +270,7 @@ export function HistoryPage() {
                   <th>Mesh</th>
                   <th>Branch</th>
                   <th>Commit</th>
+                  <th>CI</th>
                   <th className="num">{metric}</th>
                 </tr>
               </thead>
@@ -224,6 +285,15 @@ export function HistoryPage() {
                     <td>{r.mesh}</td>
                     <td>{r.branch}</td>
                     <td>{r.sha ? <code>{r.sha}</code> : <span className="muted">—</span>}</td>
+                    <td>
+                      {r.ciUrl ? (
+                        <a href={r.ciUrl} target="_blank" rel="noreferrer">
+                          CI run
+                        </a>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
                     <td className="num">{formatMetric(metric, r.value)}</td>
                   </tr>
                 ))}
