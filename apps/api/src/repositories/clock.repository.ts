@@ -16,7 +16,7 @@ import { replaceLatencyBlocks } from './latency-blocks.ts';
 import { inRunBatchesText, planForObservations, readObservations } from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
 
-const { changeSummaries, latencyBlocks } = tables;
+const { changeSummaries } = tables;
 
 export interface CorrectedToSave extends Omit<SummaryToSave, 'proxiesFingerprinted'> {
   clockMaxErrorUs: number;

@@ -42,7 +42,7 @@ import {
 } from './observation-scope.ts';
 import { rowsOf } from './result-rows.ts';
 
-const { changes, changeSummaries, eventBatches, latencyBlocks, lifecyclePhases } = tables;
+const { changes, changeSummaries, eventBatches, lifecyclePhases } = tables;
 
 /** What a batch finds kept of a change before it: observations, and whether fingerprinted. */
 export interface PriorSummary {

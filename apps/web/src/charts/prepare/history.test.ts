@@ -2,8 +2,8 @@ import type { History } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   changePointMarks,
-  forScenario,
   formatMetric,
+  forScenario,
   historyMeshes,
   historyRows,
   historyScenarios,
@@ -114,6 +114,9 @@ describe('history', () => {
     expect(a.points.map((p) => p.value)).toEqual([2, 3]);
     expect(a.changePoints).toEqual([]);
     expect(forScenario(mixed, 'b').changePoints).toHaveLength(1);
-    expect(historyRows(a)[0]).toMatchObject({ time: Date.parse('2026-02-01T10:00:00.000Z'), ciUrl: '' });
+    expect(historyRows(a)[0]).toMatchObject({
+      time: Date.parse('2026-02-01T10:00:00.000Z'),
+      ciUrl: '',
+    });
   });
 });
