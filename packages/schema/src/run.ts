@@ -63,6 +63,12 @@ export const run = z.object({
   finishedAt: z.string().nullable(),
   createdAt: z.string(),
   changes: z.number().int().describe('number of changes posted to the run'),
+  gated: z
+    .boolean()
+    .optional()
+    .describe(
+      'GET /runs/{id} only: whether a gate verdict is kept for the run (GET /runs/{id}/gate answers 404 otherwise)',
+    ),
 });
 export type Run = z.infer<typeof run>;
 

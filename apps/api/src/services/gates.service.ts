@@ -562,6 +562,9 @@ export function gatesService(deps: {
       return { ...s, metric: q.metric, baseline: baseline.label.replace('median of', 'pooled') };
     },
 
+    /** Whether a gate verdict is kept for the run. */
+    hasResult: async (runId: string): Promise<boolean> => (await gates.result(runId)) !== undefined,
+
     async result(runRef: string): Promise<GateResult> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);

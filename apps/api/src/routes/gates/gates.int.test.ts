@@ -81,6 +81,8 @@ describe.each(backends)('gates and history on $name', (backend) => {
     const early = await newRun('main', ms(1, 100));
     expect((await finish(early)).body.gate).toBeNull();
     expect((await server.json(`/runs/${early}/gate`)).status).toBe(404);
+    // The run says so itself: a page need not ask for (and log) the 404.
+    expect((await server.json(`/runs/${early}`, {}, run)).body.gated).toBe(false);
 
     for (const body of [
       { benchmark, rule: 'p99>+10%', baseline: 'branch:main', last: 3 },
@@ -136,6 +138,7 @@ describe.each(backends)('gates and history on $name', (backend) => {
       ['within1s<95%', true, 94],
     ]);
     expect((await server.json(`/runs/${slow}/gate`, {}, gateResult)).body.passed).toBe(false);
+    expect((await server.json(`/runs/${slow}`, {}, run)).body.gated).toBe(true);
 
     const empty = await newRun('feature', null);
     const emptyGate = (await finish(empty)).body.gate;

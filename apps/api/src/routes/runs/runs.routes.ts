@@ -68,7 +68,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/runs/:id',
     { schema: { tags: ['runs'], params: runParams, response: { 200: run, 404: apiError } } },
-    async (request) => services.runs.get(request.params.id),
+    async (request) => {
+      const found = await services.runs.get(request.params.id);
+      // Whether to ask for the gate at all: a page need not read a 404 for most runs.
+      return { ...found, gated: await services.gates.hasResult(found.id) };
+    },
   );
 
   app.patch(

@@ -61,8 +61,8 @@ function VerdictRow({ v }: { v: GateVerdict }) {
   );
 }
 
-export function GateSection({ runId }: { runId: string }) {
-  const gate = useGate(runId);
+export function GateSection({ runId, gated }: { runId: string; gated?: boolean | undefined }) {
+  const gate = useGate(runId, gated);
   if (gate.isError) return <ErrorMessage error={gate.error} what="the gate verdict" />;
   if (!gate.data) return null;
   const g = gate.data;

@@ -3,7 +3,8 @@ import type { GateResult } from '@meshbench/schema';
 import { useQuery } from '@tanstack/react-query';
 import { ApiRequestError, meshbench } from '../../../api/client.ts';
 
-export function useGate(runId: string) {
+/** `gated`: false when the run's answer says no verdict is kept (nothing is asked then). */
+export function useGate(runId: string, gated?: boolean) {
   return useQuery({
     queryKey: ['gate', runId],
     queryFn: async ({ signal }): Promise<GateResult | null> => {
@@ -14,6 +15,6 @@ export function useGate(runId: string) {
         throw error;
       }
     },
-    enabled: runId !== '',
+    enabled: runId !== '' && gated !== false,
   });
 }

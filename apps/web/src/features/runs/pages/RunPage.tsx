@@ -92,7 +92,7 @@ export function RunPage() {
       ) : (
         <>
           <RunHeader run={run.data} />
-          <GateSection runId={run.data.id} />
+          <GateSection runId={run.data.id} gated={run.data.gated} />
           <RunExports run={run.data} />
           {changes.isPending ? (
             <Loading what="changes" />
