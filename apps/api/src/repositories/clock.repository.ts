@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { ClockReading, FirstApplication } from '../domain/clock-correction.ts';
 import type { SummaryToSave } from './events.repository.ts';
 import { lockKey } from './events.repository.ts';
-import { replaceLatencyBlocks } from './latency-blocks.ts';
+import { replaceLatencyBlocks, upsertSummary } from './latency-blocks.ts';
 import { inRunBatchesText, planForObservations, readObservations } from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
 
@@ -113,24 +113,12 @@ function correctionStore(tx: Tx, runId: string, changeId: string, stage: string)
           s.blockFirsts.byteOffset,
           s.blockFirsts.byteLength,
         ),
-        computedAt: sql`now()`,
         clockMaxErrorUs: s.clockMaxErrorUs,
         clockNodes: s.clockNodes,
         uncorrectedNodes: s.uncorrectedNodes,
         clockInputBatch: s.clockInputBatch,
       };
-      await tx.db
-        .insert(changeSummaries)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [
-            changeSummaries.runId,
-            changeSummaries.changeId,
-            changeSummaries.stage,
-            changeSummaries.clock,
-          ],
-          set: values,
-        });
+      await upsertSummary(tx, values);
       await replaceLatencyBlocks(tx, { runId, changeId, stage, clock: 'corrected' }, s.blocks);
     },
   };

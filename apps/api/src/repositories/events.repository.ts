@@ -33,7 +33,7 @@ import {
   ObservationRows,
 } from './event-rows.ts';
 import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
-import { replaceLatencyBlocks } from './latency-blocks.ts';
+import { replaceLatencyBlocks, upsertSummary } from './latency-blocks.ts';
 import {
   inRunBatches,
   inRunBatchesText,
@@ -374,21 +374,9 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
         sumUs: s.sumUs,
         blockSize: s.blockSize,
         blockFirsts: toBytes(s.blockFirsts),
-        computedAt: sql`now()`,
         proxiesFingerprinted: s.proxiesFingerprinted,
       };
-      await tx.db
-        .insert(changeSummaries)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [
-            changeSummaries.runId,
-            changeSummaries.changeId,
-            changeSummaries.stage,
-            changeSummaries.clock,
-          ],
-          set: values,
-        });
+      await upsertSummary(tx, values);
       // Its corrected summary, if any, no longer holds every first application: stale.
       await tx.db
         .update(changeSummaries)

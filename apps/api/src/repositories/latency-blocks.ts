@@ -1,4 +1,4 @@
-// A kept summary's sorted latencies, written as its blocks (float64 LE, microseconds) by
+// A kept summary's row, and its sorted latencies written as its blocks (float64 LE, microseconds) by
 // binary COPY: bytea parameters cost the embedded database 5 times as much. One writer for
 // the raw summaries a batch keeps and the clock-corrected ones computed from them.
 import {
@@ -9,9 +9,29 @@ import {
   tables,
   uuidField,
 } from '@meshbench/db';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 
-const { latencyBlocks } = tables;
+const { changeSummaries, latencyBlocks } = tables;
+
+/** Writes (or rewrites) a change's kept summary row at a stage, on one clock. */
+export async function upsertSummary(
+  tx: Tx,
+  row: Omit<typeof changeSummaries.$inferInsert, 'computedAt'>,
+): Promise<void> {
+  const values = { ...row, computedAt: sql`now()` };
+  await tx.db
+    .insert(changeSummaries)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [
+        changeSummaries.runId,
+        changeSummaries.changeId,
+        changeSummaries.stage,
+        changeSummaries.clock,
+      ],
+      set: values,
+    });
+}
 const COLUMNS = ['run_id', 'change_id', 'stage', 'clock', 'block_no', 'latencies'];
 
 /** Replaces the blocks of a change's summary at a stage, on the raw or the corrected clock. */

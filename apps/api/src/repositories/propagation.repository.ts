@@ -34,6 +34,15 @@ function joinBlocks(parts: Buffer[]): Float64Array {
   return out;
 }
 
+/** A change's kept summary row at a stage on one clock: what a change is joined to. */
+const summaryOf = (stage: string, clock: 'raw' | 'corrected') =>
+  and(
+    eq(changeSummaries.runId, changes.runId),
+    eq(changeSummaries.changeId, changes.id),
+    eq(changeSummaries.stage, stage),
+    eq(changeSummaries.clock, clock),
+  );
+
 export function propagationRepository(database: Pick<Database, 'db' | 'transaction'>) {
   const db: Db = database.db;
   const changeColumns = {
@@ -55,15 +64,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
           maxUs: changeSummaries.maxUs,
         })
         .from(changes)
-        .leftJoin(
-          changeSummaries,
-          and(
-            eq(changeSummaries.runId, changes.runId),
-            eq(changeSummaries.changeId, changes.id),
-            eq(changeSummaries.stage, stage),
-            eq(changeSummaries.clock, 'raw'),
-          ),
-        )
+        .leftJoin(changeSummaries, summaryOf(stage, 'raw'))
         .where(eq(changes.runId, runId))
         .orderBy(asc(changes.at), asc(changes.id));
     },
@@ -104,15 +105,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
           beforeChange: changeSummaries.beforeChange,
         })
         .from(changes)
-        .leftJoin(
-          changeSummaries,
-          and(
-            eq(changeSummaries.runId, changes.runId),
-            eq(changeSummaries.changeId, changes.id),
-            eq(changeSummaries.stage, DEFAULT_STAGE),
-            eq(changeSummaries.clock, 'raw'),
-          ),
-        )
+        .leftJoin(changeSummaries, summaryOf(DEFAULT_STAGE, 'raw'))
         .where(eq(changes.runId, runId))
         .orderBy(asc(changes.at), asc(changes.id));
     },
@@ -165,15 +158,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
           },
         })
         .from(changes)
-        .leftJoin(
-          changeSummaries,
-          and(
-            eq(changeSummaries.runId, changes.runId),
-            eq(changeSummaries.changeId, changes.id),
-            eq(changeSummaries.stage, stage),
-            eq(changeSummaries.clock, clock),
-          ),
-        )
+        .leftJoin(changeSummaries, summaryOf(stage, clock))
         .where(and(eq(changes.runId, runId), eq(changes.id, changeId)));
       return row;
     },

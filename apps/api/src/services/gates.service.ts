@@ -18,6 +18,7 @@ import type {
   History,
   HistoryQuery,
   Metric,
+  Propagation,
   Significance,
   SignificanceAnswer,
   SignificanceQuery,
@@ -96,31 +97,47 @@ export function gatesService(deps: {
 }) {
   const { gates, runs, projects, propagation } = deps;
 
-  /** A run's gate metrics: those of its first change, or null without changes. */
-  async function metricsOfRun(runId: string): Promise<Metrics | null> {
-    const [first] = await propagation.changes(runId);
-    if (!first) return null;
-    return metricsOf(
-      await propagation.propagation(runId, first.id, { withinMs: 1000, bins: 1, scale: 'linear' }),
-    );
+  /**
+   * Runs' first-change summaries, each read once for one use case: a run's rules, their
+   * baselines, repeats and clock errors share the runs they read.
+   */
+  function summaryReader() {
+    const read = new Map<string, Promise<Propagation | null>>();
+    const summary = (runId: string) => {
+      let p = read.get(runId);
+      if (!p) {
+        p = (async () => {
+          const [first] = await propagation.changes(runId);
+          if (!first) return null;
+          return propagation.propagation(runId, first.id, {
+            withinMs: 1000,
+            bins: 1,
+            scale: 'linear',
+          });
+        })();
+        read.set(runId, p);
+      }
+      return p;
+    };
+    return {
+      /** A run's gate metrics: those of its first change, or null without changes. */
+      async metrics(runId: string): Promise<Metrics | null> {
+        const p = await summary(runId);
+        return p ? metricsOf(p) : null;
+      },
+      /** The largest clock error of its corrected latencies; null without clock data. */
+      clockError: async (runId: string): Promise<number | null> =>
+        (await summary(runId))?.clock?.maxClockErrorMs ?? null,
+    };
   }
-
-  /** The largest clock error of the run's first change's corrected latencies, if any. */
-  async function clockErrorOf(runId: string): Promise<number | null> {
-    const [first] = await propagation.changes(runId);
-    if (!first) return null;
-    const p = await propagation.propagation(runId, first.id, {
-      withinMs: 1000,
-      bins: 1,
-      scale: 'linear',
-    });
-    return p.clock?.maxClockErrorMs ?? null;
-  }
+  type SummaryReader = ReturnType<typeof summaryReader>;
+  const metricsOfRun = (runId: string) => summaryReader().metrics(runId);
 
   async function baselineOf(
     run: RunRow,
     spec: string | null,
     last: number,
+    read: SummaryReader = summaryReader(),
   ): Promise<{ label: string; metrics: Metrics | null; runIds: string[] }> {
     if (!spec) return { label: 'none', metrics: null, runIds: [] };
     if (spec.startsWith('branch:')) {
@@ -140,7 +157,7 @@ export function gatesService(deps: {
       const all: Metrics[] = [];
       const runIds: string[] = [];
       for (const r of rows.filter((r) => r.id !== run.id).slice(0, last)) {
-        const m = await metricsOfRun(r.id);
+        const m = await read.metrics(r.id);
         if (m) {
           all.push(m);
           runIds.push(r.id);
@@ -154,7 +171,7 @@ export function gatesService(deps: {
     }
     const base = await runs.find(spec);
     if (!base) return { label: `run ${spec} (not found)`, metrics: null, runIds: [] };
-    return { label: `run ${base.id}`, metrics: await metricsOfRun(base.id), runIds: [base.id] };
+    return { label: `run ${base.id}`, metrics: await read.metrics(base.id), runIds: [base.id] };
   }
 
   /** The baseline runs' latencies pooled (ms, ascending); null when one has none. */
@@ -180,7 +197,7 @@ export function gatesService(deps: {
    * Repeats of one configuration (A/A runs): finished runs of the run's project, benchmark
    * and scenario labelled `repeat` (its value names the configuration), newest 100.
    */
-  async function repeatGroups(run: RunRow): Promise<Map<string, Metrics[]>> {
+  async function repeatGroups(run: RunRow, read: SummaryReader): Promise<Map<string, Metrics[]>> {
     const { rows } = await runs.list({
       project: run.projectId,
       benchmark: run.benchmark,
@@ -194,7 +211,7 @@ export function gatesService(deps: {
     });
     const groups = new Map<string, Metrics[]>();
     for (const r of rows.filter((r) => r.labels.repeat).slice(0, 100)) {
-      const m = await metricsOfRun(r.id);
+      const m = await read.metrics(r.id);
       if (!m) continue;
       const key = r.labels.repeat as string;
       groups.set(key, [...(groups.get(key) ?? []), m]);
@@ -208,8 +225,9 @@ export function gatesService(deps: {
     baselineRunIds: string[],
     metric: Metric,
     minEffectMs: number,
+    read: SummaryReader,
   ): Promise<Significance> {
-    const repeats = await repeatGroups(run);
+    const repeats = await repeatGroups(run, read);
     return gateSignificance({
       percentile: percentileOf(metric) as number,
       current: await gates.firstChangeLatenciesMs(run.id),
@@ -221,14 +239,14 @@ export function gatesService(deps: {
         ),
       ),
       notComparable: await incomparable(run, baselineRunIds),
-      clockErrorMs: await largestClockError([run.id, ...baselineRunIds]),
+      clockErrorMs: await largestClockError([run.id, ...baselineRunIds], read),
     });
   }
 
-  async function largestClockError(runIds: string[]): Promise<number | null> {
+  async function largestClockError(runIds: string[], read: SummaryReader): Promise<number | null> {
     let largest: number | null = null;
     for (const id of runIds) {
-      const e = await clockErrorOf(id);
+      const e = await read.clockError(id);
       if (e !== null) largest = Math.max(largest ?? 0, e);
     }
     return largest;
@@ -462,11 +480,12 @@ export function gatesService(deps: {
       if (!run) throw notFound(`run "${runId}"`);
       const applicable = await gates.applicable(run.projectId, run.benchmark, run.scenario);
       if (applicable.length === 0) return null;
-      const current = await metricsOfRun(run.id);
+      const read = summaryReader();
+      const current = await read.metrics(run.id);
       const verdicts = [];
       for (const t of applicable) {
         const rule = parseRule(t.rule);
-        const baseline = await baselineOf(run, t.baseline, t.last);
+        const baseline = await baselineOf(run, t.baseline, t.last, read);
         const v = evaluate(
           rule,
           current ? current[rule.metric] : null,
@@ -494,6 +513,7 @@ export function gatesService(deps: {
             baseline.runIds,
             rule.metric,
             Math.abs(rule.value * v.baseline),
+            read,
           );
           verdict.significance = significance;
           // The fixed rule says how large a change matters; the runs must also show one.
@@ -555,10 +575,11 @@ export function gatesService(deps: {
     async significance(runRef: string, q: SignificanceQuery): Promise<SignificanceAnswer> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
-      const baseline = await baselineOf(run, q.baseline, q.last);
+      const read = summaryReader();
+      const baseline = await baselineOf(run, q.baseline, q.last, read);
       if (baseline.runIds.length === 0)
         throw notFound(`a baseline with observations: ${baseline.label}`);
-      const s = await significanceOf(run, baseline.runIds, q.metric, q.minEffectMs);
+      const s = await significanceOf(run, baseline.runIds, q.metric, q.minEffectMs, read);
       return { ...s, metric: q.metric, baseline: baseline.label.replace('median of', 'pooled') };
     },
 
