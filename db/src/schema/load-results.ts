@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -14,6 +15,7 @@ import {
 import { runs } from './runs.ts';
 
 const real = (name: string) => doublePrecision(name);
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 export const loadResults = pgTable(
   'load_results',
@@ -45,6 +47,16 @@ export const loadResults = pgTable(
     serverCpuCoresMax: real('server_cpu_cores_max'),
     clientMemMiBMax: real('client_mem_mib_max'),
     serverMemMiBMax: real('server_mem_mib_max'),
+    /**
+     * The load generator that sent this point (a `generator` label), when a step is driven by
+     * several: their points stay apart and are merged on read, histogram with histogram.
+     */
+    generator: text('generator'),
+    /**
+     * The point's whole latency distribution as an HdrHistogram (V2 compressed encoding, as
+     * HdrHistogram's interval logs carry it), when it came as one: merged exactly on read.
+     */
+    hdr: bytea('hdr'),
     labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 6, mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 })
@@ -53,4 +65,30 @@ export const loadResults = pgTable(
   },
   // A run's points are read together, in the order they were imported.
   (t) => [index('load_results_run_idx').on(t.runId, t.id)],
+);
+
+/**
+ * A load point's distribution over time: one row per interval of one generator (an HdrHistogram
+ * interval log's line, or k6 samples aggregated per interval on ingest).
+ */
+export const loadIntervals = pgTable(
+  'load_intervals',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    /** The load point (mode, connections, target rate, generator) the interval belongs to. */
+    resultId: bigint('result_id', { mode: 'number' }).notNull(),
+    /** Interval start and length, ms: start since the Unix epoch. */
+    startMs: real('start_ms').notNull(),
+    durationMs: real('duration_ms').notNull(),
+    /** Requests completed in the interval, and of them failed (when the source says). */
+    count: bigint('count', { mode: 'number' }).notNull(),
+    errors: bigint('errors', { mode: 'number' }),
+    minMs: real('min_ms'),
+    maxMs: real('max_ms'),
+    /** The interval's latency histogram, HdrHistogram V2 compressed encoding. */
+    hdr: bytea('hdr').notNull(),
+  },
+  (t) => [index('load_intervals_run_idx').on(t.runId, t.resultId, t.startMs)],
 );

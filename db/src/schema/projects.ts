@@ -1,6 +1,6 @@
 // Projects own runs; API tokens give write access to one project, stored only as hashes.
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The project of runs created without one; made by the migration that adds projects. */
 export const DEFAULT_PROJECT_ID = '00000000-0000-4000-8000-000000000001';
@@ -10,6 +10,11 @@ export const projects = pgTable('projects', {
   name: text('name').notNull().unique(),
   /** public: anyone reads its runs; private: a token of the project (or a share link). */
   visibility: text('visibility').notNull().default('public'),
+  /**
+   * The project's change-point detection settings (maxPValue, minMagnitude, minSegment), where
+   * they differ from the defaults; null: the defaults.
+   */
+  detection: jsonb('detection').$type<Record<string, number>>(),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 6 })
     .notNull()
     .default(sql`now()`),
