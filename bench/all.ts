@@ -12,6 +12,7 @@ const benches = [
   'reads',
   'upload-reads',
   'change-points',
+  'parse-bounds',
 ];
 const failed: string[] = [];
 for (const bench of benches) {

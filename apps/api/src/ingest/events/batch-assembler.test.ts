@@ -258,11 +258,9 @@ describe('BatchAssembler, NDJSON from bytes', () => {
       }
     }
     const { observations, batch } = batchOf();
-    const started = performance.now();
     const error = await collect(
       observations.rows(batch.read(endless(), 'ndjson', 512 * 1024 * 1024)),
     ).catch((e) => e);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(error).toMatchObject({ statusCode: 413, code: 'line_too_large', where: { line: 2 } });
     expect(read).toBeLessThanOrEqual(MAX_LINE_BYTES + chunk.length);
     // Whole lines of any length up to the limit are taken, across any number of chunks.

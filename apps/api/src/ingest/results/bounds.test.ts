@@ -1,5 +1,6 @@
 // Result files that once cost quadratic time or unbounded work: each is answered (or
-// refused) in time proportional to its size.
+// refused) as it should be. Their time, beside a linear pass over the same text, is
+// bench/parse-bounds's.
 import { describe, expect, it } from 'vitest';
 import { detectFormat, SNIFF_CHARS, sniff } from './detect.ts';
 import { MAX_HISTOGRAM_BUCKETS } from './fortio.decoder.ts';
@@ -8,29 +9,20 @@ import { localFixture, publicFixture, rejected } from './test-fixtures.ts';
 import { MAX_PERCENTILES_PER_RESULT, MAX_RESULTS_PER_FILE, toNumber, Unmapped } from './values.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
 
-const timed = async <T>(fn: () => T | Promise<T>): Promise<{ ms: number; value: T }> => {
-  const started = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - started, value };
-};
-
 describe('bounded result parsing', () => {
-  it('reads a long run of digits in linear time (no backtracking)', async () => {
+  it('reads a long run of digits (once quadratic: bench/parse-bounds times it)', async () => {
     // `\d+\.?\d*` took 50 ms for 8000 digits and grows with the square of the length.
     const digits = '1'.repeat(1_000_000);
-    const { ms } = await timed(() => rejected(() => toNumber(`${digits}x`, { field: 'f' })));
-    expect(ms).toBeLessThan(500);
+    const err = await rejected(() => toNumber(`${digits}x`, { field: 'f' }));
+    expect(err.field).toBe('f');
     const report = `${localFixture('wrk2-readme-latency.txt')}\n${digits} ${digits}x 1 x\n`;
-    const { ms: ms2, value } = await timed(() => decodeWrk2(report));
-    expect(ms2).toBeLessThan(1000);
+    const value = decodeWrk2(report);
     expect(value.unmapped.some((u) => u.startsWith('line '))).toBe(true);
   });
 
   it('lists at most Unmapped.MAX unmapped names, then how many more', async () => {
     const junk = Array.from({ length: 5000 }, (_, i) => `junk line ${i}`).join('\n');
-    const { value } = await timed(() =>
-      decodeWrk2(`${localFixture('wrk2-readme-latency.txt')}\n${junk}\n`),
-    );
+    const value = decodeWrk2(`${localFixture('wrk2-readme-latency.txt')}\n${junk}\n`);
     expect(value.unmapped).toHaveLength(Unmapped.MAX + 1);
     expect(value.unmapped.at(-1)).toMatch(/^… and \d+ more$/);
   });
@@ -48,16 +40,14 @@ describe('bounded result parsing', () => {
   it('refuses text that is no result without parsing it, whatever its size', async () => {
     // 30 MB of YAML-looking text: once parsed whole as YAML (heap out of memory).
     const big = 'key: value\n'.repeat(3_000_000);
-    const { ms, value } = await timed(() => rejected(() => decodeResults(big)));
+    const value = await rejected(() => decodeResults(big));
     expect(value.problem).toBe('undetectable');
-    expect(ms).toBeLessThan(2000);
   });
 
   it('refuses a YAML-looking result past the YAML limit before parsing it', async () => {
     const big = `latencies_ms:\n${'  p50: 1\n'.repeat(300_000)}`;
-    const { ms, value } = await timed(() => rejected(() => decodeResults(big)));
+    const value = await rejected(() => decodeResults(big));
     expect(value.problem).toBe('too_large');
-    expect(ms).toBeLessThan(1000);
   });
 
   it(`refuses a CSV of more than ${MAX_RESULTS_PER_FILE} rows at the first row past it`, async () => {
