@@ -22,6 +22,7 @@ import { istioChurnScenario } from './churn.ts';
 import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.ts';
 import { propagationScenarios } from './endpoint-propagation.ts';
 import { loadDemo } from './index.ts';
+import { kubernetesScaleUpRun, kubernetesScaleUpScenarios } from './kubernetes-scale-up.ts';
 import { NIGHTLY_MESHES, NIGHTS, REGRESSION_NIGHT } from './nightly.ts';
 import { scaleUpRun, scaleUpScenarios } from './scale-up.ts';
 
@@ -73,6 +74,7 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       propagationScenarios.length +
         dataPlaneMeshes.length +
         scaleUpScenarios.length +
+        kubernetesScaleUpScenarios.length +
         1 +
         NIGHTS * NIGHTLY_MESHES.length,
     );
@@ -165,6 +167,34 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       );
       const sources = new Set(timeline.body.series.map((s) => s.source));
       expect([...sources].sort()).toEqual(['otlp', 'statsd']);
+    }
+    // Kubernetes: nodes, pods and their sidecars' connections; the control plane's own
+    // metric names, one series per control-plane pod.
+    for (const [i, scenario] of kubernetesScaleUpScenarios.entries()) {
+      const at = propagationScenarios.length + dataPlaneMeshes.length + scaleUpScenarios.length + i;
+      const run = runs[at]!;
+      expect(run.mesh.name).toBe(scenario.mesh);
+      const timeline = await server.json(`/runs/${run.id}/timeline?points=200`, {}, timelineAnswer);
+      const connected = timeline.body.phases.find((p) => p.phase === 'proxy-connected')!;
+      expect(connected).toMatchObject({ count: scenario.pods, total: scenario.pods });
+      // Time to 100 %: the last sidecar's connection (its event stamped in whole ms), from
+      // the run's start.
+      const last = kubernetesScaleUpRun(scenario).connected.at(-1)!;
+      expect(connected.timeTo.find((t) => t.percent === 100)!.offsetMs).toBe(
+        Math.trunc(last) - Date.parse(scenario.start),
+      );
+      const names = new Set(timeline.body.series.map((s) => s.name));
+      const own =
+        scenario.mesh === 'istio'
+          ? ['pilot_xds', 'pilot_xds_pushes', 'pilot_proxy_convergence_time']
+          : ['endpoints_subscribers', 'endpoints_updates', 'endpointslices_informer_lag_seconds'];
+      for (const name of [...own, 'process_cpu_seconds_total', 'process_resident_memory_bytes'])
+        expect(names.has(name), name).toBe(true);
+      const cpuPods = timeline.body.series
+        .filter((s) => s.name === 'process_cpu_seconds_total')
+        .map((s) => s.tags.pod)
+        .sort();
+      expect(cpuPods).toEqual([...scenario.controlPlane].sort());
     }
     // Churn: 20 changes, each reaching every proxy; the slow tail grows during the backlog.
     const churn = runs[runs.length - 1 - NIGHTS * NIGHTLY_MESHES.length]!;

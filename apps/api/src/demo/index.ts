@@ -11,6 +11,7 @@ import {
   MODES,
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
+import { kubernetesScaleUpScenarios, loadKubernetesScaleUp } from './kubernetes-scale-up.ts';
 import { nightlyRuns } from './nightly.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 
@@ -25,6 +26,12 @@ export {
   propagationScenarios,
   scenarioProxies,
 } from './endpoint-propagation.ts';
+export {
+  istioKubernetesScaleUp,
+  kubernetesScaleUpRun,
+  kubernetesScaleUpScenarios,
+  linkerdKubernetesScaleUp,
+} from './kubernetes-scale-up.ts';
 export { NIGHTLY_MESHES, NIGHTS, nightlyRun, nightlyRuns, REGRESSION_NIGHT } from './nightly.ts';
 export {
   consulScaleUp,
@@ -72,6 +79,10 @@ export async function loadDemo(opts: {
   // Scale-up, twice (two versions to compare): lifecycle events, StatsD over UDP and OTLP
   // from the SDK, all time-stamped.
   for (const scenario of scaleUpScenarios) loaded.push(await loadScaleUp(opts, scenario));
+  // Scale-up on Kubernetes: Istio and Linkerd, their control planes' own metric names.
+  for (const scenario of kubernetesScaleUpScenarios) {
+    loaded.push(await loadKubernetesScaleUp(opts, scenario));
+  }
 
   // Churn: 20 endpoint changes 5 s apart, each reaching 1,000 proxies (the run's heatmap).
   const churn = churnRun(istioChurnScenario);
@@ -87,5 +98,6 @@ export async function loadDemo(opts: {
     await api.postEvents(created.id, events, `demo-nightly-${created.id}`);
     loaded.push(await api.finishRun(created.id, finishedAt));
   }
+
   return loaded;
 }
