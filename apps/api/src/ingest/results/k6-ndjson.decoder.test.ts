@@ -313,6 +313,18 @@ describe('decodeK6Ndjson on a synthetic stream', () => {
     },
   );
 
+  it('keeps a bounded number of live histograms, however long the stream', () => {
+    const agg = new K6NdjsonAggregator({ intervalMs: 100 });
+    let most = 0;
+    for (const l of text.split('\n')) {
+      agg.line(l);
+      most = Math.max(most, agg.liveHistograms);
+    }
+    // 2 steps x (1 + 50 live intervals of 100 ms, + the few late samples reopen)
+    expect(most).toBeLessThanOrEqual(2 * (1 + 50 + 2));
+    expect(agg.finish().steps.reduce((n, s) => n + s.intervals.length, 0)).toBeGreaterThan(200);
+  });
+
   it('gives the same result fed whole, line by line, or in chunks that cut lines', async () => {
     const whole = decodeK6Ndjson(text);
     const byLine = new K6NdjsonAggregator();

@@ -218,6 +218,13 @@ export class K6NdjsonAggregator {
     this.liveIntervals = Math.max(2, Math.ceil(5000 / intervalMs));
   }
 
+  /** Histograms held uncompressed now: one per step plus its live intervals. */
+  get liveHistograms(): number {
+    let n = 0;
+    for (const s of this.steps.values()) n += 1 + s.open.size;
+    return n;
+  }
+
   /** Feeds a chunk of text; lines may span chunks. */
   write(chunk: string): void {
     let text = this.pending + chunk;
