@@ -5,8 +5,10 @@ import { histogramBin, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z
-  .enum(['fortio', 'nighthawk', 'k6', 'wrk2', 'smp', 'istio-csv'])
-  .describe('the runner whose result file is posted');
+  .enum(['fortio', 'nighthawk', 'k6', 'k6-ndjson', 'wrk2', 'smp', 'istio-csv'])
+  .describe(
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples",
+  );
 export type ResultFormat = z.infer<typeof resultFormat>;
 
 export const resultFormats = resultFormat.options;

@@ -46,6 +46,7 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'service-mesh-performance/meshery_test_results.json': 'smp',
   'service-mesh-performance/smp_result_example.yaml': 'smp',
   'local/k6-handle-summary.json': 'k6',
+  'local/k6-out-json.ndjson': 'k6-ndjson',
   'local/k6-summary-export.json': 'k6',
   'local/k6-v1-machine-readable.json': 'k6',
   'local/wrk2-errors.txt': 'wrk2',

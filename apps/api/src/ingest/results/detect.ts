@@ -5,6 +5,7 @@
 import type { ResultFormat } from '@meshbench/schema';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
+import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
@@ -14,7 +15,7 @@ import { parseYaml } from './yaml-bounded.ts';
 export const SNIFF_CHARS = 64 * 1024;
 
 /** What a body is by its opening: a document to parse, a text report, or none we read. */
-export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2';
+export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2' | 'k6-ndjson';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -23,8 +24,12 @@ const RESULT_YAML_KEY = /^[ \t]{0,8}(?:-[ \t]+)?(?:results|latencies_ms|runner_r
 
 export function sniff(text: string): BodyKind | null {
   const head = text.slice(0, SNIFF_CHARS).replace(/^\uFEFF/, '');
-  if (/^\s*[[{]/.test(head)) return 'json';
   const firstLine = head.trimStart().split(/\r?\n/, 1)[0] ?? '';
+  // k6's --out json stream: one {"type":"Metric"|"Point",...} object a line, so the file is
+  // not one JSON document; told by its first line, when that line ends within the prefix.
+  const lineEnds = firstLine.length < head.trimStart().length || text.length <= SNIFF_CHARS;
+  if (lineEnds && isK6NdjsonLine(firstLine)) return 'k6-ndjson';
+  if (/^\s*[[{]/.test(head)) return 'json';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
   if (looksLikeWrk(head)) return 'wrk2';
   if (RESULT_YAML_KEY.test(head)) return 'yaml';
@@ -55,7 +60,9 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
 /** The format of a result file, or null when it is none we read (or does not parse). */
 export async function detectFormat(text: string): Promise<ResultFormat | null> {
   const kind = sniff(text);
-  if (kind === 'istio-csv' || kind === 'wrk2' || kind === null) return kind;
+  if (kind === 'istio-csv' || kind === 'wrk2' || kind === 'k6-ndjson' || kind === null) {
+    return kind;
+  }
   try {
     return formatOfDocument(kind === 'json' ? parseJson(text) : await parseYaml(text));
   } catch {

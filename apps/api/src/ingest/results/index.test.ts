@@ -10,6 +10,7 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
   ['fortio', publicFixture('envoyproxy-nighthawk/hist_fortio-data_golden.json'), 1],
   ['nighthawk', publicFixture('envoyproxy-nighthawk/hist_test_test_data_large-sample.json'), 1],
   ['k6', localFixture('k6-handle-summary.json'), 1],
+  ['k6-ndjson', localFixture('k6-out-json.ndjson'), 3],
   ['wrk2', localFixture('wrk2-readme-latency.txt'), 1],
   ['smp', publicFixture('service-mesh-performance/meshery_test_results.json'), 3],
   ['istio-csv', publicFixture('istio-tools/benchmark.csv'), 82],

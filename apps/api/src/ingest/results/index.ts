@@ -14,6 +14,7 @@ import { detectFormat, formatOfDocument, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
+import { decodeK6NdjsonResults } from './k6-ndjson.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
@@ -50,6 +51,7 @@ const DOCUMENT_DECODERS = {
 const TEXT_DECODERS = {
   wrk2: decodeWrk2,
   'istio-csv': decodeIstioCsv,
+  'k6-ndjson': decodeK6NdjsonResults,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -65,6 +67,7 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   fortio: 'reported',
   nighthawk: 'reported',
   k6: 'reported',
+  'k6-ndjson': 'hdr',
   wrk2: 'hdr',
   smp: 'reported',
   'istio-csv': 'reported',
@@ -74,6 +77,7 @@ const NAMES: Record<ResultFormat, string> = {
   fortio: 'Fortio JSON',
   nighthawk: 'Nighthawk output',
   k6: 'a k6 summary',
+  'k6-ndjson': 'a k6 --out json stream',
   wrk2: 'a wrk2 report',
   smp: 'an SMP result',
   'istio-csv': 'an Istio perf CSV',
@@ -91,7 +95,7 @@ export async function decodeResults(
   // broken JSON), YAML when it looks like a YAML result or the format named is written as
   // YAML, JSON again (for its error) when a JSON-only format is named.
   let doc: unknown;
-  if (kind === 'json') doc = parseJson(body);
+  if (kind === 'json' && format !== 'k6-ndjson') doc = parseJson(body);
   else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
     doc = await parseYaml(body);
   } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);
@@ -102,7 +106,7 @@ export async function decodeResults(
     if (detected === null || detected === 'json' || detected === 'yaml') {
       throw new ResultFileError(
         'undetectable',
-        'cannot tell the format of the file: expected Fortio, Nighthawk or k6 JSON, a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV; pass ?format= to name it',
+        'cannot tell the format of the file: expected Fortio, Nighthawk or k6 JSON, a k6 --out json stream, a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV; pass ?format= to name it',
       );
     }
     chosen = detected;

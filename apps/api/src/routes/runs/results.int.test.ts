@@ -129,6 +129,29 @@ describe.each(backends)('load results on $name', (backend) => {
     expect(ps.find((x) => x.p === 96)?.method).toBe('tool-histogram');
   });
 
+  it("imports k6's --out json stream as one point per scenario, percentiles with HDR bounds", async () => {
+    const run = await createRun(server);
+    const text = readFileSync(
+      new URL('../../ingest/results/fixtures/k6-out-json.ndjson', import.meta.url),
+      'utf8',
+    );
+    const posted = await post(run.id, text, '', { 'content-type': 'application/x-ndjson' });
+    expect(posted.status).toBe(201);
+    expect(posted.body).toMatchObject({ format: 'k6-ndjson', imported: 3 });
+    const points = await stored(run.id);
+    // fixtures/README.md: baseline holds 1.234567, 2.5 and 10 ms (a 503); P50 is 2500 us,
+    // in the 2-us bucket [2500, 2501] of a 3-digit HdrHistogram.
+    const baseline = points.find((x) => x.mode === 'baseline');
+    expect(baseline).toMatchObject({ format: 'k6-ndjson', requests: 3, errors: 1 });
+    expect(baseline?.percentiles.find((x) => x.p === 50)).toMatchObject({
+      ms: 2.501,
+      method: 'hdr',
+      exact: false,
+      lower: 2.4995,
+      upper: 2.5015,
+    });
+  });
+
   it('imports a k6 v1 machine-readable summary, with format=auto and format=k6', async () => {
     const v1 = readFileSync(
       new URL('../../ingest/results/fixtures/k6-v1-machine-readable.json', import.meta.url),

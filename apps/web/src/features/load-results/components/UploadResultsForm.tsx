@@ -11,6 +11,7 @@ const FORMAT_NAMES: Record<string, string> = {
   fortio: 'Fortio JSON',
   nighthawk: 'Nighthawk JSON',
   k6: 'k6 summary',
+  'k6-ndjson': 'k6 --out json stream',
   wrk2: 'wrk2 report',
   smp: 'SMP result',
   'istio-csv': "Istio's perf CSV",
@@ -36,8 +37,8 @@ export function UploadResultsForm({ runId }: { runId: string }) {
     >
       <h3>Upload results</h3>
       <p className="panel-sub">
-        A result file as the load generator wrote it: Fortio, Nighthawk, k6, wrk2, SMP or
-        Istio&apos;s perf CSV.
+        A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
+        wrk2, SMP or Istio&apos;s perf CSV.
       </p>
       <div className="upload-fields">
         <label>
