@@ -1,6 +1,7 @@
 // Regression gates and history: thresholds per project and benchmark, their verdict on a
 // finished run, and one number across runs.
 import { z } from 'zod';
+import { percentileAccuracy } from './accuracy.ts';
 
 /** What a gate rule or the history reads from a run: latencies in ms, within1s in %, missing a count. */
 export const METRICS = [
@@ -119,31 +120,88 @@ export const gateResult = z.object({
 });
 export type GateResult = z.infer<typeof gateResult>;
 
-export const historyQuery = z.object({
-  benchmark: z.string().min(1),
-  scenario: z.string().optional(),
-  metric: metric.default('p99'),
-  branch: z.string().optional().describe('runs labelled branch:<this>'),
-  mesh: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+/**
+ * What a history reads from a run: the propagation metrics of its first change (METRICS),
+ * scale-up (time to N % of its nodes joined, control-plane CPU) and data plane (one load
+ * point's latencies, rate and errors).
+ */
+export const HISTORY_METRICS = [
+  ...METRICS,
+  'joined50',
+  'joined90',
+  'joined99',
+  'joined100',
+  'cpuPeak',
+  'cpuSteady',
+  'loadP50',
+  'loadP99',
+  'achievedRps',
+  'errorRate',
+] as const;
+export const historyMetric = z
+  .enum(HISTORY_METRICS)
+  .describe(
+    [
+      'propagation (the first change): p50...p99.9, mean and max in ms (max: time to 100 %), within1s in %, missing a count',
+      'scale-up: joinedN, ms from the run start until N % of the nodes joined (the lifecycle phase named like "join", against its declared total); cpuPeak, the largest control-plane CPU sample (a series named like "cpu"), cpuSteady its mean after the last join',
+      'data plane: loadP50/loadP99 in ms, achievedRps, errorRate in % of requests, at one load point (mode, connections, target rate)',
+    ].join('; '),
+  );
+export type HistoryMetric = z.infer<typeof historyMetric>;
+
+const detectionOverride = {
   maxPValue: z.coerce
     .number()
     .gt(0)
     .lt(1)
-    .default(0.001)
-    .describe('change points: the largest p-value of the t-test across a change point'),
+    .optional()
+    .describe(
+      "change points: the largest p-value of the t-test across a change point (default: the project's setting, else 0.001)",
+    ),
   minMagnitude: z.coerce
     .number()
     .min(0)
-    .default(0.05)
-    .describe('change points: the smallest relative change of the mean kept (0.05 = 5 %)'),
+    .optional()
+    .describe(
+      "change points: the smallest relative change of the mean kept, 0.05 = 5 % (default: the project's setting, else 0.05)",
+    ),
   minSegment: z.coerce
     .number()
     .int()
     .min(1)
     .max(100)
-    .default(3)
-    .describe('change points: the fewest runs between two of them, so one spike is none'),
+    .optional()
+    .describe(
+      "change points: the fewest runs between two of them, so one spike is none (default: the project's setting, else 3)",
+    ),
+};
+
+export const historyQuery = z.object({
+  benchmark: z.string().min(1),
+  scenario: z.string().optional(),
+  metric: historyMetric.default('p99'),
+  branch: z.string().optional().describe('runs labelled branch:<this>'),
+  mesh: z.string().optional(),
+  project: z.string().optional().describe('project id or name: its runs only'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  mode: z
+    .string()
+    .optional()
+    .describe('data plane: the load point\'s mode (default: "both" when a run has it, else the most common)'),
+  connections: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('data plane: the load point\'s connections (default: the most the runs have)'),
+  targetRps: z.coerce
+    .number()
+    .min(0)
+    .optional()
+    .describe(
+      'data plane: the load point\'s target rate (default: the highest the runs have at those connections)',
+    ),
+  ...detectionOverride,
 });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 
@@ -153,7 +211,15 @@ export const historyPoint = z.object({
   mesh: z.object({ name: z.string(), version: z.string().nullable() }),
   scenario: z.string(),
   labels: z.record(z.string(), z.string()),
-  value: z.number().nullable().describe('ms for latencies, % for within1s, a count for missing'),
+  value: z
+    .number()
+    .nullable()
+    .describe('ms for latencies and times, % for within1s, cpu and errorRate, a count for missing, requests/s for achievedRps'),
+  accuracy: percentileAccuracy
+    .nullable()
+    .describe(
+      'how exact the value is (see the accuracy convention); null when the value is not a percentile or time to N % (a mean, a maximum, a rate or a count of recorded values)',
+    ),
 });
 export type HistoryPoint = z.infer<typeof historyPoint>;
 
@@ -177,7 +243,18 @@ export const historyChangePoint = z.object({
 export type HistoryChangePoint = z.infer<typeof historyChangePoint>;
 
 export const history = z.object({
-  metric,
+  metric: historyMetric,
+  metrics: z
+    .array(historyMetric)
+    .describe('every metric some run of these runs has, the order of HISTORY_METRICS'),
+  loadPoint: z
+    .object({
+      mode: z.string(),
+      connections: z.number().int().nullable(),
+      targetRps: z.number().nullable(),
+    })
+    .nullable()
+    .describe('the data-plane load point the data-plane metrics are read at; null: no load results'),
   points: z.array(historyPoint).describe('oldest first'),
   changePoints: z
     .array(historyChangePoint)
@@ -190,6 +267,11 @@ export const history = z.object({
     minMagnitude: z.number(),
     minSegment: z.number().int(),
     windowLen: z.number().int(),
+    source: z
+      .enum(['request', 'project', 'default'])
+      .describe(
+        "where the settings came from: the request's parameters, the runs' project (GET /projects/{id}/detection), or the defaults",
+      ),
   }),
 });
 export type History = z.infer<typeof history>;
