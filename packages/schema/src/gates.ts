@@ -187,19 +187,21 @@ export const historyQuery = z.object({
   mode: z
     .string()
     .optional()
-    .describe('data plane: the load point\'s mode (default: "both" when a run has it, else the most common)'),
+    .describe(
+      'data plane: the load point\'s mode (default: "both" when a run has it, else the most common)',
+    ),
   connections: z.coerce
     .number()
     .int()
     .min(0)
     .optional()
-    .describe('data plane: the load point\'s connections (default: the most the runs have)'),
+    .describe("data plane: the load point's connections (default: the most the runs have)"),
   targetRps: z.coerce
     .number()
     .min(0)
     .optional()
     .describe(
-      'data plane: the load point\'s target rate (default: the highest the runs have at those connections)',
+      "data plane: the load point's target rate (default: the highest the runs have at those connections)",
     ),
   ...detectionOverride,
 });
@@ -214,7 +216,9 @@ export const historyPoint = z.object({
   value: z
     .number()
     .nullable()
-    .describe('ms for latencies and times, % for within1s, cpu and errorRate, a count for missing, requests/s for achievedRps'),
+    .describe(
+      'ms for latencies and times, % for within1s, cpu and errorRate, a count for missing, requests/s for achievedRps',
+    ),
   accuracy: percentileAccuracy
     .nullable()
     .describe(
@@ -254,7 +258,9 @@ export const history = z.object({
       targetRps: z.number().nullable(),
     })
     .nullable()
-    .describe('the data-plane load point the data-plane metrics are read at; null: no load results'),
+    .describe(
+      'the data-plane load point the data-plane metrics are read at; null: no load results',
+    ),
   points: z.array(historyPoint).describe('oldest first'),
   changePoints: z
     .array(historyChangePoint)

@@ -269,7 +269,10 @@ export function gatesService(deps: {
    */
   async function detectChangePoints(run: RunRow): Promise<void> {
     // The project's settings (GET /projects/{id}/detection) over the alerting defaults.
-    const detection = { ...ALERT_DETECTION, ...(await projects.detection(run.projectId)).detection };
+    const detection = {
+      ...ALERT_DETECTION,
+      ...(await projects.detection(run.projectId)).detection,
+    };
     const branch = run.labels.branch ?? null;
     const { rows } = await runs.list({
       project: run.projectId,

@@ -1,6 +1,14 @@
 // History beyond propagation: scale-up and data-plane runs posted through the public API,
 // read back as history metrics with their exactness; and a project's detection settings.
-import { alert, createdToken, finishedRun, history, project, projectDetection, run } from '@meshbench/schema';
+import {
+  alert,
+  createdToken,
+  finishedRun,
+  history,
+  project,
+  projectDetection,
+  run,
+} from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { backends, jsonBody, ndjson, type TestServer, useServer } from '../../test/harness.ts';
@@ -144,7 +152,14 @@ describe.each(backends)('history metrics and detection settings on $name', (back
     expect(peak.points[0]?.accuracy).toBeNull();
     // After the last join (20 s, whose sample is the 30 % one): (10 + 12 + 14 + 8) / 4 = 11.
     expect((await read('cpuSteady')).points[0]?.value).toBeCloseTo(11, 9);
-    expect(peak.metrics).toEqual(['joined50', 'joined90', 'joined99', 'joined100', 'cpuPeak', 'cpuSteady']);
+    expect(peak.metrics).toEqual([
+      'joined50',
+      'joined90',
+      'joined99',
+      'joined100',
+      'cpuPeak',
+      'cpuSteady',
+    ]);
     expect(peak.loadPoint).toBeNull();
     expect((await read('loadP99')).points[0]?.value).toBeNull();
   });
@@ -269,7 +284,14 @@ describe.each(backends)('history metrics and detection settings on $name', (back
         method: 'POST',
         headers: { 'content-type': 'application/x-ndjson' },
         body: ndjson([
-          { type: 'change', id: 'c1', kind: 'endpoint', target: 'x', action: 'delete', at: iso(T0) },
+          {
+            type: 'change',
+            id: 'c1',
+            kind: 'endpoint',
+            target: 'x',
+            action: 'delete',
+            at: iso(T0),
+          },
           ...latencies.map((ms, k) => ({
             type: 'observation',
             change: 'c1',

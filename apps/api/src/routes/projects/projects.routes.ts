@@ -102,14 +102,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         ...write.schema,
         tags: ['projects'],
         description:
-          'Sets the whole of the project\'s detection settings (admin, or a token of the project); a field left out goes back to its default, {} restores every default.',
+          "Sets the whole of the project's detection settings (admin, or a token of the project); a field left out goes back to its default, {} restores every default.",
         params: projectParams,
         body: putDetectionBody,
         response: { 200: projectDetection, ...errors },
       },
     },
-    async (request) =>
-      projects.setDetection(request.params.id, request.body, request.principal),
+    async (request) => projects.setDetection(request.params.id, request.body, request.principal),
   );
 
   app.delete(
