@@ -12,6 +12,7 @@ const benches = [
   'reads',
   'upload-reads',
   'change-points',
+  'history',
 ];
 const failed: string[] = [];
 for (const bench of benches) {
