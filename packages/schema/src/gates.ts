@@ -141,39 +141,21 @@ export const HISTORY_METRICS = [
 export const historyMetric = z
   .enum(HISTORY_METRICS)
   .describe(
-    [
-      'propagation (the first change): p50...p99.9, mean and max in ms (max: time to 100 %), within1s in %, missing a count',
-      'scale-up: joinedN, ms from the run start until N % of the nodes joined (the lifecycle phase named like "join", against its declared total); cpuPeak, the largest control-plane CPU sample (a series named like "cpu"), cpuSteady its mean after the last join',
-      'data plane: loadP50/loadP99 in ms, achievedRps, errorRate in % of requests, at one load point (mode, connections, target rate)',
-    ].join('; '),
+    'propagation: p50..max in ms (max: time to 100 %), within1s %, missing; scale-up: joinedN ms to N % joined, cpuPeak and cpuSteady (after the last join) %; data plane at one load point: loadP50/loadP99 ms, achievedRps, errorRate % of requests',
   );
 export type HistoryMetric = z.infer<typeof historyMetric>;
 
+/** Change-point settings of a request: else the project's, else the defaults. */
 const detectionOverride = {
-  maxPValue: z.coerce
-    .number()
-    .gt(0)
-    .lt(1)
-    .optional()
-    .describe(
-      "change points: the largest p-value of the t-test across a change point (default: the project's setting, else 0.001)",
-    ),
-  minMagnitude: z.coerce
-    .number()
-    .min(0)
-    .optional()
-    .describe(
-      "change points: the smallest relative change of the mean kept, 0.05 = 5 % (default: the project's setting, else 0.05)",
-    ),
+  maxPValue: z.coerce.number().gt(0).lt(1).optional().describe('largest p-value (0.001)'),
+  minMagnitude: z.coerce.number().min(0).optional().describe('smallest relative change (0.05)'),
   minSegment: z.coerce
     .number()
     .int()
     .min(1)
     .max(100)
     .optional()
-    .describe(
-      "change points: the fewest runs between two of them, so one spike is none (default: the project's setting, else 3)",
-    ),
+    .describe('fewest runs between (3)'),
 };
 
 export const historyQuery = z.object({
@@ -184,25 +166,9 @@ export const historyQuery = z.object({
   mesh: z.string().optional(),
   project: z.string().optional().describe('project id or name: its runs only'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
-  mode: z
-    .string()
-    .optional()
-    .describe(
-      'data plane: the load point\'s mode (default: "both" when a run has it, else the most common)',
-    ),
-  connections: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("data plane: the load point's connections (default: the most the runs have)"),
-  targetRps: z.coerce
-    .number()
-    .min(0)
-    .optional()
-    .describe(
-      "data plane: the load point's target rate (default: the highest the runs have at those connections)",
-    ),
+  mode: z.string().optional().describe('load point: mode ("both", else the most common)'),
+  connections: z.coerce.number().int().min(0).optional().describe('load point (the most)'),
+  targetRps: z.coerce.number().min(0).optional().describe('load point (the highest)'),
   ...detectionOverride,
 });
 export type HistoryQuery = z.infer<typeof historyQuery>;
@@ -213,17 +179,8 @@ export const historyPoint = z.object({
   mesh: z.object({ name: z.string(), version: z.string().nullable() }),
   scenario: z.string(),
   labels: z.record(z.string(), z.string()),
-  value: z
-    .number()
-    .nullable()
-    .describe(
-      'ms for latencies and times, % for within1s, cpu and errorRate, a count for missing, requests/s for achievedRps',
-    ),
-  accuracy: percentileAccuracy
-    .nullable()
-    .describe(
-      'how exact the value is (see the accuracy convention); null when the value is not a percentile or time to N % (a mean, a maximum, a rate or a count of recorded values)',
-    ),
+  value: z.number().nullable(),
+  accuracy: percentileAccuracy.nullable().describe('null: not a percentile or time to N %'),
 });
 export type HistoryPoint = z.infer<typeof historyPoint>;
 
@@ -248,19 +205,14 @@ export type HistoryChangePoint = z.infer<typeof historyChangePoint>;
 
 export const history = z.object({
   metric: historyMetric,
-  metrics: z
-    .array(historyMetric)
-    .describe('every metric some run of these runs has, the order of HISTORY_METRICS'),
+  metrics: z.array(historyMetric).describe('the metrics some of the runs have'),
   loadPoint: z
     .object({
       mode: z.string(),
       connections: z.number().int().nullable(),
       targetRps: z.number().nullable(),
     })
-    .nullable()
-    .describe(
-      'the data-plane load point the data-plane metrics are read at; null: no load results',
-    ),
+    .nullable(),
   points: z.array(historyPoint).describe('oldest first'),
   changePoints: z
     .array(historyChangePoint)
@@ -273,11 +225,7 @@ export const history = z.object({
     minMagnitude: z.number(),
     minSegment: z.number().int(),
     windowLen: z.number().int(),
-    source: z
-      .enum(['request', 'project', 'default'])
-      .describe(
-        "where the settings came from: the request's parameters, the runs' project (GET /projects/{id}/detection), or the defaults",
-      ),
+    source: z.enum(['request', 'project', 'default']),
   }),
 });
 export type History = z.infer<typeof history>;

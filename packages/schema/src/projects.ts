@@ -44,21 +44,9 @@ export type CreatedToken = z.infer<typeof createdToken>;
 /** Change-point detection: the defaults, where a project sets none and a request overrides none. */
 export const DEFAULT_DETECTION = { maxPValue: 0.001, minMagnitude: 0.05, minSegment: 3 } as const;
 
-const maxPValue = z
-  .number()
-  .gt(0)
-  .lt(1)
-  .describe('the largest p-value of the t-test across a change point');
-const minMagnitude = z
-  .number()
-  .min(0)
-  .describe('the smallest relative change of the mean kept (0.05 = 5 %)');
-const minSegment = z
-  .number()
-  .int()
-  .min(1)
-  .max(100)
-  .describe('the fewest runs between two change points, so one spike is none');
+const maxPValue = z.number().gt(0).lt(1);
+const minMagnitude = z.number().min(0);
+const minSegment = z.number().int().min(1).max(100);
 
 export const detectionSettings = z.object({ maxPValue, minMagnitude, minSegment });
 export type DetectionSettings = z.infer<typeof detectionSettings>;
@@ -73,10 +61,8 @@ export type PutDetectionBody = z.infer<typeof putDetectionBody>;
 
 export const projectDetection = z.object({
   projectId: z.uuid(),
-  detection: detectionSettings.describe(
-    'what GET /history and the change-point alerts at run finish use when a request overrides none',
-  ),
-  set: putDetectionBody.describe('the settings the project set; the others are the defaults'),
+  detection: detectionSettings,
+  set: putDetectionBody,
   defaults: detectionSettings,
 });
 export type ProjectDetection = z.infer<typeof projectDetection>;
