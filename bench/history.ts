@@ -28,7 +28,12 @@ function events(i: number): string {
   const latencies = [...Array.from({ length: 98 }, (_, k) => k + 1), p99, p99 + 1];
   return [
     { type: 'change', id: 'c1', kind: 'endpoint', target: 'x', action: 'delete', at: at(0) },
-    ...latencies.map((ms, k) => ({ type: 'observation', change: 'c1', proxy: `p${k}`, at: at(ms) })),
+    ...latencies.map((ms, k) => ({
+      type: 'observation',
+      change: 'c1',
+      proxy: `p${k}`,
+      at: at(ms),
+    })),
   ]
     .map((e) => JSON.stringify(e))
     .join('\n');
@@ -110,11 +115,15 @@ async function main() {
     console.log(
       `  ${first.points.length} points (${valued} with a P99), ${first.changePoints.length} change points`,
     );
-    console.log(`  first read       ${coldMs.toFixed(0)} ms (every run's metrics computed and kept)`);
+    console.log(
+      `  first read       ${coldMs.toFixed(0)} ms (every run's metrics computed and kept)`,
+    );
     console.log(
       `  GET /history     ${ms.toFixed(1)} ms (median of ${warm.length})  budget <= 200 ms: ${budget('GET /history of 1,000 runs <= 200 ms', ms <= 200)}`,
     );
-    console.log(`  other metrics    ${other.map((x) => x.toFixed(1)).join(', ')} ms (p50, within1s, max)`);
+    console.log(
+      `  other metrics    ${other.map((x) => x.toFixed(1)).join(', ')} ms (p50, within1s, max)`,
+    );
     console.log(
       `  baseline         ${baseMs.toFixed(1)} ms (the ${RUNS} runs' rows with node-postgres)  ratio ${(ms / baseMs).toFixed(2)}x`,
     );
