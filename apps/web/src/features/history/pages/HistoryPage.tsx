@@ -130,38 +130,6 @@ export function HistoryPage() {
             ))}
           </select>
         </label>
-        {dataPlane && (
-          <>
-            <label>
-              Connections
-              <input
-                data-testid="history-connections"
-                inputMode="numeric"
-                value={params.get('connections') ?? ''}
-                onChange={(e) => set('connections', e.target.value)}
-                placeholder={
-                  loadPoint?.connections === null || !loadPoint
-                    ? 'most'
-                    : String(loadPoint.connections)
-                }
-              />
-            </label>
-            <label>
-              Target RPS
-              <input
-                data-testid="history-target-rps"
-                inputMode="numeric"
-                value={params.get('targetRps') ?? ''}
-                onChange={(e) => set('targetRps', e.target.value)}
-                placeholder={
-                  loadPoint?.targetRps === null || !loadPoint
-                    ? 'highest'
-                    : String(loadPoint.targetRps)
-                }
-              />
-            </label>
-          </>
-        )}
         <label>
           Scenario
           <select
@@ -202,6 +170,38 @@ export function HistoryPage() {
             />
           </label>
         ))}
+        {dataPlane && (
+          <>
+            <label>
+              Connections
+              <input
+                data-testid="history-connections"
+                inputMode="numeric"
+                value={params.get('connections') ?? ''}
+                onChange={(e) => set('connections', e.target.value)}
+                placeholder={
+                  loadPoint?.connections === null || !loadPoint
+                    ? 'most'
+                    : String(loadPoint.connections)
+                }
+              />
+            </label>
+            <label>
+              Target RPS
+              <input
+                data-testid="history-target-rps"
+                inputMode="numeric"
+                value={params.get('targetRps') ?? ''}
+                onChange={(e) => set('targetRps', e.target.value)}
+                placeholder={
+                  loadPoint?.targetRps === null || !loadPoint
+                    ? 'highest'
+                    : String(loadPoint.targetRps)
+                }
+              />
+            </label>
+          </>
+        )}
       </form>
       {!query.benchmark ? (
         <p className="muted">Choose a benchmark.</p>
