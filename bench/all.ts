@@ -13,6 +13,7 @@ const benches = [
   'upload-reads',
   'change-points',
   'parse-bounds',
+  'history',
 ];
 const failed: string[] = [];
 for (const bench of benches) {

@@ -49,8 +49,9 @@ test("the history page shows P99 of a branch's runs, oldest first", async ({ pag
   await page.goto(`/history?benchmark=${benchmark}&metric=p99&branch=main`);
   const rows = page.getByTestId('history-table').locator('tbody tr');
   await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0).locator('td').last()).toHaveText(`${formatMsValue(99)} ms`);
-  await expect(rows.nth(1).locator('td').last()).toHaveText(`${formatMsValue(109)} ms`);
+  await expect(rows.nth(0).locator('td').nth(5)).toHaveText(`${formatMsValue(99)} ms`);
+  await expect(rows.nth(1).locator('td').nth(5)).toHaveText(`${formatMsValue(109)} ms`);
+  await expect(rows.nth(0).locator('td').nth(6)).toHaveText('exact');
   await page.screenshot({
     path: new URL('../artifacts/history.png', import.meta.url).pathname,
     fullPage: true,
@@ -110,4 +111,74 @@ test('the history page marks the change point where P99 stepped up and links its
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await expect(page).toHaveURL(new RegExp(`/runs/${ids[7]}$`));
+});
+
+test('the metric picker offers the metrics the runs have and keeps the choice in the URL', async ({
+  page,
+  baseURL,
+}) => {
+  const benchmark = `e2e-history-metric-${randomUUID().slice(0, 8)}`;
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  for (const [i, latencies] of [
+    [0, range(1, 100)],
+    [1, range(11, 110)],
+  ] as const) {
+    const run = await api.createRun({
+      benchmark,
+      scenario: 'endpoint-propagation',
+      mesh: { name: 'consul' },
+      startedAt: new Date(T0 + i * 3_600_000).toISOString(),
+    });
+    await api.postEvents(run.id, events([...latencies]), `metric-${benchmark}-${i}`);
+  }
+  // A scale-up run of the same benchmark: four nodes join at 1, 2, 3 and 4 s.
+  const scale = await api.createRun({
+    benchmark,
+    scenario: 'scale-up',
+    mesh: { name: 'consul' },
+    topology: { nodes: 4 },
+    startedAt: new Date(T0).toISOString(),
+  });
+  await api.postEvents(
+    scale.id,
+    [1, 2, 3, 4].map(
+      (s): ProbeEvent => ({
+        type: 'lifecycle',
+        phase: 'joined',
+        entity: `node-${s}`,
+        at: new Date(T0 + s * 1000).toISOString(),
+      }),
+    ),
+    `metric-${benchmark}-scale`,
+  );
+  await page.goto(`/history?benchmark=${benchmark}`);
+  const metric = page.getByTestId('history-metric');
+  await expect(metric).toHaveValue('p99');
+  // Propagation and scale-up metrics, no data-plane ones: no run has load results.
+  await expect(metric.locator('optgroup')).toHaveCount(2);
+  await expect(metric.locator('option[value="joined50"]')).toHaveCount(1);
+  await expect(metric.locator('option[value="loadP99"]')).toHaveCount(0);
+
+  // Time to 100 %: the slowest proxy, 100 and 110 ms.
+  await metric.selectOption('max');
+  await expect(page).toHaveURL(/metric=max/);
+  const table = page.getByTestId('history-table');
+  await expect(table.locator('thead th').nth(5)).toHaveText('time to 100 %');
+  const rows = table.locator('tbody tr');
+  await expect(rows.nth(0).locator('td').nth(5)).toHaveText(`${formatMsValue(100)} ms`);
+  await expect(rows.nth(1).locator('td').nth(5)).toHaveText(`${formatMsValue(110)} ms`);
+  await expect(page.getByTestId('history-change-points').locator('h2')).toHaveText(
+    'Change points: time to 100 %',
+  );
+
+  // Time to 50 % joined of the scale-up run: the second of four joins, 2 s after its start.
+  await metric.selectOption('joined50');
+  await page.getByTestId('history-scenario').selectOption('scale-up');
+  await expect(page).toHaveURL(/metric=joined50/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.nth(0).locator('td').nth(5)).not.toHaveText('—');
+  await expect(rows.nth(0).locator('td').nth(6)).toHaveText('exact');
+  // The link keeps the choice.
+  await page.reload();
+  await expect(metric).toHaveValue('joined50');
 });

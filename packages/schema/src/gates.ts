@@ -1,6 +1,7 @@
 // Regression gates and history: thresholds per project and benchmark, their verdict on a
 // finished run, and one number across runs.
 import { z } from 'zod';
+import { percentileAccuracy } from './accuracy.ts';
 
 /** What a gate rule or the history reads from a run: latencies in ms, within1s in %, missing a count. */
 export const METRICS = [
@@ -119,31 +120,56 @@ export const gateResult = z.object({
 });
 export type GateResult = z.infer<typeof gateResult>;
 
-export const historyQuery = z.object({
-  benchmark: z.string().min(1),
-  scenario: z.string().optional(),
-  metric: metric.default('p99'),
-  branch: z.string().optional().describe('runs labelled branch:<this>'),
-  mesh: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  maxPValue: z.coerce
-    .number()
-    .gt(0)
-    .lt(1)
-    .default(0.001)
-    .describe('change points: the largest p-value of the t-test across a change point'),
-  minMagnitude: z.coerce
-    .number()
-    .min(0)
-    .default(0.05)
-    .describe('change points: the smallest relative change of the mean kept (0.05 = 5 %)'),
+/**
+ * What a history reads from a run: the propagation metrics of its first change (METRICS),
+ * scale-up (time to N % of its nodes joined, control-plane CPU) and data plane (one load
+ * point's latencies, rate and errors).
+ */
+export const HISTORY_METRICS = [
+  ...METRICS,
+  'joined50',
+  'joined90',
+  'joined99',
+  'joined100',
+  'cpuPeak',
+  'cpuSteady',
+  'loadP50',
+  'loadP99',
+  'achievedRps',
+  'errorRate',
+] as const;
+export const historyMetric = z
+  .enum(HISTORY_METRICS)
+  .describe(
+    'propagation: p50..max in ms (max: time to 100 %), within1s %, missing; scale-up: joinedN ms to N % joined, cpuPeak and cpuSteady (after the last join) %; data plane at one load point: loadP50/loadP99 ms, achievedRps, errorRate % of requests',
+  );
+export type HistoryMetric = z.infer<typeof historyMetric>;
+
+/** Change-point settings of a request: else the project's, else the defaults. */
+const detectionOverride = {
+  maxPValue: z.coerce.number().gt(0).lt(1).optional().describe('largest p-value (0.001)'),
+  minMagnitude: z.coerce.number().min(0).optional().describe('smallest relative change (0.05)'),
   minSegment: z.coerce
     .number()
     .int()
     .min(1)
     .max(100)
-    .default(3)
-    .describe('change points: the fewest runs between two of them, so one spike is none'),
+    .optional()
+    .describe('fewest runs between (3)'),
+};
+
+export const historyQuery = z.object({
+  benchmark: z.string().min(1),
+  scenario: z.string().optional(),
+  metric: historyMetric.default('p99'),
+  branch: z.string().optional().describe('runs labelled branch:<this>'),
+  mesh: z.string().optional(),
+  project: z.string().optional().describe('project id or name: its runs only'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  mode: z.string().optional().describe('load point: mode ("both", else the most common)'),
+  connections: z.coerce.number().int().min(0).optional().describe('load point (the most)'),
+  targetRps: z.coerce.number().min(0).optional().describe('load point (the highest)'),
+  ...detectionOverride,
 });
 export type HistoryQuery = z.infer<typeof historyQuery>;
 
@@ -153,7 +179,8 @@ export const historyPoint = z.object({
   mesh: z.object({ name: z.string(), version: z.string().nullable() }),
   scenario: z.string(),
   labels: z.record(z.string(), z.string()),
-  value: z.number().nullable().describe('ms for latencies, % for within1s, a count for missing'),
+  value: z.number().nullable(),
+  accuracy: percentileAccuracy.nullable().describe('null: not a percentile or time to N %'),
 });
 export type HistoryPoint = z.infer<typeof historyPoint>;
 
@@ -177,7 +204,15 @@ export const historyChangePoint = z.object({
 export type HistoryChangePoint = z.infer<typeof historyChangePoint>;
 
 export const history = z.object({
-  metric,
+  metric: historyMetric,
+  metrics: z.array(historyMetric).describe('the metrics some of the runs have'),
+  loadPoint: z
+    .object({
+      mode: z.string(),
+      connections: z.number().int().nullable(),
+      targetRps: z.number().nullable(),
+    })
+    .nullable(),
   points: z.array(historyPoint).describe('oldest first'),
   changePoints: z
     .array(historyChangePoint)
@@ -190,6 +225,7 @@ export const history = z.object({
     minMagnitude: z.number(),
     minSegment: z.number().int(),
     windowLen: z.number().int(),
+    source: z.enum(['request', 'project', 'default']),
   }),
 });
 export type History = z.infer<typeof history>;

@@ -40,3 +40,29 @@ export const createdToken = tokenInfo.extend({
   token: z.string().describe('the token: shown this once, stored only as a hash'),
 });
 export type CreatedToken = z.infer<typeof createdToken>;
+
+/** Change-point detection: the defaults, where a project sets none and a request overrides none. */
+export const DEFAULT_DETECTION = { maxPValue: 0.001, minMagnitude: 0.05, minSegment: 3 } as const;
+
+const maxPValue = z.number().gt(0).lt(1);
+const minMagnitude = z.number().min(0);
+const minSegment = z.number().int().min(1).max(100);
+
+export const detectionSettings = z.object({ maxPValue, minMagnitude, minSegment });
+export type DetectionSettings = z.infer<typeof detectionSettings>;
+
+/** PUT /projects/{id}/detection: the settings to keep; a field left out goes back to its default. */
+export const putDetectionBody = z.strictObject({
+  maxPValue: maxPValue.optional(),
+  minMagnitude: minMagnitude.optional(),
+  minSegment: minSegment.optional(),
+});
+export type PutDetectionBody = z.infer<typeof putDetectionBody>;
+
+export const projectDetection = z.object({
+  projectId: z.uuid(),
+  detection: detectionSettings,
+  set: putDetectionBody,
+  defaults: detectionSettings,
+});
+export type ProjectDetection = z.infer<typeof projectDetection>;

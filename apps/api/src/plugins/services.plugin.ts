@@ -4,6 +4,8 @@ import { clockRepository } from '../repositories/clock.repository.ts';
 import type { Database } from '../repositories/database.ts';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { gatesRepository } from '../repositories/gates.repository.ts';
+import { lifecycleRepository } from '../repositories/lifecycle.repository.ts';
+import { metricsRepository } from '../repositories/metrics.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
 import { propagationRepository } from '../repositories/propagation.repository.ts';
 import { reportsRepository } from '../repositories/reports.repository.ts';
@@ -14,6 +16,7 @@ import { tailRepository } from '../repositories/tail.repository.ts';
 import { churnService } from '../services/churn.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gatesService } from '../services/gates.service.ts';
+import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
 import { projectsService } from '../services/projects.service.ts';
@@ -95,11 +98,24 @@ function build(
     /** Whether the database has no runs yet (first start). */
     isEmpty: () => runs.isEmpty(),
   };
+  const gates = gatesRepository(database.db);
   return {
     ...services,
     reports: reportsService({ reports: reportsRepository(database.db), ...services }),
+    history: historyService({
+      runs,
+      gates,
+      propagation: services.propagation,
+      lifecycle: lifecycleRepository(database.db),
+      metrics: metricsRepository(database),
+      results: resultsRepository(database.db),
+      projects: {
+        find: (ref) => projects.find(ref),
+        detection: (id) => projects.detection(id),
+      },
+    }),
     gates: gatesService({
-      gates: gatesRepository(database.db),
+      gates,
       runs,
       projects,
       propagation: services.propagation,

@@ -84,6 +84,15 @@ export function projectsRepository(db: Db) {
         .returning({ id: apiTokens.id });
       return rows.length > 0;
     },
+    /** The project's detection settings (null: the defaults); false when there is no project. */
+    async setDetection(id: string, detection: Record<string, number> | null): Promise<boolean> {
+      const rows = await db
+        .update(projects)
+        .set({ detection })
+        .where(eq(projects.id, id))
+        .returning({ id: projects.id });
+      return rows.length > 0;
+    },
     async countTokens(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiTokens);
       return row?.n ?? 0;

@@ -15,8 +15,6 @@ import type {
   AlertState,
   CreateThresholdBody,
   GateResult,
-  History,
-  HistoryQuery,
   Metric,
   Propagation,
   Significance,
@@ -28,7 +26,6 @@ import type {
 import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
 import { changePoints } from '../domain/change-points.ts';
 import { gateSignificance, noiseFloor } from '../domain/gate-significance.ts';
-import { historyChangePoints } from '../domain/history-change-points.ts';
 import { AppError, notFound } from '../errors.ts';
 import type {
   AlertRow,
@@ -68,9 +65,6 @@ const toAlert = (a: AlertRow): Alert => ({
 
 const seriesKeyOf = (s: Alert['series']) =>
   JSON.stringify([s.benchmark, s.scenario, s.mesh, s.branch, s.metric]);
-
-/** The split step's window over a history (Otava's default). */
-const HISTORY_WINDOW = 50;
 
 const toThreshold = (t: ThresholdRow): Threshold => ({
   id: t.id,
@@ -274,6 +268,11 @@ export function gatesService(deps: {
    * stays dismissed.
    */
   async function detectChangePoints(run: RunRow): Promise<void> {
+    // The project's settings (GET /projects/{id}/detection) over the alerting defaults.
+    const detection = {
+      ...ALERT_DETECTION,
+      ...(await projects.detection(run.projectId)).detection,
+    };
     const branch = run.labels.branch ?? null;
     const { rows } = await runs.list({
       project: run.projectId,
@@ -306,7 +305,7 @@ export function gatesService(deps: {
     const seriesKey = seriesKeyOf(series);
     const found = changePoints(
       points.map((p) => p.value),
-      ALERT_DETECTION,
+      detection,
     ).points;
     const kept = await gates.alertsOfSeries(run.projectId, seriesKey, 'change-point');
     const indexOf = new Map(points.map((p, i) => [p.runId, i]));
@@ -320,7 +319,7 @@ export function gatesService(deps: {
         after: c.meanAfter,
         change: c.forwardChange,
         pValue: c.pValue,
-        ...ALERT_DETECTION,
+        ...detection,
       };
       const same = kept.find((a) => a.runId === runId && !claimed.has(a.id));
       // Moved: a kept alert of this series within the minimum segment of the new place that
@@ -331,7 +330,7 @@ export function gatesService(deps: {
           if (claimed.has(a.id) || found.some((f) => points[f.index]?.runId === a.runId))
             return false;
           const at = indexOf.get(a.runId);
-          return at !== undefined && Math.abs(at - c.index) < ALERT_DETECTION.minSegment;
+          return at !== undefined && Math.abs(at - c.index) < detection.minSegment;
         });
       if (moved) {
         claimed.add(moved.id);
@@ -595,58 +594,6 @@ export function gatesService(deps: {
           `a gate result for run "${runRef}" (no thresholds applied when it finished)`,
         );
       return toResult(row);
-    },
-
-    async history(q: HistoryQuery, principal: Principal): Promise<History> {
-      const { rows } = await runs.list({
-        benchmark: q.benchmark,
-        scenario: q.scenario,
-        mesh: q.mesh,
-        labels: q.branch ? [['branch', q.branch]] : [],
-        sort: '-startedAt',
-        limit: q.limit,
-        offset: 0,
-        privateProjects: privateProjectsVisible(principal),
-      });
-      const points = [];
-      for (const r of rows.reverse()) {
-        const m = await metricsOfRun(r.id);
-        points.push({
-          runId: r.id,
-          startedAt: r.startedAt.toISOString(),
-          mesh: { name: r.meshName, version: r.meshVersion },
-          scenario: r.scenario,
-          labels: r.labels,
-          value: m ? m[q.metric] : null,
-        });
-      }
-      const detection = {
-        method: 'e-divisive-means-ttest' as const,
-        maxPValue: q.maxPValue,
-        minMagnitude: q.minMagnitude,
-        minSegment: q.minSegment,
-        windowLen: HISTORY_WINDOW,
-      };
-      const found = historyChangePoints(points, detection);
-      // Each change point's kept alert, when its run's finish found it in a P99 series.
-      if (q.metric === ALERT_METRIC) {
-        const projectOf = new Map(rows.map((r) => [r.id, r.projectId]));
-        for (const c of found) {
-          const projectId = projectOf.get(c.runId);
-          if (!projectId) continue;
-          const key = seriesKeyOf({
-            benchmark: q.benchmark,
-            scenario: c.scenario,
-            mesh: c.mesh,
-            branch: c.branch,
-            metric: ALERT_METRIC,
-          });
-          const kept = await gates.alertsOfSeries(projectId, key, 'change-point');
-          const a = kept.find((x) => x.runId === c.runId);
-          if (a) c.alert = { id: a.id, state: a.state as AlertState };
-        }
-      }
-      return { metric: q.metric, points, changePoints: found, detection };
     },
   };
 }

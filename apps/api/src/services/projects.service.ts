@@ -1,11 +1,15 @@
 // Projects and tokens: who may write where. Tokens are random, shown once, kept as hashes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type {
-  CreatedToken,
-  CreateProjectBody,
-  Project,
-  TokenInfo,
-  Visibility,
+import {
+  type CreatedToken,
+  type CreateProjectBody,
+  DEFAULT_DETECTION,
+  type DetectionSettings,
+  type Project,
+  type ProjectDetection,
+  type PutDetectionBody,
+  type TokenInfo,
+  type Visibility,
 } from '@meshbench/schema';
 import { ANONYMOUS, type Principal, readRefusal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -41,6 +45,25 @@ export function refuse(refusal: ReturnType<typeof writeRefusal>): void {
       refusal.message,
     );
 }
+
+/** What a project keeps of its detection settings: the fields it set, over the defaults. */
+function detectionOfRow(p: ProjectRow): ProjectDetection {
+  const set: PutDetectionBody = {};
+  const kept = p.detection ?? {};
+  for (const k of ['maxPValue', 'minMagnitude', 'minSegment'] as const)
+    if (typeof kept[k] === 'number') set[k] = kept[k];
+  return {
+    projectId: p.id,
+    detection: { ...DEFAULT_DETECTION, ...set },
+    set,
+    defaults: { ...DEFAULT_DETECTION },
+  };
+}
+
+/** A project's detection settings by id: those it set over the defaults. */
+export type DetectionOf = (
+  projectId: string,
+) => Promise<{ detection: DetectionSettings; set: PutDetectionBody }>;
 
 export function projectsService(deps: {
   projects: ProjectsRepository;
@@ -121,6 +144,34 @@ export function projectsService(deps: {
 
     async visibility(projectId: string): Promise<Visibility> {
       return (await projectOf(projectId)).visibility as Visibility;
+    },
+
+    /** The settings change points are detected with in the project's runs (history, alerts). */
+    async detection(projectId: string): Promise<ProjectDetection> {
+      const p = await projects.find(projectId);
+      if (!p) return detectionOfRow({ id: projectId, detection: null } as ProjectRow);
+      return detectionOfRow(p);
+    },
+
+    /** GET /projects/{id}/detection: whoever may read the project's runs. */
+    async readDetection(projectRef: string, principal: Principal): Promise<ProjectDetection> {
+      const project = await projectOf(projectRef);
+      if (readRefusal(principal, project.id, project.visibility as Visibility))
+        throw notFound(`project "${projectRef}"`);
+      return detectionOfRow(project);
+    },
+
+    /** PUT /projects/{id}/detection: the admin or a token of the project; {} restores the defaults. */
+    async setDetection(
+      projectRef: string,
+      body: PutDetectionBody,
+      principal: Principal,
+    ): Promise<ProjectDetection> {
+      const project = await projectOf(projectRef);
+      refuse(writeRefusal(principal, project.id));
+      const detection = Object.keys(body).length > 0 ? { ...body } : null;
+      await projects.setDetection(project.id, detection as Record<string, number> | null);
+      return detectionOfRow({ ...project, detection });
     },
 
     async createToken(

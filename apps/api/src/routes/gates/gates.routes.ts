@@ -90,12 +90,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['gates'],
         description:
-          'One number (P99, P96, within 1 s...) of the first change of each run of a benchmark, oldest first.',
+          "One metric of each run of a benchmark, oldest first: propagation (P99, P96, within 1 s... of the first change), scale-up (time to N % joined, control-plane CPU) or data plane (latency, rate and errors at one load point), with each series' change points.",
         querystring: historyQuery,
         response: { 200: history, 400: apiError },
       },
     },
-    async (request) => gates.history(request.query, request.principal),
+    async (request) => app.services.history.history(request.query, request.principal),
   );
 
   app.post(

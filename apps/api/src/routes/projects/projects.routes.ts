@@ -4,6 +4,8 @@ import {
   createProjectBody,
   createTokenBody,
   project,
+  projectDetection,
+  putDetectionBody,
   tokenInfo,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -76,6 +78,37 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => projects.tokens(request.params.id, request.principal),
+  );
+
+  app.get(
+    '/projects/:id/detection',
+    {
+      schema: {
+        tags: ['projects'],
+        description:
+          "The project's change-point detection settings: what GET /history and the alerts at a run's finish use where a request sets none; the defaults where the project set none.",
+        params: projectParams,
+        response: { 200: projectDetection, 401: apiError, 404: apiError },
+      },
+    },
+    async (request) => projects.readDetection(request.params.id, request.principal),
+  );
+
+  app.put(
+    '/projects/:id/detection',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['projects'],
+        description:
+          "Sets the whole of the project's detection settings (admin, or a token of the project); a field left out goes back to its default, {} restores every default.",
+        params: projectParams,
+        body: putDetectionBody,
+        response: { 200: projectDetection, ...errors },
+      },
+    },
+    async (request) => projects.setDetection(request.params.id, request.body, request.principal),
   );
 
   app.delete(

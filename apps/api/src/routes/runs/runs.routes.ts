@@ -94,7 +94,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         finished.status === 'finished' ? await services.gates.evaluate(finished.id) : null;
       // Corrected summaries computed now, so the finished run's first reads are warm.
       await services.propagation.warmCorrected(finished.id);
-      if (finished.status === 'finished') await services.gates.alertsAfterFinish(finished.id, gate);
+      if (finished.status === 'finished') {
+        await services.gates.alertsAfterFinish(finished.id, gate);
+        // What a history reads of the run, kept now: a history of 1,000 runs computes none.
+        await services.history.remember(finished.id);
+      }
       return { ...finished, gate };
     },
   );

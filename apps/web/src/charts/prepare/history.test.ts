@@ -2,11 +2,14 @@ import type { History } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   changePointMarks,
+  chosenMetric,
+  exactness,
   formatMetric,
   forScenario,
   historyMeshes,
   historyRows,
   historyScenarios,
+  metricOptions,
 } from './history.ts';
 
 const point = (mesh: string, value: number | null, branch = 'main') => ({
@@ -16,11 +19,14 @@ const point = (mesh: string, value: number | null, branch = 'main') => ({
   scenario: 's',
   labels: { branch, sha: 'abcdef0123456789' },
   value,
+  accuracy: null,
 });
 
 describe('history', () => {
   const history: History = {
     metric: 'p99',
+    metrics: ['p99'],
+    loadPoint: null,
     points: [point('consul', 1), point('istio', 2), point('consul', 3)],
     changePoints: [],
     detection: {
@@ -29,6 +35,7 @@ describe('history', () => {
       minMagnitude: 0.05,
       minSegment: 3,
       windowLen: 50,
+      source: 'default',
     },
   };
   it('keeps each value under its own mesh so lines do not join across meshes', () => {
@@ -118,5 +125,50 @@ describe('history', () => {
       time: Date.parse('2026-02-01T10:00:00.000Z'),
       ciUrl: '',
     });
+  });
+});
+
+describe('picking a history metric', () => {
+  it("takes the URL's metric, else P99 when the runs have it, else their first", () => {
+    expect(chosenMetric('joined90', ['p99'])).toBe('joined90');
+    expect(chosenMetric(null, null)).toBe('p99');
+    expect(chosenMetric(null, ['p50', 'p99'])).toBe('p99');
+    // A data-plane benchmark has no P99 of propagation: its first metric is shown.
+    expect(chosenMetric(null, ['loadP50', 'loadP99', 'achievedRps', 'errorRate'])).toBe('loadP50');
+    expect(chosenMetric('p98', ['joined50', 'cpuPeak'])).toBe('joined50');
+  });
+
+  it('offers the metrics the runs have, grouped by kind of run, and keeps the one shown', () => {
+    expect(metricOptions(['p99', 'max', 'joined50', 'cpuSteady'], 'p99')).toEqual([
+      {
+        group: 'Propagation',
+        metrics: [
+          { metric: 'p99', label: 'P99' },
+          { metric: 'max', label: 'time to 100 %' },
+        ],
+      },
+      {
+        group: 'Scale-up',
+        metrics: [
+          { metric: 'joined50', label: 'time to 50 % joined' },
+          { metric: 'cpuSteady', label: 'control-plane CPU, after the last join' },
+        ],
+      },
+    ]);
+    expect(metricOptions(['loadP99'], 'p99')).toEqual([
+      { group: 'Propagation', metrics: [{ metric: 'p99', label: 'P99 (no runs)' }] },
+      { group: 'Data plane', metrics: [{ metric: 'loadP99', label: 'P99 latency' }] },
+    ]);
+  });
+
+  it('reads each kind of value in its unit, and says how exact it is', () => {
+    expect(formatMetric('cpuPeak', 43.21)).toBe('43.2 %');
+    expect(formatMetric('errorRate', 0.25)).toBe('0.25 %');
+    expect(formatMetric('errorRate', 0.0125)).toBe('0.013 %');
+    expect(formatMetric('achievedRps', 1999.6)).toBe('2,000 req/s');
+    expect(exactness(null)).toBe('');
+    expect(exactness({ exact: true, method: 'raw' })).toBe('exact');
+    expect(exactness({ exact: false, method: 'reported' })).toBe('reported');
+    expect(exactness({ exact: false, method: 'hdr', relativeError: 0.001 })).toBe('±0.1 %');
   });
 });

@@ -1,6 +1,11 @@
 // History: one number of each run of a benchmark, as chart rows (one line per mesh) and
 // table rows. Pure, so the page only draws.
-import type { History } from '@meshbench/schema';
+import {
+  HISTORY_METRICS,
+  type History,
+  type HistoryMetric,
+  type PercentileAccuracy,
+} from '@meshbench/schema';
 import { formatDurationMs } from './duration.ts';
 import { formatCount } from './format.ts';
 
@@ -18,6 +23,8 @@ export interface HistoryRow {
   /** One key per mesh, holding the value for this run's mesh only. */
   [mesh: `m:${string}`]: number | null;
   value: number | null;
+  /** How exact the value is ('' for a value that is not a percentile). */
+  exactness: string;
 }
 
 export function historyRows(history: History): HistoryRow[] {
@@ -32,6 +39,7 @@ export function historyRows(history: History): HistoryRow[] {
       branch: p.labels.branch ?? '',
       sha: (p.labels.sha ?? '').slice(0, 8),
       value: p.value,
+      exactness: p.value === null ? '' : exactness(p.accuracy),
     };
     row[`m:${p.mesh.name}`] = p.value;
     return row;
@@ -101,10 +109,101 @@ export function changePointMarks(history: History): ChangePointMark[] {
   return marks.sort((a, b) => a.index - b.index);
 }
 
-/** How a metric's value reads: latencies in ms, the share in %, missing as a count. */
+/** How a metric's value reads: latencies and times in ms, shares in %, counts, rates. */
 export function formatMetric(metric: History['metric'], value: number | null): string {
   if (value === null) return '—';
-  if (metric === 'within1s') return `${value.toFixed(1)} %`;
+  if (metric === 'within1s' || metric === 'cpuPeak' || metric === 'cpuSteady')
+    return `${value.toFixed(1)} %`;
+  if (metric === 'errorRate')
+    return `${value < 0.1 && value > 0 ? value.toFixed(3) : value.toFixed(2)} %`;
   if (metric === 'missing') return formatCount(value);
+  if (metric === 'achievedRps') return `${formatCount(Math.round(value))} req/s`;
   return formatDurationMs(value);
+}
+
+/** What each metric is called on the page, by the kind of run that has it. */
+const LABELS: Record<HistoryMetric, [group: string, label: string]> = {
+  p50: ['Propagation', 'P50'],
+  p90: ['Propagation', 'P90'],
+  p95: ['Propagation', 'P95'],
+  p96: ['Propagation', 'P96'],
+  p99: ['Propagation', 'P99'],
+  'p99.9': ['Propagation', 'P99.9'],
+  mean: ['Propagation', 'mean'],
+  max: ['Propagation', 'time to 100 %'],
+  within1s: ['Propagation', '% within 1 s'],
+  missing: ['Propagation', 'proxies missing'],
+  joined50: ['Scale-up', 'time to 50 % joined'],
+  joined90: ['Scale-up', 'time to 90 % joined'],
+  joined99: ['Scale-up', 'time to 99 % joined'],
+  joined100: ['Scale-up', 'time to 100 % joined'],
+  cpuPeak: ['Scale-up', 'control-plane CPU, peak'],
+  cpuSteady: ['Scale-up', 'control-plane CPU, after the last join'],
+  loadP50: ['Data plane', 'P50 latency'],
+  loadP99: ['Data plane', 'P99 latency'],
+  achievedRps: ['Data plane', 'achieved rate'],
+  errorRate: ['Data plane', 'errors, % of requests'],
+};
+
+export const metricLabel = (m: HistoryMetric) => LABELS[m][1];
+
+export const isHistoryMetric = (v: string | null): v is HistoryMetric =>
+  v !== null && (HISTORY_METRICS as readonly string[]).includes(v);
+
+/**
+ * The metric shown: the URL's when it names one; else P99 when the runs have it (or before
+ * the first answer), else the first metric the runs have.
+ */
+export function chosenMetric(
+  fromUrl: string | null,
+  offered: readonly HistoryMetric[] | null,
+): HistoryMetric {
+  if (isHistoryMetric(fromUrl)) return fromUrl;
+  if (!offered || offered.length === 0 || offered.includes('p99')) return 'p99';
+  return offered[0] as HistoryMetric;
+}
+
+/**
+ * The metric picker's groups: the metrics these runs have, by kind of run, in the order of
+ * HISTORY_METRICS; the metric shown is kept even when no run has it.
+ */
+export function metricOptions(
+  offered: readonly HistoryMetric[],
+  shown: HistoryMetric,
+): { group: string; metrics: { metric: HistoryMetric; label: string }[] }[] {
+  const groups = new Map<string, { metric: HistoryMetric; label: string }[]>();
+  for (const m of HISTORY_METRICS) {
+    if (m !== shown && !offered.includes(m)) continue;
+    const [group, label] = LABELS[m];
+    let list = groups.get(group);
+    if (!list) {
+      list = [];
+      groups.set(group, list);
+    }
+    list.push({
+      metric: m,
+      label: m === shown && !offered.includes(m) ? `${label} (no runs)` : label,
+    });
+  }
+  return [...groups].map(([group, metrics]) => ({ group, metrics }));
+}
+
+/** How exact a value is, in a few words: "exact", "reported", "±1 %", "in [4 ms, 5 ms]". */
+export function exactness(a: PercentileAccuracy | null): string {
+  if (!a) return '';
+  if (a.exact) return 'exact';
+  if (a.relativeError !== undefined) return `±${+(a.relativeError * 100).toPrecision(2)} %`;
+  if (a.clockErrorMs !== undefined) return `±${formatDurationMs(a.clockErrorMs)} (clocks)`;
+  if (a.lower !== undefined && a.upper !== undefined && a.lower !== null && a.upper !== null)
+    return `in [${formatDurationMs(a.lower)}, ${formatDurationMs(a.upper)}]`;
+  return a.method;
+}
+
+/** Where the detection settings came from, as the page says it. */
+export function detectionSource(source: History['detection']['source']): string {
+  return source === 'project'
+    ? "the project's settings"
+    : source === 'request'
+      ? 'set in this link'
+      : 'the defaults';
 }

@@ -1,6 +1,7 @@
-// History: one number (P99, P96, % within 1 s...) across the runs of a benchmark, filtered
-// by scenario, branch and mesh, all in the URL so a history is itself a link.
-import { METRICS, type Metric } from '@meshbench/schema';
+// History: one metric (propagation, scale-up or data plane) across the runs of a benchmark,
+// filtered by scenario, branch and mesh, all in the URL so a history is itself a link.
+import type { HistoryMetric } from '@meshbench/schema';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   CartesianGrid,
@@ -15,11 +16,15 @@ import {
 } from 'recharts';
 import {
   changePointMarks,
+  chosenMetric,
+  detectionSource,
   formatMetric,
   forScenario,
   historyMeshes,
   historyRows,
   historyScenarios,
+  metricLabel,
+  metricOptions,
 } from '../../../charts/prepare/history.ts';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
@@ -28,24 +33,44 @@ import { AlertTriage } from '../components/AlertTriage.tsx';
 import { useHistory } from '../hooks/use-history.ts';
 import '../history.css';
 
-const FIELDS = ['benchmark', 'scenario', 'branch', 'mesh'] as const;
+const FIELDS = ['benchmark', 'scenario', 'branch', 'mesh', 'connections', 'targetRps'] as const;
 
 export function HistoryPage() {
   const [params, setParams] = useSearchParams();
-  const metric = (METRICS as readonly string[]).includes(params.get('metric') ?? '')
-    ? (params.get('metric') as Metric)
-    : 'p99';
   const field = (f: (typeof FIELDS)[number]) => params.get(f) || undefined;
+  const number = (f: (typeof FIELDS)[number]) => {
+    const v = Number(field(f));
+    return field(f) !== undefined && Number.isFinite(v) ? v : undefined;
+  };
+  // The metrics the benchmark's runs have, from the last answer: a benchmark without
+  // propagation opens on its first metric instead of an empty P99.
+  const [offered, setOffered] = useState<{ benchmark: string; metrics: HistoryMetric[] } | null>(
+    null,
+  );
+  const benchmark = field('benchmark');
+  const metric = chosenMetric(
+    params.get('metric'),
+    offered && offered.benchmark === benchmark ? offered.metrics : null,
+  );
   // Every scenario of the benchmark is read, and one shown: a history mixes none.
   const query = {
     metric,
-    benchmark: field('benchmark'),
+    benchmark,
     branch: field('branch'),
     mesh: field('mesh'),
+    connections: number('connections'),
+    targetRps: number('targetRps'),
     limit: 500,
   };
   const facets = useRunFacets();
   const history = useHistory(query);
+  const answered = history.data && !history.isPlaceholderData ? history.data : undefined;
+  useEffect(() => {
+    if (answered && benchmark) setOffered({ benchmark, metrics: answered.metrics });
+  }, [answered, benchmark]);
+  const options = metricOptions(history.data?.metrics ?? [], metric);
+  const loadPoint = history.data?.loadPoint ?? null;
+  const dataPlane = ['loadP50', 'loadP99', 'achievedRps', 'errorRate'].includes(metric);
   const navigate = useNavigate();
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -69,8 +94,9 @@ export function HistoryPage() {
     <div className="history-page">
       <h1>History</h1>
       <p className="muted">
-        One number of each run's first change, oldest first, for one scenario at a time. Click a
-        point to open its run.
+        One metric of each run, oldest first, for one scenario at a time: propagation (of the run's
+        first change), scale-up or data plane, whichever the runs have. Click a point to open its
+        run.
       </p>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
@@ -93,8 +119,14 @@ export function HistoryPage() {
             value={metric}
             onChange={(e) => set('metric', e.target.value)}
           >
-            {METRICS.map((m) => (
-              <option key={m}>{m}</option>
+            {options.map((g) => (
+              <optgroup key={g.group} label={g.group}>
+                {g.metrics.map((m) => (
+                  <option key={m.metric} value={m.metric}>
+                    {m.label}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
         </label>
@@ -138,6 +170,38 @@ export function HistoryPage() {
             />
           </label>
         ))}
+        {dataPlane && (
+          <>
+            <label>
+              Connections
+              <input
+                data-testid="history-connections"
+                inputMode="numeric"
+                value={params.get('connections') ?? ''}
+                onChange={(e) => set('connections', e.target.value)}
+                placeholder={
+                  loadPoint?.connections === null || !loadPoint
+                    ? 'most'
+                    : String(loadPoint.connections)
+                }
+              />
+            </label>
+            <label>
+              Target RPS
+              <input
+                data-testid="history-target-rps"
+                inputMode="numeric"
+                value={params.get('targetRps') ?? ''}
+                onChange={(e) => set('targetRps', e.target.value)}
+                placeholder={
+                  loadPoint?.targetRps === null || !loadPoint
+                    ? 'highest'
+                    : String(loadPoint.targetRps)
+                }
+              />
+            </label>
+          </>
+        )}
       </form>
       {!query.benchmark ? (
         <p className="muted">Choose a benchmark.</p>
@@ -149,6 +213,13 @@ export function HistoryPage() {
         <p className="muted">No runs match.</p>
       ) : (
         <>
+          {dataPlane && (
+            <p className="muted" data-testid="history-load-point">
+              {loadPoint
+                ? `At the load point: mode ${loadPoint.mode}, ${loadPoint.connections ?? 'unknown'} connections, ${loadPoint.targetRps === null ? 'max' : loadPoint.targetRps} RPS target.`
+                : 'These runs have no load results.'}
+            </p>
+          )}
           <div className="panel">
             <ResponsiveContainer width="100%" height={320}>
               <LineChart
@@ -209,12 +280,13 @@ export function HistoryPage() {
           </div>
           {history.data && (
             <div className="panel" data-testid="history-change-points">
-              <h2>Change points</h2>
+              <h2>Change points: {metricLabel(metric)}</h2>
               <p className="muted">
                 E-Divisive means with a t-test over each series (one scenario, mesh and branch), as
                 Apache Otava computes it: p ≤ {history.data.detection.maxPValue}, change ≥{' '}
                 {(history.data.detection.minMagnitude * 100).toFixed(0)} %, at least{' '}
-                {history.data.detection.minSegment} runs between two, so a single spike is none.
+                {history.data.detection.minSegment} runs between two, so a single spike is none (
+                {detectionSource(history.data.detection.source)}).
               </p>
               {marks.length === 0 ? (
                 <p>No change point in these runs.</p>
@@ -271,7 +343,8 @@ export function HistoryPage() {
                   <th>Branch</th>
                   <th>Commit</th>
                   <th>CI</th>
-                  <th className="num">{metric}</th>
+                  <th className="num">{metricLabel(metric)}</th>
+                  <th>Exactness</th>
                 </tr>
               </thead>
               <tbody>
@@ -295,6 +368,7 @@ export function HistoryPage() {
                       )}
                     </td>
                     <td className="num">{formatMetric(metric, r.value)}</td>
+                    <td className="muted">{r.exactness}</td>
                   </tr>
                 ))}
               </tbody>
