@@ -147,9 +147,9 @@ export function kubernetesScaleUpRun(s: KubernetesScaleUpScenario): {
       for (let pod = 0; pod < replicas; pod++) {
         const work =
           perPod(pod, newIn[k] as number) * cpuPerProxy * (1 + (connectedBy[k] as number) / 4000);
-        const prev = k === 0 ? 120 : (cpu[pod]![k - 1] as number);
-        cpu[pod]!.push(prev + 0.05 * (step / 1000) + work + mrnd.uniform(0, 0.02));
-        memory[pod]!.push(
+        const prev = k === 0 ? 120 : ((cpu[pod] as number[])[k - 1] as number);
+        (cpu[pod] as number[]).push(prev + 0.05 * (step / 1000) + work + mrnd.uniform(0, 0.02));
+        (memory[pod] as number[]).push(
           (s.mesh === 'istio' ? 140e6 : 45e6) +
             perPod(pod, connectedBy[k] as number) * memPerProxy +
             mrnd.uniform(-2e6, 2e6),
@@ -172,7 +172,7 @@ export function kubernetesScaleUpRun(s: KubernetesScaleUpScenario): {
             startTime: hr(t0 - 3_600_000),
             endTime: hr(t),
             attributes: { pod },
-            value: Math.round((cpu[i]![k] as number) * 1000) / 1000,
+            value: Math.round(((cpu[i] as number[])[k] as number) * 1000) / 1000,
           })),
         ),
       },
@@ -190,7 +190,7 @@ export function kubernetesScaleUpRun(s: KubernetesScaleUpScenario): {
             startTime: hr(t),
             endTime: hr(t),
             attributes: { pod },
-            value: Math.round(memory[i]![k] as number),
+            value: Math.round((memory[i] as number[])[k] as number),
           })),
         ),
       },
@@ -210,7 +210,7 @@ export function kubernetesScaleUpRun(s: KubernetesScaleUpScenario): {
     for (const [k, t] of times.entries()) {
       const busy = (newIn[k] as number) / 100;
       for (let pod = 0; pod < replicas; pod++) {
-        const h = histogram[pod]!;
+        const h = histogram[pod] as (typeof histogram)[number];
         const n = perPod(pod, newIn[k] as number) * (s.mesh === 'istio' ? 4 : 1);
         for (let j = 0; j < n; j++) {
           const v = mrnd.logNormal((s.mesh === 'istio' ? 0.35 : 0.6) * (1 + busy), 0.7);
