@@ -1,6 +1,7 @@
 // Regression gates and history: thresholds per project and benchmark, their verdict on a
 // finished run, and one number across runs.
 import { z } from 'zod';
+import { comparabilityPin } from './comparability.ts';
 
 /** What a gate rule or the history reads from a run: latencies in ms, within1s in %, missing a count. */
 export const METRICS = [
@@ -86,6 +87,11 @@ export const significanceQuery = z.object({
     .min(0)
     .default(0)
     .describe('the smallest difference that counts (a rule of +10 % on 800 ms: 80)'),
+  same: comparabilityPin
+    .optional()
+    .describe(
+      "mesh.version: a baseline run of another mesh version is not comparable (what a rule's same:mesh.version pins)",
+    ),
 });
 export type SignificanceQuery = z.infer<typeof significanceQuery>;
 

@@ -1,5 +1,6 @@
 // Reports: a frozen snapshot of what the screen showed for one to four runs.
 import { z } from 'zod';
+import { comparability } from './comparability.ts';
 import { timeline } from './metrics.ts';
 import { propagation } from './propagation.ts';
 import { storedLoadResult } from './results-api.ts';
@@ -58,6 +59,11 @@ export const report = z.object({
   description: z.string().describe('the headline numbers, as a link preview shows them'),
   createdAt: z.string(),
   runs: z.array(reportRun),
+  comparability: comparability
+    .nullable()
+    .describe(
+      "whether the report's runs can be compared (the compare page's warnings), checked on the runs as frozen; null for a report of one run",
+    ),
 });
 export type Report = z.infer<typeof report>;
 
