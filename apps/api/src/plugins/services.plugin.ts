@@ -12,6 +12,7 @@ import { runsRepository } from '../repositories/runs.repository.ts';
 import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
 import { churnService } from '../services/churn.service.ts';
+import { comparabilityService } from '../services/comparability.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gatesService } from '../services/gates.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
@@ -95,14 +96,17 @@ function build(
     /** Whether the database has no runs yet (first start). */
     isEmpty: () => runs.isEmpty(),
   };
+  const comparability = comparabilityService({ runs, results: services.results, projects });
   return {
     ...services,
+    comparability,
     reports: reportsService({ reports: reportsRepository(database.db), ...services }),
     gates: gatesService({
       gates: gatesRepository(database.db),
       runs,
       projects,
       propagation: services.propagation,
+      comparability,
     }),
   };
 }
