@@ -87,11 +87,8 @@ export const significanceQuery = z.object({
     .min(0)
     .default(0)
     .describe('the smallest difference that counts (a rule of +10 % on 800 ms: 80)'),
-  same: comparabilityPin
-    .optional()
-    .describe(
-      "mesh.version: a baseline run of another mesh version is not comparable (what a rule's same:mesh.version pins)",
-    ),
+  /** mesh.version: a baseline of another mesh version is not comparable. */
+  same: comparabilityPin.optional(),
 });
 export type SignificanceQuery = z.infer<typeof significanceQuery>;
 

@@ -59,11 +59,8 @@ export const report = z.object({
   description: z.string().describe('the headline numbers, as a link preview shows them'),
   createdAt: z.string(),
   runs: z.array(reportRun),
-  comparability: comparability
-    .nullable()
-    .describe(
-      "whether the report's runs can be compared (the compare page's warnings), checked on the runs as frozen; null for a report of one run",
-    ),
+  /** The compare page's warnings, on the frozen runs; null for one run. */
+  comparability: comparability.nullable(),
 });
 export type Report = z.infer<typeof report>;
 
