@@ -92,7 +92,9 @@ export function comparabilityService(deps: {
         const base = await runs.find(id);
         if (!base) continue;
         const where =
-          baselineRunIds.length === 1 ? 'in the baseline' : `in baseline run ${base.id.slice(0, 8)}`;
+          baselineRunIds.length === 1
+            ? 'in the baseline'
+            : `in baseline run ${base.id.slice(0, 8)}`;
         for (const w of comparabilityOf([await facts(base, where), here], same)) {
           // The run's own shortfalls are said once, not once per baseline run.
           if (w.runIds.length === 1 && w.runIds[0] === run.id && seen.has(w.kind)) continue;
@@ -121,7 +123,10 @@ export function comparabilityService(deps: {
         all.push(
           await facts(
             run,
-            whereRun({ id: run.id, mesh: { name: run.meshName, version: run.meshVersion } }, i === 0),
+            whereRun(
+              { id: run.id, mesh: { name: run.meshName, version: run.meshVersion } },
+              i === 0,
+            ),
           ),
         );
       return comparabilityOfRuns(all, same);
