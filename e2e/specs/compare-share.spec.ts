@@ -164,6 +164,7 @@ test.describe('comparing three meshes and sharing the comparison', () => {
     await expect(page.getByTestId('run-card')).toHaveCount(3);
     await expect(page.getByTestId('delta-table')).toBeVisible();
     await expect(page.getByTestId('compare-warning')).toHaveCount(0); // same scenario and size
+    await expect(page.getByTestId('comparability-warning')).toHaveCount(0);
     await checkDeltas(page);
 
     // Charts: three curves on one chart, three histograms, three stacked tail bars.
@@ -239,6 +240,45 @@ test.describe('comparing three meshes and sharing the comparison', () => {
       formatDurationMs(summaries[1]?.percentiles.find((x) => x.p === 99)?.ms),
     );
   });
+});
+
+test('a comparison of a run short of its target rate says it is not comparable, and why', async ({
+  page,
+  baseURL,
+}) => {
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  const benchmark = `e2e-notcomp-${randomUUID().slice(0, 8)}`;
+  // Istio's perf CSV (istio/tools fortio.py --csv): the target rate is in the label (1,000).
+  const csv = (achieved: number) =>
+    [
+      'StartTime,ActualDuration,Labels,NumThreads,ActualQPS,p50,p90,p99',
+      `2026-02-01T10:00:00Z,240,0377ba4f_qps_1000_c_64_1024_v2-nullvm_both,64,${achieved},1046,1424,2682`,
+    ].join('\n');
+  const ids: string[] = [];
+  for (const [mesh, achieved] of [
+    ['istio', 1000],
+    ['linkerd', 940],
+  ] as const) {
+    const run = await api.createRun({
+      benchmark,
+      scenario: 'fortio-1000qps',
+      mesh: { name: mesh, version: '1.0.0' },
+    });
+    await api.postResults(run.id, csv(achieved), 'istio-csv');
+    ids.push(run.id);
+  }
+  await page.goto(`/compare?runs=${ids.join(',')}`);
+  const warning = page.getByTestId('comparability-warning');
+  await expect(warning).toBeVisible();
+  // 940 of 1,000 RPS is 6 % below the target: more than the 5 % allowed.
+  await expect(warning.locator('li[data-kind="rps-shortfall"]')).toHaveText(
+    `Load short of its target rate: achieved RPS below target by more than 5 % in linkerd 1.0.0 (run ${ids[1]?.slice(0, 8)}): 940 of 1,000 RPS (6 % below) at both, 64 connections, 1,000 RPS target`,
+  );
+  await expect(warning.locator('li')).toHaveCount(1);
+  // Above the comparison: right below the run cards.
+  const cards = await page.getByTestId('run-card').first().boundingBox();
+  const box = await warning.boundingBox();
+  expect(box && cards && box.y >= cards.y + cards.height).toBe(true);
 });
 
 test('a comparison needs two to four runs', async ({ page }) => {

@@ -19,6 +19,7 @@ import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import type { Database } from './repositories/database.ts';
+import compareRoutes from './routes/compare/compare.routes.ts';
 import eventsRoutes from './routes/events/events.routes.ts';
 import gatesRoutes from './routes/gates/gates.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(tailRoutes);
       await api.register(perfettoRoutes);
       await api.register(reportsRoutes);
+      await api.register(compareRoutes);
       await api.register(resultsRoutes, { maxResultBytes: config.maxResultBytes });
       await api.register(metricsRoutes);
       await api.register(ingestRoutes);

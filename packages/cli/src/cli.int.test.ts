@@ -201,6 +201,35 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect((await cli(['export', slower], env)).code).toBe(2);
   });
 
+  it('gates: a rule pinned with same:mesh.version against another version passes as not comparable, and says why', async () => {
+    const base = await create();
+    await cli(['events', base, eventsFile(50, (i) => (i + 1) * 10)], env);
+    // Every proxy 20 % slower, on another version: a regression if the versions were one.
+    const other = await create(['--mesh', 'consul@1.10.0']);
+    await cli(['events', other, eventsFile(50, (i) => (i + 1) * 12)], env);
+    const pinned = await cli(
+      ['compare', other, '--baseline', base, '--fail-on', 'p99>+10% same:mesh.version'],
+      env,
+    );
+    expect(pinned.code, pinned.stderr).toBe(0);
+    const reason =
+      'different mesh version, pinned by same:mesh.version: 1.10.0 here, 1.9.5 in the baseline';
+    expect(pinned.stdout).toContain('✅ all 1 rules passed (⚠️ 1 not comparable)');
+    expect(pinned.stdout).toContain(
+      `- \`p99>+10% same:mesh.version\`: ⚠️ not comparable: ${reason}`,
+    );
+    // The check of the two runs, as the compare page words it, above the table.
+    expect(pinned.stdout).toContain(
+      `- different mesh version, pinned by same:mesh.version: 1.10.0 in consul 1.10.0 (run ${other.slice(0, 8)}), 1.9.5 in consul 1.9.5 (run ${base.slice(0, 8)}, the baseline)`,
+    );
+    const unpinned = await cli(
+      ['compare', other, '--baseline', base, '--fail-on', 'p99>+10%'],
+      env,
+    );
+    expect(unpinned.code).toBe(1);
+    expect(unpinned.stdout).not.toContain('Not comparable');
+  });
+
   it('takes the run of the merge base on the target branch as a pull request baseline', async () => {
     const scenario = `merge-base-${Date.now()}`;
     const mk = async (scale: number, labels: string[]) => {

@@ -10,6 +10,7 @@ import {
   medianMetrics,
   metricsOf,
   parseRule,
+  type Rule,
   RuleError,
 } from '@meshbench/gates';
 import {
@@ -242,6 +243,28 @@ async function mergeBaseBaseline(
   return base.id;
 }
 
+/**
+ * Why the run and a baseline run cannot be compared (the compare page's warnings), pinned as
+ * any rule pins it: what every rule's verdict stands on, said once above them.
+ */
+async function comparabilityWarnings(
+  ctx: Ctx,
+  runId: string,
+  baselineId: string | undefined,
+  rules: Rule[],
+): Promise<string[]> {
+  if (baselineId === undefined) return [];
+  const same = rules.find((r) => r.same.length > 0)?.same[0];
+  try {
+    const c = await ctx.api.compare.comparability({ runs: `${baselineId},${runId}`, same });
+    return c.warnings.map((w) => w.reason);
+  } catch (error) {
+    // A server from before the check: the rules' own significance verdicts still say it.
+    if (error instanceof ApiRequestError && error.status === 404) return [];
+    throw error;
+  }
+}
+
 async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): Promise<number> {
   const rules = ((values['fail-on'] as string[] | undefined) ?? []).map(parseRule);
   let baselineRef = values.baseline as string | undefined;
@@ -251,6 +274,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
   const current = metricsOf(await propagationOf(ctx, run, changeId));
 
   let baseline: Metrics | null = null;
+  let baselineId: string | undefined;
   let baselineLabel = 'none';
   let compareUrl: string | undefined = `${ctx.url}/runs/${run.id}`;
   if (baselineRef?.startsWith('branch:')) {
@@ -276,6 +300,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
     baselineLabel = `median of the last ${all.length} finished run(s) on ${branch}`;
   } else if (baselineRef) {
     const base = await ctx.api.runs.get(baselineRef);
+    baselineId = base.id;
     baseline = metricsOf(await propagationOf(ctx, base, changeId));
     baselineLabel = `run ${base.id} (${base.mesh.name}${base.mesh.version ? ` ${base.mesh.version}` : ''}, ${base.startedAt})`;
     compareUrl = `${ctx.url}/compare?runs=${base.id},${run.id}`;
@@ -302,6 +327,8 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
         last: Number(values.last ?? 5),
         metric: rule.metric,
         minEffectMs: Math.abs(rule.value * v.baseline),
+        // A rule's same:mesh.version: a baseline of another version is not comparable.
+        same: rule.same[0],
       });
     } catch (error) {
       if (error instanceof ApiRequestError && error.status === 404) continue;
@@ -313,8 +340,17 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
     }
   }
   const failed = verdicts.some((v) => v.failed);
+  const notComparable = await comparabilityWarnings(ctx, run.id, baselineId, rules);
   const title = `${run.mesh.name}${run.mesh.version ? ` ${run.mesh.version}` : ''} · ${run.benchmark} / ${run.scenario}`;
-  const md = markdownSummary({ title, baselineLabel, current, baseline, verdicts, compareUrl });
+  const md = markdownSummary({
+    title,
+    baselineLabel,
+    current,
+    baseline,
+    verdicts,
+    compareUrl,
+    notComparable,
+  });
   // Within GitHub's limits: the job summary's 1 MiB, a PR comment's 65,536 characters.
   if (ctx.env.GITHUB_STEP_SUMMARY)
     appendFileSync(
@@ -329,6 +365,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
           current,
           baselineMetrics: baseline,
           passed: !failed,
+          notComparable,
           verdicts: verdicts.map((v) => ({
             rule: v.rule.text,
             current: v.current,

@@ -44,6 +44,42 @@ describe('markdownSummary', () => {
   });
 });
 
+describe('markdownSummary of runs that cannot be compared', () => {
+  it('marks a rule that passed only as not comparable, says why, and lists the warnings', () => {
+    const current = m({ p99: 1000 });
+    const baseline = m({});
+    const reason =
+      'different mesh version, pinned by same:mesh.version: 1.18.0 here, 1.17.0 in the baseline';
+    const verdict = {
+      ...evaluate(parseRule('p99>+10% same:mesh.version'), current.p99, baseline.p99),
+      failed: false,
+      significance: {
+        verdict: 'not-comparable' as const,
+        reason,
+        noiseFloorMs: null,
+        metric: 'p99',
+        baseline: 'run abc',
+      },
+    };
+    const md = markdownSummary({
+      title: 'consul · endpoint-propagation',
+      baselineLabel: 'run abc',
+      current,
+      baseline,
+      verdicts: [verdict],
+      notComparable: [reason],
+    });
+    expect(md).toContain('✅ all 1 rules passed (⚠️ 1 not comparable) · baseline: run abc');
+    expect(md).toContain(`**⚠️ Not comparable with the baseline:**\n\n- ${reason}\n`);
+    expect(md).toContain(
+      '| p99 | 800.0 ms | 1000.0 ms | +200 ms (+25.0 %) 🔺 | ⚠️ `p99>+10% same:mesh.version` |',
+    );
+    expect(md).toContain(
+      `- \`p99>+10% same:mesh.version\`: ⚠️ not comparable: ${reason} (noise floor not measured)`,
+    );
+  });
+});
+
 describe('fitMarkdown', () => {
   it('leaves Markdown that fits as it is', () => {
     expect(fitMarkdown('a\nb\n', 100)).toBe('a\nb\n');

@@ -37,7 +37,13 @@ export interface Summary {
   baseline: Metrics | null;
   verdicts: GateLine[];
   compareUrl?: string | undefined;
+  /** Why the run and its baseline run cannot be compared (the compare page's warnings). */
+  notComparable?: string[] | undefined;
 }
+
+const notComparable = (v: GateLine) => v.significance?.verdict === 'not-comparable';
+/** A rule's cell: failed, passed, or passed only because the runs could not be compared. */
+const mark = (v: GateLine) => (v.failed ? '❌' : notComparable(v) ? '⚠️' : '✅');
 
 export function markdownSummary(s: Summary): string {
   const failed = s.verdicts.filter((v) => v.failed);
@@ -47,7 +53,18 @@ export function markdownSummary(s: Summary): string {
       : s.verdicts.length > 0
         ? `✅ all ${s.verdicts.length} rules passed`
         : 'no rules given';
-  const lines = [`### meshbench: ${s.title}`, '', `${head} · baseline: ${s.baselineLabel}`, ''];
+  const untested = s.verdicts.filter(notComparable).length;
+  const lines = [
+    `### meshbench: ${s.title}`,
+    '',
+    `${head}${untested > 0 ? ` (⚠️ ${untested} not comparable)` : ''} · baseline: ${s.baselineLabel}`,
+    '',
+  ];
+  if (s.notComparable?.length) {
+    lines.push('**⚠️ Not comparable with the baseline:**', '');
+    for (const reason of s.notComparable) lines.push(`- ${reason}`);
+    lines.push('');
+  }
   lines.push(
     '| metric | baseline | current | delta | verdict |',
     '| --- | ---: | ---: | ---: | --- |',
@@ -56,9 +73,7 @@ export function markdownSummary(s: Summary): string {
   for (const metric of ['p50', 'p90', 'p96', 'p99', 'p99.9', 'within1s', 'missing'] as Metric[]) {
     const verdicts = s.verdicts.filter((v) => v.rule.metric === metric);
     const verdict =
-      verdicts.length === 0
-        ? ''
-        : verdicts.map((v) => `${v.failed ? '❌' : '✅'} \`${v.rule.text}\``).join(' ');
+      verdicts.length === 0 ? '' : verdicts.map((v) => `${mark(v)} \`${v.rule.text}\``).join(' ');
     const base = s.baseline ? s.baseline[metric] : null;
     lines.push(
       `| ${metric} | ${fmt(metric, base)} | ${fmt(metric, s.current[metric])} | ${delta(metric, s.current[metric], base)} | ${verdict} |`,
@@ -67,7 +82,7 @@ export function markdownSummary(s: Summary): string {
   }
   for (const v of ruled.values()) {
     lines.push(
-      `| ${v.rule.metric} | ${fmt(v.rule.metric, v.baseline)} | ${fmt(v.rule.metric, v.current)} | ${delta(v.rule.metric, v.current, v.baseline)} | ${v.failed ? '❌' : '✅'} \`${v.rule.text}\` |`,
+      `| ${v.rule.metric} | ${fmt(v.rule.metric, v.baseline)} | ${fmt(v.rule.metric, v.current)} | ${delta(v.rule.metric, v.current, v.baseline)} | ${mark(v)} \`${v.rule.text}\` |`,
     );
   }
   for (const v of failed) lines.push('', `- \`${v.rule.text}\`: ${v.reason}`);

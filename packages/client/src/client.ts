@@ -3,6 +3,8 @@
 import {
   alert,
   changeList,
+  comparability,
+  type comparabilityQuery,
   createdReport,
   createdToken,
   type createProjectBody,
@@ -70,6 +72,7 @@ export type StageGapQuery = QueryOf<typeof stageGapQuery>;
 export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type SignificanceQuery = QueryOf<typeof significanceQuery>;
+export type ComparabilityQuery = QueryOf<typeof comparabilityQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
 export type SeriesQuery = QueryOf<typeof seriesQuery>;
 export type PointsQuery = QueryOf<typeof pointsQuery>;
@@ -95,6 +98,7 @@ const enc = encodeURIComponent;
 export const paths = {
   health: () => '/health',
   history: (q: HistoryQuery) => `/history${queryString(q)}`,
+  comparability: (q: ComparabilityQuery) => `/compare/comparability${queryString(q)}`,
   ingestStats: () => '/ingest/stats',
   statsdStats: () => '/statsd/stats',
   projects: () => '/projects',
@@ -243,6 +247,12 @@ export function createClient(transport: Transport) {
         call('PATCH', '/alerts/{id}', paths.alert(alertId), alert, opts, json(body)),
       deleteThreshold: (thresholdId: string, opts?: CallOptions) =>
         call('DELETE', '/thresholds/{id}', paths.threshold(thresholdId), nothing, opts),
+    },
+
+    compare: {
+      /** Whether the runs (the first the baseline) can be compared: the compare page's warnings. */
+      comparability: (q: ComparabilityQuery, opts?: CallOptions) =>
+        get('/compare/comparability', paths.comparability(q), comparability, opts),
     },
 
     reports: {

@@ -20,6 +20,19 @@ describe('parseRule', () => {
     expect(parseRule('p99.9>=2s')).toMatchObject({ metric: 'p99.9', op: '>=', value: 2000 });
     expect(parseRule('missing>0')).toMatchObject({ metric: 'missing', value: 0 });
   });
+  it('reads what a relative rule pins, after it', () => {
+    expect(parseRule('p99>+10%').same).toEqual([]);
+    expect(parseRule('p99>+10% same:mesh.version')).toMatchObject({
+      metric: 'p99',
+      value: 0.1,
+      relative: true,
+      same: ['mesh.version'],
+    });
+    expect(parseRule(' p99 > +10 %  SAME:Mesh.Version ').same).toEqual(['mesh.version']);
+    expect(() => parseRule('p99>+10% same:platform')).toThrow(/cannot pin "platform"/);
+    expect(() => parseRule('p99>1500ms same:mesh.version')).toThrow(/only a rule relative/);
+    expect(() => parseRule('same:mesh.version')).toThrow(/cannot read/);
+  });
   it('says what is wrong with a bad rule', () => {
     expect(() => parseRule('p98>+10%')).toThrow(/unknown metric "p98"/);
     expect(() => parseRule('p99>+10ms')).toThrow(RuleError);

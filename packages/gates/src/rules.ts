@@ -1,6 +1,8 @@
 // Gate rules: "p99>+10%" (relative to the baseline), "within1s<95%" (absolute share),
-// "p99>1500ms" (absolute latency). A rule names when the build fails.
-import { METRICS, type Metric } from '@meshbench/schema';
+// "p99>1500ms" (absolute latency). A rule names when the build fails. A rule may pin what
+// the baseline must share with the run: "p99>+10% same:mesh.version" holds a run against a
+// baseline of another mesh version as not comparable instead of testing it.
+import { type ComparabilityPin, comparabilityPin, METRICS, type Metric } from '@meshbench/schema';
 
 /** Latencies are lower-is-better; the share within 1 s is higher-is-better. */
 export const higherIsBetter = (m: Metric) => m === 'within1s';
@@ -12,17 +14,43 @@ export interface Rule {
   /** Relative: fraction of the baseline (+0.10 for +10 %); absolute: the bound. */
   value: number;
   relative: boolean;
+  /** What the run and its baseline must share to be compared ("same:mesh.version"). */
+  same: Pin[];
 }
+
+/** What a rule can pin: `same:<pin>` after the rule. */
+export const PINS = comparabilityPin.options;
+export type Pin = ComparabilityPin;
 
 export class RuleError extends Error {}
 
 const RULE = /^\s*([a-z0-9.]+)\s*(>=|<=|>|<)\s*([+-])?(\d+(?:\.\d+)?)\s*(%|ms|s)?\s*$/i;
+const PIN = /^same:(.*)$/i;
+
+/** The pins after a rule ("same:mesh.version"), and the rule's text without them. */
+function readPins(text: string): { rest: string; same: Pin[] } {
+  const words = text.trim().split(/\s+/);
+  const same: Pin[] = [];
+  while (words.length > 1) {
+    const m = PIN.exec(words[words.length - 1] as string);
+    if (!m) break;
+    const pin = (m[1] as string).toLowerCase();
+    if (!(PINS as readonly string[]).includes(pin))
+      throw new RuleError(
+        `cannot pin "${m[1]}" in "${text}"; one of ${PINS.map((p) => `same:${p}`).join(', ')}`,
+      );
+    if (!same.includes(pin as Pin)) same.unshift(pin as Pin);
+    words.pop();
+  }
+  return { rest: words.join(' '), same };
+}
 
 export function parseRule(text: string): Rule {
-  const m = RULE.exec(text);
+  const { rest, same } = readPins(text);
+  const m = RULE.exec(rest);
   if (!m) {
     throw new RuleError(
-      `cannot read the rule "${text}": expected <metric><op><value>, e.g. 'p99>+10%', 'within1s<95%', 'p99>1500ms'`,
+      `cannot read the rule "${text}": expected <metric><op><value>[ same:mesh.version], e.g. 'p99>+10%', 'within1s<95%', 'p99>1500ms', 'p99>+10% same:mesh.version'`,
     );
   }
   const [, name, op, sign, number, unit] = m;
@@ -48,7 +76,11 @@ export function parseRule(text: string): Rule {
       );
     if (unit === 's') value *= 1000;
   }
-  return { text, metric, op: op as Rule['op'], value, relative };
+  if (same.length > 0 && !relative)
+    throw new RuleError(
+      `"${text}": only a rule relative to a baseline can pin what the baseline shares`,
+    );
+  return { text, metric, op: op as Rule['op'], value, relative, same };
 }
 
 export interface Verdict {

@@ -2,6 +2,7 @@
 // finished run, and one number across runs.
 import { z } from 'zod';
 import { percentileAccuracy } from './accuracy.ts';
+import { comparabilityPin } from './comparability.ts';
 
 /** What a gate rule or the history reads from a run: latencies in ms, within1s in %, missing a count. */
 export const METRICS = [
@@ -87,6 +88,8 @@ export const significanceQuery = z.object({
     .min(0)
     .default(0)
     .describe('the smallest difference that counts (a rule of +10 % on 800 ms: 80)'),
+  /** mesh.version: a baseline of another mesh version is not comparable. */
+  same: comparabilityPin.optional(),
 });
 export type SignificanceQuery = z.infer<typeof significanceQuery>;
 

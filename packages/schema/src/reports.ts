@@ -1,5 +1,6 @@
 // Reports: a frozen snapshot of what the screen showed for one to four runs.
 import { z } from 'zod';
+import { comparability } from './comparability.ts';
 import { timeline } from './metrics.ts';
 import { propagation } from './propagation.ts';
 import { storedLoadResult } from './results-api.ts';
@@ -58,6 +59,8 @@ export const report = z.object({
   description: z.string().describe('the headline numbers, as a link preview shows them'),
   createdAt: z.string(),
   runs: z.array(reportRun),
+  /** The compare page's warnings, on the frozen runs; null for one run. */
+  comparability: comparability.nullable(),
 });
 export type Report = z.infer<typeof report>;
 

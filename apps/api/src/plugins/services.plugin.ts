@@ -14,6 +14,7 @@ import { runsRepository } from '../repositories/runs.repository.ts';
 import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
 import { churnService } from '../services/churn.service.ts';
+import { comparabilityService } from '../services/comparability.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gatesService } from '../services/gates.service.ts';
 import { historyService } from '../services/history.service.ts';
@@ -99,8 +100,10 @@ function build(
     isEmpty: () => runs.isEmpty(),
   };
   const gates = gatesRepository(database.db);
+  const comparability = comparabilityService({ runs, results: services.results, projects });
   return {
     ...services,
+    comparability,
     reports: reportsService({ reports: reportsRepository(database.db), ...services }),
     history: historyService({
       runs,
@@ -119,6 +122,7 @@ function build(
       runs,
       projects,
       propagation: services.propagation,
+      comparability,
     }),
   };
 }

@@ -13,6 +13,7 @@ import {
 import type {
   Alert,
   AlertState,
+  ComparabilityPin,
   CreateThresholdBody,
   GateResult,
   Metric,
@@ -34,6 +35,7 @@ import type {
   ThresholdRow,
 } from '../repositories/gates.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import type { ComparabilityService } from './comparability.service.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 
@@ -88,8 +90,9 @@ export function gatesService(deps: {
   runs: RunsRepository;
   projects: ProjectsService;
   propagation: PropagationService;
+  comparability: ComparabilityService;
 }) {
-  const { gates, runs, projects, propagation } = deps;
+  const { gates, runs, projects, propagation, comparability } = deps;
 
   /**
    * Runs' first-change summaries, each read once for one use case: a run's rules, their
@@ -220,6 +223,7 @@ export function gatesService(deps: {
     metric: Metric,
     minEffectMs: number,
     read: SummaryReader,
+    same: readonly ComparabilityPin[],
   ): Promise<Significance> {
     const repeats = await repeatGroups(run, read);
     return gateSignificance({
@@ -232,7 +236,7 @@ export function gatesService(deps: {
           g.map((m) => m[metric]).filter((x): x is number => x !== null),
         ),
       ),
-      notComparable: await incomparable(run, baselineRunIds),
+      notComparable: await incomparable(run, baselineRunIds, same),
       clockErrorMs: await largestClockError([run.id, ...baselineRunIds], read),
     });
   }
@@ -246,18 +250,14 @@ export function gatesService(deps: {
     return largest;
   }
 
-  /** Why a baseline of one run cannot be held against this run, if it cannot. */
-  async function incomparable(run: RunRow, runIds: string[]): Promise<string | undefined> {
-    if (runIds.length !== 1) return undefined;
-    const base = await runs.find(runIds[0] as string);
-    if (!base) return undefined;
-    for (const key of ['nodes', 'instances'] as const) {
-      const a = run.topology?.[key];
-      const b = base.topology?.[key];
-      if (a !== undefined && b !== undefined && a !== b)
-        return `different topology: ${key} ${a} here, ${b} in the baseline`;
-    }
-    return undefined;
+  /** Why the baseline runs cannot be held against this run, if they cannot. */
+  async function incomparable(
+    run: RunRow,
+    runIds: string[],
+    same: readonly ComparabilityPin[],
+  ): Promise<string | undefined> {
+    const warnings = await comparability.againstBaseline(run, runIds, same);
+    return warnings.length > 0 ? warnings.map((w) => w.reason).join('; ') : undefined;
   }
 
   /**
@@ -513,6 +513,7 @@ export function gatesService(deps: {
             rule.metric,
             Math.abs(rule.value * v.baseline),
             read,
+            rule.same,
           );
           verdict.significance = significance;
           // The fixed rule says how large a change matters; the runs must also show one.
@@ -578,7 +579,14 @@ export function gatesService(deps: {
       const baseline = await baselineOf(run, q.baseline, q.last, read);
       if (baseline.runIds.length === 0)
         throw notFound(`a baseline with observations: ${baseline.label}`);
-      const s = await significanceOf(run, baseline.runIds, q.metric, q.minEffectMs, read);
+      const s = await significanceOf(
+        run,
+        baseline.runIds,
+        q.metric,
+        q.minEffectMs,
+        read,
+        q.same ? [q.same] : [],
+      );
       return { ...s, metric: q.metric, baseline: baseline.label.replace('median of', 'pooled') };
     },
 

@@ -5,6 +5,7 @@ import type { CreatedReport, CreateReportBody, Report, ReportRun, Run } from '@m
 import { type Principal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { ReportsRepository } from '../repositories/reports.repository.ts';
+import { comparabilityOfRuns, factsOf, whereRun } from './comparability.service.ts';
 import { refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 import type { ResultsService } from './results.service.ts';
@@ -117,6 +118,15 @@ export function reportsService(deps: {
         description: snapshot.description,
         createdAt: row.createdAt.toISOString(),
         runs: snapshot.runs,
+        // Checked on the runs as frozen, so a report made before the check has it too.
+        comparability:
+          snapshot.runs.length < 2
+            ? null
+            : comparabilityOfRuns(
+                snapshot.runs.map(({ run, loadResults }, i) =>
+                  factsOf(run, loadResults, whereRun(run, i === 0)),
+                ),
+              ),
       };
     },
 

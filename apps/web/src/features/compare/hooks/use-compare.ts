@@ -3,7 +3,7 @@
 // linear histograms over one range for all when asked for, and, once the numbers are on
 // screen, the tails (the slowest read); beside them the runs' load results and timelines.
 import type { Change, HistogramScale, Propagation } from '@meshbench/schema';
-import { keepPreviousData, queryOptions, useQueries } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { meshbench } from '../../../api/client.ts';
 import { type PropagationParams, propagationQuery } from '../../../api/urls.ts';
 import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
@@ -106,6 +106,15 @@ export function useTails(
         enabled: enabled && changeId !== '',
       };
     }),
+  });
+}
+
+/** Whether the runs (the first the baseline) can be compared: the API's one check. */
+export function useComparability(runIds: string[]) {
+  return useQuery({
+    queryKey: ['comparability', runIds],
+    queryFn: ({ signal }) =>
+      meshbench.compare.comparability({ runs: runIds.join(',') }, { signal }),
   });
 }
 

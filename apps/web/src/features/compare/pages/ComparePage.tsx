@@ -6,6 +6,7 @@ import { changeTailUrl } from '../../../api/urls.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ShareButton } from '../../../ui/ShareButton.tsx';
 import { ChangeComparison } from '../components/ChangeComparison.tsx';
+import { ComparabilityWarning } from '../components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../components/DifferencesWarning.tsx';
 import { LoadOverlayPanel } from '../components/LoadOverlayPanel.tsx';
 import { RunCards } from '../components/RunCards.tsx';
@@ -14,6 +15,7 @@ import {
   MAX_COMPARED,
   MIN_COMPARED,
   parseCompareRuns,
+  useComparability,
   useComparedRuns,
   useLinearHistograms,
   useLoadResults,
@@ -86,6 +88,7 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
     (pairs[0]?.changes ?? []) as (Pick<Change, 'id' | 'expected'> | null)[],
   );
   const loadResults = useLoadResults(runs.map((r) => r.id));
+  const comparability = useComparability(runs.map((r) => r.id));
   const timelines = useTimelines(runs.map((r) => r.id));
   const timelineData = timelines.map((q) => (q.isError ? null : q.data));
   const timelineError = timelines.find((q) => q.isError)?.error;
@@ -95,6 +98,10 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
   return (
     <>
       <RunCards runs={compared} linkToRuns />
+      {comparability.isError && (
+        <ErrorMessage error={comparability.error} what="whether the runs are comparable" />
+      )}
+      <ComparabilityWarning comparability={comparability.data} />
       <DifferencesWarning differences={differences} />
       {pairs.length === 0
         ? nothing && (

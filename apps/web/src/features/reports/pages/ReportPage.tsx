@@ -7,6 +7,7 @@ import { ApiRequestError } from '../../../api/client.ts';
 import { formatTimestamp } from '../../../charts/prepare/format.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChangeComparison } from '../../compare/components/ChangeComparison.tsx';
+import { ComparabilityWarning } from '../../compare/components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../../compare/components/DifferencesWarning.tsx';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { RunCards } from '../../compare/components/RunCards.tsx';
@@ -63,6 +64,7 @@ function ReportBody({ report }: { report: Report }) {
       ) : (
         <>
           <RunCards runs={view.runs} linkToRuns={false} />
+          <ComparabilityWarning comparability={report.comparability} />
           <DifferencesWarning differences={view.differences} />
           {view.pairs.map((pair) => (
             <FrozenChangeComparison key={pair.title} runs={view.runs} pair={pair} />

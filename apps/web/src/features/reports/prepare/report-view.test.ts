@@ -42,6 +42,7 @@ describe('reportView', () => {
       description: 'd',
       createdAt: '2026-02-01T10:00:00Z',
       runs: [frozen('consul', 'a', 178000), frozen('istio', 'b', 2000)],
+      comparability: null,
     };
     const view = reportView(report);
     expect(view.runs.map((r) => [r.key, r.label])).toEqual([
