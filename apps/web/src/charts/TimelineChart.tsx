@@ -34,6 +34,8 @@ export interface TimelineMarker {
   at: number;
   /** Drawn beside the mark; omitted on charts that only repeat another's marks. */
   label?: string;
+  /** A level's label below its line rather than above (the lower of two close levels). */
+  below?: boolean;
 }
 
 function TimelineTooltip({
@@ -216,7 +218,12 @@ export function TimelineChart({
                 ifOverflow="extendDomain"
                 label={
                   m.label
-                    ? { value: m.label, position: 'insideTopLeft', fontSize: 11, fill: '#374151' }
+                    ? {
+                        value: m.label,
+                        position: m.below ? 'insideBottomLeft' : 'insideTopLeft',
+                        fontSize: 11,
+                        fill: '#374151',
+                      }
                     : undefined
                 }
               />

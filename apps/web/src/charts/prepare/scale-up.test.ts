@@ -2,6 +2,7 @@ import type { Timeline } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   axisTitle,
+  joinMarkers,
   pendingPoints,
   ratePoints,
   scaleUpNumbers,
@@ -187,5 +188,28 @@ describe('scaleUpNumbers', () => {
     // Pending 0, 4, 12-4=8, 18-12=6, 20-18=2: peak 8, 2 at the end.
     expect(byId['peak-pending']?.value).toBe('8');
     expect(byId['peak-pending']?.note).toContain('2 at the end');
+  });
+});
+
+describe('joinMarkers', () => {
+  const joined = phase('joined', [1], 1000, [220_000, 467_000, 533_000, 543_000]);
+  it('labels 50/90/99/100 % and leaves off a label that would print over the next', () => {
+    // On 15 min (900 s) the gap under 6 % is 54 s: 99 % is 10 s before 100 %.
+    expect(joinMarkers(joined, [0, 900_000])).toEqual([
+      { axis: 'x', at: 220_000, label: '50 %' },
+      { axis: 'x', at: 467_000, label: '90 %' },
+      { axis: 'x', at: 533_000 },
+      { axis: 'x', at: 543_000, label: 'all joined' },
+    ]);
+    // Zoomed to 100 s, 10 s is room enough.
+    expect(joinMarkers(joined, [500_000, 600_000])[2]).toEqual({
+      axis: 'x',
+      at: 533_000,
+      label: '99 %',
+    });
+  });
+  it('marks only what was reached, unlabelled without a domain', () => {
+    const partial = phase('joined', [1], 1000, [1000, null, null, null]);
+    expect(joinMarkers(partial, null)).toEqual([{ axis: 'x', at: 1000 }]);
   });
 });

@@ -197,3 +197,26 @@ export function scaleUpNumbers(t: Timeline): ScaleUpNumber[] {
   }
   return out;
 }
+
+/**
+ * Marks at the times the node phase reached 50/90/99/100 %. Labelled when `domain` (the
+ * shown span) is given: "50 %", ..., "all joined"; a label closer than 6 % of the span to
+ * the next labelled mark is left off (99 % just before 100 % would print over it).
+ */
+export function joinMarkers(
+  nodes: Pick<Phase, 'phase' | 'timeTo'> | null,
+  domain: [number, number] | null,
+): { axis: 'x'; at: number; label?: string }[] {
+  const reached = (nodes?.timeTo ?? []).filter(
+    (x): x is { percent: number; offsetMs: number } => x.offsetMs !== null,
+  );
+  const minGap = domain ? (domain[1] - domain[0]) * 0.06 : 0;
+  return reached.map((x, i) => {
+    const next = reached[i + 1];
+    const crowded = next !== undefined && next.offsetMs - x.offsetMs < minGap;
+    const label = x.percent === 100 ? `all ${nodes?.phase}` : `${x.percent} %`;
+    return domain && !crowded
+      ? { axis: 'x', at: x.offsetMs, label }
+      : { axis: 'x', at: x.offsetMs };
+  });
+}

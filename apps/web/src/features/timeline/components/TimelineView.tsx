@@ -7,6 +7,7 @@ import { type ReactNode, useId, useMemo, useState } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
 import {
   axisTitle,
+  joinMarkers,
   pendingPoints,
   ratePoints,
   scaleUpNumbers,
@@ -164,19 +165,7 @@ export function TimelineView({
 
   // When the nodes joined: labelled on the lifecycle chart, plain lines on the others.
   const joinMarks = (labelled: boolean): TimelineMarker[] =>
-    (nodes?.timeTo ?? []).flatMap((x) =>
-      x.offsetMs === null
-        ? []
-        : [
-            {
-              axis: 'x' as const,
-              at: x.offsetMs,
-              ...(labelled
-                ? { label: x.percent === 100 ? `all ${nodes?.phase}` : `${x.percent} %` }
-                : {}),
-            },
-          ],
-    );
+    joinMarkers(nodes, labelled ? domain : null);
   const levelMarks = (s: (typeof pickedSeries)[number]): TimelineMarker[] => {
     const out: TimelineMarker[] = [];
     if (s.levels?.peak != null)
@@ -190,6 +179,7 @@ export function TimelineView({
         axis: 'y',
         at: s.levels.steady,
         label: `steady ${formatValue(s.levels.steady, s.unit)}`,
+        below: true,
       });
     return out;
   };
