@@ -34,8 +34,8 @@ export interface TimelineMarker {
   at: number;
   /** Drawn beside the mark; omitted on charts that only repeat another's marks. */
   label?: string;
-  /** A level's label below its line rather than above (the lower of two close levels). */
-  below?: boolean;
+  /** A level's label at the right end of its line (two close levels' labels side by side). */
+  right?: boolean;
 }
 
 function TimelineTooltip({
@@ -143,6 +143,11 @@ export function TimelineChart({
             tick={TIMELINE_TICK}
             tickFormatter={(v: number) => formatValue(v, unit)}
             allowDecimals
+            // Room above the highest value for the peak's label.
+            domain={[
+              (min: number) => Math.min(0, min),
+              (max: number) => (max > 0 ? max * 1.12 : max),
+            ]}
             label={{
               value: yTitle,
               angle: -90,
@@ -220,7 +225,7 @@ export function TimelineChart({
                   m.label
                     ? {
                         value: m.label,
-                        position: m.below ? 'insideBottomLeft' : 'insideTopLeft',
+                        position: m.right ? 'insideBottomRight' : 'insideBottomLeft',
                         fontSize: 11,
                         fill: '#374151',
                       }

@@ -179,7 +179,7 @@ export function TimelineView({
         axis: 'y',
         at: s.levels.steady,
         label: `steady ${formatValue(s.levels.steady, s.unit)}`,
-        below: true,
+        right: true,
       });
     return out;
   };
