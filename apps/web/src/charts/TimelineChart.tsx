@@ -143,11 +143,8 @@ export function TimelineChart({
             tick={TIMELINE_TICK}
             tickFormatter={(v: number) => formatValue(v, unit)}
             allowDecimals
-            // Room above the highest value for the peak's label.
-            domain={[
-              (min: number) => Math.min(0, min),
-              (max: number) => (max > 0 ? max * 1.12 : max),
-            ]}
+            // Room above the top tick for a label over the peak.
+            padding={{ top: 14 }}
             label={{
               value: yTitle,
               angle: -90,
