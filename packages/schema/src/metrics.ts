@@ -199,8 +199,9 @@ export const timeline = z.object({
   steadyFrom: z
     .object({ phase: z.string(), offsetMs: z.number() })
     .nullable()
+    .optional()
     .describe(
-      "the last join: the last first arrival of the first phase about nodes (a name with join, node, agent or client), ms since the run started; the series' steady levels are taken from here on. null when the run has no such phase",
+      "the last join: the last first arrival of the first phase about nodes (a name with join, node, agent or client), ms since the run started; the series' steady levels are taken from here on. null when the run has no such phase; absent in reports frozen before it was computed",
     ),
   phases: z.array(timelinePhase),
   series: z.array(timelineSeries),
