@@ -66,7 +66,8 @@ test('a scale-up run shows its lifecycle timeline and time to 100 %', async ({ p
   const section = page.getByTestId('timeline-section');
   await expect(section).toBeVisible();
   await expect(page.getByTestId('run-empty')).toHaveCount(0);
-  await expect(page.getByTestId('timeline-phases-chart').locator('.recharts-line')).toHaveCount(3);
+  // Three phases and the pending count (scheduled − running).
+  await expect(page.getByTestId('timeline-phases-chart').locator('.recharts-line')).toHaveCount(4);
 
   // By hand: the 50th node joined at 58.9 s (100 % of the topology's 50 nodes); the 25th
   // (50 %) at 5 + 24 × 1.1 = 31.4 s. The last allocation (node 49, k = 1) ran at

@@ -174,6 +174,21 @@ export const timelineSeries = series.omit({ stats: true }).extend({
         .describe("summaries: the bucket's last quantiles as the client sent them"),
     }),
   ),
+  levels: z
+    .object({
+      peak: z
+        .number()
+        .nullable()
+        .describe("the largest value in the run (each stored interval's max, so spikes count)"),
+      steady: z
+        .number()
+        .nullable()
+        .describe(
+          'the mean of the stored values (one per flush interval or OTLP point) from `steadyFrom.offsetMs` (the last join) to the end of the run; null without a join phase or without values after it',
+        ),
+    })
+    .optional()
+    .describe('levels (gauges, up-down counters) only: peak and steady value'),
 });
 
 export const timeline = z.object({
@@ -181,6 +196,13 @@ export const timeline = z.object({
   finishedAt: z.string().nullable(),
   durationMs: z.number().describe('the axis: 0 (run start) to durationMs'),
   bucketMs: z.number(),
+  steadyFrom: z
+    .object({ phase: z.string(), offsetMs: z.number() })
+    .nullable()
+    .optional()
+    .describe(
+      "the last join: the last first arrival of the first phase about nodes (a name with join, node, agent or client), ms since the run started; the series' steady levels are taken from here on. null when the run has no such phase; absent in reports frozen before it was computed",
+    ),
   phases: z.array(timelinePhase),
   series: z.array(timelineSeries),
 });

@@ -6,6 +6,11 @@ export const TIME_TO_PERCENTS = [50, 90, 99, 100] as const;
 
 export type TotalSource = 'attrs' | 'topology' | 'observed';
 
+/** A phase about nodes (joins): counted against the topology's nodes. */
+export function isNodePhase(phase: string): boolean {
+  return /join|node|agent|client/.test(phase.toLowerCase());
+}
+
 /**
  * The total a phase is measured against, by this rule:
  * 1. the largest numeric `attrs.total` any event of the phase carried (the runner knows);
@@ -23,7 +28,7 @@ export function declaredTotal(
 ): { total: number; source: TotalSource } {
   if (attrsTotal !== null && attrsTotal > 0) return { total: attrsTotal, source: 'attrs' };
   const p = phase.toLowerCase();
-  if (/join|node|agent|client/.test(p) && topology.nodes) {
+  if (isNodePhase(p) && topology.nodes) {
     return { total: topology.nodes, source: 'topology' };
   }
   if (/alloc|schedul|place|running|start|pending/.test(p) && topology.instances) {

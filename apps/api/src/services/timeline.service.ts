@@ -5,11 +5,19 @@ import type { SeriesKind, Timeline, TimelineQuery } from '@meshbench/schema';
 import {
   arrivalsPerBucket,
   declaredTotal,
+  isNodePhase,
   phaseFromArrivals,
   rankFor,
   TIME_TO_PERCENTS,
 } from '../domain/lifecycle.ts';
-import { bucketize, bucketWidth, normalize, type StatPercentile } from '../domain/series-math.ts';
+import {
+  bucketize,
+  bucketWidth,
+  normalize,
+  type StatPercentile,
+  valueClass,
+} from '../domain/series-math.ts';
+import { type LevelRow, peakAndSteady } from '../domain/steady-levels.ts';
 import type { KeptPhase, LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
@@ -54,6 +62,16 @@ export async function seriesBuckets(
   list: { id: string; kind: SeriesKind }[],
   axis: BucketAxis,
 ): Promise<Map<string, BucketValues[]>> {
+  return (await readSeries(metrics, runId, list, axis)).buckets;
+}
+
+/** seriesBuckets(), with the normalized rows of the level series (for their peak/steady). */
+async function readSeries(
+  metrics: Pick<MetricsRepository, 'seriesRows'>,
+  runId: string,
+  list: { id: string; kind: SeriesKind }[],
+  axis: BucketAxis,
+): Promise<{ buckets: Map<string, BucketValues[]>; levels: Map<string, LevelRow[]> }> {
   // Summaries' quantiles are a heavy column, read for them alone.
   const summaries = list.filter((x) => x.kind === 'summary').map((x) => x.id);
   const others = list.filter((x) => x.kind !== 'summary').map((x) => x.id);
@@ -63,10 +81,12 @@ export async function seriesBuckets(
   ]);
   for (const [k, v] of summaryRows) rows.set(k, v);
   const out = new Map<string, BucketValues[]>();
+  const levels = new Map<string, LevelRow[]>();
   for (const { id, kind } of list) {
     const stored = rows.get(id);
     if (!stored) continue;
     const normal = normalize(kind, stored, axis.fromMs);
+    if (valueClass(kind) === 'level') levels.set(id, normal);
     const buckets = bucketize(kind, normal, axis.fromMs, axis.bucketMs, axis.buckets);
     out.set(
       id,
@@ -79,7 +99,7 @@ export async function seriesBuckets(
       })),
     );
   }
-  return out;
+  return { buckets: out, levels };
 }
 
 /**
@@ -146,27 +166,34 @@ export function timelineService(deps: {
       const series = async () => {
         const all = await metrics.listSeries(row.id);
         const list = wanted ? all.filter((s) => wanted.includes(s.id)) : all;
-        const points = await seriesBuckets(
+        const read = await readSeries(
           metrics,
           row.id,
           list.map((s) => ({ id: s.id, kind: s.kind as SeriesKind })),
           bucketAxis,
         );
-        return { list, points };
+        return { list, points: read.buckets, levels: read.levels };
       };
       // The phases and the series are read side by side, on two connections.
-      const [life, { list, points }] = await Promise.all([
+      const [life, { list, points, levels }] = await Promise.all([
         lifecycle
           .phases(row.id)
           .then((kept) => phaseBuckets(kept, bucketAxis, totals, TIME_TO_PERCENTS)),
         series(),
       ]);
 
+      // Steady = after the last join: the last first arrival of the first phase about nodes.
+      const joins = life.find((p) => isNodePhase(p.phase) && p.observed > 0);
+      const lastJoinMs = joins ? (joins.atRank.get(joins.observed) ?? null) : null;
+      const steadyFrom =
+        joins && lastJoinMs !== null ? { phase: joins.phase, offsetMs: lastJoinMs - fromMs } : null;
+
       return {
         startedAt: row.startedAt.toISOString(),
         finishedAt: row.finishedAt ? row.finishedAt.toISOString() : null,
         durationMs,
         bucketMs,
+        steadyFrom,
         phases: life.map((p) => {
           const { total, source } = declaredTotal(p.phase, p.attrsTotal, row.topology, p.observed);
           const atRank = new Map([...p.atRank].map(([rank, t]) => [rank, t - fromMs]));
@@ -187,6 +214,9 @@ export function timelineService(deps: {
             max: b.max,
             ...(b.quantiles ? { quantiles: b.quantiles } : {}),
           })),
+          ...(levels.has(s.id)
+            ? { levels: peakAndSteady(levels.get(s.id) ?? [], lastJoinMs) }
+            : {}),
         })),
       };
     },

@@ -1,12 +1,15 @@
 // One chart of the scale-up timeline: some of the aligned lines over the shared time axis
-// (ms since the run start), with a tooltip listing every line of the timeline at the cursor
-// and drag-to-select on the time axis (the selection is drawn; the parent zooms).
+// (ms since the run start), each with its per-bucket min/max band, the markers it is given
+// (time to x % joined, peak and steady levels), a tooltip listing every line of the
+// timeline at the cursor and drag-to-select on the time axis (the parent zooms).
 import {
+  Area,
   CartesianGrid,
+  ComposedChart,
   Legend,
   Line,
-  LineChart,
   ReferenceArea,
+  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   type TooltipContentProps,
@@ -19,11 +22,21 @@ import {
   type TimelineLine,
   type TimelineRow,
 } from './prepare/timeline.ts';
-import { TIMELINE_GRID_STROKE, TIMELINE_MARGIN, TIMELINE_TICK } from './theme.ts';
+import { MARKER_LINE, TIMELINE_GRID_STROKE, TIMELINE_MARGIN, TIMELINE_TICK } from './theme.ts';
 import { timeAxisProps } from './time-axis.ts';
 
 /** The y axes' width, the same in every chart so that their time axes line up. */
-const Y_AXIS_WIDTH = 72;
+const Y_AXIS_WIDTH = 84;
+
+/** A vertical mark at a time (time to 90 % joined) or a horizontal one at a level (peak). */
+export interface TimelineMarker {
+  axis: 'x' | 'y';
+  at: number;
+  /** Drawn beside the mark; omitted on charts that only repeat another's marks. */
+  label?: string;
+  /** A level's label at the right end of its line (two close levels' labels side by side). */
+  right?: boolean;
+}
 
 function TimelineTooltip({
   active,
@@ -61,6 +74,9 @@ export interface TimelineChartProps {
   height: number;
   /** The y axis's unit (the lines share it). */
   unit: string | null;
+  /** What the y axis counts in, written along it: "%", "MiB", "ms", "count", "per second". */
+  yTitle: string;
+  markers?: TimelineMarker[];
   legend?: boolean;
   /** The range being dragged over, drawn as a band. */
   dragging: { from: number; to: number } | null;
@@ -86,6 +102,8 @@ export function TimelineChart({
   domain,
   height,
   unit,
+  yTitle,
+  markers = [],
   legend = false,
   dragging,
   onDragStart,
@@ -98,7 +116,7 @@ export function TimelineChart({
   return (
     <div className="timeline-chart" style={{ height }} data-testid={testId}>
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart
+        <ComposedChart
           data={rows}
           syncId="run-timeline"
           margin={TIMELINE_MARGIN}
@@ -125,12 +143,47 @@ export function TimelineChart({
             tick={TIMELINE_TICK}
             tickFormatter={(v: number) => formatValue(v, unit)}
             allowDecimals
+            // Room above the top tick for a label over the peak.
+            padding={{ top: 14 }}
+            label={{
+              value: yTitle,
+              angle: -90,
+              position: 'insideLeft',
+              offset: 8,
+              fontSize: 11,
+              fill: '#6b7280',
+              style: { textAnchor: 'middle' },
+            }}
           />
           <Tooltip
             content={<TimelineTooltip all={all} shown={hovered} />}
             isAnimationActive={false}
           />
           {legend && <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />}
+          {lines.map((l) =>
+            l.band ? (
+              <Area
+                key={`${l.key}-band`}
+                dataKey={(r: TimelineRow) => {
+                  const lo = r[l.band?.lo ?? ''];
+                  const hi = r[l.band?.hi ?? ''];
+                  return lo === null || lo === undefined || hi === null || hi === undefined
+                    ? null
+                    : [lo, hi];
+                }}
+                name={`${l.label} (min–max)`}
+                legendType="none"
+                tooltipType="none"
+                stroke="none"
+                fill={l.color}
+                fillOpacity={0.16}
+                type="stepAfter"
+                connectNulls={false}
+                isAnimationActive={false}
+                activeDot={false}
+              />
+            ) : null,
+          )}
           {lines.map((l) => (
             <Line
               key={l.key}
@@ -139,11 +192,45 @@ export function TimelineChart({
               stroke={l.color}
               dot={false}
               strokeWidth={1.6}
+              strokeDasharray={l.dashed ? '5 3' : undefined}
               type={l.kind === 'phase' ? 'stepAfter' : 'linear'}
               connectNulls={false}
               isAnimationActive={false}
             />
           ))}
+          {markers.map((m) =>
+            m.axis === 'x' ? (
+              <ReferenceLine
+                key={`x${m.at}${m.label ?? ''}`}
+                x={m.at}
+                {...MARKER_LINE}
+                ifOverflow="hidden"
+                label={
+                  m.label
+                    ? { value: m.label, position: 'insideTopRight', fontSize: 11, fill: '#4b5563' }
+                    : undefined
+                }
+              />
+            ) : (
+              <ReferenceLine
+                key={`y${m.at}${m.label ?? ''}`}
+                y={m.at}
+                stroke="#6b7280"
+                strokeDasharray="2 3"
+                ifOverflow="extendDomain"
+                label={
+                  m.label
+                    ? {
+                        value: m.label,
+                        position: m.right ? 'insideBottomRight' : 'insideBottomLeft',
+                        fontSize: 11,
+                        fill: '#374151',
+                      }
+                    : undefined
+                }
+              />
+            ),
+          )}
           {dragging && (
             <ReferenceArea
               x1={dragging.from}
@@ -153,7 +240,7 @@ export function TimelineChart({
               ifOverflow="hidden"
             />
           )}
-        </LineChart>
+        </ComposedChart>
       </ResponsiveContainer>
     </div>
   );

@@ -12,7 +12,8 @@ export interface SeriesInput {
   id: string;
   name: string;
   unit: string | null;
-  points: { offsetMs: number; value: number | null }[];
+  /** min/max: the bucket's extremes, drawn as a band around the line. */
+  points: { offsetMs: number; value: number | null; min?: number | null; max?: number | null }[];
 }
 
 /** One line of a timeline chart: its key in the rows, its label, unit and colour. */
@@ -22,6 +23,10 @@ export interface TimelineLine {
   unit: string | null;
   color: string;
   kind: 'phase' | 'series';
+  /** A derived line (pending), drawn dashed. */
+  dashed?: boolean;
+  /** The row keys of its per-bucket min and max, when it has them (bandKeys()). */
+  band?: { lo: string; hi: string };
 }
 
 /** One instant on the shared axis: `t` (ms since the run start) and every line's value. */
@@ -46,6 +51,8 @@ const PALETTE = [
 
 export const phaseKey = (i: number) => `p${i}`;
 export const seriesKey = (id: string) => `s${id.replace(/[^A-Za-z0-9_]/g, '_')}`;
+/** The row keys of a line's per-bucket min and max. */
+export const bandKeys = (key: string) => ({ lo: `${key}__lo`, hi: `${key}__hi` });
 
 /**
  * Every phase and picked series on the union of their offsets. A phase is a cumulative
@@ -66,6 +73,9 @@ export function alignTimeline(phases: PhaseInput[], series: SeriesInput[]): Alig
     unit: s.unit,
     color: PALETTE[(i + phases.length) % PALETTE.length] as string,
     kind: 'series',
+    ...(s.points.some((p) => p.min != null || p.max != null)
+      ? { band: bandKeys(seriesKey(s.id)) }
+      : {}),
   }));
   const times = new Set<number>();
   for (const p of phases) for (const pt of p.points) times.add(pt.offsetMs);
@@ -85,20 +95,27 @@ export function alignTimeline(phases: PhaseInput[], series: SeriesInput[]): Alig
       row[phaseKey(i)] = last;
     }
   });
-  series.forEach((s) => {
+  series.forEach((s, i) => {
     const pts = [...s.points].sort((a, b) => a.offsetMs - b.offsetMs);
     const key = seriesKey(s.id);
+    const band = seriesLines[i]?.band;
     const first = pts[0]?.offsetMs;
     const end = pts[pts.length - 1]?.offsetMs;
     let j = 0;
-    let last: number | null = null;
+    let last: SeriesInput['points'][number] | null = null;
     for (const row of rows) {
       while (j < pts.length && (pts[j] as { offsetMs: number }).offsetMs <= row.t) {
-        last = (pts[j] as { value: number | null }).value;
+        last = pts[j] as SeriesInput['points'][number];
         j++;
       }
-      row[key] =
+      const held =
         first === undefined || end === undefined || row.t < first || row.t > end ? null : last;
+      row[key] = held ? held.value : null;
+      if (band) {
+        // A bucket without extremes is a band of its value alone.
+        row[band.lo] = held ? (held.min ?? held.value) : null;
+        row[band.hi] = held ? (held.max ?? held.value) : null;
+      }
     }
   });
   return { phases: phaseLines, series: seriesLines, rows };

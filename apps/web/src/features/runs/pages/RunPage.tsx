@@ -4,7 +4,7 @@
 // shows all of them at once first, and one change's propagation at a time below, the one
 // `?change=` names (the first by default), so that a link opens the same change.
 import type { HistogramScale } from '@meshbench/schema';
-import { useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
@@ -12,7 +12,6 @@ import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
 import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
-import { TimelineSection } from '../../timeline/components/TimelineSection.tsx';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
 import { ChangeSection } from '../components/ChangeSection.tsx';
 import { ClocksSection } from '../components/ClocksSection.tsx';
@@ -26,6 +25,13 @@ import {
 import { shownChanges } from '../hooks/shown-changes.ts';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
 import './run-page.css';
+
+// The scale-up timeline (and its band charts) loads only on the runs that have one.
+const TimelineSection = lazy(() =>
+  import('../../timeline/components/TimelineSection.tsx').then((m) => ({
+    default: m.TimelineSection,
+  })),
+);
 
 export function RunPage() {
   const { id = '' } = useParams();
@@ -139,7 +145,9 @@ export function RunPage() {
             </>
           )}
           <ClocksSection runId={run.data.id} />
-          <TimelineSection runId={run.data.id} />
+          <Suspense fallback={<Loading what="timeline" />}>
+            <TimelineSection runId={run.data.id} />
+          </Suspense>
           {empty && (
             <p className="state" data-testid="run-empty">
               This run has no changes and no load results.

@@ -1,28 +1,47 @@
-// A run's scale-up timeline drawn from one in hand: cumulative counts per lifecycle phase, the
-// picked metric series below on the same (zoomable) time axis, and time to 50/90/99/100 % per
-// phase. A view: TimelineSection fetches the timeline.
+// A run's scale-up timeline drawn from one in hand: cumulative counts per lifecycle phase with
+// the pending count, the placement rate, the picked metric series below on the same
+// (zoomable) time axis with their min/max bands, markers at 50/90/99/100 % joined, and the
+// numbers the benchmarks quote beside them. A view: TimelineSection fetches the timeline.
 import type { Timeline } from '@meshbench/schema';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
+import {
+  axisTitle,
+  joinMarkers,
+  pendingPoints,
+  ratePoints,
+  scaleUpNumbers,
+  scaleUpPhases,
+  seriesGroups,
+  seriesLabel,
+  seriesUnit,
+} from '../../../charts/prepare/scale-up.ts';
 import { tagText } from '../../../charts/prepare/series-stats.ts';
 import {
   alignTimeline,
   formatOffset,
   formatRate,
+  formatValue,
   isZoomDrag,
   meanRate,
   peakRate,
   rowsInDomain,
+  seriesKey,
   zoomDomain,
 } from '../../../charts/prepare/timeline.ts';
-import { TimelineChart } from '../../../charts/TimelineChart.tsx';
+import { TimelineChart, type TimelineMarker } from '../../../charts/TimelineChart.tsx';
+import { ScaleUpNumbers } from './ScaleUpNumbers.tsx';
 import '../timeline.css';
 
 const PERCENTS = [50, 90, 99, 100] as const;
 
 /** The series shown at first: control-plane CPU, memory and xDS pushes when there. */
 function defaultPicks(t: Timeline): string[] {
-  const wanted = t.series.filter((s) => /cpu|mem|push/i.test(s.name)).slice(0, 3);
+  // Every server's series of a metric: picking one of five would hide four.
+  const names = [
+    ...new Set(t.series.filter((s) => /cpu|mem|push/i.test(s.name)).map((s) => s.name)),
+  ];
+  const wanted = t.series.filter((s) => names.slice(0, 3).includes(s.name));
   return (wanted.length > 0 ? wanted : t.series.slice(0, 2)).map((s) => s.id);
 }
 
@@ -87,15 +106,83 @@ export function TimelineView({
     onHover: (over: boolean) => setHovered((h) => (over ? key : h === key ? null : h)),
   });
 
+  const numbersId = useId();
+  const { nodes, scheduled, running } = useMemo(() => scaleUpPhases(t.phases), [t.phases]);
+  const numbers = useMemo(() => scaleUpNumbers(t), [t]);
   const pickedSeries = useMemo(
-    () => t.series.filter((s) => picked.includes(s.id)),
+    () =>
+      t.series
+        .filter((s) => picked.includes(s.id))
+        .map((s) => ({
+          ...s,
+          name: seriesLabel(s, t.series),
+          unit: seriesUnit(s.name, s.unit),
+        })),
     [t.series, picked],
   );
-  const aligned = useMemo(() => alignTimeline(t.phases, pickedSeries), [t.phases, pickedSeries]);
+  // Derived lines: pending (scheduled - running) beside the phases, placements per second.
+  const pending = useMemo(() => pendingPoints(scheduled, running), [scheduled, running]);
+  const phaseInputs = useMemo(
+    () => [
+      ...t.phases,
+      ...(pending && scheduled && running
+        ? [{ phase: `pending (${scheduled.phase} − ${running.phase})`, points: pending }]
+        : []),
+    ],
+    [t.phases, pending, scheduled, running],
+  );
+  const rateSeries = useMemo(
+    () =>
+      scheduled
+        ? [
+            {
+              id: 'placement_rate',
+              name: `${scheduled.phase} per second`,
+              unit: '/s',
+              points: ratePoints(scheduled),
+            },
+          ]
+        : [],
+    [scheduled],
+  );
+  const aligned = useMemo(
+    () => alignTimeline(phaseInputs, [...rateSeries, ...pickedSeries]),
+    [phaseInputs, rateSeries, pickedSeries],
+  );
+  const phaseLines = aligned.phases.map((l, i) =>
+    i >= t.phases.length ? { ...l, dashed: true } : l,
+  );
+  const rateLine = rateSeries.length > 0 ? aligned.series[0] : undefined;
+  const seriesLines = aligned.series.slice(rateSeries.length);
+  const groups = seriesGroups(pickedSeries).map((g) => ({
+    series: g,
+    lines: g.flatMap((s) => seriesLines.filter((l) => l.key === seriesKey(s.id))),
+  }));
   const full: [number, number] = [0, Math.max(t.durationMs, t.bucketMs)];
   const domain = zoomDomain(full, zoom, Math.min(1000, t.bucketMs));
   const rows = useMemo(() => rowsInDomain(aligned.rows, domain), [aligned.rows, domain]);
-  const all = [...aligned.phases, ...aligned.series];
+  const all = [...phaseLines, ...aligned.series];
+
+  // When the nodes joined: labelled on the lifecycle chart, plain lines on the others.
+  const joinMarks = (labelled: boolean): TimelineMarker[] =>
+    joinMarkers(nodes, labelled ? domain : null);
+  const levelMarks = (s: (typeof pickedSeries)[number]): TimelineMarker[] => {
+    const out: TimelineMarker[] = [];
+    if (s.levels?.peak != null)
+      out.push({
+        axis: 'y',
+        at: s.levels.peak,
+        label: `peak ${formatValue(s.levels.peak, s.unit)}`,
+      });
+    if (s.levels?.steady != null)
+      out.push({
+        axis: 'y',
+        at: s.levels.steady,
+        label: `steady ${formatValue(s.levels.steady, s.unit)}`,
+        right: true,
+      });
+    return out;
+  };
 
   const drag = {
     dragging,
@@ -132,29 +219,59 @@ export function TimelineView({
           as JSON
         </a>
       </div>
-      {aligned.phases.length > 0 && (
+      {(aligned.phases.length > 0 || numbers.length > 0) && (
         <div className="panel timeline-panel">
           <div className="panel-head">
             <div>
               <strong>Lifecycle: cumulative count per phase</strong>
               <p className="panel-sub">
                 Entities that reached each phase, over time since the run started (
-                {formatOffset(t.bucketMs)} buckets)
+                {formatOffset(t.bucketMs)} buckets); dashed lines mark 50/90/99/100 % of the{' '}
+                {nodes?.phase ?? 'nodes'}
               </p>
             </div>
           </div>
-          <TimelineChart
-            rows={rows}
-            lines={aligned.phases}
-            all={all}
-            domain={domain}
-            height={280}
-            unit={null}
-            legend
-            testId="timeline-phases-chart"
-            {...drag}
-            {...hover('phases')}
-          />
+          <div className="timeline-with-numbers">
+            <div aria-describedby={numbers.length > 0 ? numbersId : undefined}>
+              {aligned.phases.length > 0 && (
+                <TimelineChart
+                  rows={rows}
+                  lines={phaseLines}
+                  all={all}
+                  domain={domain}
+                  height={280}
+                  unit={null}
+                  yTitle="count"
+                  markers={joinMarks(true)}
+                  legend
+                  testId="timeline-phases-chart"
+                  {...drag}
+                  {...hover('phases')}
+                />
+              )}
+              {rateLine && (
+                <div className="timeline-series">
+                  <div className="timeline-series-name" style={{ color: rateLine.color }}>
+                    Placement rate: {rateLine.label}
+                  </div>
+                  <TimelineChart
+                    rows={rows}
+                    lines={[rateLine]}
+                    all={all}
+                    domain={domain}
+                    height={150}
+                    unit="/s"
+                    yTitle="per second"
+                    markers={joinMarks(false)}
+                    testId="timeline-rate-chart"
+                    {...drag}
+                    {...hover('rate')}
+                  />
+                </div>
+              )}
+            </div>
+            <ScaleUpNumbers numbers={numbers} id={numbersId} />
+          </div>
         </div>
       )}
       {t.series.length > 0 && (
@@ -162,7 +279,10 @@ export function TimelineView({
           <div className="panel-head">
             <div>
               <strong>Metric series</strong>
-              <p className="panel-sub">On the same time axis; pick the series to draw</p>
+              <p className="panel-sub">
+                On the same time axis, each with its per-bucket min–max band; a metric's series from
+                several servers share a chart. Pick the series to draw
+              </p>
             </div>
           </div>
           <fieldset className="series-picker" data-testid="series-picker">
@@ -178,7 +298,7 @@ export function TimelineView({
                     )
                   }
                 />{' '}
-                {s.name}
+                {seriesLabel(s, t.series)}
                 <span className="muted">
                   {' '}
                   ({s.source}
@@ -187,25 +307,37 @@ export function TimelineView({
               </label>
             ))}
           </fieldset>
-          {aligned.series.map((l) => (
-            <div key={l.key} className="timeline-series">
-              <div className="timeline-series-name" style={{ color: l.color }}>
-                {l.label}
+          {groups.map(({ series: g, lines }) => {
+            const first = g[0] as (typeof pickedSeries)[number];
+            const key = lines.map((l) => l.key).join('-');
+            return (
+              <div key={key} className="timeline-series">
+                <div
+                  className="timeline-series-name"
+                  style={{ color: lines.length === 1 ? lines[0]?.color : undefined }}
+                >
+                  {lines.length === 1
+                    ? first.name
+                    : `${first.name.replace(/ \{.*\}$/, '')} (${lines.length} series)`}
+                </div>
+                <TimelineChart
+                  rows={rows}
+                  lines={lines}
+                  all={all}
+                  domain={domain}
+                  height={lines.length > 1 ? 190 : 150}
+                  unit={first.unit}
+                  yTitle={axisTitle(first.unit)}
+                  markers={[...joinMarks(false), ...(g.length === 1 ? levelMarks(first) : [])]}
+                  legend={lines.length > 1}
+                  testId="timeline-series-chart"
+                  {...drag}
+                  {...hover(key)}
+                />
               </div>
-              <TimelineChart
-                rows={rows}
-                lines={[l]}
-                all={all}
-                domain={domain}
-                height={150}
-                unit={l.unit}
-                testId="timeline-series-chart"
-                {...drag}
-                {...hover(l.key)}
-              />
-            </div>
-          ))}
-          {aligned.series.length === 0 && <p className="state">No series picked.</p>}
+            );
+          })}
+          {groups.length === 0 && <p className="state">No series picked.</p>}
           {seriesStats}
         </div>
       )}
