@@ -1,5 +1,7 @@
 // The web app's build and dev server; in development the API runs beside it on port 3000.
-import { gzipSync } from 'node:zlib';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { Plugin, Rollup } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -75,8 +77,47 @@ function firstLoadSize(): Plugin {
   };
 }
 
+/** Text files worth compressing; images (the favicon's PNG inside its .ico) already are. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|map|txt)$/;
+
+/**
+ * Writes `x.br` and `x.gz` beside every text file of the build, once, at the highest levels
+ * (a build can afford them; a server compressing per request cannot): the API serves them by
+ * Accept-Encoding. Node's own zlib does both, so no plugin is needed for it.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'meshbench-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+        );
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const data = readFileSync(file);
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(data, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+            },
+          }),
+        );
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), firstLoadSize()],
+  plugins: [react(), firstLoadSize(), precompress()],
   server: {
     proxy: {
       '/api': api,
