@@ -4,6 +4,7 @@ import { clockRepository } from '../repositories/clock.repository.ts';
 import type { Database } from '../repositories/database.ts';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { gatesRepository } from '../repositories/gates.repository.ts';
+import { lifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
 import { propagationRepository } from '../repositories/propagation.repository.ts';
 import { reportsRepository } from '../repositories/reports.repository.ts';
@@ -14,6 +15,7 @@ import { tailRepository } from '../repositories/tail.repository.ts';
 import { churnService } from '../services/churn.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gatesService } from '../services/gates.service.ts';
+import { headlinesService } from '../services/headlines.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
 import { projectsService } from '../services/projects.service.ts';
@@ -98,6 +100,12 @@ function build(
   return {
     ...services,
     reports: reportsService({ reports: reportsRepository(database.db), ...services }),
+    headlines: headlinesService({
+      runs,
+      propagation: services.propagation,
+      results: services.results,
+      lifecycle: lifecycleRepository(database.db),
+    }),
     gates: gatesService({
       gates: gatesRepository(database.db),
       runs,
