@@ -22,6 +22,7 @@ import {
   historyScenarios,
 } from '../../../charts/prepare/history.ts';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
+import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { useRunFacets } from '../../runs/hooks/use-runs.ts';
 import { AlertTriage } from '../components/AlertTriage.tsx';
@@ -47,6 +48,7 @@ export function HistoryPage() {
   const facets = useRunFacets();
   const history = useHistory(query);
   const navigate = useNavigate();
+  useDocumentTitle(query.benchmark ? `History of ${query.benchmark}` : 'History');
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);

@@ -1,11 +1,13 @@
-// One page of runs, in the order the API sorted them; column headers sort, checkboxes pick
-// runs to compare, and each row opens its run page.
-import type { Run, RunSort } from '@meshbench/schema';
+// One page of runs, in the order the API sorted them, each with the number its kind is judged
+// by, what it ran on, and the branch and commit it measured; column headers sort, checkboxes
+// pick runs to compare, and each row opens its run page.
+import type { Run, RunHeadline, RunSort } from '@meshbench/schema';
 import { Link, useNavigate } from 'react-router';
-import { formatCount, formatTimestamp } from '../../../charts/prepare/format.ts';
+import { formatCount, formatTimestamp, NO_VALUE } from '../../../charts/prepare/format.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
 import { StatusBadge } from '../../../ui/StatusBadge.tsx';
 import { type SortColumn, sortDirection } from '../hooks/run-list-url.ts';
+import { commitOf, HEADLINE_KIND, headlineText, topologyText } from '../hooks/run-row.ts';
 
 export const MAX_COMPARED = 4;
 
@@ -38,14 +40,33 @@ function SortHeader({
   );
 }
 
+function HeadlineCell({ headline }: { headline: RunHeadline | null | undefined }) {
+  if (headline === undefined)
+    return (
+      <td className="headline muted" aria-busy="true">
+        …
+      </td>
+    );
+  if (headline === null) return <td className="headline muted">{NO_VALUE}</td>;
+  return (
+    <td className="headline" data-testid="run-headline" data-kind={headline.kind}>
+      <span className="headline-kind">{HEADLINE_KIND[headline.kind]}</span>
+      <span className="headline-number">{headlineText(headline)}</span>
+    </td>
+  );
+}
+
 export function RunsTable({
   runs,
+  headlines,
   sort,
   onSort,
   picked,
   onPick,
 }: {
   runs: Run[];
+  /** Each run's headline by id; undefined while they load (a run without one is absent). */
+  headlines: ReadonlyMap<string, RunHeadline> | undefined;
   sort: RunSort;
   onSort: (column: SortColumn) => void;
   /** Ids of the runs picked to compare, in the order they were picked. */
@@ -65,7 +86,10 @@ export function RunsTable({
             <SortHeader column="mesh" label="Mesh" sort={sort} onSort={onSort} />
             <SortHeader column="benchmark" label="Benchmark" sort={sort} onSort={onSort} />
             <SortHeader column="scenario" label="Scenario" sort={sort} onSort={onSort} />
-            <th>Platform</th>
+            <th>Headline</th>
+            <th>Platform · topology</th>
+            <th>Branch</th>
+            <th>Commit</th>
             <SortHeader column="startedAt" label="Started" sort={sort} onSort={onSort} />
             <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
             <th className="num">Changes</th>
@@ -75,6 +99,8 @@ export function RunsTable({
           {runs.map((run) => {
             const order = picked.indexOf(run.id);
             const checked = order >= 0;
+            const headline = headlines ? (headlines.get(run.id) ?? null) : undefined;
+            const commit = commitOf(run);
             return (
               <tr
                 key={run.id}
@@ -112,12 +138,27 @@ export function RunsTable({
                 </td>
                 <td>{run.benchmark}</td>
                 <td>{run.scenario}</td>
-                <td>{run.platform ?? '—'}</td>
+                <HeadlineCell headline={headline} />
+                <td className="topology">
+                  <span>{run.platform ?? NO_VALUE}</span>
+                  <span className="muted">{topologyText(run)}</span>
+                </td>
+                <td>{run.labels.branch ?? NO_VALUE}</td>
+                <td>
+                  {commit ? (
+                    <code className="commit" title={commit.full}>
+                      {commit.short}
+                    </code>
+                  ) : (
+                    NO_VALUE
+                  )}
+                </td>
                 <td className="nowrap">{formatTimestamp(run.startedAt)}</td>
                 <td>
                   <StatusBadge status={run.status} />
                 </td>
-                <td className="num">{formatCount(run.changes)}</td>
+                {/* Changes are what a propagation run measures; elsewhere a 0 says nothing. */}
+                <td className="num">{run.changes > 0 ? formatCount(run.changes) : ''}</td>
               </tr>
             );
           })}
