@@ -2,6 +2,7 @@
 // by, what it ran on, and the branch and commit it measured; column headers sort, checkboxes
 // pick runs to compare, and each row opens its run page.
 import type { Run, RunHeadline, RunSort } from '@meshbench/schema';
+import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatCount, formatTimestamp, NO_VALUE } from '../../../charts/prepare/format.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
@@ -11,7 +12,7 @@ import { commitOf, HEADLINE_KIND, headlineText, topologyText } from '../hooks/ru
 
 export const MAX_COMPARED = 4;
 
-function SortHeader({
+function SortButton({
   column,
   label,
   sort,
@@ -24,18 +25,39 @@ function SortHeader({
 }) {
   const direction = sortDirection(sort, column);
   return (
+    <button
+      type="button"
+      className={direction === 'none' ? 'sort-header' : 'sort-header sorted'}
+      data-testid={`sort-${column}`}
+      onClick={() => onSort(column)}
+    >
+      {label}
+      <span className="sort-arrow" aria-hidden="true">
+        {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
+      </span>
+    </button>
+  );
+}
+
+/** A sortable column's header; `children`: a second key the same column shows beneath. */
+function SortHeader({
+  column,
+  label,
+  sort,
+  onSort,
+  children,
+}: {
+  column: SortColumn;
+  label: string;
+  sort: RunSort;
+  onSort: (column: SortColumn) => void;
+  children?: ReactNode;
+}) {
+  const direction = sortDirection(sort, column);
+  return (
     <th aria-sort={direction}>
-      <button
-        type="button"
-        className="sort-header"
-        data-testid={`sort-${column}`}
-        onClick={() => onSort(column)}
-      >
-        {label}
-        <span className="sort-arrow" aria-hidden="true">
-          {direction === 'ascending' ? '▲' : direction === 'descending' ? '▼' : '↕'}
-        </span>
-      </button>
+      <SortButton column={column} label={label} sort={sort} onSort={onSort} />
+      {children && <span className="sort-second">{children}</span>}
     </th>
   );
 }
@@ -84,12 +106,12 @@ export function RunsTable({
               <span className="visually-hidden">Compare</span>
             </th>
             <SortHeader column="mesh" label="Mesh" sort={sort} onSort={onSort} />
-            <SortHeader column="benchmark" label="Benchmark" sort={sort} onSort={onSort} />
-            <SortHeader column="scenario" label="Scenario" sort={sort} onSort={onSort} />
+            <SortHeader column="benchmark" label="Benchmark" sort={sort} onSort={onSort}>
+              <SortButton column="scenario" label="scenario" sort={sort} onSort={onSort} />
+            </SortHeader>
             <th>Headline</th>
             <th>Platform · topology</th>
-            <th>Branch</th>
-            <th>Commit</th>
+            <th>Branch · commit</th>
             <SortHeader column="startedAt" label="Started" sort={sort} onSort={onSort} />
             <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
             <th className="num">Changes</th>
@@ -136,21 +158,21 @@ export function RunsTable({
                     <MeshName name={run.mesh.name} version={run.mesh.version} />
                   </Link>
                 </td>
-                <td>{run.benchmark}</td>
-                <td>{run.scenario}</td>
+                <td className="stacked">
+                  <span>{run.benchmark}</span>
+                  <span className="muted">{run.scenario}</span>
+                </td>
                 <HeadlineCell headline={headline} />
-                <td className="topology">
+                <td className="stacked nowrap">
                   <span>{run.platform ?? NO_VALUE}</span>
                   <span className="muted">{topologyText(run)}</span>
                 </td>
-                <td>{run.labels.branch ?? NO_VALUE}</td>
-                <td>
-                  {commit ? (
-                    <code className="commit" title={commit.full}>
+                <td className="stacked">
+                  <span>{run.labels.branch ?? NO_VALUE}</span>
+                  {commit && (
+                    <code className="commit muted" title={commit.full}>
                       {commit.short}
                     </code>
-                  ) : (
-                    NO_VALUE
                   )}
                 </td>
                 <td className="nowrap">{formatTimestamp(run.startedAt)}</td>
