@@ -291,20 +291,14 @@ async function main() {
     console.log(
       `  run page      transferred       ${fmt(runKb, 1)} kB (most of ${SAMPLES}) budget <= ${fmt(RUN_BUDGET_BYTES / 1000)} kB: ${verdict(runKb * 1000, RUN_BUDGET_BYTES)}`,
     );
-    console.log(
-      `  compare of 3  transferred       ${fmt(compareKb, 1)} kB (most of ${SAMPLES})`,
-    );
+    console.log(`  compare of 3  transferred       ${fmt(compareKb, 1)} kB (most of ${SAMPLES})`);
     printWaterfall('run page, one more navigation', await timeToReady(browser, runUrl, runReady));
     printWaterfall(
       'compare page, one more navigation',
       await timeToReady(browser, compareUrl, compareReady),
     );
     await timeReads(api.url, ids[0] as string);
-    if (
-      runMs > RUN_BUDGET_MS ||
-      compareMs > COMPARE_BUDGET_MS ||
-      runKb * 1000 > RUN_BUDGET_BYTES
-    )
+    if (runMs > RUN_BUDGET_MS || compareMs > COMPARE_BUDGET_MS || runKb * 1000 > RUN_BUDGET_BYTES)
       process.exitCode = 1;
   } finally {
     await browser.close();

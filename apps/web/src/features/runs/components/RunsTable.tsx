@@ -175,7 +175,11 @@ export function RunsTable({
                     </code>
                   )}
                 </td>
-                <td className="nowrap">{formatTimestamp(run.startedAt)}</td>
+                <td className="stacked nowrap">
+                  {/* "2026-02-03" over "22:00:00 UTC": the list stays within the page. */}
+                  <span>{formatTimestamp(run.startedAt).slice(0, 10)}</span>
+                  <span className="muted">{formatTimestamp(run.startedAt).slice(11)}</span>
+                </td>
                 <td>
                   <StatusBadge status={run.status} />
                 </td>
