@@ -3,6 +3,7 @@
 // before it has been parsed.
 import { lazy, Suspense } from 'react';
 import { Link, Route, Routes } from 'react-router';
+import { useDocumentTitle } from './ui/document-title.ts';
 import { Loading } from './ui/QueryState.tsx';
 
 const ComparePage = lazy(() =>
@@ -25,6 +26,7 @@ const RunsListPage = lazy(() =>
 );
 
 function NotFound() {
+  useDocumentTitle('No such page');
   return (
     <div className="state state-error" role="alert">
       <strong>No such page.</strong>

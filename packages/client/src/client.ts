@@ -33,6 +33,7 @@ import {
   run,
   runClocks,
   runFacets,
+  runHeadlines,
   runList,
   runPropagation,
   type runPropagationQuery,
@@ -113,6 +114,7 @@ export const paths = {
   report: (slug: string) => `/reports/${enc(slug)}`,
   runs: (q: RunListQuery = {}) => `/runs${queryString(q)}`,
   runFacets: () => '/runs/facets',
+  runHeadlines: (ids: readonly string[]) => `/runs/headlines${queryString({ ids: ids.join(',') })}`,
   run: (runId: string) => `/runs/${enc(runId)}`,
   changes: (runId: string) => `/runs/${enc(runId)}/changes`,
   runPropagation: (runId: string, q: RunPropagationQuery = {}) =>
@@ -270,6 +272,9 @@ export function createClient(transport: Transport) {
       create: (body: z.input<typeof createRunBody>, opts?: CallOptions) =>
         call('POST', '/runs', paths.runs(), run, opts, json(body)),
       facets: (opts?: CallOptions) => get('/runs/facets', paths.runFacets(), runFacets, opts),
+      /** Each run's headline number (runs without one are left out); at most 100 ids. */
+      headlines: (ids: readonly string[], opts?: CallOptions) =>
+        get('/runs/headlines', paths.runHeadlines(ids), runHeadlines, opts),
       /** By id or share slug. */
       get: (runId: string, opts?: CallOptions) => get('/runs/{id}', paths.run(runId), run, opts),
       finish: (runId: string, body: z.input<typeof finishRunBody>, opts?: CallOptions) =>

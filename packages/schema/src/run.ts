@@ -1,6 +1,7 @@
 // Runs: one execution of one scenario against one mesh.
 import { z } from 'zod';
 import { gateResult } from './gates.ts';
+import { percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const runStatus = z.enum(['running', 'finished', 'failed', 'cancelled']);
@@ -96,26 +97,33 @@ export const runSort = z.enum([
 ]);
 export type RunSort = z.infer<typeof runSort>;
 
+const contains = (what: string) =>
+  z.string().optional().describe(`${what}: contains this, ignoring case ("ist" finds istio)`);
+
 export const listRunsQuery = z.object({
   project: z.uuid().optional().describe('project id'),
-  mesh: z.string().optional(),
-  version: z.string().optional().describe('mesh version'),
-  benchmark: z.string().optional(),
-  scenario: z.string().optional(),
-  platform: z.string().optional(),
+  mesh: contains('mesh name'),
+  version: contains('mesh version'),
+  benchmark: contains('benchmark'),
+  scenario: contains('scenario'),
+  platform: contains('platform'),
   status: runStatus.optional(),
   label: z
     .union([z.string(), z.array(z.string())])
     .optional()
-    .describe('k:v, repeatable; all must match'),
+    .describe('k=v or k:v (exact), repeatable; all must match; any other form is a 400'),
   from: timestamp.optional().describe('started at or after'),
   to: timestamp.optional().describe('started before'),
   q: z
     .string()
     .max(200)
     .optional()
-    .describe('search in benchmark, scenario, mesh, platform and labels'),
-  sort: runSort.default('-startedAt').describe('a field, descending with a leading -'),
+    .describe('search in benchmark, scenario, mesh, platform and labels, ignoring case'),
+  sort: runSort
+    .default('-startedAt')
+    .describe(
+      'a field, descending with a leading -; mesh sorts by name, then version as a version (1.10.0 after 1.9.5)',
+    ),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -130,3 +138,69 @@ export const runFacets = z.object({
   labelKeys: z.array(z.string()),
 });
 export type RunFacets = z.infer<typeof runFacets>;
+
+/**
+ * GET /runs/headlines: the number each run's kind is judged by, for the runs list. A run with
+ * changes is a propagation run; else one with load results a data-plane run; else one with
+ * lifecycle phases a scale-up.
+ */
+export const runHeadline = z.discriminatedUnion('kind', [
+  z.object({
+    runId: z.uuid(),
+    kind: z.literal('propagation'),
+    changeId: z.string().describe("the run's first change"),
+    count: z.number().int().describe('proxies that applied it'),
+    p99: percentileValue.nullable().describe('nearest-rank P99 of its propagation latency (exact)'),
+    withinMs: z.number(),
+    withinFraction: z
+      .number()
+      .nullable()
+      .describe(
+        'share of the expected proxies (of those seen when none is declared) within withinMs',
+      ),
+  }),
+  z.object({
+    runId: z.uuid(),
+    kind: z.literal('scale-up'),
+    phase: z.string().describe('"joined" when the run has it, else its phase with most entities'),
+    count: z.number().int(),
+    total: z.number().int(),
+    timeToAllMs: z
+      .number()
+      .nullable()
+      .describe('from the run start to the last of `total` entities; null when not all arrived'),
+  }),
+  z.object({
+    runId: z.uuid(),
+    kind: z.literal('data-plane'),
+    mode: z.string(),
+    connections: z.number().int().nullable(),
+    rps: z.number().nullable().describe('the top target rate (achieved when no target)'),
+    p99: percentileValue.nullable().describe('P99 at that rate, as the load point reports it'),
+  }),
+]);
+export type RunHeadline = z.infer<typeof runHeadline>;
+
+export const runHeadlinesQuery = z.object({
+  ids: z
+    .string()
+    .regex(/^[0-9a-f-]{36}(,[0-9a-f-]{36}){0,99}$/i, 'must be 1 to 100 comma-separated run ids')
+    .describe('run ids, comma-separated (at most 100)'),
+});
+export const runHeadlines = z.array(runHeadline);
+
+/**
+ * A label filter as a person types it or the list shows it: `key=value` or `key:value`, split
+ * at the first `=` or `:` (a value may hold either); an error message for any other form.
+ */
+export function parseLabelFilter(text: string): { key: string; value: string } | { error: string } {
+  const s = text.trim();
+  const at = [s.indexOf('='), s.indexOf(':')].filter((i) => i >= 0);
+  const i = at.length > 0 ? Math.min(...at) : -1;
+  if (i < 0) return { error: `label "${s}" must be key=value (or key:value), e.g. branch=main` };
+  const key = s.slice(0, i).trim();
+  const value = s.slice(i + 1).trim();
+  if (!key) return { error: `label "${s}" has no key before "${s[i]}": write key=value` };
+  if (!value) return { error: `label "${s}" has no value after "${s[i]}": write key=value` };
+  return { key, value };
+}

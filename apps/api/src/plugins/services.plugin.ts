@@ -17,6 +17,7 @@ import { churnService } from '../services/churn.service.ts';
 import { comparabilityService } from '../services/comparability.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gatesService } from '../services/gates.service.ts';
+import { headlinesService } from '../services/headlines.service.ts';
 import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
@@ -116,6 +117,12 @@ function build(
         find: (ref) => projects.find(ref),
         detection: (id) => projects.detection(id),
       },
+    }),
+    headlines: headlinesService({
+      runs,
+      propagation: services.propagation,
+      results: services.results,
+      lifecycle: lifecycleRepository(database.db),
     }),
     gates: gatesService({
       gates,

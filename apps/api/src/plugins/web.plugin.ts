@@ -2,8 +2,10 @@
 // A shared report's page (/r/{slug}) gets Open Graph tags written in by the server, since
 // link previews do not run the app; its og:url comes from MESHBENCH_PUBLIC_URL, never from
 // the request's Host header (which a client chooses), and is left out when it is not set.
+// Assets go out as the build precompressed them (brotli, else gzip, by Accept-Encoding);
+// hashed files are cached for good, everything else is revalidated on each use.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
@@ -32,6 +34,16 @@ export function withOpenGraph(
     .replace('</head>', `    ${meta}\n  </head>`);
 }
 
+/** Vite names what it hashes `assets/<name>-<hash>.<ext>`: their content never changes. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else (index.html, the favicon) may change with a release: revalidate it. */
+export const REVALIDATE = 'no-cache';
+
+export function cacheControlFor(root: string, path: string): string {
+  const file = relative(root, path).split(sep).join('/');
+  return /^assets\/[^/]+-[\w-]{8,}\.\w+(\.(br|gz))?$/.test(file) ? IMMUTABLE : REVALIDATE;
+}
+
 export default fp<{ root: string | undefined; publicUrl?: string | undefined }>(
   async (app, opts) => {
     const root = opts.root;
@@ -40,7 +52,14 @@ export default fp<{ root: string | undefined; publicUrl?: string | undefined }>(
       return;
     }
     const indexHtml = readFileSync(join(root, 'index.html'), 'utf8');
-    await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => reply.header('cache-control', cacheControlFor(root, path)),
+    });
 
     app.get('/r/:slug', { schema: { hide: true } }, async (request, reply) => {
       const { slug } = request.params as { slug: string };
@@ -64,7 +83,10 @@ export default fp<{ root: string | undefined; publicUrl?: string | undefined }>(
       const path = request.url.split('?')[0] ?? '';
       const isApi = path.startsWith('/api/') || path.startsWith('/v1/') || path.startsWith('/docs');
       if (request.method === 'GET' && !isApi && !path.includes('.')) {
-        return reply.type('text/html').send(indexHtml);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', REVALIDATE)
+          .send(indexHtml);
       }
       return reply.code(404).send({
         statusCode: 404,

@@ -2,7 +2,8 @@
 // for the metrics a write or a new run is matched to.
 import { type Db, isUuid, tables } from '@meshbench/db';
 import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort, Topology } from '@meshbench/schema';
-import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
 
 const { runs } = tables;
@@ -43,12 +44,26 @@ const toWindow = (r: {
   finishedMs: r.finished_ms === null ? null : Number(r.finished_ms),
 });
 
+/**
+ * A version's leading numbers as numbers ("v1.10.0-rc1" -> {1,10,0}), then the whole text
+ * byte by byte: the order of compareVersions (domain/versions.ts), so 1.10.0 follows 1.9.5.
+ */
+const versionNumbers = sql`(string_to_array(substring(${runs.meshVersion} from '^[vV]?([0-9]+(?:[.][0-9]+)*)'), '.')::numeric[])`;
+const versionText = sql`(${runs.meshVersion} collate "C")`;
+const byVersion = (dir: 'asc' | 'desc') =>
+  dir === 'asc'
+    ? [sql`${versionNumbers} asc nulls last`, sql`${versionText} asc nulls last`]
+    : [sql`${versionNumbers} desc nulls first`, sql`${versionText} desc nulls first`];
+
+/** Contains `text`, ignoring case: a LIKE pattern with its wildcards escaped. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 // Every order ends on the id, so pages never repeat or skip a run.
 const ORDER: Record<RunSort, SQL[]> = {
   startedAt: [asc(runs.startedAt), asc(runs.id)],
   '-startedAt': [desc(runs.startedAt), desc(runs.id)],
-  mesh: [asc(runs.meshName), asc(runs.meshVersion), desc(runs.startedAt), desc(runs.id)],
-  '-mesh': [desc(runs.meshName), desc(runs.meshVersion), desc(runs.startedAt), desc(runs.id)],
+  mesh: [asc(runs.meshName), ...byVersion('asc'), desc(runs.startedAt), desc(runs.id)],
+  '-mesh': [desc(runs.meshName), ...byVersion('desc'), desc(runs.startedAt), desc(runs.id)],
   benchmark: [asc(runs.benchmark), desc(runs.startedAt), desc(runs.id)],
   '-benchmark': [desc(runs.benchmark), desc(runs.startedAt), desc(runs.id)],
   scenario: [asc(runs.scenario), desc(runs.startedAt), desc(runs.id)],
@@ -113,19 +128,33 @@ export function runsRepository(db: Db) {
       return row;
     },
 
-    /** privateProjects: whose private runs show besides every public project's. */
+    /**
+     * privateProjects: whose private runs show besides every public project's. match: how the
+     * text filters (mesh, version, benchmark, scenario, platform) compare: `exact` (the
+     * default: gates and history mean one benchmark) or `contains`, ignoring case (the list).
+     */
     async list(
-      q: ListRunsQuery & { labels: [string, string][]; privateProjects: 'all' | string | null },
+      q: ListRunsQuery & {
+        labels: [string, string][];
+        privateProjects: 'all' | string | null;
+        match?: 'exact' | 'contains';
+      },
     ) {
-      const like = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+      const text = (column: AnyPgColumn, value: string | undefined) =>
+        value === undefined || value === ''
+          ? undefined
+          : q.match === 'contains'
+            ? ilike(column, containing(value))
+            : eq(column, value);
+      const like = q.q ? containing(q.q) : undefined;
       const where = and(
         readable(q.privateProjects),
         q.project ? eq(runs.projectId, q.project) : undefined,
-        q.mesh ? eq(runs.meshName, q.mesh) : undefined,
-        q.version ? eq(runs.meshVersion, q.version) : undefined,
-        q.benchmark ? eq(runs.benchmark, q.benchmark) : undefined,
-        q.scenario ? eq(runs.scenario, q.scenario) : undefined,
-        q.platform ? eq(runs.platform, q.platform) : undefined,
+        text(runs.meshName, q.mesh),
+        text(runs.meshVersion, q.version),
+        text(runs.benchmark, q.benchmark),
+        text(runs.scenario, q.scenario),
+        text(runs.platform, q.platform),
         q.status ? eq(runs.status, q.status) : undefined,
         q.from ? gte(runs.startedAt, new Date(q.from)) : undefined,
         q.to ? lt(runs.startedAt, new Date(q.to)) : undefined,
@@ -154,6 +183,16 @@ export function runsRepository(db: Db) {
         db.select({ n: count() }).from(runs).where(where),
       ]);
       return { rows, total: total?.n ?? 0 };
+    },
+
+    /** The runs among `ids` the caller may read. */
+    async readableByIds(ids: string[], privateProjects: 'all' | string | null): Promise<RunRow[]> {
+      const uuids = ids.filter(isUuid);
+      if (uuids.length === 0) return [];
+      return db
+        .select()
+        .from(runs)
+        .where(and(readable(privateProjects), inArray(runs.id, uuids)));
     },
 
     /** Distinct values for the list's filters, over the runs the caller may read. */

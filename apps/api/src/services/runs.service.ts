@@ -1,7 +1,15 @@
 // The runs use case: create, list, read and finish.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CreateRunBody, FinishRunBody, ListRunsQuery, Run, RunList } from '@meshbench/schema';
+import {
+  type CreateRunBody,
+  type FinishRunBody,
+  type ListRunsQuery,
+  parseLabelFilter,
+  type Run,
+  type RunList,
+} from '@meshbench/schema';
 import { type Principal, privateProjectsVisible } from '../domain/access.ts';
+import { compareVersions } from '../domain/versions.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RunRow, RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
 import type { ProjectsService } from './projects.service.ts';
@@ -74,23 +82,25 @@ export function runsService(deps: {
     async list(q: ListRunsQuery, principal: Principal): Promise<RunList> {
       const labelList = q.label === undefined ? [] : Array.isArray(q.label) ? q.label : [q.label];
       const labels = labelList.map((l): [string, string] => {
-        const i = l.indexOf(':');
-        if (i <= 0)
-          throw new AppError(400, 'invalid_query', `label "${l}" must be key:value`, {
-            field: 'label',
-          });
-        return [l.slice(0, i), l.slice(i + 1)];
+        const parsed = parseLabelFilter(l);
+        if ('error' in parsed)
+          throw new AppError(400, 'invalid_query', parsed.error, { field: 'label' });
+        return [parsed.key, parsed.value];
       });
       const { rows, total } = await runs.list({
         ...q,
         labels,
         privateProjects: privateProjectsVisible(principal),
+        match: 'contains',
       });
       return { runs: rows.map(toRun), total };
     },
 
     /** The list's filter values, from the runs the principal may read only. */
-    facets: (principal: Principal) => runs.facets(privateProjectsVisible(principal)),
+    async facets(principal: Principal) {
+      const facets = await runs.facets(privateProjectsVisible(principal));
+      return { ...facets, versions: [...facets.versions].sort(compareVersions) };
+    },
 
     async get(idOrSlug: string): Promise<Run> {
       const row = await runs.find(idOrSlug);

@@ -10,6 +10,8 @@ import {
   run,
   runClocks,
   runFacets,
+  runHeadlines,
+  runHeadlinesQuery,
   runList,
   runPropagation,
   runPropagationQuery,
@@ -63,6 +65,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => services.runs.facets(request.principal),
+  );
+
+  app.get(
+    '/runs/headlines',
+    {
+      schema: {
+        tags: ['runs'],
+        description:
+          "The runs list's headline of each run named (those the caller may read; a run with nothing to head is left out): a propagation run's first change, P99 and share within 1 s; a data-plane run's P99 at its top rate; a scale-up's time from its start to all of its `joined` phase (else its largest phase).",
+        querystring: runHeadlinesQuery,
+        response: { 200: runHeadlines, 400: apiError },
+      },
+    },
+    async (request) =>
+      services.headlines.headlines(request.query.ids.split(','), request.principal),
   );
 
   app.get(

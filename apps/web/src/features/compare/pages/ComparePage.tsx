@@ -3,6 +3,7 @@ import type { Change, ChangeList, HistogramScale, Run } from '@meshbench/schema'
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { changeTailUrl } from '../../../api/urls.ts';
+import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ShareButton } from '../../../ui/ShareButton.tsx';
 import { ChangeComparison } from '../components/ChangeComparison.tsx';
@@ -125,6 +126,10 @@ export function ComparePage() {
   const [params] = useSearchParams();
   const ids = parseCompareRuns(params.get('runs'));
   const { runs, changes } = useComparedRuns(ids);
+  const names = runs.map((q) => (q.data ? meshLabel(q.data) : undefined));
+  useDocumentTitle(
+    names.length > 0 && names.every(Boolean) ? `Compare ${names.join(' vs ')}` : 'Compare runs',
+  );
   const valid = ids.length >= MIN_COMPARED && ids.length <= MAX_COMPARED;
   const failed = [...runs, ...changes].find((q) => q.isError);
   const loaded =

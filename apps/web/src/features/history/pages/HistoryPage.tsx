@@ -27,6 +27,7 @@ import {
   metricOptions,
 } from '../../../charts/prepare/history.ts';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
+import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { useRunFacets } from '../../runs/hooks/use-runs.ts';
 import { AlertTriage } from '../components/AlertTriage.tsx';
@@ -72,6 +73,7 @@ export function HistoryPage() {
   const loadPoint = history.data?.loadPoint ?? null;
   const dataPlane = ['loadP50', 'loadP99', 'achievedRps', 'errorRate'].includes(metric);
   const navigate = useNavigate();
+  useDocumentTitle(query.benchmark ? `History of ${query.benchmark}` : 'History');
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);

@@ -3,6 +3,7 @@
 // upload, malformed lines, metrics that matched no run, rejected data points), with how to
 // send each. The first place to look when a runner's data does not show up.
 import type { StatsdStats, UploadCounters } from '@meshbench/schema';
+import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { INGEST_REFRESH_MS, useIngestStats } from '../hooks/use-ingest-stats.ts';
 import '../ingest.css';
@@ -197,6 +198,7 @@ function UploadPanel({
 
 export function IngestPage() {
   const stats = useIngestStats();
+  useDocumentTitle('Ingest');
   return (
     <div className="ingest-page">
       <h1>Ingest</h1>

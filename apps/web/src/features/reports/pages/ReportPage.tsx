@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError } from '../../../api/client.ts';
 import { formatTimestamp } from '../../../charts/prepare/format.ts';
+import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChangeComparison } from '../../compare/components/ChangeComparison.tsx';
 import { ComparabilityWarning } from '../../compare/components/ComparabilityWarning.tsx';
@@ -88,6 +89,7 @@ function ReportBody({ report }: { report: Report }) {
 export function ReportPage() {
   const { slug = '' } = useParams();
   const report = useReport(slug);
+  useDocumentTitle(report.data ? report.data.title : report.isError ? 'No such report' : 'Report');
   return (
     <div className="report-page">
       {report.isPending ? (

@@ -1,8 +1,15 @@
-// The runs list's filters: text fields that suggest the values the API knows (facets), a
-// status, labels as k:v, a date range and free-text search. The URL is their only state.
+// The runs list's filters: text fields that suggest the values the API knows (facets) and
+// match any part of a value, ignoring case; a status, labels as k=v (or k:v), a date range
+// and free-text search. The URL is their only state; a label in another form is refused with
+// what is wrong, not dropped.
 import { type RunFacets, runStatus } from '@meshbench/schema';
-import type { FormEvent } from 'react';
-import { type RunListFilters, TEXT_FILTERS, type TextFilter } from '../hooks/run-list-url.ts';
+import { type FormEvent, useState } from 'react';
+import {
+  labelFilter,
+  type RunListFilters,
+  TEXT_FILTERS,
+  type TextFilter,
+} from '../hooks/run-list-url.ts';
 
 const SUGGESTIONS: Record<TextFilter, keyof RunFacets> = {
   mesh: 'meshes',
@@ -13,7 +20,7 @@ const SUGGESTIONS: Record<TextFilter, keyof RunFacets> = {
 };
 
 const PLACEHOLDERS: Record<TextFilter, string> = {
-  mesh: 'consul, istio…',
+  mesh: 'consul, ist…',
   version: 'any',
   benchmark: 'any',
   scenario: 'any',
@@ -34,12 +41,17 @@ export function isFiltered(f: RunListFilters): boolean {
 export function RunFilters({
   value,
   facets,
+  labelErrors = [],
   onChange,
 }: {
   value: RunListFilters;
   facets: RunFacets | undefined;
+  /** Labels of the URL in a wrong form, left out of the query. */
+  labelErrors?: string[];
   onChange: (filters: RunListFilters) => void;
 }) {
+  // The typed label that was refused, kept in its field with the reason beside it.
+  const [refused, setRefused] = useState<{ text: string; error: string } | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -52,7 +64,15 @@ export function RunFilters({
     const status = text('status');
     if (status) next.status = status;
     const label = text('label');
-    if (label.includes(':') && !next.labels.includes(label)) next.labels.push(label);
+    if (label) {
+      const parsed = labelFilter(label);
+      if ('error' in parsed) {
+        setRefused({ text: label, error: parsed.error });
+        return;
+      }
+      if (!next.labels.includes(parsed.label)) next.labels.push(parsed.label);
+    }
+    setRefused(null);
     const from = text('from');
     if (from) next.from = from;
     const to = text('to');
@@ -63,12 +83,13 @@ export function RunFilters({
   };
   const removeLabel = (label: string) =>
     onChange({ ...value, labels: value.labels.filter((l) => l !== label) });
+  const errors = [...(refused ? [refused.error] : []), ...labelErrors];
   return (
     // The key re-mounts the inputs when the URL changes (back button, Clear).
     <form
       className="filters run-filters"
       onSubmit={submit}
-      key={JSON.stringify(value)}
+      key={`${JSON.stringify(value)}${refused?.text ?? ''}`}
       aria-label="Filter runs"
     >
       {TEXT_FILTERS.map((key) => (
@@ -104,14 +125,18 @@ export function RunFilters({
         <span>label</span>
         <input
           name="label"
-          placeholder="key:value"
+          placeholder="key=value"
           list="facet-label"
           autoComplete="off"
           spellCheck={false}
+          defaultValue={refused?.text ?? ''}
+          aria-invalid={refused ? true : undefined}
+          aria-describedby={errors.length > 0 ? 'label-error' : undefined}
+          data-testid="label-input"
         />
         <datalist id="facet-label">
           {facets?.labelKeys.map((k) => (
-            <option key={k} value={`${k}:`} />
+            <option key={k} value={`${k}=`} />
           ))}
         </datalist>
       </label>
@@ -144,6 +169,11 @@ export function RunFilters({
           </button>
         )}
       </div>
+      {errors.length > 0 && (
+        <p className="filter-error" id="label-error" role="alert" data-testid="label-error">
+          {errors.join('; ')}. Labels filter as key=value, as the list shows them.
+        </p>
+      )}
       {value.labels.length > 0 && (
         <div className="filter-labels" data-testid="label-filters">
           {value.labels.map((label) => (

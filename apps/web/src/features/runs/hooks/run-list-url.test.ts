@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  labelFilter,
   nextSort,
   pageCount,
   pageRange,
@@ -13,7 +14,7 @@ describe('the runs list URL', () => {
   it('reads filters, labels, days, sort and page', () => {
     const s = parseRunListParams(
       new URLSearchParams(
-        'mesh=consul&benchmark=global-scale&label=branch:main&label=seed:1&from=2026-03-01&to=2026-03-02&q=hey&sort=mesh&page=3&status=finished',
+        'mesh=consul&benchmark=global-scale&label=branch:main&label=seed=1&from=2026-03-01&to=2026-03-02&q=hey&sort=mesh&page=3&status=finished',
       ),
     );
     expect(s).toEqual({
@@ -21,7 +22,7 @@ describe('the runs list URL', () => {
         mesh: 'consul',
         benchmark: 'global-scale',
         status: 'finished',
-        labels: ['branch:main', 'seed:1'],
+        labels: ['branch=main', 'seed=1'],
         from: '2026-03-01',
         to: '2026-03-02',
         q: 'hey',
@@ -30,12 +31,17 @@ describe('the runs list URL', () => {
       page: 3,
     });
   });
-  it('drops what it cannot use', () => {
+  it('drops what it cannot use, and says which labels it left out', () => {
     expect(
       parseRunListParams(
         new URLSearchParams('mesh=&label=nocolon&from=yesterday&sort=size&page=-2&status=odd'),
       ),
-    ).toEqual({ filters: { labels: [] }, sort: '-startedAt', page: 1 });
+    ).toEqual({
+      filters: { labels: [] },
+      labelErrors: ['label "nocolon" must be key=value (or key:value), e.g. branch=main'],
+      sort: '-startedAt',
+      page: 1,
+    });
   });
   it('writes only what differs from the defaults, in a stable order', () => {
     const search = runListSearch({
@@ -93,5 +99,28 @@ describe('pages', () => {
     expect(pageCount(50)).toBe(1);
     expect(pageCount(51)).toBe(2);
     expect(pageCount(10000)).toBe(200);
+  });
+});
+
+describe('labelFilter', () => {
+  it('takes k=v and k:v, and keeps them as the list shows labels, k=v', () => {
+    expect(labelFilter('branch=main')).toEqual({ label: 'branch=main' });
+    expect(labelFilter(' branch:main ')).toEqual({ label: 'branch=main' });
+    expect(labelFilter('branch = main')).toEqual({ label: 'branch=main' });
+  });
+  it('splits at the first = or :, so a value may hold either', () => {
+    expect(labelFilter('ci=https://ci.example/1')).toEqual({ label: 'ci=https://ci.example/1' });
+    expect(labelFilter('ci:a=b')).toEqual({ label: 'ci=a=b' });
+  });
+  it('says what is wrong with any other form', () => {
+    expect(labelFilter('main')).toEqual({
+      error: 'label "main" must be key=value (or key:value), e.g. branch=main',
+    });
+    expect(labelFilter('branch=')).toEqual({
+      error: 'label "branch=" has no value after "=": write key=value',
+    });
+    expect(labelFilter(':main')).toEqual({
+      error: 'label ":main" has no key before ":": write key=value',
+    });
   });
 });

@@ -1,7 +1,7 @@
 // The runs list's state lives in the page URL (a filtered list is a link; back and forward
 // work): filters, sort and page, read from and written to the query string, and turned into
 // the API's query.
-import { type RunSort, runSort, runStatus } from '@meshbench/schema';
+import { parseLabelFilter, type RunSort, runSort, runStatus } from '@meshbench/schema';
 import type { RunListQuery } from '../../../api/urls.ts';
 import { formatCount } from '../../../charts/prepare/format.ts';
 
@@ -19,7 +19,7 @@ export interface RunListFilters {
   scenario?: string;
   platform?: string;
   status?: string;
-  /** "k:v", all must match. */
+  /** "k=v" as the list shows labels, all must match. */
   labels: string[];
   /** Days, YYYY-MM-DD, both included. */
   from?: string;
@@ -30,6 +30,8 @@ export interface RunListFilters {
 
 export interface RunListState {
   filters: RunListFilters;
+  /** What was wrong with the URL's labels that were not k=v or k:v (left out of the query). */
+  labelErrors?: string[];
   sort: RunSort;
   /** 1-based. */
   page: number;
@@ -38,7 +40,19 @@ export interface RunListState {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const isDay = (s: string) => DAY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
 
-/** Whatever the URL holds, a valid state: unknown values are dropped, not errors. */
+/**
+ * A label filter as typed ("k=v" or "k:v") in the form the list shows and the URL keeps,
+ * "k=v"; or what is wrong with it.
+ */
+export function labelFilter(text: string): { label: string } | { error: string } {
+  const parsed = parseLabelFilter(text);
+  return 'error' in parsed ? parsed : { label: `${parsed.key}=${parsed.value}` };
+}
+
+/**
+ * Whatever the URL holds, a valid state: unknown values are dropped, not errors, except a
+ * label in a wrong form, which the page says is left out.
+ */
 export function parseRunListParams(params: URLSearchParams): RunListState {
   const filters: RunListFilters = { labels: [] };
   for (const key of TEXT_FILTERS) {
@@ -47,14 +61,14 @@ export function parseRunListParams(params: URLSearchParams): RunListState {
   }
   const status = runStatus.safeParse(params.get('status'));
   if (status.success) filters.status = status.data;
-  filters.labels = [
-    ...new Set(
-      params
-        .getAll('label')
-        .map((l) => l.trim())
-        .filter((l) => l.includes(':')),
-    ),
-  ];
+  const labelErrors: string[] = [];
+  const labels = new Set<string>();
+  for (const raw of params.getAll('label')) {
+    const parsed = labelFilter(raw);
+    if ('error' in parsed) labelErrors.push(parsed.error);
+    else labels.add(parsed.label);
+  }
+  filters.labels = [...labels];
   const from = params.get('from');
   if (from && isDay(from)) filters.from = from;
   const to = params.get('to');
@@ -65,6 +79,7 @@ export function parseRunListParams(params: URLSearchParams): RunListState {
   const page = Number(params.get('page'));
   return {
     filters,
+    ...(labelErrors.length > 0 ? { labelErrors } : {}),
     sort: sort.success ? sort.data : DEFAULT_SORT,
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };

@@ -7,6 +7,7 @@ import type { HistogramScale } from '@meshbench/schema';
 import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
+import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
@@ -37,6 +38,13 @@ export function RunPage() {
   const { id = '' } = useParams();
   const run = useRun(id);
   const changes = useChanges(id);
+  useDocumentTitle(
+    run.data
+      ? `${meshLabel(run.data)} · ${run.data.benchmark} / ${run.data.scenario}`
+      : run.isError
+        ? 'Run not found'
+        : 'Run',
+  );
   // The histograms' marked percentiles and threshold live in the URL, so a link keeps them.
   const [search, setSearch] = useSearchParams();
   const options = useMemo(() => optionsFromSearch(search), [search]);

@@ -1,9 +1,11 @@
-// `/`: the runs, one page of 50 at a time, filtered, searched and sorted by the URL's query;
-// pick two to four runs to compare them.
-import type { Run } from '@meshbench/schema';
-import { useState } from 'react';
+// `/`: the runs, one page of 50 at a time, filtered, searched and sorted by the URL's query,
+// each with its headline number; pick two to four runs to compare them. The picks are kept for
+// the tab (session storage), so Compare -> Back finds them again.
+import { type Run, run as runSchema } from '@meshbench/schema';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { comparePath } from '../../../api/urls.ts';
+import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { isFiltered, RunFilters } from '../components/RunFilters.tsx';
@@ -17,7 +19,7 @@ import {
   runListApiQuery,
   runListSearch,
 } from '../hooks/run-list-url.ts';
-import { useRunFacets, useRunList } from '../hooks/use-runs.ts';
+import { useRunFacets, useRunHeadlines, useRunList } from '../hooks/use-runs.ts';
 import './runs-list.css';
 
 function Pager({
@@ -111,13 +113,33 @@ function CompareTray({
   );
 }
 
+const PICKS_KEY = 'meshbench.compare-picks';
+
+/** The picks kept for this tab; none when there are none or they no longer parse. */
+function storedPicks(): Run[] {
+  try {
+    const parsed = runSchema
+      .array()
+      .safeParse(JSON.parse(sessionStorage.getItem(PICKS_KEY) ?? '[]'));
+    return parsed.success ? parsed.data.slice(0, MAX_COMPARED) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function RunsListPage() {
   const [params, setParams] = useSearchParams();
   const state = parseRunListParams(params);
   const runs = useRunList(runListApiQuery(state));
   const facets = useRunFacets();
-  // Picks survive filtering and paging (the page stays mounted), not a reload.
-  const [picked, setPicked] = useState<Run[]>([]);
+  const headlines = useRunHeadlines(runs.data?.runs.map((r) => r.id) ?? []);
+  // Picks survive filtering and paging, and leaving the page for Compare and coming back.
+  const [picked, setPicked] = useState<Run[]>(storedPicks);
+  useEffect(() => {
+    if (picked.length > 0) sessionStorage.setItem(PICKS_KEY, JSON.stringify(picked));
+    else sessionStorage.removeItem(PICKS_KEY);
+  }, [picked]);
+  useDocumentTitle(isFiltered(state.filters) ? 'Runs (filtered)' : 'Runs');
 
   const go = (next: RunListState) => setParams(runListSearch(next));
   const total = runs.data?.total ?? 0;
@@ -138,6 +160,7 @@ export function RunsListPage() {
       <RunFilters
         value={state.filters}
         facets={facets.data}
+        labelErrors={state.labelErrors}
         onChange={(filters) => go({ filters, sort: state.sort, page: 1 })}
       />
       <CompareTray
@@ -165,6 +188,7 @@ export function RunsListPage() {
         <div aria-busy={runs.isPlaceholderData} className="runs-list">
           <RunsTable
             runs={runs.data.runs}
+            headlines={headlines.data}
             sort={state.sort}
             onSort={(column) =>
               go({ filters: state.filters, sort: nextSort(state.sort, column), page: 1 })

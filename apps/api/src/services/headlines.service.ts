@@ -1,0 +1,64 @@
+// The runs list's headlines: for each run asked for, the number its kind is judged by (P99 and
+// share within 1 s of its first change; time to all joined; P99 at the top load rate). Read
+// apart from the list, so the list itself stays one query.
+import type { RunHeadline } from '@meshbench/schema';
+import { type Principal, privateProjectsVisible } from '../domain/access.ts';
+import { dataPlaneHeadline, scaleUpHeadline } from '../domain/run-headline.ts';
+import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
+import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import type { PropagationService } from './propagation.service.ts';
+import type { ResultsService } from './results.service.ts';
+
+/** The Consul benchmark's "within 1 s". */
+export const HEADLINE_WITHIN_MS = 1000;
+
+export function headlinesService(deps: {
+  runs: Pick<RunsRepository, 'readableByIds'>;
+  propagation: Pick<PropagationService, 'changes' | 'propagation'>;
+  results: Pick<ResultsService, 'list'>;
+  lifecycle: Pick<LifecycleRepository, 'phases'>;
+}) {
+  const { runs, propagation, results, lifecycle } = deps;
+
+  async function headline(run: RunRow): Promise<RunHeadline | null> {
+    if (run.changeCount > 0) {
+      const [first] = await propagation.changes(run.id);
+      if (first) {
+        const p = await propagation.propagation(run.id, first.id, {
+          percentiles: [99],
+          withinMs: HEADLINE_WITHIN_MS,
+          bins: 1,
+          scale: 'linear',
+        });
+        return {
+          runId: run.id,
+          kind: 'propagation',
+          changeId: first.id,
+          count: p.count,
+          p99: p.percentiles.find((q) => q.p === 99) ?? null,
+          withinMs: HEADLINE_WITHIN_MS,
+          withinFraction: p.withinFraction,
+        };
+      }
+    }
+    const points = dataPlaneHeadline(await results.list(run.id));
+    if (points) return { runId: run.id, kind: 'data-plane', ...points };
+    const phases = scaleUpHeadline(
+      await lifecycle.phases(run.id),
+      run.topology,
+      run.startedAt.getTime(),
+    );
+    if (phases) return { runId: run.id, kind: 'scale-up', ...phases };
+    return null;
+  }
+
+  return {
+    /** Headlines of the runs the principal may read among `ids`; runs without one are left out. */
+    async headlines(ids: string[], principal: Principal): Promise<RunHeadline[]> {
+      const rows = await runs.readableByIds(ids, privateProjectsVisible(principal));
+      const found = await Promise.all(rows.map(headline));
+      return found.filter((h): h is RunHeadline => h !== null);
+    },
+  };
+}
+export type HeadlinesService = ReturnType<typeof headlinesService>;
