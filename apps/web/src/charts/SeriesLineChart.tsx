@@ -4,6 +4,7 @@ import {
   CartesianGrid,
   Line,
   LineChart,
+  ReferenceArea,
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
@@ -13,6 +14,14 @@ import {
 } from 'recharts';
 import { markKey, type PreparedLines, type SeriesRow } from './prepare/load-results.ts';
 import { AXIS_TICK, axisLabel, GRID_STROKE, SERIES_MARGIN } from './theme.ts';
+
+/** A span of the x axis shaded behind the lines (e.g. a load stage). */
+export interface ReferenceSpan {
+  key: string;
+  from: number;
+  to: number;
+  label: string;
+}
 
 export interface ReferenceY {
   y: number;
@@ -27,10 +36,12 @@ function RowTooltip({
   lines,
   formatX,
   formatY,
+  describePoint,
 }: Partial<TooltipContentProps<number, string>> & {
   lines: PreparedLines;
   formatX: (x: number) => string;
   formatY: (y: number) => string;
+  describePoint?: ((seriesKey: string, row: SeriesRow) => string | null) | undefined;
 }) {
   const row = payload?.[0]?.payload as SeriesRow | undefined;
   if (!active || !row) return null;
@@ -40,10 +51,12 @@ function RowTooltip({
       {lines.series.map((s) => {
         const v = row[s.key];
         if (typeof v !== 'number') return null;
+        const detail = describePoint?.(s.key, row) ?? null;
         return (
           <div key={s.key} style={{ color: s.color }}>
             {s.label}: <strong>{formatY(v)}</strong>
             {row[markKey(s.key)] === true && ' ⚠'}
+            {detail && <span className="tooltip-detail"> ({detail})</span>}
           </div>
         );
       })}
@@ -67,6 +80,9 @@ export function SeriesLineChart({
   referenceY = [],
   height = 250,
   yWidth = 52,
+  describePoint,
+  spans = [],
+  dots = true,
 }: {
   lines: PreparedLines;
   xLabel: string;
@@ -77,6 +93,12 @@ export function SeriesLineChart({
   referenceY?: ReferenceY[];
   height?: number;
   yWidth?: number;
+  /** More of a point for its tooltip line (e.g. the counts behind a rate). */
+  describePoint?: (seriesKey: string, row: SeriesRow) => string | null;
+  /** Spans of x shaded behind the lines, alternately, with their labels. */
+  spans?: ReferenceSpan[];
+  /** false: no dot on each point (many points), marked points still drawn. */
+  dots?: boolean;
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
@@ -103,6 +125,17 @@ export function SeriesLineChart({
           width={yWidth}
           tick={AXIS_TICK}
         />
+        {spans.map((s, i) => (
+          <ReferenceArea
+            key={s.key}
+            x1={s.from}
+            x2={s.to}
+            fill={i % 2 === 0 ? '#eef2f9' : '#f7f8fa'}
+            fillOpacity={1}
+            ifOverflow="hidden"
+            label={{ value: s.label, position: 'insideTop', fontSize: 11, fill: '#4b5563' }}
+          />
+        ))}
         {referenceY.map((r) => (
           <ReferenceLine
             key={r.label}
@@ -112,7 +145,16 @@ export function SeriesLineChart({
             label={{ value: r.label, position: 'insideTopRight', fontSize: 12, fill: MARK_COLOR }}
           />
         ))}
-        <Tooltip content={<RowTooltip lines={lines} formatX={formatX} formatY={formatY} />} />
+        <Tooltip
+          content={
+            <RowTooltip
+              lines={lines}
+              formatX={formatX}
+              formatY={formatY}
+              describePoint={describePoint}
+            />
+          }
+        />
         {lines.series.map((s) => (
           <Line
             key={s.key}
@@ -141,6 +183,8 @@ export function SeriesLineChart({
                   strokeWidth={1.5}
                   data-marked="true"
                 />
+              ) : !dots ? (
+                <g key={key} />
               ) : (
                 <circle
                   key={key}

@@ -1,6 +1,6 @@
 // `/runs/:id` (a UUID or the run's share slug): the run's facts and exports, then every
 // section that has data: the gate verdict, one per change (propagation and tail causes),
-// the scale-up timeline, then the data plane. A run with two changes or more (a churn test)
+// the scale-up timeline, then the data plane and (a run with interval data) its stages. A run with two changes or more (a churn test)
 // shows all of them at once first, and one change's propagation at a time below, the one
 // `?change=` names (the first by default), so that a link opens the same change.
 import type { HistogramScale } from '@meshbench/schema';
@@ -11,6 +11,7 @@ import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
 import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
+import { StagesSection } from '../../load-results/components/StagesSection.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
 import { TimelineSection } from '../../timeline/components/TimelineSection.tsx';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
@@ -146,6 +147,7 @@ export function RunPage() {
             </p>
           )}
           <DataPlaneSection run={run.data} />
+          <StagesSection runId={run.data.id} />
         </>
       )}
     </>
