@@ -1,10 +1,10 @@
 // Draws prepared series as lines over a numeric x axis (connections, rate), with optional
 // horizontal reference lines and marked points (e.g. over a limit).
+import type { ReactNode } from 'react';
 import {
   CartesianGrid,
   Line,
   LineChart,
-  ReferenceArea,
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
@@ -14,14 +14,6 @@ import {
 } from 'recharts';
 import { markKey, type PreparedLines, type SeriesRow } from './prepare/load-results.ts';
 import { AXIS_TICK, axisLabel, GRID_STROKE, SERIES_MARGIN } from './theme.ts';
-
-/** A span of the x axis shaded behind the lines (e.g. a load stage). */
-export interface ReferenceSpan {
-  key: string;
-  from: number;
-  to: number;
-  label: string;
-}
 
 export interface ReferenceY {
   y: number;
@@ -81,7 +73,7 @@ export function SeriesLineChart({
   height = 250,
   yWidth = 52,
   describePoint,
-  spans = [],
+  children,
   dots = true,
 }: {
   lines: PreparedLines;
@@ -95,8 +87,8 @@ export function SeriesLineChart({
   yWidth?: number;
   /** More of a point for its tooltip line (e.g. the counts behind a rate). */
   describePoint?: (seriesKey: string, row: SeriesRow) => string | null;
-  /** Spans of x shaded behind the lines, alternately, with their labels. */
-  spans?: ReferenceSpan[];
+  /** More marks behind the lines (e.g. recharts ReferenceAreas for a run's stages). */
+  children?: ReactNode;
   /** false: no dot on each point (many points), marked points still drawn. */
   dots?: boolean;
 }) {
@@ -125,17 +117,7 @@ export function SeriesLineChart({
           width={yWidth}
           tick={AXIS_TICK}
         />
-        {spans.map((s, i) => (
-          <ReferenceArea
-            key={s.key}
-            x1={s.from}
-            x2={s.to}
-            fill={i % 2 === 0 ? '#eef2f9' : '#f7f8fa'}
-            fillOpacity={1}
-            ifOverflow="hidden"
-            label={{ value: s.label, position: 'insideTop', fontSize: 11, fill: '#4b5563' }}
-          />
-        ))}
+        {children}
         {referenceY.map((r) => (
           <ReferenceLine
             key={r.label}

@@ -32,6 +32,9 @@ export function formatRpsCell(rps: number | null | undefined): string {
 }
 
 /** A rate in % of requests: small rates keep their digits (0.007 %). */
+/** An error-rate axis tick: "0.005 %" (a no-break space, so the tick never wraps). */
+export const formatErrorRateTick = (percent: number) => `${percent}\u00a0%`;
+
 export function formatErrorRate(percent: number): string {
   if (!Number.isFinite(percent)) return '—';
   if (percent === 0) return '0 %';

@@ -430,12 +430,15 @@ export function stepOf(axis: LoadAxis, x: number): number {
   return axis === 'rps' ? roundRate(x) : x;
 }
 
-/** A linear rate axis from 0 to a round number above the fastest point. */
+/**
+ * A linear rate axis from 0 to a round number above the fastest point, with a little room past
+ * it so that a point at the round number (1,000 RPS) does not sit on the chart's edge.
+ */
 export function rpsAxis(values: number[]): NumberAxis | null {
   const finite = values.filter((v) => Number.isFinite(v) && v >= 0);
   if (finite.length === 0) return null;
   const top = niceCeil(Math.max(...finite)) || 1;
-  return { scale: 'linear', domain: [0, top], ticks: linearTicks(0, top, 5) };
+  return { scale: 'linear', domain: [0, top * 1.04], ticks: linearTicks(0, top, 5) };
 }
 
 /** One series per (run, mode), in mode order, styled for one run or an overlay. */

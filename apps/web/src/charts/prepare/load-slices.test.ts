@@ -47,10 +47,10 @@ describe('slices of the load results', () => {
       { x: 999, s0_baseline: 0.6, s0_both: null },
       { x: 4000, s0_baseline: null, s0_both: 3.1 },
     ]);
-    // 4,000 -> 4,000; ticks every 1,000.
+    // 4,000 -> 4,000 and 4 % of room; ticks every 1,000.
     expect(l.lines?.x).toEqual({
       scale: 'linear',
-      domain: [0, 4000],
+      domain: [0, 4160],
       ticks: [0, 1000, 2000, 3000, 4000],
     });
   });

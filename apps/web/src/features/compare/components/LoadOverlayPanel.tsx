@@ -4,7 +4,7 @@
 import type { StoredLoadResult } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { formatDuration, formatMs } from '../../../charts/prepare/format.ts';
-import { formatErrorRate } from '../../../charts/prepare/load-format.ts';
+import { formatErrorRate, formatErrorRateTick } from '../../../charts/prepare/load-format.ts';
 import { prepareModeMultiples } from '../../../charts/prepare/load-multiples.ts';
 import {
   defaultAxis,
@@ -104,7 +104,8 @@ export function LoadOverlayPanel({
           multiples={errors.multiples}
           {...x}
           formatY={formatErrorRate}
-          formatYTick={(v) => `${v} %`}
+          formatYTick={formatErrorRateTick}
+          yWidth={64}
         />
       </div>
       <LoadDeltaTable runs={withResults} rows={deltas} />

@@ -11,6 +11,7 @@ export function ModeMultiples({
   formatXTick,
   formatY,
   formatYTick,
+  yWidth = 48,
 }: {
   testId: string;
   multiples: ModeMultiple[];
@@ -19,6 +20,7 @@ export function ModeMultiples({
   formatXTick: (x: number) => string;
   formatY: (y: number) => string;
   formatYTick: (y: number) => string;
+  yWidth?: number;
 }) {
   return (
     <div className="mode-multiples" data-testid={testId}>
@@ -39,7 +41,7 @@ export function ModeMultiples({
               formatY={formatY}
               formatYTick={formatYTick}
               height={210}
-              yWidth={48}
+              yWidth={yWidth}
             />
           ) : (
             <p className="state">No run has a value in this mode.</p>

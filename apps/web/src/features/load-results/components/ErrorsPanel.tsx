@@ -3,7 +3,11 @@
 import { useMemo } from 'react';
 import { formatCount, formatPercent } from '../../../charts/prepare/format.ts';
 import { countKeys, prepareErrors } from '../../../charts/prepare/load-errors.ts';
-import { formatErrorRate, formatRpsCell } from '../../../charts/prepare/load-format.ts';
+import {
+  formatErrorRate,
+  formatErrorRateTick,
+  formatRpsCell,
+} from '../../../charts/prepare/load-format.ts';
 import type { SeriesRow } from '../../../charts/prepare/load-results.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
@@ -39,7 +43,8 @@ export function ErrorsPanel({
               lines={prepared.lines}
               {...xAxisOf(axis)}
               formatY={formatErrorRate}
-              formatYTick={(v) => `${v} %`}
+              formatYTick={formatErrorRateTick}
+              yWidth={64}
               describePoint={counts}
             />
           </>

@@ -3,6 +3,7 @@
 // "P99 < N x median" band (N in the URL), and a summary row per stage with each generator's
 // rate and flags. Nothing is shown for a run without interval data.
 import { useMemo } from 'react';
+import { ReferenceArea } from 'recharts';
 import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
 import {
   formatErrorRate,
@@ -34,12 +35,22 @@ export function StagesSection({ runId }: { runId: string }) {
   );
   if (stages.isError) return <ErrorMessage error={stages.error} what="the load stages" />;
   if (!prepared || !stages.data || stages.data.series.length === 0) return null;
-  const spans = prepared.spans.map((s) => ({ key: s.key, from: s.fromS, to: s.toS, label: '' }));
+  // The stages shaded, alternately, behind every chart of the section.
+  const spans = prepared.spans.map((s, i) => (
+    <ReferenceArea
+      key={s.key}
+      x1={s.fromS}
+      x2={s.toS}
+      fill={i % 2 === 0 ? '#eef2f9' : '#f7f8fa'}
+      fillOpacity={1}
+      ifOverflow="hidden"
+    />
+  ));
   const time = {
     xLabel: 'time since the first interval',
     formatX: clockLabel,
     formatXTick: formatClock,
-    spans,
+    children: spans,
     dots: false,
     height: 200,
   };
@@ -74,7 +85,8 @@ export function StagesSection({ runId }: { runId: string }) {
               lines={prepared.errors}
               {...time}
               formatY={formatErrorRate}
-              formatYTick={(v) => `${v} %`}
+              formatYTick={formatErrorRateTick}
+              yWidth={64}
             />
           ) : (
             <p className="state">No interval counts its errors.</p>

@@ -4,14 +4,12 @@
 // shows all of them at once first, and one change's propagation at a time below, the one
 // `?change=` names (the first by default), so that a link opens the same change.
 import type { HistogramScale } from '@meshbench/schema';
-import { useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
-import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
-import { StagesSection } from '../../load-results/components/StagesSection.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
 import { TimelineSection } from '../../timeline/components/TimelineSection.tsx';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
@@ -27,6 +25,19 @@ import {
 import { shownChanges } from '../hooks/shown-changes.ts';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
 import './run-page.css';
+
+// The data-plane charts and the stages view load apart (the first-load budget): a propagation
+// run needs neither, and only runs with interval data show the stages.
+const DataPlaneSection = lazy(() =>
+  import('../../load-results/components/DataPlaneSection.tsx').then((m) => ({
+    default: m.DataPlaneSection,
+  })),
+);
+const StagesSection = lazy(() =>
+  import('../../load-results/components/StagesSection.tsx').then((m) => ({
+    default: m.StagesSection,
+  })),
+);
 
 export function RunPage() {
   const { id = '' } = useParams();
@@ -146,8 +157,10 @@ export function RunPage() {
               This run has no changes and no load results.
             </p>
           )}
-          <DataPlaneSection run={run.data} />
-          <StagesSection runId={run.data.id} />
+          <Suspense fallback={<Loading what="load results" />}>
+            <DataPlaneSection run={run.data} />
+            <StagesSection runId={run.data.id} />
+          </Suspense>
         </>
       )}
     </>
