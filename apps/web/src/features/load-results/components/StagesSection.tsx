@@ -7,6 +7,7 @@ import { ReferenceArea } from 'recharts';
 import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
 import {
   formatErrorRate,
+  formatErrorRateTick,
   formatRatio,
   formatRpsCell,
 } from '../../../charts/prepare/load-format.ts';
