@@ -157,7 +157,7 @@ export function RunPage() {
               This run has no changes and no load results.
             </p>
           )}
-          <Suspense fallback={<Loading what="load results" />}>
+          <Suspense fallback={<Loading what="the data-plane charts" />}>
             <DataPlaneSection run={run.data} />
             <StagesSection runId={run.data.id} />
           </Suspense>
