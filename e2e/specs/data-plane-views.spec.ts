@@ -76,9 +76,7 @@ test('latency switches between connections and RPS in one click, kept in the URL
   // At 16 connections: the Fortio points at ~1,000 RPS and the CSV's 500, 2,000, 4,000.
   await expect(page.getByTestId('load-slice')).toHaveValue('connections:16');
   await expect(latency.locator('[data-testid="latency-row"][data-mode="both"]')).toHaveCount(4);
-  await expect(latency.locator('[data-testid="latency-row"][data-mode="baseline"]')).toHaveCount(
-    1,
-  );
+  await expect(latency.locator('[data-testid="latency-row"][data-mode="baseline"]')).toHaveCount(1);
   await expect(tickTexts(latency.getByTestId('latency-chart'))).toHaveText([
     '0',
     '1,000',
@@ -96,10 +94,7 @@ test('latency switches between connections and RPS in one click, kept in the URL
   await expect(tickTexts(latency.getByTestId('latency-chart'))).toHaveText(['2', '16']);
 });
 
-test('any percentile via ?percentiles, marked as the source gave it', async ({
-  page,
-  baseURL,
-}) => {
+test('any percentile via ?percentiles, marked as the source gave it', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   const { run, files } = await postRun(baseURL as string, 'percentiles');
   await openRun(page, `/runs/${run.id}?percentiles=50,99.9&percentile=99.9`);

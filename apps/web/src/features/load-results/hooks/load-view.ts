@@ -4,6 +4,7 @@
 // rate (`?connections=16`), the percentile drawn (`?percentile=99`), the percentiles asked
 // for and offered (`?percentiles=50,90,99,99.9`, shared with the propagation view) and the
 // tail band's limit (`?limit=5`: P99 must stay under limit x P50).
+import { percentileList } from '@meshbench/schema';
 import {
   connectionsKey,
   DEFAULT_TAIL_BAND_LIMIT,
@@ -11,7 +12,6 @@ import {
   LOAD_PERCENTILES,
   type LoadAxis,
 } from '../../../charts/prepare/load-results.ts';
-import { parsePercentiles } from '../../runs/hooks/propagation-options.ts';
 
 export interface LoadView {
   /** null: the axis the results suit best (see defaultAxis). */
@@ -31,6 +31,18 @@ export interface LoadView {
 export const DEFAULT_LOAD_PERCENTILES: readonly number[] = LOAD_PERCENTILES;
 /** The Istio guide leads with P90. */
 export const DEFAULT_LOAD_PERCENTILE = 90;
+
+/** More buttons than this stop reading as a choice. */
+const MAX_PERCENTILES = 8;
+
+/** "50,99.9" -> [50, 99.9], as the API reads `?percentiles=`; null when it would refuse it. */
+function parsePercentiles(text: string | null): number[] | null {
+  if (text === null) return null;
+  const parsed = percentileList.safeParse(text.replace(/\s+/g, ''));
+  if (!parsed.success) return null;
+  const ps = [...new Set(parsed.data)].sort((a, b) => a - b);
+  return ps.length <= MAX_PERCENTILES ? ps : null;
+}
 
 const isAxis = (v: string | null): v is LoadAxis => LOAD_AXES.includes(v as LoadAxis);
 
