@@ -95,7 +95,7 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
   writeFileSync(file, fortio);
 
   await page.goto(`/runs/${run.id}`);
-  const latency = page.getByTestId('latency-connections');
+  const latency = page.getByTestId('latency');
   const uploadedRow = latency.locator(
     '[data-testid="latency-row"][data-mode="both"][data-connections="64"]',
   );
@@ -143,7 +143,7 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
   expect(ms(point, 90)).toBeCloseTo(p90, 9);
 
   // On the chart: three lines (baseline, serveronly, both), and both now reaches 64.
-  const chart = latency.getByTestId('latency-connections-chart');
+  const chart = latency.getByTestId('latency-chart');
   await expect(chart.locator('.recharts-line')).toHaveCount(3);
   await expect(latency.getByTestId('series-key')).toContainText('both');
   await expect(

@@ -25,6 +25,8 @@ import {
   ingestStats,
   type listResultsQuery,
   type listRunsQuery,
+  loadStages,
+  type loadStagesQuery,
   type pointsQuery,
   project,
   propagation,
@@ -75,6 +77,7 @@ export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type SignificanceQuery = QueryOf<typeof significanceQuery>;
 export type ComparabilityQuery = QueryOf<typeof comparabilityQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
+export type LoadStagesQuery = QueryOf<typeof loadStagesQuery>;
 export type SeriesQuery = QueryOf<typeof seriesQuery>;
 export type PointsQuery = QueryOf<typeof pointsQuery>;
 export type TimelineQuery = QueryOf<typeof timelineQuery>;
@@ -140,6 +143,8 @@ export const paths = {
     `/runs/${enc(runId)}/events/sources/${enc(source)}`,
   results: (runId: string, q: ResultsQuery | ImportResultsQuery = {}) =>
     `/runs/${enc(runId)}/results${queryString(q)}`,
+  loadStages: (runId: string, q: LoadStagesQuery = {}) =>
+    `/runs/${enc(runId)}/results/stages${queryString(q)}`,
   series: (runId: string, q: SeriesQuery = {}) => `/runs/${enc(runId)}/series${queryString(q)}`,
   seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}) =>
     `/runs/${enc(runId)}/series/${enc(seriesId)}/points${queryString(q)}`,
@@ -380,6 +385,9 @@ export function createClient(transport: Transport) {
           opts,
           raw(file),
         ),
+      /** The run's stages over time, from its interval histograms. */
+      loadStages: (runId: string, q: LoadStagesQuery = {}, opts?: CallOptions) =>
+        get('/runs/{id}/results/stages', paths.loadStages(runId, q), loadStages, opts),
       series: (runId: string, q: SeriesQuery = {}, opts?: CallOptions) =>
         get('/runs/{id}/series', paths.series(runId, q), seriesList, opts),
       seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}, opts?: CallOptions) =>

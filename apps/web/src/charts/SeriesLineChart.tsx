@@ -1,5 +1,6 @@
 // Draws prepared series as lines over a numeric x axis (connections, rate), with optional
 // horizontal reference lines and marked points (e.g. over a limit).
+import type { ReactNode } from 'react';
 import {
   CartesianGrid,
   Line,
@@ -27,10 +28,12 @@ function RowTooltip({
   lines,
   formatX,
   formatY,
+  describePoint,
 }: Partial<TooltipContentProps<number, string>> & {
   lines: PreparedLines;
   formatX: (x: number) => string;
   formatY: (y: number) => string;
+  describePoint?: ((seriesKey: string, row: SeriesRow) => string | null) | undefined;
 }) {
   const row = payload?.[0]?.payload as SeriesRow | undefined;
   if (!active || !row) return null;
@@ -40,10 +43,12 @@ function RowTooltip({
       {lines.series.map((s) => {
         const v = row[s.key];
         if (typeof v !== 'number') return null;
+        const detail = describePoint?.(s.key, row) ?? null;
         return (
           <div key={s.key} style={{ color: s.color }}>
             {s.label}: <strong>{formatY(v)}</strong>
             {row[markKey(s.key)] === true && ' ⚠'}
+            {detail && <span className="tooltip-detail"> ({detail})</span>}
           </div>
         );
       })}
@@ -67,6 +72,9 @@ export function SeriesLineChart({
   referenceY = [],
   height = 250,
   yWidth = 52,
+  describePoint,
+  children,
+  dots = true,
 }: {
   lines: PreparedLines;
   xLabel: string;
@@ -77,6 +85,12 @@ export function SeriesLineChart({
   referenceY?: ReferenceY[];
   height?: number;
   yWidth?: number;
+  /** More of a point for its tooltip line (e.g. the counts behind a rate). */
+  describePoint?: (seriesKey: string, row: SeriesRow) => string | null;
+  /** More marks behind the lines (e.g. recharts ReferenceAreas for a run's stages). */
+  children?: ReactNode;
+  /** false: no dot on each point (many points), marked points still drawn. */
+  dots?: boolean;
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
@@ -103,6 +117,7 @@ export function SeriesLineChart({
           width={yWidth}
           tick={AXIS_TICK}
         />
+        {children}
         {referenceY.map((r) => (
           <ReferenceLine
             key={r.label}
@@ -112,7 +127,16 @@ export function SeriesLineChart({
             label={{ value: r.label, position: 'insideTopRight', fontSize: 12, fill: MARK_COLOR }}
           />
         ))}
-        <Tooltip content={<RowTooltip lines={lines} formatX={formatX} formatY={formatY} />} />
+        <Tooltip
+          content={
+            <RowTooltip
+              lines={lines}
+              formatX={formatX}
+              formatY={formatY}
+              describePoint={describePoint}
+            />
+          }
+        />
         {lines.series.map((s) => (
           <Line
             key={s.key}
@@ -141,6 +165,8 @@ export function SeriesLineChart({
                   strokeWidth={1.5}
                   data-marked="true"
                 />
+              ) : !dots ? (
+                <g key={key} />
               ) : (
                 <circle
                   key={key}

@@ -4,12 +4,15 @@ import {
   BASELINE_MODE,
   fromEstimate,
   type LoadResultsRun,
-  linesByConnections,
+  linesBySlice,
   markedPercentile,
   type PreparedLines,
   percentileMs,
-  pointsAtRate,
+  pointsInSlice,
   type RatePoint,
+  type SliceArg,
+  stepOf,
+  toSlice,
   valueAxis,
 } from './load-results.ts';
 import type { MarkedPercentile } from './percentile-accuracy.ts';
@@ -18,6 +21,8 @@ export interface AddedLatencyRow {
   run: string;
   mode: string;
   connections: number;
+  /** Where the point lies on the chart's x axis (its connections or its rate). */
+  x: number;
   ms: number;
   baselineMs: number;
   addedMs: number;
@@ -39,19 +44,22 @@ export interface PreparedAddedLatency {
 
 /**
  * What the sidecars add: each point's percentile minus that of the same run's baseline point
- * at the same connections and the same rate (Istio: "subtract base from both").
+ * at the same step: the same connections at one rate, or about the same rate (two digits) at
+ * one connection count (Istio: "subtract base from both").
  */
 export function prepareAddedLatency(
   runs: LoadResultsRun[],
-  rateKey: string | null,
+  sliceArg: SliceArg,
   percentile: number,
 ): PreparedAddedLatency {
-  const { points } = pointsAtRate(runs, rateKey);
+  const slice = toSlice(sliceArg);
+  const { points } = pointsInSlice(runs, slice);
+  const step = (p: RatePoint) => `${p.runIndex}\u0000${stepOf(slice.axis, p.x)}`;
   const baselines = new Map<string, { ms: number; marked: MarkedPercentile }>();
   for (const p of points) {
     const ms = percentileMs(p.result, percentile);
     if (p.result.mode === BASELINE_MODE && ms !== null) {
-      baselines.set(`${p.runIndex}\u0000${p.connections}`, {
+      baselines.set(step(p), {
         ms,
         marked: markedPercentile(p.result, percentile),
       });
@@ -64,7 +72,7 @@ export function prepareAddedLatency(
     if (point.result.mode === BASELINE_MODE) continue;
     const ms = percentileMs(point.result, percentile);
     if (ms === null) continue;
-    const baseline = baselines.get(`${point.runIndex}\u0000${point.connections}`);
+    const baseline = baselines.get(step(point));
     if (baseline === undefined) {
       withoutBaseline++;
       continue;
@@ -77,6 +85,7 @@ export function prepareAddedLatency(
       run: point.run.label,
       mode: point.result.mode,
       connections: point.connections,
+      x: point.x,
       ms,
       baselineMs,
       addedMs,
@@ -86,7 +95,7 @@ export function prepareAddedLatency(
     });
   }
   return {
-    lines: linesByConnections(runs, values, valueAxis(values.map((v) => v.value))),
+    lines: linesBySlice(runs, values, valueAxis(values.map((v) => v.value)), slice.axis),
     table,
     withoutBaseline,
     hasBaseline: baselines.size > 0,

@@ -30,3 +30,14 @@ export function formatRatio(ratio: number | null | undefined): string {
 export function formatRpsCell(rps: number | null | undefined): string {
   return rps === null || rps === undefined || !Number.isFinite(rps) ? '—' : formatRps(rps);
 }
+
+/** A rate in % of requests: small rates keep their digits (0.007 %). */
+/** An error-rate axis tick: "0.005 %" (a no-break space, so the tick never wraps). */
+export const formatErrorRateTick = (percent: number) => `${percent}\u00a0%`;
+
+export function formatErrorRate(percent: number): string {
+  if (!Number.isFinite(percent)) return '—';
+  if (percent === 0) return '0 %';
+  const digits = percent >= 10 ? 1 : percent >= 1 ? 2 : 3;
+  return `${Number(percent.toFixed(digits)).toLocaleString('en-US', { maximumFractionDigits: digits })} %`;
+}

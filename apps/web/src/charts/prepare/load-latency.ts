@@ -1,12 +1,15 @@
-// The latency-vs-connections panel: a percentile per (run, mode) at one rate, and its table.
+// The latency panel: a percentile per (run, mode) along connections at one rate, or along the
+// rate achieved at one connection count, and its table.
 
 import {
   type LoadResultsRun,
-  linesByConnections,
+  linesBySlice,
   markedPercentile,
   type PreparedLines,
   percentileMs,
-  pointsAtRate,
+  pointsInSlice,
+  type SliceArg,
+  toSlice,
   valueAxis,
 } from './load-results.ts';
 import type { MarkedPercentile } from './percentile-accuracy.ts';
@@ -15,6 +18,8 @@ export interface LatencyRow {
   run: string;
   mode: string;
   connections: number;
+  /** Where the point lies on the chart's x axis (its connections or its rate). */
+  x: number;
   targetRps: number | null;
   achievedRps: number | null;
   p50: number | null;
@@ -23,6 +28,8 @@ export interface LatencyRow {
   /** The same percentiles as their cells show them (mark and bound). */
   marked: { p50: MarkedPercentile; p90: MarkedPercentile; p99: MarkedPercentile };
   requests: number | null;
+  /** Every percentile the table shows, in its order, with its mark and bound. */
+  percentiles: { p: number; ms: number | null; marked: MarkedPercentile }[];
 }
 
 export interface PreparedLatency {
@@ -33,20 +40,23 @@ export interface PreparedLatency {
 
 export function prepareLatencyVsConnections(
   runs: LoadResultsRun[],
-  rateKey: string | null,
+  sliceArg: SliceArg,
   percentile: number,
+  tablePercentiles: readonly number[] = [50, 90, 99],
 ): PreparedLatency {
-  const { points, superseded } = pointsAtRate(runs, rateKey);
+  const slice = toSlice(sliceArg);
+  const { points, superseded } = pointsInSlice(runs, slice);
   const values = points.flatMap((point) => {
     const value = percentileMs(point.result, percentile);
     return value === null ? [] : [{ point, value }];
   });
   return {
-    lines: linesByConnections(runs, values, valueAxis(values.map((v) => v.value))),
-    table: points.map(({ run, result: r, connections }) => ({
+    lines: linesBySlice(runs, values, valueAxis(values.map((v) => v.value)), slice.axis),
+    table: points.map(({ run, result: r, connections, x }) => ({
       run: run.label,
       mode: r.mode,
       connections,
+      x,
       targetRps: r.targetRps,
       achievedRps: r.achievedRps,
       p50: percentileMs(r, 50),
@@ -58,6 +68,11 @@ export function prepareLatencyVsConnections(
         p99: markedPercentile(r, 99),
       },
       requests: r.requests,
+      percentiles: tablePercentiles.map((p) => ({
+        p,
+        ms: percentileMs(r, p),
+        marked: markedPercentile(r, p),
+      })),
     })),
     superseded,
   };

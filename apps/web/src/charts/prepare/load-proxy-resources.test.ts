@@ -73,9 +73,37 @@ describe('proxy CPU and memory', () => {
   it('has nothing to draw without measurements', () => {
     expect(prepareProxyResources(asRuns([point('both', 2)]))).toEqual({
       context: '',
+      stat: 'mean',
+      hasMax: { cpu: false, memory: false },
       cpu: null,
       memory: null,
       table: [],
+    });
+  });
+
+  it('draws the peak when asked, and keeps mean and peak in the table', () => {
+    const points = [
+      point('both', 16, {
+        targetRps: null,
+        achievedRps: 3000,
+        clientCpuCores: 0.9,
+        clientCpuCoresMax: 1.2,
+        serverCpuCores: 0.8,
+        serverCpuCoresMax: null,
+      }),
+    ];
+    const max = prepareProxyResources(asRuns(points), 'max');
+    expect(max.hasMax).toEqual({ cpu: true, memory: false });
+    // Only the client reports a peak: one line, at 1.2 cores (the seed's "1.2 vCPUs at 3000 RPS").
+    expect(max.cpu?.rows).toEqual([{ x: 3000, s0_both_16_client: 1.2 }]);
+    expect(max.memory).toBeNull();
+    const mean = prepareProxyResources(asRuns(points), 'mean');
+    expect(mean.cpu?.rows).toEqual([{ x: 3000, s0_both_16_client: 0.9, s0_both_16_server: 0.8 }]);
+    expect(mean.table[0]).toMatchObject({
+      clientCpuCores: 0.9,
+      clientCpuCoresMax: 1.2,
+      serverCpuCores: 0.8,
+      serverCpuCoresMax: null,
     });
   });
 });

@@ -1,4 +1,5 @@
-// The proxy CPU and memory panels: client and server side against the rate achieved.
+// The proxy CPU and memory panels: client and server side against the rate achieved, as the
+// peak (what the Istio guide quotes) or the mean over the point.
 import type { StoredLoadResult } from '@meshbench/schema';
 import { linearTicks, niceCeil } from './axis.ts';
 import {
@@ -21,7 +22,14 @@ export interface ResourceRow {
   serverCpuCores: number | null;
   clientMemMiB: number | null;
   serverMemMiB: number | null;
+  clientCpuCoresMax: number | null;
+  serverCpuCoresMax: number | null;
+  clientMemMiBMax: number | null;
+  serverMemMiBMax: number | null;
 }
+
+/** The peak over the point, or its mean. */
+export type ResourceStat = 'max' | 'mean';
 
 export interface PreparedResources {
   cpu: PreparedLines | null;
@@ -29,11 +37,29 @@ export interface PreparedResources {
   table: ResourceRow[];
   /** What all the lines share and their labels leave out: "both · 16 connections". */
   context: string;
+  /** The statistic drawn. */
+  stat: ResourceStat;
+  /** Whether any point reports a peak (else only the mean can be drawn). */
+  hasMax: { cpu: boolean; memory: boolean };
 }
 
 const SIDES = [
-  { side: 'client', cpu: 'clientCpuCores', mem: 'clientMemMiB', dash: '' },
-  { side: 'server', cpu: 'serverCpuCores', mem: 'serverMemMiB', dash: '6 3' },
+  {
+    side: 'client',
+    cpu: 'clientCpuCores',
+    mem: 'clientMemMiB',
+    cpuMax: 'clientCpuCoresMax',
+    memMax: 'clientMemMiBMax',
+    dash: '',
+  },
+  {
+    side: 'server',
+    cpu: 'serverCpuCores',
+    mem: 'serverMemMiB',
+    cpuMax: 'serverCpuCoresMax',
+    memMax: 'serverMemMiBMax',
+    dash: '6 3',
+  },
 ] as const;
 
 /**
@@ -41,7 +67,10 @@ const SIDES = [
  * reports none), client and server side, from the points that measured them. One line per
  * run, mode, connection count and side; the label names only what differs between lines.
  */
-export function prepareProxyResources(runs: LoadResultsRun[]): PreparedResources {
+export function prepareProxyResources(
+  runs: LoadResultsRun[],
+  stat: ResourceStat = 'mean',
+): PreparedResources {
   const overlay = runs.length > 1;
   type Measured = { runIndex: number; run: LoadResultsRun; r: StoredLoadResult; rps: number };
   const latest = new Map<string, Measured>();
@@ -49,7 +78,9 @@ export function prepareProxyResources(runs: LoadResultsRun[]): PreparedResources
     for (const r of run.results) {
       const rps = r.achievedRps ?? r.targetRps;
       if (rps === null) continue;
-      if (SIDES.every((s) => r[s.cpu] === null && r[s.mem] === null)) continue;
+      if (SIDES.every((s) => [s.cpu, s.mem, s.cpuMax, s.memMax].every((f) => r[f] === null))) {
+        continue;
+      }
       const id = `${runIndex}\u0000${r.mode}\u0000${r.connections}\u0000${rps}`;
       const seen = latest.get(id);
       if (!seen || r.id > seen.r.id) latest.set(id, { runIndex, run, r, rps });
@@ -73,7 +104,7 @@ export function prepareProxyResources(runs: LoadResultsRun[]): PreparedResources
     const ys: number[] = [];
     for (const m of measured) {
       for (const s of SIDES) {
-        const value = m.r[s[metric]];
+        const value = m.r[s[stat === 'max' ? (metric === 'cpu' ? 'cpuMax' : 'memMax') : metric]];
         if (value === null) continue;
         const key = seriesKey(m.runIndex, m.r.mode, m.r.connections ?? 'na', s.side);
         if (!specs.has(key)) {
@@ -125,8 +156,12 @@ export function prepareProxyResources(runs: LoadResultsRun[]): PreparedResources
           : [`${first.r.connections} connection${first.r.connections === 1 ? '' : 's'}`]),
       ].join(' · ')
     : '';
+  const any = (fields: ('cpuMax' | 'memMax')[]) =>
+    measured.some((m) => SIDES.some((s) => fields.some((f) => m.r[s[f]] !== null)));
   return {
     context,
+    stat,
+    hasMax: { cpu: any(['cpuMax']), memory: any(['memMax']) },
     cpu: build('cpu'),
     memory: build('mem'),
     table: measured.map((m) => ({
@@ -138,6 +173,10 @@ export function prepareProxyResources(runs: LoadResultsRun[]): PreparedResources
       serverCpuCores: m.r.serverCpuCores,
       clientMemMiB: m.r.clientMemMiB,
       serverMemMiB: m.r.serverMemMiB,
+      clientCpuCoresMax: m.r.clientCpuCoresMax,
+      serverCpuCoresMax: m.r.serverCpuCoresMax,
+      clientMemMiBMax: m.r.clientMemMiBMax,
+      serverMemMiBMax: m.r.serverMemMiBMax,
     })),
   };
 }

@@ -162,8 +162,10 @@ export function rateGroups(runs: LoadResultsRun[]): RateGroup[] {
 }
 
 /** The rate to show first: the one holding the most of a connections sweep, then the most points. */
-export function defaultRateKey(groups: RateGroup[]): string | null {
-  let best: RateGroup | null = null;
+export function defaultRateKey(
+  groups: Pick<RateGroup, 'key' | 'points' | 'sweepPoints'>[],
+): string | null {
+  let best: Pick<RateGroup, 'key' | 'points' | 'sweepPoints'> | null = null;
   for (const g of groups) {
     if (
       !best ||
@@ -242,34 +244,166 @@ function modeStyle(
 export const seriesKey = (runIndex: number, ...parts: (string | number)[]) =>
   `s${runIndex}_${parts.join('_').replace(/[^A-Za-z0-9_-]/g, '-')}`;
 
-// --- Points at one rate ---
+// --- Slices: the points of one chart ---
+
+/**
+ * What a latency chart runs along: concurrent connections at one request rate (the Istio
+ * guide's figures), or the rate achieved at one connection count (the latency-vs-throughput
+ * curve and its knee).
+ */
+export const LOAD_AXES = ['connections', 'rps'] as const;
+export type LoadAxis = (typeof LOAD_AXES)[number];
+
+/** The points of one chart: along `axis`, those in the group `key` (a rate, or connections). */
+export interface LoadSlice {
+  axis: LoadAxis;
+  key: string | null;
+}
+
+/** A rate key alone (as before the axis switch) is a slice along connections. */
+export type SliceArg = LoadSlice | string | null;
+
+export function toSlice(arg: SliceArg): LoadSlice {
+  return arg !== null && typeof arg === 'object' ? arg : { axis: 'connections', key: arg };
+}
+
+/** Where a point lies along the rate axis: the rate achieved, the target when none is reported. */
+export function rpsOf(r: Pick<StoredLoadResult, 'targetRps' | 'achievedRps'>): number | null {
+  return r.achievedRps ?? r.targetRps;
+}
+
+export const connectionsKey = (connections: number | null) =>
+  connections !== null && connections > 0 ? `connections:${connections}` : 'connections:none';
+
+/** A group of points at one connection count: the slices of the rate axis. */
+export interface ConnectionsGroup {
+  key: string;
+  connections: number | null;
+  label: string;
+  points: number;
+  /** Distinct (run, mode, rate): how much of a latency-vs-rate sweep it holds. */
+  sweepPoints: number;
+}
+
+/** The connection counts the runs were loaded with, fewest first; unknown last. */
+export function connectionsGroups(runs: LoadResultsRun[]): ConnectionsGroup[] {
+  const groups = new Map<string, ConnectionsGroup & { sweep: Set<string> }>();
+  runs.forEach((run, i) => {
+    for (const r of run.results) {
+      const c = r.connections !== null && r.connections > 0 ? r.connections : null;
+      const key = connectionsKey(c);
+      let g = groups.get(key);
+      if (!g) {
+        g = {
+          key,
+          connections: c,
+          label: c === null ? 'connections unknown' : `${c} connection${c === 1 ? '' : 's'}`,
+          points: 0,
+          sweepPoints: 0,
+          sweep: new Set(),
+        };
+        groups.set(key, g);
+      }
+      g.points++;
+      const rps = rpsOf(r);
+      if (rps !== null) g.sweep.add(`${i}\u0000${r.mode}\u0000${rps}`);
+    }
+  });
+  return [...groups.values()]
+    .map(({ sweep, ...g }) => ({ ...g, sweepPoints: sweep.size }))
+    .sort(
+      (a, b) =>
+        (a.connections === null ? 1 : 0) - (b.connections === null ? 1 : 0) ||
+        (a.connections ?? 0) - (b.connections ?? 0),
+    );
+}
+
+/** The groups a slice of `axis` can take, with the one to show first. */
+export function sliceGroups(
+  runs: LoadResultsRun[],
+  axis: LoadAxis,
+): {
+  groups: { key: string; label: string; points: number; sweepPoints: number }[];
+  first: string | null;
+} {
+  const groups = axis === 'connections' ? rateGroups(runs) : connectionsGroups(runs);
+  return { groups, first: defaultRateKey(groups) };
+}
+
+/** The slice to draw: the key asked for when the axis has it, else the axis' first. */
+export function settleSlice(
+  runs: LoadResultsRun[],
+  axis: LoadAxis,
+  key: string | null | undefined,
+) {
+  const { groups, first } = sliceGroups(runs, axis);
+  const found = groups.find((g) => g.key === key);
+  const settled = found ?? groups.find((g) => g.key === first);
+  return { slice: { axis, key: settled?.key ?? null }, groups, label: settled?.label ?? 'nothing' };
+}
+
+/**
+ * The axis to open on: along connections when the fullest rate holds a sweep of two counts or
+ * more, else along the rate (a run of rate steps at one connection count: one dot per chart
+ * along connections).
+ */
+export function defaultAxis(runs: LoadResultsRun[]): LoadAxis {
+  const longest = (axis: LoadAxis) => {
+    const { groups, first } = sliceGroups(runs, axis);
+    const slice = { axis, key: first };
+    const perSeries = new Map<string, Set<number>>();
+    for (const p of pointsInSlice(runs, slice).points) {
+      const id = `${p.runIndex}\u0000${p.result.mode}`;
+      const xs = perSeries.get(id) ?? new Set();
+      xs.add(p.x);
+      perSeries.set(id, xs);
+    }
+    return groups.length === 0 ? 0 : Math.max(0, ...[...perSeries.values()].map((s) => s.size));
+  };
+  const byConnections = longest('connections');
+  return byConnections >= 2 || byConnections >= longest('rps') ? 'connections' : 'rps';
+}
+
+// --- Points of one slice ---
 
 export interface RatePoint {
   runIndex: number;
   run: LoadResultsRun;
   result: StoredLoadResult;
   connections: number;
+  /** Where the point lies along the slice's axis: its connections, or its rate. */
+  x: number;
 }
 
 /**
- * The points at one rate that have a connection count, one per (run, mode, connections):
- * a repeated point (the same file posted twice, a re-run) is replaced by the later import.
+ * The points of one slice, one per (run, mode, x): along connections those at one rate that
+ * have a connection count, along the rate those at one connection count that have a rate. A
+ * repeated point (the same file posted twice, a re-run) is replaced by the later import.
  */
-export function pointsAtRate(
+export function pointsInSlice(
   runs: LoadResultsRun[],
-  rateKey: string | null,
+  arg: SliceArg,
 ): { points: RatePoint[]; superseded: number } {
+  const { axis, key } = toSlice(arg);
   const latest = new Map<string, RatePoint>();
   let superseded = 0;
   runs.forEach((run, runIndex) => {
     for (const result of run.results) {
-      if (rateKey === null || rateOf(result).key !== rateKey) continue;
-      if (result.connections === null || result.connections <= 0) continue;
-      const id = `${runIndex}\u0000${result.mode}\u0000${result.connections}`;
+      if (key === null) continue;
+      let x: number | null;
+      if (axis === 'connections') {
+        if (rateOf(result).key !== key) continue;
+        x = result.connections !== null && result.connections > 0 ? result.connections : null;
+      } else {
+        if (connectionsKey(result.connections) !== key) continue;
+        x = rpsOf(result);
+      }
+      if (x === null) continue;
+      const id = `${runIndex}\u0000${result.mode}\u0000${x}`;
       const seen = latest.get(id);
       if (seen) superseded++;
       if (!seen || result.id > seen.result.id) {
-        latest.set(id, { runIndex, run, result, connections: result.connections });
+        latest.set(id, { runIndex, run, result, connections: result.connections ?? 0, x });
       }
     }
   });
@@ -278,9 +412,33 @@ export function pointsAtRate(
       a.runIndex - b.runIndex ||
       modeRank(a.result.mode) - modeRank(b.result.mode) ||
       a.result.mode.localeCompare(b.result.mode) ||
-      a.connections - b.connections,
+      a.x - b.x,
   );
   return { points, superseded };
+}
+
+/** The points at one rate, along connections. */
+export function pointsAtRate(runs: LoadResultsRun[], rateKey: string | null) {
+  return pointsInSlice(runs, { axis: 'connections', key: rateKey });
+}
+
+/**
+ * Where two points of one slice count as the same step: the same connections, or (along the
+ * rate) the same rate to two digits, since two runs never achieve exactly the same one.
+ */
+export function stepOf(axis: LoadAxis, x: number): number {
+  return axis === 'rps' ? roundRate(x) : x;
+}
+
+/**
+ * A linear rate axis from 0 to a round number above the fastest point, with a little room past
+ * it so that a point at the round number (1,000 RPS) does not sit on the chart's edge.
+ */
+export function rpsAxis(values: number[]): NumberAxis | null {
+  const finite = values.filter((v) => Number.isFinite(v) && v >= 0);
+  if (finite.length === 0) return null;
+  const top = niceCeil(Math.max(...finite)) || 1;
+  return { scale: 'linear', domain: [0, top * 1.04], ticks: linearTicks(0, top, 5) };
 }
 
 /** One series per (run, mode), in mode order, styled for one run or an overlay. */
@@ -303,12 +461,15 @@ export function modeSeries(runs: LoadResultsRun[], points: RatePoint[]): Map<str
   return series;
 }
 
-export function linesByConnections(
+/** Lines along the slice's axis, a series per (run, mode). */
+export function linesBySlice(
   runs: LoadResultsRun[],
   values: { point: RatePoint; value: number; mark?: boolean }[],
   y: NumberAxis,
+  axis: LoadAxis = 'connections',
 ): PreparedLines | null {
-  const x = connectionsAxis(values.map((v) => v.point.connections));
+  const xs = values.map((v) => v.point.x);
+  const x = axis === 'connections' ? connectionsAxis(xs) : rpsAxis(xs);
   if (!x) return null;
   const specs = modeSeries(
     runs,
@@ -317,11 +478,11 @@ export function linesByConnections(
   const rows = new Map<number, SeriesRow>();
   for (const v of values) {
     const key = seriesKey(v.point.runIndex, v.point.result.mode);
-    let row = rows.get(v.point.connections);
+    let row = rows.get(v.point.x);
     if (!row) {
-      row = { x: v.point.connections };
+      row = { x: v.point.x };
       for (const s of specs.keys()) row[s] = null;
-      rows.set(v.point.connections, row);
+      rows.set(v.point.x, row);
     }
     row[key] = v.value;
     if (v.mark !== undefined) row[markKey(key)] = v.mark;
@@ -333,3 +494,10 @@ export function linesByConnections(
     y,
   };
 }
+
+/** Lines along connections (the slice's axis before the axis switch). */
+export const linesByConnections = (
+  runs: LoadResultsRun[],
+  values: { point: RatePoint; value: number; mark?: boolean }[],
+  y: NumberAxis,
+) => linesBySlice(runs, values, y, 'connections');

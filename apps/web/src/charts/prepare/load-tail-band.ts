@@ -3,12 +3,14 @@
 import {
   fromEstimate,
   type LoadResultsRun,
-  linesByConnections,
+  linesBySlice,
   markedPercentile,
   type PreparedLines,
   percentileMs,
-  pointsAtRate,
+  pointsInSlice,
   type RatePoint,
+  type SliceArg,
+  toSlice,
   valueAxis,
 } from './load-results.ts';
 import type { MarkedPercentile } from './percentile-accuracy.ts';
@@ -17,6 +19,8 @@ export interface TailBandRow {
   run: string;
   mode: string;
   connections: number;
+  /** Where the point lies on the chart's x axis (its connections or its rate). */
+  x: number;
   p50: number;
   p99: number;
   marked: { p50: MarkedPercentile; p99: MarkedPercentile };
@@ -35,10 +39,11 @@ export interface PreparedTailBand {
 
 export function prepareTailBand(
   runs: LoadResultsRun[],
-  rateKey: string | null,
+  sliceArg: SliceArg,
   limit: number,
 ): PreparedTailBand {
-  const { points } = pointsAtRate(runs, rateKey);
+  const slice = toSlice(sliceArg);
+  const { points } = pointsInSlice(runs, slice);
   const table: TailBandRow[] = [];
   const values: { point: RatePoint; value: number; mark: boolean }[] = [];
   for (const point of points) {
@@ -56,6 +61,7 @@ export function prepareTailBand(
       run: point.run.label,
       mode: point.result.mode,
       connections: point.connections,
+      x: point.x,
       p50,
       p99,
       marked,
@@ -68,7 +74,7 @@ export function prepareTailBand(
   // Room above the limit line, so that it never sits on the chart's top edge.
   const y = valueAxis([...ratios, limit > 0 ? limit * 1.1 : 0]);
   return {
-    lines: linesByConnections(runs, values, y),
+    lines: linesBySlice(runs, values, y, slice.axis),
     table,
     over: table.filter((r) => r.over).length,
   };

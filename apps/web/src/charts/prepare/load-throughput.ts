@@ -2,17 +2,21 @@
 import { linearTicks } from './axis.ts';
 import {
   type LoadResultsRun,
-  linesByConnections,
+  linesBySlice,
   type NumberAxis,
   type PreparedLines,
-  pointsAtRate,
+  pointsInSlice,
   type RatePoint,
+  type SliceArg,
+  toSlice,
 } from './load-results.ts';
 
 export interface ThroughputRow {
   run: string;
   mode: string;
   connections: number;
+  /** Where the point lies on the chart's x axis (its connections or its rate). */
+  x: number;
   targetRps: number;
   achievedRps: number;
   /** achieved / target. */
@@ -42,11 +46,9 @@ export function percentOfTargetAxis(percents: number[]): NumberAxis {
   };
 }
 
-export function prepareThroughput(
-  runs: LoadResultsRun[],
-  rateKey: string | null,
-): PreparedThroughput {
-  const { points } = pointsAtRate(runs, rateKey);
+export function prepareThroughput(runs: LoadResultsRun[], sliceArg: SliceArg): PreparedThroughput {
+  const slice = toSlice(sliceArg);
+  const { points } = pointsInSlice(runs, slice);
   const table: ThroughputRow[] = [];
   const values: { point: RatePoint; value: number }[] = [];
   for (const point of points) {
@@ -58,13 +60,14 @@ export function prepareThroughput(
       run: point.run.label,
       mode: point.result.mode,
       connections: point.connections,
+      x: point.x,
       targetRps,
       achievedRps,
       fraction,
     });
   }
   return {
-    lines: linesByConnections(runs, values, percentOfTargetAxis(values.map((v) => v.value))),
+    lines: linesBySlice(runs, values, percentOfTargetAxis(values.map((v) => v.value)), slice.axis),
     table,
     noTarget: points.length > 0 && values.length === 0,
   };

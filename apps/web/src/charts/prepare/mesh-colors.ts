@@ -21,3 +21,21 @@ export function meshKey(name: string): MeshKey {
 export function meshColor(name: string): string {
   return MESH_COLORS[meshKey(name)];
 }
+
+/**
+ * A second and third run of one mesh: a darker and a lighter colour of the same hue, so that
+ * two Istio runs are two colours, both read as Istio.
+ */
+export const MESH_SHADES: Record<MeshKey, readonly [string, string]> = {
+  consul: ['#7d1145', '#e47aa9'],
+  istio: ['#1f3b73', '#8eaee6'],
+  linkerd: ['#07574a', '#5fc8b3'],
+  other: ['#374151', '#a8aeb8'],
+};
+
+/** The colour of the n-th run (0-based) of a mesh: its own colour, then its shades. */
+export function meshShade(name: string, n: number): string {
+  const key = meshKey(name);
+  if (n <= 0) return MESH_COLORS[key];
+  return MESH_SHADES[key][(n - 1) % 2] as string;
+}

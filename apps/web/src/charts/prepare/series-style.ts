@@ -1,6 +1,7 @@
-// How each run of a comparison is drawn: its mesh's fixed colour, and a dash pattern when
-// an earlier run of the same mesh already took the solid line.
-import { meshColor, meshKey } from './mesh-colors.ts';
+// How each run of a comparison is drawn: its mesh's fixed colour, and, when an earlier run of
+// the same mesh took it, a shade of it (darker, then lighter) and a dash pattern, so that two
+// runs of one mesh differ in colour as well as in dash.
+import { meshKey, meshShade } from './mesh-colors.ts';
 
 export interface SeriesStyle {
   color: string;
@@ -17,6 +18,6 @@ export function seriesStyles(meshNames: string[]): SeriesStyle[] {
     const key = meshKey(name);
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
-    return { color: meshColor(name), dash: DASHES[n % DASHES.length] };
+    return { color: meshShade(name, n), dash: DASHES[n % DASHES.length] };
   });
 }

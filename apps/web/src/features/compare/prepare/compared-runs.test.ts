@@ -1,6 +1,6 @@
 import type { Run } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { MESH_COLORS } from '../../../charts/prepare/mesh-colors.ts';
+import { MESH_COLORS, MESH_SHADES } from '../../../charts/prepare/mesh-colors.ts';
 import { comparedRuns } from './compared-runs.ts';
 
 // Only the mesh matters here; the cast keeps the fixture to the fields that do.
@@ -27,7 +27,7 @@ describe('comparedRuns', () => {
     expect(runs.map((r) => [r.key, r.label, r.style.color, r.style.dash])).toEqual([
       ['r0', 'consul 1.9.5', MESH_COLORS.consul, undefined],
       ['r1', 'istio', MESH_COLORS.istio, undefined],
-      ['r2', 'consul 1.9.5 #2', MESH_COLORS.consul, '6 3'],
+      ['r2', 'consul 1.9.5 #2', MESH_SHADES.consul[0], '6 3'],
     ]);
   });
 });

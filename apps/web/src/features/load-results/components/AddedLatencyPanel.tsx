@@ -8,38 +8,37 @@ import {
   formatPercent,
 } from '../../../charts/prepare/format.ts';
 import { prepareAddedLatency } from '../../../charts/prepare/load-added-latency.ts';
+import { formatRpsCell } from '../../../charts/prepare/load-format.ts';
 import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
-import {
-  connectionsLabel,
-  connectionsTick,
-  type LoadPanelProps,
-  useLoadRuns,
-} from './panel-props.ts';
+import { atSlice, type LoadPanelProps, useLoadRuns, xAxisOf } from './panel-props.ts';
 import { SeriesKey } from './SeriesKey.tsx';
 
-export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelProps) {
-  const { runs, rate, rateLabel, overlay } = useLoadRuns(data, rateKey);
+export function AddedLatencyPanel({
+  data,
+  axis = 'connections',
+  sliceKey,
+  percentile = 90,
+}: LoadPanelProps) {
+  const { runs, slice, sliceLabel, overlay } = useLoadRuns(data, axis, sliceKey);
   const prepared = useMemo(
-    () => prepareAddedLatency(runs, rate, percentile),
-    [runs, rate, percentile],
+    () => prepareAddedLatency(runs, slice, percentile),
+    [runs, slice, percentile],
   );
   return (
     <LoadPanel
       testId="added-latency"
       title={`Added P${percentile} latency over baseline`}
-      sub={`At ${rateLabel}: the mode's P${percentile} minus the baseline's at the same connections`}
+      sub={`${atSlice(sliceLabel)}: the mode's P${percentile} minus the baseline's at the same connections`}
       chart={
         prepared.lines && (
           <>
             <SeriesKey series={prepared.lines.series} />
             <SeriesLineChart
               lines={prepared.lines}
-              xLabel="concurrent connections"
-              formatX={connectionsLabel}
-              formatXTick={connectionsTick}
+              {...xAxisOf(axis)}
               formatY={formatDurationDelta}
               formatYTick={formatDuration}
             />
@@ -60,13 +59,14 @@ export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelP
         ...(overlay ? [{ label: 'Run' }] : []),
         { label: 'Mode' },
         { label: 'Connections', num: true },
+        ...(axis === 'rps' ? [{ label: 'RPS', num: true }] : []),
         { label: `P${percentile}`, num: true },
         { label: 'Baseline', num: true },
         { label: 'Added', num: true },
         { label: 'Added (% of baseline)', num: true },
       ]}
       rows={prepared.table.map((r) => ({
-        key: `${r.run}|${r.mode}|${r.connections}`,
+        key: `${r.run}|${r.mode}|${r.x}`,
         attrs: {
           'data-testid': 'added-row',
           'data-mode': r.mode,
@@ -76,6 +76,7 @@ export function AddedLatencyPanel({ data, rateKey, percentile = 90 }: LoadPanelP
           ...(overlay ? [r.run] : []),
           r.mode,
           formatCount(r.connections),
+          ...(axis === 'rps' ? [formatRpsCell(r.x)] : []),
           <MarkedValue key="ms" marked={r.marked.ms} />,
           <MarkedValue key="baseline" marked={r.marked.baselineMs} />,
           <span key="added" title={r.addedFromEstimate ? FROM_ESTIMATE : undefined}>

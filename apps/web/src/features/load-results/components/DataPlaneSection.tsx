@@ -1,18 +1,22 @@
 // The run page's data-plane section: every load-result chart when the run has results, and
-// the upload form (beside the charts, or alone on a run without results).
+// the upload form (beside the charts, or alone on a run without results). The view (axis,
+// group, percentiles, limit) is kept in the page's URL.
 import type { Run } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { runResultsUrl } from '../../../api/urls.ts';
 import { formatCount } from '../../../charts/prepare/format.ts';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { percentilesQuery } from '../hooks/load-view.ts';
 import { useLoadResults } from '../hooks/use-load-results.ts';
+import { useLoadView } from '../hooks/use-load-view.ts';
 import { LoadResultsReport } from './LoadResultsReport.tsx';
 import { UploadResultsForm } from './UploadResultsForm.tsx';
 import '../load-results.css';
 
 export function DataPlaneSection({ run }: { run: Run }) {
-  const results = useLoadResults(run.id);
+  const [view, setView] = useLoadView();
+  const results = useLoadResults(run.id, percentilesQuery(view));
   const data = useMemo(
     () =>
       results.data && results.data.length > 0
@@ -43,7 +47,7 @@ export function DataPlaneSection({ run }: { run: Run }) {
                 </a>
               </p>
             </header>
-            <LoadResultsReport data={data}>
+            <LoadResultsReport data={data} view={view} onView={setView}>
               <UploadResultsForm runId={run.id} />
             </LoadResultsReport>
           </>

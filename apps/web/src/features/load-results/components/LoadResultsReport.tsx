@@ -1,18 +1,18 @@
 // Every data-plane chart of one run or of several overlaid, under one set of controls: the
-// rate the connection charts are drawn at, the percentile, and the tail-band limit.
-import { type ReactNode, useMemo, useState } from 'react';
+// axis (connections at one rate, or the rate at one connection count), the group drawn, the
+// percentile, and the tail-band limit. The view is the caller's (the page's URL).
+import { type ReactNode, useMemo } from 'react';
 import {
   asRuns,
-  DEFAULT_TAIL_BAND_LIMIT,
-  defaultRateKey,
-  LOAD_PERCENTILES,
-  type LoadPercentile,
+  defaultAxis,
   type LoadResultsInput,
-  rateGroups,
+  settleSlice,
 } from '../../../charts/prepare/load-results.ts';
+import type { LoadView } from '../hooks/load-view.ts';
 import { AddedLatencyPanel } from './AddedLatencyPanel.tsx';
 import { ErrorsPanel } from './ErrorsPanel.tsx';
-import { LatencyVsConnectionsPanel } from './LatencyVsConnectionsPanel.tsx';
+import { LatencyPanel } from './LatencyPanel.tsx';
+import { LoadControls } from './LoadControls.tsx';
 import { ProxyCpuPanel, ProxyMemoryPanel } from './ProxyResourcePanels.tsx';
 import { TailBandPanel } from './TailBandPanel.tsx';
 import { ThroughputPanel } from './ThroughputPanel.tsx';
@@ -20,61 +20,39 @@ import '../load-results.css';
 
 export function LoadResultsReport({
   data,
-  initialPercentile = 90,
+  view,
+  onView,
   children,
 }: {
   /** One run's results, or several runs ([{label, color, results}]) to overlay. */
   data: LoadResultsInput;
-  initialPercentile?: LoadPercentile;
+  view: LoadView;
+  onView: (patch: Partial<LoadView>) => void;
   /** More panels for the end of the grid (the run page's upload form). */
   children?: ReactNode;
 }) {
-  const groups = useMemo(() => rateGroups(asRuns(data)), [data]);
-  const [rateChoice, setRateChoice] = useState<string | null>(null);
-  const [percentile, setPercentile] = useState<LoadPercentile>(initialPercentile);
-  const [limit, setLimit] = useState(DEFAULT_TAIL_BAND_LIMIT);
-  const rateKey = groups.some((g) => g.key === rateChoice) ? rateChoice : defaultRateKey(groups);
+  const runs = useMemo(() => asRuns(data), [data]);
+  const axis = useMemo(() => view.axis ?? defaultAxis(runs), [view.axis, runs]);
+  const { slice, groups } = useMemo(
+    () => settleSlice(runs, axis, axis === 'connections' ? view.rate : view.connections),
+    [runs, axis, view.rate, view.connections],
+  );
+  const sliced = { data, axis, sliceKey: slice.key };
   return (
-    <div className="load-report" data-testid="load-report">
-      <div className="load-controls">
-        {groups.length > 1 && (
-          <label>
-            <span>Rate</span>
-            <select
-              value={rateKey ?? ''}
-              data-testid="load-rate"
-              onChange={(e) => setRateChoice(e.currentTarget.value)}
-            >
-              {groups.map((g) => (
-                <option key={g.key} value={g.key}>
-                  {g.label} ({g.points} point{g.points === 1 ? '' : 's'})
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        <fieldset className="segmented" aria-label="latency percentile">
-          {LOAD_PERCENTILES.map((p) => (
-            <button
-              key={p}
-              type="button"
-              aria-pressed={percentile === p}
-              data-testid={`load-percentile-p${p}`}
-              onClick={() => setPercentile(p)}
-            >
-              P{p}
-            </button>
-          ))}
-        </fieldset>
-      </div>
+    <div className="load-report" data-testid="load-report" data-axis={axis}>
+      <LoadControls view={view} axis={axis} slice={slice} groups={groups} onChange={onView} />
       <div className="chart-grid load-grid">
-        <LatencyVsConnectionsPanel data={data} rateKey={rateKey} percentile={percentile} />
-        <AddedLatencyPanel data={data} rateKey={rateKey} percentile={percentile} />
+        <LatencyPanel {...sliced} percentile={view.percentile} percentiles={view.percentiles} />
+        <AddedLatencyPanel {...sliced} percentile={view.percentile} />
+        <ErrorsPanel {...sliced} />
         <ProxyCpuPanel data={data} />
         <ProxyMemoryPanel data={data} />
-        <ThroughputPanel data={data} rateKey={rateKey} />
-        <ErrorsPanel data={data} rateKey={rateKey} />
-        <TailBandPanel data={data} rateKey={rateKey} limit={limit} onLimitChange={setLimit} />
+        <ThroughputPanel {...sliced} />
+        <TailBandPanel
+          {...sliced}
+          limit={view.limit}
+          onLimitChange={(limit) => onView({ limit })}
+        />
         {children}
       </div>
     </div>

@@ -2,24 +2,20 @@
 // under 5x the median); the points that reach it are marked.
 import { useMemo } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
-import { formatRatio } from '../../../charts/prepare/load-format.ts';
+import { formatRatio, formatRpsCell } from '../../../charts/prepare/load-format.ts';
 import { DEFAULT_TAIL_BAND_LIMIT } from '../../../charts/prepare/load-results.ts';
 import { prepareTailBand } from '../../../charts/prepare/load-tail-band.ts';
 import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
-import {
-  connectionsLabel,
-  connectionsTick,
-  type LoadPanelProps,
-  useLoadRuns,
-} from './panel-props.ts';
+import { atSlice, type LoadPanelProps, useLoadRuns, xAxisOf } from './panel-props.ts';
 import { SeriesKey } from './SeriesKey.tsx';
 
 export function TailBandPanel({
   data,
-  rateKey,
+  axis = 'connections',
+  sliceKey,
   limit = DEFAULT_TAIL_BAND_LIMIT,
   onLimitChange,
 }: Omit<LoadPanelProps, 'percentile'> & {
@@ -28,13 +24,13 @@ export function TailBandPanel({
   /** Given: the panel shows an input for the limit. */
   onLimitChange?: (limit: number) => void;
 }) {
-  const { runs, rate, rateLabel, overlay } = useLoadRuns(data, rateKey);
-  const prepared = useMemo(() => prepareTailBand(runs, rate, limit), [runs, rate, limit]);
+  const { runs, slice, sliceLabel, overlay } = useLoadRuns(data, axis, sliceKey);
+  const prepared = useMemo(() => prepareTailBand(runs, slice, limit), [runs, slice, limit]);
   return (
     <LoadPanel
       testId="tail-band"
       title="Tail band: P99 / P50"
-      sub={`At ${rateLabel}: ${formatCount(prepared.over)} of ${formatCount(prepared.table.length)} point(s) reach ${formatRatio(limit)}`}
+      sub={`${atSlice(sliceLabel)}: ${formatCount(prepared.over)} of ${formatCount(prepared.table.length)} point(s) reach ${formatRatio(limit)}`}
       controls={
         onLimitChange && (
           <label className="band-limit">
@@ -60,9 +56,7 @@ export function TailBandPanel({
             <SeriesKey series={prepared.lines.series} />
             <SeriesLineChart
               lines={prepared.lines}
-              xLabel="concurrent connections"
-              formatX={connectionsLabel}
-              formatXTick={connectionsTick}
+              {...xAxisOf(axis)}
               formatY={formatRatio}
               formatYTick={(v) => `${v}×`}
               referenceY={[{ y: limit, label: `limit ${formatRatio(limit)}` }]}
@@ -75,19 +69,21 @@ export function TailBandPanel({
         ...(overlay ? [{ label: 'Run' }] : []),
         { label: 'Mode' },
         { label: 'Connections', num: true },
+        ...(axis === 'rps' ? [{ label: 'RPS', num: true }] : []),
         { label: 'P50', num: true },
         { label: 'P99', num: true },
         { label: 'P99 / P50', num: true },
         { label: 'Within limit' },
       ]}
       rows={prepared.table.map((r) => ({
-        key: `${r.run}|${r.mode}|${r.connections}`,
+        key: `${r.run}|${r.mode}|${r.x}`,
         marked: r.over,
         attrs: { 'data-testid': 'tail-band-row', 'data-over': String(r.over) },
         cells: [
           ...(overlay ? [r.run] : []),
           r.mode,
           formatCount(r.connections),
+          ...(axis === 'rps' ? [formatRpsCell(r.x)] : []),
           <MarkedValue key="p50" marked={r.marked.p50} />,
           <MarkedValue key="p99" marked={r.marked.p99} />,
           <span key="ratio" title={r.ratioFromEstimate ? FROM_ESTIMATE : undefined}>

@@ -1,37 +1,52 @@
-// What every load-result panel takes, and how it settles the rate it draws.
+// What every load-result panel takes, and how it settles the slice it draws: along
+// connections at one rate, or along the rate achieved at one connection count.
 import { useMemo } from 'react';
 import {
   asRuns,
-  defaultRateKey,
-  type LoadPercentile,
+  formatRps,
+  type LoadAxis,
   type LoadResultsInput,
   type LoadResultsRun,
-  rateGroups,
+  type LoadSlice,
+  settleSlice,
 } from '../../../charts/prepare/load-results.ts';
 
 export interface LoadPanelProps {
   /** One run's results, or several runs ([{label, color, results}]) to overlay. */
   data: LoadResultsInput;
-  /** A rate group's key (see rateGroups); omitted: the rate holding the connections sweep. */
-  rateKey?: string | null | undefined;
-  /** P50, P90 or P99 (default P90, as the Istio guide leads with). */
-  percentile?: LoadPercentile | undefined;
+  /** What the chart runs along (default: connections). */
+  axis?: LoadAxis | undefined;
+  /**
+   * The group drawn: a rate group's key along connections (see rateGroups), a connections
+   * group's key along the rate (see connectionsGroups); omitted: the fullest sweep.
+   */
+  sliceKey?: string | null | undefined;
+  /** The percentile drawn (default P90, as the Istio guide leads with). */
+  percentile?: number | undefined;
 }
 
 export function useLoadRuns(
   data: LoadResultsInput,
-  rateKey: string | null | undefined,
-): { runs: LoadResultsRun[]; rate: string | null; rateLabel: string; overlay: boolean } {
+  axis: LoadAxis = 'connections',
+  sliceKey: string | null | undefined = null,
+): { runs: LoadResultsRun[]; slice: LoadSlice; sliceLabel: string; overlay: boolean } {
   return useMemo(() => {
     const runs = asRuns(data);
-    const groups = rateGroups(runs);
-    const rate = groups.some((g) => g.key === rateKey)
-      ? (rateKey as string)
-      : defaultRateKey(groups);
-    const rateLabel = groups.find((g) => g.key === rate)?.label ?? 'no rate';
-    return { runs, rate, rateLabel, overlay: runs.length > 1 };
-  }, [data, rateKey]);
+    const { slice, label } = settleSlice(runs, axis, sliceKey);
+    return { runs, slice, sliceLabel: label, overlay: runs.length > 1 };
+  }, [data, axis, sliceKey]);
 }
 
 export const connectionsLabel = (x: number) => `${x} connection${x === 1 ? '' : 's'}`;
 export const connectionsTick = (x: number) => String(x);
+export const rpsLabel = (x: number) => `${formatRps(x)} RPS`;
+
+/** How a chart along `axis` names its x axis and writes its values. */
+export function xAxisOf(axis: LoadAxis) {
+  return axis === 'connections'
+    ? { xLabel: 'concurrent connections', formatX: connectionsLabel, formatXTick: connectionsTick }
+    : { xLabel: 'requests per second achieved', formatX: rpsLabel, formatXTick: formatRps };
+}
+
+/** "At 1,000 RPS" along connections, "At 16 connections" along the rate. */
+export const atSlice = (sliceLabel: string) => `At ${sliceLabel}`;

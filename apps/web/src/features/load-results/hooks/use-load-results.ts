@@ -4,10 +4,15 @@ import { meshbench } from '../../../api/client.ts';
 
 export const loadResultsKey = (runId: string) => ['load-results', runId] as const;
 
-export function useLoadResults(runId: string) {
+/**
+ * The run's results; with `percentiles` (e.g. "50,99.9"), those a file lacks are computed
+ * from its histogram where it has one. The same key prefix, so that an upload refreshes all.
+ */
+export function useLoadResults(runId: string, percentiles?: string) {
   return useQuery({
-    queryKey: loadResultsKey(runId),
-    queryFn: ({ signal }) => meshbench.runs.results(runId, {}, { signal }),
+    queryKey: percentiles ? [...loadResultsKey(runId), percentiles] : loadResultsKey(runId),
+    queryFn: ({ signal }) =>
+      meshbench.runs.results(runId, percentiles ? { percentiles } : {}, { signal }),
   });
 }
 

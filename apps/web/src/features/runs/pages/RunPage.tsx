@@ -1,6 +1,6 @@
 // `/runs/:id` (a UUID or the run's share slug): the run's facts and exports, then every
 // section that has data: the gate verdict, one per change (propagation and tail causes),
-// the scale-up timeline, then the data plane. A run with two changes or more (a churn test)
+// the scale-up timeline, then the data plane and (a run with interval data) its stages. A run with two changes or more (a churn test)
 // shows all of them at once first, and one change's propagation at a time below, the one
 // `?change=` names (the first by default), so that a link opens the same change.
 import type { HistogramScale } from '@meshbench/schema';
@@ -11,7 +11,6 @@ import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
-import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
 import { ChangeSection } from '../components/ChangeSection.tsx';
@@ -31,6 +30,18 @@ import './run-page.css';
 const TimelineSection = lazy(() =>
   import('../../timeline/components/TimelineSection.tsx').then((m) => ({
     default: m.TimelineSection,
+  })),
+);
+// The data-plane charts and the stages view load apart (the first-load budget): a propagation
+// run needs neither, and only runs with interval data show the stages.
+const DataPlaneSection = lazy(() =>
+  import('../../load-results/components/DataPlaneSection.tsx').then((m) => ({
+    default: m.DataPlaneSection,
+  })),
+);
+const StagesSection = lazy(() =>
+  import('../../load-results/components/StagesSection.tsx').then((m) => ({
+    default: m.StagesSection,
   })),
 );
 
@@ -161,7 +172,10 @@ export function RunPage() {
               This run has no changes and no load results.
             </p>
           )}
-          <DataPlaneSection run={run.data} />
+          <Suspense fallback={<Loading what="the data-plane charts" />}>
+            <DataPlaneSection run={run.data} />
+            <StagesSection runId={run.data.id} />
+          </Suspense>
         </>
       )}
     </>

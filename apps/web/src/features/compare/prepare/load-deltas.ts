@@ -1,0 +1,104 @@
+// The data-plane delta table of a comparison: step by step (mode and connections, or mode and
+// rate), each run's percentile and error rate and its difference from the baseline run, better
+// or worse, as the propagation compare's table has it.
+import { formatPercent, NO_VALUE } from '../../../charts/prepare/format.ts';
+import { formatErrorRate } from '../../../charts/prepare/load-format.ts';
+import { stepLabel, stepRows } from '../../../charts/prepare/load-multiples.ts';
+import {
+  type LoadResultsRun,
+  markedPercentile,
+  percentileMs,
+  type SliceArg,
+  toSlice,
+} from '../../../charts/prepare/load-results.ts';
+import { certaintyOf, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
+import { type DeltaCell, delta, formatAbsolute, formatMetric, formatRelative } from './deltas.ts';
+
+export interface LoadDeltaRow {
+  key: string;
+  mode: string;
+  step: string;
+  metric: string;
+  cells: DeltaCell[];
+}
+
+/** An error rate's difference in percentage points, to three decimals: "+0.012 pp". */
+function formatRateDelta(abs: number): string {
+  if (abs === 0) return '±0';
+  const pp = abs * 100;
+  const text = Math.abs(pp) >= 0.1 ? pp.toFixed(1) : pp.toFixed(3);
+  return `${pp > 0 ? '+' : ''}${text} pp`;
+}
+
+export function loadDeltaRows(
+  runs: LoadResultsRun[],
+  sliceArg: SliceArg,
+  percentile: number,
+): LoadDeltaRow[] {
+  const slice = toSlice(sliceArg);
+  return stepRows(runs, slice).flatMap((row) => {
+    const step = stepLabel(slice.axis, row.step);
+    const base = row.points[0] ?? null;
+    const latency: DeltaCell[] = row.points.map((p, i) => {
+      const v = p ? percentileMs(p.result, percentile) : null;
+      const marked = p
+        ? markedPercentile(p.result, percentile)
+        : markedPercentile({ percentiles: [] }, percentile);
+      const value = formatMetric(v, 'ms');
+      if (i === 0) return { value, marked, abs: '', rel: '', fromEstimate: false, verdict: null };
+      const b = base ? percentileMs(base.result, percentile) : null;
+      const d = delta(b, v, 'lower');
+      if (!d)
+        return { value, marked, abs: NO_VALUE, rel: NO_VALUE, fromEstimate: false, verdict: null };
+      const fromEstimate =
+        marked.certainty === 'estimate' ||
+        (base !== null &&
+          certaintyOf(base.result.percentiles.find((x) => x.p === percentile)) === 'estimate');
+      return {
+        value,
+        marked,
+        abs: markDerived(formatAbsolute(d.abs, 'ms'), fromEstimate),
+        rel: markDerived(formatRelative(d.rel), fromEstimate),
+        fromEstimate,
+        verdict: d.verdict,
+      };
+    });
+    const rate = (p: (typeof row.points)[number]) =>
+      p && p.result.errors !== null && p.result.requests
+        ? p.result.errors / p.result.requests
+        : null;
+    const baseRate = rate(base);
+    const errors: DeltaCell[] = row.points.map((p, i) => {
+      const v = rate(p);
+      const value =
+        v === null
+          ? formatPercent(null)
+          : `${formatErrorRate(v * 100)} (${(p?.result.errors ?? 0).toLocaleString('en-US')})`;
+      if (i === 0)
+        return { value, marked: null, abs: '', rel: '', fromEstimate: false, verdict: null };
+      const d = delta(baseRate, v, 'lower');
+      if (!d)
+        return {
+          value,
+          marked: null,
+          abs: NO_VALUE,
+          rel: NO_VALUE,
+          fromEstimate: false,
+          verdict: null,
+        };
+      return {
+        value,
+        marked: null,
+        abs: formatRateDelta(d.abs),
+        rel: formatRelative(d.rel),
+        fromEstimate: false,
+        verdict: d.verdict,
+      };
+    });
+    const id = `${row.mode}|${row.step}`;
+    return [
+      { key: `${id}|p`, mode: row.mode, step, metric: `P${percentile}`, cells: latency },
+      { key: `${id}|errors`, mode: row.mode, step, metric: 'Error rate', cells: errors },
+    ];
+  });
+}

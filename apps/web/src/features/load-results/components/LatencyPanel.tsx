@@ -1,0 +1,88 @@
+// (a) Latency per mode (per run and mode when runs are overlaid) along concurrent connections
+// at one rate, as the Istio data-plane guide draws it, or along the rate achieved at one
+// connection count: the latency-vs-throughput curve and its knee.
+import { useMemo } from 'react';
+import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
+import { formatRpsCell } from '../../../charts/prepare/load-format.ts';
+import { prepareLatencyVsConnections } from '../../../charts/prepare/load-latency.ts';
+import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
+import { LoadPanel } from './LoadPanel.tsx';
+import { atSlice, type LoadPanelProps, useLoadRuns, xAxisOf } from './panel-props.ts';
+import { SeriesKey } from './SeriesKey.tsx';
+
+export function LatencyPanel({
+  data,
+  axis = 'connections',
+  sliceKey,
+  percentile = 90,
+  percentiles = [50, 90, 99],
+}: LoadPanelProps & { percentiles?: readonly number[] }) {
+  const { runs, slice, sliceLabel, overlay } = useLoadRuns(data, axis, sliceKey);
+  const prepared = useMemo(
+    () => prepareLatencyVsConnections(runs, slice, percentile, percentiles),
+    [runs, slice, percentile, percentiles],
+  );
+  const x = xAxisOf(axis);
+  const onePoint = prepared.lines !== null && prepared.lines.rows.length === 1;
+  return (
+    <LoadPanel
+      testId="latency"
+      title={`P${percentile} latency vs ${axis === 'connections' ? 'connections' : 'RPS'}`}
+      sub={`${atSlice(sliceLabel)}, per mode`}
+      chart={
+        prepared.lines && (
+          <>
+            <SeriesKey series={prepared.lines.series} />
+            <SeriesLineChart
+              lines={prepared.lines}
+              {...x}
+              formatY={formatMs}
+              formatYTick={formatDuration}
+            />
+          </>
+        )
+      }
+      empty={`No point ${axis === 'connections' ? 'at this rate' : 'at this connection count'} has a P${percentile}.`}
+      note={
+        onePoint
+          ? `One point per line ${axis === 'connections' ? 'at this rate: try the RPS axis' : 'at this connection count: try the connections axis'}`
+          : prepared.superseded > 0
+            ? `${formatCount(prepared.superseded)} repeated point(s) replaced by the later import`
+            : undefined
+      }
+      columns={[
+        ...(overlay ? [{ label: 'Run' }] : []),
+        { label: 'Mode' },
+        { label: 'Connections', num: true },
+        { label: 'Target RPS', num: true },
+        { label: 'Achieved RPS', num: true },
+        ...percentiles.map((p) => ({ label: `P${p}`, num: true })),
+        { label: 'Requests', num: true },
+      ]}
+      rows={prepared.table.map((r) => ({
+        key: `${r.run}|${r.mode}|${r.x}`,
+        attrs: {
+          'data-testid': 'latency-row',
+          'data-mode': r.mode,
+          'data-connections': String(r.connections),
+          'data-x': String(r.x),
+        },
+        cells: [
+          ...(overlay ? [r.run] : []),
+          r.mode,
+          formatCount(r.connections),
+          formatRpsCell(r.targetRps),
+          formatRpsCell(r.achievedRps),
+          ...r.percentiles.map((p) => <MarkedValue key={`p${p.p}`} marked={p.marked} />),
+          formatCount(r.requests),
+        ],
+      }))}
+      legend={
+        <AccuracyLegend
+          certainties={prepared.table.flatMap((r) => r.percentiles.map((p) => p.marked.certainty))}
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,223 @@
+// The run page's stages view, for a run with interval data (the Istio 500k-RPS test's ~1k,
+// 5k, 25k, 500k RPS steps): achieved rate, error rate and P50 / P99 over time with the
+// "P99 < N x median" band (N in the URL), and a summary row per stage with each generator's
+// rate and flags. Nothing is shown for a run without interval data.
+import { useMemo } from 'react';
+import { ReferenceArea } from 'recharts';
+import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
+import {
+  formatErrorRate,
+  formatErrorRateTick,
+  formatRatio,
+  formatRpsCell,
+} from '../../../charts/prepare/load-format.ts';
+import { formatRps } from '../../../charts/prepare/load-results.ts';
+import { formatClock, MEDIAN, prepareStages, TAIL } from '../../../charts/prepare/load-stages.ts';
+import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
+import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
+import { ErrorMessage } from '../../../ui/QueryState.tsx';
+import { useLoadStages } from '../hooks/use-load-stages.ts';
+import { useLoadView } from '../hooks/use-load-view.ts';
+import { SeriesKey } from './SeriesKey.tsx';
+
+const clockLabel = (s: number) => `${formatClock(s)} in`;
+
+export function StagesSection({ runId }: { runId: string }) {
+  const [view, setView] = useLoadView();
+  const stages = useLoadStages(runId, view.percentiles);
+  const shown = useMemo(
+    () => [...new Set([MEDIAN, ...view.percentiles, TAIL])].sort((a, b) => a - b),
+    [view.percentiles],
+  );
+  const prepared = useMemo(
+    () => (stages.data ? prepareStages(stages.data, view.limit, shown) : null),
+    [stages.data, view.limit, shown],
+  );
+  if (stages.isError) return <ErrorMessage error={stages.error} what="the load stages" />;
+  if (!prepared || !stages.data || stages.data.series.length === 0) return null;
+  // The stages shaded, alternately, behind every chart of the section.
+  const spans = prepared.spans.map((s, i) => (
+    <ReferenceArea
+      key={s.key}
+      x1={s.fromS}
+      x2={s.toS}
+      fill={i % 2 === 0 ? '#eef2f9' : '#f7f8fa'}
+      fillOpacity={1}
+      ifOverflow="hidden"
+    />
+  ));
+  const time = {
+    xLabel: 'time since the first interval',
+    formatX: clockLabel,
+    formatXTick: formatClock,
+    children: spans,
+    dots: false,
+    height: 200,
+  };
+  return (
+    <section className="data-plane stages" data-testid="stages-section">
+      <header className="change-head data-plane-head">
+        <h2>Stages</h2>
+        <p className="muted">
+          {formatCount(stages.data.series.length)} intervals of{' '}
+          {formatDuration(stages.data.intervalMs)}, {formatCount(prepared.table.length)} stage
+          {prepared.table.length === 1 ? '' : 's'}
+        </p>
+      </header>
+      <div className="chart-grid load-grid">
+        <div className="panel load-panel" data-testid="stages-rps">
+          <h3>Achieved RPS</h3>
+          <p className="panel-sub">All load generators together, per interval; stages shaded</p>
+          {prepared.rps && (
+            <SeriesLineChart
+              lines={prepared.rps}
+              {...time}
+              formatY={(v) => `${formatRps(v)} RPS`}
+              formatYTick={formatRps}
+            />
+          )}
+        </div>
+        <div className="panel load-panel" data-testid="stages-errors">
+          <h3>Error rate</h3>
+          <p className="panel-sub">% of the interval's requests that failed</p>
+          {prepared.errors ? (
+            <SeriesLineChart
+              lines={prepared.errors}
+              {...time}
+              formatY={formatErrorRate}
+              formatYTick={formatErrorRateTick}
+              yWidth={64}
+            />
+          ) : (
+            <p className="state">No interval counts its errors.</p>
+          )}
+        </div>
+        <div className="panel load-panel stages-latency" data-testid="stages-latency">
+          <div className="panel-head">
+            <div>
+              <h3>
+                P{MEDIAN} and P{TAIL} over time
+              </h3>
+              <p className="panel-sub" data-testid="stages-band-summary">
+                P{TAIL} must stay under {formatRatio(view.limit)} the median:{' '}
+                {formatCount(prepared.overIntervals)} of {formatCount(prepared.bandIntervals)}{' '}
+                interval(s) reach it (marked)
+              </p>
+            </div>
+            <label className="band-limit">
+              N
+              <input
+                type="number"
+                min={1}
+                step={0.5}
+                value={view.limit}
+                data-testid="stages-limit"
+                onChange={(e) => {
+                  const v = Number(e.currentTarget.value);
+                  if (Number.isFinite(v) && v > 0) setView({ limit: v });
+                }}
+              />
+              × median
+            </label>
+          </div>
+          {prepared.latency && (
+            <>
+              <SeriesKey series={prepared.latency.series} />
+              <SeriesLineChart
+                lines={prepared.latency}
+                {...time}
+                height={240}
+                formatY={formatMs}
+                formatYTick={formatDuration}
+                describePoint={(key, row) => {
+                  const m = prepared.marks.get(row.x);
+                  const marked = key === 'p50' ? m?.p50 : key === 'p99' ? m?.p99 : undefined;
+                  return marked?.description ?? null;
+                }}
+              />
+            </>
+          )}
+        </div>
+      </div>
+      <div className="table-wrap">
+        <table className="data compact" data-testid="stages-table">
+          <thead>
+            <tr>
+              <th>Stage</th>
+              <th>Mode</th>
+              <th className="num">Connections</th>
+              <th className="num">Target RPS</th>
+              <th className="num">Achieved RPS</th>
+              <th>From – to</th>
+              <th className="num">Requests</th>
+              <th className="num">Error rate</th>
+              {shown.map((p) => (
+                <th key={p} className="num">
+                  P{p}
+                </th>
+              ))}
+              <th className="num">
+                P{TAIL} / P{MEDIAN}
+              </th>
+              <th>Generators</th>
+            </tr>
+          </thead>
+          <tbody>
+            {prepared.table.map((r, k) => (
+              <tr
+                key={r.key}
+                className={r.over ? 'row-marked' : undefined}
+                data-testid="stage-row"
+                data-over={String(r.over)}
+              >
+                <td>{k + 1}</td>
+                <td>{r.mode}</td>
+                <td className="num">{formatCount(r.connections)}</td>
+                <td className="num">{formatRpsCell(r.targetRps)}</td>
+                <td className="num">{formatRpsCell(r.achievedRps)}</td>
+                <td>
+                  {formatClock(r.fromMs / 1000)} – {formatClock(r.toMs / 1000)}
+                </td>
+                <td className="num">{formatCount(r.requests)}</td>
+                <td
+                  className="num"
+                  title={
+                    r.errors === null
+                      ? undefined
+                      : `${formatCount(r.errors)} of ${formatCount(r.requests)} requests`
+                  }
+                >
+                  {r.errorRate === null
+                    ? '—'
+                    : `${formatErrorRate(r.errorRate * 100)} (${formatCount(r.errors)})`}
+                </td>
+                {r.percentiles.map((p) => (
+                  <td key={p.p} className="num">
+                    <MarkedValue marked={p.marked} />
+                  </td>
+                ))}
+                <td className="num" title={r.ratioFromEstimate ? FROM_ESTIMATE : undefined}>
+                  {markDerived(formatRatio(r.ratio), r.ratioFromEstimate)}
+                </td>
+                <td>
+                  {r.generators.length === 0
+                    ? '—'
+                    : r.generators
+                        .map(
+                          (g) =>
+                            `${g.name} ${formatRps(g.achievedRps)} RPS${g.shortfall ? ' (short)' : ''}${g.saturated ? ' (CPU saturated)' : ''}`,
+                        )
+                        .join(', ')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <AccuracyLegend
+          certainties={prepared.table.flatMap((r) => r.percentiles.map((p) => p.marked.certainty))}
+        />
+      </div>
+    </section>
+  );
+}
