@@ -5,7 +5,7 @@ import { histogramBin, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z
-  .enum(['fortio', 'nighthawk', 'k6', 'wrk2', 'smp', 'istio-csv'])
+  .enum(['fortio', 'nighthawk', 'k6', 'wrk2', 'smp', 'istio-csv', 'hdr-log'])
   .describe('the runner whose result file is posted');
 export type ResultFormat = z.infer<typeof resultFormat>;
 
@@ -80,8 +80,54 @@ export const listResultsQuery = z.object({
 });
 export type ListResultsQuery = z.infer<typeof listResultsQuery>;
 
+/** The unit an HdrHistogram log's values were recorded in. */
+export const hdrValueUnit = z.enum(['ns', 'us', 'ms']);
+export type HdrValueUnit = z.infer<typeof hdrValueUnit>;
+
 export const importResultsQuery = z.object({
   format: z.union([resultFormat, z.literal('auto')]).default('auto'),
+  mode: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      `interval formats (hdr-log): the step's mode, for lines whose Tag does not name one (default "${UNSPECIFIED_MODE}")`,
+    ),
+  connections: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("interval formats: the step's connections, for lines whose Tag does not name them"),
+  targetRps: z.coerce
+    .number()
+    .nonnegative()
+    .optional()
+    .describe(
+      "interval formats: the step's whole target rate (all generators together), for lines whose Tag does not name it; each generator's share is targetRps / the step's generators",
+    ),
+  generator: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'interval formats: the load generator that wrote the file, for lines whose Tag does not name one; the steps of several generators are merged on read',
+    ),
+  generatorCpu: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe(
+      "interval formats: the generator's own CPU use over the step, as a fraction of its cores; >= 0.95 flags it saturated",
+    ),
+  unit: hdrValueUnit
+    .optional()
+    .describe(
+      "hdr-log: the unit the histograms' values were recorded in; by default told from each line's Interval_Max (written in ms by HdrHistogram's writers) against its histogram's max",
+    ),
 });
 export type ImportResultsQuery = z.infer<typeof importResultsQuery>;
 

@@ -3,6 +3,7 @@
 // that says whether it is a text report (wrk2, Istio CSV) or a document to parse (JSON,
 // YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
+import { looksLikeHdrLog } from './hdr-log.decoder.ts';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
@@ -14,7 +15,7 @@ import { parseYaml } from './yaml-bounded.ts';
 export const SNIFF_CHARS = 64 * 1024;
 
 /** What a body is by its opening: a document to parse, a text report, or none we read. */
-export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2';
+export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2' | 'hdr-log';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -24,6 +25,7 @@ const RESULT_YAML_KEY = /^[ \t]{0,8}(?:-[ \t]+)?(?:results|latencies_ms|runner_r
 export function sniff(text: string): BodyKind | null {
   const head = text.slice(0, SNIFF_CHARS).replace(/^\uFEFF/, '');
   if (/^\s*[[{]/.test(head)) return 'json';
+  if (looksLikeHdrLog(head)) return 'hdr-log';
   const firstLine = head.trimStart().split(/\r?\n/, 1)[0] ?? '';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
   if (looksLikeWrk(head)) return 'wrk2';
@@ -55,7 +57,7 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
 /** The format of a result file, or null when it is none we read (or does not parse). */
 export async function detectFormat(text: string): Promise<ResultFormat | null> {
   const kind = sniff(text);
-  if (kind === 'istio-csv' || kind === 'wrk2' || kind === null) return kind;
+  if (kind === 'istio-csv' || kind === 'wrk2' || kind === 'hdr-log' || kind === null) return kind;
   try {
     return formatOfDocument(kind === 'json' ? parseJson(text) : await parseYaml(text));
   } catch {
