@@ -18,6 +18,8 @@ export function writeHdrLog(opts: {
   intervalMs?: number;
   medianUs?: number;
   tag?: string;
+  /** The log's StartTime and base of its relative timestamps (default startMs). */
+  baseMs?: number;
 }): WrittenLog {
   const rnd = prng(opts.seed);
   const intervalMs = opts.intervalMs ?? 1000;
@@ -26,8 +28,8 @@ export function writeHdrLog(opts: {
     text += s;
   });
   writer.outputLogFormatVersion();
-  writer.outputStartTime(opts.startMs);
-  writer.baseTime = opts.startMs;
+  writer.outputStartTime(opts.baseMs ?? opts.startMs);
+  writer.baseTime = opts.baseMs ?? opts.startMs;
   writer.outputLegend();
   const all: number[] = [];
   const intervals: WrittenLog['intervals'] = [];
