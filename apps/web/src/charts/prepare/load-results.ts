@@ -263,12 +263,14 @@ export function pointsAtRate(
   let superseded = 0;
   runs.forEach((run, runIndex) => {
     for (const result of run.results) {
+      // One generator's share of a step: the step's merged row (generator null) stands for it.
+      if (result.generator !== null) continue;
       if (rateKey === null || rateOf(result).key !== rateKey) continue;
       if (result.connections === null || result.connections <= 0) continue;
       const id = `${runIndex}\u0000${result.mode}\u0000${result.connections}`;
       const seen = latest.get(id);
       if (seen) superseded++;
-      if (!seen || result.id > seen.result.id) {
+      if (!seen || (result.id ?? Number.POSITIVE_INFINITY) > (seen.result.id ?? Number.POSITIVE_INFINITY)) {
         latest.set(id, { runIndex, run, result, connections: result.connections });
       }
     }
