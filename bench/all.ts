@@ -12,6 +12,7 @@ const benches = [
   'reads',
   'upload-reads',
   'change-points',
+  'results',
 ];
 const failed: string[] = [];
 for (const bench of benches) {

@@ -84,50 +84,16 @@ export type ListResultsQuery = z.infer<typeof listResultsQuery>;
 export const hdrValueUnit = z.enum(['ns', 'us', 'ms']);
 export type HdrValueUnit = z.infer<typeof hdrValueUnit>;
 
+// The step query parameters apply to interval formats (hdr-log) only, for lines whose Tag
+// does not say; their meaning is in the import route's description and docs/results.md.
 export const importResultsQuery = z.object({
   format: z.union([resultFormat, z.literal('auto')]).default('auto'),
-  mode: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      `interval formats (hdr-log): the step's mode, for lines whose Tag does not name one (default "${UNSPECIFIED_MODE}")`,
-    ),
-  connections: z.coerce
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe("interval formats: the step's connections, for lines whose Tag does not name them"),
-  targetRps: z.coerce
-    .number()
-    .nonnegative()
-    .optional()
-    .describe(
-      "interval formats: the step's whole target rate (all generators together), for lines whose Tag does not name it; each generator's share is targetRps / the step's generators",
-    ),
-  generator: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      'interval formats: the load generator that wrote the file, for lines whose Tag does not name one; the steps of several generators are merged on read',
-    ),
-  generatorCpu: z.coerce
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe(
-      "interval formats: the generator's own CPU use over the step, as a fraction of its cores; >= 0.95 flags it saturated",
-    ),
-  unit: hdrValueUnit
-    .optional()
-    .describe(
-      "hdr-log: the unit the histograms' values were recorded in; by default told from each line's Interval_Max (written in ms by HdrHistogram's writers) against its histogram's max",
-    ),
+  mode: z.string().min(1).max(200).optional(),
+  connections: z.coerce.number().int().nonnegative().optional(),
+  targetRps: z.coerce.number().nonnegative().optional(),
+  generator: z.string().min(1).max(200).optional(),
+  generatorCpu: z.coerce.number().min(0).max(1).optional(),
+  unit: hdrValueUnit.optional(),
 });
 export type ImportResultsQuery = z.infer<typeof importResultsQuery>;
 

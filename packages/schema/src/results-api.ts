@@ -1,5 +1,6 @@
 // Load results as the API returns them: the normalized point plus where it came from, the
 // merged steps of several load generators, and a run's interval data over time (stages).
+// Field meanings are in docs/results.md (kept out of this module: the web app bundles it).
 import { z } from 'zod';
 import { percentileAccuracy } from './accuracy.ts';
 import { loadResult, resultFormat } from './load-results.ts';
@@ -12,38 +13,16 @@ export const GENERATOR_SATURATED_CPU = 0.95;
 export const generatorShare = z.object({
   name: z.string(),
   achievedRps: z.number().nullable(),
-  shortfall: z
-    .boolean()
-    .describe(
-      "achieved RPS more than 5 % short of its share of the step's target (targetRps / the step's generators); false when the step has no target",
-    ),
-  saturated: z
-    .boolean()
-    .describe(
-      "the generator reported its CPU use (generatorCpu) at 95 % or more; false when it did not report it",
-    ),
+  shortfall: z.boolean(),
+  saturated: z.boolean(),
 });
 export type GeneratorShare = z.infer<typeof generatorShare>;
 
 export const storedLoadResult = loadResult.extend({
-  id: z
-    .number()
-    .int()
-    .nullable()
-    .describe('the stored point; null for a merged step, which is computed on read'),
+  id: z.number().int().nullable(),
   format: resultFormat.describe('the file format the point was imported from'),
-  generator: z
-    .string()
-    .nullable()
-    .describe(
-      'the load generator that sent this point, when the step was sent per generator; null for a single-source point and for a merged step',
-    ),
-  merged: z
-    .object({ generators: z.array(generatorShare) })
-    .nullable()
-    .describe(
-      "null for a stored point. Otherwise this row is a step (mode, connections, targetRps) merged over its generators' rows: their HdrHistograms added (percentiles of the merged distribution, method 'hdr'), requests, errors and achieved RPS summed. Charts of a run's steps use these rows and skip the rows with a generator",
-    ),
+  generator: z.string().nullable(),
+  merged: z.object({ generators: z.array(generatorShare) }).nullable(),
 });
 export type StoredLoadResult = z.infer<typeof storedLoadResult>;
 
@@ -61,20 +40,19 @@ export const stagesQuery = z.object({
     .transform((s) => s.split(',').map(Number))
     .refine((ps) => ps.every((p) => p >= 0 && p <= 100), 'each percentile must be in [0, 100]')
     .refine((ps) => ps.length <= 20, 'at most 20 percentiles')
-    .default([50, 99])
-    .describe('latency percentiles for each slot and stage (default 50,99)'),
+    .default([50, 99]),
 });
 export type StagesQuery = z.infer<typeof stagesQuery>;
 
 export const loadSeriesSlot = z.object({
-  startMs: z.number().describe('slot start, ms since the Unix epoch (a multiple of intervalMs)'),
+  startMs: z.number(),
   durationMs: z.number(),
   requests: z.number().int(),
-  errors: z.number().int().nullable().describe('null when no interval in the slot counted errors'),
-  rps: z.number().describe('requests / durationMs'),
-  errorRate: z.number().nullable().describe('errors / requests, a fraction 0..1'),
+  errors: z.number().int().nullable(),
+  rps: z.number(),
+  errorRate: z.number().nullable(),
   percentiles: z.array(stagePercentile),
-  generators: z.number().int().describe('intervals (generators) merged into the slot'),
+  generators: z.number().int(),
 });
 export type LoadSeriesSlot = z.infer<typeof loadSeriesSlot>;
 
@@ -94,16 +72,8 @@ export const loadStage = z.object({
 export type LoadStage = z.infer<typeof loadStage>;
 
 export const loadStages = z.object({
-  intervalMs: z
-    .number()
-    .describe("the logs' interval length (the most common), ms; 0 when the run has no intervals"),
-  series: z
-    .array(loadSeriesSlot)
-    .describe(
-      "every generator's intervals merged per slot (interval start rounded down to intervalMs), across all steps, in time order",
-    ),
-  stages: z
-    .array(loadStage)
-    .describe('one per step (mode, connections, targetRps) with interval data, in time order'),
+  intervalMs: z.number(),
+  series: z.array(loadSeriesSlot),
+  stages: z.array(loadStage),
 });
 export type LoadStages = z.infer<typeof loadStages>;

@@ -126,7 +126,8 @@ export function addInto(into: HdrCounts, from: HdrCounts): HdrCounts {
       counts = new Float64Array(from.counts.length);
       counts.set(into.counts);
     }
-    for (let i = 0; i < from.counts.length; i++) counts[i] = (counts[i] as number) + (from.counts[i] as number);
+    for (let i = 0; i < from.counts.length; i++)
+      counts[i] = (counts[i] as number) + (from.counts[i] as number);
     into.counts = counts;
     into.total += from.total;
     return into;

@@ -85,7 +85,8 @@ export class HdrMerger {
   stats() {
     const perMs = UNIT_PER_MS[this.unit];
     const s = this.acc ? hdrStats(this.acc) : null;
-    const inMs = (v: number | null | undefined) => (v === null || v === undefined ? null : v / perMs);
+    const inMs = (v: number | null | undefined) =>
+      v === null || v === undefined ? null : v / perMs;
     return { min: inMs(s?.min), max: inMs(s?.max), mean: inMs(s?.mean), stdDev: inMs(s?.stdDev) };
   }
 }
@@ -105,7 +106,8 @@ export function generatorShare(
       share > 0 &&
       p.achievedRps !== null &&
       p.achievedRps < share * GENERATOR_SHORTFALL_FRACTION,
-    saturated: p.labels.generatorCpu !== undefined && Number.isFinite(cpu) && cpu >= GENERATOR_SATURATED_CPU,
+    saturated:
+      p.labels.generatorCpu !== undefined && Number.isFinite(cpu) && cpu >= GENERATOR_SATURATED_CPU,
   };
 }
 
@@ -145,9 +147,13 @@ export function mergeSteps(points: GeneratorPoint[], percentiles: number[]): Mer
     const stats = merger.stats();
     const errorsByCode: Record<string, number> = {};
     for (const p of group) {
-      for (const [code, n] of Object.entries(p.errorsByCode)) errorsByCode[code] = (errorsByCode[code] ?? 0) + n;
+      for (const [code, n] of Object.entries(p.errorsByCode))
+        errorsByCode[code] = (errorsByCode[code] ?? 0) + n;
     }
-    const started = group.map((p) => p.startedAt).filter((s): s is string => s !== null).sort();
+    const started = group
+      .map((p) => p.startedAt)
+      .filter((s): s is string => s !== null)
+      .sort();
     const durations = group.map((p) => p.durationMs).filter((d): d is number => d !== null);
     return {
       mode: first.mode,
@@ -227,7 +233,14 @@ export function buildStages(
     const startMs = Math.round(i.startMs / intervalMs) * intervalMs;
     let slot = slots.get(startMs);
     if (!slot) {
-      slot = { startMs, durationMs: 0, requests: 0, errors: null, generators: 0, merger: new HdrMerger(unit) };
+      slot = {
+        startMs,
+        durationMs: 0,
+        requests: 0,
+        errors: null,
+        generators: 0,
+        merger: new HdrMerger(unit),
+      };
       slots.set(startMs, slot);
     }
     slot.durationMs = Math.max(slot.durationMs, i.durationMs);

@@ -22,7 +22,8 @@ export interface IntervalPointInsert {
   }[];
 }
 
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const asBuffer = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 /** bytea as node-postgres (Buffer) and PGlite (Uint8Array) give it. */
 const asBytes = (v: unknown): Uint8Array => v as Uint8Array;
 

@@ -8,7 +8,13 @@ import type {
 } from '@meshbench/schema';
 import { withRequestedPercentiles } from '../domain/bucket-percentiles.ts';
 import { decodeHdr } from '../domain/hdr.ts';
-import { buildStages, type GeneratorPoint, HdrMerger, mergeSteps, unitOf } from '../domain/load-steps.ts';
+import {
+  buildStages,
+  type GeneratorPoint,
+  HdrMerger,
+  mergeSteps,
+  unitOf,
+} from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
 import {
   decodeResultFile,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   build,
   decodeFromCompressedBase64,
+  encodeIntoCompressedBase64,
   type Histogram,
   HistogramLogReader,
   type JsHistogram,
@@ -15,7 +16,10 @@ import { writeHdrLog } from './hdr-log.test-fixtures.ts';
 import { decodeResultFile, intervalResultRow, ResultFileError } from './index.ts';
 
 const upstream = (name: string) =>
-  readFileSync(new URL(`../../../../../fixtures/public/hdrhistogram/${name}`, import.meta.url), 'utf8');
+  readFileSync(
+    new URL(`../../../../../fixtures/public/hdrhistogram/${name}`, import.meta.url),
+    'utf8',
+  );
 
 const START = Date.UTC(2026, 10, 26, 12, 0, 0);
 
@@ -54,7 +58,10 @@ describe('HdrHistogram interval logs', () => {
     step?.intervals.forEach((i, k) => {
       expect(i.startMs).toBeCloseTo(expected[k]?.start as number, 6);
       // The reference subtracts two epoch ms in floating point: equal to 2 decimals.
-      expect(i.durationMs).toBeCloseTo((expected[k]?.end as number) - (expected[k]?.start as number), 2);
+      expect(i.durationMs).toBeCloseTo(
+        (expected[k]?.end as number) - (expected[k]?.start as number),
+        2,
+      );
     });
     const row = intervalResultRow(step as NonNullable<typeof step>);
     expect(row.result.requests).toBe(all.totalCount);
@@ -82,17 +89,32 @@ describe('HdrHistogram interval logs', () => {
       const ours = decodeHdr(Buffer.from(b64, 'base64'));
       const theirs = decodeFromCompressedBase64(b64, 64) as JsHistogram;
       expect(ours.total).toBe(theirs.totalCount);
-      const expected = Array.from({ length: theirs.countsArrayLength }, (_, i) => theirs.getCountAtIndex(i));
-      expect(Array.from({ length: theirs.countsArrayLength }, (_, i) => ours.counts[i] ?? 0)).toEqual(expected);
+      const expected = Array.from({ length: theirs.countsArrayLength }, (_, i) =>
+        theirs.getCountAtIndex(i),
+      );
+      expect(
+        Array.from({ length: theirs.countsArrayLength }, (_, i) => ours.counts[i] ?? 0),
+      ).toEqual(expected);
     }
   });
 
   it('merges generators into the histogram of the union of their samples', () => {
     const logs = [1, 2, 3].map((seed) =>
-      writeHdrLog({ seed, startMs: START, intervals: 10, perInterval: 2000, medianUs: 1500 + 500 * seed }),
+      writeHdrLog({
+        seed,
+        startMs: START,
+        intervals: 10,
+        perInterval: 2000,
+        medianUs: 1500 + 500 * seed,
+      }),
     );
     const rows = logs.map((log, g) => {
-      const decoded = decodeHdrLog(log.text, { mode: 'both', connections: 64, targetRps: 6000, generator: `g${g}` });
+      const decoded = decodeHdrLog(log.text, {
+        mode: 'both',
+        connections: 64,
+        targetRps: 6000,
+        generator: `g${g}`,
+      });
       const step = decoded.results[0];
       if (!step) throw new Error('no step');
       expect(step.hdrUnit).toBe('us');
@@ -127,14 +149,19 @@ describe('HdrHistogram interval logs', () => {
         // the stored whole-step histograms, added
         (() => {
           const acc = build({ bitBucketSize: 64 });
-          for (const r of rows) acc.add(decodeFromCompressedBase64(Buffer.from(r.hdr).toString('base64'), 64));
-          return (acc as JsHistogram).encodeIntoCompressedBase64();
+          for (const r of rows)
+            acc.add(decodeFromCompressedBase64(Buffer.from(r.hdr).toString('base64'), 64));
+          return encodeIntoCompressedBase64(acc);
         })(),
         'base64',
       ),
     );
-    const expected = Array.from({ length: direct.countsArrayLength }, (_, i) => direct.getCountAtIndex(i));
-    expect(Array.from({ length: direct.countsArrayLength }, (_, i) => mergedCounts.counts[i] ?? 0)).toEqual(expected);
+    const expected = Array.from({ length: direct.countsArrayLength }, (_, i) =>
+      direct.getCountAtIndex(i),
+    );
+    expect(
+      Array.from({ length: direct.countsArrayLength }, (_, i) => mergedCounts.counts[i] ?? 0),
+    ).toEqual(expected);
     // Achieved RPS summed: 3 x 2000 requests a second for 10 s.
     expect(merged?.achievedRps).toBeCloseTo(6000, 6);
     expect(merged?.generators.map((g) => g.shortfall)).toEqual([false, false, false]);
@@ -167,8 +194,14 @@ describe('HdrHistogram interval logs', () => {
 
     it('a histogram that is not base64', () => {
       const fields = (lines[first] as string).split(',');
-      const err = rejected(() => decodeHdrLog(withLine([...fields.slice(0, 3), 'HIST*notbase64'].join(','))));
-      expect(err).toMatchObject({ problem: 'invalid_histogram', line: first + 1, field: 'Interval_Compressed_Histogram' });
+      const err = rejected(() =>
+        decodeHdrLog(withLine([...fields.slice(0, 3), 'HIST*notbase64'].join(','))),
+      );
+      expect(err).toMatchObject({
+        problem: 'invalid_histogram',
+        line: first + 1,
+        field: 'Interval_Compressed_Histogram',
+      });
     });
 
     it('a histogram cut short', () => {
@@ -189,7 +222,11 @@ describe('HdrHistogram interval logs', () => {
       const b = lines[first + 1] as string;
       const swapped = lines.map((l, i) => (i === first ? b : i === first + 1 ? a : l)).join('\n');
       const err = rejected(() => decodeHdrLog(swapped));
-      expect(err).toMatchObject({ problem: 'invalid_value', line: first + 2, field: 'StartTimestamp' });
+      expect(err).toMatchObject({
+        problem: 'invalid_value',
+        line: first + 2,
+        field: 'StartTimestamp',
+      });
     });
 
     it('relative times with no StartTime', () => {

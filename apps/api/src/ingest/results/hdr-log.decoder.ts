@@ -16,7 +16,11 @@
 import type { HdrValueUnit } from '@meshbench/schema';
 import { UNSPECIFIED_MODE } from '@meshbench/schema';
 import { decodeHdr, HdrDecodeError, hdrStats } from '../../domain/hdr.ts';
-import type { DecodedInterval, DecodedIntervalResult, DecodedIntervalResults } from './interval-results.ts';
+import type {
+  DecodedInterval,
+  DecodedIntervalResult,
+  DecodedIntervalResults,
+} from './interval-results.ts';
 import { UNIT_PER_MS } from './interval-results.ts';
 import { ResultFileError } from './result-file-error.ts';
 
@@ -42,7 +46,12 @@ export function looksLikeHdrLog(head: string): boolean {
 const NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const YEAR_S = 365 * 24 * 3600;
-const FIELDS = ['StartTimestamp', 'Interval_Length', 'Interval_Max', 'Interval_Compressed_Histogram'];
+const FIELDS = [
+  'StartTimestamp',
+  'Interval_Length',
+  'Interval_Max',
+  'Interval_Compressed_Histogram',
+];
 const TAG_KEYS = new Set(['mode', 'connections', 'targetRps', 'generator']);
 
 type Step = Pick<DecodedIntervalResult, 'mode' | 'connections' | 'targetRps' | 'generator'>;
@@ -71,10 +80,14 @@ function stepOf(tag: string | null, defaults: StepDefaults, line: number): Step 
     else {
       const n = Number(value);
       if (!NUMBER.test(value) || n < 0 || (key === 'connections' && !Number.isInteger(n))) {
-        throw new ResultFileError('invalid_value', `line ${line}: Tag "${tag}": ${key} must be a non-negative number`, {
-          line,
-          field: `Tag.${key}`,
-        });
+        throw new ResultFileError(
+          'invalid_value',
+          `line ${line}: Tag "${tag}": ${key} must be a non-negative number`,
+          {
+            line,
+            field: `Tag.${key}`,
+          },
+        );
       }
       if (key === 'connections') step.connections = n;
       else step.targetRps = n;
@@ -102,16 +115,26 @@ export function decodeHdrLog(text: string, defaults: StepDefaults = {}): Decoded
     const text = raw.trim();
     if (text === '') return;
     if (text.startsWith('#[StartTime:')) {
-      startTimeSec = Number.parseFloat(text.slice('#[StartTime:'.length).trim().split(/[\s,]/)[0] ?? '');
+      startTimeSec = Number.parseFloat(
+        text.slice('#[StartTime:'.length).trim().split(/[\s,]/)[0] ?? '',
+      );
       if (!Number.isFinite(startTimeSec)) {
-        throw new ResultFileError('invalid_value', `line ${line}: StartTime is not a number`, { line, field: 'StartTime' });
+        throw new ResultFileError('invalid_value', `line ${line}: StartTime is not a number`, {
+          line,
+          field: 'StartTime',
+        });
       }
       return;
     }
     if (text.startsWith('#[BaseTime:')) {
-      baseTimeSec = Number.parseFloat(text.slice('#[BaseTime:'.length).trim().split(/[\s,]/)[0] ?? '');
+      baseTimeSec = Number.parseFloat(
+        text.slice('#[BaseTime:'.length).trim().split(/[\s,]/)[0] ?? '',
+      );
       if (!Number.isFinite(baseTimeSec)) {
-        throw new ResultFileError('invalid_value', `line ${line}: BaseTime is not a number`, { line, field: 'BaseTime' });
+        throw new ResultFileError('invalid_value', `line ${line}: BaseTime is not a number`, {
+          line,
+          field: 'BaseTime',
+        });
       }
       return;
     }
@@ -131,26 +154,38 @@ export function decodeHdrLog(text: string, defaults: StepDefaults = {}): Decoded
     const numbers = [startText, lengthText, maxText].map((t, i) => {
       const n = Number(t);
       if (!NUMBER.test(t.trim()) || !Number.isFinite(n) || n < 0) {
-        throw new ResultFileError('invalid_value', `line ${line}: ${FIELDS[i]} "${t}" is not a non-negative number`, {
-          line,
-          field: FIELDS[i] as string,
-        });
+        throw new ResultFileError(
+          'invalid_value',
+          `line ${line}: ${FIELDS[i]} "${t}" is not a non-negative number`,
+          {
+            line,
+            field: FIELDS[i] as string,
+          },
+        );
       }
       return n;
     }) as [number, number, number];
     const [startSec, lengthSec, intervalMaxMs] = numbers;
     if (lengthSec <= 0) {
-      throw new ResultFileError('invalid_value', `line ${line}: Interval_Length must be more than 0`, {
-        line,
-        field: 'Interval_Length',
-      });
+      throw new ResultFileError(
+        'invalid_value',
+        `line ${line}: Interval_Length must be more than 0`,
+        {
+          line,
+          field: 'Interval_Length',
+        },
+      );
     }
     const b64 = base64.trim();
     if (b64.length % 4 !== 0 || !BASE64.test(b64)) {
-      throw new ResultFileError('invalid_histogram', `line ${line}: Interval_Compressed_Histogram is not base64`, {
-        line,
-        field: 'Interval_Compressed_Histogram',
-      });
+      throw new ResultFileError(
+        'invalid_histogram',
+        `line ${line}: Interval_Compressed_Histogram is not base64`,
+        {
+          line,
+          field: 'Interval_Compressed_Histogram',
+        },
+      );
     }
     const bytes = new Uint8Array(Buffer.from(b64, 'base64'));
     let counts: ReturnType<typeof decodeHdr>;
@@ -158,10 +193,14 @@ export function decodeHdrLog(text: string, defaults: StepDefaults = {}): Decoded
       counts = decodeHdr(bytes);
     } catch (error) {
       if (!(error instanceof HdrDecodeError)) throw error;
-      throw new ResultFileError('invalid_histogram', `line ${line}: Interval_Compressed_Histogram: ${error.message}`, {
-        line,
-        field: 'Interval_Compressed_Histogram',
-      });
+      throw new ResultFileError(
+        'invalid_histogram',
+        `line ${line}: Interval_Compressed_Histogram: ${error.message}`,
+        {
+          line,
+          field: 'Interval_Compressed_Histogram',
+        },
+      );
     }
     const stats = hdrStats(counts);
     unit ??= unitFromMax(stats.max ?? 0, intervalMaxMs);

@@ -22,11 +22,14 @@ describe('decodeResults', () => {
     );
   });
 
-  it.each(SAMPLES)('decodes %s through decodeResultFile as decodeResults does', async (_f, text) => {
-    const { intervals, ...rest } = await decodeResultFile(text, 'auto', {});
-    expect(intervals).toBe(false);
-    expect(rest).toEqual(await decodeResults(text, 'auto'));
-  });
+  it.each(SAMPLES)(
+    'decodes %s through decodeResultFile as decodeResults does',
+    async (_f, text) => {
+      const { intervals, ...rest } = await decodeResultFile(text, 'auto', {});
+      expect(intervals).toBe(false);
+      expect(rest).toEqual(await decodeResults(text, 'auto'));
+    },
+  );
 
   it.each(SAMPLES)('refuses a %s file posted as hdr-log', async (_f, text) => {
     expect((await thrown(() => decodeResultFile(text, 'hdr-log', {}))).problem).toBe(

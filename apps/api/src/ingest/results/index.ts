@@ -28,8 +28,6 @@ import {
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
-export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
-export { detectFormat };
 export type { StepDefaults } from './hdr-log.decoder.ts';
 export {
   type DecodedInterval,
@@ -38,6 +36,8 @@ export {
   type IntervalResultRow,
   intervalResultRow,
 } from './interval-results.ts';
+export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
+export { detectFormat };
 
 export interface DecodedResults {
   format: ResultFormat;
@@ -102,7 +102,9 @@ export async function decodeResultFile(
   text: string,
   format: ResultFormat | 'auto',
   step: StepDefaults,
-): Promise<(DecodedResults & { intervals: false }) | (DecodedIntervalResults & { intervals: true })> {
+): Promise<
+  (DecodedResults & { intervals: false }) | (DecodedIntervalResults & { intervals: true })
+> {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const kind = /\S/.test(body) ? sniff(body) : null;
   if (format === 'hdr-log' || (format === 'auto' && kind === 'hdr-log')) {
@@ -139,7 +141,10 @@ export async function decodeResults(
   let chosen: ResultFormat;
   if (format === 'auto') {
     if (detected === 'hdr-log') {
-      throw new ResultFileError('format_mismatch', 'an HdrHistogram interval log is decoded by decodeResultFile');
+      throw new ResultFileError(
+        'format_mismatch',
+        'an HdrHistogram interval log is decoded by decodeResultFile',
+      );
     }
     if (detected === null || detected === 'json' || detected === 'yaml') {
       throw new ResultFileError(
@@ -159,7 +164,10 @@ export async function decodeResults(
   }
 
   if (chosen === 'hdr-log') {
-    throw new ResultFileError('format_mismatch', 'an HdrHistogram interval log is decoded by decodeResultFile');
+    throw new ResultFileError(
+      'format_mismatch',
+      'an HdrHistogram interval log is decoded by decodeResultFile',
+    );
   }
   const decoded =
     chosen in DOCUMENT_DECODERS

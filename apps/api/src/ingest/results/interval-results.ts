@@ -2,7 +2,14 @@
 // hands the results service for each step of each generator, and the load result (the
 // point's row) derived from the step's merged histogram.
 import type { HdrValueUnit, LoadResult, ResultFormat } from '@meshbench/schema';
-import { addInto, decodeHdr, encodeCounts, hdrAccuracy, hdrPercentiles, hdrStats } from '../../domain/hdr.ts';
+import {
+  addInto,
+  decodeHdr,
+  encodeCounts,
+  hdrAccuracy,
+  hdrPercentiles,
+  hdrStats,
+} from '../../domain/hdr.ts';
 import { formatTimestampUs } from '../timestamps.ts';
 
 /** One interval of one generator's step. */

@@ -27,7 +27,13 @@ describe.each(backends)('HdrHistogram interval logs on $name', (backend) => {
   it('keeps each generator, merges their step, and serves the stages', async () => {
     const run = await createRun(server);
     const logs = [11, 12].map((seed) =>
-      writeHdrLog({ seed, startMs: START, intervals: 6, perInterval: 500, medianUs: 1000 * (seed - 9) }),
+      writeHdrLog({
+        seed,
+        startMs: START,
+        intervals: 6,
+        perInterval: 500,
+        medianUs: 1000 * (seed - 9),
+      }),
     );
     for (const [g, log] of logs.entries()) {
       const posted = await post(
@@ -53,7 +59,13 @@ describe.each(backends)('HdrHistogram interval logs on $name', (backend) => {
     const direct = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 }) as JsHistogram;
     for (const v of union) direct.recordValue(v);
     const sorted = [...union].sort((a, b) => a - b);
-    expect(merged).toMatchObject({ id: null, mode: 'both', connections: 64, targetRps: 1000, requests: 6000 });
+    expect(merged).toMatchObject({
+      id: null,
+      mode: 'both',
+      connections: 64,
+      targetRps: 1000,
+      requests: 6000,
+    });
     // 500 requests a second from each generator for 6 s.
     expect(merged?.achievedRps).toBeCloseTo(1000, 6);
     expect(merged?.merged?.generators).toEqual([
@@ -79,10 +91,15 @@ describe.each(backends)('HdrHistogram interval logs on $name', (backend) => {
       logs[0]?.intervals.map((i) => [i.startMs, 1000, 2, 1000]),
     );
     // Slot 3: both generators' third interval, its p99 that of their union.
-    const slot = [...(logs[0]?.intervals[2]?.values ?? []), ...(logs[1]?.intervals[2]?.values ?? [])];
+    const slot = [
+      ...(logs[0]?.intervals[2]?.values ?? []),
+      ...(logs[1]?.intervals[2]?.values ?? []),
+    ];
     const slotDirect = build({ numberOfSignificantValueDigits: 3 });
     for (const v of slot) slotDirect.recordValue(v);
-    expect(body.series[2]?.percentiles.find((q) => q.p === 99)?.ms).toBe(slotDirect.getValueAtPercentile(99) / 1000);
+    expect(body.series[2]?.percentiles.find((q) => q.p === 99)?.ms).toBe(
+      slotDirect.getValueAtPercentile(99) / 1000,
+    );
     expect(body.series[2]?.errors).toBeNull();
     expect(body.stages).toHaveLength(1);
     expect(body.stages[0]).toMatchObject({
@@ -95,14 +112,32 @@ describe.each(backends)('HdrHistogram interval logs on $name', (backend) => {
       errors: null,
       errorRate: null,
     });
-    expect(body.stages[0]?.percentiles.find((q) => q.p === 99)?.ms).toBe(direct.getValueAtPercentile(99) / 1000);
+    expect(body.stages[0]?.percentiles.find((q) => q.p === 99)?.ms).toBe(
+      direct.getValueAtPercentile(99) / 1000,
+    );
   });
 
   it('reads the steps a tagged log names, in time order', async () => {
     const run = await createRun(server);
-    const a = writeHdrLog({ seed: 1, startMs: START, intervals: 2, perInterval: 100, tag: 'mode:baseline;targetRps:100' });
-    const b = writeHdrLog({ seed: 2, startMs: START + 2000, baseMs: START, intervals: 2, perInterval: 300, tag: 'mode:both;targetRps:1000' });
-    const body = `${a.text}${b.text.split('\n').filter((l) => l.startsWith('Tag=')).join('\n')}\n`;
+    const a = writeHdrLog({
+      seed: 1,
+      startMs: START,
+      intervals: 2,
+      perInterval: 100,
+      tag: 'mode:baseline;targetRps:100',
+    });
+    const b = writeHdrLog({
+      seed: 2,
+      startMs: START + 2000,
+      baseMs: START,
+      intervals: 2,
+      perInterval: 300,
+      tag: 'mode:both;targetRps:1000',
+    });
+    const body = `${a.text}${b.text
+      .split('\n')
+      .filter((l) => l.startsWith('Tag='))
+      .join('\n')}\n`;
     expect((await post(run.id, body, '?generator=solo')).body).toMatchObject({ imported: 2 });
     const view = loadStages.parse((await stages(run.id)).body);
     expect(view.stages.map((s) => [s.mode, s.targetRps, s.requests, s.fromMs])).toEqual([
@@ -110,7 +145,9 @@ describe.each(backends)('HdrHistogram interval logs on $name', (backend) => {
       ['both', 1000, 600, START + 2000],
     ]);
     // Each generator's share: 300 achieved of 1000 is short.
-    expect(view.stages[1]?.generators).toEqual([{ name: 'solo', achievedRps: 300, shortfall: true, saturated: false }]);
+    expect(view.stages[1]?.generators).toEqual([
+      { name: 'solo', achievedRps: 300, shortfall: true, saturated: false },
+    ]);
     expect(view.series.map((s) => s.requests)).toEqual([100, 100, 300, 300]);
   });
 
@@ -120,9 +157,19 @@ describe.each(backends)('HdrHistogram interval logs on $name', (backend) => {
     const last = lines.findLastIndex((l) => /^\d/.test(l));
     const fields = (lines[last] as string).split(',');
     const cases: [string, string, number, string][] = [
-      ['bad base64', [...fields.slice(0, 3), 'HIST!!'].join(','), 400, 'Interval_Compressed_Histogram'],
+      [
+        'bad base64',
+        [...fields.slice(0, 3), 'HIST!!'].join(','),
+        400,
+        'Interval_Compressed_Histogram',
+      ],
       ['a truncated line', fields.slice(0, 2).join(','), 400, 'Interval_Max'],
-      ['a start before the previous one', [String(Number(fields[0]) - 5), ...fields.slice(1)].join(','), 422, 'StartTimestamp'],
+      [
+        'a start before the previous one',
+        [String(Number(fields[0]) - 5), ...fields.slice(1)].join(','),
+        422,
+        'StartTimestamp',
+      ],
     ];
     it.each(cases)('%s on its last line', async (_name, line, status, field) => {
       const run = await createRun(server);
@@ -136,7 +183,11 @@ describe.each(backends)('HdrHistogram interval logs on $name', (backend) => {
 
     it('step query parameters on a file that is not an interval log', async () => {
       const run = await createRun(server);
-      const posted = await post(run.id, '{"DurationHistogram":{"Count":1},"ActualQPS":1}', '?generator=g');
+      const posted = await post(
+        run.id,
+        '{"DurationHistogram":{"Count":1},"ActualQPS":1}',
+        '?generator=g',
+      );
       expect(posted.status).toBe(400);
       expect(posted.body).toMatchObject({ code: 'invalid_query', field: 'generator' });
     });

@@ -270,7 +270,10 @@ export function pointsAtRate(
       const id = `${runIndex}\u0000${result.mode}\u0000${result.connections}`;
       const seen = latest.get(id);
       if (seen) superseded++;
-      if (!seen || (result.id ?? Number.POSITIVE_INFINITY) > (seen.result.id ?? Number.POSITIVE_INFINITY)) {
+      if (
+        !seen ||
+        (result.id ?? Number.POSITIVE_INFINITY) > (seen.result.id ?? Number.POSITIVE_INFINITY)
+      ) {
         latest.set(id, { runIndex, run, result, connections: result.connections });
       }
     }
