@@ -14,6 +14,7 @@ const benches = [
   'change-points',
   'parse-bounds',
   'history',
+  'results',
 ];
 const failed: string[] = [];
 for (const bench of benches) {

@@ -26,7 +26,6 @@ import {
   type listResultsQuery,
   type listRunsQuery,
   loadStages,
-  type loadStagesQuery,
   type pointsQuery,
   project,
   propagation,
@@ -46,6 +45,7 @@ import {
   type significanceQuery,
   stageGap,
   type stageGapQuery,
+  type stagesQuery,
   statsdStats,
   storedLoadResult,
   storedSourceLines,
@@ -77,7 +77,7 @@ export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type SignificanceQuery = QueryOf<typeof significanceQuery>;
 export type ComparabilityQuery = QueryOf<typeof comparabilityQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
-export type LoadStagesQuery = QueryOf<typeof loadStagesQuery>;
+export type LoadStagesQuery = QueryOf<typeof stagesQuery>;
 export type SeriesQuery = QueryOf<typeof seriesQuery>;
 export type PointsQuery = QueryOf<typeof pointsQuery>;
 export type TimelineQuery = QueryOf<typeof timelineQuery>;

@@ -7,7 +7,6 @@ export * from './errors.ts';
 export * from './events.ts';
 export * from './gates.ts';
 export * from './load-results.ts';
-export * from './load-stages.ts';
 export * from './metrics.ts';
 export * from './projects.ts';
 export * from './propagation.ts';

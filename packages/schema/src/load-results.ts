@@ -5,9 +5,9 @@ import { histogramBin, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z
-  .enum(['fortio', 'nighthawk', 'k6', 'k6-ndjson', 'wrk2', 'smp', 'istio-csv'])
+  .enum(['fortio', 'nighthawk', 'k6', 'k6-ndjson', 'wrk2', 'smp', 'istio-csv', 'hdr-log'])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 
@@ -82,8 +82,20 @@ export const listResultsQuery = z.object({
 });
 export type ListResultsQuery = z.infer<typeof listResultsQuery>;
 
+/** The unit an HdrHistogram log's values were recorded in. */
+export const hdrValueUnit = z.enum(['ns', 'us', 'ms']);
+export type HdrValueUnit = z.infer<typeof hdrValueUnit>;
+
+// The step query parameters apply to interval formats (hdr-log) only, for lines whose Tag
+// does not say; their meaning is in the import route's description and docs/results.md.
 export const importResultsQuery = z.object({
   format: z.union([resultFormat, z.literal('auto')]).default('auto'),
+  mode: z.string().min(1).max(200).optional(),
+  connections: z.coerce.number().int().nonnegative().optional(),
+  targetRps: z.coerce.number().nonnegative().optional(),
+  generator: z.string().min(1).max(200).optional(),
+  generatorCpu: z.coerce.number().min(0).max(1).optional(),
+  unit: hdrValueUnit.optional(),
 });
 export type ImportResultsQuery = z.infer<typeof importResultsQuery>;
 

@@ -1,8 +1,30 @@
 // The load-results use case: a runner's result file in, normalized points out.
-import type { ImportResultsResponse, ResultFormat, StoredLoadResult } from '@meshbench/schema';
+import type {
+  ImportResultsResponse,
+  LoadResult,
+  LoadStages,
+  ResultFormat,
+  StoredLoadResult,
+} from '@meshbench/schema';
 import { withRequestedPercentiles } from '../domain/bucket-percentiles.ts';
+import { decodeHdr } from '../domain/hdr.ts';
+import {
+  buildStages,
+  type GeneratorPoint,
+  HdrMerger,
+  mergeSteps,
+  unitOf,
+} from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
-import { decodeResults, ResultFileError, type ResultFileProblem } from '../ingest/results/index.ts';
+import {
+  decodeResultFile,
+  INTERVAL_FORMATS,
+  intervalResultRow,
+  ResultFileError,
+  type ResultFileProblem,
+  type StepDefaults,
+} from '../ingest/results/index.ts';
+import { STORED_PERCENTILES } from '../ingest/results/interval-results.ts';
 import { findBadValue } from '../ingest/stored-text.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
@@ -16,6 +38,7 @@ import type { UploadCounts } from './upload-counts.ts';
 const STATUS: Record<ResultFileProblem, number> = {
   empty: 400,
   invalid_json: 400,
+  invalid_histogram: 400,
   truncated: 400,
   non_finite: 400,
   undetectable: 415,
@@ -44,11 +67,12 @@ export function resultsService(deps: {
       runRef: string,
       text: string,
       format: ResultFormat | 'auto',
+      step: StepDefaults = {},
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
-      let decoded: Awaited<ReturnType<typeof decodeResults>>;
+      let decoded: Awaited<ReturnType<typeof decodeResultFile>>;
       try {
-        decoded = await decodeResults(text, format);
+        decoded = await decodeResultFile(text, format, step);
       } catch (error) {
         if (error instanceof ResultFileError) {
           throw new AppError(STATUS[error.problem], error.problem, error.message, {
@@ -58,8 +82,21 @@ export function resultsService(deps: {
         }
         throw error;
       }
+      const given = Object.entries(step)
+        .filter(([, v]) => v !== undefined)
+        .map(([k]) => k);
+      if (!decoded.intervals && given.length > 0) {
+        throw new AppError(
+          400,
+          'invalid_query',
+          `${given.join(', ')} apply to interval formats (${[...INTERVAL_FORMATS].join(', ')}) only; a ${decoded.format} file names its own points`,
+          { field: given[0] as string },
+        );
+      }
+      const points = decoded.intervals ? decoded.results.map(intervalResultRow) : null;
+      const loadResults = points ? points.map((p) => p.result) : decoded.results;
       // What no column can hold as sent (NUL, lone surrogates, 1e400) is refused by name.
-      const bad = findBadValue(decoded.results);
+      const bad = findBadValue(loadResults);
       if (bad) {
         const [index, ...field] = bad.path.split('.');
         const at = field.join('.');
@@ -70,22 +107,123 @@ export function resultsService(deps: {
           at ? { field: at } : {},
         );
       }
-      const imported = await results.insert(run.id, decoded.format, decoded.results);
+      const imported = points
+        ? await results.insertIntervalPoints(run.id, decoded.format, points)
+        : await results.insert(run.id, decoded.format, loadResults as LoadResult[]);
       uploads.countStored(imported);
       return { format: decoded.format, imported, unmapped: decoded.unmapped };
     },
 
-    /** A run's results; `percentiles` the file lacks are computed from its histogram. */
+    /**
+     * A run's results; `percentiles` the file lacks are computed from its histogram. After
+     * the stored points, one merged row per step that has per-generator points.
+     */
     async list(runRef: string, percentiles: number[] = []): Promise<StoredLoadResult[]> {
       const run = await runOf(runRef);
-      const rows = await results.ofRun(run.id);
-      return rows.map(({ runId: _runId, createdAt: _createdAt, startedAtUs, ...r }) => ({
-        ...r,
-        format: r.format as ResultFormat,
-        percentiles: withRequestedPercentiles(r.percentiles, r.histogram, percentiles),
-        startedAt: startedAtUs === null ? null : formatTimestampUs(startedAtUs),
-      }));
+      const [rows, histograms] = await Promise.all([
+        results.ofRun(run.id),
+        results.histogramsOfRun(run.id),
+      ]);
+      const hdrOf = new Map(histograms.map((h) => [h.id, h.hdr]));
+      const stored: StoredLoadResult[] = rows.map(
+        ({ runId: _runId, createdAt: _createdAt, startedAtUs, ...r }) => {
+          const hdr = hdrOf.get(r.id);
+          let stated = r.percentiles;
+          const missing = percentiles.filter((p) => !stated.some((s) => s.p === p));
+          if (hdr && missing.length > 0) {
+            const merger = new HdrMerger(unitOf(r.labels));
+            merger.add(decodeHdr(hdr), unitOf(r.labels));
+            stated = [...stated, ...merger.percentileValues(missing)].sort((a, b) => a.p - b.p);
+          }
+          return {
+            ...r,
+            format: r.format as ResultFormat,
+            percentiles: withRequestedPercentiles(stated, r.histogram, percentiles),
+            startedAt: startedAtUs === null ? null : formatTimestampUs(startedAtUs),
+            merged: null,
+          };
+        },
+      );
+      const perGenerator = stored.filter((r) => r.generator !== null);
+      const merged = mergeSteps(
+        perGenerator.map((r) => pointOf(r, hdrOf.get(r.id as number) ?? null)),
+        [...new Set([...STORED_PERCENTILES, ...percentiles])].sort((a, b) => a - b),
+      ).map(
+        (m): StoredLoadResult => ({
+          id: null,
+          format: (m.points[0] as GeneratorPoint & { format: ResultFormat }).format,
+          generator: null,
+          mode: m.mode,
+          connections: m.connections,
+          targetRps: m.targetRps,
+          achievedRps: m.achievedRps,
+          durationMs: m.durationMs,
+          requests: m.requests,
+          errors: m.errors,
+          errorsByCode: m.errorsByCode,
+          percentiles: m.percentiles,
+          histogram: null,
+          minMs: m.minMs,
+          meanMs: m.meanMs,
+          maxMs: m.maxMs,
+          stdDevMs: m.stdDevMs,
+          clientCpuCores: null,
+          serverCpuCores: null,
+          clientMemMiB: null,
+          serverMemMiB: null,
+          clientCpuCoresMax: null,
+          serverCpuCoresMax: null,
+          clientMemMiBMax: null,
+          serverMemMiBMax: null,
+          labels: {},
+          startedAt: m.startedAt,
+          merged: { generators: m.generators },
+        }),
+      );
+      return [...stored, ...merged];
     },
+
+    /** A run's interval data over time: merged per slot, and one summary per step. */
+    async stages(runRef: string, percentiles: number[]): Promise<LoadStages> {
+      const run = await runOf(runRef);
+      const [rows, histograms, intervals] = await Promise.all([
+        results.ofRun(run.id),
+        results.histogramsOfRun(run.id),
+        results.intervalsOfRun(run.id),
+      ]);
+      const hdrOf = new Map(histograms.map((h) => [h.id, h.hdr]));
+      const points = rows
+        .filter((r) => hdrOf.has(r.id))
+        .map((r) =>
+          pointOf(
+            { ...r, startedAt: null, format: r.format as ResultFormat },
+            hdrOf.get(r.id) ?? null,
+          ),
+        );
+      return buildStages(points, intervals, percentiles);
+    },
+  };
+}
+/** A stored row as merging reads it (the format kept for the merged row). */
+function pointOf(
+  r: Omit<StoredLoadResult, 'id' | 'merged' | 'percentiles'> & { id: number | null },
+  hdr: Uint8Array | null,
+): GeneratorPoint & { format: ResultFormat } {
+  return {
+    id: r.id as number,
+    format: r.format,
+    generator: r.generator,
+    mode: r.mode,
+    connections: r.connections,
+    targetRps: r.targetRps,
+    achievedRps: r.achievedRps,
+    durationMs: r.durationMs,
+    requests: r.requests,
+    errors: r.errors,
+    errorsByCode: r.errorsByCode,
+    labels: r.labels,
+    startedAt: r.startedAt,
+    hdr,
   };
 }
 export type ResultsService = ReturnType<typeof resultsService>;

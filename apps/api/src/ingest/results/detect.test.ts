@@ -45,6 +45,9 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'kinvolk-service-mesh-benchmark/wrk2-dash-osm.json': null,
   'service-mesh-performance/meshery_test_results.json': 'smp',
   'service-mesh-performance/smp_result_example.yaml': 'smp',
+  // jHiccup's logs from HdrHistogram's own tests.
+  'hdrhistogram/jHiccup-2.0.7S.logV2.hlog': 'hdr-log',
+  'hdrhistogram/tagged-Log.logV2.hlog': 'hdr-log',
   'local/k6-handle-summary.json': 'k6',
   'local/k6-out-json.ndjson': 'k6-ndjson',
   'local/k6-summary-export.json': 'k6',

@@ -3,6 +3,7 @@
 // that says whether it is a text report (wrk2, Istio CSV) or a document to parse (JSON,
 // YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
+import { looksLikeHdrLog } from './hdr-log.decoder.ts';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
@@ -15,7 +16,7 @@ import { parseYaml } from './yaml-bounded.ts';
 export const SNIFF_CHARS = 64 * 1024;
 
 /** What a body is by its opening: a document to parse, a text report, or none we read. */
-export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2' | 'k6-ndjson';
+export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2' | 'k6-ndjson' | 'hdr-log';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -30,6 +31,7 @@ export function sniff(text: string): BodyKind | null {
   const lineEnds = firstLine.length < head.trimStart().length || text.length <= SNIFF_CHARS;
   if (lineEnds && isK6NdjsonLine(firstLine)) return 'k6-ndjson';
   if (/^\s*[[{]/.test(head)) return 'json';
+  if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
   if (looksLikeWrk(head)) return 'wrk2';
   if (RESULT_YAML_KEY.test(head)) return 'yaml';
@@ -60,7 +62,13 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
 /** The format of a result file, or null when it is none we read (or does not parse). */
 export async function detectFormat(text: string): Promise<ResultFormat | null> {
   const kind = sniff(text);
-  if (kind === 'istio-csv' || kind === 'wrk2' || kind === 'k6-ndjson' || kind === null) {
+  if (
+    kind === 'istio-csv' ||
+    kind === 'wrk2' ||
+    kind === 'k6-ndjson' ||
+    kind === 'hdr-log' ||
+    kind === null
+  ) {
     return kind;
   }
   try {

@@ -1,6 +1,6 @@
 import { loadResult, type ResultFormat, resultFormats } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { decodeResults } from './index.ts';
+import { decodeResultFile, decodeResults, INTERVAL_FORMATS } from './index.ts';
 import { localFixture, publicFixture, rejected } from './test-fixtures.ts';
 
 const thrown = rejected;
@@ -17,8 +17,25 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
 ];
 
 describe('decodeResults', () => {
-  it('covers every format', async () => {
-    expect(SAMPLES.map(([f]) => f).sort()).toEqual([...resultFormats].sort());
+  it('covers every format but the interval ones (hdr-log.decoder.test.ts)', async () => {
+    expect(SAMPLES.map(([f]) => f).sort()).toEqual(
+      resultFormats.filter((f) => !INTERVAL_FORMATS.has(f)).sort(),
+    );
+  });
+
+  it.each(SAMPLES)(
+    'decodes %s through decodeResultFile as decodeResults does',
+    async (_f, text) => {
+      const { intervals, ...rest } = await decodeResultFile(text, 'auto', {});
+      expect(intervals).toBe(false);
+      expect(rest).toEqual(await decodeResults(text, 'auto'));
+    },
+  );
+
+  it.each(SAMPLES)('refuses a %s file posted as hdr-log', async (_f, text) => {
+    expect((await thrown(() => decodeResultFile(text, 'hdr-log', {}))).problem).toBe(
+      'format_mismatch',
+    );
   });
 
   it.each(SAMPLES)('decodes %s with format=auto and with its name', async (format, text, count) => {

@@ -12,6 +12,8 @@ import {
 } from '@meshbench/schema';
 import { detectFormat, formatOfDocument, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
+import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
+import type { DecodedIntervalResults } from './interval-results.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
 import { decodeK6NdjsonResults } from './k6-ndjson.decoder.ts';
@@ -27,6 +29,14 @@ import {
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
+export type { StepDefaults } from './hdr-log.decoder.ts';
+export {
+  type DecodedInterval,
+  type DecodedIntervalResult,
+  type DecodedIntervalResults,
+  type IntervalResultRow,
+  intervalResultRow,
+} from './interval-results.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
 export { detectFormat };
 
@@ -71,6 +81,7 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   wrk2: 'hdr',
   smp: 'reported',
   'istio-csv': 'reported',
+  'hdr-log': 'hdr',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -81,7 +92,37 @@ const NAMES: Record<ResultFormat, string> = {
   wrk2: 'a wrk2 report',
   smp: 'an SMP result',
   'istio-csv': 'an Istio perf CSV',
+  'hdr-log': 'an HdrHistogram interval log',
 };
+
+/** Formats of interval histograms: decoded per step and generator, stored with their intervals. */
+export const INTERVAL_FORMATS = new Set<ResultFormat>(['hdr-log']);
+
+/**
+ * Any result file: interval formats (told by content, or named) to decoded interval results,
+ * the others to load results as decodeResults gives them.
+ */
+export async function decodeResultFile(
+  text: string,
+  format: ResultFormat | 'auto',
+  step: StepDefaults,
+): Promise<
+  (DecodedResults & { intervals: false }) | (DecodedIntervalResults & { intervals: true })
+> {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const kind = /\S/.test(body) ? sniff(body) : null;
+  if (format === 'hdr-log' || (format === 'auto' && kind === 'hdr-log')) {
+    if (kind !== null && kind !== 'hdr-log') {
+      throw new ResultFileError(
+        'format_mismatch',
+        `the file is not ${NAMES['hdr-log']} as format=hdr-log says (no "#[StartTime:", "Tag=" or interval line in its first 64 KiB)`,
+      );
+    }
+    if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
+    return { ...decodeHdrLog(body, step), intervals: true };
+  }
+  return { ...(await decodeResults(text, format)), intervals: false };
+}
 
 export async function decodeResults(
   text: string,
@@ -103,6 +144,12 @@ export async function decodeResults(
 
   let chosen: ResultFormat;
   if (format === 'auto') {
+    if (detected === 'hdr-log') {
+      throw new ResultFileError(
+        'format_mismatch',
+        'an HdrHistogram interval log is decoded by decodeResultFile',
+      );
+    }
     if (detected === null || detected === 'json' || detected === 'yaml') {
       throw new ResultFileError(
         'undetectable',
@@ -120,6 +167,12 @@ export async function decodeResults(
     chosen = format;
   }
 
+  if (chosen === 'hdr-log') {
+    throw new ResultFileError(
+      'format_mismatch',
+      'an HdrHistogram interval log is decoded by decodeResultFile',
+    );
+  }
   const decoded =
     chosen in DOCUMENT_DECODERS
       ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)

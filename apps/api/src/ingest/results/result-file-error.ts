@@ -5,6 +5,7 @@ export type ResultFileProblem =
   | 'undetectable'
   | 'format_mismatch'
   | 'invalid_json'
+  | 'invalid_histogram'
   | 'truncated'
   | 'non_finite'
   | 'invalid_value'

@@ -5,6 +5,8 @@ import {
   importResultsQuery,
   importResultsResponse,
   listResultsQuery,
+  loadStages,
+  stagesQuery,
   storedLoadResult,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,7 +28,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       schema: {
         tags: ['load results'],
         description:
-          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. Limits: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
+          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV or an HdrHistogram interval log (`hdr-log`: what HistogramLogWriter, jHiccup and wrk2's HDR-logging forks write; told by its `#[StartTime:`, `#[Histogram log format version`, `Tag=` or interval lines). An interval log's step (mode, connections, targetRps: the step's whole target rate) and `generator` come from each line's Tag (`Tag=mode:both;connections:64;targetRps:1000;generator:g1`, or a bare word for the mode) or else from the query; each step and generator becomes one load result holding the step's merged histogram, and each line one interval of it. `generatorCpu` (the generator's CPU use, 0..1) and `unit` (ns, us or ms; by default told from Interval_Max) apply to interval logs only. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. Limits: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
         params: runParams,
         querystring: importResultsQuery,
         response: {
@@ -56,11 +58,8 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
           );
         }
         const text = bytes.toString('utf8');
-        const result = await app.services.results.import(
-          request.params.id,
-          text,
-          request.query.format,
-        );
+        const { format, ...step } = request.query;
+        const result = await app.services.results.import(request.params.id, text, format, step);
         return reply.code(201).send(result);
       } catch (error) {
         if (!request.raw.complete) reply.header('connection', 'close');
@@ -81,6 +80,21 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
     },
     async (request) =>
       app.services.results.list(request.params.id, request.query.percentiles ?? []),
+  );
+
+  app.get(
+    '/runs/:id/results/stages',
+    {
+      schema: {
+        tags: ['load results'],
+        description:
+          "A run's interval data over time (HdrHistogram interval logs): every generator's intervals merged per slot (interval start rounded to the nearest multiple of intervalMs, the logs' most common interval length), across all steps in time order, and one summary per step. Percentiles are of the merged HdrHistograms (method 'hdr', within the histograms' significant digits, [lower, upper] the bucket). A run without interval data gives empty arrays.",
+        params: runParams,
+        querystring: stagesQuery,
+        response: { 200: loadStages, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) => app.services.results.stages(request.params.id, request.query.percentiles),
   );
 };
 export default routes;

@@ -115,7 +115,8 @@ export function stepRows(runs: LoadResultsRun[], sliceArg: SliceArg): StepRow[] 
     }
     // Two points of a run at one rate step (998 and 1,000 RPS): the later import.
     const seen = row.points[p.runIndex];
-    if (!seen || p.result.id > seen.result.id) row.points[p.runIndex] = p;
+    if (!seen || (p.result.id ?? Infinity) > (seen.result.id ?? Infinity))
+      row.points[p.runIndex] = p;
   }
   const order = sortModes(points.map((p) => p.result.mode));
   return [...rows.values()].sort(

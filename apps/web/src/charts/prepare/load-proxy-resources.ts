@@ -67,6 +67,10 @@ const SIDES = [
  * reports none), client and server side, from the points that measured them. One line per
  * run, mode, connection count and side; the label names only what differs between lines.
  */
+/** A merged step (id null, computed on read) is newer than any stored point. */
+const newer = (a: number | null, b: number | null) =>
+  (a ?? Number.POSITIVE_INFINITY) > (b ?? Number.POSITIVE_INFINITY);
+
 export function prepareProxyResources(
   runs: LoadResultsRun[],
   stat: ResourceStat = 'mean',
@@ -76,6 +80,8 @@ export function prepareProxyResources(
   const latest = new Map<string, Measured>();
   runs.forEach((run, runIndex) => {
     for (const r of run.results) {
+      // One generator's share of a step: the step's merged row (generator null) stands for it.
+      if (r.generator !== null) continue;
       const rps = r.achievedRps ?? r.targetRps;
       if (rps === null) continue;
       if (SIDES.every((s) => [s.cpu, s.mem, s.cpuMax, s.memMax].every((f) => r[f] === null))) {
@@ -83,7 +89,7 @@ export function prepareProxyResources(
       }
       const id = `${runIndex}\u0000${r.mode}\u0000${r.connections}\u0000${rps}`;
       const seen = latest.get(id);
-      if (!seen || r.id > seen.r.id) latest.set(id, { runIndex, run, r, rps });
+      if (!seen || newer(r.id, seen.r.id)) latest.set(id, { runIndex, run, r, rps });
     }
   });
   const measured = [...latest.values()].sort(

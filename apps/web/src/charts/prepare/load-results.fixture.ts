@@ -43,6 +43,8 @@ export function point(
     serverMemMiBMax: null,
     labels: {},
     startedAt: null,
+    generator: null,
+    merged: null,
     ...rest,
   };
 }

@@ -389,6 +389,8 @@ export function pointsInSlice(
   let superseded = 0;
   runs.forEach((run, runIndex) => {
     for (const result of run.results) {
+      // One generator's share of a step: the step's merged row (generator null) stands for it.
+      if (result.generator !== null) continue;
       if (key === null) continue;
       let x: number | null;
       if (axis === 'connections') {
@@ -402,7 +404,10 @@ export function pointsInSlice(
       const id = `${runIndex}\u0000${result.mode}\u0000${x}`;
       const seen = latest.get(id);
       if (seen) superseded++;
-      if (!seen || result.id > seen.result.id) {
+      if (
+        !seen ||
+        (result.id ?? Number.POSITIVE_INFINITY) > (seen.result.id ?? Number.POSITIVE_INFINITY)
+      ) {
         latest.set(id, { runIndex, run, result, connections: result.connections ?? 0, x });
       }
     }

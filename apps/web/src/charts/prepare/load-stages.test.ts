@@ -102,6 +102,16 @@ describe('stages view', () => {
     ]);
   });
 
+  it('counts time from the first interval when the API stamps them in epoch ms', () => {
+    const t0 = Date.parse('2026-02-05T09:00:00Z');
+    const epoch: LoadStages = {
+      ...data,
+      series: data.series.map((i) => ({ ...i, startMs: i.startMs + t0 })),
+      stages: data.stages.map((st) => ({ ...st, fromMs: st.fromMs + t0, toMs: st.toMs + t0 })),
+    };
+    expect(prepareStages(epoch, 5)).toEqual(prepareStages(data, 5));
+  });
+
   it('moves the band with N', () => {
     // 16.5 / 3 = 5.5: within a limit of 6.
     const s = prepareStages(data, 6);

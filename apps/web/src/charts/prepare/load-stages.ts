@@ -1,7 +1,11 @@
 // The stages view of a data-plane run with interval data (the Istio 500k-RPS test): achieved
 // rate, error rate and P50 / P99 over time, the "P99 < N x median" band, and each stage's
 // summary row. Pure: a function of the API's answer, the limit N and the percentiles shown.
-import type { LoadStage, LoadStagePercentile, LoadStages } from '@meshbench/schema';
+import type {
+  LoadStage,
+  StagePercentile as LoadStagePercentile,
+  LoadStages,
+} from '@meshbench/schema';
 import { linearTicks, niceCeil } from './axis.ts';
 import {
   markKey,
@@ -47,7 +51,7 @@ export interface StageRow {
   targetRps: number | null;
   fromMs: number;
   toMs: number;
-  achievedRps: number;
+  achievedRps: number | null;
   requests: number;
   errors: number | null;
   errorRate: number | null;
@@ -99,10 +103,18 @@ const stageName = (s: LoadStage) =>
     .join(' · ');
 
 export function prepareStages(
-  data: LoadStages,
+  raw: LoadStages,
   limit: number,
   shown: readonly number[] = [MEDIAN, TAIL],
 ): PreparedStages {
+  // The API stamps intervals and stages in epoch ms: the axis counts from the first of them.
+  const origin = Math.min(...raw.series.map((i) => i.startMs), ...raw.stages.map((s) => s.fromMs));
+  const shift = Number.isFinite(origin) ? origin : 0;
+  const data: LoadStages = {
+    ...raw,
+    series: raw.series.map((i) => ({ ...i, startMs: i.startMs - shift })),
+    stages: raw.stages.map((s) => ({ ...s, fromMs: s.fromMs - shift, toMs: s.toMs - shift })),
+  };
   const end = Math.max(
     0,
     ...data.series.map((i) => i.startMs + i.durationMs),

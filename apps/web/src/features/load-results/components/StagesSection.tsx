@@ -206,7 +206,7 @@ export function StagesSection({ runId }: { runId: string }) {
                     : r.generators
                         .map(
                           (g) =>
-                            `${g.name} ${formatRps(g.achievedRps)} RPS${g.shortfall ? ' (short)' : ''}${g.saturated ? ' (CPU saturated)' : ''}`,
+                            `${g.name} ${formatRpsCell(g.achievedRps)} RPS${g.shortfall ? ' (short)' : ''}${g.saturated ? ' (CPU saturated)' : ''}`,
                         )
                         .join(', ')}
                 </td>

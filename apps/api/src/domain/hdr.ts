@@ -1,0 +1,256 @@
+// HdrHistograms as counts by bucket index: decoded from the V2 compressed encoding (what
+// HdrHistogram's interval logs carry), added bucket by bucket, and read at the nearest rank.
+// Follows HdrHistogram/HdrHistogramJS src/JsHistogram.ts (index <-> value), src/encoding.ts and
+// src/JsHistogram.encoding.ts (V2 cookies, ZigZag LEB128 counts, negative = run of zeros),
+// v3.0.1; its own decoder is ~1 ms a histogram, this one reads the counts only (a stages view
+// decodes thousands). Encoding goes through hdr-histogram-js itself.
+import { inflateSync } from 'node:zlib';
+import type { PercentileAccuracy } from '@meshbench/schema';
+import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
+import { nearestRank } from './propagation-stats.ts';
+
+const V2_ENCODING_COOKIE_BASE = 0x1c849303;
+const V2_COMPRESSED_COOKIE_BASE = 0x1c849304;
+
+export interface HdrCounts {
+  digits: number;
+  /** lowestDiscernibleValue as encoded (HdrHistogram rounds it down to a power of two). */
+  lowest: number;
+  /** Count at each bucket index, as many as the encoding filled. */
+  counts: Float64Array;
+  total: number;
+}
+
+export class HdrDecodeError extends Error {}
+
+interface Layout {
+  unitMagnitude: number;
+  subBucketHalfCountMagnitude: number;
+  subBucketHalfCount: number;
+}
+
+function layoutOf(digits: number, lowest: number): Layout {
+  // JsHistogram.init: unit resolution up to 2 x 10^digits, a power-of-two sub-bucket count.
+  const largestValueWithSingleUnitResolution = 2 * 10 ** digits;
+  const unitMagnitude = Math.floor(Math.log2(lowest));
+  const subBucketCountMagnitude = Math.ceil(Math.log2(largestValueWithSingleUnitResolution));
+  const subBucketHalfCountMagnitude = Math.max(subBucketCountMagnitude, 1) - 1;
+  return {
+    unitMagnitude,
+    subBucketHalfCountMagnitude,
+    subBucketHalfCount: 2 ** subBucketHalfCountMagnitude,
+  };
+}
+
+/** The lowest value counted at `index` (JsHistogram.valueFromIndex). */
+export function valueFromIndex(h: Pick<HdrCounts, 'digits' | 'lowest'>, index: number): number {
+  const { unitMagnitude, subBucketHalfCount } = layoutOf(h.digits, h.lowest);
+  let bucketIndex = Math.floor(index / subBucketHalfCount) - 1;
+  let subBucketIndex = (index % subBucketHalfCount) + subBucketHalfCount;
+  if (bucketIndex < 0) {
+    subBucketIndex -= subBucketHalfCount;
+    bucketIndex = 0;
+  }
+  return subBucketIndex * 2 ** (bucketIndex + unitMagnitude);
+}
+
+/** [lowest, highest] value counted at `index`: the values HdrHistogram cannot tell apart. */
+export function bucketBounds(h: Pick<HdrCounts, 'digits' | 'lowest'>, index: number) {
+  const { unitMagnitude, subBucketHalfCount } = layoutOf(h.digits, h.lowest);
+  const bucketIndex = Math.max(Math.floor(index / subBucketHalfCount) - 1, 0);
+  const low = valueFromIndex(h, index);
+  return { low, high: low + 2 ** (bucketIndex + unitMagnitude) - 1 };
+}
+
+/** V2 compressed bytes to counts; throws HdrDecodeError on anything else. */
+export function decodeHdr(bytes: Uint8Array): HdrCounts {
+  if (bytes.length < 8) throw new HdrDecodeError('shorter than an HdrHistogram header');
+  const outer = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if ((outer.getInt32(0) & ~0xf0) !== V2_COMPRESSED_COOKIE_BASE) {
+    throw new HdrDecodeError('not an HdrHistogram V2 compressed encoding (cookie)');
+  }
+  const length = outer.getInt32(4);
+  if (length < 0 || 8 + length > bytes.length) throw new HdrDecodeError('truncated histogram');
+  let raw: Buffer;
+  try {
+    raw = inflateSync(bytes.subarray(8, 8 + length));
+  } catch {
+    throw new HdrDecodeError('the compressed histogram does not inflate');
+  }
+  if (raw.length < 40) throw new HdrDecodeError('shorter than an HdrHistogram header');
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  if ((view.getInt32(0) & ~0xf0) !== V2_ENCODING_COOKIE_BASE) {
+    throw new HdrDecodeError('not an HdrHistogram V2 encoding (cookie)');
+  }
+  const payload = view.getInt32(4);
+  const digits = view.getInt32(12);
+  const lowest = Number(view.getBigInt64(16));
+  if (digits < 0 || digits > 5 || lowest < 1 || payload < 0 || 40 + payload > raw.length) {
+    throw new HdrDecodeError('an HdrHistogram header out of range');
+  }
+  const out: number[] = [];
+  let total = 0;
+  let pos = 40;
+  const end = 40 + payload;
+  while (pos < end) {
+    // ZigZag LEB128-64b9B, as ZigZagEncoding.decode reads it.
+    let value = 0;
+    let scale = 1;
+    for (let i = 0; i < 9; i++) {
+      if (pos >= end) throw new HdrDecodeError('truncated histogram counts');
+      const b = raw[pos++] as number;
+      value += (i < 8 ? b & 0x7f : b) * scale;
+      if (i < 8 && (b & 0x80) === 0) break;
+      scale *= 128;
+    }
+    const count = value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+    if (count < 0) for (let z = 0; z < -count; z++) out.push(0);
+    else {
+      out.push(count);
+      total += count;
+    }
+  }
+  return { digits, lowest, counts: Float64Array.from(out), total };
+}
+
+/** An empty histogram of the same structure. */
+export function emptyLike(h: Pick<HdrCounts, 'digits' | 'lowest'>): HdrCounts {
+  return { digits: h.digits, lowest: h.lowest, counts: new Float64Array(0), total: 0 };
+}
+
+/** Adds `from` into `into` (same structure: digits and lowest; otherwise by value). */
+export function addInto(into: HdrCounts, from: HdrCounts): HdrCounts {
+  if (from.digits === into.digits && from.lowest === into.lowest) {
+    let counts = into.counts;
+    if (from.counts.length > counts.length) {
+      counts = new Float64Array(from.counts.length);
+      counts.set(into.counts);
+    }
+    for (let i = 0; i < from.counts.length; i++)
+      counts[i] = (counts[i] as number) + (from.counts[i] as number);
+    into.counts = counts;
+    into.total += from.total;
+    return into;
+  }
+  // Different structures: each bucket recorded by its lowest value, as JsHistogram.add does.
+  const h = toHistogram(into);
+  for (let i = 0; i < from.counts.length; i++) {
+    const c = from.counts[i] as number;
+    if (c > 0) h.recordValueWithCount(valueFromIndex(from, i), c);
+  }
+  const merged = decodeHdr(encodeHdr(h));
+  Object.assign(into, merged);
+  return into;
+}
+
+/** Scales values by `factor` (a unit change, e.g. 1000 for ms -> us), re-recorded bucket by bucket. */
+export function scaled(h: HdrCounts, factor: number): HdrCounts {
+  if (factor === 1) return h;
+  const out = build({ bitBucketSize: 64, numberOfSignificantValueDigits: digitsOf(h) });
+  for (let i = 0; i < h.counts.length; i++) {
+    const c = h.counts[i] as number;
+    if (c > 0) {
+      const { low, high } = bucketBounds(h, i);
+      out.recordValueWithCount(Math.round(((low + high) / 2) * factor), c);
+    }
+  }
+  return decodeHdr(encodeHdr(out));
+}
+
+const digitsOf = (h: HdrCounts) => Math.min(Math.max(h.digits, 1), 5) as 1 | 2 | 3 | 4 | 5;
+
+function toHistogram(h: HdrCounts) {
+  const out = build({
+    bitBucketSize: 64,
+    lowestDiscernibleValue: h.lowest,
+    highestTrackableValue: 2 * h.lowest,
+    numberOfSignificantValueDigits: digitsOf(h),
+  });
+  for (let i = 0; i < h.counts.length; i++) {
+    const c = h.counts[i] as number;
+    if (c > 0) out.recordValueWithCount(valueFromIndex(h, i), c);
+  }
+  return out;
+}
+
+function encodeHdr(h: ReturnType<typeof build>): Uint8Array {
+  return new Uint8Array(Buffer.from(encodeIntoCompressedBase64(h), 'base64'));
+}
+
+/** Counts to V2 compressed bytes, through hdr-histogram-js's own encoder. */
+export function encodeCounts(h: HdrCounts): Uint8Array {
+  return encodeHdr(toHistogram(h));
+}
+
+export interface HdrStats {
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  stdDev: number | null;
+}
+
+/** min/max as bucket bounds (lowest of the first, highest of the last), mean/stdDev by bucket middles. */
+export function hdrStats(h: HdrCounts): HdrStats {
+  if (h.total === 0) return { min: null, max: null, mean: null, stdDev: null };
+  let first = -1;
+  let last = -1;
+  let sum = 0;
+  let sumSq = 0;
+  for (let i = 0; i < h.counts.length; i++) {
+    const c = h.counts[i] as number;
+    if (c === 0) continue;
+    if (first < 0) first = i;
+    last = i;
+    const { low, high } = bucketBounds(h, i);
+    const mid = (low + high) / 2;
+    sum += mid * c;
+    sumSq += mid * mid * c;
+  }
+  const mean = sum / h.total;
+  return {
+    min: bucketBounds(h, first).low,
+    max: bucketBounds(h, last).high,
+    mean,
+    stdDev: Math.sqrt(Math.max(sumSq / h.total - mean * mean, 0)),
+  };
+}
+
+export interface HdrPercentile {
+  p: number;
+  /** The bucket's highest value, as HdrHistogram's getValueAtPercentile gives it. */
+  value: number;
+  low: number;
+  high: number;
+}
+
+/** At the nearest rank (the one definition, propagation-stats.ts) for each p, in the order asked. */
+export function hdrPercentiles(h: HdrCounts, ps: number[]): HdrPercentile[] {
+  if (h.total === 0) return [];
+  const wanted = ps
+    .map((p, at) => ({ p, at, rank: nearestRank(p, h.total) }))
+    .sort((a, b) => a.rank - b.rank);
+  const out: HdrPercentile[] = new Array(ps.length);
+  let cumulative = 0;
+  let w = 0;
+  for (let i = 0; i < h.counts.length && w < wanted.length; i++) {
+    cumulative += h.counts[i] as number;
+    while (w < wanted.length && cumulative >= (wanted[w] as { rank: number }).rank) {
+      const { low, high } = bucketBounds(h, i);
+      const { p, at } = wanted[w] as { p: number; at: number };
+      out[at] = { p, value: high, low, high };
+      w++;
+    }
+  }
+  return out;
+}
+
+/** The accuracy convention for a percentile read off an HdrHistogram (values in `perMs` units a ms). */
+export function hdrAccuracy(h: HdrCounts, q: HdrPercentile, perMs: number): PercentileAccuracy {
+  return {
+    exact: false,
+    method: 'hdr',
+    relativeError: 10 ** -h.digits,
+    lower: q.low / perMs,
+    upper: q.high / perMs,
+  };
+}

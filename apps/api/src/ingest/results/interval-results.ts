@@ -1,0 +1,114 @@
+// Decoded interval results: what an interval format (an HdrHistogram log, k6's NDJSON stream)
+// hands the results service for each step of each generator, and the load result (the
+// point's row) derived from the step's merged histogram.
+import type { HdrValueUnit, LoadResult, ResultFormat } from '@meshbench/schema';
+import {
+  addInto,
+  decodeHdr,
+  encodeCounts,
+  hdrAccuracy,
+  hdrPercentiles,
+  hdrStats,
+} from '../../domain/hdr.ts';
+import { formatTimestampUs } from '../timestamps.ts';
+
+/** One interval of one generator's step. */
+export interface DecodedInterval {
+  /** Interval start, ms since the Unix epoch, and length, ms. */
+  startMs: number;
+  durationMs: number;
+  count: number;
+  /** Failed requests in the interval, when the source says. */
+  errors: number | null;
+  minMs: number | null;
+  maxMs: number | null;
+  /** The interval's latency histogram, HdrHistogram V2 compressed encoding, values in `hdrUnit`. */
+  hdr: Uint8Array;
+}
+
+/** One generator's step (mode, connections, target rate) with its intervals in time order. */
+export interface DecodedIntervalResult {
+  mode: string;
+  connections: number | null;
+  /** The step's whole target rate (all generators). */
+  targetRps: number | null;
+  generator: string | null;
+  /** The unit the histograms' values are in. */
+  hdrUnit: HdrValueUnit;
+  /** The generator's CPU use over the step (fraction of its cores), when reported. */
+  generatorCpu: number | null;
+  labels: Record<string, string>;
+  intervals: DecodedInterval[];
+}
+
+export interface DecodedIntervalResults {
+  format: ResultFormat;
+  results: DecodedIntervalResult[];
+  unmapped: string[];
+}
+
+/** A step's point as stored: its load result plus its generator and whole histogram. */
+export interface IntervalResultRow {
+  result: LoadResult;
+  generator: string | null;
+  hdr: Uint8Array;
+  intervals: DecodedInterval[];
+}
+
+export const UNIT_PER_MS: Record<HdrValueUnit, number> = { ns: 1e6, us: 1e3, ms: 1 };
+
+/** Percentiles every interval point is stored with. */
+export const STORED_PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99, 100];
+
+/** Label keys an interval result's stored row carries (read back when merging). */
+export const HDR_UNIT_LABEL = 'hdrUnit';
+export const GENERATOR_CPU_LABEL = 'generatorCpu';
+
+/** The step's row: its intervals' histograms added, and what they say. */
+export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
+  const first = r.intervals[0];
+  const last = r.intervals.at(-1);
+  const merged = decodeHdr((first as DecodedInterval).hdr);
+  for (const i of r.intervals.slice(1)) addInto(merged, decodeHdr(i.hdr));
+  const perMs = UNIT_PER_MS[r.hdrUnit];
+  const stats = hdrStats(merged);
+  const fromMs = first?.startMs ?? 0;
+  const toMs = last ? last.startMs + last.durationMs : fromMs;
+  const durationMs = toMs - fromMs;
+  const errors = r.intervals.every((i) => i.errors === null)
+    ? null
+    : r.intervals.reduce((s, i) => s + (i.errors ?? 0), 0);
+  const labels: Record<string, string> = { ...r.labels, [HDR_UNIT_LABEL]: r.hdrUnit };
+  if (r.generatorCpu !== null) labels[GENERATOR_CPU_LABEL] = String(r.generatorCpu);
+  const result: LoadResult = {
+    mode: r.mode,
+    connections: r.connections,
+    targetRps: r.targetRps,
+    achievedRps: durationMs > 0 ? merged.total / (durationMs / 1000) : null,
+    durationMs,
+    requests: merged.total,
+    errors,
+    errorsByCode: {},
+    percentiles: hdrPercentiles(merged, STORED_PERCENTILES).map((q) => ({
+      p: q.p,
+      ms: q.value / perMs,
+      ...hdrAccuracy(merged, q, perMs),
+    })),
+    histogram: null,
+    minMs: stats.min === null ? null : stats.min / perMs,
+    meanMs: stats.mean === null ? null : stats.mean / perMs,
+    maxMs: stats.max === null ? null : stats.max / perMs,
+    stdDevMs: stats.stdDev === null ? null : stats.stdDev / perMs,
+    clientCpuCores: null,
+    serverCpuCores: null,
+    clientMemMiB: null,
+    serverMemMiB: null,
+    clientCpuCoresMax: null,
+    serverCpuCoresMax: null,
+    clientMemMiBMax: null,
+    serverMemMiBMax: null,
+    labels,
+    startedAt: first ? formatTimestampUs(Math.round(first.startMs * 1000)) : null,
+  };
+  return { result, generator: r.generator, hdr: encodeCounts(merged), intervals: r.intervals };
+}
