@@ -245,12 +245,18 @@ export function hdrPercentiles(h: HdrCounts, ps: number[]): HdrPercentile[] {
 }
 
 /** The accuracy convention for a percentile read off an HdrHistogram (values in `perMs` units a ms). */
-export function hdrAccuracy(h: HdrCounts, q: HdrPercentile, perMs: number): PercentileAccuracy {
+export function hdrAccuracy(
+  h: HdrCounts,
+  q: HdrPercentile,
+  perMs: number,
+  /** How far the recorded values may be from the measured ones (rounded to the unit), ms. */
+  roundingMs = 0,
+): PercentileAccuracy {
   return {
     exact: false,
     method: 'hdr',
     relativeError: 10 ** -h.digits,
-    lower: q.low / perMs,
-    upper: q.high / perMs,
+    lower: q.low / perMs - roundingMs,
+    upper: q.high / perMs + roundingMs,
   };
 }

@@ -52,6 +52,12 @@ export interface GeneratorPoint extends StepKey {
 export const unitOf = (labels: Record<string, string>): HdrValueUnit =>
   (UNITS as string[]).includes(labels.hdrUnit ?? '') ? (labels.hdrUnit as HdrValueUnit) : 'us';
 
+/** How far a point's recorded values may be from the measured ones, ms (its source rounded). */
+export const roundingOf = (labels: Record<string, string>): number => {
+  const r = Number(labels.hdrRoundingMs ?? 0);
+  return Number.isFinite(r) && r > 0 ? r : 0;
+};
+
 /** The finest unit among `units` (so merging only ever scales up). */
 const finest = (units: HdrValueUnit[]): HdrValueUnit =>
   units.reduce((a, b) => (UNIT_PER_MS[b] > UNIT_PER_MS[a] ? b : a), 'ms' as HdrValueUnit);
@@ -59,8 +65,11 @@ const finest = (units: HdrValueUnit[]): HdrValueUnit =>
 /** Histograms in their own units, merged in the finest of them. */
 export class HdrMerger {
   private acc: HdrCounts | null = null;
+  /** The largest rounding of any histogram added (see roundingOf), ms. */
+  private roundingMs = 0;
   constructor(readonly unit: HdrValueUnit) {}
-  add(h: HdrCounts, unit: HdrValueUnit) {
+  add(h: HdrCounts, unit: HdrValueUnit, roundingMs = 0) {
+    this.roundingMs = Math.max(this.roundingMs, roundingMs);
     const inUnit = scaled(h, UNIT_PER_MS[this.unit] / UNIT_PER_MS[unit]);
     if (this.acc === null) {
       this.acc = { ...inUnit, counts: Float64Array.from(inUnit.counts) };
@@ -76,7 +85,7 @@ export class HdrMerger {
     return hdrPercentiles(acc, ps).map((q) => ({
       p: q.p,
       ms: q.value / perMs,
-      accuracy: hdrAccuracy(acc, q, perMs),
+      accuracy: hdrAccuracy(acc, q, perMs, this.roundingMs),
     }));
   }
   percentileValues(ps: number[]): PercentileValue[] {
@@ -143,7 +152,8 @@ export function mergeSteps(points: GeneratorPoint[], percentiles: number[]): Mer
     const first = group[0] as GeneratorPoint;
     const withHdr = group.filter((p) => p.hdr !== null);
     const merger = new HdrMerger(finest(withHdr.map((p) => unitOf(p.labels))));
-    for (const p of withHdr) merger.add(decodeHdr(p.hdr as Uint8Array), unitOf(p.labels));
+    for (const p of withHdr)
+      merger.add(decodeHdr(p.hdr as Uint8Array), unitOf(p.labels), roundingOf(p.labels));
     const stats = merger.stats();
     const errorsByCode: Record<string, number> = {};
     for (const p of group) {
@@ -247,7 +257,7 @@ export function buildStages(
     slot.requests += i.count;
     if (i.errors !== null) slot.errors = (slot.errors ?? 0) + i.errors;
     slot.generators += 1;
-    slot.merger.add(decodeHdr(i.hdr), unitOf(point.labels));
+    slot.merger.add(decodeHdr(i.hdr), unitOf(point.labels), roundingOf(point.labels));
     const span = spans.get(i.resultId);
     const end = i.startMs + i.durationMs;
     if (!span) spans.set(i.resultId, { fromMs: i.startMs, toMs: end });
@@ -278,7 +288,9 @@ export function buildStages(
   const stages: LoadStage[] = [...groups.values()].map((group) => {
     const first = group[0] as GeneratorPoint;
     const merger = new HdrMerger(unit);
-    for (const p of group) if (p.hdr) merger.add(decodeHdr(p.hdr), unitOf(p.labels));
+    for (const p of group) {
+      if (p.hdr) merger.add(decodeHdr(p.hdr), unitOf(p.labels), roundingOf(p.labels));
+    }
     const groupSpans = group.map((p) => spans.get(p.id) as { fromMs: number; toMs: number });
     const requests = group.reduce((s, p) => s + (p.requests ?? 0), 0);
     const errors = sumOrNull(group.map((p) => p.errors));

@@ -16,7 +16,7 @@ import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
-import { decodeK6NdjsonResults } from './k6-ndjson.decoder.ts';
+import { decodeK6Ndjson, decodeK6NdjsonResults } from './k6-ndjson.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
@@ -96,7 +96,7 @@ const NAMES: Record<ResultFormat, string> = {
 };
 
 /** Formats of interval histograms: decoded per step and generator, stored with their intervals. */
-export const INTERVAL_FORMATS = new Set<ResultFormat>(['hdr-log']);
+export const INTERVAL_FORMATS = new Set<ResultFormat>(['hdr-log', 'k6-ndjson']);
 
 /**
  * Any result file: interval formats (told by content, or named) to decoded interval results,
@@ -121,7 +121,38 @@ export async function decodeResultFile(
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
     return { ...decodeHdrLog(body, step), intervals: true };
   }
+  if (format === 'k6-ndjson' || (format === 'auto' && kind === 'k6-ndjson')) {
+    if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
+    return { ...k6IntervalResults(body, step), intervals: true };
+  }
   return { ...(await decodeResults(text, format)), intervals: false };
+}
+
+/**
+ * k6's --out json stream as interval results: each scenario a step, its samples aggregated
+ * into 1 s HdrHistograms (microseconds, 3 significant digits) by decodeK6Ndjson. What the
+ * stream says of a step (mode, connections, errors by status) is kept; the query may name
+ * the generator and its CPU, and what the stream does not say of the step.
+ */
+function k6IntervalResults(body: string, step: StepDefaults): DecodedIntervalResults {
+  const decoded = decodeK6Ndjson(body);
+  return {
+    format: 'k6-ndjson',
+    unmapped: decoded.unmapped,
+    results: decoded.steps.map((s) => ({
+      mode: step.mode ?? s.result.mode,
+      connections: s.result.connections ?? step.connections ?? null,
+      targetRps: s.result.targetRps ?? step.targetRps ?? null,
+      generator: step.generator ?? null,
+      hdrUnit: step.unit ?? 'us',
+      generatorCpu: step.generatorCpu ?? null,
+      labels: { ...s.result.labels, ...(s.scenario ? { scenario: s.scenario } : {}) },
+      intervals: s.intervals,
+      known: { errors: s.result.errors, errorsByCode: s.result.errorsByCode },
+      // k6 reports durations in ms with decimals; they are recorded as whole microseconds.
+      roundingMs: 0.0005,
+    })),
+  };
 }
 
 export async function decodeResults(

@@ -39,6 +39,16 @@ export interface DecodedIntervalResult {
   generatorCpu: number | null;
   labels: Record<string, string>;
   intervals: DecodedInterval[];
+  /**
+   * What the source counted over the whole step, kept over the intervals' sums (k6 counts a
+   * failure whose request has no duration sample; its errors by status code).
+   */
+  known?: Pick<LoadResult, 'errors' | 'errorsByCode'>;
+  /**
+   * How far a recorded value may be from the measured one, ms, when the source measured
+   * finer than the histogram's unit (k6's ms with decimals recorded as whole us: 0.0005).
+   */
+  roundingMs?: number;
 }
 
 export interface DecodedIntervalResults {
@@ -63,6 +73,7 @@ export const STORED_PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99, 100];
 /** Label keys an interval result's stored row carries (read back when merging). */
 export const HDR_UNIT_LABEL = 'hdrUnit';
 export const GENERATOR_CPU_LABEL = 'generatorCpu';
+export const HDR_ROUNDING_LABEL = 'hdrRoundingMs';
 
 /** The step's row: its intervals' histograms added, and what they say. */
 export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
@@ -80,6 +91,7 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
     : r.intervals.reduce((s, i) => s + (i.errors ?? 0), 0);
   const labels: Record<string, string> = { ...r.labels, [HDR_UNIT_LABEL]: r.hdrUnit };
   if (r.generatorCpu !== null) labels[GENERATOR_CPU_LABEL] = String(r.generatorCpu);
+  if (r.roundingMs) labels[HDR_ROUNDING_LABEL] = String(r.roundingMs);
   const result: LoadResult = {
     mode: r.mode,
     connections: r.connections,
@@ -87,12 +99,12 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
     achievedRps: durationMs > 0 ? merged.total / (durationMs / 1000) : null,
     durationMs,
     requests: merged.total,
-    errors,
-    errorsByCode: {},
+    errors: r.known ? r.known.errors : errors,
+    errorsByCode: r.known?.errorsByCode ?? {},
     percentiles: hdrPercentiles(merged, STORED_PERCENTILES).map((q) => ({
       p: q.p,
       ms: q.value / perMs,
-      ...hdrAccuracy(merged, q, perMs),
+      ...hdrAccuracy(merged, q, perMs, r.roundingMs ?? 0),
     })),
     histogram: null,
     minMs: stats.min === null ? null : stats.min / perMs,

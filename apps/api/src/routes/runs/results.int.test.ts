@@ -150,6 +150,14 @@ describe.each(backends)('load results on $name', (backend) => {
       lower: 2.4995,
       upper: 2.5015,
     });
+    // Its samples are kept as interval histograms too: the stages view has them.
+    const stages = await server.json(`/runs/${run.id}/results/stages`);
+    expect(stages.status).toBe(200);
+    const body = stages.body as { series: { requests: number }[]; stages: unknown[] };
+    expect(body.stages).toHaveLength(3);
+    expect(body.series.reduce((n, s) => n + s.requests, 0)).toBe(
+      points.filter((x) => x.id !== null).reduce((n, x) => n + (x.requests ?? 0), 0),
+    );
   });
 
   it('imports a k6 v1 machine-readable summary, with format=auto and format=k6', async () => {
