@@ -27,7 +27,7 @@ const RunsListPage = lazy(() =>
 function NotFound() {
   return (
     <div className="state state-error" role="alert">
-      <strong>No such page.</strong>
+      <h1>No such page</h1>
       <Link to="/">Back to the runs</Link>
     </div>
   );
@@ -42,7 +42,7 @@ export function App() {
             <span className="brand-mark" aria-hidden="true" />
             meshbench
           </Link>
-          <nav>
+          <nav aria-label="Main">
             <Link to="/">Runs</Link>
             <Link to="/history">History</Link>
             <Link to="/ingest">Ingest</Link>

@@ -6,6 +6,7 @@ import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
 import { ApiRequestError } from './api/client.ts';
 import { prefetchRoute } from './route-prefetch.ts';
+import { watchScrollRegions } from './ui/scroll-regions.ts';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -35,3 +36,4 @@ createRoot(root).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+watchScrollRegions(root);

@@ -81,7 +81,7 @@ export function RunPage() {
     !hasTimeline(timeline.data);
   return (
     <>
-      <nav className="crumbs">
+      <nav className="crumbs" aria-label="Breadcrumb">
         <Link to="/">Runs</Link> <span aria-hidden="true">›</span>{' '}
         <span>{run.data ? run.data.slug : id}</span>
       </nav>
