@@ -6,7 +6,6 @@ import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
 import { ApiRequestError } from './api/client.ts';
 import { prefetchRoute } from './route-prefetch.ts';
-import { watchScrollRegions } from './ui/scroll-regions.ts';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -36,4 +35,5 @@ createRoot(root).render(
     </QueryClientProvider>
   </StrictMode>,
 );
-watchScrollRegions(root);
+// Not needed for the first paint: its own chunk, outside the first-load budget.
+void import('./ui/scroll-regions.ts').then((m) => m.watchScrollRegions(root));

@@ -10,7 +10,9 @@ function nameOf(el: HTMLElement): string {
     el.querySelector('caption')?.textContent ??
     el.querySelector('table')?.getAttribute('aria-label') ??
     el.closest('section, .panel, details')?.querySelector('h1, h2, h3, summary')?.textContent;
-  return labelled?.trim() ? `Table: ${labelled.trim()} (scrolls sideways)` : 'Table (scrolls sideways)';
+  return labelled?.trim()
+    ? `Table: ${labelled.trim()} (scrolls sideways)`
+    : 'Table (scrolls sideways)';
 }
 
 function update(el: HTMLElement): void {

@@ -1,5 +1,5 @@
-// The run page's data-plane section: every load-result chart when the run has results, and
-// the upload form (beside the charts, or alone on a run without results).
+// The run page's data-plane section: every load-result chart when the run has results. (The
+// upload form is behind the run's "Add results" action: reading a run is not writing to it.)
 import type { Run } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { runResultsUrl } from '../../../api/urls.ts';
@@ -8,7 +8,6 @@ import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { useLoadResults } from '../hooks/use-load-results.ts';
 import { LoadResultsReport } from './LoadResultsReport.tsx';
-import { UploadResultsForm } from './UploadResultsForm.tsx';
 import '../load-results.css';
 
 export function DataPlaneSection({ run }: { run: Run }) {
@@ -43,13 +42,10 @@ export function DataPlaneSection({ run }: { run: Run }) {
                 </a>
               </p>
             </header>
-            <LoadResultsReport data={data}>
-              <UploadResultsForm runId={run.id} />
-            </LoadResultsReport>
+            <LoadResultsReport data={data} />
           </>
         )
       )}
-      {!data && <UploadResultsForm runId={run.id} />}
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
+import { AddResults } from '../../load-results/components/AddResults.tsx';
 import { DataPlaneSection } from '../../load-results/components/DataPlaneSection.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
 import { TimelineSection } from '../../timeline/components/TimelineSection.tsx';
@@ -93,7 +94,14 @@ export function RunPage() {
         <>
           <RunHeader run={run.data} />
           <GateSection runId={run.data.id} gated={run.data.gated} />
-          <RunExports run={run.data} />
+          <div className="run-actions">
+            <RunExports
+              run={run.data}
+              hasEvents={(changes.data?.length ?? 0) > 0 || (timeline.data?.phases.length ?? 0) > 0}
+              hasResults={(results.data?.length ?? 0) > 0}
+            />
+            <AddResults runId={run.data.id} />
+          </div>
           {changes.isPending ? (
             <Loading what="changes" />
           ) : changes.isError ? (
