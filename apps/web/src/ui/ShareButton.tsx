@@ -1,130 +1,32 @@
 // "Share": freezes what the page shows for these runs into a report, under a title the person
 // may set, and hands over its link to copy. Anyone with the link can read the report, and
-// nothing else. Creating one is a write: it carries the write token this browser keeps, asks
-// for one when refused, and keeps a token only once the server has accepted it.
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
-import { browseApi } from '../api/client.ts';
-import { ForgetTokenButton } from './ForgetTokenButton.tsx';
-import { readWriteToken, saveWriteToken, tokenProblem, userError } from './write-token.ts';
+// nothing else. The form (and its code) loads when the person asks for it.
+import { lazy, Suspense, useState } from 'react';
 import './share.css';
 
+const ShareForm = lazy(() => import('./ShareForm.tsx').then((m) => ({ default: m.ShareForm })));
+
 export function ShareButton({ runIds }: { runIds: string[] }) {
-  const share = useMutation({
-    mutationFn: ({ token, title }: { token: string; title: string }) =>
-      browseApi.createReport(runIds, token || undefined, title || undefined),
-    onSuccess: (_, { token }) => {
-      if (token) saveWriteToken(token);
-    },
-  });
   const [open, setOpen] = useState(false);
-  const [copied, setCopied] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const id = useId();
-  const link = share.data ? new URL(share.data.url, window.location.origin).href : null;
-  const needsToken = tokenProblem(share.error) !== null;
-
-  const copy = async () => {
-    if (!link) return;
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch {
-      // No clipboard (plain http, a locked-down browser): select it for the person to copy.
-      input.current?.select();
-    }
-    setCopied(true);
-  };
-
-  const create = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const title = String(form.get('title') ?? '').trim();
-    const token = form.has('token') ? String(form.get('token') ?? '').trim() : readWriteToken();
-    share.mutate({ token, title });
-  };
-
-  if (link) {
+  if (open) {
     return (
-      <div className="share" data-testid="share">
-        <div className="share-link">
-          <input
-            ref={input}
-            readOnly
-            value={link}
-            data-testid="share-link"
-            aria-label={`Link to the report "${share.data?.title ?? ''}"`}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-          <button type="button" className="button" data-testid="share-copy" onClick={copy}>
-            {copied ? 'Copied' : 'Copy'}
-          </button>
-          <a href={share.data?.url} target="_blank" rel="noreferrer">
-            Open
-          </a>
-        </div>
-      </div>
-    );
-  }
-  if (!open) {
-    return (
-      <div className="share" data-testid="share">
-        <button
-          type="button"
-          className="button"
-          data-testid="share-button"
-          aria-expanded="false"
-          onClick={() => setOpen(true)}
-          title="Freeze these numbers into a report anyone with the link can open"
-        >
-          Share…
-        </button>
-      </div>
+      <Suspense fallback={<span className="share">Loading…</span>}>
+        <ShareForm runIds={runIds} onCancel={() => setOpen(false)} />
+      </Suspense>
     );
   }
   return (
     <div className="share" data-testid="share">
-      <form className="share-form" onSubmit={create} aria-label="Share as a report">
-        <label htmlFor={`${id}-title`}>Report title</label>
-        <input
-          id={`${id}-title`}
-          name="title"
-          maxLength={200}
-          placeholder="as the runs are named"
-          data-testid="share-title"
-          // biome-ignore lint/a11y/noAutofocus: the person just asked for this form
-          autoFocus
-        />
-        {needsToken && (
-          <>
-            <label htmlFor={`${id}-token`}>Write token</label>
-            <input
-              id={`${id}-token`}
-              name="token"
-              type="password"
-              placeholder="mb_…"
-              autoComplete="off"
-              data-testid="share-token"
-            />
-          </>
-        )}
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={share.isPending}
-          data-testid="share-create"
-        >
-          {share.isPending ? 'Sharing…' : 'Create link'}
-        </button>
-        <button type="button" className="button" onClick={() => setOpen(false)}>
-          Cancel
-        </button>
-        <ForgetTokenButton />
-      </form>
-      {share.isError && (
-        <span className="share-error" role="alert" data-testid="share-error">
-          {userError(share.error, 'share these runs')}
-        </span>
-      )}
+      <button
+        type="button"
+        className="button"
+        data-testid="share-button"
+        aria-expanded="false"
+        onClick={() => setOpen(true)}
+        title="Freeze these numbers into a report anyone with the link can open"
+      >
+        Share…
+      </button>
     </div>
   );
 }
