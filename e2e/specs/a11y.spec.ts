@@ -13,8 +13,10 @@ test.beforeAll(async ({ baseURL }) => {
 
 async function settle(page: Page, path: string) {
   await page.goto(path);
-  await page.waitForLoadState('networkidle');
+  // Not 'networkidle': the ingest page polls its counters for as long as it is open.
+  await expect(page.locator('main h1').first()).toBeVisible();
   await expect(page.locator('[role="status"]')).toHaveCount(0);
+  await page.waitForTimeout(300);
 }
 
 async function seriousViolations(page: Page) {

@@ -17,8 +17,10 @@ const A4_PRINTABLE_PX = Math.floor(((210 - 2 * 12) / 25.4) * 96);
 
 async function settle(page: Page, path: string) {
   await page.goto(path);
-  await page.waitForLoadState('networkidle');
+  // Not 'networkidle': the ingest page polls its counters for as long as it is open.
+  await expect(page.locator('main h1').first()).toBeVisible();
   await expect(page.locator('[role="status"]')).toHaveCount(0);
+  await page.waitForTimeout(300);
 }
 
 // Runs in the page: elements past the right edge that no sideways-scrolling box holds, and
