@@ -192,6 +192,7 @@ test.describe('comparing three meshes and sharing the comparison', () => {
 
     // Share: a link that anyone can open.
     await page.getByTestId('share-button').click();
+    await page.getByTestId('share-create').click();
     const link = page.getByTestId('share-link');
     await expect(link).toHaveValue(/\/r\/[A-Za-z0-9_-]{22}$/);
     const url = await link.inputValue();
@@ -232,6 +233,7 @@ test.describe('comparing three meshes and sharing the comparison', () => {
     const run = runs[1] as Run;
     await page.goto(`/runs/${run.id}`);
     await page.getByTestId('share-button').click();
+    await page.getByTestId('share-create').click();
     const url = await page.getByTestId('share-link').inputValue();
     await page.goto(url);
     await expect(page.getByTestId('report-title')).toContainText('istio 1.8.2');

@@ -102,6 +102,9 @@ test('a Fortio file uploaded through the run page shows on the latency charts', 
   await expect(latency.locator('[data-testid="latency-row"]')).toHaveCount(17);
   await expect(uploadedRow).toHaveCount(0);
 
+  // Reading is not writing: the form is behind the run's "Add results" action.
+  await expect(page.getByTestId('upload-form')).toHaveCount(0);
+  await page.getByTestId('add-results').click();
   const form = page.getByTestId('upload-form');
   await form.getByTestId('upload-file').setInputFiles(file);
   await expect(form.getByTestId('upload-format')).toHaveValue('auto');

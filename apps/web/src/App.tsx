@@ -29,7 +29,7 @@ function NotFound() {
   useDocumentTitle('No such page');
   return (
     <div className="state state-error" role="alert">
-      <strong>No such page.</strong>
+      <h1>No such page</h1>
       <Link to="/">Back to the runs</Link>
     </div>
   );
@@ -44,7 +44,7 @@ export function App() {
             <span className="brand-mark" aria-hidden="true" />
             meshbench
           </Link>
-          <nav>
+          <nav aria-label="Main">
             <Link to="/">Runs</Link>
             <Link to="/history">History</Link>
             <Link to="/ingest">Ingest</Link>

@@ -35,3 +35,5 @@ createRoot(root).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+// Not needed for the first paint: its own chunk, outside the first-load budget.
+void import('./ui/scroll-regions.ts').then((m) => m.watchScrollRegions(root));

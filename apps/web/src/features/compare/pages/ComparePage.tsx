@@ -136,7 +136,7 @@ export function ComparePage() {
     runs.every((q) => q.data !== undefined) && changes.every((q) => q.data !== undefined);
   return (
     <div className="compare-page">
-      <nav className="crumbs">
+      <nav className="crumbs" aria-label="Breadcrumb">
         <Link to="/">Runs</Link> <span aria-hidden="true">›</span> <span>Compare</span>
       </nav>
       <div className="page-head compare-head">

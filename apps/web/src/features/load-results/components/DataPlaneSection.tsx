@@ -1,6 +1,6 @@
-// The run page's data-plane section: every load-result chart when the run has results, and
-// the upload form (beside the charts, or alone on a run without results). The view (axis,
-// group, percentiles, limit) is kept in the page's URL.
+// The run page's data-plane section: every load-result chart when the run has results. The
+// view (axis, group, percentiles, limit) is kept in the page's URL. (The upload form is behind
+// the run's "Add results" action: reading a run is not writing to it.)
 import type { Run } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { runResultsUrl } from '../../../api/urls.ts';
@@ -11,7 +11,6 @@ import { percentilesQuery } from '../hooks/load-view.ts';
 import { useLoadResults } from '../hooks/use-load-results.ts';
 import { useLoadView } from '../hooks/use-load-view.ts';
 import { LoadResultsReport } from './LoadResultsReport.tsx';
-import { UploadResultsForm } from './UploadResultsForm.tsx';
 import '../load-results.css';
 
 export function DataPlaneSection({ run }: { run: Run }) {
@@ -47,13 +46,10 @@ export function DataPlaneSection({ run }: { run: Run }) {
                 </a>
               </p>
             </header>
-            <LoadResultsReport data={data} view={view} onView={setView}>
-              <UploadResultsForm runId={run.id} />
-            </LoadResultsReport>
+            <LoadResultsReport data={data} view={view} onView={setView} />
           </>
         )
       )}
-      {!data && <UploadResultsForm runId={run.id} />}
     </section>
   );
 }

@@ -3,7 +3,8 @@
 import { resultFormats } from '@meshbench/schema';
 import { type FormEvent, useState } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
-import { readWriteToken, saveWriteToken } from '../../../ui/write-token.ts';
+import { ForgetTokenButton } from '../../../ui/ForgetTokenButton.tsx';
+import { readWriteToken, saveWriteToken, userError } from '../../../ui/write-token.ts';
 import { useUploadResults } from '../hooks/use-load-results.ts';
 
 const FORMAT_NAMES: Record<string, string> = {
@@ -25,17 +26,20 @@ export function UploadResultsForm({ runId }: { runId: string }) {
     const form = new FormData(event.currentTarget);
     const file = form.get('file');
     if (!(file instanceof File) || file.size === 0) return;
-    saveWriteToken(token);
-    upload.mutate({ file, format: String(form.get('format') ?? 'auto'), token });
+    // Kept only once the server has taken it: a refused token is not saved.
+    upload.mutate(
+      { file, format: String(form.get('format') ?? 'auto'), token },
+      { onSuccess: () => saveWriteToken(token) },
+    );
   };
   return (
     <form
       className="panel upload-form"
       onSubmit={submit}
-      aria-label="Upload results"
+      aria-label="Add results"
       data-testid="upload-form"
     >
-      <h3>Upload results</h3>
+      <h3>Add results</h3>
       <p className="panel-sub">
         A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
         wrk2, SMP or Istio&apos;s perf CSV.
@@ -74,6 +78,7 @@ export function UploadResultsForm({ runId }: { runId: string }) {
         >
           {upload.isPending ? 'Uploading…' : 'Upload'}
         </button>
+        <ForgetTokenButton onForget={() => setToken('')} />
       </div>
       <output className="upload-result" data-testid="upload-result" aria-live="polite">
         {upload.isSuccess && (
@@ -87,7 +92,7 @@ export function UploadResultsForm({ runId }: { runId: string }) {
         )}
         {upload.isError && (
           <span className="upload-error" role="alert">
-            {upload.error.message}
+            {userError(upload.error, 'upload the file')}
           </span>
         )}
       </output>

@@ -114,6 +114,9 @@ export function ReportPage() {
                 the runs hold now.
               </p>
               <p className="muted report-headline">{report.data.description}</p>
+              <p className="print-only report-print-link" data-testid="report-print-head">
+                {window.location.href}
+              </p>
             </div>
             <button type="button" className="button no-print" onClick={() => window.print()}>
               Print

@@ -11,6 +11,7 @@ import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
+import { AddResults } from '../../load-results/components/AddResults.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
 import { ChangeSection } from '../components/ChangeSection.tsx';
@@ -106,7 +107,7 @@ export function RunPage() {
     !hasTimeline(timeline.data);
   return (
     <>
-      <nav className="crumbs">
+      <nav className="crumbs" aria-label="Breadcrumb">
         <Link to="/">Runs</Link> <span aria-hidden="true">›</span>{' '}
         <span>{run.data ? run.data.slug : id}</span>
       </nav>
@@ -118,7 +119,14 @@ export function RunPage() {
         <>
           <RunHeader run={run.data} />
           <GateSection runId={run.data.id} gated={run.data.gated} />
-          <RunExports run={run.data} />
+          <div className="run-actions">
+            <RunExports
+              run={run.data}
+              hasEvents={(changes.data?.length ?? 0) > 0 || (timeline.data?.phases.length ?? 0) > 0}
+              hasResults={(results.data?.length ?? 0) > 0}
+            />
+            <AddResults runId={run.data.id} />
+          </div>
           {changes.isPending ? (
             <Loading what="changes" />
           ) : changes.isError ? (

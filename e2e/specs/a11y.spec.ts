@@ -1,0 +1,72 @@
+// Accessibility: axe-core on every page of the demo, with every chart's table opened, finds
+// no serious or critical violation; each chart's table is reached with the keyboard.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { type DemoPage, postDemoPages } from './demo-pages.ts';
+
+let pages: DemoPage[] = [];
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(180_000);
+  pages = await postDemoPages(baseURL as string);
+});
+
+async function settle(page: Page, path: string) {
+  await page.goto(path);
+  // Not 'networkidle': the ingest page polls its counters for as long as it is open.
+  await expect(page.locator('main h1').first()).toBeVisible();
+  await expect(page.locator('[role="status"]')).toHaveCount(0);
+  await page.waitForTimeout(300);
+}
+
+async function seriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('every page has no serious or critical axe violation, tables open or closed', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  for (const { name, path } of pages) {
+    await test.step(name, async () => {
+      await settle(page, path);
+      expect(await seriousViolations(page), `${name}, as it opens`).toEqual([]);
+      await page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true");
+      expect(await seriousViolations(page), `${name}, every table open`).toEqual([]);
+    });
+  }
+});
+
+test('at 700 px too, scrolling tables included', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 700, height: 900 });
+  for (const { name, path } of pages) {
+    await test.step(name, async () => {
+      await settle(page, path);
+      expect(await seriousViolations(page), name).toEqual([]);
+    });
+  }
+});
+
+test("a chart's table is reached with the keyboard", async ({ page }) => {
+  const run = pages.find((p) => p.name === 'propagation run');
+  if (!run) throw new Error('no propagation run');
+  await settle(page, run.path);
+  const summary = page.locator('details summary').first();
+  await expect(summary).toBeVisible();
+  // Tab from the top of the page until the first table's summary has the focus.
+  await page.locator('body').focus();
+  let reached = false;
+  for (let i = 0; i < 80 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await summary.evaluate('(el) => el === el.ownerDocument.activeElement');
+  }
+  expect(reached, 'the table summary takes the focus').toBe(true);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('details[open] table').first()).toBeVisible();
+});

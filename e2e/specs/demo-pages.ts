@@ -1,0 +1,107 @@
+// Every kind of page the demo shows, with its data posted through the API as a runner would
+// (the demo's own generators, under a benchmark name no other spec uses): the page specs for
+// accessibility, the 700 px layout and print walk this list.
+import { randomUUID } from 'node:crypto';
+import {
+  apiClient,
+  consulScaleUp,
+  dataPlaneMeshes,
+  dataPlaneRun,
+  endpointPropagationRun,
+  fortioResult,
+  NIGHTLY_MESHES,
+  nightlyRun,
+  propagationScenarios,
+  scaleUpRun,
+  sendOtlp,
+} from '@meshbench/api/demo';
+import type { Run } from '@meshbench/schema';
+
+export interface DemoPage {
+  name: string;
+  path: string;
+}
+
+/** Posts a small demo and returns the pages that show it, the report's slug among them. */
+export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
+  const token = process.env.MESHBENCH_ADMIN_TOKEN;
+  const api = apiClient(baseUrl, token);
+  const tag = randomUUID().slice(0, 8);
+  const benchmark = `e2e-pages-${tag}`;
+  const labels = { source: 'e2e', e2e: tag };
+
+  const propagation: Run[] = [];
+  for (const scenario of propagationScenarios) {
+    const { run, events } = endpointPropagationRun(scenario);
+    const { finishedAt, ...body } = run;
+    const created = await api.createRun({
+      ...body,
+      benchmark,
+      labels: { ...body.labels, ...labels },
+    });
+    await api.postEvents(created.id, events, `${benchmark}-${scenario.seed}`);
+    propagation.push(await api.finishRun(created.id, finishedAt));
+  }
+
+  const mesh = dataPlaneMeshes[0];
+  if (!mesh) throw new Error('no data-plane mesh in the demo');
+  const { run: dpBody, start } = dataPlaneRun(mesh);
+  const { finishedAt: dpEnd, ...dpStart } = dpBody;
+  const dp = await api.createRun({
+    ...dpStart,
+    benchmark,
+    labels: { ...dpStart.labels, ...labels },
+  });
+  let minute = 0;
+  for (const mode of ['baseline', 'both'] as const) {
+    for (const connections of [2, 16, 64]) {
+      const at = new Date(start.getTime() + minute++ * 60_000);
+      await api.postResults(dp.id, fortioResult(mesh, mode, connections, at), 'fortio');
+    }
+  }
+  await api.finishRun(dp.id, dpEnd);
+
+  const scale = scaleUpRun(consulScaleUp);
+  const { finishedAt: scaleEnd, ...scaleStart } = scale.run;
+  const scaleRun = await api.createRun({
+    ...scaleStart,
+    benchmark,
+    labels: { ...scaleStart.labels, ...labels },
+  });
+  await api.postEvents(scaleRun.id, scale.events, `${benchmark}-scale`);
+  await sendOtlp(baseUrl, scale.otlp(scaleRun.id), token);
+  await api.finishRun(scaleRun.id, scaleEnd);
+
+  const nightly = NIGHTLY_MESHES[0];
+  for (let night = 0; night < 4; night++) {
+    const { run, events } = nightlyRun(nightly, night);
+    const { finishedAt, ...body } = run;
+    const created = await api.createRun({
+      ...body,
+      benchmark,
+      labels: { ...body.labels, ...labels },
+    });
+    await api.postEvents(created.id, events, `${benchmark}-night-${night}`);
+    await api.finishRun(created.id, finishedAt);
+  }
+
+  const ids = propagation.map((r) => r.id);
+  const res = await fetch(`${baseUrl}/api/v1/reports`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ runs: ids, title: 'Endpoint propagation on three meshes' }),
+  });
+  if (res.status !== 201) throw new Error(`report: ${res.status} ${await res.text()}`);
+  const report = (await res.json()) as { slug: string };
+
+  return [
+    { name: 'runs list', path: `/?benchmark=${benchmark}` },
+    { name: 'propagation run', path: `/runs/${ids[0]}` },
+    { name: 'scale-up run', path: `/runs/${scaleRun.id}` },
+    { name: 'data-plane run', path: `/runs/${dp.id}` },
+    { name: 'compare', path: `/compare?runs=${ids.join(',')}` },
+    { name: 'history', path: `/history?benchmark=${benchmark}` },
+    { name: 'report', path: `/r/${report.slug}` },
+    { name: 'ingest', path: '/ingest' },
+  ];
+}

@@ -1,0 +1,127 @@
+// Small screens and print: at 700 px and on an A4 page (print media, the page's printable
+// width), no element is wider than the page unless it sits in a box that scrolls sideways,
+// and no two tick labels of a chart's axis overlap. A report prints as a document: its title,
+// its runs, the date it was made and its link.
+import { expect, type Page, test } from '@playwright/test';
+import { type DemoPage, postDemoPages } from './demo-pages.ts';
+
+let pages: DemoPage[] = [];
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(180_000);
+  pages = await postDemoPages(baseURL as string);
+});
+
+/** A4 is 210 mm wide; the print style sheet's margins are 12 mm each side. At 96 px an inch. */
+const A4_PRINTABLE_PX = Math.floor(((210 - 2 * 12) / 25.4) * 96);
+
+async function settle(page: Page, path: string) {
+  await page.goto(path);
+  // Not 'networkidle': the ingest page polls its counters for as long as it is open.
+  await expect(page.locator('main h1').first()).toBeVisible();
+  await expect(page.locator('[role="status"]')).toHaveCount(0);
+  await page.waitForTimeout(300);
+}
+
+// Runs in the page: elements past the right edge that no sideways-scrolling box holds, and
+// pairs of tick labels on one axis whose boxes overlap.
+const MEASURE = `(() => {
+  const width = document.documentElement.clientWidth;
+  const scrolls = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
+  const wide = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 1 || scrolls(el)) continue;
+    const cls = typeof el.className === 'string' ? el.className : '';
+    wide.push(el.tagName.toLowerCase() + (cls ? '.' + cls.split(' ').join('.') : '') + ' ' + Math.round(r.right) + 'px');
+  }
+  const overlaps = [];
+  for (const axis of document.querySelectorAll('.recharts-cartesian-axis-ticks')) {
+    const boxes = [...axis.querySelectorAll('text')].map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() })).filter((b) => b.r.width > 0);
+    for (let i = 1; i < boxes.length; i++) {
+      for (let j = 0; j < i; j++) {
+        const a = boxes[i].r, b = boxes[j].r;
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps.push(boxes[j].text + ' / ' + boxes[i].text);
+      }
+    }
+  }
+  return { width, wide: wide.slice(0, 10), overlaps: overlaps.slice(0, 10) };
+})()`;
+
+interface Measured {
+  width: number;
+  wide: string[];
+  overlaps: string[];
+}
+
+test('at 700 px nothing is wider than the window outside a scrolling box', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 700, height: 900 });
+  for (const { name, path } of pages) {
+    await test.step(name, async () => {
+      await settle(page, path);
+      const m = (await page.evaluate(MEASURE)) as Measured;
+      expect(m.width).toBe(700);
+      expect(m.wide, `${name}: wider than 700 px`).toEqual([]);
+      expect(m.overlaps, `${name}: tick labels overlap`).toEqual([]);
+    });
+  }
+});
+
+test('the compare table shows every run at 700 px', async ({ page }) => {
+  await page.setViewportSize({ width: 700, height: 900 });
+  const compare = pages.find((p) => p.name === 'compare');
+  if (!compare) throw new Error('no compare page');
+  await settle(page, compare.path);
+  const table = page.getByTestId('delta-table');
+  const box = await table.locator('xpath=..').boundingBox();
+  const heads = table.locator('th.run-head');
+  await expect(heads).toHaveCount(3);
+  for (let i = 0; i < 3; i++) {
+    const head = await heads.nth(i).boundingBox();
+    expect(head && box && head.x + head.width <= box.x + box.width + 1, `run ${i} in view`).toBe(
+      true,
+    );
+  }
+});
+
+test('in print on A4, every page fits the page width', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: A4_PRINTABLE_PX, height: 1100 });
+  await page.emulateMedia({ media: 'print' });
+  for (const { name, path } of pages) {
+    await test.step(name, async () => {
+      await settle(page, path);
+      const m = (await page.evaluate(MEASURE)) as Measured;
+      expect(m.wide, `${name}: wider than the A4 page`).toEqual([]);
+      expect(m.overlaps, `${name}: tick labels overlap`).toEqual([]);
+    });
+  }
+});
+
+test('a report prints as a document: title, runs, date and link', async ({ page }) => {
+  const report = pages.find((p) => p.name === 'report');
+  if (!report) throw new Error('no report');
+  await page.setViewportSize({ width: A4_PRINTABLE_PX, height: 1100 });
+  await page.emulateMedia({ media: 'print' });
+  await settle(page, report.path);
+  await expect(page.getByTestId('report-title')).toHaveText('Endpoint propagation on three meshes');
+  const head = page.getByTestId('report-print-head');
+  await expect(head).toBeVisible();
+  await expect(head).toContainText(new URL(report.path, page.url()).href);
+  await expect(page.getByTestId('report-note')).toContainText(/made \d{4}-\d{2}-\d{2}/);
+  for (const mesh of ['linkerd', 'istio', 'consul']) {
+    await expect(page.locator('.report-headline')).toContainText(mesh);
+  }
+  // The screen's controls are not printed.
+  await expect(page.locator('.topbar')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  const pdf = await page.pdf({ format: 'A4' });
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+});
