@@ -2,7 +2,7 @@
 // would. The e2e suite posts its runs the same way.
 import { gzipSync } from 'node:zlib';
 import { createClient, fetchTransport } from '@meshbench/client';
-import type { CreateRunBody, ProbeEvent } from '@meshbench/schema';
+import type { CreateRunBody, ImportResultsQuery, ProbeEvent } from '@meshbench/schema';
 
 export function apiClient(baseUrl: string, token?: string) {
   const api = createClient(fetchTransport({ url: baseUrl, token }));
@@ -15,8 +15,12 @@ export function apiClient(baseUrl: string, token?: string) {
         contentEncoding: 'gzip',
         idempotencyKey,
       }),
-    postResults: (runId: string, file: string, format = 'auto') =>
-      api.runs.importResults(runId, { body: file, query: { format } }),
+    postResults: (
+      runId: string,
+      file: string,
+      format: ImportResultsQuery['format'] = 'auto',
+      step: Omit<ImportResultsQuery, 'format'> = {},
+    ) => api.runs.importResults(runId, { body: file, query: { format, ...step } }),
     finishRun: (runId: string, finishedAt?: string) =>
       api.runs.finish(runId, finishedAt ? { finishedAt } : {}),
   };

@@ -6,6 +6,7 @@ import { openDatabase } from '@meshbench/db';
 import {
   changeList,
   history,
+  loadStages,
   propagation,
   runClocks,
   runPropagation,
@@ -25,6 +26,7 @@ import { loadDemo } from './index.ts';
 import { kubernetesScaleUpRun, kubernetesScaleUpScenarios } from './kubernetes-scale-up.ts';
 import { NIGHTLY_MESHES, NIGHTS, REGRESSION_NIGHT } from './nightly.ts';
 import { scaleUpRun, scaleUpScenarios } from './scale-up.ts';
+import { istioStagesScenario } from './stages.ts';
 
 /**
  * The demo is loaded into an empty database, as `npm start` does: on Postgres a database of
@@ -75,6 +77,7 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         dataPlaneMeshes.length +
         scaleUpScenarios.length +
         kubernetesScaleUpScenarios.length +
+        1 +
         1 +
         NIGHTS * NIGHTLY_MESHES.length,
     );
@@ -195,6 +198,53 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         .map((s) => s.tags.pod)
         .sort();
       expect(cpuPods).toEqual([...scenario.controlPlane].sort());
+    }
+    // Stages: three generators' HdrHistogram logs merged per stage and per second.
+    {
+      const at =
+        propagationScenarios.length +
+        dataPlaneMeshes.length +
+        scaleUpScenarios.length +
+        kubernetesScaleUpScenarios.length;
+      const run = runs[at]!;
+      const sc = istioStagesScenario;
+      const view = await server.json(
+        `/runs/${run.id}/results/stages?percentiles=50,99`,
+        {},
+        loadStages,
+      );
+      expect(view.status).toBe(200);
+      expect(view.body.stages.map((st) => st.targetRps)).toEqual(
+        sc.stages.map((st) => st.targetRps),
+      );
+      for (const [k, st] of sc.stages.entries()) {
+        const top = k === sc.stages.length - 1;
+        // Each generator sends its third of the rate (less its shortfall at the top) every second.
+        const perSecond = sc.generators.reduce(
+          (n, g) =>
+            n +
+            Math.round(
+              (st.targetRps / sc.generators.length) * (top && g.shortfall ? 1 - g.shortfall : 1),
+            ),
+          0,
+        );
+        const stage = view.body.stages[k]!;
+        expect(stage.requests).toBe(perSecond * st.seconds);
+        expect(stage.generators.map((g) => g.name).sort()).toEqual(['gen-a', 'gen-b', 'gen-c']);
+        const flagged = stage.generators
+          .filter((g) => g.shortfall || g.saturated)
+          .map((g) => g.name);
+        // gen-c reports 97 % CPU throughout; it falls short only at the top rate.
+        expect(flagged).toEqual(['gen-c']);
+        expect(stage.generators.find((g) => g.name === 'gen-c')!.shortfall).toBe(top);
+      }
+      expect(view.body.series).toHaveLength(sc.stages.reduce((n, st) => n + st.seconds, 0));
+      // The jagged stage breaks the p99 < 5 x median band at times; the calm ones do not.
+      const ratio = (slot: (typeof view.body.series)[number]) =>
+        slot.percentiles[1]!.ms / slot.percentiles[0]!.ms;
+      const jagged = view.body.series.slice(60, 120);
+      expect(jagged.some((slot) => ratio(slot) > 5)).toBe(true);
+      expect(view.body.series.slice(0, 60).every((slot) => ratio(slot) < 5)).toBe(true);
     }
     // Churn: 20 changes, each reaching every proxy; the slow tail grows during the backlog.
     const churn = runs[runs.length - 1 - NIGHTS * NIGHTLY_MESHES.length]!;

@@ -14,6 +14,7 @@ import { endpointPropagationRun, propagationScenarios } from './endpoint-propaga
 import { kubernetesScaleUpScenarios, loadKubernetesScaleUp } from './kubernetes-scale-up.ts';
 import { nightlyRuns } from './nightly.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
+import { loadStages } from './stages.ts';
 
 export { churnRun, istioChurnScenario } from './churn.ts';
 export { apiClient } from './client.ts';
@@ -41,6 +42,7 @@ export {
   scaleUpScenarios,
   sendOtlp,
 } from './scale-up.ts';
+export { istioStagesScenario, loadStages, stagesLogs } from './stages.ts';
 
 export async function loadDemo(opts: {
   baseUrl: string;
@@ -83,6 +85,9 @@ export async function loadDemo(opts: {
   for (const scenario of kubernetesScaleUpScenarios) {
     loaded.push(await loadKubernetesScaleUp(opts, scenario));
   }
+  // Data plane in stages (the Istio 500k RPS exercise): three load generators, each posting
+  // the HdrHistogram interval log it wrote.
+  loaded.push(await loadStages(opts));
 
   // Churn: 20 endpoint changes 5 s apart, each reaching 1,000 proxies (the run's heatmap).
   const churn = churnRun(istioChurnScenario);
