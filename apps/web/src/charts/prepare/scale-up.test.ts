@@ -107,6 +107,17 @@ describe('seriesGroups', () => {
     const groups = seriesGroups([s('1', 'cpu_pct'), s('2', 'mem_mb'), s('3', 'cpu_pct')]);
     expect(groups.map((g) => g.map((x) => x.id))).toEqual([['1', '3'], ['2']]);
   });
+
+  it('groups by the metric when the names shown carry each series tags', () => {
+    const s = (id: string, pod: string) => ({
+      id,
+      metric: 'process_cpu_seconds_total',
+      name: `process_cpu_seconds_total {pod=${pod}}`,
+      unit: 's',
+    });
+    const groups = seriesGroups([s('1', 'istiod-a'), s('2', 'istiod-b')]);
+    expect(groups.map((g) => g.map((x) => x.id))).toEqual([['1', '2']]);
+  });
 });
 
 describe('alignTimeline bands', () => {

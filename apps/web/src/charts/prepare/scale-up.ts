@@ -101,12 +101,14 @@ export function seriesLabel(
  * The picked series in charts: series of one name and unit (the same metric from several
  * servers) share a chart, in the order they were first picked.
  */
-export function seriesGroups<T extends Pick<Series, 'id' | 'name' | 'unit'>>(
+export function seriesGroups<T extends Pick<Series, 'id' | 'name' | 'unit'> & { metric?: string }>(
   picked: readonly T[],
 ): T[][] {
   const groups = new Map<string, T[]>();
   for (const s of picked) {
-    const k = `${s.name}\u0000${seriesUnit(s.name, s.unit) ?? ''}`;
+    // `metric`: the series' own name, when `name` is a label with its tags.
+    const metric = s.metric ?? s.name;
+    const k = `${metric}\u0000${seriesUnit(metric, s.unit) ?? ''}`;
     const g = groups.get(k);
     if (g) g.push(s);
     else groups.set(k, [s]);

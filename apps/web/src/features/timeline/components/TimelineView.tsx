@@ -115,6 +115,7 @@ export function TimelineView({
         .filter((s) => picked.includes(s.id))
         .map((s) => ({
           ...s,
+          metric: s.name,
           name: seriesLabel(s, t.series),
           unit: seriesUnit(s.name, s.unit),
         })),
@@ -316,9 +317,7 @@ export function TimelineView({
                   className="timeline-series-name"
                   style={{ color: lines.length === 1 ? lines[0]?.color : undefined }}
                 >
-                  {lines.length === 1
-                    ? first.name
-                    : `${first.name.replace(/ \{.*\}$/, '')} (${lines.length} series)`}
+                  {lines.length === 1 ? first.name : `${first.metric} (${lines.length} series)`}
                 </div>
                 <TimelineChart
                   rows={rows}
