@@ -10,6 +10,7 @@ CREATE TABLE "load_slots" (
 	"min_ms" double precision,
 	"max_ms" double precision,
 	"rounding_ms" double precision NOT NULL,
+	"percentiles" jsonb NOT NULL,
 	"hdr" "bytea" NOT NULL,
 	CONSTRAINT "load_slots_run_id_start_ms_pk" PRIMARY KEY("run_id","start_ms")
 );

@@ -120,6 +120,13 @@ export const loadSlots = pgTable(
     maxMs: real('max_ms'),
     /** The largest rounding of a merged interval's source, ms (k6's whole-us rounding). */
     roundingMs: real('rounding_ms').notNull(),
+    /**
+     * The slot's common percentiles (50, 90, 99, 99.9) as the view gives them
+     * ({p, ms, accuracy}): a view asking only these decodes no histogram.
+     */
+    percentiles: jsonb('percentiles')
+      .$type<{ p: number; ms: number; accuracy: unknown }[]>()
+      .notNull(),
     /** The merged histogram, HdrHistogram V2 encoding uncompressed (read without inflating). */
     hdr: bytea('hdr').notNull(),
   },

@@ -99,41 +99,48 @@ function decodePlain(raw: Uint8Array): HdrCounts {
   // Two passes: the length first, so the counts go straight into one array.
   let length = 0;
   for (let pos = 40; pos < end; ) {
-    const word = readWord(raw, pos, end);
-    pos = word.next;
-    length += word.value < 0 ? -word.value : 1;
+    const value = readWord(raw, pos, end);
+    pos = wordEnd;
+    length += value < 0 ? -value : 1;
   }
   const counts = new Float64Array(length);
   let total = 0;
   let at = 0;
   for (let pos = 40; pos < end; ) {
-    const word = readWord(raw, pos, end);
-    pos = word.next;
-    if (word.value < 0) at -= word.value;
+    const value = readWord(raw, pos, end);
+    pos = wordEnd;
+    if (value < 0) at -= value;
     else {
-      counts[at++] = word.value;
-      total += word.value;
+      counts[at++] = value;
+      total += value;
     }
   }
   return { digits, lowest, counts, total };
 }
 
-const word = { value: 0, next: 0 };
+/** Where the last word readWord read ends (a module variable: no object per word). */
+let wordEnd = 0;
 /** One ZigZag LEB128-64b9B word, as ZigZagEncoding.decode reads it (negative = run of zeros). */
-function readWord(raw: Uint8Array, at: number, end: number): typeof word {
-  let value = 0;
-  let scale = 1;
+function readWord(raw: Uint8Array, at: number, end: number): number {
   let pos = at;
-  for (let i = 0; i < 9; i++) {
+  if (pos >= end) throw new HdrDecodeError('truncated histogram counts');
+  let b = raw[pos++] as number;
+  // Small words (most counts) in integer arithmetic; longer ones as ZigZagEncoding does.
+  if ((b & 0x80) === 0) {
+    wordEnd = pos;
+    return b & 1 ? -((b + 1) / 2) : b / 2;
+  }
+  let value = b & 0x7f;
+  let scale = 128;
+  for (let i = 1; i < 9; i++) {
     if (pos >= end) throw new HdrDecodeError('truncated histogram counts');
-    const b = raw[pos++] as number;
+    b = raw[pos++] as number;
     value += (i < 8 ? b & 0x7f : b) * scale;
     if (i < 8 && (b & 0x80) === 0) break;
     scale *= 128;
   }
-  word.value = value % 2 === 0 ? value / 2 : -(value + 1) / 2;
-  word.next = pos;
-  return word;
+  wordEnd = pos;
+  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
 }
 
 /**

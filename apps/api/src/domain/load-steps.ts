@@ -266,6 +266,24 @@ export interface Slot {
   /** Intervals merged. */
   generators: number;
   merger: HdrMerger;
+  /** Percentiles kept with the slot (KEPT_SLOT_PERCENTILES), when read without its histogram. */
+  kept?: StagePercentile[];
+}
+
+/** The percentiles a kept slot carries computed: the stages view's usual choices. */
+export const KEPT_SLOT_PERCENTILES = [50, 90, 99, 99.9];
+
+/** Whether a slot's kept percentiles answer `ps` without its histogram. */
+export const keptAnswers = (ps: number[]) => ps.every((p) => KEPT_SLOT_PERCENTILES.includes(p));
+
+/** A slot's percentiles: the kept ones when they answer, else read off its histogram. */
+function slotPercentiles(s: Slot, ps: number[]): StagePercentile[] {
+  if (s.kept && keptAnswers(ps)) {
+    const kept = s.kept;
+    if (kept.length === 0) return [];
+    return ps.map((p) => kept.find((k) => k.p === p) as StagePercentile);
+  }
+  return s.merger.percentiles(ps);
 }
 
 export const emptySlot = (startMs: number, unit: HdrValueUnit): Slot => ({
@@ -428,7 +446,7 @@ export function stagesOf(
     errors: s.errors,
     rps: s.durationMs > 0 ? s.requests / (s.durationMs / 1000) : 0,
     errorRate: s.errors === null || s.requests === 0 ? null : s.errors / s.requests,
-    percentiles: s.merger.percentiles(percentiles),
+    percentiles: slotPercentiles(s, percentiles),
     generators: s.generators,
   }));
 

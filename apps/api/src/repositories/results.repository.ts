@@ -1,6 +1,6 @@
 // Load results in Postgres.
 import { type Db, tables } from '@meshbench/db';
-import type { LoadResult, ResultFormat } from '@meshbench/schema';
+import type { LoadResult, ResultFormat, StagePercentile } from '@meshbench/schema';
 import { and, asc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
 import { decodeHdr, encodePlain } from '../domain/hdr.ts';
 import {
@@ -8,7 +8,9 @@ import {
   buildSlots,
   HdrMerger,
   type IntervalSpans,
+  KEPT_SLOT_PERCENTILES,
   type KeptSlots,
+  keptAnswers,
   type Slot,
   type SlotGrid,
   slotGrid,
@@ -111,10 +113,16 @@ export function resultsRepository(db: Db) {
      */
     async slotsOfRun(
       runId: string,
+      percentiles: number[],
     ): Promise<{ grid: SlotGrid; slots: Slot[]; spans: IntervalSpans } | null> {
+      // The histograms only when the kept percentiles do not answer.
+      const { hdr: _hdr, ...withoutHdr } = getTableColumns(loadSlots);
+      const columns = keptAnswers(percentiles)
+        ? { ...withoutHdr, hdr: sql<null>`null` }
+        : getTableColumns(loadSlots);
       const [rows, spanRows] = await Promise.all([
         db
-          .select()
+          .select(columns)
           .from(loadSlots)
           .where(eq(loadSlots.runId, runId))
           .orderBy(asc(loadSlots.startMs)),
@@ -195,7 +203,10 @@ export function resultsRepository(db: Db) {
     },
   };
 }
-const sameGrid = (a: SlotRow, b: SlotRow) => a.intervalMs === b.intervalMs && a.unit === b.unit;
+const sameGrid = (
+  a: Pick<SlotRow, 'intervalMs' | 'unit'>,
+  b: Pick<SlotRow, 'intervalMs' | 'unit'>,
+) => a.intervalMs === b.intervalMs && a.unit === b.unit;
 
 function lockSlots(tx: Tx, runId: string) {
   return tx.execute(
@@ -211,7 +222,7 @@ async function intervalCount(tx: Tx, runId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-const slotOf = (r: SlotRow): Slot => {
+const slotOf = (r: Omit<SlotRow, 'hdr'> & { hdr: unknown }): Slot => {
   const unit = unitOf({ hdrUnit: r.unit });
   return {
     startMs: r.startMs,
@@ -219,7 +230,8 @@ const slotOf = (r: SlotRow): Slot => {
     requests: Number(r.requests),
     errors: r.errors === null ? null : Number(r.errors),
     generators: r.generators,
-    merger: HdrMerger.of(unit, decodeHdr(asBytes(r.hdr)), r.roundingMs),
+    merger: HdrMerger.of(unit, r.hdr === null ? null : decodeHdr(asBytes(r.hdr)), r.roundingMs),
+    kept: r.percentiles as StagePercentile[],
   };
 };
 
@@ -239,6 +251,7 @@ function slotRow(runId: string, grid: SlotGrid, s: Slot): SlotRow {
     minMs: min,
     maxMs: max,
     roundingMs: s.merger.rounding,
+    percentiles: s.merger.percentiles(KEPT_SLOT_PERCENTILES),
     hdr: asBuffer(encodePlain(counts)),
   };
 }
@@ -260,6 +273,7 @@ async function insertSlots(tx: Tx, rows: SlotRow[]) {
           minMs: sql`excluded.min_ms`,
           maxMs: sql`excluded.max_ms`,
           roundingMs: sql`excluded.rounding_ms`,
+          percentiles: sql`excluded.percentiles`,
           hdr: sql`excluded.hdr`,
         },
       });

@@ -188,10 +188,10 @@ export function resultsService(deps: {
     async stages(runRef: string, percentiles: number[]): Promise<LoadStages> {
       const run = await runOf(runRef);
       // Slots are kept at ingest; a run whose intervals predate them has them built once.
-      let kept = await results.slotsOfRun(run.id);
+      let kept = await results.slotsOfRun(run.id, percentiles);
       if (kept === null) {
         await results.rebuildSlots(run.id);
-        kept = await results.slotsOfRun(run.id);
+        kept = await results.slotsOfRun(run.id, percentiles);
       }
       if (kept?.slots.length === 0) return { intervalMs: 0, series: [], stages: [] };
       const [rows, histograms] = await Promise.all([
