@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -91,4 +92,43 @@ export const loadIntervals = pgTable(
     hdr: bytea('hdr').notNull(),
   },
   (t) => [index('load_intervals_run_idx').on(t.runId, t.resultId, t.startMs)],
+);
+
+/**
+ * The stages view's slots, kept at ingest: every generator's and step's intervals whose start
+ * rounds to `start_ms` on the run's grid (`interval_ms`, the intervals' most common length)
+ * merged, histograms in the run's finest unit. Each upload adds its intervals under the run's
+ * lock; a change of grid or unit rebuilds the run's slots from load_intervals.
+ */
+export const loadSlots = pgTable(
+  'load_slots',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    startMs: real('start_ms').notNull(),
+    /** The grid and unit the slot was merged on (the same on every slot of a run). */
+    intervalMs: real('interval_ms').notNull(),
+    unit: text('unit').notNull(),
+    /** The longest interval merged, requests and errors summed (errors null when none said). */
+    durationMs: real('duration_ms').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+    errors: bigint('errors', { mode: 'number' }),
+    /** Intervals merged. */
+    generators: integer('generators').notNull(),
+    minMs: real('min_ms'),
+    maxMs: real('max_ms'),
+    /** The largest rounding of a merged interval's source, ms (k6's whole-us rounding). */
+    roundingMs: real('rounding_ms').notNull(),
+    /**
+     * The slot's common percentiles (50, 90, 99, 99.9) as the view gives them
+     * ({p, ms, accuracy}): a view asking only these decodes no histogram.
+     */
+    percentiles: jsonb('percentiles')
+      .$type<{ p: number; ms: number; accuracy: unknown }[]>()
+      .notNull(),
+    /** The merged histogram, HdrHistogram V2 encoding uncompressed (read without inflating). */
+    hdr: bytea('hdr').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.startMs] })],
 );

@@ -62,11 +62,13 @@ export function bucketBounds(h: Pick<HdrCounts, 'digits' | 'lowest'>, index: num
   return { low, high: low + 2 ** (bucketIndex + unitMagnitude) - 1 };
 }
 
-/** V2 compressed bytes to counts; throws HdrDecodeError on anything else. */
+/** V2 bytes (compressed, or the plain encoding) to counts; throws HdrDecodeError on anything else. */
 export function decodeHdr(bytes: Uint8Array): HdrCounts {
   if (bytes.length < 8) throw new HdrDecodeError('shorter than an HdrHistogram header');
   const outer = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if ((outer.getInt32(0) & ~0xf0) !== V2_COMPRESSED_COOKIE_BASE) {
+  const cookie = outer.getInt32(0) & ~0xf0;
+  if (cookie === V2_ENCODING_COOKIE_BASE) return decodePlain(bytes);
+  if (cookie !== V2_COMPRESSED_COOKIE_BASE) {
     throw new HdrDecodeError('not an HdrHistogram V2 compressed encoding (cookie)');
   }
   const length = outer.getInt32(4);
@@ -77,6 +79,11 @@ export function decodeHdr(bytes: Uint8Array): HdrCounts {
   } catch {
     throw new HdrDecodeError('the compressed histogram does not inflate');
   }
+  return decodePlain(raw);
+}
+
+/** The plain V2 encoding (header and ZigZag LEB128 counts) to counts. */
+function decodePlain(raw: Uint8Array): HdrCounts {
   if (raw.length < 40) throw new HdrDecodeError('shorter than an HdrHistogram header');
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   if ((view.getInt32(0) & ~0xf0) !== V2_ENCODING_COOKIE_BASE) {
@@ -88,29 +95,92 @@ export function decodeHdr(bytes: Uint8Array): HdrCounts {
   if (digits < 0 || digits > 5 || lowest < 1 || payload < 0 || 40 + payload > raw.length) {
     throw new HdrDecodeError('an HdrHistogram header out of range');
   }
-  const out: number[] = [];
-  let total = 0;
-  let pos = 40;
   const end = 40 + payload;
-  while (pos < end) {
-    // ZigZag LEB128-64b9B, as ZigZagEncoding.decode reads it.
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; i < 9; i++) {
-      if (pos >= end) throw new HdrDecodeError('truncated histogram counts');
-      const b = raw[pos++] as number;
-      value += (i < 8 ? b & 0x7f : b) * scale;
-      if (i < 8 && (b & 0x80) === 0) break;
-      scale *= 128;
-    }
-    const count = value % 2 === 0 ? value / 2 : -(value + 1) / 2;
-    if (count < 0) for (let z = 0; z < -count; z++) out.push(0);
+  // Two passes: the length first, so the counts go straight into one array.
+  let length = 0;
+  for (let pos = 40; pos < end; ) {
+    const value = readWord(raw, pos, end);
+    pos = wordEnd;
+    length += value < 0 ? -value : 1;
+  }
+  const counts = new Float64Array(length);
+  let total = 0;
+  let at = 0;
+  for (let pos = 40; pos < end; ) {
+    const value = readWord(raw, pos, end);
+    pos = wordEnd;
+    if (value < 0) at -= value;
     else {
-      out.push(count);
-      total += count;
+      counts[at++] = value;
+      total += value;
     }
   }
-  return { digits, lowest, counts: Float64Array.from(out), total };
+  return { digits, lowest, counts, total };
+}
+
+/** Where the last word readWord read ends (a module variable: no object per word). */
+let wordEnd = 0;
+/** One ZigZag LEB128-64b9B word, as ZigZagEncoding.decode reads it (negative = run of zeros). */
+function readWord(raw: Uint8Array, at: number, end: number): number {
+  let pos = at;
+  if (pos >= end) throw new HdrDecodeError('truncated histogram counts');
+  let b = raw[pos++] as number;
+  // Small words (most counts) in integer arithmetic; longer ones as ZigZagEncoding does.
+  if ((b & 0x80) === 0) {
+    wordEnd = pos;
+    return b & 1 ? -((b + 1) / 2) : b / 2;
+  }
+  let value = b & 0x7f;
+  let scale = 128;
+  for (let i = 1; i < 9; i++) {
+    if (pos >= end) throw new HdrDecodeError('truncated histogram counts');
+    b = raw[pos++] as number;
+    value += (i < 8 ? b & 0x7f : b) * scale;
+    if (i < 8 && (b & 0x80) === 0) break;
+    scale *= 128;
+  }
+  wordEnd = pos;
+  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+}
+
+/**
+ * Counts to the plain V2 encoding (JsHistogram.encoding.ts encodeIntoByteBuffer's layout, no
+ * deflate): what kept slots store, read back without inflating. highestTrackableValue is the
+ * last bucket's highest value, so HdrHistogram's own decoders size the histogram to fit.
+ */
+export function encodePlain(h: HdrCounts): Uint8Array {
+  let last = h.counts.length - 1;
+  while (last >= 0 && h.counts[last] === 0) last--;
+  const out = new Uint8Array(40 + (last + 1) * 9);
+  const view = new DataView(out.buffer);
+  view.setInt32(0, V2_ENCODING_COOKIE_BASE | 0x10);
+  view.setInt32(8, 0);
+  view.setInt32(12, h.digits);
+  view.setBigInt64(16, BigInt(h.lowest));
+  const highest = last < 0 ? 2 * h.lowest : Math.max(bucketBounds(h, last).high, 2 * h.lowest);
+  view.setBigInt64(24, BigInt(highest));
+  view.setFloat64(32, 1);
+  let pos = 40;
+  let i = 0;
+  while (i <= last) {
+    const count = h.counts[i++] as number;
+    let zigzag: number;
+    if (count === 0) {
+      let zeros = 1;
+      while (i <= last && h.counts[i] === 0) {
+        zeros++;
+        i++;
+      }
+      zigzag = zeros > 1 ? 2 * zeros - 1 : 0;
+    } else zigzag = 2 * count;
+    for (let b = 0; b < 8 && zigzag >= 0x80; b++) {
+      out[pos++] = (zigzag % 128) | 0x80;
+      zigzag = Math.floor(zigzag / 128);
+    }
+    out[pos++] = zigzag;
+  }
+  view.setInt32(4, pos - 40);
+  return out.subarray(0, pos);
 }
 
 /** An empty histogram of the same structure. */

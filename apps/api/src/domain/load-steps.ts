@@ -14,6 +14,7 @@ import {
 } from '@meshbench/schema';
 import {
   addInto,
+  bucketBounds,
   decodeHdr,
   type HdrCounts,
   hdrAccuracy,
@@ -68,6 +69,16 @@ export class HdrMerger {
   /** The largest rounding of any histogram added (see roundingOf), ms. */
   private roundingMs = 0;
   constructor(readonly unit: HdrValueUnit) {}
+  /** A merger holding counts merged before (a kept slot), in `unit`. */
+  static of(unit: HdrValueUnit, counts: HdrCounts | null, roundingMs: number): HdrMerger {
+    const merger = new HdrMerger(unit);
+    merger.acc = counts;
+    merger.roundingMs = roundingMs;
+    return merger;
+  }
+  get rounding(): number {
+    return this.roundingMs;
+  }
   add(h: HdrCounts, unit: HdrValueUnit, roundingMs = 0) {
     this.roundingMs = Math.max(this.roundingMs, roundingMs);
     const inUnit = scaled(h, UNIT_PER_MS[this.unit] / UNIT_PER_MS[unit]);
@@ -90,6 +101,17 @@ export class HdrMerger {
   }
   percentileValues(ps: number[]): PercentileValue[] {
     return this.percentiles(ps).map(({ p, ms, accuracy }) => ({ p, ms, ...accuracy }));
+  }
+  /** The lowest and highest value merged (bucket bounds), ms; without the mean's pass. */
+  range(): { min: number | null; max: number | null } {
+    const acc = this.acc;
+    if (!acc || acc.total === 0) return { min: null, max: null };
+    let first = 0;
+    while (acc.counts[first] === 0) first++;
+    let last = acc.counts.length - 1;
+    while (acc.counts[last] === 0) last--;
+    const perMs = UNIT_PER_MS[this.unit];
+    return { min: bucketBounds(acc, first).low / perMs, max: bucketBounds(acc, last).high / perMs };
   }
   stats() {
     const perMs = UNIT_PER_MS[this.unit];
@@ -196,15 +218,16 @@ export interface StoredInterval {
   hdr: Uint8Array;
 }
 
-/** The most common interval length, whole ms. */
-function typicalIntervalMs(intervals: StoredInterval[]): number {
+/** The most common interval length, whole ms (the shortest of equally common ones). */
+export function typicalIntervalMs(lengths: Iterable<{ durationMs: number; n: number }>): number {
   const seen = new Map<number, number>();
+  for (const { durationMs, n } of lengths) {
+    const ms = Math.max(1, Math.round(durationMs));
+    seen.set(ms, (seen.get(ms) ?? 0) + n);
+  }
   let best = 0;
   let bestCount = 0;
-  for (const i of intervals) {
-    const ms = Math.max(1, Math.round(i.durationMs));
-    const n = (seen.get(ms) ?? 0) + 1;
-    seen.set(ms, n);
+  for (const [ms, n] of seen) {
     if (n > bestCount || (n === bestCount && ms < best)) {
       best = ms;
       bestCount = n;
@@ -213,13 +236,177 @@ function typicalIntervalMs(intervals: StoredInterval[]): number {
   return best;
 }
 
-interface Slot {
+/** What a run's slots are merged on: the slot length and the unit of their histograms. */
+export interface SlotGrid {
+  intervalMs: number;
+  unit: HdrValueUnit;
+}
+
+/** The grid of a run's intervals (their lengths) and points (their units). */
+export function slotGrid(
+  lengths: Iterable<{ durationMs: number; n: number }>,
+  points: Pick<GeneratorPoint, 'labels'>[],
+): SlotGrid {
+  return {
+    intervalMs: typicalIntervalMs(lengths),
+    unit: finest(points.map((p) => unitOf(p.labels))),
+  };
+}
+
+/** The slot an interval starting at `startMs` falls in: its start rounded to the grid. */
+export const slotStart = (startMs: number, intervalMs: number) =>
+  Math.round(startMs / intervalMs) * intervalMs;
+
+/** One slot: every interval of every generator and step whose start rounds to `startMs`. */
+export interface Slot {
   startMs: number;
   durationMs: number;
   requests: number;
   errors: number | null;
+  /** Intervals merged. */
   generators: number;
   merger: HdrMerger;
+  /** Percentiles kept with the slot (KEPT_SLOT_PERCENTILES), when read without its histogram. */
+  kept?: StagePercentile[];
+}
+
+/** The percentiles a kept slot carries computed: the stages view's usual choices. */
+export const KEPT_SLOT_PERCENTILES = [50, 90, 99, 99.9];
+
+/** Whether a slot's kept percentiles answer `ps` without its histogram. */
+export const keptAnswers = (ps: number[]) => ps.every((p) => KEPT_SLOT_PERCENTILES.includes(p));
+
+/** A slot's percentiles: the kept ones when they answer, else read off its histogram. */
+function slotPercentiles(s: Slot, ps: number[]): StagePercentile[] {
+  if (s.kept && keptAnswers(ps)) {
+    const kept = s.kept;
+    if (kept.length === 0) return [];
+    return ps.map((p) => kept.find((k) => k.p === p) as StagePercentile);
+  }
+  return s.merger.percentiles(ps);
+}
+
+export const emptySlot = (startMs: number, unit: HdrValueUnit): Slot => ({
+  startMs,
+  durationMs: 0,
+  requests: 0,
+  errors: null,
+  generators: 0,
+  merger: new HdrMerger(unit),
+});
+
+/**
+ * Adds an interval of `point` into its slot; false when the result depends on the order
+ * intervals are added in (see addsInAnyOrder).
+ */
+export function addToSlot(
+  slot: Slot,
+  i: Omit<StoredInterval, 'resultId'>,
+  point: Pick<GeneratorPoint, 'labels'>,
+): boolean {
+  slot.durationMs = Math.max(slot.durationMs, i.durationMs);
+  slot.requests += i.count;
+  if (i.errors !== null) slot.errors = (slot.errors ?? 0) + i.errors;
+  slot.generators += 1;
+  const unit = slot.merger.unit;
+  const inUnit = scaled(decodeHdr(i.hdr), UNIT_PER_MS[unit] / UNIT_PER_MS[unitOf(point.labels)]);
+  const orderFree = addsInAnyOrder(slot, inUnit);
+  slot.merger.add(inUnit, unit, roundingOf(point.labels));
+  return orderFree;
+}
+
+/** What is kept of a run's slots: their grid, and how many intervals they merged. */
+export interface KeptSlots {
+  grid: SlotGrid | null;
+  intervals: number;
+}
+
+/**
+ * An upload's intervals added into the kept slots they fall in (`slots`: the kept ones of
+ * those starts, changed in place); the slots changed, or null when the run's slots must be
+ * rebuilt from every interval instead: the grid changed, the kept slots do not hold every
+ * earlier interval, or the merge would depend on the order.
+ */
+export function addUpload(
+  kept: KeptSlots,
+  earlierIntervals: number,
+  grid: SlotGrid,
+  slots: Map<number, Slot>,
+  upload: { labels: Record<string, string>; intervals: Omit<StoredInterval, 'resultId'>[] }[],
+): Slot[] | null {
+  if (kept.intervals !== earlierIntervals) return null;
+  if (
+    kept.grid !== null &&
+    (kept.grid.intervalMs !== grid.intervalMs || kept.grid.unit !== grid.unit)
+  ) {
+    return null;
+  }
+  const changed = new Map<number, Slot>();
+  for (const point of upload) {
+    for (const i of point.intervals) {
+      const startMs = slotStart(i.startMs, grid.intervalMs);
+      let slot = slots.get(startMs);
+      if (!slot) {
+        slot = emptySlot(startMs, grid.unit);
+        slots.set(startMs, slot);
+      }
+      if (!addToSlot(slot, i, point)) return null;
+      changed.set(startMs, slot);
+    }
+  }
+  return [...changed.values()];
+}
+
+/**
+ * Whether adding histograms of `adding`'s structure into `slot` gives what merging in any
+ * order gives: same digits and lowest value add bucket by bucket (otherwise a histogram is
+ * re-recorded into the first one's structure, which depends on the order).
+ */
+export function addsInAnyOrder(slot: Slot, adding: Pick<HdrCounts, 'digits' | 'lowest'>): boolean {
+  const acc = slot.merger.counts;
+  return acc === null || (acc.digits === adding.digits && acc.lowest === adding.lowest);
+}
+
+/** A run's intervals merged into their slots, in time order (the reference every path equals). */
+export function buildSlots(
+  points: Pick<GeneratorPoint, 'id' | 'labels'>[],
+  intervals: StoredInterval[],
+): { grid: SlotGrid; slots: Slot[] } {
+  const byId = new Map(points.map((p) => [p.id, p]));
+  const grid = slotGrid(
+    intervals.map((i) => ({ durationMs: i.durationMs, n: 1 })),
+    points,
+  );
+  const slots = new Map<number, Slot>();
+  for (const i of intervals) {
+    const point = byId.get(i.resultId);
+    if (!point) continue;
+    const startMs = slotStart(i.startMs, grid.intervalMs);
+    let slot = slots.get(startMs);
+    if (!slot) {
+      slot = emptySlot(startMs, grid.unit);
+      slots.set(startMs, slot);
+    }
+    addToSlot(slot, i, point);
+  }
+  return { grid, slots: [...slots.values()].sort((a, b) => a.startMs - b.startMs) };
+}
+
+/** Each of a run's points with intervals: its first interval's start and last one's end. */
+export type IntervalSpans = Map<number, { fromMs: number; toMs: number }>;
+
+export function intervalSpans(intervals: StoredInterval[]): IntervalSpans {
+  const spans: IntervalSpans = new Map();
+  for (const i of intervals) {
+    const span = spans.get(i.resultId);
+    const end = i.startMs + i.durationMs;
+    if (!span) spans.set(i.resultId, { fromMs: i.startMs, toMs: end });
+    else {
+      span.fromMs = Math.min(span.fromMs, i.startMs);
+      span.toMs = Math.max(span.toMs, end);
+    }
+  }
+  return spans;
 }
 
 /**
@@ -232,52 +419,36 @@ export function buildStages(
   percentiles: number[],
 ): LoadStages {
   if (intervals.length === 0) return { intervalMs: 0, series: [], stages: [] };
-  const byId = new Map(points.map((p) => [p.id, p]));
-  const unit = finest(points.map((p) => unitOf(p.labels)));
-  const intervalMs = typicalIntervalMs(intervals);
-  const slots = new Map<number, Slot>();
-  const spans = new Map<number, { fromMs: number; toMs: number }>();
-  for (const i of intervals) {
-    const point = byId.get(i.resultId);
-    if (!point) continue;
-    const startMs = Math.round(i.startMs / intervalMs) * intervalMs;
-    let slot = slots.get(startMs);
-    if (!slot) {
-      slot = {
-        startMs,
-        durationMs: 0,
-        requests: 0,
-        errors: null,
-        generators: 0,
-        merger: new HdrMerger(unit),
-      };
-      slots.set(startMs, slot);
-    }
-    slot.durationMs = Math.max(slot.durationMs, i.durationMs);
-    slot.requests += i.count;
-    if (i.errors !== null) slot.errors = (slot.errors ?? 0) + i.errors;
-    slot.generators += 1;
-    slot.merger.add(decodeHdr(i.hdr), unitOf(point.labels), roundingOf(point.labels));
-    const span = spans.get(i.resultId);
-    const end = i.startMs + i.durationMs;
-    if (!span) spans.set(i.resultId, { fromMs: i.startMs, toMs: end });
-    else {
-      span.fromMs = Math.min(span.fromMs, i.startMs);
-      span.toMs = Math.max(span.toMs, end);
-    }
-  }
-  const series: LoadSeriesSlot[] = [...slots.values()]
-    .sort((a, b) => a.startMs - b.startMs)
-    .map((s) => ({
-      startMs: s.startMs,
-      durationMs: s.durationMs,
-      requests: s.requests,
-      errors: s.errors,
-      rps: s.durationMs > 0 ? s.requests / (s.durationMs / 1000) : 0,
-      errorRate: s.errors === null || s.requests === 0 ? null : s.errors / s.requests,
-      percentiles: s.merger.percentiles(percentiles),
-      generators: s.generators,
-    }));
+  const { grid, slots } = buildSlots(points, intervals);
+  const byId = new Set(points.map((p) => p.id));
+  return stagesOf(
+    points,
+    intervalSpans(intervals.filter((i) => byId.has(i.resultId))),
+    grid,
+    slots,
+    percentiles,
+  );
+}
+
+/** The stages view from merged slots (kept or just built) and the points' spans. */
+export function stagesOf(
+  points: GeneratorPoint[],
+  spans: IntervalSpans,
+  grid: SlotGrid,
+  slots: Slot[],
+  percentiles: number[],
+): LoadStages {
+  const { intervalMs, unit } = grid;
+  const series: LoadSeriesSlot[] = slots.map((s) => ({
+    startMs: s.startMs,
+    durationMs: s.durationMs,
+    requests: s.requests,
+    errors: s.errors,
+    rps: s.durationMs > 0 ? s.requests / (s.durationMs / 1000) : 0,
+    errorRate: s.errors === null || s.requests === 0 ? null : s.errors / s.requests,
+    percentiles: slotPercentiles(s, percentiles),
+    generators: s.generators,
+  }));
 
   const withIntervals = points.filter((p) => spans.has(p.id));
   const groups = new Map<string, GeneratorPoint[]>();

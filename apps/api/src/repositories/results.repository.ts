@@ -1,9 +1,27 @@
 // Load results in Postgres.
 import { type Db, tables } from '@meshbench/db';
-import type { LoadResult, ResultFormat } from '@meshbench/schema';
-import { and, asc, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
+import type { LoadResult, ResultFormat, StagePercentile } from '@meshbench/schema';
+import { and, asc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
+import { decodeHdr, encodePlain } from '../domain/hdr.ts';
+import {
+  addUpload,
+  buildSlots,
+  HdrMerger,
+  type IntervalSpans,
+  KEPT_SLOT_PERCENTILES,
+  type KeptSlots,
+  keptAnswers,
+  type Slot,
+  type SlotGrid,
+  slotGrid,
+  slotStart,
+  unitOf,
+} from '../domain/load-steps.ts';
+import { lockKey } from './events.repository.ts';
 
-const { loadResults, loadIntervals } = tables;
+const { loadResults, loadIntervals, loadSlots } = tables;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type SlotRow = typeof loadSlots.$inferSelect;
 export type LoadResultRow = typeof loadResults.$inferSelect;
 
 /** A step's point as the interval formats store it: its row, its generator, its histograms. */
@@ -59,6 +77,9 @@ export function resultsRepository(db: Db) {
     ): Promise<number> {
       if (points.length === 0) return 0;
       await db.transaction(async (tx) => {
+        // One upload at a time adds into a run's slots: none loses another's counts.
+        await lockSlots(tx, runId);
+        const earlier = await intervalCount(tx, runId);
         for (const p of points) {
           const [row] = await tx
             .insert(loadResults)
@@ -81,8 +102,63 @@ export function resultsRepository(db: Db) {
             );
           }
         }
+        await addToSlots(tx, runId, earlier, points);
       });
       return points.length;
+    },
+
+    /**
+     * A run's kept slots, if they hold every interval of the run (else null: the run's
+     * intervals predate them), with its points' spans.
+     */
+    async slotsOfRun(
+      runId: string,
+      percentiles: number[],
+    ): Promise<{ grid: SlotGrid; slots: Slot[]; spans: IntervalSpans } | null> {
+      // The histograms only when the kept percentiles do not answer.
+      const { hdr: _hdr, ...withoutHdr } = getTableColumns(loadSlots);
+      const columns = keptAnswers(percentiles)
+        ? { ...withoutHdr, hdr: sql<null>`null` }
+        : getTableColumns(loadSlots);
+      const [rows, spanRows] = await Promise.all([
+        db
+          .select(columns)
+          .from(loadSlots)
+          .where(eq(loadSlots.runId, runId))
+          .orderBy(asc(loadSlots.startMs)),
+        db
+          .select({
+            resultId: loadIntervals.resultId,
+            fromMs: sql<number>`min(${loadIntervals.startMs})`,
+            toMs: sql<number>`max(${loadIntervals.startMs} + ${loadIntervals.durationMs})`,
+            n: sql<number>`count(*)::int`,
+          })
+          .from(loadIntervals)
+          .where(eq(loadIntervals.runId, runId))
+          .groupBy(loadIntervals.resultId),
+      ]);
+      const merged = rows.reduce((n, r) => n + r.generators, 0);
+      const intervals = spanRows.reduce((n, r) => n + Number(r.n), 0);
+      const first = rows[0];
+      if (merged !== intervals || (first && rows.some((r) => !sameGrid(r, first)))) return null;
+      const spans: IntervalSpans = new Map(
+        spanRows.map((r) => [
+          Number(r.resultId),
+          { fromMs: Number(r.fromMs), toMs: Number(r.toMs) },
+        ]),
+      );
+      const grid: SlotGrid = first
+        ? { intervalMs: first.intervalMs, unit: unitOf({ hdrUnit: first.unit }) }
+        : { intervalMs: 0, unit: 'us' };
+      return { grid, slots: rows.map(slotOf), spans };
+    },
+
+    /** Rebuilds a run's slots from its intervals (ones kept before slots were). */
+    async rebuildSlots(runId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        await lockSlots(tx, runId);
+        await rebuildSlots(tx, runId);
+      });
     },
 
     /** The whole-step histograms of a run's points that have one (to merge generators). */
@@ -127,4 +203,181 @@ export function resultsRepository(db: Db) {
     },
   };
 }
+const sameGrid = (
+  a: Pick<SlotRow, 'intervalMs' | 'unit'>,
+  b: Pick<SlotRow, 'intervalMs' | 'unit'>,
+) => a.intervalMs === b.intervalMs && a.unit === b.unit;
+
+function lockSlots(tx: Tx, runId: string) {
+  return tx.execute(
+    sql`select pg_advisory_xact_lock(${String(lockKey(runId, 'slots', ''))}::int8)`,
+  );
+}
+
+async function intervalCount(tx: Tx, runId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(loadIntervals)
+    .where(eq(loadIntervals.runId, runId));
+  return Number(row?.n ?? 0);
+}
+
+const slotOf = (r: Omit<SlotRow, 'hdr'> & { hdr: unknown }): Slot => {
+  const unit = unitOf({ hdrUnit: r.unit });
+  return {
+    startMs: r.startMs,
+    durationMs: r.durationMs,
+    requests: Number(r.requests),
+    errors: r.errors === null ? null : Number(r.errors),
+    generators: r.generators,
+    merger: HdrMerger.of(unit, r.hdr === null ? null : decodeHdr(asBytes(r.hdr)), r.roundingMs),
+    kept: r.percentiles as StagePercentile[],
+  };
+};
+
+function slotRow(runId: string, grid: SlotGrid, s: Slot): SlotRow {
+  const counts = s.merger.counts;
+  if (!counts) throw new Error('a slot without a histogram');
+  const { min, max } = s.merger.range();
+  return {
+    runId,
+    startMs: s.startMs,
+    intervalMs: grid.intervalMs,
+    unit: grid.unit,
+    durationMs: s.durationMs,
+    requests: s.requests,
+    errors: s.errors,
+    generators: s.generators,
+    minMs: min,
+    maxMs: max,
+    roundingMs: s.merger.rounding,
+    percentiles: s.merger.percentiles(KEPT_SLOT_PERCENTILES),
+    hdr: asBuffer(encodePlain(counts)),
+  };
+}
+
+async function insertSlots(tx: Tx, rows: SlotRow[]) {
+  for (let i = 0; i < rows.length; i += 500) {
+    await tx
+      .insert(loadSlots)
+      .values(rows.slice(i, i + 500))
+      .onConflictDoUpdate({
+        target: [loadSlots.runId, loadSlots.startMs],
+        set: {
+          intervalMs: sql`excluded.interval_ms`,
+          unit: sql`excluded.unit`,
+          durationMs: sql`excluded.duration_ms`,
+          requests: sql`excluded.requests`,
+          errors: sql`excluded.errors`,
+          generators: sql`excluded.generators`,
+          minMs: sql`excluded.min_ms`,
+          maxMs: sql`excluded.max_ms`,
+          roundingMs: sql`excluded.rounding_ms`,
+          percentiles: sql`excluded.percentiles`,
+          hdr: sql`excluded.hdr`,
+        },
+      });
+  }
+}
+
+/** The run's grid now (every interval's length, every point's unit). */
+async function gridOf(tx: Tx, runId: string): Promise<SlotGrid> {
+  const lengths = await tx
+    .select({ durationMs: loadIntervals.durationMs, n: sql<number>`count(*)::int` })
+    .from(loadIntervals)
+    .where(eq(loadIntervals.runId, runId))
+    .groupBy(loadIntervals.durationMs);
+  const units = await tx
+    .select({ labels: loadResults.labels })
+    .from(loadResults)
+    .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
+  return slotGrid(
+    lengths.map((l) => ({ durationMs: l.durationMs, n: Number(l.n) })),
+    units,
+  );
+}
+
+/** An upload's intervals into the run's slots (under the run's slot lock). */
+async function addToSlots(
+  tx: Tx,
+  runId: string,
+  earlier: number,
+  points: IntervalPointInsert[],
+): Promise<void> {
+  const grid = await gridOf(tx, runId);
+  const [keptRow] = await tx
+    .select({
+      intervalMs: sql<number | null>`min(${loadSlots.intervalMs})`,
+      grids: sql<number>`count(distinct (${loadSlots.intervalMs}, ${loadSlots.unit}))::int`,
+      unit: sql<string | null>`min(${loadSlots.unit})`,
+      intervals: sql<number>`coalesce(sum(${loadSlots.generators}), 0)::int`,
+    })
+    .from(loadSlots)
+    .where(eq(loadSlots.runId, runId));
+  const kept: KeptSlots = {
+    grid:
+      keptRow?.intervalMs === null || keptRow?.intervalMs === undefined
+        ? null
+        : { intervalMs: Number(keptRow.intervalMs), unit: unitOf({ hdrUnit: keptRow.unit ?? '' }) },
+    intervals: Number(keptRow?.grids ?? 0) > 1 ? -1 : Number(keptRow?.intervals ?? 0),
+  };
+  const starts = [
+    ...new Set(
+      points.flatMap((p) => p.intervals.map((i) => slotStart(i.startMs, grid.intervalMs))),
+    ),
+  ];
+  const slots = new Map<number, Slot>();
+  for (let i = 0; i < starts.length; i += 1000) {
+    const rows = await tx
+      .select()
+      .from(loadSlots)
+      .where(
+        and(eq(loadSlots.runId, runId), inArray(loadSlots.startMs, starts.slice(i, i + 1000))),
+      );
+    for (const r of rows) slots.set(r.startMs, slotOf(r));
+  }
+  const changed = addUpload(
+    kept,
+    earlier,
+    grid,
+    slots,
+    points.map((p) => ({ labels: p.result.labels, intervals: p.intervals })),
+  );
+  if (changed === null) await rebuildSlots(tx, runId);
+  else
+    await insertSlots(
+      tx,
+      changed.map((s) => slotRow(runId, grid, s)),
+    );
+}
+
+/** Every slot of the run from its intervals, as the view would merge them on read. */
+async function rebuildSlots(tx: Tx, runId: string): Promise<void> {
+  const points = await tx
+    .select({ id: loadResults.id, labels: loadResults.labels })
+    .from(loadResults)
+    .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
+  const intervals = await tx
+    .select({
+      resultId: loadIntervals.resultId,
+      startMs: loadIntervals.startMs,
+      durationMs: loadIntervals.durationMs,
+      count: loadIntervals.count,
+      errors: loadIntervals.errors,
+      hdr: loadIntervals.hdr,
+    })
+    .from(loadIntervals)
+    .where(eq(loadIntervals.runId, runId))
+    .orderBy(asc(loadIntervals.startMs), asc(loadIntervals.resultId));
+  const { grid, slots } = buildSlots(
+    points,
+    intervals.map((r) => ({ ...r, count: Number(r.count), hdr: asBytes(r.hdr) })),
+  );
+  await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
+  await insertSlots(
+    tx,
+    slots.map((s) => slotRow(runId, grid, s)),
+  );
+}
+
 export type ResultsRepository = ReturnType<typeof resultsRepository>;

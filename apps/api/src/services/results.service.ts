@@ -13,6 +13,7 @@ import {
   type GeneratorPoint,
   HdrMerger,
   mergeSteps,
+  stagesOf,
   unitOf,
 } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -186,10 +187,16 @@ export function resultsService(deps: {
     /** A run's interval data over time: merged per slot, and one summary per step. */
     async stages(runRef: string, percentiles: number[]): Promise<LoadStages> {
       const run = await runOf(runRef);
-      const [rows, histograms, intervals] = await Promise.all([
+      // Slots are kept at ingest; a run whose intervals predate them has them built once.
+      let kept = await results.slotsOfRun(run.id, percentiles);
+      if (kept === null) {
+        await results.rebuildSlots(run.id);
+        kept = await results.slotsOfRun(run.id, percentiles);
+      }
+      if (kept?.slots.length === 0) return { intervalMs: 0, series: [], stages: [] };
+      const [rows, histograms] = await Promise.all([
         results.ofRun(run.id),
         results.histogramsOfRun(run.id),
-        results.intervalsOfRun(run.id),
       ]);
       const hdrOf = new Map(histograms.map((h) => [h.id, h.hdr]));
       const points = rows
@@ -200,7 +207,10 @@ export function resultsService(deps: {
             hdrOf.get(r.id) ?? null,
           ),
         );
-      return buildStages(points, intervals, percentiles);
+      // An upload landing between reading the slots and the spans: merged from the intervals.
+      if (kept === null)
+        return buildStages(points, await results.intervalsOfRun(run.id), percentiles);
+      return stagesOf(points, kept.spans, kept.grid, kept.slots, percentiles);
     },
   };
 }
