@@ -1,11 +1,12 @@
 // Every run's convergence curve on one chart, on a linear or log time axis.
-import type { CdfPoint, HistogramScale } from '@meshbench/schema';
-import { useMemo, useState } from 'react';
+import type { CdfPoint } from '@meshbench/schema';
+import { useMemo } from 'react';
 import { CdfOverlayChart } from '../../../charts/CdfOverlayChart.tsx';
 import { prepareCdfOverlay } from '../../../charts/prepare/cdf-overlay.ts';
 import { formatPercent } from '../../../charts/prepare/format.ts';
 import { AfterFirstPaint } from '../../../ui/AfterFirstPaint.tsx';
 import { ScaleToggle } from '../../../ui/ScaleToggle.tsx';
+import { useUrlScale } from '../../../ui/url-state.ts';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import { SeriesLegend } from './SeriesLegend.tsx';
 
@@ -20,7 +21,7 @@ export function CdfOverlayPanel({
   withinMs: number | undefined;
 }) {
   // Bodies under a second, tails of minutes: log shows both.
-  const [scale, setScale] = useState<HistogramScale>('log');
+  const [scale, setScale] = useUrlScale('compare-convergence', 'log');
   const overlay = useMemo(
     () =>
       prepareCdfOverlay(
