@@ -32,6 +32,7 @@ import {
   zoomDomain,
 } from '../../../charts/prepare/timeline.ts';
 import { TimelineChart, type TimelineMarker } from '../../../charts/TimelineChart.tsx';
+import { ChartTable } from '../../../ui/ChartTable.tsx';
 import { rangeText, readList, readRange, useUrlParam, withParam } from '../../../ui/url-state.ts';
 import { ScaleUpNumbers } from './ScaleUpNumbers.tsx';
 import '../timeline.css';
@@ -351,6 +352,29 @@ export function TimelineView({
                   testId="timeline-series-chart"
                   {...drag}
                   {...hover(key)}
+                />
+                <ChartTable
+                  testId="timeline-series-table"
+                  summary={`${lines.length === 1 ? first.name : `${first.name.replace(/ \{.*\}$/, '')} (${lines.length} series)`} as a table`}
+                  columns={[
+                    'time',
+                    ...lines.flatMap((l) => (l.band ? [l.label, `${l.label} min–max`] : [l.label])),
+                  ]}
+                  rows={rows.map((row) => ({
+                    key: String(row.t),
+                    cells: [
+                      formatOffset(row.t),
+                      ...lines.flatMap((l) => {
+                        const v = formatValue(row[l.key], first.unit);
+                        return l.band
+                          ? [
+                              v,
+                              `${formatValue(row[l.band.lo], first.unit)} – ${formatValue(row[l.band.hi], first.unit)}`,
+                            ]
+                          : [v];
+                      }),
+                    ],
+                  }))}
                 />
               </div>
             );
