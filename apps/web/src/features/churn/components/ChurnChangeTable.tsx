@@ -1,7 +1,6 @@
 // The per-change rows of a churn run, ordered by change time unless a column is clicked;
-// a row opens that change's propagation below.
+// a row opens that change's propagation below. The order is in the URL (`?churnSort=-p99`).
 import type { RunPropagation } from '@meshbench/schema';
-import { useState } from 'react';
 import {
   formatCount,
   formatDuration,
@@ -9,13 +8,19 @@ import {
   formatPercent,
   formatTimestamp,
 } from '../../../charts/prepare/format.ts';
+import { useUrlParam, withParam } from '../../../ui/url-state.ts';
 import {
   type ChurnSort,
   type ChurnSortKey,
-  DEFAULT_CHURN_SORT,
+  churnSortText,
   nextSort,
+  parseChurnSort,
   sortChurnRows,
 } from '../prepare/churn-table.ts';
+
+const readSort = (s: URLSearchParams) => parseChurnSort(s.get('churnSort'));
+const writeSort = (s: URLSearchParams, sort: ChurnSort) =>
+  withParam(s, 'churnSort', churnSortText(sort));
 
 export function ChurnChangeTable({
   data,
@@ -26,7 +31,7 @@ export function ChurnChangeTable({
   selected?: string | undefined;
   onSelect: (changeId: string) => void;
 }) {
-  const [sort, setSort] = useState<ChurnSort>(DEFAULT_CHURN_SORT);
+  const [sort, setSort] = useUrlParam(readSort, writeSort);
   const ps = data.changes.find((c) => c.percentiles.length > 0)?.percentiles.map((p) => p.p) ?? [];
   const rows = sortChurnRows(data.changes, sort);
   const header = (key: ChurnSortKey, label: string, num = true) => (

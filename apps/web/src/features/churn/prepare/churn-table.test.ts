@@ -1,6 +1,12 @@
 import type { ChurnChangeRow } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHURN_SORT, nextSort, sortChurnRows } from './churn-table.ts';
+import {
+  churnSortText,
+  DEFAULT_CHURN_SORT,
+  nextSort,
+  parseChurnSort,
+  sortChurnRows,
+} from './churn-table.ts';
 
 const row = (id: string, p99: number | null, count: number): ChurnChangeRow => ({
   id,
@@ -63,5 +69,20 @@ describe('nextSort', () => {
     expect(first).toEqual({ key: 'p99', descending: true });
     expect(nextSort(first, 'p99')).toEqual({ key: 'p99', descending: false });
     expect(nextSort(first, 'within')).toEqual({ key: 'within', descending: false });
+  });
+});
+
+describe('churn sort in the URL', () => {
+  it('reads ?churnSort= as written, descending with a leading minus', () => {
+    expect(parseChurnSort('-p99')).toEqual({ key: 'p99', descending: true });
+    expect(parseChurnSort('within')).toEqual({ key: 'within', descending: false });
+    expect(parseChurnSort('p99.9')).toEqual({ key: 'p99.9', descending: false });
+    for (const bad of [null, '', '-', 'size', 'p', '--max'])
+      expect(parseChurnSort(bad)).toEqual({ key: 'at', descending: false });
+  });
+  it('leaves the default out and writes the rest back as read', () => {
+    expect(churnSortText({ key: 'at', descending: false })).toBeNull();
+    expect(churnSortText({ key: 'at', descending: true })).toBe('-at');
+    expect(churnSortText({ key: 'max', descending: true })).toBe('-max');
   });
 });

@@ -36,3 +36,20 @@ export function nextSort(current: ChurnSort, key: ChurnSortKey): ChurnSort {
   if (current.key === key) return { key, descending: !current.descending };
   return { key, descending: key !== 'at' && key !== 'within' };
 }
+
+const SORT_KEY = /^(at|count|within|max|p\d+(\.\d+)?)$/;
+
+/** `?churnSort=` as a sort: `p99` ascending, `-p99` descending; the default when malformed. */
+export function parseChurnSort(text: string | null): ChurnSort {
+  if (text === null) return DEFAULT_CHURN_SORT;
+  const descending = text.startsWith('-');
+  const key = descending ? text.slice(1) : text;
+  return SORT_KEY.test(key) ? { key: key as ChurnSortKey, descending } : DEFAULT_CHURN_SORT;
+}
+
+/** A sort as `?churnSort=` writes it; null for the default (left out of the URL). */
+export function churnSortText(sort: ChurnSort): string | null {
+  if (sort.key === DEFAULT_CHURN_SORT.key && sort.descending === DEFAULT_CHURN_SORT.descending)
+    return null;
+  return `${sort.descending ? '-' : ''}${sort.key}`;
+}

@@ -1,11 +1,13 @@
 // Every run's convergence curve on one chart, on a linear or log time axis.
-import type { CdfPoint, HistogramScale } from '@meshbench/schema';
-import { useMemo, useState } from 'react';
+import type { CdfPoint } from '@meshbench/schema';
+import { useId, useMemo } from 'react';
 import { CdfOverlayChart } from '../../../charts/CdfOverlayChart.tsx';
 import { prepareCdfOverlay } from '../../../charts/prepare/cdf-overlay.ts';
-import { formatPercent } from '../../../charts/prepare/format.ts';
+import { formatDuration, formatPercent } from '../../../charts/prepare/format.ts';
 import { AfterFirstPaint } from '../../../ui/AfterFirstPaint.tsx';
+import { ChartTable } from '../../../ui/ChartTable.tsx';
 import { ScaleToggle } from '../../../ui/ScaleToggle.tsx';
+import { useUrlScale } from '../../../ui/url-state.ts';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import { SeriesLegend } from './SeriesLegend.tsx';
 
@@ -20,7 +22,7 @@ export function CdfOverlayPanel({
   withinMs: number | undefined;
 }) {
   // Bodies under a second, tails of minutes: log shows both.
-  const [scale, setScale] = useState<HistogramScale>('log');
+  const [scale, setScale] = useUrlScale('compare-convergence', 'log');
   const overlay = useMemo(
     () =>
       prepareCdfOverlay(
@@ -33,6 +35,8 @@ export function CdfOverlayPanel({
       ),
     [runs, cdfs, scale, withinMs],
   );
+  const tableId = useId();
+  const drawn = overlay ? runs.filter((r) => overlay.keys.includes(r.key)) : [];
   return (
     <div className="panel" data-testid="cdf-overlay-panel">
       <div className="panel-head">
@@ -42,7 +46,12 @@ export function CdfOverlayPanel({
         </div>
         <ScaleToggle name="compare-convergence" value={scale} onChange={setScale} />
       </div>
-      <div className="chart-box chart-box-tall" data-testid="cdf-overlay-chart" data-scale={scale}>
+      <div
+        className="chart-box chart-box-tall"
+        data-testid="cdf-overlay-chart"
+        data-scale={scale}
+        aria-describedby={overlay ? tableId : undefined}
+      >
         {overlay ? (
           <AfterFirstPaint>
             <CdfOverlayChart overlay={overlay} series={runs} />
@@ -59,6 +68,21 @@ export function CdfOverlayPanel({
             : 'no data'
         }
       />
+      {overlay && (
+        <ChartTable
+          id={tableId}
+          testId="cdf-overlay-table"
+          summary="Convergence as a table: share updated per run"
+          columns={['time', ...drawn.map((r) => r.label)]}
+          rows={overlay.rows.map((row) => ({
+            key: String(row.ms),
+            cells: [
+              formatDuration(row.ms),
+              ...drawn.map((r) => formatPercent((row[r.key] as number) / 100)),
+            ],
+          }))}
+        />
+      )}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // counts of every run on one chart, then one picked metric series the runs share, all on one
 // time axis, with the times to 50/90/100 % behind them. Shown when a run has a timeline.
 import type { Timeline } from '@meshbench/schema';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
 import { formatOffset, formatValue } from '../../../charts/prepare/timeline.ts';
 import {
@@ -16,6 +16,7 @@ import {
   seriesLines,
 } from '../../../charts/prepare/timeline-overlay.ts';
 import { TimelineOverlayChart } from '../../../charts/TimelineOverlayChart.tsx';
+import { useUrlParam, withParam } from '../../../ui/url-state.ts';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import { SeriesLegend } from './SeriesLegend.tsx';
 
@@ -118,6 +119,10 @@ function PhaseTable({ runs, timelines }: { runs: ComparedRun[]; timelines: (Time
   );
 }
 
+const readPicked = (s: URLSearchParams) => s.get('compareSeries');
+const writePicked = (s: URLSearchParams, name: string | null) =>
+  withParam(s, 'compareSeries', name);
+
 export function TimelineOverlayPanel({
   runs,
   timelines,
@@ -129,7 +134,8 @@ export function TimelineOverlayPanel({
   const settled = useMemo(() => timelines.map((t) => (drawable(t) ? t : null)), [timelines]);
   const phases = useMemo(() => comparedPhases(settled), [settled]);
   const series = useMemo(() => comparedSeries(settled), [settled]);
-  const [picked, setPicked] = useState<string | null>(null);
+  // In the URL (`?compareSeries=`), so a copied link draws the same series.
+  const [picked, setPicked] = useUrlParam(readPicked, writePicked);
   const shownName = series.some((s) => s.name === picked) ? picked : defaultSeries(series);
   const shown = series.find((s) => s.name === shownName);
   const keys = useMemo(() => runs.map((r) => r.key), [runs]);

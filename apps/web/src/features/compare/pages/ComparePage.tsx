@@ -1,11 +1,12 @@
 // `/compare?runs=a,b,c`: two to four runs side by side, the first as the baseline.
-import type { Change, ChangeList, HistogramScale, Run } from '@meshbench/schema';
-import { useMemo, useState } from 'react';
+import type { Change, ChangeList, Run } from '@meshbench/schema';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { changeTailUrl } from '../../../api/urls.ts';
 import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ShareButton } from '../../../ui/ShareButton.tsx';
+import { useUrlScale } from '../../../ui/url-state.ts';
 import { ChangeComparison } from '../components/ChangeComparison.tsx';
 import { ComparabilityWarning } from '../components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../components/DifferencesWarning.tsx';
@@ -42,7 +43,7 @@ function LiveChangeComparison({
   const summaries = useSummaries(runIds, pair.changes);
   const summaryData = summaries.map((q, i) => (pair.changes[i] === null ? null : q.data));
   const summariesIn = summaryData.every((s) => s !== undefined);
-  const [scale, setScale] = useState<HistogramScale>('log');
+  const [scale, setScale] = useUrlScale('compare-histogram', 'log');
   const linear = useLinearHistograms(
     runIds,
     pair.changes,

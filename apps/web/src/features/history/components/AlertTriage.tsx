@@ -1,36 +1,45 @@
 // Triage of a change point's alert on the History page: its state, and (with the write
 // token this browser keeps) acknowledge, dismiss with a reason, or open it again. The API
-// logs who did it by the token's name.
+// logs who did it by the token's name. A token typed here is kept only once the server has
+// accepted it (ui/write-token.ts), as the upload form does.
 import type { AlertState } from '@meshbench/schema';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiRequestError, meshbench } from '../../../api/client.ts';
-import { readWriteToken, saveWriteToken } from '../../../ui/write-token.ts';
+import { meshbench } from '../../../api/client.ts';
+import {
+  readWriteToken,
+  saveWriteToken,
+  tokenProblem,
+  userError,
+} from '../../../ui/write-token.ts';
 
 export function AlertTriage({ alert }: { alert: { id: string; state: AlertState } | null }) {
   const client = useQueryClient();
   const [dismissing, setDismissing] = useState(false);
   const [askToken, setAskToken] = useState(false);
+  // A token typed after a refusal; empty: the one this browser keeps.
+  const [token, setToken] = useState('');
   const update = useMutation({
     mutationFn: (body: { state: AlertState; reason?: string }) =>
       meshbench.projects.updateAlert(alert?.id ?? '', body, {
-        token: readWriteToken() || undefined,
+        token: token || readWriteToken() || undefined,
       }),
     onSuccess: () => {
+      // Accepted: now it may be kept.
+      if (token) saveWriteToken(token);
       setDismissing(false);
+      setAskToken(false);
+      setToken('');
       void client.invalidateQueries({ queryKey: ['history'] });
     },
     onError: (error) => {
-      if (error instanceof ApiRequestError && (error.status === 401 || error.status === 403))
-        setAskToken(true);
+      if (tokenProblem(error) !== null) setAskToken(true);
     },
   });
   if (!alert) return <span className="muted">—</span>;
   const dismiss = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const token = String(form.get('token') ?? '').trim();
-    if (token) saveWriteToken(token);
     update.mutate({ state: 'dismissed', reason: String(form.get('reason') ?? '').trim() });
   };
   return (
@@ -41,14 +50,6 @@ export function AlertTriage({ alert }: { alert: { id: string; state: AlertState 
       {dismissing ? (
         <form onSubmit={dismiss} className="alert-dismiss">
           <input name="reason" required placeholder="why dismiss?" aria-label="Reason to dismiss" />
-          {askToken && (
-            <input
-              name="token"
-              type="password"
-              placeholder="write token"
-              aria-label="Write token"
-            />
-          )}
           <button type="submit" className="button" disabled={update.isPending}>
             Dismiss
           </button>
@@ -79,11 +80,20 @@ export function AlertTriage({ alert }: { alert: { id: string; state: AlertState 
           )}
         </>
       )}
+      {askToken && (
+        <input
+          name="token"
+          type="password"
+          placeholder="write token"
+          aria-label="Write token"
+          value={token}
+          data-testid="alert-token"
+          onChange={(e) => setToken(e.currentTarget.value.trim())}
+        />
+      )}
       {update.isError && (
-        <span className="error-text">
-          {askToken
-            ? 'a write token of the project is needed: give it and retry'
-            : update.error.message}
+        <span className="error-text" data-testid="alert-error">
+          {userError(update.error, 'triage this alert')}
         </span>
       )}
     </div>

@@ -36,6 +36,9 @@ import '../history.css';
 
 const FIELDS = ['benchmark', 'scenario', 'branch', 'mesh', 'connections', 'targetRps'] as const;
 
+/** Each mesh's line its own pattern, so the legend tells them apart without colour. */
+const MESH_DASHES = ['', '8 4', '2 3', '12 3 2 3'] as const;
+
 export function HistoryPage() {
   const [params, setParams] = useSearchParams();
   const field = (f: (typeof FIELDS)[number]) => params.get(f) || undefined;
@@ -263,15 +266,23 @@ export function HistoryPage() {
                     x={x(m)}
                     stroke={meshColor(m.mesh)}
                     strokeDasharray="4 3"
-                    label={{ value: m.change, position: 'top', fontSize: 12 }}
+                    // Named, not only coloured: which mesh's series changed.
+                    label={{
+                      value: meshes.length > 1 && m.mesh ? `${m.mesh} ${m.change}` : m.change,
+                      position: 'top',
+                      fontSize: 12,
+                    }}
                   />
                 ))}
-                {meshes.map((m) => (
+                {meshes.map((m, i) => (
                   <Line
                     key={m}
                     dataKey={`m:${m}`}
                     name={m}
                     stroke={meshColor(m)}
+                    // A dash of its own beside the colour, shown in the legend with the name.
+                    strokeDasharray={MESH_DASHES[i % MESH_DASHES.length]}
+                    legendType="plainline"
                     connectNulls
                     isAnimationActive={false}
                     dot

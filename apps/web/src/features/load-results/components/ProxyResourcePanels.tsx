@@ -1,7 +1,8 @@
 // (c) Proxy CPU (cores) and memory (MiB) against the request rate, client and server side,
 // from the points that measured them (e.g. Istio's perf CSV): the peak (what the Istio guide
-// quotes) or the mean, the table holding both.
-import { useMemo, useState } from 'react';
+// quotes) or the mean, the table holding both; the statistic picked is in the URL
+// (`?cpuStat=mean`, `?memoryStat=max`).
+import { useCallback, useMemo } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
 import { formatCores, formatMiB, formatRpsCell } from '../../../charts/prepare/load-format.ts';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../../charts/prepare/load-proxy-resources.ts';
 import { asRuns, formatRps, type LoadResultsInput } from '../../../charts/prepare/load-results.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
+import { useUrlParam, withParam } from '../../../ui/url-state.ts';
 import { LoadPanel } from './LoadPanel.tsx';
 import { rpsLabel } from './panel-props.ts';
 import { SeriesKey } from './SeriesKey.tsx';
@@ -40,7 +42,17 @@ function rowCells(r: ResourceRow, overlay: boolean, metric: Metric) {
 
 function ResourcePanel({ data, metric }: { data: LoadResultsInput; metric: Metric }) {
   const runs = useMemo(() => asRuns(data), [data]);
-  const [choice, setChoice] = useState<ResourceStat | null>(null);
+  const key = `${metric}Stat`;
+  const [choice, setChoice] = useUrlParam(
+    useCallback(
+      (s: URLSearchParams): ResourceStat | null => {
+        const v = s.get(key);
+        return v === 'max' || v === 'mean' ? v : null;
+      },
+      [key],
+    ),
+    useCallback((s: URLSearchParams, v: ResourceStat | null) => withParam(s, key, v), [key]),
+  );
   const hasMax = useMemo(() => prepareProxyResources(runs, 'max').hasMax[metric], [runs, metric]);
   // The peak when the points report one (the seed quotes the maximum), else the mean.
   const stat: ResourceStat = choice ?? (hasMax ? 'max' : 'mean');

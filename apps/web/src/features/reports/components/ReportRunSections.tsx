@@ -1,10 +1,11 @@
 // One run of a report, as its run page shows it, drawn from the frozen snapshot with the run
 // page's views: its facts, then per change the percentile table, histogram, convergence curve
 // and tail causes.
-import type { HistogramScale, ReportRun } from '@meshbench/schema';
-import { useMemo, useState } from 'react';
+import type { ReportRun } from '@meshbench/schema';
+import { useMemo } from 'react';
 import { formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
+import { useUrlScale } from '../../../ui/url-state.ts';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { TailSharesPanel } from '../../compare/components/TailSharesPanel.tsx';
 import type { ComparedRun } from '../../compare/prepare/compared-runs.ts';
@@ -20,7 +21,7 @@ type FrozenChange = ReportRun['changes'][number];
 function FrozenChangeSection({ change, run }: { change: FrozenChange; run: ComparedRun }) {
   const p = change.linear;
   // The snapshot's linear bins run to P99: with a long tail, the log view says more.
-  const [hScale, setHScale] = useState<HistogramScale>('log');
+  const [hScale, setHScale] = useUrlScale('report-histogram', 'log');
   const histogram = useMemo(() => {
     const h = hScale === 'log' ? change.log : change.linear;
     // The run page's default lines; the frozen response says its own threshold.

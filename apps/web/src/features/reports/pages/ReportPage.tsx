@@ -1,12 +1,13 @@
 // `/r/:slug`: a shared report, drawn only from its frozen snapshot (one request, no other
 // API call), so it reads the same for anyone with the link, whenever they open it.
-import type { HistogramScale, Report } from '@meshbench/schema';
-import { useMemo, useState } from 'react';
+import type { Report } from '@meshbench/schema';
+import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError } from '../../../api/client.ts';
 import { formatTimestamp } from '../../../charts/prepare/format.ts';
 import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { useUrlScale } from '../../../ui/url-state.ts';
 import { ChangeComparison } from '../../compare/components/ChangeComparison.tsx';
 import { ComparabilityWarning } from '../../compare/components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../../compare/components/DifferencesWarning.tsx';
@@ -30,7 +31,7 @@ function FrozenChangeComparison({
 }) {
   // The snapshot holds linear bins to each run's P99 and log bins over everything: with long
   // tails the log view is the one that shows both body and tail.
-  const [scale, setScale] = useState<HistogramScale>('log');
+  const [scale, setScale] = useUrlScale('compare-histogram', 'log');
   return (
     <ChangeComparison
       runs={runs}

@@ -1,12 +1,13 @@
 // A change's convergence curve: the share of expected proxies updated over time since the
 // change. A view: the run page's change sections and a report's frozen ones.
-import type { HistogramScale, Propagation } from '@meshbench/schema';
-import { type ReactNode, useMemo, useState } from 'react';
+import type { Propagation } from '@meshbench/schema';
+import { type ReactNode, useMemo } from 'react';
 import { ConvergenceChart } from '../../../charts/ConvergenceChart.tsx';
 import { prepareCdf } from '../../../charts/prepare/cdf.ts';
 import { formatCount, formatPercent } from '../../../charts/prepare/format.ts';
 import { AfterFirstPaint } from '../../../ui/AfterFirstPaint.tsx';
 import { ScaleToggle } from '../../../ui/ScaleToggle.tsx';
+import { useUrlScale } from '../../../ui/url-state.ts';
 
 export function ConvergenceView({
   summary,
@@ -19,7 +20,7 @@ export function ConvergenceView({
 }: {
   summary: Pick<Propagation, 'cdf' | 'withinMs' | 'expected'>;
   color: string;
-  /** The scale toggle's name, unique on the page. */
+  /** The scale toggle's name, unique on the page; its scale is `?<name>Scale=` (see url-state). */
   name: string;
   testIds: { panel?: string; chart: string };
   /** Drawn a frame after the numbers around it (see AfterFirstPaint). */
@@ -30,7 +31,7 @@ export function ConvergenceView({
   children?: ReactNode;
 }) {
   // The tail runs to minutes while the body is under a second: log shows both.
-  const [scale, setScale] = useState<HistogramScale>('log');
+  const [scale, setScale] = useUrlScale(name, 'log');
   const cdf = useMemo(
     () => prepareCdf(summary.cdf, scale, summary.withinMs),
     [summary.cdf, summary.withinMs, scale],

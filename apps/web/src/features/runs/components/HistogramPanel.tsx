@@ -1,11 +1,12 @@
 // The run page's latency histogram of one change: fetches the bins for the scale picked and
 // hands them to HistogramView, with the percentiles and threshold the URL marks.
-import type { HistogramScale, Propagation } from '@meshbench/schema';
-import { useMemo, useState } from 'react';
+import type { Propagation } from '@meshbench/schema';
+import { useMemo } from 'react';
 import { propagationUrl } from '../../../api/urls.ts';
 import { formatCount, formatDurationMs } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { useUrlScale } from '../../../ui/url-state.ts';
 import type { PropagationOptions } from '../hooks/propagation-options.ts';
 import {
   FIRST_HISTOGRAM_SCALE,
@@ -29,7 +30,7 @@ export function HistogramPanel({
   options: PropagationOptions;
   onOptions: (options: PropagationOptions) => void;
 }) {
-  const [scale, setScale] = useState<HistogramScale>(FIRST_HISTOGRAM_SCALE);
+  const [scale, setScale] = useUrlScale('histogram', FIRST_HISTOGRAM_SCALE);
   const params = histogramParams(summary, scale, options);
   const query = usePropagationHistogram(runId, summary.change.id, params);
   const histogram = useMemo(

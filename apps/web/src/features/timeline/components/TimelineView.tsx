@@ -2,8 +2,10 @@
 // the pending count, the placement rate, the picked metric series below on the same
 // (zoomable) time axis with their min/max bands, markers at 50/90/99/100 % joined, and the
 // numbers the benchmarks quote beside them. A view: TimelineSection fetches the timeline.
+// The picked series (`?series=id&series=id`, `?series=` for none) and the zoom
+// (`?zoom=from-to`, ms since the start) are in the URL, so a copied link shows the same view.
 import type { Timeline } from '@meshbench/schema';
-import { type ReactNode, useId, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useId, useMemo, useState } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
 import {
   axisTitle,
@@ -30,6 +32,8 @@ import {
   zoomDomain,
 } from '../../../charts/prepare/timeline.ts';
 import { TimelineChart, type TimelineMarker } from '../../../charts/TimelineChart.tsx';
+import { ChartTable } from '../../../ui/ChartTable.tsx';
+import { rangeText, readList, readRange, useUrlParam, withParam } from '../../../ui/url-state.ts';
 import { ScaleUpNumbers } from './ScaleUpNumbers.tsx';
 import '../timeline.css';
 
@@ -44,6 +48,13 @@ function defaultPicks(t: Timeline): string[] {
   const wanted = t.series.filter((s) => names.slice(0, 3).includes(s.name));
   return (wanted.length > 0 ? wanted : t.series.slice(0, 2)).map((s) => s.id);
 }
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
+
+const readZoom = (s: URLSearchParams) => readRange(s, 'zoom');
+const writeZoom = (s: URLSearchParams, zoom: { from: number; to: number } | null) =>
+  withParam(s, 'zoom', zoom && rangeText(zoom));
 
 function PhaseTable({ t }: { t: Timeline }) {
   return (
@@ -97,8 +108,16 @@ export function TimelineView({
   /** Under the metric series: their distributions over the run. */
   seriesStats?: ReactNode;
 }) {
-  const [picked, setPicked] = useState<string[]>(() => defaultPicks(t));
-  const [zoom, setZoom] = useState<{ from: number; to: number } | null>(null);
+  const defaults = useMemo(() => defaultPicks(t), [t]);
+  const [picked, setPicked] = useUrlParam(
+    useCallback((s: URLSearchParams) => readList(s, 'series') ?? defaults, [defaults]),
+    useCallback(
+      (s: URLSearchParams, ids: string[]) =>
+        withParam(s, 'series', sameSet(ids, defaults) ? null : ids),
+      [defaults],
+    ),
+  );
+  const [zoom, setZoom] = useUrlParam(readZoom, writeZoom);
   const [dragging, setDragging] = useState<{ from: number; to: number } | null>(null);
   const [hovered, setHovered] = useState<string | null>(null);
   const hover = (key: string) => ({
@@ -294,8 +313,8 @@ export function TimelineView({
                   type="checkbox"
                   checked={picked.includes(s.id)}
                   onChange={(e) =>
-                    setPicked((p) =>
-                      e.target.checked ? [...p, s.id] : p.filter((id) => id !== s.id),
+                    setPicked(
+                      e.target.checked ? [...picked, s.id] : picked.filter((id) => id !== s.id),
                     )
                   }
                 />{' '}
@@ -332,6 +351,29 @@ export function TimelineView({
                   testId="timeline-series-chart"
                   {...drag}
                   {...hover(key)}
+                />
+                <ChartTable
+                  testId="timeline-series-table"
+                  summary={`${lines.length === 1 ? first.name : `${first.name.replace(/ \{.*\}$/, '')} (${lines.length} series)`} as a table`}
+                  columns={[
+                    'time',
+                    ...lines.flatMap((l) => (l.band ? [l.label, `${l.label} min–max`] : [l.label])),
+                  ]}
+                  rows={rows.map((row) => ({
+                    key: String(row.t),
+                    cells: [
+                      formatOffset(row.t),
+                      ...lines.flatMap((l) => {
+                        const v = formatValue(row[l.key], first.unit);
+                        return l.band
+                          ? [
+                              v,
+                              `${formatValue(row[l.band.lo], first.unit)} – ${formatValue(row[l.band.hi], first.unit)}`,
+                            ]
+                          : [v];
+                      }),
+                    ],
+                  }))}
                 />
               </div>
             );
