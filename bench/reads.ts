@@ -67,10 +67,11 @@ async function mix(url: string): Promise<string[]> {
     '/api/v1/runs?limit=100&sort=-startedAt&label=source:demo',
     schema.runList,
   );
-  const propagation = runs.filter((r) => r.changes > 0);
+  // The three meshes' endpoint change (one change id in each), as the compare page reads it.
+  const propagation = runs.filter((r) => r.changes > 0 && r.scenario === 'endpoint-propagation');
   const prop = propagation[0];
   const dataPlane = runs.find((r) => r.benchmark === 'data-plane');
-  const scaleUp = runs.find((r) => r.changes === 0 && r.benchmark !== 'data-plane');
+  const scaleUp = runs.find((r) => r.scenario === 'scale-up' && r.benchmark === 'global-scale');
   if (!prop || !dataPlane || !scaleUp || propagation.length < 3) {
     throw new Error('the demo dataset is not complete');
   }
