@@ -117,7 +117,8 @@ export const paths = {
   report: (slug: string) => `/reports/${enc(slug)}`,
   runs: (q: RunListQuery = {}) => `/runs${queryString(q)}`,
   runFacets: () => '/runs/facets',
-  runHeadlines: (ids: readonly string[]) => `/runs/headlines${queryString({ ids: ids.join(',') })}`,
+  runHeadlines: (ids: readonly string[]) =>
+    `/runs/headlines${queryString({ ids: [ids].flat().join(',') })}`,
   run: (runId: string) => `/runs/${enc(runId)}`,
   changes: (runId: string) => `/runs/${enc(runId)}/changes`,
   runPropagation: (runId: string, q: RunPropagationQuery = {}) =>
