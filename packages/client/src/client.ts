@@ -28,8 +28,10 @@ import {
   loadStages,
   type pointsQuery,
   project,
+  projectDetection,
   propagation,
   type propagationQuery,
+  type putDetectionBody,
   report,
   run,
   runClocks,
@@ -108,6 +110,7 @@ export const paths = {
   projects: () => '/projects',
   projectTokens: (projectId: string) => `/projects/${enc(projectId)}/tokens`,
   projectThresholds: (projectId: string) => `/projects/${enc(projectId)}/thresholds`,
+  projectDetection: (projectId: string) => `/projects/${enc(projectId)}/detection`,
   token: (tokenId: string) => `/tokens/${enc(tokenId)}`,
   threshold: (thresholdId: string) => `/thresholds/${enc(thresholdId)}`,
   projectAlerts: (projectId: string, q: { state?: string } = {}) =>
@@ -229,6 +232,21 @@ export function createClient(transport: Transport) {
         ),
       revokeToken: (tokenId: string, opts?: CallOptions) =>
         call('DELETE', '/tokens/{id}', paths.token(tokenId), nothing, opts),
+      detection: (projectId: string, opts?: CallOptions) =>
+        get('/projects/{id}/detection', paths.projectDetection(projectId), projectDetection, opts),
+      setDetection: (
+        projectId: string,
+        body: z.input<typeof putDetectionBody>,
+        opts?: CallOptions,
+      ) =>
+        call(
+          'PUT',
+          '/projects/{id}/detection',
+          paths.projectDetection(projectId),
+          projectDetection,
+          opts,
+          json(body),
+        ),
       thresholds: (projectId: string, opts?: CallOptions) =>
         get(
           '/projects/{id}/thresholds',
