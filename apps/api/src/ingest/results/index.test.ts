@@ -17,18 +17,34 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
 ];
 
 describe('decodeResults', () => {
-  it('covers every format but the interval ones (hdr-log.decoder.test.ts)', async () => {
+  it('covers every format but the HdrHistogram log (hdr-log.decoder.test.ts)', async () => {
     expect(SAMPLES.map(([f]) => f).sort()).toEqual(
-      resultFormats.filter((f) => !INTERVAL_FORMATS.has(f)).sort(),
+      resultFormats.filter((f) => f !== 'hdr-log').sort(),
     );
   });
 
-  it.each(SAMPLES)(
+  it.each(SAMPLES.filter(([f]) => !INTERVAL_FORMATS.has(f)))(
     'decodes %s through decodeResultFile as decodeResults does',
     async (_f, text) => {
       const { intervals, ...rest } = await decodeResultFile(text, 'auto', {});
       expect(intervals).toBe(false);
       expect(rest).toEqual(await decodeResults(text, 'auto'));
+    },
+  );
+
+  it.each(SAMPLES.filter(([f]) => INTERVAL_FORMATS.has(f)))(
+    'decodes %s through decodeResultFile as interval results, a step per point decodeResults gives',
+    async (format, text, count) => {
+      const decoded = await decodeResultFile(text, 'auto', {});
+      expect(decoded).toMatchObject({ intervals: true, format });
+      expect(decoded.results).toHaveLength(count);
+      const points = (await decodeResults(text, 'auto')).results;
+      if (!decoded.intervals) return;
+      for (const [i, r] of decoded.results.entries()) {
+        expect(r.mode).toBe(points[i]?.mode);
+        const requests = r.intervals.reduce((n, x) => n + x.count, 0);
+        expect(requests).toBeLessThanOrEqual(points[i]?.requests ?? 0);
+      }
     },
   );
 
