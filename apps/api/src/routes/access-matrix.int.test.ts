@@ -174,6 +174,13 @@ const ROWS: Record<string, Row> = {
     }),
     expect: runScoped(201),
   },
+  'PUT /api/v1/projects/{id}/detection': {
+    call: async (f) => ({
+      path: `/api/v1/projects/${f.own.id}/detection`,
+      init: json('PUT', { maxPValue: 0.01 }),
+    }),
+    expect: runScoped(200),
+  },
   'DELETE /api/v1/thresholds/{id}': {
     call: async (f) => {
       const t = await f.admin(
