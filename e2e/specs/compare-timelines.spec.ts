@@ -22,6 +22,8 @@ const artifact = (name: string) => new URL(name, artifacts).pathname;
 /** The points the compare page asks for, so the tooltips can be checked point by point. */
 const POINTS = 400;
 const CONSUL = 'rgb(202, 33, 113)';
+/** A second Consul run: the mesh's darker shade (charts/prepare/mesh-colors.ts, #7d1145). */
+const CONSUL_SECOND = 'rgb(125, 17, 69)';
 
 /** A held value at t: a count holds from 0, a series only between its own points. */
 function heldAt(
@@ -126,13 +128,14 @@ test.describe('aligned timelines on the compare page', () => {
     );
     expect(joined100[1]).toBeLessThan(joined100[0] as number);
 
-    // One chart per phase, two lines each: consul's colour, the second run dashed.
+    // One chart per phase, two lines each: consul's colour, the second run in its darker
+    // shade and dashed.
     const charts = section.getByTestId('compare-phase-chart');
     await expect(charts).toHaveCount(phases.length);
     const lines = charts.first().locator('path.recharts-line-curve');
     await expect(lines).toHaveCount(2);
     await expect(lines.nth(0)).toHaveCSS('stroke', CONSUL);
-    await expect(lines.nth(1)).toHaveCSS('stroke', CONSUL);
+    await expect(lines.nth(1)).toHaveCSS('stroke', CONSUL_SECOND);
     expect(await lines.nth(0).getAttribute('stroke-dasharray')).toBeNull();
     expect(await lines.nth(1).getAttribute('stroke-dasharray')).toBe('6 3');
 
