@@ -25,7 +25,7 @@ async function settle(page: Page, path: string) {
 }
 
 // Runs in the page: elements past the right edge that no sideways-scrolling box holds, and
-// pairs of tick labels on one axis whose boxes overlap.
+// pairs of tick labels on one axis whose boxes overlap or touch.
 const MEASURE = `(() => {
   const width = document.documentElement.clientWidth;
   const scrolls = (el) => {
@@ -42,13 +42,15 @@ const MEASURE = `(() => {
     const cls = typeof el.className === 'string' ? el.className : '';
     wide.push(el.tagName.toLowerCase() + (cls ? '.' + cls.split(' ').join('.') : '') + ' ' + Math.round(r.right) + 'px');
   }
+  // Labels side by side need a space between them: "1 ms10 ms" touches without overlapping.
+  const GAP = 3;
   const overlaps = [];
   for (const axis of document.querySelectorAll('.recharts-cartesian-axis-ticks')) {
     const boxes = [...axis.querySelectorAll('text')].map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() })).filter((b) => b.r.width > 0);
     for (let i = 1; i < boxes.length; i++) {
       for (let j = 0; j < i; j++) {
         const a = boxes[i].r, b = boxes[j].r;
-        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps.push(boxes[j].text + ' / ' + boxes[i].text);
+        if (a.left < b.right + GAP && b.left < a.right + GAP && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps.push(boxes[j].text + ' / ' + boxes[i].text);
       }
     }
   }

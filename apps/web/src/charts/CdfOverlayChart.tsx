@@ -10,6 +10,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { fitTicks } from './prepare/axis.ts';
 import type { OverlayRow, PreparedCdfOverlay } from './prepare/cdf-overlay.ts';
 import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
 import type { SeriesStyle } from './prepare/series-style.ts';
@@ -22,6 +23,7 @@ import {
   PANEL_MARGIN,
   percentTick,
 } from './theme.ts';
+import { usePlotWidth } from './use-plot-width.ts';
 
 export interface OverlaySeries {
   key: string;
@@ -59,9 +61,10 @@ export function CdfOverlayChart({
   series: OverlaySeries[];
   height?: number;
 }) {
+  const [plotWidth, onResize] = usePlotWidth(PANEL_MARGIN, 52);
   const drawn = series.filter((s) => overlay.keys.includes(s.key));
   return (
-    <ResponsiveContainer width="100%" height={height}>
+    <ResponsiveContainer width="100%" height={height} onResize={onResize}>
       <LineChart data={overlay.rows} margin={PANEL_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} />
         <XAxis
@@ -70,7 +73,7 @@ export function CdfOverlayChart({
           type="number"
           scale={overlay.scale}
           domain={overlay.domain}
-          ticks={overlay.ticks}
+          ticks={fitTicks(overlay.ticks, plotWidth, formatDuration)}
           tickFormatter={formatDuration}
           allowDataOverflow
           tick={AXIS_TICK}

@@ -10,6 +10,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { fitTicks } from './prepare/axis.ts';
 import type { ConvergencePoint, PreparedCdf } from './prepare/cdf.ts';
 import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
 import {
@@ -21,6 +22,7 @@ import {
   PANEL_MARGIN,
   percentTick,
 } from './theme.ts';
+import { usePlotWidth } from './use-plot-width.ts';
 
 function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
   const point = payload?.[0]?.payload as ConvergencePoint | undefined;
@@ -42,8 +44,9 @@ export function ConvergenceChart({
   color: string;
   height?: number;
 }) {
+  const [plotWidth, onResize] = usePlotWidth(PANEL_MARGIN, 52);
   return (
-    <ResponsiveContainer width="100%" height={height}>
+    <ResponsiveContainer width="100%" height={height} onResize={onResize}>
       <LineChart data={cdf.points} margin={PANEL_MARGIN}>
         <CartesianGrid stroke={GRID_STROKE} />
         <XAxis
@@ -52,7 +55,7 @@ export function ConvergenceChart({
           type="number"
           scale={cdf.scale}
           domain={cdf.domain}
-          ticks={cdf.ticks}
+          ticks={fitTicks(cdf.ticks, plotWidth, formatDuration)}
           tickFormatter={formatDuration}
           allowDataOverflow
           tick={AXIS_TICK}

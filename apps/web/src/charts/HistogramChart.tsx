@@ -11,6 +11,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { fitTicks } from './prepare/axis.ts';
 import { formatCount, formatDuration } from './prepare/format.ts';
 import type { HistogramBar, PreparedHistogram } from './prepare/histogram.ts';
 import {
@@ -24,6 +25,7 @@ import {
   PERCENTILE_LINE,
   percentileLabel,
 } from './theme.ts';
+import { usePlotWidth } from './use-plot-width.ts';
 
 // Room above the bars for the percentile labels.
 const MARGIN = { ...PANEL_MARGIN, top: 18 };
@@ -39,6 +41,23 @@ function BinTooltip({ active, payload }: Partial<TooltipContentProps<number, str
   );
 }
 
+/**
+ * A bar's width in px: one bin's share of the plot, less a 1 px gap where a bin has room for
+ * it, and never under 1.5 px. Left to itself recharts draws bars of a fraction of a pixel on
+ * a narrow chart (small multiples, a printed page), which print as a faint haze.
+ */
+function barWidth(histogram: PreparedHistogram, plotWidth: number | null): number | undefined {
+  const bar = histogram.bars[0];
+  if (plotWidth === null || !bar) return undefined;
+  const f = histogram.scale === 'log' ? Math.log10 : (x: number) => x;
+  const [from, to] = histogram.domain;
+  const span = f(to) - f(from);
+  const lower = histogram.scale === 'log' ? Math.max(bar.fromMs, from) : bar.fromMs;
+  if (!(span > 0) || !(lower > 0 || histogram.scale !== 'log')) return undefined;
+  const binPx = (plotWidth * (f(bar.toMs) - f(lower))) / span;
+  return Math.max(binPx > 4 ? binPx - 1 : binPx, 1.5);
+}
+
 export function HistogramChart({
   histogram,
   color,
@@ -51,9 +70,16 @@ export function HistogramChart({
   /** What the time axis measures. */
   axisTitle?: string;
 }) {
+  const [plotWidth, onResize] = usePlotWidth(MARGIN, 52);
+  const barSize = barWidth(histogram, plotWidth);
   return (
-    <ResponsiveContainer width="100%" height={height}>
-      <BarChart data={histogram.bars} margin={MARGIN} barCategoryGap={1}>
+    <ResponsiveContainer width="100%" height={height} onResize={onResize}>
+      <BarChart
+        data={histogram.bars}
+        margin={MARGIN}
+        barCategoryGap={1}
+        {...(barSize !== undefined ? { barSize } : {})}
+      >
         <CartesianGrid vertical={false} stroke={GRID_STROKE} />
         <XAxis
           interval={0}
@@ -61,7 +87,7 @@ export function HistogramChart({
           type="number"
           scale={histogram.scale}
           domain={histogram.domain}
-          ticks={histogram.ticks}
+          ticks={fitTicks(histogram.ticks, plotWidth, formatDuration)}
           tickFormatter={formatDuration}
           allowDataOverflow
           tick={AXIS_TICK}

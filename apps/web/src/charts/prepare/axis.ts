@@ -56,3 +56,28 @@ export function logTicks(from: number, to: number): number[] {
   }
   return ticks;
 }
+
+/** About how wide a tick label of `chars` characters is at the axes' 12 px type, in px. */
+const TICK_CHAR_PX = 7;
+/** The least space between two tick labels, in px. */
+const TICK_GAP_PX = 10;
+
+/**
+ * The ticks whose labels fit side by side on an axis `widthPx` wide: every k-th one, k the
+ * smallest that leaves room for the widest label, so that narrow charts (small multiples, a
+ * printed page) keep evenly spaced labels instead of overlapping ones. The positions are
+ * taken as evenly spread, as decades on a log axis and steps on a linear one are.
+ * Null width (not measured yet): all ticks.
+ */
+export function fitTicks(
+  ticks: number[],
+  widthPx: number | null,
+  label: (tick: number) => string,
+): number[] {
+  if (widthPx === null || ticks.length < 3) return ticks;
+  const widest = Math.max(...ticks.map((t) => label(t).length)) * TICK_CHAR_PX + TICK_GAP_PX;
+  const slot = widthPx / (ticks.length - 1);
+  const every = Math.ceil(widest / Math.max(slot, 1));
+  if (every <= 1) return ticks;
+  return ticks.filter((_, i) => i % every === 0);
+}
