@@ -10,7 +10,6 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { fitTicks } from './prepare/axis.ts';
 import type { OverlayRow, PreparedCdfOverlay } from './prepare/cdf-overlay.ts';
 import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
 import type { SeriesStyle } from './prepare/series-style.ts';
@@ -23,7 +22,7 @@ import {
   PANEL_MARGIN,
   percentTick,
 } from './theme.ts';
-import { usePlotWidth } from './use-plot-width.ts';
+import { useFittedTicks } from './use-plot-width.ts';
 
 export interface OverlaySeries {
   key: string;
@@ -61,7 +60,7 @@ export function CdfOverlayChart({
   series: OverlaySeries[];
   height?: number;
 }) {
-  const [plotWidth, onResize] = usePlotWidth(PANEL_MARGIN, 52);
+  const [ticks, onResize] = useFittedTicks(overlay.ticks, formatDuration, PANEL_MARGIN, 52);
   const drawn = series.filter((s) => overlay.keys.includes(s.key));
   return (
     <ResponsiveContainer width="100%" height={height} onResize={onResize}>
@@ -73,7 +72,7 @@ export function CdfOverlayChart({
           type="number"
           scale={overlay.scale}
           domain={overlay.domain}
-          ticks={fitTicks(overlay.ticks, plotWidth, formatDuration)}
+          ticks={ticks}
           tickFormatter={formatDuration}
           allowDataOverflow
           tick={AXIS_TICK}

@@ -10,7 +10,6 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { fitTicks } from './prepare/axis.ts';
 import type { ConvergencePoint, PreparedCdf } from './prepare/cdf.ts';
 import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
 import {
@@ -22,7 +21,7 @@ import {
   PANEL_MARGIN,
   percentTick,
 } from './theme.ts';
-import { usePlotWidth } from './use-plot-width.ts';
+import { useFittedTicks } from './use-plot-width.ts';
 
 function PointTooltip({ active, payload }: Partial<TooltipContentProps<number, string>>) {
   const point = payload?.[0]?.payload as ConvergencePoint | undefined;
@@ -44,7 +43,7 @@ export function ConvergenceChart({
   color: string;
   height?: number;
 }) {
-  const [plotWidth, onResize] = usePlotWidth(PANEL_MARGIN, 52);
+  const [ticks, onResize] = useFittedTicks(cdf.ticks, formatDuration, PANEL_MARGIN, 52);
   return (
     <ResponsiveContainer width="100%" height={height} onResize={onResize}>
       <LineChart data={cdf.points} margin={PANEL_MARGIN}>
@@ -55,7 +54,7 @@ export function ConvergenceChart({
           type="number"
           scale={cdf.scale}
           domain={cdf.domain}
-          ticks={fitTicks(cdf.ticks, plotWidth, formatDuration)}
+          ticks={ticks}
           tickFormatter={formatDuration}
           allowDataOverflow
           tick={AXIS_TICK}

@@ -1,5 +1,6 @@
 // Draws a prepared latency histogram: bars on a linear or log time axis, with the marked
 // percentiles and the "within" threshold as vertical lines.
+import { useCallback } from 'react';
 import {
   Bar,
   BarChart,
@@ -11,7 +12,6 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { fitTicks } from './prepare/axis.ts';
 import { formatCount, formatDuration } from './prepare/format.ts';
 import type { HistogramBar, PreparedHistogram } from './prepare/histogram.ts';
 import {
@@ -25,7 +25,7 @@ import {
   PERCENTILE_LINE,
   percentileLabel,
 } from './theme.ts';
-import { usePlotWidth } from './use-plot-width.ts';
+import { useFittedTicks, usePlotMeasure } from './use-plot-width.ts';
 
 // Room above the bars for the percentile labels.
 const MARGIN = { ...PANEL_MARGIN, top: 18 };
@@ -42,20 +42,21 @@ function BinTooltip({ active, payload }: Partial<TooltipContentProps<number, str
 }
 
 /**
- * A bar's width in px: one bin's share of the plot, less a 1 px gap where a bin has room for
- * it, and never under 1.5 px. Left to itself recharts draws bars of a fraction of a pixel on
- * a narrow chart (small multiples, a printed page), which print as a faint haze.
+ * On a narrow chart (small multiples, a printed page), a bar's width in px: one bin's share
+ * of the plot less a 1 px gap where it has room, at least 1.5 px. Left to itself recharts
+ * draws bars of a fraction of a pixel there, which print as a faint haze. Undefined where a
+ * bin is 4 px or wider: recharts' own width is right.
  */
-function barWidth(histogram: PreparedHistogram, plotWidth: number | null): number | undefined {
+function narrowBarWidth(histogram: PreparedHistogram, plotWidth: number): number | undefined {
   const bar = histogram.bars[0];
-  if (plotWidth === null || !bar) return undefined;
+  if (!bar) return undefined;
   const f = histogram.scale === 'log' ? Math.log10 : (x: number) => x;
   const [from, to] = histogram.domain;
   const span = f(to) - f(from);
   const lower = histogram.scale === 'log' ? Math.max(bar.fromMs, from) : bar.fromMs;
-  if (!(span > 0) || !(lower > 0 || histogram.scale !== 'log')) return undefined;
+  if (!(span > 0) || (histogram.scale === 'log' && !(lower > 0))) return undefined;
   const binPx = (plotWidth * (f(bar.toMs) - f(lower))) / span;
-  return Math.max(binPx > 4 ? binPx - 1 : binPx, 1.5);
+  return binPx >= 4 ? undefined : Math.max(binPx, 1.5);
 }
 
 export function HistogramChart({
@@ -70,8 +71,16 @@ export function HistogramChart({
   /** What the time axis measures. */
   axisTitle?: string;
 }) {
-  const [plotWidth, onResize] = usePlotWidth(MARGIN, 52);
-  const barSize = barWidth(histogram, plotWidth);
+  const [ticks, fitTicks] = useFittedTicks(histogram.ticks, formatDuration, MARGIN, 52);
+  const measureBars = useCallback((w: number) => narrowBarWidth(histogram, w), [histogram]);
+  const [barSize, fitBars] = usePlotMeasure(undefined, measureBars, MARGIN, 52);
+  const onResize = useCallback(
+    (width: number) => {
+      fitTicks(width);
+      fitBars(width);
+    },
+    [fitTicks, fitBars],
+  );
   return (
     <ResponsiveContainer width="100%" height={height} onResize={onResize}>
       <BarChart
@@ -87,7 +96,7 @@ export function HistogramChart({
           type="number"
           scale={histogram.scale}
           domain={histogram.domain}
-          ticks={fitTicks(histogram.ticks, plotWidth, formatDuration)}
+          ticks={ticks}
           tickFormatter={formatDuration}
           allowDataOverflow
           tick={AXIS_TICK}

@@ -63,21 +63,23 @@ const TICK_CHAR_PX = 7;
 const TICK_GAP_PX = 10;
 
 /**
- * The ticks whose labels fit side by side on an axis `widthPx` wide: every k-th one, k the
- * smallest that leaves room for the widest label, so that narrow charts (small multiples, a
- * printed page) keep evenly spaced labels instead of overlapping ones. The positions are
- * taken as evenly spread, as decades on a log axis and steps on a linear one are.
- * Null width (not measured yet): all ticks.
+ * How many ticks apart the kept ticks are so that their labels fit side by side on an axis
+ * `widthPx` wide: the smallest k that leaves room for the widest label, so that narrow charts
+ * (small multiples, a printed page) keep evenly spaced labels instead of overlapping ones.
+ * The positions are taken as evenly spread, as decades on a log axis and steps on a linear
+ * one are. 1: every tick.
  */
-export function fitTicks(
+export function tickStep(
   ticks: number[],
-  widthPx: number | null,
+  widthPx: number,
   label: (tick: number) => string,
-): number[] {
-  if (widthPx === null || ticks.length < 3) return ticks;
+): number {
+  if (ticks.length < 3) return 1;
   const widest = Math.max(...ticks.map((t) => label(t).length)) * TICK_CHAR_PX + TICK_GAP_PX;
   const slot = widthPx / (ticks.length - 1);
-  const every = Math.ceil(widest / Math.max(slot, 1));
-  if (every <= 1) return ticks;
-  return ticks.filter((_, i) => i % every === 0);
+  return Math.max(Math.ceil(widest / Math.max(slot, 1)), 1);
 }
+
+/** Every `step`-th tick, from the first. */
+export const everyNth = (ticks: number[], step: number) =>
+  step <= 1 ? ticks : ticks.filter((_, i) => i % step === 0);
