@@ -54,10 +54,26 @@ export const loadResult = z.object({
     .array(histogramBin)
     .nullable()
     .describe('latency histogram as the source states it; null when it has none'),
-  minMs: ms.nullable(),
-  meanMs: ms.nullable(),
-  maxMs: ms.nullable(),
-  stdDevMs: ms.nullable(),
+  minMs: ms
+    .nullable()
+    .describe(
+      "fastest request as the runner timed it; for an HdrHistogram interval log (which keeps no sample) the histogram's lowest bucket, so within the bucket width (see P100's bounds for the max). A step of several generators takes the least of theirs",
+    ),
+  meanMs: ms
+    .nullable()
+    .describe(
+      "mean latency; k6's NDJSON stream: of every sample, exactly; an HdrHistogram interval log: of the histogram's bucket values. Several generators: weighted by their requests",
+    ),
+  maxMs: ms
+    .nullable()
+    .describe(
+      "slowest request as the runner timed it; for an HdrHistogram interval log the top of the histogram's highest bucket. Several generators: the largest of theirs",
+    ),
+  stdDevMs: ms
+    .nullable()
+    .describe(
+      'population standard deviation; several generators: pooled from theirs (within and between generators)',
+    ),
   clientCpuCores: z.number().nonnegative().nullable().describe('client-side proxy CPU, average'),
   serverCpuCores: z.number().nonnegative().nullable().describe('server-side proxy CPU, average'),
   clientMemMiB: z.number().nonnegative().nullable().describe('client-side proxy memory, average'),

@@ -44,6 +44,10 @@ export interface GeneratorPoint extends StepKey {
   requests: number | null;
   errors: number | null;
   errorsByCode: Record<string, number>;
+  minMs: number | null;
+  meanMs: number | null;
+  maxMs: number | null;
+  stdDevMs: number | null;
   labels: Record<string, string>;
   startedAt: string | null;
   /** The point's whole histogram (V2 compressed), when it has one. */
@@ -161,6 +165,32 @@ export interface MergedStep extends StepKey {
   generators: GeneratorShare[];
 }
 
+/**
+ * The step's min, mean, max and standard deviation from its generators' own, where every
+ * generator's point has them: exact when theirs are (k6 keeps them from every sample), where
+ * the merged histogram's are only within a bucket. The standard deviation is pooled:
+ * sum of n (sd^2 + (mean - mean of all)^2), over all n. Null where a point lacks one.
+ */
+function pooledStats(group: GeneratorPoint[]) {
+  const all = group.every(
+    (p) => p.minMs !== null && p.meanMs !== null && p.maxMs !== null && (p.requests ?? 0) > 0,
+  );
+  if (!all) return null;
+  const n = group.reduce((t, p) => t + (p.requests as number), 0);
+  const mean = group.reduce((t, p) => t + (p.requests as number) * (p.meanMs as number), 0) / n;
+  const sds = group.every((p) => p.stdDevMs !== null);
+  const variance = group.reduce((t, p) => {
+    const d = (p.meanMs as number) - mean;
+    return t + (p.requests as number) * ((p.stdDevMs as number) ** 2 + d * d);
+  }, 0);
+  return {
+    min: Math.min(...group.map((p) => p.minMs as number)),
+    mean,
+    max: Math.max(...group.map((p) => p.maxMs as number)),
+    stdDev: sds ? Math.sqrt(variance / n) : null,
+  };
+}
+
 /** Each step with at least one generator's point, merged; in the order steps first appear. */
 export function mergeSteps(points: GeneratorPoint[], percentiles: number[]): MergedStep[] {
   const groups = new Map<string, GeneratorPoint[]>();
@@ -176,7 +206,7 @@ export function mergeSteps(points: GeneratorPoint[], percentiles: number[]): Mer
     const merger = new HdrMerger(finest(withHdr.map((p) => unitOf(p.labels))));
     for (const p of withHdr)
       merger.add(decodeHdr(p.hdr as Uint8Array), unitOf(p.labels), roundingOf(p.labels));
-    const stats = merger.stats();
+    const stats = pooledStats(group) ?? merger.stats();
     const errorsByCode: Record<string, number> = {};
     for (const p of group) {
       for (const [code, n] of Object.entries(p.errorsByCode))

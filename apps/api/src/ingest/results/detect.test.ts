@@ -48,6 +48,8 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   // jHiccup's logs from HdrHistogram's own tests.
   'hdrhistogram/jHiccup-2.0.7S.logV2.hlog': 'hdr-log',
   'hdrhistogram/tagged-Log.logV2.hlog': 'hdr-log',
+  // A real `k6 run --out json` stream (fixtures/public/k6/PROVENANCE.md), kept gzipped.
+  'k6/czrpb-workloads-k6out.json.gz': 'k6-ndjson',
   'local/k6-handle-summary.json': 'k6',
   'local/k6-out-json.ndjson': 'k6-ndjson',
   'local/k6-summary-export.json': 'k6',

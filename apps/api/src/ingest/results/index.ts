@@ -148,7 +148,14 @@ function k6IntervalResults(body: string, step: StepDefaults): DecodedIntervalRes
       generatorCpu: step.generatorCpu ?? null,
       labels: { ...s.result.labels, ...(s.scenario ? { scenario: s.scenario } : {}) },
       intervals: s.intervals,
-      known: { errors: s.result.errors, errorsByCode: s.result.errorsByCode },
+      known: {
+        errors: s.result.errors,
+        errorsByCode: s.result.errorsByCode,
+        minMs: s.result.minMs,
+        meanMs: s.result.meanMs,
+        maxMs: s.result.maxMs,
+        stdDevMs: s.result.stdDevMs,
+      },
       // k6 reports durations in ms with decimals; they are recorded as whole microseconds.
       roundingMs: 0.0005,
     })),

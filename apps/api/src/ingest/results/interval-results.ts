@@ -41,9 +41,12 @@ export interface DecodedIntervalResult {
   intervals: DecodedInterval[];
   /**
    * What the source counted over the whole step, kept over the intervals' sums (k6 counts a
-   * failure whose request has no duration sample; its errors by status code).
+   * failure whose request has no duration sample; its errors by status code), and the step's
+   * min, mean, max and standard deviation where the source knew them from every sample (k6):
+   * the histogram's own are only within a bucket (its max is its bucket's top).
    */
-  known?: Pick<LoadResult, 'errors' | 'errorsByCode'>;
+  known?: Pick<LoadResult, 'errors' | 'errorsByCode'> &
+    Partial<Pick<LoadResult, 'minMs' | 'meanMs' | 'maxMs' | 'stdDevMs'>>;
   /**
    * How far a recorded value may be from the measured one, ms, when the source measured
    * finer than the histogram's unit (k6's ms with decimals recorded as whole us: 0.0005).
@@ -107,10 +110,10 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
       ...hdrAccuracy(merged, q, perMs, r.roundingMs ?? 0),
     })),
     histogram: null,
-    minMs: stats.min === null ? null : stats.min / perMs,
-    meanMs: stats.mean === null ? null : stats.mean / perMs,
-    maxMs: stats.max === null ? null : stats.max / perMs,
-    stdDevMs: stats.stdDev === null ? null : stats.stdDev / perMs,
+    minMs: r.known?.minMs ?? (stats.min === null ? null : stats.min / perMs),
+    meanMs: r.known?.meanMs ?? (stats.mean === null ? null : stats.mean / perMs),
+    maxMs: r.known?.maxMs ?? (stats.max === null ? null : stats.max / perMs),
+    stdDevMs: r.known?.stdDevMs ?? (stats.stdDev === null ? null : stats.stdDev / perMs),
     clientCpuCores: null,
     serverCpuCores: null,
     clientMemMiB: null,

@@ -2,6 +2,7 @@
 // runners' output) and from this folder's hand-written fixtures.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { ResultFileError } from './result-file-error.ts';
 import { parseJson } from './values.ts';
@@ -10,9 +11,10 @@ import { parseYaml } from './yaml-bounded.ts';
 const PUBLIC = new URL('../../../../../fixtures/public/', import.meta.url);
 const LOCAL = new URL('./fixtures/', import.meta.url);
 
-/** A file under fixtures/public, e.g. "istio-tools/benchmark.csv". */
+/** A file under fixtures/public, e.g. "istio-tools/benchmark.csv"; a `.gz` one decompressed. */
 export function publicFixture(path: string): string {
-  return readFileSync(new URL(path, PUBLIC), 'utf8');
+  const bytes = readFileSync(new URL(path, PUBLIC));
+  return (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
 /** A file under ./fixtures. */
