@@ -351,7 +351,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
     compareUrl,
     notComparable,
   });
-  // Within GitHub's limits: the job summary's 1 MiB, a PR comment's 65,536 characters.
+  // Within GitHub's limits: the job summary's 1 MiB; a PR comment's or check run's text.
   if (ctx.env.GITHUB_STEP_SUMMARY)
     appendFileSync(
       ctx.env.GITHUB_STEP_SUMMARY,

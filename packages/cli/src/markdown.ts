@@ -98,8 +98,11 @@ export function markdownSummary(s: Summary): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** GitHub's limits: a comment or check-run text 65,536 characters; a job summary 1 MiB. */
-export const GITHUB_COMMENT_LIMIT = 65_536;
+/**
+ * GitHub's limits: a PR comment's body 65,536 characters, a check run's output text 65,535,
+ * a job summary 1 MiB. What the CLI prints fits the smaller two, so it can go in either.
+ */
+export const GITHUB_COMMENT_LIMIT = 65_535;
 export const GITHUB_STEP_SUMMARY_LIMIT = 1024 * 1024;
 
 /**
