@@ -81,6 +81,8 @@ export function k6Stream(plan: K6StreamPlan): {
 /** The nearest-rank percentile (rank ceil(p/100 x N)) of values, computed directly. */
 export function nearestRank(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  // p/100 x N in floating point can land a hair above a whole rank (0.999 x 32000 =
+  // 31968.000000000004): the rank is of the exact product.
+  const rank = Math.max(1, Math.ceil((p * sorted.length) / 100 - 1e-9));
   return sorted[rank - 1] as number;
 }
