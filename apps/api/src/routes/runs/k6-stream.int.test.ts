@@ -168,6 +168,12 @@ describe.each(backends)('k6 --out json streamed on $name', (backend) => {
     expect(await storedOf(run.id)).toEqual([]);
   });
 
+  it('answers 404 for an unknown run', async () => {
+    const posted = await post('00000000-0000-4000-8000-000000000000', smallText);
+    expect(posted.status).toBe(404);
+    expect((await server.json('/health')).status).toBe(200);
+  });
+
   describe('past MESHBENCH_MAX_STREAM_RESULT_BYTES', () => {
     const limited = useServer(backend, { MESHBENCH_MAX_STREAM_RESULT_BYTES: String(1 << 20) });
     it('answers 413 naming the variable, and stores nothing', async () => {
