@@ -15,6 +15,7 @@ const benches = [
   'parse-bounds',
   'history',
   'results',
+  'k6-stream',
 ];
 const failed: string[] = [];
 for (const bench of benches) {

@@ -106,7 +106,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(perfettoRoutes);
       await api.register(reportsRoutes);
       await api.register(compareRoutes);
-      await api.register(resultsRoutes, { maxResultBytes: config.maxResultBytes });
+      await api.register(resultsRoutes, {
+        maxResultBytes: config.maxResultBytes,
+        maxStreamResultBytes: config.maxStreamResultBytes,
+      });
       await api.register(metricsRoutes);
       await api.register(ingestRoutes);
     },

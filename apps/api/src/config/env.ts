@@ -88,6 +88,12 @@ export const envSchema = z.object({
     // Real result files are kilobytes (a Nighthawk run with its histograms: 250 KB).
     .default(String(8 * 1024 * 1024))
     .transform(Number),
+  MESHBENCH_MAX_STREAM_RESULT_BYTES: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_MAX_STREAM_RESULT_BYTES must be a whole number of bytes')
+    // k6's --out json of a long run is gigabytes; it is read as it arrives, never held.
+    .default(String(4 * 1024 * 1024 * 1024))
+    .transform(Number),
   MESHBENCH_STATSD_FLUSH_MS: z
     .string()
     .regex(/^\d+$/, 'MESHBENCH_STATSD_FLUSH_MS must be a whole number of milliseconds')
@@ -181,6 +187,8 @@ export interface Config {
   demo: boolean | undefined;
   maxBatchBytes: number;
   maxResultBytes: number;
+  /** Largest k6 --out json stream (decompressed), read line by line as it arrives. */
+  maxStreamResultBytes: number;
   /** How long a read's answer is served again from this replica's memory; 0: never. */
   readCacheMs: number;
   /** Longest wait for the next bytes of a request body before it ends in a 408. */
@@ -234,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.MESHBENCH_DEMO,
     maxBatchBytes: e.MESHBENCH_MAX_BATCH_BYTES,
     maxResultBytes: e.MESHBENCH_MAX_RESULT_BYTES,
+    maxStreamResultBytes: e.MESHBENCH_MAX_STREAM_RESULT_BYTES,
     readCacheMs: e.MESHBENCH_READ_CACHE_MS,
     bodyTimeoutMs: e.MESHBENCH_BODY_TIMEOUT_MS,
     requestTimeoutMs: e.MESHBENCH_REQUEST_TIMEOUT_MS,

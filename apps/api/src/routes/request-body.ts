@@ -140,7 +140,7 @@ export function hashedBody(
 }
 
 /** The body's chunks; a compression error becomes a 400 naming it. */
-export async function* bodyChunks(body: Readable): AsyncGenerator<Buffer> {
+export async function* bodyChunks(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of body) yield chunk as Buffer;
   } catch (error) {
@@ -164,7 +164,7 @@ export async function* bodyChunks(body: Readable): AsyncGenerator<Buffer> {
  * the body is then dropped.
  */
 export async function readBody(
-  body: Readable,
+  body: AsyncIterable<Buffer>,
   limit: number,
   setting?: string,
   hold?: (bytes: number) => void,
@@ -173,15 +173,62 @@ export async function readBody(
   let size = 0;
   for await (const chunk of bodyChunks(body)) {
     size += chunk.length;
-    if (size > limit) {
-      throw new AppError(
-        413,
-        'body_too_large',
-        `the body is larger than the limit of ${limit} bytes (after decompression)${setting ? `, set by ${setting}` : ''}`,
-      );
-    }
+    if (size > limit) throw tooLarge(limit, setting);
     hold?.(chunk.length);
     parts.push(chunk);
   }
   return Buffer.concat(parts, size);
+}
+
+function tooLarge(limit: number, setting: string | undefined): AppError {
+  return new AppError(
+    413,
+    'body_too_large',
+    `the body is larger than the limit of ${limit} bytes (after decompression)${setting ? `, set by ${setting}` : ''}`,
+  );
+}
+
+/**
+ * The body's chunks for a reader that never holds it whole, with readBody's 413 past
+ * `limit` bytes (decompressed), raised as soon as the limit is passed.
+ */
+export async function* limitedChunks(
+  body: AsyncIterable<Buffer>,
+  limit: number,
+  setting?: string,
+): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of bodyChunks(body)) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit, setting);
+    yield chunk;
+  }
+}
+
+/**
+ * The body's first `bytes` bytes or more (whole chunks; all of it when shorter), read to
+ * tell its kind, and the whole body again from its first byte for whoever reads it next.
+ */
+export async function peekBody(
+  body: AsyncIterable<Buffer>,
+  bytes: number,
+): Promise<{ head: Buffer; ended: boolean; body: AsyncIterable<Buffer> }> {
+  const source = bodyChunks(body);
+  const seen: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  while (size < bytes) {
+    const next = await source.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    seen.push(next.value);
+    size += next.value.length;
+  }
+  async function* again(): AsyncGenerator<Buffer> {
+    yield* seen.splice(0);
+    if (!ended) yield* source;
+  }
+  return { head: Buffer.concat(seen, size), ended, body: again() };
 }

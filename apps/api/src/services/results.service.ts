@@ -18,9 +18,11 @@ import {
 } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
 import {
+  decodeK6NdjsonChunks,
   decodeResultFile,
   INTERVAL_FORMATS,
   intervalResultRow,
+  k6IntervalResults,
   ResultFileError,
   type ResultFileProblem,
   type StepDefaults,
@@ -38,6 +40,7 @@ import type { UploadCounts } from './upload-counts.ts';
  */
 const STATUS: Record<ResultFileProblem, number> = {
   empty: 400,
+  invalid_utf8: 400,
   invalid_json: 400,
   invalid_histogram: 400,
   truncated: 400,
@@ -63,6 +66,61 @@ export function resultsService(deps: {
     return run;
   };
 
+  type Decoded = Awaited<ReturnType<typeof decodeResultFile>>;
+
+  /** A decoder's ResultFileError as the AppError it answers. */
+  const decoding = async <T>(decode: () => Promise<T>): Promise<T> => {
+    try {
+      return await decode();
+    } catch (error) {
+      if (error instanceof ResultFileError) {
+        throw new AppError(STATUS[error.problem], error.problem, error.message, {
+          ...(error.line !== undefined ? { line: error.line } : {}),
+          ...(error.field !== undefined ? { field: error.field } : {}),
+        });
+      }
+      throw error;
+    }
+  };
+
+  /** A whole decoded file into the run, all its points or none. */
+  const store = async (
+    runId: string,
+    decoded: Decoded,
+    step: StepDefaults,
+  ): Promise<ImportResultsResponse> => {
+    const given = Object.entries(step)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => k);
+    if (!decoded.intervals && given.length > 0) {
+      throw new AppError(
+        400,
+        'invalid_query',
+        `${given.join(', ')} apply to interval formats (${[...INTERVAL_FORMATS].join(', ')}) only; a ${decoded.format} file names its own points`,
+        { field: given[0] as string },
+      );
+    }
+    const points = decoded.intervals ? decoded.results.map(intervalResultRow) : null;
+    const loadResults = points ? points.map((p) => p.result) : decoded.results;
+    // What no column can hold as sent (NUL, lone surrogates, 1e400) is refused by name.
+    const bad = findBadValue(loadResults);
+    if (bad) {
+      const [index, ...field] = bad.path.split('.');
+      const at = field.join('.');
+      throw new AppError(
+        422,
+        'invalid_value',
+        `result ${Number(index) + 1}: ${at ? `"${at}" ` : ''}${bad.reason}`,
+        at ? { field: at } : {},
+      );
+    }
+    const imported = points
+      ? await results.insertIntervalPoints(runId, decoded.format, points)
+      : await results.insert(runId, decoded.format, loadResults as LoadResult[]);
+    uploads.countStored(imported);
+    return { format: decoded.format, imported, unmapped: decoded.unmapped };
+  };
+
   return {
     async import(
       runRef: string,
@@ -71,48 +129,26 @@ export function resultsService(deps: {
       step: StepDefaults = {},
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
-      let decoded: Awaited<ReturnType<typeof decodeResultFile>>;
-      try {
-        decoded = await decodeResultFile(text, format, step);
-      } catch (error) {
-        if (error instanceof ResultFileError) {
-          throw new AppError(STATUS[error.problem], error.problem, error.message, {
-            ...(error.line !== undefined ? { line: error.line } : {}),
-            ...(error.field !== undefined ? { field: error.field } : {}),
-          });
-        }
-        throw error;
-      }
-      const given = Object.entries(step)
-        .filter(([, v]) => v !== undefined)
-        .map(([k]) => k);
-      if (!decoded.intervals && given.length > 0) {
-        throw new AppError(
-          400,
-          'invalid_query',
-          `${given.join(', ')} apply to interval formats (${[...INTERVAL_FORMATS].join(', ')}) only; a ${decoded.format} file names its own points`,
-          { field: given[0] as string },
-        );
-      }
-      const points = decoded.intervals ? decoded.results.map(intervalResultRow) : null;
-      const loadResults = points ? points.map((p) => p.result) : decoded.results;
-      // What no column can hold as sent (NUL, lone surrogates, 1e400) is refused by name.
-      const bad = findBadValue(loadResults);
-      if (bad) {
-        const [index, ...field] = bad.path.split('.');
-        const at = field.join('.');
-        throw new AppError(
-          422,
-          'invalid_value',
-          `result ${Number(index) + 1}: ${at ? `"${at}" ` : ''}${bad.reason}`,
-          at ? { field: at } : {},
-        );
-      }
-      const imported = points
-        ? await results.insertIntervalPoints(run.id, decoded.format, points)
-        : await results.insert(run.id, decoded.format, loadResults as LoadResult[]);
-      uploads.countStored(imported);
-      return { format: decoded.format, imported, unmapped: decoded.unmapped };
+      const decoded = await decoding(() => decodeResultFile(text, format, step));
+      return store(run.id, decoded, step);
+    },
+
+    /**
+     * A k6 --out json stream read as it arrives (never whole in memory), stored as
+     * import() stores the same bytes: only once the last line is decoded, so a stream that
+     * fails or stops part way stores nothing. The run is looked up before the first byte.
+     */
+    async importK6Stream(
+      runRef: string,
+      chunks: AsyncIterable<Uint8Array>,
+      step: StepDefaults,
+      limits: { maxLineBytes: number; lineSetting?: string },
+    ): Promise<ImportResultsResponse> {
+      const run = await runOf(runRef);
+      const decoded = await decoding(async () =>
+        k6IntervalResults(await decodeK6NdjsonChunks(chunks, limits), step),
+      );
+      return store(run.id, { ...decoded, intervals: true }, step);
     },
 
     /**

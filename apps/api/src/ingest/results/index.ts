@@ -16,7 +16,11 @@ import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
-import { decodeK6Ndjson, decodeK6NdjsonResults } from './k6-ndjson.decoder.ts';
+import {
+  decodeK6Ndjson,
+  decodeK6NdjsonResults,
+  type K6NdjsonDecoded,
+} from './k6-ndjson.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
@@ -29,6 +33,7 @@ import {
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
+export { SNIFF_CHARS } from './detect.ts';
 export type { StepDefaults } from './hdr-log.decoder.ts';
 export {
   type DecodedInterval,
@@ -37,8 +42,9 @@ export {
   type IntervalResultRow,
   intervalResultRow,
 } from './interval-results.ts';
+export { decodeK6NdjsonChunks } from './k6-ndjson.stream.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
-export { detectFormat };
+export { detectFormat, sniff };
 
 export interface DecodedResults {
   format: ResultFormat;
@@ -123,19 +129,21 @@ export async function decodeResultFile(
   }
   if (format === 'k6-ndjson' || (format === 'auto' && kind === 'k6-ndjson')) {
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
-    return { ...k6IntervalResults(body, step), intervals: true };
+    return { ...k6IntervalResults(decodeK6Ndjson(body), step), intervals: true };
   }
   return { ...(await decodeResults(text, format)), intervals: false };
 }
 
 /**
  * k6's --out json stream as interval results: each scenario a step, its samples aggregated
- * into 1 s HdrHistograms (microseconds, 3 significant digits) by decodeK6Ndjson. What the
+ * into 1 s HdrHistograms (microseconds, 3 significant digits) by K6NdjsonAggregator. What the
  * stream says of a step (mode, connections, errors by status) is kept; the query may name
  * the generator and its CPU, and what the stream does not say of the step.
  */
-function k6IntervalResults(body: string, step: StepDefaults): DecodedIntervalResults {
-  const decoded = decodeK6Ndjson(body);
+export function k6IntervalResults(
+  decoded: K6NdjsonDecoded,
+  step: StepDefaults,
+): DecodedIntervalResults {
   return {
     format: 'k6-ndjson',
     unmapped: decoded.unmapped,

@@ -218,6 +218,11 @@ export class K6NdjsonAggregator {
     this.liveIntervals = Math.max(2, Math.ceil(5000 / intervalMs));
   }
 
+  /** Lines fed so far (the number of the last one). */
+  get linesRead(): number {
+    return this.lineNo;
+  }
+
   /** Histograms held uncompressed now: one per step plus its live intervals. */
   get liveHistograms(): number {
     let n = 0;

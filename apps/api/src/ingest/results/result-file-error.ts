@@ -2,6 +2,7 @@
 
 export type ResultFileProblem =
   | 'empty'
+  | 'invalid_utf8'
   | 'undetectable'
   | 'format_mismatch'
   | 'invalid_json'

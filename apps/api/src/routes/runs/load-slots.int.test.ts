@@ -5,6 +5,7 @@ import { build } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type WrittenLog, writeHdrLog } from '../../ingest/results/hdr-log.test-fixtures.ts';
+import { resultsRepository } from '../../repositories/results.repository.ts';
 import { backends, createRun, useServer } from '../../test/harness.ts';
 
 const START = Date.UTC(2026, 10, 26, 13, 0, 0);
@@ -55,6 +56,51 @@ describe.each(backends)('kept stage slots on $name', (backend) => {
     // Kept percentiles (no histogram read) and others (the slots' histograms decoded).
     expectSlots(await stages(run.id, '50,99'), logs, [50, 99]);
     expectSlots(await stages(run.id, '97.5,50,99.99'), logs, [97.5, 50, 99.99]);
+  });
+
+  it('uploads at once into the same slots equal the same uploads one after another', async () => {
+    // The per-run advisory lock (lockSlots) is what makes this hold on Postgres: without it
+    // each transaction reads the slots before the others commit and writes its own sum over
+    // theirs. A read heals such slots (rebuilt when they do not hold every interval), so the
+    // kept rows are checked first, as the uploads left them.
+    const logs = [51, 52, 53, 54].map((seed) =>
+      writeHdrLog({ seed, startMs: START, intervals: 30, perInterval: 200, medianUs: 700 * seed }),
+    );
+    const together = await createRun(server);
+    const posted = await Promise.all(logs.map((l, g) => post(together.id, l.text, `g${g}`)));
+    expect(posted.map((p) => p.status)).toEqual([201, 201, 201, 201]);
+    const inTurn = await createRun(server);
+    for (const [g, l] of logs.entries()) {
+      expect((await post(inTurn.id, l.text, `g${g}`)).status).toBe(201);
+    }
+    const repository = resultsRepository(server.app.database.db);
+    const kept = async (runId: string) => {
+      const found = await repository.slotsOfRun(runId, [50, 99]);
+      // null: the kept slots do not hold every interval of the run.
+      expect(found).not.toBeNull();
+      return found?.slots.map(({ merger: _merger, ...slot }) => slot);
+    };
+    const keptTogether = await kept(together.id);
+    expect(keptTogether?.map((s) => [s.requests, s.generators])).toEqual(
+      logs[0]?.intervals.map(() => [800, 4]),
+    );
+    expect(keptTogether).toEqual(await kept(inTurn.id));
+    // A step lists its generators in the order their uploads were stored.
+    const byName = (view: LoadStages) => ({
+      ...view,
+      stages: view.stages.map((s) => ({
+        ...s,
+        generators: [...s.generators].sort((a, b) => a.name.localeCompare(b.name)),
+      })),
+    });
+    for (const ps of ['50,99', '75,99.9']) {
+      const view = await stages(together.id, ps);
+      expect(view.series.map((s) => [s.requests, s.generators])).toEqual(
+        logs[0]?.intervals.map(() => [800, 4]),
+      );
+      expect(byName(view)).toEqual(byName(await stages(inTurn.id, ps)));
+    }
+    expectSlots(await stages(together.id, '50,99'), logs, [50, 99]);
   });
 
   it('a refused upload changes no slot', async () => {

@@ -12,13 +12,17 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { SNIFF_CHARS, sniff } from '../../ingest/results/index.ts';
 import { firstInvalidUtf8 } from '../../ingest/stored-text.ts';
-import { decodedBody, readBody } from '../request-body.ts';
+import { decodedBody, limitedChunks, peekBody, readBody } from '../request-body.ts';
 import { countRejections } from '../upload-rejections.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
 
-const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, opts) => {
+const routes: FastifyPluginAsyncZod<{
+  maxResultBytes: number;
+  maxStreamResultBytes: number;
+}> = async (app, opts) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
@@ -28,7 +32,7 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       schema: {
         tags: ['load results'],
         description:
-          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV or an HdrHistogram interval log (`hdr-log`: what HistogramLogWriter, jHiccup and wrk2's HDR-logging forks write; told by its `#[StartTime:`, `#[Histogram log format version`, `Tag=` or interval lines). An interval log's step (mode, connections, targetRps: the step's whole target rate) and `generator` come from each line's Tag (`Tag=mode:both;connections:64;targetRps:1000;generator:g1`, or a bare word for the mode) or else from the query; each step and generator becomes one load result holding the step's merged histogram, and each line one interval of it. `generatorCpu` (the generator's CPU use, 0..1) and `unit` (ns, us or ms; by default told from Interval_Max) apply to interval logs only. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. Limits: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
+          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV or an HdrHistogram interval log (`hdr-log`: what HistogramLogWriter, jHiccup and wrk2's HDR-logging forks write; told by its `#[StartTime:`, `#[Histogram log format version`, `Tag=` or interval lines). An interval log's step (mode, connections, targetRps: the step's whole target rate) and `generator` come from each line's Tag (`Tag=mode:both;connections:64;targetRps:1000;generator:g1`, or a bare word for the mode) or else from the query; each step and generator becomes one load result holding the step's merged histogram, and each line one interval of it. `generatorCpu` (the generator's CPU use, 0..1) and `unit` (ns, us or ms; by default told from Interval_Max) apply to interval logs only. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. A k6 `--out json` stream (`format=k6-ndjson`, or `auto` when its first line is a k6 Metric or Point object) is read line by line as it arrives, never held whole: up to `MESHBENCH_MAX_STREAM_RESULT_BYTES` after decompression (default 4 GiB) and `MESHBENCH_MAX_RESULT_BYTES` a line, its points stored only once its last line is read (a stream refused or cut off stores nothing). Limits of the other formats: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
         params: runParams,
         querystring: importResultsQuery,
         response: {
@@ -46,8 +50,25 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
       onError: countRejections(app.services.uploads.results),
     },
     async (request, reply) => {
-      const body = decodedBody(request, request.body as Readable);
+      const { format, ...step } = request.query;
       try {
+        let body: AsyncIterable<Buffer> = decodedBody(request, request.body as Readable);
+        // k6's --out json stream, named or told by its first line, is read as it arrives.
+        let streamed = format === 'k6-ndjson';
+        if (format === 'auto') {
+          const peeked = await peekBody(body, SNIFF_CHARS);
+          body = peeked.body;
+          streamed = sniff(peeked.head.toString('utf8')) === 'k6-ndjson';
+        }
+        if (streamed) {
+          const result = await app.services.results.importK6Stream(
+            request.params.id,
+            limitedChunks(body, opts.maxStreamResultBytes, 'MESHBENCH_MAX_STREAM_RESULT_BYTES'),
+            step,
+            { maxLineBytes: opts.maxResultBytes, lineSetting: 'MESHBENCH_MAX_RESULT_BYTES' },
+          );
+          return reply.code(201).send(result);
+        }
         const bytes = await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES');
         const badByte = firstInvalidUtf8(bytes);
         if (badByte >= 0) {
@@ -58,7 +79,6 @@ const routes: FastifyPluginAsyncZod<{ maxResultBytes: number }> = async (app, op
           );
         }
         const text = bytes.toString('utf8');
-        const { format, ...step } = request.query;
         const result = await app.services.results.import(request.params.id, text, format, step);
         return reply.code(201).send(result);
       } catch (error) {
