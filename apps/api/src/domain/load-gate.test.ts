@@ -137,7 +137,7 @@ describe('judgeLoadStep without histograms', () => {
     achievedRps: rps,
     requests: 10_000,
     errors,
-    percentiles: [{ p: 99, ms: p99, exact: false, method: 'buckets' }],
+    percentiles: [{ p: 99, ms: p99, exact: false, method: 'tool-histogram' }],
     histogram: null,
     format: 'fortio',
   });

@@ -14,8 +14,8 @@ import {
 } from '@meshbench/gates';
 import type { GateStep, PercentileValue } from '@meshbench/schema';
 import { judgeDifference, ms } from './gate-significance.ts';
-import { bucketBounds, type HdrCounts } from './hdr.ts';
-import type { StepKey } from './load-steps.ts';
+import { bucketBounds, decodeHdr, type HdrCounts } from './hdr.ts';
+import { HdrMerger, roundingOf, type StepKey, stepKey, UNIT_PER_MS, unitOf } from './load-steps.ts';
 import { type CountedSample, countedPercentileDifference } from './quantile-bootstrap.ts';
 
 /** One side's load step as the gate reads it. */
@@ -44,6 +44,38 @@ export function countedOf(h: HdrCounts, perMs: number): CountedSample {
   return { values, counts };
 }
 
+/**
+ * Each step's histogram, from the stored rows that hold one: a row of its own (no generator)
+ * alone, a step's per-generator rows added together (as GET /runs/{id}/results merges them).
+ */
+export function stepHistograms(
+  rows: (StepKey & { id: number; generator: string | null; labels: Record<string, string> })[],
+  hdrOf: Map<number, Uint8Array>,
+): { whole: Map<number, CountedSample>; merged: Map<string, CountedSample> } {
+  const whole = new Map<number, CountedSample>();
+  const groups = new Map<string, typeof rows>();
+  for (const r of rows) {
+    if (!hdrOf.has(r.id)) continue;
+    if (r.generator === null) {
+      const m = new HdrMerger(unitOf(r.labels));
+      m.add(decodeHdr(hdrOf.get(r.id) as Uint8Array), unitOf(r.labels));
+      whole.set(r.id, countedOf(m.counts as HdrCounts, UNIT_PER_MS[m.unit]));
+    } else groups.set(stepKey(r), [...(groups.get(stepKey(r)) ?? []), r]);
+  }
+  const merged = new Map<string, CountedSample>();
+  for (const [key, group] of groups) {
+    // The finest unit of the group, as mergeSteps picks it.
+    const unit = group
+      .map((r) => unitOf(r.labels))
+      .reduce((a, b) => (UNIT_PER_MS[b] > UNIT_PER_MS[a] ? b : a));
+    const m = new HdrMerger(unit);
+    for (const r of group)
+      m.add(decodeHdr(hdrOf.get(r.id) as Uint8Array), unitOf(r.labels), roundingOf(r.labels));
+    merged.set(key, countedOf(m.counts as HdrCounts, UNIT_PER_MS[unit]));
+  }
+  return { whole, merged };
+}
+
 const num = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 /** A step as a reason names it: "both, 64 connections, 1,000 RPS target". */
@@ -65,7 +97,7 @@ export function loadValue(rule: Pick<LoadRule, 'metric'>, s: LoadStepSide): numb
   return (s.errors / s.requests) * 100;
 }
 
-const unitOf = (rule: LoadRule) =>
+const ruleUnit = (rule: LoadRule) =>
   loadPercentileOf(rule.metric) !== null ? ' ms' : rule.metric === 'load.errors' ? ' %' : ' RPS';
 
 export interface StepInput {
@@ -116,7 +148,7 @@ export function judgeLoadStep(input: StepInput): GateStep {
   if (input.notComparable) return out('not-comparable', false, input.notComparable);
   if (cur === null) return out('not-comparable', false, `no ${rule.metric} at this step here`);
   if (bound === null) return out('not-comparable', false, `no ${rule.metric} in the baseline`);
-  const unit = unitOf(rule);
+  const unit = ruleUnit(rule);
   const fixed = breaks(rule, cur, bound);
   const fixedText = `${num(cur)}${unit} ${fixed ? rule.op : `not ${rule.op}`} ${num(bound)}${unit}`;
   const why = untested(input);
