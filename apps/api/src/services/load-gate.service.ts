@@ -77,7 +77,7 @@ export function loadGateService(deps: {
     // step -> repeat -> values
     const groups = new Map<string, Map<string, number[]>>();
     for (const r of rows.filter((r) => r.labels.repeat).slice(0, 100)) {
-      for (const { side } of await results.gateSteps(r.id)) {
+      for (const { side } of await results.gateSteps(r.id, false)) {
         const v = loadValue(rule, side);
         if (v === null) continue;
         const byRepeat = groups.get(stepKey(side)) ?? new Map<string, number[]>();

@@ -190,12 +190,16 @@ export function resultsService(deps: {
      * A run's load steps as a gate reads them: each step's own row (one without a generator)
      * or its generators' merged row, with P50 ... P99.9 and its HdrHistogram where it has one.
      */
-    async gateSteps(runRef: string): Promise<{ side: LoadStepSide; stored: StoredLoadResult }[]> {
+    async gateSteps(
+      runRef: string,
+      /** false: the steps' numbers only (a noise floor reads many runs' percentiles). */
+      withHistograms = true,
+    ): Promise<{ side: LoadStepSide; stored: StoredLoadResult }[]> {
       const run = await runOf(runRef);
       const [listed, rows, histograms] = await Promise.all([
         service.list(run.id, [...GATE_PERCENTILES]),
-        results.ofRun(run.id),
-        results.histogramsOfRun(run.id),
+        withHistograms ? results.ofRun(run.id) : [],
+        withHistograms ? results.histogramsOfRun(run.id) : [],
       ]);
       const { whole, merged } = stepHistograms(rows, new Map(histograms.map((h) => [h.id, h.hdr])));
       return listed

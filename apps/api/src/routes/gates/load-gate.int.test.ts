@@ -130,4 +130,51 @@ describe.each(backends)('data-plane gates on $name', (backend) => {
     );
     expect(unreadable.status).toBe(400);
   });
+
+  it("holds a difference within the step's noise floor, from runs labelled repeat, as no change", async () => {
+    const benchmark = `load-floor-${Date.now()}`;
+    const p = await server.json('/projects', jsonBody({ name: benchmark }), project);
+    const newRun = async (labels: Record<string, string>, seed: number, medianUs: number) => {
+      const r = await server.json(
+        '/runs',
+        jsonBody({ project: p.body.id, benchmark, scenario: 's', mesh: { name: 'istio' }, labels }),
+        run,
+      );
+      const log = writeHdrLog({ seed, medianUs, perInterval: 2000, startMs: START, intervals: 10 });
+      await server.api(`/runs/${r.body.id}/results?${STEP}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: log.text,
+      });
+      await server.api(`/runs/${r.body.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const sorted = [...log.values].sort((a, b) => a - b);
+      return {
+        id: r.body.id,
+        p99Ms: (sorted[Math.ceil(0.99 * sorted.length) - 1] as number) / 1000,
+      };
+    };
+    // A/A: one configuration run twice, its P99 apart by about 30 %.
+    const a = await newRun({ repeat: 'aa' }, 11, 2000);
+    const b = await newRun({ repeat: 'aa' }, 12, 2600);
+    const base = await newRun({}, 13, 2000);
+    const slow = await newRun({}, 14, 2400);
+    const asked = await server.json(
+      `/runs/${slow.id}/load-gate?rule=${encodeURIComponent('load.p99>+10%')}&baseline=${base.id}`,
+      {},
+      gateVerdict,
+    );
+    expect(asked.status).toBe(200);
+    const step = asked.body.steps?.[0];
+    // The floor is the spread of the two repeats' P99 (HdrHistogram buckets: within 0.02 ms).
+    const floor = step?.significance?.noiseFloorMs as number;
+    expect(Math.abs(floor - Math.abs(b.p99Ms - a.p99Ms))).toBeLessThan(0.02);
+    expect(step?.significance?.delta).toBeLessThan(floor);
+    expect(step).toMatchObject({ verdict: 'no-significant-change', failed: false, tested: true });
+    expect(step?.reason).toMatch(/is within the noise floor/);
+    expect(asked.body.failed).toBe(false);
+  });
 });
