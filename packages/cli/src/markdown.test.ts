@@ -1,4 +1,5 @@
 import { evaluate, type Metrics, parseRule } from '@meshbench/gates';
+import type { GateStep } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { fitMarkdown, markdownSummary } from './markdown.ts';
 
@@ -99,7 +100,10 @@ describe('fitMarkdown', () => {
 });
 
 describe('markdownSummary of data-plane rules', () => {
-  const step = (targetRps: number, over: Record<string, unknown>) => ({
+  const step = (
+    targetRps: number,
+    over: Pick<GateStep, 'verdict' | 'failed' | 'reason'>,
+  ): GateStep => ({
     mode: 'both',
     connections: 64,
     targetRps,
