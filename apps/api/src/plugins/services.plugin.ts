@@ -103,7 +103,7 @@ function build(
   };
   const gates = gatesRepository(database.db);
   const comparability = comparabilityService({ runs, results: services.results, projects });
-  const loadGate = loadGateService({ runs, results: services.results });
+  const loadGate = loadGateService({ runs, results: services.results, projects });
   return {
     ...services,
     comparability,

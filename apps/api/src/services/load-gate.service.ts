@@ -2,6 +2,7 @@
 // step by step, for a threshold when a run finishes and for the CLI's --fail-on.
 import { type LoadRule, loadPercentileOf, parseLoadRule, RuleError } from '@meshbench/gates';
 import type { GateVerdict, LoadGateQuery, StoredLoadResult } from '@meshbench/schema';
+import { type Principal, readRefusal } from '../domain/access.ts';
 import { comparabilityOf } from '../domain/comparability.ts';
 import { noiseFloor } from '../domain/gate-significance.ts';
 import { evaluateLoadRule, type LoadStepSide, loadValue } from '../domain/load-gate.ts';
@@ -9,6 +10,7 @@ import { type StepKey, stepKey } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import { factsOf } from './comparability.service.ts';
+import { type ProjectsService, refuse } from './projects.service.ts';
 import type { ResultsService } from './results.service.ts';
 
 type Step = { side: LoadStepSide; stored: StoredLoadResult };
@@ -16,8 +18,9 @@ type Step = { side: LoadStepSide; stored: StoredLoadResult };
 export function loadGateService(deps: {
   runs: RunsRepository;
   results: Pick<ResultsService, 'gateSteps'>;
+  projects: Pick<ProjectsService, 'visibility'>;
 }) {
-  const { runs, results } = deps;
+  const { runs, results, projects } = deps;
 
   /** The baseline run: a run id, or the newest finished run of branch:NAME other than `run`. */
   async function baselineRun(
@@ -140,9 +143,15 @@ export function loadGateService(deps: {
     verdict,
 
     /** GET /runs/{id}/load-gate: a data-plane rule on a run, as a threshold would hold it. */
-    async evaluate(runRef: string, q: LoadGateQuery): Promise<GateVerdict> {
+    async evaluate(runRef: string, q: LoadGateQuery, principal: Principal): Promise<GateVerdict> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
+      // A baseline run of another project is read only by who may read it.
+      if (q.baseline && !q.baseline.startsWith('branch:')) {
+        const base = await runs.find(q.baseline);
+        if (base && base.projectId !== run.projectId)
+          refuse(readRefusal(principal, base.projectId, await projects.visibility(base.projectId)));
+      }
       let rule: LoadRule;
       try {
         rule = parseLoadRule(q.rule);

@@ -98,7 +98,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: gateVerdict, 400: apiError, 404: apiError },
       },
     },
-    async (request) => app.services.loadGate.evaluate(request.params.id, request.query),
+    async (request) =>
+      app.services.loadGate.evaluate(request.params.id, request.query, request.principal),
   );
 
   app.get(

@@ -176,5 +176,20 @@ describe.each(backends)('data-plane gates on $name', (backend) => {
     expect(step).toMatchObject({ verdict: 'no-significant-change', failed: false, tested: true });
     expect(step?.reason).toMatch(/is within the noise floor/);
     expect(asked.body.failed).toBe(false);
+
+    // A private project's run is no baseline for a reader who may not read it.
+    const hidden = await server.json(
+      '/projects',
+      jsonBody({ name: `${benchmark}-private`, visibility: 'private' }),
+      project,
+    );
+    const secret = await server.json(
+      '/runs',
+      jsonBody({ project: hidden.body.id, benchmark, scenario: 's', mesh: { name: 'istio' } }),
+      run,
+    );
+    const path = `/runs/${slow.id}/load-gate?rule=${encodeURIComponent('load.p99>+10%')}&baseline=${secret.body.id}`;
+    expect((await server.anonJson(path, {}, apiError)).status).toBe(401);
+    expect((await server.json(path, {}, gateVerdict)).status).toBe(200);
   });
 });
