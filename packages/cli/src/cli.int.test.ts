@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createClient, fetchTransport } from '@meshbench/client';
 import { createdToken, importResultsResponse } from '@meshbench/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeHdrLog } from '../../../apps/api/src/ingest/results/hdr-log.test-fixtures.ts';
 import { ADMIN, type Api, api, backends, cli, eventsFile, FIXTURES } from './test/processes.ts';
 
 describe.each(backends)('meshbench CLI on $name', (backend) => {
@@ -159,6 +160,60 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
       env,
     );
     expect(finished.code).toBe(1);
+  });
+
+  it('gates on data-plane rules: each load step, exit 1 on a 20 % slower P99, no events needed', async () => {
+    const withLog = async (seed: number, medianUs: number) => {
+      const run = await create();
+      const log = writeHdrLog({
+        seed,
+        medianUs,
+        startMs: 1_764_158_400_000,
+        intervals: 10,
+        perInterval: 2000,
+      });
+      const posted = await fetch(
+        `${server.url}/api/v1/runs/${run}/results?mode=both&connections=64&targetRps=2000`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', authorization: `Bearer ${ADMIN}` },
+          body: log.text,
+        },
+      );
+      expect(posted.status).toBe(201);
+      return run;
+    };
+    const base = await withLog(1, 2000);
+    const slow = await withLog(2, 2400);
+    const same = await withLog(3, 2000);
+    const failing = await cli(
+      [
+        'compare',
+        slow,
+        '--baseline',
+        base,
+        '--fail-on',
+        'load.p99>+10%',
+        '--fail-on',
+        'load.rps<-5%',
+      ],
+      env,
+    );
+    expect(failing.code, failing.stderr).toBe(1);
+    expect(failing.stdout).toContain('❌ 1 of 2 rules failed');
+    expect(failing.stdout).toMatch(
+      /\| `load\.p99>\+10%` \| both, 64 conn, 2000 RPS \| [\d.]+ \| [\d.]+ \| ❌ regressed: \+[\d.]+ ms, 95 % interval/,
+    );
+    expect(failing.stdout).toContain('not significance-tested: a rate');
+    const passing = await cli(
+      ['compare', same, '--baseline', base, '--fail-on', 'load.p99>+10%', '--json'],
+      env,
+    );
+    expect(passing.code, passing.stderr).toBe(0);
+    expect(JSON.parse(passing.stdout)).toMatchObject({
+      passed: true,
+      loadVerdicts: [{ rule: 'load.p99>+10%', verdict: 'no-significant-change', failed: false }],
+    });
   });
 
   it('gates: a percentile rule broken by one slow proxy passes as no significant change', async () => {

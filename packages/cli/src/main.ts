@@ -6,9 +6,11 @@ import { gzipSync } from 'node:zlib';
 import { ApiRequestError, type Client, createClient } from '@meshbench/client';
 import {
   evaluate,
+  isLoadRule,
   type Metrics,
   medianMetrics,
   metricsOf,
+  parseLoadRule,
   parseRule,
   type Rule,
   RuleError,
@@ -16,6 +18,7 @@ import {
 import {
   type CreateRunBody,
   type FinishRunBody,
+  type GateVerdict,
   type Propagation,
   type Run,
   type Topology,
@@ -99,6 +102,13 @@ compare / run finish --gate:
                              a relative percentile rule (p99>+10%) fails only when the
                              server finds the change beyond noise (exact bootstrap interval
                              without 0, beyond the noise floor of runs labelled repeat)
+                             data plane, held at every load step run and baseline share:
+                               load.p99>+10%  load.p50 load.p90 load.p99 load.p99.9 (or 5ms)
+                               load.rps<-5%   achieved rate 5 % below the baseline's
+                               load.errors>+1pp  error rate 1 point above (or load.errors>1%)
+                             where both steps hold an HdrHistogram a latency rule is
+                             significance-tested too; a step short of its target rate or
+                             with a saturated generator is not comparable (no failure)
   Prints a Markdown summary (also appended to $GITHUB_STEP_SUMMARY when set).
 
 Exit codes:
@@ -266,12 +276,25 @@ async function comparabilityWarnings(
 }
 
 async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): Promise<number> {
-  const rules = ((values['fail-on'] as string[] | undefined) ?? []).map(parseRule);
+  const texts = (values['fail-on'] as string[] | undefined) ?? [];
+  const rules = texts.filter((t) => !isLoadRule(t)).map(parseRule);
+  const loadRules = texts.filter(isLoadRule).map(parseLoadRule);
   let baselineRef = values.baseline as string | undefined;
   const changeId = values.change as string | undefined;
   const run = await ctx.api.runs.get(runRef);
   if (baselineRef === 'merge-base') baselineRef = await mergeBaseBaseline(ctx, run);
-  const current = metricsOf(await propagationOf(ctx, run, changeId));
+  // Data-plane rules: the server holds each at every load step (GET /runs/{id}/load-gate).
+  const loadVerdicts: GateVerdict[] = [];
+  for (const rule of loadRules)
+    loadVerdicts.push(
+      await ctx.api.runs.loadGate(run.id, {
+        rule: rule.text,
+        ...(baselineRef ? { baseline: baselineRef } : {}),
+      }),
+    );
+  // Only data-plane rules: the run need not have a change to propagate.
+  const propagated = rules.length > 0 || loadRules.length === 0;
+  const current = propagated ? metricsOf(await propagationOf(ctx, run, changeId)) : null;
 
   let baseline: Metrics | null = null;
   let baselineId: string | undefined;
@@ -287,7 +310,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
       status: 'finished',
       limit: last + 1,
     });
-    const history = list.runs.filter((r) => r.id !== run.id).slice(0, last);
+    const history = propagated ? list.runs.filter((r) => r.id !== run.id).slice(0, last) : [];
     const all: Metrics[] = [];
     for (const r of history) {
       try {
@@ -301,12 +324,12 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
   } else if (baselineRef) {
     const base = await ctx.api.runs.get(baselineRef);
     baselineId = base.id;
-    baseline = metricsOf(await propagationOf(ctx, base, changeId));
+    if (propagated) baseline = metricsOf(await propagationOf(ctx, base, changeId));
     baselineLabel = `run ${base.id} (${base.mesh.name}${base.mesh.version ? ` ${base.mesh.version}` : ''}, ${base.startedAt})`;
     compareUrl = `${ctx.url}/compare?runs=${base.id},${run.id}`;
   }
   const verdicts: GateLine[] = rules.map((rule) =>
-    evaluate(rule, current[rule.metric], baseline ? baseline[rule.metric] : null),
+    evaluate(rule, current ? current[rule.metric] : null, baseline ? baseline[rule.metric] : null),
   );
   // A percentile rule against a baseline is also asked whether the change is beyond noise
   // (the server's exact bootstrap and noise floor): the build fails only when it is.
@@ -339,7 +362,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
       v.reason = `${v.reason}, but not significant: ${v.significance.reason}`;
     }
   }
-  const failed = verdicts.some((v) => v.failed);
+  const failed = verdicts.some((v) => v.failed) || loadVerdicts.some((v) => v.failed);
   const notComparable = await comparabilityWarnings(ctx, run.id, baselineId, rules);
   const title = `${run.mesh.name}${run.mesh.version ? ` ${run.mesh.version}` : ''} · ${run.benchmark} / ${run.scenario}`;
   const md = markdownSummary({
@@ -348,6 +371,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
     current,
     baseline,
     verdicts,
+    loadVerdicts,
     compareUrl,
     notComparable,
   });
@@ -375,6 +399,7 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
             reason: v.reason,
             ...(v.significance ? { significance: v.significance } : {}),
           })),
+          loadVerdicts,
         })
       : fitMarkdown(md, GITHUB_COMMENT_LIMIT, compareUrl),
   );

@@ -1,4 +1,5 @@
 import { evaluate, type Metrics, parseRule } from '@meshbench/gates';
+import type { GateStep } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { fitMarkdown, markdownSummary } from './markdown.ts';
 
@@ -95,5 +96,59 @@ describe('fitMarkdown', () => {
     expect(last).toBe(
       `_… ${1000 - kept} more lines left out to fit 2,000 characters: http://example.test/runs/1_`,
     );
+  });
+});
+
+describe('markdownSummary of data-plane rules', () => {
+  const step = (
+    targetRps: number,
+    over: Pick<GateStep, 'verdict' | 'failed' | 'reason'>,
+  ): GateStep => ({
+    mode: 'both',
+    connections: 64,
+    targetRps,
+    current: 9.2,
+    baselineValue: 8,
+    bound: 8.8,
+    tested: true,
+    ...over,
+  });
+  it('lists each load step with its verdict and why, and counts the rule once', () => {
+    const md = markdownSummary({
+      title: 'istio · load',
+      baselineLabel: 'run abc',
+      current: null,
+      baseline: null,
+      verdicts: [],
+      loadVerdicts: [
+        {
+          rule: 'load.p99>+10%',
+          baseline: 'run abc',
+          baselineValue: 8,
+          current: 9.2,
+          bound: 8.8,
+          failed: true,
+          verdict: 'regressed',
+          reason: 'regressed at 1 of 2 steps; at both, 64 connections, 1,000 RPS target: +1.2 ms',
+          steps: [
+            step(1000, { verdict: 'regressed', failed: true, reason: '+1.2 ms | beyond' }),
+            step(2000, {
+              verdict: 'not-comparable',
+              failed: false,
+              reason: 'achieved RPS below target by more than 5 % here',
+            }),
+          ],
+        },
+      ],
+    });
+    expect(md).toContain('❌ 1 of 1 rules failed');
+    expect(md).not.toContain('| metric |');
+    expect(md).toContain(
+      '| `load.p99>+10%` | both, 64 conn, 1000 RPS | 8 | 9.2 | ❌ regressed: +1.2 ms \\| beyond |',
+    );
+    expect(md).toContain(
+      '| `load.p99>+10%` | both, 64 conn, 2000 RPS | 8 | 9.2 | ⚠️ not comparable: achieved RPS below target by more than 5 % here |',
+    );
+    expect(md).toContain('- ❌ `load.p99>+10%`: regressed: regressed at 1 of 2 steps');
   });
 });

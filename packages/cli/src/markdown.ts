@@ -1,7 +1,7 @@
 // The gate's Markdown summary: for a pull-request comment or GITHUB_STEP_SUMMARY.
 
 import { higherIsBetter, type Metrics, type Verdict } from '@meshbench/gates';
-import type { Metric, SignificanceAnswer } from '@meshbench/schema';
+import type { GateStep, GateVerdict, Metric, SignificanceAnswer } from '@meshbench/schema';
 
 /** A rule's verdict, with the server's significance test when the rule has one. */
 export type GateLine = Verdict & { significance?: SignificanceAnswer };
@@ -33,9 +33,12 @@ function delta(metric: Metric, current: number | null, baseline: number | null):
 export interface Summary {
   title: string;
   baselineLabel: string;
-  current: Metrics;
+  /** null: only data-plane rules, the run's propagation not read. */
+  current: Metrics | null;
   baseline: Metrics | null;
   verdicts: GateLine[];
+  /** Data-plane rules (load.p99>+10%): the server's verdict, step by step. */
+  loadVerdicts?: GateVerdict[] | undefined;
   compareUrl?: string | undefined;
   /** Why the run and its baseline run cannot be compared (the compare page's warnings). */
   notComparable?: string[] | undefined;
@@ -45,15 +48,56 @@ const notComparable = (v: GateLine) => v.significance?.verdict === 'not-comparab
 /** A rule's cell: failed, passed, or passed only because the runs could not be compared. */
 const mark = (v: GateLine) => (v.failed ? '❌' : notComparable(v) ? '⚠️' : '✅');
 
+const stepName = (st: GateStep) =>
+  [
+    st.mode,
+    ...(st.connections !== null ? [`${st.connections} conn`] : []),
+    ...(st.targetRps !== null ? [`${st.targetRps} RPS`] : []),
+  ].join(', ');
+const num = (v: number | null) =>
+  v === null ? 'n/a' : v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+const loadMark = (v: GateVerdict | GateStep) =>
+  v.failed ? '❌' : v.verdict === 'not-comparable' ? '⚠️' : '✅';
+/** Markdown table cells hold no pipes or line breaks. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The data-plane rules: a line per rule, a row per load step with its verdict and why. */
+function loadLines(verdicts: GateVerdict[]): string[] {
+  if (verdicts.length === 0) return [];
+  const lines = ['', '**Data plane**, at each load step:', ''];
+  lines.push('| rule | step | baseline | current | verdict |', '| --- | --- | ---: | ---: | --- |');
+  for (const v of verdicts) {
+    if (!v.steps || v.steps.length === 0) {
+      lines.push(`| \`${v.rule}\` | | | | ${loadMark(v)} ${cell(v.reason)} |`);
+      continue;
+    }
+    for (const st of v.steps)
+      lines.push(
+        `| \`${v.rule}\` | ${stepName(st)} | ${num(st.baselineValue)} | ${num(st.current)} | ${loadMark(st)} ${st.verdict.replace(/-/g, ' ')}: ${cell(st.reason)} |`,
+      );
+  }
+  for (const v of verdicts)
+    lines.push(
+      '',
+      `- ${loadMark(v)} \`${v.rule}\`: ${(v.verdict ?? 'not-comparable').replace(/-/g, ' ')}: ${v.reason}`,
+    );
+  return lines;
+}
+
 export function markdownSummary(s: Summary): string {
+  const loads = s.loadVerdicts ?? [];
   const failed = s.verdicts.filter((v) => v.failed);
+  const failedCount = failed.length + loads.filter((v) => v.failed).length;
+  const total = s.verdicts.length + loads.length;
   const head =
-    failed.length > 0
-      ? `❌ ${failed.length} of ${s.verdicts.length} rules failed`
-      : s.verdicts.length > 0
-        ? `✅ all ${s.verdicts.length} rules passed`
+    failedCount > 0
+      ? `❌ ${failedCount} of ${total} rules failed`
+      : total > 0
+        ? `✅ all ${total} rules passed`
         : 'no rules given';
-  const untested = s.verdicts.filter(notComparable).length;
+  const untested =
+    s.verdicts.filter(notComparable).length +
+    loads.filter((v) => !v.failed && v.verdict === 'not-comparable').length;
   const lines = [
     `### meshbench: ${s.title}`,
     '',
@@ -65,25 +109,28 @@ export function markdownSummary(s: Summary): string {
     for (const reason of s.notComparable) lines.push(`- ${reason}`);
     lines.push('');
   }
-  lines.push(
-    '| metric | baseline | current | delta | verdict |',
-    '| --- | ---: | ---: | ---: | --- |',
-  );
-  const ruled = new Map(s.verdicts.map((v) => [v.rule.metric, v]));
-  for (const metric of ['p50', 'p90', 'p96', 'p99', 'p99.9', 'within1s', 'missing'] as Metric[]) {
-    const verdicts = s.verdicts.filter((v) => v.rule.metric === metric);
-    const verdict =
-      verdicts.length === 0 ? '' : verdicts.map((v) => `${mark(v)} \`${v.rule.text}\``).join(' ');
-    const base = s.baseline ? s.baseline[metric] : null;
+  if (s.current) {
+    const current = s.current;
     lines.push(
-      `| ${metric} | ${fmt(metric, base)} | ${fmt(metric, s.current[metric])} | ${delta(metric, s.current[metric], base)} | ${verdict} |`,
+      '| metric | baseline | current | delta | verdict |',
+      '| --- | ---: | ---: | ---: | --- |',
     );
-    ruled.delete(metric);
-  }
-  for (const v of ruled.values()) {
-    lines.push(
-      `| ${v.rule.metric} | ${fmt(v.rule.metric, v.baseline)} | ${fmt(v.rule.metric, v.current)} | ${delta(v.rule.metric, v.current, v.baseline)} | ${mark(v)} \`${v.rule.text}\` |`,
-    );
+    const ruled = new Map(s.verdicts.map((v) => [v.rule.metric, v]));
+    for (const metric of ['p50', 'p90', 'p96', 'p99', 'p99.9', 'within1s', 'missing'] as Metric[]) {
+      const verdicts = s.verdicts.filter((v) => v.rule.metric === metric);
+      const verdict =
+        verdicts.length === 0 ? '' : verdicts.map((v) => `${mark(v)} \`${v.rule.text}\``).join(' ');
+      const base = s.baseline ? s.baseline[metric] : null;
+      lines.push(
+        `| ${metric} | ${fmt(metric, base)} | ${fmt(metric, current[metric])} | ${delta(metric, current[metric], base)} | ${verdict} |`,
+      );
+      ruled.delete(metric);
+    }
+    for (const v of ruled.values()) {
+      lines.push(
+        `| ${v.rule.metric} | ${fmt(v.rule.metric, v.baseline)} | ${fmt(v.rule.metric, v.current)} | ${delta(v.rule.metric, v.current, v.baseline)} | ${mark(v)} \`${v.rule.text}\` |`,
+      );
+    }
   }
   for (const v of failed) lines.push('', `- \`${v.rule.text}\`: ${v.reason}`);
   const tested = s.verdicts.filter((v) => v.significance);
@@ -94,6 +141,7 @@ export function markdownSummary(s: Summary): string {
       sig.noiseFloorMs === null ? 'noise floor not measured' : `noise floor ${sig.noiseFloorMs} ms`;
     lines.push(`- \`${v.rule.text}\`: ${WORDS[sig.verdict]}: ${sig.reason} (${floor})`);
   }
+  lines.push(...loadLines(loads));
   if (s.compareUrl) lines.push('', `[Open the comparison](${s.compareUrl})`);
   return `${lines.join('\n')}\n`;
 }

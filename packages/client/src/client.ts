@@ -16,6 +16,7 @@ import {
   finishedRun,
   type finishRunBody,
   gateResult,
+  gateVerdict,
   health,
   history,
   type historyQuery,
@@ -25,6 +26,7 @@ import {
   ingestStats,
   type listResultsQuery,
   type listRunsQuery,
+  type loadGateQuery,
   loadStages,
   type pointsQuery,
   project,
@@ -77,6 +79,7 @@ export type StageGapQuery = QueryOf<typeof stageGapQuery>;
 export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type SignificanceQuery = QueryOf<typeof significanceQuery>;
+export type LoadGateQuery = QueryOf<typeof loadGateQuery>;
 export type ComparabilityQuery = QueryOf<typeof comparabilityQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
 export type LoadStagesQuery = QueryOf<typeof stagesQuery>;
@@ -140,6 +143,7 @@ export const paths = {
   gate: (runId: string) => `/runs/${enc(runId)}/gate`,
   significance: (runId: string, q: SignificanceQuery) =>
     `/runs/${enc(runId)}/significance${queryString(q)}`,
+  loadGate: (runId: string, q: LoadGateQuery) => `/runs/${enc(runId)}/load-gate${queryString(q)}`,
   clocks: (runId: string) => `/runs/${enc(runId)}/clocks`,
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
   events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
@@ -351,6 +355,9 @@ export function createClient(transport: Transport) {
         get('/runs/{id}/gate', paths.gate(runId), gateResult, opts),
       significance: (runId: string, q: SignificanceQuery, opts?: CallOptions) =>
         get('/runs/{id}/significance', paths.significance(runId, q), significanceAnswer, opts),
+      /** A data-plane rule (load.p99>+10%) held at each load step, as a threshold holds it. */
+      loadGate: (runId: string, q: LoadGateQuery, opts?: CallOptions) =>
+        get('/runs/{id}/load-gate', paths.loadGate(runId, q), gateVerdict, opts),
       /** Node clocks: their reports, and the nodes provably behind without them. */
       clocks: (runId: string, opts?: CallOptions) =>
         get('/runs/{id}/clocks', paths.clocks(runId), runClocks, opts),

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, parseRule, RuleError } from './rules.ts';
+import {
+  breaks,
+  evaluate,
+  isLoadRule,
+  loadBound,
+  parseLoadRule,
+  parseRule,
+  RuleError,
+} from './rules.ts';
 
 describe('parseRule', () => {
   it('reads relative, absolute and share rules', () => {
@@ -60,5 +68,48 @@ describe('evaluate', () => {
       failed: true,
       reason: 'no value for this run',
     });
+  });
+});
+
+describe('parseLoadRule', () => {
+  it('reads data-plane rules in the grammar of the others', () => {
+    expect(isLoadRule(' load.p99>+10%')).toBe(true);
+    expect(isLoadRule('p99>+10%')).toBe(false);
+    expect(parseLoadRule('load.p99>+10%')).toMatchObject({
+      metric: 'load.p99',
+      op: '>',
+      value: 0.1,
+      relative: true,
+      points: false,
+    });
+    expect(parseLoadRule('LOAD.P99.9 >= 2s')).toMatchObject({
+      metric: 'load.p99.9',
+      value: 2000,
+      relative: false,
+    });
+    expect(parseLoadRule('load.p50>5ms')).toMatchObject({ value: 5, relative: false });
+    expect(parseLoadRule('load.rps<-5%')).toMatchObject({ op: '<', value: -0.05, relative: true });
+    expect(parseLoadRule('load.rps<900')).toMatchObject({ value: 900, relative: false });
+    expect(parseLoadRule('load.errors>+1pp')).toMatchObject({ value: 1, points: true });
+    expect(parseLoadRule('load.errors>1%')).toMatchObject({ value: 1, relative: false });
+    expect(parseLoadRule('load.p99>+10% same:mesh.version').same).toEqual(['mesh.version']);
+  });
+  it('says what is wrong with a bad data-plane rule', () => {
+    expect(() => parseLoadRule('load.p95>+10%')).toThrow(/unknown metric "load.p95"/);
+    expect(() => parseLoadRule('load.p99>+1pp')).toThrow(/percentage points/);
+    expect(() => parseLoadRule('load.errors>1pp')).toThrow(/percentage points/);
+    expect(() => parseLoadRule('load.p99>10%')).toThrow(/latency bound/);
+    expect(() => parseLoadRule('load.rps<900ms')).toThrow(/requests a second/);
+    expect(() => parseLoadRule('load.p99>5ms same:mesh.version')).toThrow(/only a rule relative/);
+    expect(() => parseLoadRule('load.p99 is slow')).toThrow(/cannot read/);
+  });
+  it('holds a step to the baseline step plus the margin, or to the rule', () => {
+    expect(loadBound(parseLoadRule('load.p99>+10%'), 800)).toBe(880);
+    expect(loadBound(parseLoadRule('load.rps<-5%'), 1000)).toBe(950);
+    expect(loadBound(parseLoadRule('load.errors>+1pp'), 0.5)).toBe(1.5);
+    expect(loadBound(parseLoadRule('load.p99>+10%'), null)).toBeNull();
+    expect(loadBound(parseLoadRule('load.p99>5ms'), null)).toBe(5);
+    expect(breaks(parseLoadRule('load.rps<-5%'), 949, 950)).toBe(true);
+    expect(breaks(parseLoadRule('load.rps<-5%'), 950, 950)).toBe(false);
   });
 });

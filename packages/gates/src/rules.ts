@@ -2,7 +2,14 @@
 // "p99>1500ms" (absolute latency). A rule names when the build fails. A rule may pin what
 // the baseline must share with the run: "p99>+10% same:mesh.version" holds a run against a
 // baseline of another mesh version as not comparable instead of testing it.
-import { type ComparabilityPin, comparabilityPin, METRICS, type Metric } from '@meshbench/schema';
+import {
+  type ComparabilityPin,
+  comparabilityPin,
+  LOAD_METRICS,
+  type LoadMetric,
+  METRICS,
+  type Metric,
+} from '@meshbench/schema';
 
 /** Latencies are lower-is-better; the share within 1 s is higher-is-better. */
 export const higherIsBetter = (m: Metric) => m === 'within1s';
@@ -126,3 +133,95 @@ export function evaluate(rule: Rule, current: number | null, baseline: number | 
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/**
+ * A data-plane rule, held at every load step: "load.p99>+10%" (relative to the baseline's
+ * step), "load.p99>5ms" (absolute), "load.rps<-5%" (achieved rate), "load.errors>+1pp" (error
+ * rate, percentage points above the baseline's) or "load.errors>1%" (absolute share).
+ */
+export interface LoadRule {
+  text: string;
+  metric: LoadMetric;
+  op: Rule['op'];
+  /** Relative: fraction of the baseline; pp: percentage points over it; absolute: the bound. */
+  value: number;
+  relative: boolean;
+  /** load.errors>+1pp: the bound is the baseline plus `value` percentage points. */
+  points: boolean;
+  same: Pin[];
+}
+
+const LOAD_RULE =
+  /^\s*(load\.[a-z0-9.]+)\s*(>=|<=|>|<)\s*([+-])?(\d+(?:\.\d+)?)\s*(%|pp|ms|s)?\s*$/i;
+
+/** Whether a rule's text names a data-plane metric (load.*). */
+export const isLoadRule = (text: string) => /^\s*load\./i.test(text);
+
+/** The percentile a load metric names (load.p99.9 -> 99.9), or null for rps and errors. */
+export function loadPercentileOf(metric: LoadMetric): number | null {
+  const m = /^load\.p(\d+(?:\.\d+)?)$/.exec(metric);
+  return m ? Number(m[1]) : null;
+}
+
+/** Lower latency and error rate are better; a higher achieved rate is. */
+export const loadHigherIsBetter = (m: LoadMetric) => m === 'load.rps';
+
+export function parseLoadRule(text: string): LoadRule {
+  const { rest, same } = readPins(text);
+  const m = LOAD_RULE.exec(rest);
+  if (!m) {
+    throw new RuleError(
+      `cannot read the rule "${text}": expected load.<metric><op><value>[ same:mesh.version], e.g. 'load.p99>+10%', 'load.p99>5ms', 'load.rps<-5%', 'load.errors>+1pp'`,
+    );
+  }
+  const [, name, op, sign, number, rawUnit] = m;
+  const metric = (name as string).toLowerCase() as LoadMetric;
+  if (!LOAD_METRICS.includes(metric))
+    throw new RuleError(`unknown metric "${name}" in "${text}"; one of ${LOAD_METRICS.join(', ')}`);
+  const unit = rawUnit?.toLowerCase();
+  let value = Number(number);
+  const relative = sign !== undefined;
+  const signed = sign === '-' ? -value : value;
+  let points = false;
+  if (unit === 'pp') {
+    if (metric !== 'load.errors' || !relative)
+      throw new RuleError(
+        `"${text}": percentage points (pp) are for the error rate against a baseline (load.errors>+1pp)`,
+      );
+    points = true;
+    value = signed;
+  } else if (relative) {
+    if (unit !== '%')
+      throw new RuleError(`a relative rule needs a % (or pp for errors): "${text}"`);
+    value = signed / 100;
+  } else if (metric === 'load.errors') {
+    if (unit !== '%')
+      throw new RuleError(`load.errors is a share of requests: "${text}" (e.g. load.errors>1%)`);
+  } else if (metric === 'load.rps') {
+    if (unit !== undefined)
+      throw new RuleError(`load.rps is in requests a second: "${text}" (e.g. load.rps<900)`);
+  } else {
+    if (unit === '%')
+      throw new RuleError(
+        `"${text}": a latency bound is in ms or s, or relative with a sign (load.p99>+10%)`,
+      );
+    if (unit === 's') value *= 1000;
+  }
+  if (same.length > 0 && !relative)
+    throw new RuleError(
+      `"${text}": only a rule relative to a baseline can pin what the baseline shares`,
+    );
+  return { text, metric, op: op as Rule['op'], value, relative, points, same };
+}
+
+/** The bound a load step's value is held to: from the baseline's step, or the rule's own. */
+export function loadBound(rule: LoadRule, baseline: number | null): number | null {
+  if (!rule.relative) return rule.value;
+  if (baseline === null) return null;
+  const bound = rule.points ? baseline + rule.value : baseline * (1 + rule.value);
+  return Math.round(bound * 1e9) / 1e9;
+}
+
+/** Whether a value breaks the rule's bound (the rule names when the build fails). */
+export const breaks = (rule: Pick<LoadRule, 'op'>, value: number, bound: number) =>
+  compare(value, rule.op, bound);

@@ -20,6 +20,21 @@ export const METRICS = [
 export const metric = z.enum(METRICS);
 export type Metric = z.infer<typeof metric>;
 
+/**
+ * What a data-plane gate rule reads at each load step (mode, connections, target rate):
+ * latency percentiles in ms, the achieved rate in requests a second, errors in % of requests.
+ */
+export const LOAD_METRICS = [
+  'load.p50',
+  'load.p90',
+  'load.p99',
+  'load.p99.9',
+  'load.rps',
+  'load.errors',
+] as const;
+export const loadMetric = z.enum(LOAD_METRICS);
+export type LoadMetric = z.infer<typeof loadMetric>;
+
 export const createThresholdBody = z.strictObject({
   benchmark: z.string().min(1).max(200),
   scenario: z
@@ -33,7 +48,9 @@ export const createThresholdBody = z.strictObject({
     .min(1)
     .max(100)
     .meta({ example: 'p99>+10%' })
-    .describe('a gate rule: p99>+10%, within1s<95%, p99>1500ms, missing>0'),
+    .describe(
+      'a gate rule: p99>+10%, within1s<95%, p99>1500ms, missing>0; on every load step: load.p99>+10%, load.p99>5ms, load.rps<-5%, load.errors>+1pp, load.errors>1%',
+    ),
   baseline: z
     .string()
     .min(1)
@@ -99,6 +116,44 @@ export const significanceAnswer = significance.extend({
 });
 export type SignificanceAnswer = z.infer<typeof significanceAnswer>;
 
+export const loadGateQuery = z.object({
+  rule: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ example: 'load.p99>+10%' })
+    .describe('a data-plane rule: load.p99>+10%, load.p99>5ms, load.rps<-5%, load.errors>+1pp'),
+  baseline: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('a run id, or branch:NAME for its newest finished run; needed by relative rules'),
+});
+export type LoadGateQuery = z.infer<typeof loadGateQuery>;
+
+const significanceVerdict = significance.shape.verdict;
+
+/** One load step's verdict under a data-plane rule. */
+export const gateStep = z.object({
+  mode: z.string(),
+  connections: z.number().int().nullable(),
+  targetRps: z.number().nullable(),
+  verdict: significanceVerdict,
+  failed: z.boolean(),
+  reason: z.string(),
+  current: z.number().nullable(),
+  baselineValue: z.number().nullable(),
+  bound: z.number().nullable(),
+  tested: z
+    .boolean()
+    .describe(
+      'whether the difference was significance-tested (both steps hold an HdrHistogram); false: the fixed rule alone, the reason says why',
+    ),
+  significance: significance.optional(),
+});
+export type GateStep = z.infer<typeof gateStep>;
+
 export const gateVerdict = z.object({
   rule: z.string(),
   baseline: z.string().describe('what the rule was held against'),
@@ -111,6 +166,15 @@ export const gateVerdict = z.object({
     .optional()
     .describe(
       'rules on a percentile of raw observations with a baseline: the exact bootstrap interval of the difference; the rule fails only when it excludes zero and the difference is beyond both the rule and the noise floor',
+    ),
+  verdict: significanceVerdict
+    .optional()
+    .describe("data-plane rules (load.*): the worst of the steps' verdicts"),
+  steps: z
+    .array(gateStep)
+    .optional()
+    .describe(
+      'data-plane rules (load.*): each load step of the run (and of the baseline, for a relative rule), its verdict and why; steps only one side has are not comparable',
     ),
 });
 export type GateVerdict = z.infer<typeof gateVerdict>;

@@ -35,7 +35,7 @@ export interface SignificanceInput {
   clockErrorMs?: number | null;
 }
 
-const ms = (v: number) => `${Math.round(v * 10) / 10} ms`;
+export const ms = (v: number) => `${Math.round(v * 10) / 10} ms`;
 
 export function gateSignificance(input: SignificanceInput, level = 0.95): Significance {
   const { noiseFloorMs } = input;
@@ -63,12 +63,25 @@ export function gateSignificance(input: SignificanceInput, level = 0.95): Signif
       reason: `the clocks' error (± ${ms(input.clockErrorMs)}) is as large as the difference (${ms(d.delta)})`,
     };
   }
-  const interval = `${Math.round(level * 100)} % interval ${ms(d.low)} to ${ms(d.high)}`;
-  const floor = Math.max(input.minEffectMs, noiseFloorMs ?? 0);
+  return judgeDifference(d, input.minEffectMs, noiseFloorMs);
+}
+
+/**
+ * The verdict on a percentile difference and its bootstrap interval: beyond noise only when
+ * the interval excludes 0 and the difference is larger than the rule's minimum and the noise
+ * floor (whichever is larger, named in the reason).
+ */
+export function judgeDifference(
+  d: PercentileDifference,
+  minEffectMs: number,
+  noiseFloorMs: number | null,
+): Significance {
+  const interval = `${Math.round(d.level * 100)} % interval ${ms(d.low)} to ${ms(d.high)}`;
+  const floor = Math.max(minEffectMs, noiseFloorMs ?? 0);
   const floorText =
-    noiseFloorMs !== null && noiseFloorMs > input.minEffectMs
+    noiseFloorMs !== null && noiseFloorMs > minEffectMs
       ? `the noise floor (${ms(noiseFloorMs)})`
-      : `the rule's minimum (${ms(input.minEffectMs)})`;
+      : `the rule's minimum (${ms(minEffectMs)})`;
   if (d.low <= 0 && d.high >= 0) {
     return { ...d, verdict: 'no-significant-change', noiseFloorMs, reason: `${interval} holds 0` };
   }

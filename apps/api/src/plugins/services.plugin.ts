@@ -20,6 +20,7 @@ import { gatesService } from '../services/gates.service.ts';
 import { headlinesService } from '../services/headlines.service.ts';
 import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
+import { loadGateService } from '../services/load-gate.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
 import { projectsService } from '../services/projects.service.ts';
 import { propagationService } from '../services/propagation.service.ts';
@@ -102,9 +103,11 @@ function build(
   };
   const gates = gatesRepository(database.db);
   const comparability = comparabilityService({ runs, results: services.results, projects });
+  const loadGate = loadGateService({ runs, results: services.results, projects });
   return {
     ...services,
     comparability,
+    loadGate,
     reports: reportsService({ reports: reportsRepository(database.db), ...services }),
     history: historyService({
       runs,
@@ -130,6 +133,7 @@ function build(
       projects,
       propagation: services.propagation,
       comparability,
+      loadGate,
     }),
   };
 }

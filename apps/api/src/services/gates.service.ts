@@ -4,9 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   evaluate,
+  isLoadRule,
   type Metrics,
   medianMetrics,
   metricsOf,
+  parseLoadRule,
   parseRule,
   RuleError,
 } from '@meshbench/gates';
@@ -36,6 +38,7 @@ import type {
 } from '../repositories/gates.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import type { ComparabilityService } from './comparability.service.ts';
+import type { LoadGateService } from './load-gate.service.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 
@@ -91,8 +94,10 @@ export function gatesService(deps: {
   projects: ProjectsService;
   propagation: PropagationService;
   comparability: ComparabilityService;
+  /** Data-plane rules (load.p99>+10%), held step by step. */
+  loadGate: Pick<LoadGateService, 'verdict'>;
 }) {
-  const { gates, runs, projects, propagation, comparability } = deps;
+  const { gates, runs, projects, propagation, comparability, loadGate } = deps;
 
   /**
    * Runs' first-change summaries, each read once for one use case: a run's rules, their
@@ -435,7 +440,7 @@ export function gatesService(deps: {
     ): Promise<Threshold> {
       const projectId = await projectFor(projectRef, principal);
       try {
-        const rule = parseRule(body.rule);
+        const rule = isLoadRule(body.rule) ? parseLoadRule(body.rule) : parseRule(body.rule);
         if (rule.relative && !body.baseline) {
           throw new AppError(
             400,
@@ -483,6 +488,10 @@ export function gatesService(deps: {
       const current = await read.metrics(run.id);
       const verdicts = [];
       for (const t of applicable) {
+        if (isLoadRule(t.rule)) {
+          verdicts.push(await loadGate.verdict(run, parseLoadRule(t.rule), t.baseline));
+          continue;
+        }
         const rule = parseRule(t.rule);
         const baseline = await baselineOf(run, t.baseline, t.last, read);
         const v = evaluate(

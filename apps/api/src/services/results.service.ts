@@ -8,12 +8,14 @@ import type {
 } from '@meshbench/schema';
 import { withRequestedPercentiles } from '../domain/bucket-percentiles.ts';
 import { decodeHdr } from '../domain/hdr.ts';
+import { type LoadStepSide, stepHistograms } from '../domain/load-gate.ts';
 import {
   buildStages,
   type GeneratorPoint,
   HdrMerger,
   mergeSteps,
   stagesOf,
+  stepKey,
   unitOf,
 } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -121,7 +123,7 @@ export function resultsService(deps: {
     return { format: decoded.format, imported, unmapped: decoded.unmapped };
   };
 
-  return {
+  const service = {
     async import(
       runRef: string,
       text: string,
@@ -220,6 +222,40 @@ export function resultsService(deps: {
       return [...stored, ...merged];
     },
 
+    /**
+     * A run's load steps as a gate reads them: each step's own row (one without a generator)
+     * or its generators' merged row, with P50 ... P99.9 and its HdrHistogram where it has one.
+     */
+    async gateSteps(
+      runRef: string,
+      /** false: the steps' numbers only (a noise floor reads many runs' percentiles). */
+      withHistograms = true,
+    ): Promise<{ side: LoadStepSide; stored: StoredLoadResult }[]> {
+      const run = await runOf(runRef);
+      const [listed, rows, histograms] = await Promise.all([
+        service.list(run.id, [...GATE_PERCENTILES]),
+        withHistograms ? results.ofRun(run.id) : [],
+        withHistograms ? results.histogramsOfRun(run.id) : [],
+      ]);
+      const { whole, merged } = stepHistograms(rows, new Map(histograms.map((h) => [h.id, h.hdr])));
+      return listed
+        .filter((r) => r.generator === null)
+        .map((r) => ({
+          stored: r,
+          side: {
+            mode: r.mode,
+            connections: r.connections,
+            targetRps: r.targetRps,
+            achievedRps: r.achievedRps,
+            requests: r.requests,
+            errors: r.errors,
+            percentiles: r.percentiles,
+            histogram: (r.id === null ? merged.get(stepKey(r)) : whole.get(r.id)) ?? null,
+            format: r.format,
+          },
+        }));
+    },
+
     /** A run's interval data over time: merged per slot, and one summary per step. */
     async stages(runRef: string, percentiles: number[]): Promise<LoadStages> {
       const run = await runOf(runRef);
@@ -249,6 +285,7 @@ export function resultsService(deps: {
       return stagesOf(points, kept.spans, kept.grid, kept.slots, percentiles);
     },
   };
+  return service;
 }
 /** A stored row as merging reads it (the format kept for the merged row). */
 function pointOf(
@@ -277,3 +314,6 @@ function pointOf(
   };
 }
 export type ResultsService = ReturnType<typeof resultsService>;
+
+/** The percentiles a data-plane gate rule can name (load.p50 ... load.p99.9). */
+const GATE_PERCENTILES = [50, 90, 99, 99.9] as const;

@@ -6,8 +6,10 @@ import {
   apiError,
   createThresholdBody,
   gateResult,
+  gateVerdict,
   history,
   historyQuery,
+  loadGateQuery,
   significanceAnswer,
   significanceQuery,
   threshold,
@@ -82,6 +84,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => gates.significance(request.params.id, request.query),
+  );
+
+  app.get(
+    '/runs/:id/load-gate',
+    {
+      schema: {
+        tags: ['gates'],
+        description:
+          "A data-plane rule (load.p99>+10%, load.rps<-5%, load.errors>+1pp) held at each load step the run and its baseline share: per step a verdict (regressed, improved, no-significant-change, not-comparable) and why. Latency rules on steps that both hold an HdrHistogram are significance-tested (the exact bootstrap interval of the percentile difference from the bucket counts, the noise floor of runs labelled repeat, the HdrHistogram buckets); others hold the fixed rule alone and say so. What a threshold's load rule does when a run finishes, and what the CLI's --fail-on load.* asks.",
+        params: runParams,
+        querystring: loadGateQuery,
+        response: { 200: gateVerdict, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) =>
+      app.services.loadGate.evaluate(request.params.id, request.query, request.principal),
   );
 
   app.get(

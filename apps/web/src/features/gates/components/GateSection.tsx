@@ -41,6 +41,25 @@ function Significance({ s }: { s: NonNullable<GateVerdict['significance']> }) {
   );
 }
 
+/** A data-plane rule's load steps: each one's verdict, its numbers and why. */
+function Steps({ steps }: { steps: NonNullable<GateVerdict['steps']> }) {
+  return (
+    <ul className="gate-steps" data-testid="gate-steps">
+      {steps.map((st) => (
+        <li key={JSON.stringify([st.mode, st.connections, st.targetRps])}>
+          {st.mode}
+          {st.connections !== null && `, ${num(st.connections)} connections`}
+          {st.targetRps !== null && `, ${num(st.targetRps)} RPS target`}:{' '}
+          <span className={`gate-stat gate-stat-${st.verdict}`}>{VERDICT_WORDS[st.verdict]}</span>{' '}
+          <span className="muted">
+            {num(st.baselineValue)} → {num(st.current)} · {st.reason}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function VerdictRow({ v }: { v: GateVerdict }) {
   return (
     <tr className={v.failed ? 'gate-failed' : 'gate-passed'}>
@@ -56,6 +75,7 @@ function VerdictRow({ v }: { v: GateVerdict }) {
       <td>
         <strong>{v.failed ? 'failed' : 'passed'}</strong> <span className="muted">{v.reason}</span>
         {v.significance && <Significance s={v.significance} />}
+        {v.steps && v.steps.length > 0 && <Steps steps={v.steps} />}
       </td>
     </tr>
   );
