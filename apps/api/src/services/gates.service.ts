@@ -26,7 +26,12 @@ import type {
   Threshold,
   UpdateAlertBody,
 } from '@meshbench/schema';
-import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
+import {
+  type Principal,
+  privateProjectsVisible,
+  readRefusal,
+  writeRefusal,
+} from '../domain/access.ts';
 import { changePoints } from '../domain/change-points.ts';
 import { gateSignificance, noiseFloor } from '../domain/gate-significance.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -581,9 +586,20 @@ export function gatesService(deps: {
     },
 
     /** The significance of a run's percentile against a baseline, as a gate would test it. */
-    async significance(runRef: string, q: SignificanceQuery): Promise<SignificanceAnswer> {
+    async significance(
+      runRef: string,
+      q: SignificanceQuery,
+      principal: Principal,
+    ): Promise<SignificanceAnswer> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
+      // A baseline run of another project is read only by who may read it: its pooled
+      // percentiles and interval are its numbers.
+      if (q.baseline && !q.baseline.startsWith('branch:')) {
+        const base = await runs.find(q.baseline);
+        if (base && base.projectId !== run.projectId)
+          refuse(readRefusal(principal, base.projectId, await projects.visibility(base.projectId)));
+      }
       const read = summaryReader();
       const baseline = await baselineOf(run, q.baseline, q.last, read);
       if (baseline.runIds.length === 0)

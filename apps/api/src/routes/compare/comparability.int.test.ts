@@ -157,11 +157,11 @@ describe.each(backends)('comparability on $name', (backend) => {
       project,
     );
     const T0 = Date.parse('2026-02-01T10:00:00Z');
-    const newRun = async (version: string, scale: number) => {
+    const newRun = async (version: string, scale: number, projectId = p.body.id) => {
       const r = await server.json(
         '/runs',
         jsonBody({
-          project: p.body.id,
+          project: projectId,
           benchmark,
           scenario: 's',
           mesh: { name: 'consul', version },
@@ -233,5 +233,19 @@ describe.each(backends)('comparability on $name', (backend) => {
       significanceAnswer,
     );
     expect(unpinned.body.verdict).toBe('regressed');
+
+    // A private project's run is no baseline for a reader who may not read it: the answer
+    // would be its pooled percentiles.
+    const hidden = await server.json(
+      '/projects',
+      jsonBody({ name: `${benchmark}-private`, visibility: 'private' }),
+      project,
+    );
+    const secret = await newRun('1.17.0', 1, hidden.body.id);
+    const path = `/runs/${otherId}/significance?baseline=${secret}&metric=p99&minEffectMs=50`;
+    const anonymous = await server.anonJson(path, {}, apiError);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.message).toMatch(/token/i);
+    expect((await server.json(path, {}, significanceAnswer)).status).toBe(200);
   });
 });

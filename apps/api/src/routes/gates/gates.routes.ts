@@ -80,10 +80,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           "Whether a percentile of the run's first change moved beyond noise against a baseline: the exact bootstrap interval of the difference, the noise floor of runs labelled repeat, and a verdict (regressed, improved, no-significant-change, not-comparable). What a threshold's percentile rule tests, and what the CLI's --gate asks.",
         params: runParams,
         querystring: significanceQuery,
-        response: { 200: significanceAnswer, 400: apiError, 404: apiError },
+        response: {
+          200: significanceAnswer,
+          400: apiError,
+          401: apiError,
+          403: apiError,
+          404: apiError,
+        },
       },
     },
-    async (request) => gates.significance(request.params.id, request.query),
+    async (request) => gates.significance(request.params.id, request.query, request.principal),
   );
 
   app.get(
