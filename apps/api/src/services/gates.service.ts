@@ -459,6 +459,20 @@ export function gatesService(deps: {
           throw new AppError(400, 'invalid_threshold', error.message, { field: 'rule' });
         throw error;
       }
+      // A baseline run is one the token may read: its numbers show in every verdict.
+      if (body.baseline && !body.baseline.startsWith('branch:')) {
+        const base = await runs.find(body.baseline);
+        if (!base) {
+          throw new AppError(
+            400,
+            'invalid_threshold',
+            `baseline: no run "${body.baseline}" (give a run id or branch:NAME)`,
+            { field: 'baseline' },
+          );
+        }
+        if (base.projectId !== projectId)
+          refuse(readRefusal(principal, base.projectId, await projects.visibility(base.projectId)));
+      }
       return toThreshold(
         await gates.insertThreshold({
           id: randomUUID(),
