@@ -2,7 +2,12 @@
 // would. The e2e suite posts its runs the same way.
 import { gzipSync } from 'node:zlib';
 import { createClient, fetchTransport } from '@meshbench/client';
-import type { CreateRunBody, ImportResultsQuery, ProbeEvent } from '@meshbench/schema';
+import type {
+  CreateRunBody,
+  CreateThresholdBody,
+  ImportResultsQuery,
+  ProbeEvent,
+} from '@meshbench/schema';
 
 export function apiClient(baseUrl: string, token?: string) {
   const api = createClient(fetchTransport({ url: baseUrl, token }));
@@ -23,5 +28,7 @@ export function apiClient(baseUrl: string, token?: string) {
     ) => api.runs.importResults(runId, { body: file, query: { format, ...step } }),
     finishRun: (runId: string, finishedAt?: string) =>
       api.runs.finish(runId, finishedAt ? { finishedAt } : {}),
+    createThreshold: (projectId: string, body: CreateThresholdBody) =>
+      api.projects.createThreshold(projectId, body),
   };
 }

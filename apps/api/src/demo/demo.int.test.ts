@@ -5,6 +5,7 @@
 import { openDatabase } from '@meshbench/db';
 import {
   changeList,
+  gateResult,
   history,
   loadStages,
   propagation,
@@ -278,6 +279,19 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       ['consul', consulNights[REGRESSION_NIGHT]?.id],
     ]);
     expect(hist.body.changePoints[0]?.change).toBeGreaterThan(0.15);
+    // The nightly gate (P99 at most 10 % over the median of the mesh's last 3 nights on main,
+    // set after the first night) fails the two Consul nights whose baseline is still the old
+    // speed, and no other night.
+    const failed: string[] = [];
+    for (const r of nightly.slice(NIGHTLY_MESHES.length)) {
+      const g = await server.json(`/runs/${r.id}/gate`, {}, gateResult);
+      expect(g.status).toBe(200);
+      if (!g.body.passed) failed.push(r.id);
+    }
+    expect(failed).toEqual([
+      consulNights[REGRESSION_NIGHT]?.id,
+      consulNights[REGRESSION_NIGHT + 1]?.id,
+    ]);
 
     const after = server.app.statsd.stats();
     expect(after.malformed - before.malformed).toBe(0);

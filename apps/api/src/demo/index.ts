@@ -12,7 +12,7 @@ import {
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
 import { kubernetesScaleUpScenarios, loadKubernetesScaleUp } from './kubernetes-scale-up.ts';
-import { nightlyRuns } from './nightly.ts';
+import { NIGHTLY_MESHES, nightlyRuns } from './nightly.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 import { loadStages } from './stages.ts';
 
@@ -96,8 +96,24 @@ export async function loadDemo(opts: {
   await api.postEvents(churned.id, churn.events, `demo-${istioChurnScenario.seed}`);
   loaded.push(await api.finishRun(churned.id, churnEnd));
 
-  // History: a nightly series on main, Consul and Istio, with one regression to find.
-  for (const { run, events } of nightlyRuns()) {
+  // History: a nightly series on main, Consul and Istio, with one regression to find. After
+  // the first night the team adds the CI gate it holds each night to: P99 no more than 10 %
+  // over the median of the mesh's last 3 nights on main (the bootstrap interval and the noise
+  // floor decide what is real).
+  const nightly = [...nightlyRuns()];
+  for (const [i, { run, events }] of nightly.entries()) {
+    if (i === NIGHTLY_MESHES.length) {
+      const projectId = loaded.at(-1)?.projectId;
+      if (projectId) {
+        await api.createThreshold(projectId, {
+          benchmark: run.benchmark,
+          scenario: run.scenario,
+          rule: 'p99>+10%',
+          baseline: 'branch:main',
+          last: 3,
+        });
+      }
+    }
     const { finishedAt, ...started } = run;
     const created = await api.createRun(started);
     await api.postEvents(created.id, events, `demo-nightly-${created.id}`);

@@ -42,6 +42,7 @@ import type {
   ThresholdRow,
 } from '../repositories/gates.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import { branchBaselineRuns } from './branch-baseline.ts';
 import type { ComparabilityService } from './comparability.service.ts';
 import type { LoadGateService } from './load-gate.service.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
@@ -149,21 +150,11 @@ export function gatesService(deps: {
     if (!spec) return { label: 'none', metrics: null, runIds: [] };
     if (spec.startsWith('branch:')) {
       const branch = spec.slice('branch:'.length);
-      // A project's thresholds compare with the project's own runs.
-      const { rows } = await runs.list({
-        project: run.projectId,
-        benchmark: run.benchmark,
-        scenario: run.scenario,
-        status: 'finished',
-        labels: [['branch', branch]],
-        sort: '-startedAt',
-        limit: last + 1,
-        offset: 0,
-        privateProjects: run.projectId,
-      });
+      // A project's thresholds compare with the project's own runs of the run's series.
+      const rows = await branchBaselineRuns(runs, run, branch, last);
       const all: Metrics[] = [];
       const runIds: string[] = [];
-      for (const r of rows.filter((r) => r.id !== run.id).slice(0, last)) {
+      for (const r of rows) {
         const m = await read.metrics(r.id);
         if (m) {
           all.push(m);

@@ -9,6 +9,7 @@ import { evaluateLoadRule, type LoadStepSide, loadValue } from '../domain/load-g
 import { type StepKey, stepKey } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import { branchBaselineRuns } from './branch-baseline.ts';
 import { factsOf } from './comparability.service.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
 import type { ResultsService } from './results.service.ts';
@@ -29,18 +30,7 @@ export function loadGateService(deps: {
   ): Promise<{ label: string; run: RunRow | null }> {
     if (spec.startsWith('branch:')) {
       const branch = spec.slice('branch:'.length);
-      const { rows } = await runs.list({
-        project: run.projectId,
-        benchmark: run.benchmark,
-        scenario: run.scenario,
-        status: 'finished',
-        labels: [['branch', branch]],
-        sort: '-startedAt',
-        limit: 2,
-        offset: 0,
-        privateProjects: run.projectId,
-      });
-      const base = rows.find((r) => r.id !== run.id) ?? null;
+      const [base = null] = await branchBaselineRuns(runs, run, branch, 1);
       return {
         label: base ? `run ${base.id} (the newest finished on ${branch})` : `none on ${branch}`,
         run: base,

@@ -1,0 +1,27 @@
+// The runs a `branch:NAME` baseline stands for: the run's own project, benchmark, scenario and
+// mesh, finished, on that branch, started before the run; newest first. Another mesh's runs
+// of the same benchmark are another series (a Consul night is no baseline for Istio's), and a
+// run posted late is held against the runs before it, not those after.
+import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+
+export async function branchBaselineRuns(
+  runs: RunsRepository,
+  run: RunRow,
+  branch: string,
+  limit: number,
+): Promise<RunRow[]> {
+  const { rows } = await runs.list({
+    project: run.projectId,
+    benchmark: run.benchmark,
+    scenario: run.scenario,
+    mesh: run.meshName,
+    status: 'finished',
+    labels: [['branch', branch]],
+    to: new Date(run.startedAt).toISOString(),
+    sort: '-startedAt',
+    limit: limit + 1,
+    offset: 0,
+    privateProjects: run.projectId,
+  });
+  return rows.filter((r) => r.id !== run.id).slice(0, limit);
+}
