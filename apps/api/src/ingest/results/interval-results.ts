@@ -11,6 +11,7 @@ import {
   hdrStats,
 } from '../../domain/hdr.ts';
 import { formatTimestampUs } from '../timestamps.ts';
+import { emptyResult } from './values.ts';
 
 /** One interval of one generator's step. */
 export interface DecodedInterval {
@@ -93,6 +94,7 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
   if (r.generatorCpu !== null) labels[GENERATOR_CPU_LABEL] = String(r.generatorCpu);
   if (r.roundingMs) labels[HDR_ROUNDING_LABEL] = String(r.roundingMs);
   const result: LoadResult = {
+    ...emptyResult(),
     mode: r.mode,
     connections: r.connections,
     targetRps: r.targetRps,
@@ -106,19 +108,10 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
       ms: q.value / perMs,
       ...hdrAccuracy(merged, q, perMs, r.roundingMs ?? 0),
     })),
-    histogram: null,
     minMs: stats.min === null ? null : stats.min / perMs,
     meanMs: stats.mean === null ? null : stats.mean / perMs,
     maxMs: stats.max === null ? null : stats.max / perMs,
     stdDevMs: stats.stdDev === null ? null : stats.stdDev / perMs,
-    clientCpuCores: null,
-    serverCpuCores: null,
-    clientMemMiB: null,
-    serverMemMiB: null,
-    clientCpuCoresMax: null,
-    serverCpuCoresMax: null,
-    clientMemMiBMax: null,
-    serverMemMiBMax: null,
     labels,
     startedAt: first ? formatTimestampUs(Math.round(first.startMs * 1000)) : null,
   };
