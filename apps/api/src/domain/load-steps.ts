@@ -23,7 +23,8 @@ import {
   scaled,
 } from './hdr.ts';
 
-const UNIT_PER_MS: Record<HdrValueUnit, number> = { ns: 1e6, us: 1e3, ms: 1 };
+/** An HdrHistogram unit's values per millisecond. */
+export const UNIT_PER_MS: Record<HdrValueUnit, number> = { ns: 1e6, us: 1e3, ms: 1 };
 const UNITS: HdrValueUnit[] = ['ms', 'us', 'ns'];
 
 /** What a step is: the key generators' points are merged by. */
