@@ -52,7 +52,7 @@ export function DeltaHead({ runs, lead }: { runs: ComparedRun[]; lead: ReactNode
 
 /**
  * One run's cells of a row: the baseline's (`baseline`) its value alone, another run's its
- * value, difference and relative difference, each difference in its verdict's colour.
+ * value, difference and relative difference, each difference in the colour of its verdict as shown.
  * `testId` names the cells `cmp-value-<testId>`, `cmp-abs-<testId>`, `cmp-rel-<testId>`.
  */
 export function DeltaCells({
@@ -89,9 +89,9 @@ export function DeltaCells({
         {cell.abs}
       </td>
       <td
-        className={`num ${tone(cell.verdict)}`}
+        className={`num ${tone(cell.relVerdict)}`}
         data-testid={id('rel')}
-        data-verdict={cell.verdict ?? undefined}
+        data-verdict={cell.relVerdict ?? undefined}
         title={title}
       >
         {cell.rel}
