@@ -4,12 +4,13 @@
 // the names, units and groups the timeline draws its series under.
 import type { Timeline } from '@meshbench/schema';
 import { formatCount } from './format.ts';
-import { formatOffset, formatRate, formatValue, meanRate } from './timeline.ts';
+import { CORES, formatOffset, formatRate, formatValue, meanRate } from './timeline.ts';
 
 type Phase = Timeline['phases'][number];
 type Series = Timeline['series'][number];
 
 const NODE_PHASE = /join|node|agent|client/i;
+const CPU = /cpu/i;
 const SCHEDULED_PHASE = /schedul|place|alloc/i;
 const RUNNING_PHASE = /running|start/i;
 
@@ -66,8 +67,44 @@ export function seriesUnit(name: string, unit: string | null): string | null {
   return null;
 }
 
+/**
+ * A counter of CPU time in seconds (Go's `process_cpu_seconds_total`, unit s): its bucket
+ * value is CPU seconds per bucket, which only reads once divided by the bucket's length.
+ */
+export function isCpuSecondsCounter(s: Pick<Series, 'name' | 'kind' | 'unit'>): boolean {
+  return (
+    s.kind === 'counter' &&
+    CPU.test(s.name) &&
+    (s.unit === 's' || /(^|[._])seconds([._]total)?$/i.test(s.name))
+  );
+}
+
+/**
+ * A timeline series as drawn: its label, its unit, and its points. A counter of CPU seconds
+ * becomes a rate in cores (increase / bucket length in s: 3 CPU s in a 2 s bucket is 1.5
+ * cores). Its band goes: a counter's min and max are increases per stored interval, whose
+ * length the timeline does not give, so they have no rate to draw.
+ */
+export function drawnSeries(s: Series, all: readonly Series[], bucketMs: number) {
+  const base = { ...s, metric: s.name, name: seriesLabel(s, all) };
+  if (!isCpuSecondsCounter(s) || !(bucketMs > 0))
+    return { ...base, unit: seriesUnit(s.name, s.unit) };
+  const perS = bucketMs / 1000;
+  return {
+    ...base,
+    unit: CORES,
+    points: s.points.map((p) => ({
+      ...p,
+      value: p.value === null ? null : p.value / perS,
+      min: null,
+      max: null,
+    })),
+  };
+}
+
 /** What a y axis in `unit` counts in, written along it: "%", "MiB", "bytes", "streams". */
 export function axisTitle(unit: string | null): string {
+  if (unit === CORES) return 'CPU cores';
   if (!unit || unit === '1') return 'value';
   if (unit === 'By') return 'bytes';
   if (unit === '/s') return 'per second';
@@ -124,7 +161,6 @@ export interface ScaleUpNumber {
   note?: string;
 }
 
-const CPU = /cpu/i;
 const MEMORY = /mem|rss|heap/i;
 
 /**

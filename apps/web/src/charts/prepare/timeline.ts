@@ -174,6 +174,9 @@ function compact(v: number): string {
   return String(Number(v.toPrecision(2)));
 }
 
+/** The unit a counter of CPU seconds is drawn in (CPU seconds per second): cores. */
+export const CORES = '{core}';
+
 /**
  * A series value in its unit (UCUM as OTLP sends it): bytes in binary multiples, seconds
  * and milliseconds as durations, ratios ("1") and counts as compact numbers, "{push}"
@@ -196,6 +199,8 @@ export function formatValue(v: number | null | undefined, unit: string | null): 
       return formatDurationMs(v * 1000);
     case '%':
       return `${trim(v, 1)} %`;
+    case CORES:
+      return `${compact(v)} ${v === 1 ? 'core' : 'cores'}`;
     case null:
     case '':
     case '1':
