@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   axisTitle,
   drawnSeries,
-  isCpuSecondsCounter,
   joinMarkers,
   pendingPoints,
   ratePoints,
@@ -13,7 +12,13 @@ import {
   seriesLabel,
   seriesUnit,
 } from './scale-up.ts';
-import { alignTimeline, bandKeys, formatValue, seriesKey } from './timeline.ts';
+import {
+  alignTimeline,
+  bandKeys,
+  formatValue,
+  isCpuSecondsCounter,
+  seriesKey,
+} from './timeline.ts';
 
 type Phase = Timeline['phases'][number];
 

@@ -4,13 +4,20 @@
 // the names, units and groups the timeline draws its series under.
 import type { Timeline } from '@meshbench/schema';
 import { formatCount } from './format.ts';
-import { CORES, formatOffset, formatRate, formatValue, meanRate } from './timeline.ts';
+import {
+  asCores,
+  CORES,
+  formatOffset,
+  formatRate,
+  formatValue,
+  isCpuSecondsCounter,
+  meanRate,
+} from './timeline.ts';
 
 type Phase = Timeline['phases'][number];
 type Series = Timeline['series'][number];
 
 const NODE_PHASE = /join|node|agent|client/i;
-const CPU = /cpu/i;
 const SCHEDULED_PHASE = /schedul|place|alloc/i;
 const RUNNING_PHASE = /running|start/i;
 
@@ -68,18 +75,6 @@ export function seriesUnit(name: string, unit: string | null): string | null {
 }
 
 /**
- * A counter of CPU time in seconds (Go's `process_cpu_seconds_total`, unit s): its bucket
- * value is CPU seconds per bucket, which only reads once divided by the bucket's length.
- */
-export function isCpuSecondsCounter(s: Pick<Series, 'name' | 'kind' | 'unit'>): boolean {
-  return (
-    s.kind === 'counter' &&
-    CPU.test(s.name) &&
-    (s.unit === 's' || /(^|[._])seconds([._]total)?$/i.test(s.name))
-  );
-}
-
-/**
  * A timeline series as drawn: its label, its unit, and its points. A counter of CPU seconds
  * becomes a rate in cores (increase / bucket length in s: 3 CPU s in a 2 s bucket is 1.5
  * cores). Its band goes: a counter's min and max are increases per stored interval, whose
@@ -89,17 +84,7 @@ export function drawnSeries(s: Series, all: readonly Series[], bucketMs: number)
   const base = { ...s, metric: s.name, name: seriesLabel(s, all) };
   if (!isCpuSecondsCounter(s) || !(bucketMs > 0))
     return { ...base, unit: seriesUnit(s.name, s.unit) };
-  const perS = bucketMs / 1000;
-  return {
-    ...base,
-    unit: CORES,
-    points: s.points.map((p) => ({
-      ...p,
-      value: p.value === null ? null : p.value / perS,
-      min: null,
-      max: null,
-    })),
-  };
+  return { ...base, unit: CORES, points: asCores(s.points, bucketMs) };
 }
 
 /** What a y axis in `unit` counts in, written along it: "%", "MiB", "bytes", "streams". */
@@ -161,6 +146,7 @@ export interface ScaleUpNumber {
   note?: string;
 }
 
+const CPU = /cpu/i;
 const MEMORY = /mem|rss|heap/i;
 
 /**
