@@ -40,7 +40,12 @@ function expectedDelta(
           : `${signed(abs, oneDecimal.format(abs * 100))} pp`;
   const rel = (abs / base) * 100;
   const relText = roundsToZero(rel) ? '±0.0 %' : `${signed(rel, oneDecimal.format(rel))} %`;
-  const verdict = abs === 0 ? 'same' : abs < 0 === (better === 'lower') ? 'better' : 'worse';
+  // The colour follows the difference as shown: one that reads ±0 is neither better nor worse.
+  const verdict = absText.startsWith('±')
+    ? 'same'
+    : abs < 0 === (better === 'lower')
+      ? 'better'
+      : 'worse';
   return { abs: absText, rel: relText, verdict };
 }
 

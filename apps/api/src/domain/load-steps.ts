@@ -23,6 +23,7 @@ import {
   scaled,
 } from './hdr.ts';
 
+/** An HdrHistogram unit's values per millisecond. */
 export const UNIT_PER_MS: Record<HdrValueUnit, number> = { ns: 1e6, us: 1e3, ms: 1 };
 const UNITS: HdrValueUnit[] = ['ms', 'us', 'ns'];
 

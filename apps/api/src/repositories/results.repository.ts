@@ -172,20 +172,8 @@ export function resultsRepository(db: Db) {
     },
 
     /** A run's intervals, each with its point's id, in time order. */
-    async intervalsOfRun(runId: string) {
-      const rows = await db
-        .select({
-          resultId: loadIntervals.resultId,
-          startMs: loadIntervals.startMs,
-          durationMs: loadIntervals.durationMs,
-          count: loadIntervals.count,
-          errors: loadIntervals.errors,
-          hdr: loadIntervals.hdr,
-        })
-        .from(loadIntervals)
-        .where(eq(loadIntervals.runId, runId))
-        .orderBy(asc(loadIntervals.startMs), asc(loadIntervals.resultId));
-      return rows.map((r) => ({ ...r, count: Number(r.count), hdr: asBytes(r.hdr) }));
+    intervalsOfRun(runId: string) {
+      return intervalsOf(db, runId);
     },
 
     /** A run's points in import order, without their histograms; startedAt as epoch microseconds. */
@@ -351,13 +339,9 @@ async function addToSlots(
     );
 }
 
-/** Every slot of the run from its intervals, as the view would merge them on read. */
-async function rebuildSlots(tx: Tx, runId: string): Promise<void> {
-  const points = await tx
-    .select({ id: loadResults.id, labels: loadResults.labels })
-    .from(loadResults)
-    .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
-  const intervals = await tx
+/** A run's intervals, each with its point's id, in time order (counts as numbers). */
+async function intervalsOf(q: Db | Tx, runId: string) {
+  const rows = await q
     .select({
       resultId: loadIntervals.resultId,
       startMs: loadIntervals.startMs,
@@ -369,10 +353,16 @@ async function rebuildSlots(tx: Tx, runId: string): Promise<void> {
     .from(loadIntervals)
     .where(eq(loadIntervals.runId, runId))
     .orderBy(asc(loadIntervals.startMs), asc(loadIntervals.resultId));
-  const { grid, slots } = buildSlots(
-    points,
-    intervals.map((r) => ({ ...r, count: Number(r.count), hdr: asBytes(r.hdr) })),
-  );
+  return rows.map((r) => ({ ...r, count: Number(r.count), hdr: asBytes(r.hdr) }));
+}
+
+/** Every slot of the run from its intervals, as the view would merge them on read. */
+async function rebuildSlots(tx: Tx, runId: string): Promise<void> {
+  const points = await tx
+    .select({ id: loadResults.id, labels: loadResults.labels })
+    .from(loadResults)
+    .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
+  const { grid, slots } = buildSlots(points, await intervalsOf(tx, runId));
   await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
   await insertSlots(
     tx,

@@ -77,6 +77,13 @@ interface Answer {
   code?: string;
 }
 
+/** A write of a project's detection settings (PUT /projects/{id}/detection). */
+const detectionPut = {
+  method: 'PUT',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ maxPValue: 0.01 }),
+};
+
 const describeIf = canMakeClusters ? describe : describe.skip;
 
 describeIf('a PostgreSQL restart under the running API', () => {
@@ -189,8 +196,15 @@ describeIf('a PostgreSQL restart under the running API', () => {
     const stopping = Date.now();
     await cluster.stopAsync();
     const stopped = Date.now();
-    // Meanwhile the other routes: reads, the health check, a result file, an OTLP export.
-    const probes: Record<string, Answer[]> = { health: [], read: [], results: [], otlp: [] };
+    // Meanwhile the other routes: reads, the health check, a result file, an OTLP export, a
+    // project's detection settings.
+    const probes: Record<string, Answer[]> = {
+      health: [],
+      read: [],
+      results: [],
+      otlp: [],
+      detection: [],
+    };
     const probe = async (name: string, path: string, init: RequestInit = {}) => {
       const response = await fetch(`${api.url}${path}`, {
         ...init,
@@ -225,6 +239,7 @@ describeIf('a PostgreSQL restart under the running API', () => {
           headers: { 'content-type': 'application/json' },
           body: gaugeExport(run.id),
         }),
+        probe('detection', `/api/v1/projects/${run.projectId}/detection`, detectionPut),
       ]);
       await sleep(250);
     }
@@ -263,6 +278,17 @@ describeIf('a PostgreSQL restart under the running API', () => {
     const health = await fetch(`${api.url}/api/v1/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', database: 'postgres' });
+    // The refused write goes through once the database is back.
+    const detection = await fetch(`${api.url}/api/v1/projects/${run.projectId}/detection`, {
+      ...detectionPut,
+      headers: { ...AUTH, ...detectionPut.headers },
+    });
+    expect(detection.status).toBe(200);
+    expect(await detection.json()).toMatchObject({
+      projectId: run.projectId,
+      detection: { maxPValue: 0.01 },
+      set: { maxPValue: 0.01 },
+    });
 
     // Every acknowledged batch is stored, once; nothing else is.
     const keys = new Set(acknowledged.map(({ w, b }) => `${w}/${b}`));

@@ -30,6 +30,7 @@ import {
   type StepDefaults,
 } from '../ingest/results/index.ts';
 import { STORED_PERCENTILES } from '../ingest/results/interval-results.ts';
+import { emptyResult } from '../ingest/results/values.ts';
 import { findBadValue } from '../ingest/stored-text.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
@@ -189,6 +190,7 @@ export function resultsService(deps: {
         [...new Set([...STORED_PERCENTILES, ...percentiles])].sort((a, b) => a - b),
       ).map(
         (m): StoredLoadResult => ({
+          ...emptyResult(),
           id: null,
           format: (m.points[0] as GeneratorPoint & { format: ResultFormat }).format,
           generator: null,
@@ -201,20 +203,10 @@ export function resultsService(deps: {
           errors: m.errors,
           errorsByCode: m.errorsByCode,
           percentiles: m.percentiles,
-          histogram: null,
           minMs: m.minMs,
           meanMs: m.meanMs,
           maxMs: m.maxMs,
           stdDevMs: m.stdDevMs,
-          clientCpuCores: null,
-          serverCpuCores: null,
-          clientMemMiB: null,
-          serverMemMiB: null,
-          clientCpuCoresMax: null,
-          serverCpuCoresMax: null,
-          clientMemMiBMax: null,
-          serverMemMiBMax: null,
-          labels: {},
           startedAt: m.startedAt,
           merged: { generators: m.generators },
         }),

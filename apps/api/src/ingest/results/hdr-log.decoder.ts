@@ -16,12 +16,12 @@
 import type { HdrValueUnit } from '@meshbench/schema';
 import { UNSPECIFIED_MODE } from '@meshbench/schema';
 import { decodeHdr, HdrDecodeError, hdrStats } from '../../domain/hdr.ts';
+import { UNIT_PER_MS } from '../../domain/load-steps.ts';
 import type {
   DecodedInterval,
   DecodedIntervalResult,
   DecodedIntervalResults,
 } from './interval-results.ts';
-import { UNIT_PER_MS } from './interval-results.ts';
 import { ResultFileError } from './result-file-error.ts';
 
 /** What the query says of the file's steps, for lines whose Tag does not. */

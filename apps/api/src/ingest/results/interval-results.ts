@@ -2,15 +2,10 @@
 // hands the results service for each step of each generator, and the load result (the
 // point's row) derived from the step's merged histogram.
 import type { HdrValueUnit, LoadResult, ResultFormat } from '@meshbench/schema';
-import {
-  addInto,
-  decodeHdr,
-  encodeCounts,
-  hdrAccuracy,
-  hdrPercentiles,
-  hdrStats,
-} from '../../domain/hdr.ts';
+import { decodeHdr, encodeCounts, type HdrCounts } from '../../domain/hdr.ts';
+import { HdrMerger } from '../../domain/load-steps.ts';
 import { formatTimestampUs } from '../timestamps.ts';
+import { emptyResult } from './values.ts';
 
 /** One interval of one generator's step. */
 export interface DecodedInterval {
@@ -68,8 +63,6 @@ export interface IntervalResultRow {
   intervals: DecodedInterval[];
 }
 
-export const UNIT_PER_MS: Record<HdrValueUnit, number> = { ns: 1e6, us: 1e3, ms: 1 };
-
 /** Percentiles every interval point is stored with. */
 export const STORED_PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99, 100];
 
@@ -82,10 +75,11 @@ export const HDR_ROUNDING_LABEL = 'hdrRoundingMs';
 export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
   const first = r.intervals[0];
   const last = r.intervals.at(-1);
-  const merged = decodeHdr((first as DecodedInterval).hdr);
-  for (const i of r.intervals.slice(1)) addInto(merged, decodeHdr(i.hdr));
-  const perMs = UNIT_PER_MS[r.hdrUnit];
-  const stats = hdrStats(merged);
+  // The same merging the steps and slots read back (load-steps.ts), in the step's own unit.
+  const merger = new HdrMerger(r.hdrUnit);
+  for (const i of r.intervals) merger.add(decodeHdr(i.hdr), r.hdrUnit, r.roundingMs ?? 0);
+  const merged = merger.counts as HdrCounts;
+  const stats = merger.stats();
   const fromMs = first?.startMs ?? 0;
   const toMs = last ? last.startMs + last.durationMs : fromMs;
   const durationMs = toMs - fromMs;
@@ -96,6 +90,7 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
   if (r.generatorCpu !== null) labels[GENERATOR_CPU_LABEL] = String(r.generatorCpu);
   if (r.roundingMs) labels[HDR_ROUNDING_LABEL] = String(r.roundingMs);
   const result: LoadResult = {
+    ...emptyResult(),
     mode: r.mode,
     connections: r.connections,
     targetRps: r.targetRps,
@@ -104,24 +99,11 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
     requests: merged.total,
     errors: r.known ? r.known.errors : errors,
     errorsByCode: r.known?.errorsByCode ?? {},
-    percentiles: hdrPercentiles(merged, STORED_PERCENTILES).map((q) => ({
-      p: q.p,
-      ms: q.value / perMs,
-      ...hdrAccuracy(merged, q, perMs, r.roundingMs ?? 0),
-    })),
-    histogram: null,
-    minMs: r.known?.minMs ?? (stats.min === null ? null : stats.min / perMs),
-    meanMs: r.known?.meanMs ?? (stats.mean === null ? null : stats.mean / perMs),
-    maxMs: r.known?.maxMs ?? (stats.max === null ? null : stats.max / perMs),
-    stdDevMs: r.known?.stdDevMs ?? (stats.stdDev === null ? null : stats.stdDev / perMs),
-    clientCpuCores: null,
-    serverCpuCores: null,
-    clientMemMiB: null,
-    serverMemMiB: null,
-    clientCpuCoresMax: null,
-    serverCpuCoresMax: null,
-    clientMemMiBMax: null,
-    serverMemMiBMax: null,
+    percentiles: merger.percentileValues(STORED_PERCENTILES),
+    minMs: r.known?.minMs ?? stats.min,
+    meanMs: r.known?.meanMs ?? stats.mean,
+    maxMs: r.known?.maxMs ?? stats.max,
+    stdDevMs: r.known?.stdDevMs ?? stats.stdDev,
     labels,
     startedAt: first ? formatTimestampUs(Math.round(first.startMs * 1000)) : null,
   };

@@ -2,6 +2,7 @@ import type { Timeline } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   axisTitle,
+  drawnSeries,
   joinMarkers,
   pendingPoints,
   ratePoints,
@@ -11,7 +12,13 @@ import {
   seriesLabel,
   seriesUnit,
 } from './scale-up.ts';
-import { alignTimeline, bandKeys, seriesKey } from './timeline.ts';
+import {
+  alignTimeline,
+  bandKeys,
+  formatValue,
+  isCpuSecondsCounter,
+  seriesKey,
+} from './timeline.ts';
 
 type Phase = Timeline['phases'][number];
 
@@ -222,5 +229,52 @@ describe('joinMarkers', () => {
   it('marks only what was reached, unlabelled without a domain', () => {
     const partial = phase('joined', [1], 1000, [1000, null, null, null]);
     expect(joinMarkers(partial, null)).toEqual([{ axis: 'x', at: 1000 }]);
+  });
+});
+
+describe('a counter of CPU seconds', () => {
+  type Series = Timeline['series'][number];
+  const series = (over: Partial<Series>): Series => ({
+    id: '7',
+    name: 'process_cpu_seconds_total',
+    kind: 'counter',
+    source: 'otlp',
+    unit: 's',
+    tags: { pod: 'istiod-a' },
+    points: [
+      { offsetMs: 0, value: 3, min: 0.5, max: 1.5 },
+      { offsetMs: 2000, value: 0.25, min: 0.1, max: 0.15 },
+      { offsetMs: 4000, value: null, min: null, max: null },
+    ],
+    ...over,
+  });
+
+  it('is drawn as cores: CPU seconds in a bucket over its length in seconds', () => {
+    const cpu = series({});
+    const drawn = drawnSeries(cpu, [cpu], 2000);
+    // 3 CPU s in a 2 s bucket: 1.5 cores; 0.25 CPU s in 2 s: 0.125 cores.
+    expect(drawn.points.map((p) => p.value)).toEqual([1.5, 0.125, null]);
+    // Increases per stored interval of unknown length: no band.
+    expect(drawn.points.every((p) => p.min === null && p.max === null)).toBe(true);
+    expect(drawn.unit).toBe('{core}');
+    expect(axisTitle(drawn.unit)).toBe('CPU cores');
+    expect([1.5, 1, 0.125].map((v) => formatValue(v, drawn.unit))).toEqual([
+      '1.5 cores',
+      '1 core',
+      '0.13 cores',
+    ]);
+    // StatsD sends no unit: the name says seconds.
+    const bare = series({ unit: null });
+    expect(drawnSeries(bare, [bare], 500).points[0]?.value).toBe(6);
+  });
+
+  it('leaves other series as they are', () => {
+    expect(isCpuSecondsCounter(series({ kind: 'gauge' }))).toBe(false);
+    expect(isCpuSecondsCounter(series({ name: 'pilot_xds_pushes', unit: null }))).toBe(false);
+    expect(isCpuSecondsCounter(series({ name: 'cpu_pct', unit: '%' }))).toBe(false);
+    const pushes = series({ name: 'pilot_xds_pushes', unit: null });
+    const drawn = drawnSeries(pushes, [pushes], 2000);
+    expect(drawn.points).toEqual(pushes.points);
+    expect(drawn.unit).toBeNull();
   });
 });

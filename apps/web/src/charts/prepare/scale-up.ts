@@ -4,7 +4,15 @@
 // the names, units and groups the timeline draws its series under.
 import type { Timeline } from '@meshbench/schema';
 import { formatCount } from './format.ts';
-import { formatOffset, formatRate, formatValue, meanRate } from './timeline.ts';
+import {
+  asCores,
+  CORES,
+  formatOffset,
+  formatRate,
+  formatValue,
+  isCpuSecondsCounter,
+  meanRate,
+} from './timeline.ts';
 
 type Phase = Timeline['phases'][number];
 type Series = Timeline['series'][number];
@@ -66,8 +74,22 @@ export function seriesUnit(name: string, unit: string | null): string | null {
   return null;
 }
 
+/**
+ * A timeline series as drawn: its label, its unit, and its points. A counter of CPU seconds
+ * becomes a rate in cores (increase / bucket length in s: 3 CPU s in a 2 s bucket is 1.5
+ * cores). Its band goes: a counter's min and max are increases per stored interval, whose
+ * length the timeline does not give, so they have no rate to draw.
+ */
+export function drawnSeries(s: Series, all: readonly Series[], bucketMs: number) {
+  const base = { ...s, metric: s.name, name: seriesLabel(s, all) };
+  if (!isCpuSecondsCounter(s) || !(bucketMs > 0))
+    return { ...base, unit: seriesUnit(s.name, s.unit) };
+  return { ...base, unit: CORES, points: asCores(s.points, bucketMs) };
+}
+
 /** What a y axis in `unit` counts in, written along it: "%", "MiB", "bytes", "streams". */
 export function axisTitle(unit: string | null): string {
+  if (unit === CORES) return 'CPU cores';
   if (!unit || unit === '1') return 'value';
   if (unit === 'By') return 'bytes';
   if (unit === '/s') return 'per second';

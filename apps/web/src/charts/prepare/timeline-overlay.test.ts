@@ -119,3 +119,28 @@ describe('overlayDomain', () => {
     expect(overlayDomain([timeline({ durationMs: 0, bucketMs: 1_000 })])).toEqual([0, 1_000]);
   });
 });
+
+describe('comparing a counter of CPU seconds', () => {
+  it('puts runs on different bucket lengths in cores', () => {
+    const cpu = (values: number[], bucketMs: number) =>
+      timeline({
+        bucketMs,
+        series: [
+          {
+            name: 'process_cpu_seconds_total',
+            kind: 'counter',
+            unit: 's',
+            points: values.map((value, i) => ({ offsetMs: i * bucketMs, value })),
+          },
+        ],
+      });
+    // 0.5 CPU s per 1 s bucket and 1 CPU s per 2 s bucket are both half a core; 3 CPU s
+    // in 2 s is 1.5 cores.
+    const [series] = comparedSeries([cpu([0.5, 0.5], 1000), cpu([1, 3], 2000)]);
+    expect(series?.unit).toBe('{core}');
+    expect(series?.runs.map((r) => r?.points.map((p) => p.value))).toEqual([
+      [0.5, 0.5],
+      [0.5, 1.5],
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 // Several runs' scale-up timelines laid over one another. Offsets are ms since each run's own
 // start, so the runs meet at t = 0; a phase's cumulative count or a series, one line per run,
 // on the union of their offsets with one shared time axis.
+import { asCores, CORES, isCpuSecondsCounter } from './timeline.ts';
 
 /** What the overlay needs of a run's timeline (the API's Timeline has more). */
 export interface OverlayTimeline {
@@ -9,6 +10,8 @@ export interface OverlayTimeline {
   phases: { phase: string; total: number; points: { offsetMs: number; count: number }[] }[];
   series: {
     name: string;
+    /** The series kind (a counter of CPU seconds is compared in cores). */
+    kind?: string;
     unit: string | null;
     points: { offsetMs: number; value: number | null }[];
   }[];
@@ -93,11 +96,19 @@ export function comparedSeries(timelines: (OverlayTimeline | null)[]): ComparedS
   const withSeries = timelines.filter((t) => (t?.series.length ?? 0) > 0).length;
   const all = names.map((name) => {
     const runs = timelines.map((t) => t?.series.find((s) => s.name === name) ?? null);
+    // CPU seconds per bucket differ with the runs' bucket lengths; cores do not.
+    const cores = runs.some((s) => s && isCpuSecondsCounter(s));
     return {
       name,
-      unit: runs.find((s) => s?.unit)?.unit ?? null,
+      unit: cores ? CORES : (runs.find((s) => s?.unit)?.unit ?? null),
       present: runs.filter((s) => s !== null).length,
-      runs: runs.map((s) => (s ? { points: s.points } : null)),
+      runs: runs.map((s, i) => {
+        if (!s) return null;
+        const bucketMs = timelines[i]?.bucketMs ?? 0;
+        return {
+          points: isCpuSecondsCounter(s) && bucketMs > 0 ? asCores(s.points, bucketMs) : s.points,
+        };
+      }),
     };
   });
   return all

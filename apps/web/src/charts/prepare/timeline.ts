@@ -174,6 +174,43 @@ function compact(v: number): string {
   return String(Number(v.toPrecision(2)));
 }
 
+/** The unit a counter of CPU seconds is drawn in (CPU seconds per second): cores. */
+export const CORES = '{core}';
+
+/**
+ * A counter of CPU time in seconds (Go's `process_cpu_seconds_total`, unit s): its bucket
+ * value is CPU seconds per bucket, which only reads once divided by the bucket's length.
+ */
+export function isCpuSecondsCounter(s: {
+  name: string;
+  kind?: string;
+  unit: string | null;
+}): boolean {
+  return (
+    s.kind === 'counter' &&
+    /cpu/i.test(s.name) &&
+    (s.unit === 's' || /(^|[._])seconds([._]total)?$/i.test(s.name))
+  );
+}
+
+/**
+ * A CPU-seconds counter's buckets as cores: each increase over the bucket's length in s (3
+ * CPU s in a 2 s bucket: 1.5 cores). The min and max go: they are increases per stored
+ * interval, whose length the timeline does not give.
+ */
+export function asCores<P extends { value: number | null }>(
+  points: readonly P[],
+  bucketMs: number,
+): (P & { min: null; max: null })[] {
+  const perS = bucketMs / 1000;
+  return points.map((p) => ({
+    ...p,
+    value: p.value === null ? null : p.value / perS,
+    min: null,
+    max: null,
+  }));
+}
+
 /**
  * A series value in its unit (UCUM as OTLP sends it): bytes in binary multiples, seconds
  * and milliseconds as durations, ratios ("1") and counts as compact numbers, "{push}"
@@ -196,6 +233,8 @@ export function formatValue(v: number | null | undefined, unit: string | null): 
       return formatDurationMs(v * 1000);
     case '%':
       return `${trim(v, 1)} %`;
+    case CORES:
+      return `${compact(v)} ${v === 1 ? 'core' : 'cores'}`;
     case null:
     case '':
     case '1':

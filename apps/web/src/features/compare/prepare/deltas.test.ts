@@ -1,6 +1,6 @@
 import type { PercentileValue, Propagation } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { delta, deltaRows, formatAbsolute, formatRelative } from './deltas.ts';
+import { delta, deltaRows, formatAbsolute, formatRelative, shownVerdict } from './deltas.ts';
 
 /** A summary with only the fields the table reads set; the rest are empty. */
 function summary(p: {
@@ -130,6 +130,7 @@ describe('deltaRows', () => {
       abs: '+10.0 pp',
       rel: '+12.5 %',
       verdict: 'better',
+      relVerdict: 'better',
     });
     // 100 - 66.391 = 33.609 ms; 33.609 / 66.391 = 50.62 %.
     expect(row('p50')?.cells[1]).toMatchObject({
@@ -157,6 +158,7 @@ describe('deltaRows', () => {
       abs: '+18',
       rel: '+150.0 %',
       verdict: 'worse',
+      relVerdict: 'worse',
     });
   });
   it('leaves a run without the change blank', () => {
@@ -220,5 +222,44 @@ describe('deltaRows with estimated percentiles', () => {
     const swapped = deltaRows([est, base]).find((r) => r.metric.key === 'p50');
     expect(swapped?.cells[0]?.marked?.text).toBe('~100.0 ms');
     expect(swapped?.cells[1]).toMatchObject({ abs: '~-50.0 ms', fromEstimate: true });
+  });
+});
+
+describe('the colour of a difference as shown', () => {
+  it('is neutral when the shown text has no non-zero digit', () => {
+    expect(shownVerdict('better', '±0.0 pp')).toBe('same');
+    expect(shownVerdict('worse', '+0.000 pp')).toBe('same');
+    expect(shownVerdict('worse', '~±0 ms')).toBe('same');
+    expect(shownVerdict('worse', '—')).toBe('same');
+    expect(shownVerdict('worse', '+0.001 pp')).toBe('worse');
+    expect(shownVerdict('better', '-10.0 ms')).toBe('better');
+  });
+  const cellOf = (base: number, value: number) => {
+    const rest = { p50: 1, p99: 2, mean: 1, max: 2, missing: 0 };
+    const rows = deltaRows([
+      summary({ within: base, ...rest }),
+      summary({ within: value, ...rest }),
+    ]);
+    return rows.find((r) => r.metric.key === 'within')?.cells[1];
+  };
+  it('draws a share that moved less than 0.05 points as the same', () => {
+    // 0.9004 - 0.9 = 0.04 points, shown "±0.0 pp"; 0.0004 / 0.9 = 0.044 %, shown "±0.0 %".
+    expect(cellOf(0.9, 0.9004)).toMatchObject({
+      abs: '±0.0 pp',
+      rel: '±0.0 %',
+      verdict: 'same',
+      relVerdict: 'same',
+    });
+  });
+  it('colours each difference by its own text', () => {
+    // 0.5004 - 0.5 = 0.04 points, "±0.0 pp"; 0.0004 / 0.5 = 0.08 %, "+0.1 %", higher is better.
+    expect(cellOf(0.5, 0.5004)).toMatchObject({
+      abs: '±0.0 pp',
+      rel: '+0.1 %',
+      verdict: 'same',
+      relVerdict: 'better',
+    });
+    // 0.5 - 0.5006 = -0.06 points, shown "-0.1 pp": worse.
+    expect(cellOf(0.5006, 0.5)).toMatchObject({ abs: '-0.1 pp', verdict: 'worse' });
   });
 });

@@ -105,7 +105,10 @@ export interface DeltaCell {
   rel: string;
   /** The difference involves an estimate (this run's value or the baseline's). */
   fromEstimate: boolean;
+  /** The colour of `abs`: "same" when it reads zero as shown (see shownVerdict). */
   verdict: Verdict | null;
+  /** The colour of `rel`, by the same rule. */
+  relVerdict: Verdict | null;
 }
 
 export interface DeltaRow {
@@ -145,6 +148,52 @@ export function formatMetric(v: number | null | undefined, unit: MetricUnit): st
   return formatDurationMs(v);
 }
 
+/**
+ * A difference's colour follows the difference as shown, not the raw one: a text with no
+ * non-zero digit ("±0.0 pp", "+0.000 pp", "±0", the no-value dash) is "same", however far
+ * from zero the raw value was.
+ */
+export function shownVerdict(verdict: Verdict, shown: string): Verdict {
+  return /[1-9]/.test(shown) ? verdict : 'same';
+}
+
+/** A compared run's cell without a difference: the baseline's (blank) or one with no value. */
+export function cellWithoutDelta(
+  value: string,
+  marked: MarkedPercentile | null,
+  baseline: boolean,
+): DeltaCell {
+  const text = baseline ? '' : NO_VALUE;
+  return {
+    value,
+    marked,
+    abs: text,
+    rel: text,
+    fromEstimate: false,
+    verdict: null,
+    relVerdict: null,
+  };
+}
+
+/** A compared run's cell with its difference from the baseline, as shown and coloured. */
+export function cellWithDelta(
+  value: string,
+  marked: MarkedPercentile | null,
+  d: Delta,
+  shown: { abs: string; rel: string },
+  fromEstimate: boolean,
+): DeltaCell {
+  return {
+    value,
+    marked,
+    abs: markDerived(shown.abs, fromEstimate),
+    rel: markDerived(shown.rel, fromEstimate),
+    fromEstimate,
+    verdict: shownVerdict(d.verdict, shown.abs),
+    relVerdict: shownVerdict(d.verdict, shown.rel),
+  };
+}
+
 /** The table: summaries[0] is the baseline; a run without this change has a null summary. */
 export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
   const baseline = summaries[0];
@@ -157,21 +206,12 @@ export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
       const value = formatMetric(v, metric.unit);
       const accuracy = s ? metric.accuracy?.(s) : undefined;
       const marked = metric.accuracy ? markMsPercentile(v, accuracy) : null;
-      if (i === 0) return { value, marked, abs: '', rel: '', fromEstimate: false, verdict: null };
-      const d = delta(base, v, metric.better);
-      if (!d) {
-        return { value, marked, abs: NO_VALUE, rel: NO_VALUE, fromEstimate: false, verdict: null };
-      }
+      const d = i === 0 ? null : delta(base, v, metric.better);
+      if (!d) return cellWithoutDelta(value, marked, i === 0);
       const fromEstimate =
         certaintyOf(accuracy) === 'estimate' || certaintyOf(baseAccuracy) === 'estimate';
-      return {
-        value,
-        marked,
-        abs: markDerived(formatAbsolute(d.abs, metric.unit), fromEstimate),
-        rel: markDerived(formatRelative(d.rel), fromEstimate),
-        fromEstimate,
-        verdict: d.verdict,
-      };
+      const shown = { abs: formatAbsolute(d.abs, metric.unit), rel: formatRelative(d.rel) };
+      return cellWithDelta(value, marked, d, shown, fromEstimate);
     });
     const { key, label, unit, better } = metric;
     return { metric: { key, label, unit, better }, cells };

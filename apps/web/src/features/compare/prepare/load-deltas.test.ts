@@ -32,4 +32,21 @@ describe('data-plane delta table', () => {
     // No baseline point at 32 connections: no difference.
     expect(p90at32?.cells[1]?.abs).toBe('—');
   });
+
+  it('draws an error rate that moved less than 0.0005 points as the same', () => {
+    const base = run('istio', '#466bb0', [point('both', 16, { errors: 1, requests: 1_000_000 })]);
+    const other = run('linkerd', '#0e8f77', [
+      point('both', 16, { errors: 2, requests: 1_000_000 }),
+    ]);
+    const errors = loadDeltaRows([base, other], 'target:1000', 90).find(
+      (r) => r.metric === 'Error rate',
+    );
+    // 2e-6 - 1e-6 = 0.0001 points, "±0.000 pp" at three decimals; relative +100 %: worse.
+    expect(errors?.cells[1]).toMatchObject({
+      abs: '±0.000 pp',
+      rel: '+100.0 %',
+      verdict: 'same',
+      relVerdict: 'worse',
+    });
+  });
 });

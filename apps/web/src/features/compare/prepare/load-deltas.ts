@@ -1,7 +1,7 @@
 // The data-plane delta table of a comparison: step by step (mode and connections, or mode and
 // rate), each run's percentile and error rate and its difference from the baseline run, better
 // or worse, as the propagation compare's table has it.
-import { formatPercent, NO_VALUE } from '../../../charts/prepare/format.ts';
+import { formatPercent } from '../../../charts/prepare/format.ts';
 import { formatErrorRate } from '../../../charts/prepare/load-format.ts';
 import { stepLabel, stepRows } from '../../../charts/prepare/load-multiples.ts';
 import {
@@ -11,8 +11,16 @@ import {
   type SliceArg,
   toSlice,
 } from '../../../charts/prepare/load-results.ts';
-import { certaintyOf, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
-import { type DeltaCell, delta, formatAbsolute, formatMetric, formatRelative } from './deltas.ts';
+import { certaintyOf } from '../../../charts/prepare/percentile-accuracy.ts';
+import {
+  cellWithDelta,
+  cellWithoutDelta,
+  type DeltaCell,
+  delta,
+  formatAbsolute,
+  formatMetric,
+  formatRelative,
+} from './deltas.ts';
 
 export interface LoadDeltaRow {
   key: string;
@@ -22,12 +30,12 @@ export interface LoadDeltaRow {
   cells: DeltaCell[];
 }
 
-/** An error rate's difference in percentage points, to three decimals: "+0.012 pp". */
+/** An error rate's difference in percentage points, to three decimals: "+0.012 pp", "±0.000 pp". */
 function formatRateDelta(abs: number): string {
   if (abs === 0) return '±0';
   const pp = abs * 100;
   const text = Math.abs(pp) >= 0.1 ? pp.toFixed(1) : pp.toFixed(3);
-  return `${pp > 0 ? '+' : ''}${text} pp`;
+  return /^-?0\.0+$/.test(text) ? '±0.000 pp' : `${pp > 0 ? '+' : ''}${text} pp`;
 }
 
 export function loadDeltaRows(
@@ -45,23 +53,15 @@ export function loadDeltaRows(
         ? markedPercentile(p.result, percentile)
         : markedPercentile({ percentiles: [] }, percentile);
       const value = formatMetric(v, 'ms');
-      if (i === 0) return { value, marked, abs: '', rel: '', fromEstimate: false, verdict: null };
       const b = base ? percentileMs(base.result, percentile) : null;
-      const d = delta(b, v, 'lower');
-      if (!d)
-        return { value, marked, abs: NO_VALUE, rel: NO_VALUE, fromEstimate: false, verdict: null };
+      const d = i === 0 ? null : delta(b, v, 'lower');
+      if (!d) return cellWithoutDelta(value, marked, i === 0);
       const fromEstimate =
         marked.certainty === 'estimate' ||
         (base !== null &&
           certaintyOf(base.result.percentiles.find((x) => x.p === percentile)) === 'estimate');
-      return {
-        value,
-        marked,
-        abs: markDerived(formatAbsolute(d.abs, 'ms'), fromEstimate),
-        rel: markDerived(formatRelative(d.rel), fromEstimate),
-        fromEstimate,
-        verdict: d.verdict,
-      };
+      const shown = { abs: formatAbsolute(d.abs, 'ms'), rel: formatRelative(d.rel) };
+      return cellWithDelta(value, marked, d, shown, fromEstimate);
     });
     const rate = (p: (typeof row.points)[number]) =>
       p && p.result.errors !== null && p.result.requests
@@ -74,26 +74,10 @@ export function loadDeltaRows(
         v === null
           ? formatPercent(null)
           : `${formatErrorRate(v * 100)} (${(p?.result.errors ?? 0).toLocaleString('en-US')})`;
-      if (i === 0)
-        return { value, marked: null, abs: '', rel: '', fromEstimate: false, verdict: null };
-      const d = delta(baseRate, v, 'lower');
-      if (!d)
-        return {
-          value,
-          marked: null,
-          abs: NO_VALUE,
-          rel: NO_VALUE,
-          fromEstimate: false,
-          verdict: null,
-        };
-      return {
-        value,
-        marked: null,
-        abs: formatRateDelta(d.abs),
-        rel: formatRelative(d.rel),
-        fromEstimate: false,
-        verdict: d.verdict,
-      };
+      const d = i === 0 ? null : delta(baseRate, v, 'lower');
+      if (!d) return cellWithoutDelta(value, null, i === 0);
+      const shown = { abs: formatRateDelta(d.abs), rel: formatRelative(d.rel) };
+      return cellWithDelta(value, null, d, shown, false);
     });
     const id = `${row.mode}|${row.step}`;
     return [

@@ -9,6 +9,7 @@ import { type ReactNode, useCallback, useId, useMemo, useState } from 'react';
 import { formatCount } from '../../../charts/prepare/format.ts';
 import {
   axisTitle,
+  drawnSeries,
   joinMarkers,
   pendingPoints,
   ratePoints,
@@ -16,7 +17,6 @@ import {
   scaleUpPhases,
   seriesGroups,
   seriesLabel,
-  seriesUnit,
 } from '../../../charts/prepare/scale-up.ts';
 import { tagText } from '../../../charts/prepare/series-stats.ts';
 import {
@@ -132,13 +132,8 @@ export function TimelineView({
     () =>
       t.series
         .filter((s) => picked.includes(s.id))
-        .map((s) => ({
-          ...s,
-          metric: s.name,
-          name: seriesLabel(s, t.series),
-          unit: seriesUnit(s.name, s.unit),
-        })),
-    [t.series, picked],
+        .map((s) => drawnSeries(s, t.series, t.bucketMs)),
+    [t.series, t.bucketMs, picked],
   );
   // Derived lines: pending (scheduled - running) beside the phases, placements per second.
   const pending = useMemo(() => pendingPoints(scheduled, running), [scheduled, running]);
