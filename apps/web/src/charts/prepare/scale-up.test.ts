@@ -263,9 +263,32 @@ describe('a counter of CPU seconds', () => {
       '1 core',
       '0.13 cores',
     ]);
-    // StatsD sends no unit: the name says seconds.
+    // StatsD sends no unit: the name says seconds. Its values 2 s apart in 0.5 s buckets
+    // accrued over 2 s each: 3 CPU s is 1.5 cores.
     const bare = series({ unit: null });
-    expect(drawnSeries(bare, [bare], 500).points[0]?.value).toBe(6);
+    expect(drawnSeries(bare, [bare], 500).points[0]?.value).toBe(1.5);
+  });
+
+  it('divides each increase by the time since the previous scrape, not the bucket', () => {
+    // A collector scraping every 10 s into 1 s buckets (the demo's OTLP exporter): 5 CPU s
+    // a scrape is half a core; the first scrape's interval is taken as the next one's; an
+    // empty bucket stays empty, and the scrape after a missed one covers 20 s.
+    const scraped = series({
+      points: [
+        { offsetMs: 0, value: 5, min: 5, max: 5 },
+        { offsetMs: 5000, value: null, min: null, max: null },
+        { offsetMs: 10_000, value: 5, min: 5, max: 5 },
+        { offsetMs: 20_000, value: 4, min: 4, max: 4 },
+        { offsetMs: 40_000, value: 10, min: 10, max: 10 },
+      ],
+    });
+    expect(drawnSeries(scraped, [scraped], 1000).points.map((p) => p.value)).toEqual([
+      0.5,
+      null,
+      0.5,
+      0.4,
+      0.5,
+    ]);
   });
 
   it('leaves other series as they are', () => {

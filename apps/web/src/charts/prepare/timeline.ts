@@ -194,21 +194,28 @@ export function isCpuSecondsCounter(s: {
 }
 
 /**
- * A CPU-seconds counter's buckets as cores: each increase over the bucket's length in s (3
- * CPU s in a 2 s bucket: 1.5 cores). The min and max go: they are increases per stored
- * interval, whose length the timeline does not give.
+ * A CPU-seconds counter's buckets as cores: each increase over the time it accrued in, in s.
+ * That is the time since the series' previous bucket with a value, not the bucket's length:
+ * a collector scraping every 10 s into 1 s buckets leaves nine buckets empty, and the tenth
+ * holds 10 s of CPU (5 CPU s there is half a core, not 5 cores). Buckets side by side give
+ * the bucket's length (3 CPU s in a 2 s bucket: 1.5 cores). The first value's interval is
+ * taken as the next one's (the scrape interval), or the bucket's when it stands alone. The
+ * min and max go: they are increases per stored interval, whose length the timeline does not
+ * give.
  */
-export function asCores<P extends { value: number | null }>(
+export function asCores<P extends { offsetMs: number; value: number | null }>(
   points: readonly P[],
   bucketMs: number,
 ): (P & { min: null; max: null })[] {
-  const perS = bucketMs / 1000;
-  return points.map((p) => ({
-    ...p,
-    value: p.value === null ? null : p.value / perS,
-    min: null,
-    max: null,
-  }));
+  const valued = points.filter((p) => p.value !== null).map((p) => p.offsetMs);
+  const firstGap = valued.length > 1 ? (valued[1] as number) - (valued[0] as number) : bucketMs;
+  let previous: number | null = null;
+  return points.map((p) => {
+    if (p.value === null) return { ...p, value: null, min: null, max: null };
+    const sinceMs = Math.max(previous === null ? firstGap : p.offsetMs - previous, bucketMs);
+    previous = p.offsetMs;
+    return { ...p, value: p.value / (sinceMs / 1000), min: null, max: null };
+  });
 }
 
 /**
