@@ -10,6 +10,7 @@ import { projectsRepository } from '../repositories/projects.repository.ts';
 import { propagationRepository } from '../repositories/propagation.repository.ts';
 import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
+import { runFactsRepository } from '../repositories/run-facts.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
 import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
@@ -66,6 +67,8 @@ function build(
     maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
   });
   const uploads = uploadCounts();
+  const facts = runFactsRepository(database.db);
+  const finishedRunWritten = (runId: string) => facts.stale(runId);
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),
@@ -79,6 +82,7 @@ function build(
       readBeforeTransaction: database.kind === 'embedded',
       warn,
       debug,
+      finishedRunWritten,
     }),
     export: exportService({ runs, events, propagation }),
     propagation: propagationService({
@@ -92,6 +96,7 @@ function build(
       runs,
       results: resultsRepository(database.db),
       uploads: uploads.results,
+      finishedRunWritten,
     }),
     tail: tailService({ runs, propagation, tail: tailRepository(database) }),
     ...metrics,
@@ -109,6 +114,7 @@ function build(
     history: historyService({
       runs,
       gates,
+      facts,
       propagation: services.propagation,
       lifecycle: lifecycleRepository(database.db),
       metrics: metricsRepository(database),
