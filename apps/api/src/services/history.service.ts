@@ -64,7 +64,8 @@ export const ALERT_METRICS = [
   'loadP99',
   'achievedRps',
 ] as const satisfies readonly HistoryMetric[];
-const isAlertMetric = (m: HistoryMetric): boolean => (ALERT_METRICS as readonly string[]).includes(m);
+const isAlertMetric = (m: HistoryMetric): boolean =>
+  (ALERT_METRICS as readonly string[]).includes(m);
 /** The newest finished runs of a series a finish looks at, and the alerting detection. */
 const ALERT_WINDOW = 100;
 const ALERT_DETECTION = { maxPValue: 0.001, minMagnitude: 0.05, minSegment: 3, windowLen: 50 };
@@ -226,7 +227,13 @@ export function historyService(deps: {
    */
   async function keepAlerts(
     run: RunRow,
-    series: { benchmark: string; scenario: string; mesh: string; branch: string | null; metric: string },
+    series: {
+      benchmark: string;
+      scenario: string;
+      mesh: string;
+      branch: string | null;
+      metric: string;
+    },
     points: { runId: string; value: number }[],
     detection: typeof ALERT_DETECTION,
     extra: Record<string, unknown>,

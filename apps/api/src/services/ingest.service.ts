@@ -92,8 +92,7 @@ export function ingestService(deps: {
         if (result.duplicate) uploads.countDuplicate();
         else uploads.countStored(result.accepted);
         // After the commit: a history computing the run's facts meanwhile keeps them stale.
-        if (!result.duplicate && run.status === 'finished')
-          await deps.finishedRunWritten?.(run.id);
+        if (!result.duplicate && run.status === 'finished') await deps.finishedRunWritten?.(run.id);
         return result;
       } finally {
         release();
