@@ -122,7 +122,6 @@ export function gatesService(deps: {
     };
   }
   type SummaryReader = ReturnType<typeof summaryReader>;
-  const metricsOfRun = (runId: string) => summaryReader().metrics(runId);
 
   async function baselineOf(
     run: RunRow,

@@ -192,7 +192,7 @@ export function historyService(deps: {
   }
 
   /** A history metric of a run; data-plane metrics at `point`. */
-  const valueOf = (f: RunFacts, metric: HistoryMetric, point: LoadPoint | null) =>
+  const metricOf = (f: RunFacts, metric: HistoryMetric, point: LoadPoint | null) =>
     isLoadMetric(metric)
       ? point
         ? loadValue(f.load, point, metric)
@@ -319,7 +319,7 @@ export function historyService(deps: {
      */
     async afterFinish(runId: string): Promise<void> {
       const run = await runs.find(runId);
-      if (!run || run.status !== 'finished') return;
+      if (run?.status !== 'finished') return;
       const before = (await facts.ofRuns([run.id])).get(run.id);
       await computeAndKeep(run, before?.dataVersion ?? 0);
       // The project's settings (GET /projects/{id}/detection) over the alerting defaults.
@@ -351,10 +351,10 @@ export function historyService(deps: {
         {},
       );
       for (const metric of ALERT_METRICS) {
-        if (valueOf(own, metric, loadPoint) === null) continue;
+        if (metricOf(own, metric, loadPoint) === null) continue;
         const points: { runId: string; value: number }[] = [];
         ordered.forEach((r, i) => {
-          const v = valueOf(all[i] as RunFacts, metric, loadPoint);
+          const v = metricOf(all[i] as RunFacts, metric, loadPoint);
           if (v !== null) points.push({ runId: r.id, value: v.value });
         });
         const series = {
@@ -399,7 +399,7 @@ export function historyService(deps: {
       for (const f of facts) for (const k of Object.keys(f.values)) has.add(k as HistoryMetric);
       if (loadPoint) for (const m of LOAD_METRICS) has.add(m);
       const points: HistoryPoint[] = rows.map((r, i) => {
-        const v = valueOf(facts[i] as RunFacts, q.metric, loadPoint);
+        const v = metricOf(facts[i] as RunFacts, q.metric, loadPoint);
         return {
           runId: r.id,
           startedAt: r.startedAt.toISOString(),
