@@ -60,15 +60,22 @@ function build(
   const propagation = propagationRepository(database);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
-  const metrics = metricsServices(database, runs, opts.unmatchedRetentionMs, {
-    maxInFlight: opts.maxConcurrentOtlp,
-    // Bodies arriving are bounded apart from the work: slow senders hold these.
-    maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
-    maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
-  });
-  const uploads = uploadCounts();
+  // A write to a finished run (events, results, metric points) makes its kept facts stale.
   const facts = runFactsRepository(database.db);
   const finishedRunWritten = (runId: string) => facts.stale(runId);
+  const metrics = metricsServices(
+    database,
+    runs,
+    opts.unmatchedRetentionMs,
+    {
+      maxInFlight: opts.maxConcurrentOtlp,
+      // Bodies arriving are bounded apart from the work: slow senders hold these.
+      maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
+      maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
+    },
+    (runIds) => facts.staleFinished(runIds),
+  );
+  const uploads = uploadCounts();
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),

@@ -16,13 +16,17 @@ export interface KeptFacts {
 
 export function runFactsRepository(db: Db) {
   return {
-    /** The kept facts of the runs named (those that have a run_facts row), in one query. */
-    async ofRuns(runIds: string[]): Promise<Map<string, KeptFacts>> {
+    /**
+     * The kept facts of the runs named (those that have a run_facts row), in one query: every
+     * metric, or only `metric` (a history reads one).
+     */
+    async ofRuns(runIds: string[], metric?: string): Promise<Map<string, KeptFacts>> {
       const out = new Map<string, KeptFacts>();
       if (runIds.length === 0) return out;
       const result = await db.execute(sql`
         select f.run_id, f.data_version, f.facts_version, f.load, m.metric, m.value, m.accuracy
           from run_facts f left join run_metrics m on m.run_id = f.run_id
+           ${metric === undefined ? sql`` : sql`and m.metric = ${metric}`}
          where f.run_id = any(${sql.param(runIds)}::uuid[])`);
       for (const r of rowsOf<{
         run_id: string;
@@ -49,6 +53,14 @@ export function runFactsRepository(db: Db) {
       return out;
     },
 
+    /** The metrics kept for any of the runs named. */
+    async metricNames(runIds: string[]): Promise<string[]> {
+      if (runIds.length === 0) return [];
+      const result = await db.execute(sql`
+        select distinct metric from run_metrics where run_id = any(${sql.param(runIds)}::uuid[])`);
+      return rowsOf<{ metric: string }>(result).map((r) => r.metric);
+    },
+
     /**
      * Replaces a run's kept facts with ones computed from `version` (the data_version read
      * before the run's data was): a write since then leaves them stale, to be computed again.
@@ -73,6 +85,15 @@ export function runFactsRepository(db: Db) {
             set: { factsVersion: version, load: facts.load, computedAt: sql`now()` },
           });
       });
+    },
+
+    /** Writes reached these runs: the kept facts of the finished ones are no longer current. */
+    async staleFinished(runIds: string[]): Promise<void> {
+      if (runIds.length === 0) return;
+      await db.execute(sql`
+        insert into run_facts (run_id, data_version)
+        select id, 1 from runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'finished'
+        on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
     },
 
     /** A write reached a finished run: its kept facts (if any) are no longer current. */

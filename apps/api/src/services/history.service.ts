@@ -162,20 +162,29 @@ export function historyService(deps: {
   }
 
   /**
-   * The runs' facts: kept ones read in one query; a finished run without current ones (it
-   * finished before they were kept, or a write came after) computed and kept; a running run
-   * computed afresh.
+   * The runs' facts: kept ones read in one query (every metric, or only `metric`, with the
+   * names of those kept in `names`); a finished run without current ones (it finished before
+   * they were kept, or a write came after) computed and kept; a running run computed afresh.
    */
-  async function factsOfAll(rows: RunRow[]): Promise<RunFacts[]> {
-    const kept = await facts.ofRuns(rows.map((r) => r.id));
+  async function factsOfAll(
+    rows: RunRow[],
+    metric?: HistoryMetric,
+  ): Promise<{ all: RunFacts[]; names: Set<string> }> {
+    const kept = await facts.ofRuns(
+      rows.map((r) => r.id),
+      metric,
+    );
     const out = new Array<RunFacts>(rows.length);
     const missing: number[] = [];
+    const current: string[] = [];
     rows.forEach((r, i) => {
       const k = kept.get(r.id);
-      if (r.status === 'finished' && k && k.factsVersion === k.dataVersion)
+      if (r.status === 'finished' && k && k.factsVersion === k.dataVersion) {
         out[i] = factsFromKept(k);
-      else missing.push(i);
+        current.push(r.id);
+      } else missing.push(i);
     });
+    const names = new Set(metric === undefined ? [] : await facts.metricNames(current));
     let next = 0;
     const worker = async () => {
       while (next < missing.length) {
@@ -188,7 +197,8 @@ export function historyService(deps: {
       }
     };
     await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, missing.length) }, worker));
-    return out;
+    for (const f of out) for (const k of Object.keys(f.values)) names.add(k);
+    return { all: out, names };
   }
 
   /** A history metric of a run; data-plane metrics at `point`. */
@@ -343,7 +353,7 @@ export function historyService(deps: {
       const ordered = rows
         .filter((r) => r.meshName === run.meshName && (r.labels.branch ?? null) === branch)
         .reverse();
-      const all = await factsOfAll(ordered);
+      const { all } = await factsOfAll(ordered);
       const own = all[ordered.findIndex((r) => r.id === run.id)];
       if (!own) return;
       const loadPoint = chooseLoadPoint(
@@ -392,11 +402,10 @@ export function historyService(deps: {
         privateProjects: privateProjectsVisible(principal),
       });
       rows.reverse();
-      const facts = await factsOfAll(rows);
+      const { all: facts, names } = await factsOfAll(rows, q.metric);
       const allLoad = facts.flatMap((f) => f.load);
       const loadPoint = chooseLoadPoint(allLoad, q);
-      const has = new Set<HistoryMetric>();
-      for (const f of facts) for (const k of Object.keys(f.values)) has.add(k as HistoryMetric);
+      const has = names as Set<string> as Set<HistoryMetric>;
       if (loadPoint) for (const m of LOAD_METRICS) has.add(m);
       const points: HistoryPoint[] = rows.map((r, i) => {
         const v = metricOf(facts[i] as RunFacts, q.metric, loadPoint);

@@ -174,6 +174,19 @@ describe.each(backends)('history metrics and detection settings on $name', (back
     ]);
     expect(peak.loadPoint).toBeNull();
     expect((await read('loadP99')).points[0]?.value).toBeNull();
+    // A late CPU point inside the finished run's window (25 s, 99 %): the peak is computed again.
+    const late = await fetch(`${server.url}/v1/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
+      body: cpuGauge(runId, [...cpu, ...after, 99]),
+    });
+    expect(late.status).toBe(200);
+    const latePeak = await server.json(
+      `/history?benchmark=${benchmark}&metric=cpuPeak&limit=99`,
+      {},
+      history,
+    );
+    expect(latePeak.body.points[0]?.value).toBe(99);
   });
 
   it('reads data-plane runs at the load point asked for, by default the most connections', async () => {
