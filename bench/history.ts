@@ -1,8 +1,8 @@
 // bench/history: GET /history over one series of 1,000 finished propagation runs (one
 // change, 100 proxies each; P99 stepping every 150 runs), with the change points of the
 // series. First read: each run's history metrics computed (its propagation summary) and
-// kept; then the reads a page makes, from what is kept. Baseline, same run: the 1,000 runs'
-// rows read with node-postgres (the list the history starts from), nothing computed.
+// kept (run_metrics); then the reads a page makes, from what is kept. Baseline, same run:
+// the 1,000 runs' rows read with node-postgres (the list the history starts from).
 // Budget (issue 16): the whole history of one series of 1,000 runs in <= 200 ms.
 // Usage: tsx history.ts [runs] (DATABASE_URL, default the local test db)
 import pg from 'pg';

@@ -182,3 +182,24 @@ test('the metric picker offers the metrics the runs have and keeps the choice in
   await page.reload();
   await expect(metric).toHaveValue('joined50');
 });
+
+test('the history page opens on the benchmark with the most runs when its URL names none', async ({
+  page,
+  baseURL,
+}) => {
+  // The benchmark with the most runs, counted here from the runs list's facets.
+  const facets = (await (await fetch(`${baseURL}/api/v1/runs/facets`)).json()) as {
+    benchmarkRuns: { benchmark: string; scenario: string; runs: number }[];
+  };
+  const totals = new Map<string, number>();
+  for (const c of facets.benchmarkRuns)
+    totals.set(c.benchmark, (totals.get(c.benchmark) ?? 0) + c.runs);
+  const most = Math.max(...totals.values());
+  const largest = [...totals].filter(([, n]) => n === most).map(([b]) => b);
+  await page.goto('/history');
+  await expect(page).toHaveURL(/[?&]benchmark=/);
+  const chosen = new URL(page.url()).searchParams.get('benchmark');
+  expect(largest).toContain(chosen);
+  await expect(page.getByTestId('history-benchmark')).toHaveValue(chosen as string);
+  await expect(page.getByText('Choose a benchmark.')).toHaveCount(0);
+});

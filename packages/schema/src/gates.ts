@@ -266,7 +266,9 @@ export const historyChangePoint = z.object({
   alert: z
     .object({ id: z.uuid(), state: z.enum(['open', 'acknowledged', 'dismissed']) })
     .nullable()
-    .describe("the change point's alert, kept since a run's finish found it (p99 series only)"),
+    .describe(
+      "the change point's alert, kept since a run's finish found it (alerting metrics: p50, p99, within1s, max, joined100, cpuPeak, loadP99 and achievedRps at the alert's load point)",
+    ),
 });
 export type HistoryChangePoint = z.infer<typeof historyChangePoint>;
 

@@ -136,6 +136,9 @@ export const runFacets = z.object({
   scenarios: z.array(z.string()),
   platforms: z.array(z.string()),
   labelKeys: z.array(z.string()),
+  benchmarkRuns: z
+    .array(z.object({ benchmark: z.string(), scenario: z.string(), runs: z.number().int() }))
+    .describe('runs per benchmark and scenario, most first (a page opens on the largest)'),
 });
 export type RunFacets = z.infer<typeof runFacets>;
 

@@ -10,6 +10,7 @@ import { projectsRepository } from '../repositories/projects.repository.ts';
 import { propagationRepository } from '../repositories/propagation.repository.ts';
 import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
+import { runFactsRepository } from '../repositories/run-facts.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
 import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
@@ -60,12 +61,21 @@ function build(
   const propagation = propagationRepository(database);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
-  const metrics = metricsServices(database, runs, opts.unmatchedRetentionMs, {
-    maxInFlight: opts.maxConcurrentOtlp,
-    // Bodies arriving are bounded apart from the work: slow senders hold these.
-    maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
-    maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
-  });
+  // A write to a finished run (events, results, metric points) makes its kept facts stale.
+  const facts = runFactsRepository(database.db);
+  const finishedRunWritten = (runId: string) => facts.stale(runId);
+  const metrics = metricsServices(
+    database,
+    runs,
+    opts.unmatchedRetentionMs,
+    {
+      maxInFlight: opts.maxConcurrentOtlp,
+      // Bodies arriving are bounded apart from the work: slow senders hold these.
+      maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
+      maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
+    },
+    (runIds) => facts.staleFinished(runIds),
+  );
   const uploads = uploadCounts();
   const services = {
     projects,
@@ -80,6 +90,7 @@ function build(
       readBeforeTransaction: database.kind === 'embedded',
       warn,
       debug,
+      finishedRunWritten,
     }),
     export: exportService({ runs, events, propagation }),
     propagation: propagationService({
@@ -93,6 +104,7 @@ function build(
       runs,
       results: resultsRepository(database.db),
       uploads: uploads.results,
+      finishedRunWritten,
     }),
     tail: tailService({ runs, propagation, tail: tailRepository(database) }),
     ...metrics,
@@ -112,6 +124,7 @@ function build(
     history: historyService({
       runs,
       gates,
+      facts,
       propagation: services.propagation,
       lifecycle: lifecycleRepository(database.db),
       metrics: metricsRepository(database),

@@ -209,6 +209,10 @@ export function runsRepository(db: Db) {
       const keys = await db.execute<{ k: string }>(
         sql`select distinct jsonb_object_keys(${runs.labels}) as k from ${runs} ${where ? sql`where ${where}` : sql``} order by k`,
       );
+      const counts = await db.execute<{ benchmark: string; scenario: string; runs: number }>(
+        sql`select benchmark, scenario, count(*)::int as runs from ${runs} ${where ? sql`where ${where}` : sql``}
+          group by benchmark, scenario order by runs desc, benchmark, scenario`,
+      );
       return {
         meshes: await distinct(sql`${runs.meshName}`),
         versions: await distinct(sql`${runs.meshVersion}`),
@@ -216,6 +220,9 @@ export function runsRepository(db: Db) {
         scenarios: await distinct(sql`${runs.scenario}`),
         platforms: await distinct(sql`${runs.platform}`),
         labelKeys: rowsOf<{ k: string }>(keys).map((r) => r.k),
+        benchmarkRuns: rowsOf<{ benchmark: string; scenario: string; runs: number }>(counts).map(
+          (r) => ({ benchmark: r.benchmark, scenario: r.scenario, runs: Number(r.runs) }),
+        ),
       };
     },
 

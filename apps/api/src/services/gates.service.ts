@@ -32,7 +32,6 @@ import {
   readRefusal,
   writeRefusal,
 } from '../domain/access.ts';
-import { changePoints } from '../domain/change-points.ts';
 import { gateSignificance, noiseFloor } from '../domain/gate-significance.ts';
 import { AppError, notFound } from '../errors.ts';
 import type {
@@ -53,11 +52,6 @@ function percentileOf(metric: string): number | null {
   const m = /^p(\d+(?:\.\d+)?)$/.exec(metric);
   return m ? Number(m[1]) : null;
 }
-
-/** What a run's finish looks for change points in: its series' P99, the newest 100 runs. */
-const ALERT_METRIC = 'p99' as const;
-const ALERT_WINDOW = 100;
-const ALERT_DETECTION = { maxPValue: 0.001, minMagnitude: 0.05, minSegment: 3, windowLen: 50 };
 
 const toAlert = (a: AlertRow): Alert => ({
   id: a.id,
@@ -139,7 +133,6 @@ export function gatesService(deps: {
     };
   }
   type SummaryReader = ReturnType<typeof summaryReader>;
-  const metricsOfRun = (runId: string) => summaryReader().metrics(runId);
 
   async function baselineOf(
     run: RunRow,
@@ -259,119 +252,6 @@ export function gatesService(deps: {
   ): Promise<string | undefined> {
     const warnings = await comparability.againstBaseline(run, runIds, same);
     return warnings.length > 0 ? warnings.map((w) => w.reason).join('; ') : undefined;
-  }
-
-  /**
-   * Looks for change points in the finished run's series (its project, benchmark, scenario,
-   * mesh and branch; P99) and keeps them as alerts. A change point found again keeps its
-   * alert and state; one that later data moved to a nearby run takes its alert along (the
-   * log says from where); one no longer found is marked so, never deleted; a dismissed one
-   * stays dismissed.
-   */
-  async function detectChangePoints(run: RunRow): Promise<void> {
-    // The project's settings (GET /projects/{id}/detection) over the alerting defaults.
-    const detection = {
-      ...ALERT_DETECTION,
-      ...(await projects.detection(run.projectId)).detection,
-    };
-    const branch = run.labels.branch ?? null;
-    const { rows } = await runs.list({
-      project: run.projectId,
-      benchmark: run.benchmark,
-      scenario: run.scenario,
-      mesh: run.meshName,
-      status: 'finished',
-      labels: branch === null ? [] : [['branch', branch]],
-      sort: '-startedAt',
-      limit: ALERT_WINDOW,
-      offset: 0,
-      privateProjects: run.projectId,
-    });
-    const ordered = rows
-      .filter((r) => r.meshName === run.meshName && (r.labels.branch ?? null) === branch)
-      .reverse();
-    const points: { runId: string; value: number }[] = [];
-    for (const r of ordered) {
-      const m = await metricsOfRun(r.id);
-      const value = m?.[ALERT_METRIC];
-      if (value !== null && value !== undefined) points.push({ runId: r.id, value });
-    }
-    const series = {
-      benchmark: run.benchmark,
-      scenario: run.scenario,
-      mesh: run.meshName,
-      branch,
-      metric: ALERT_METRIC,
-    };
-    const seriesKey = seriesKeyOf(series);
-    const found = changePoints(
-      points.map((p) => p.value),
-      detection,
-    ).points;
-    const kept = await gates.alertsOfSeries(run.projectId, seriesKey, 'change-point');
-    const indexOf = new Map(points.map((p, i) => [p.runId, i]));
-    const now = new Date().toISOString();
-    const claimed = new Set<string>();
-    for (const c of found) {
-      const runId = (points[c.index] as { runId: string }).runId;
-      const previousRunId = (points[c.index - 1] as { runId: string }).runId;
-      const details = {
-        before: c.meanBefore,
-        after: c.meanAfter,
-        change: c.forwardChange,
-        pValue: c.pValue,
-        ...detection,
-      };
-      const same = kept.find((a) => a.runId === runId && !claimed.has(a.id));
-      // Moved: a kept alert of this series within the minimum segment of the new place that
-      // no change point now sits on.
-      const moved =
-        same ??
-        kept.find((a) => {
-          if (claimed.has(a.id) || found.some((f) => points[f.index]?.runId === a.runId))
-            return false;
-          const at = indexOf.get(a.runId);
-          return at !== undefined && Math.abs(at - c.index) < detection.minSegment;
-        });
-      if (moved) {
-        claimed.add(moved.id);
-        const log = [...(moved.log as Record<string, unknown>[])];
-        if (moved.runId !== runId)
-          log.push({
-            at: now,
-            by: 'meshbench',
-            action: 'moved',
-            fromRunId: moved.runId,
-            toRunId: runId,
-          });
-        if (!moved.detected) log.push({ at: now, by: 'meshbench', action: 'detected' });
-        await gates.updateAlert(moved.id, { runId, previousRunId, details, detected: true, log });
-        continue;
-      }
-      await gates.insertAlert({
-        id: randomUUID(),
-        projectId: run.projectId,
-        kind: 'change-point',
-        seriesKey,
-        series,
-        runId,
-        previousRunId,
-        details,
-        state: 'open',
-        detected: true,
-        log: [{ at: now, by: 'meshbench', action: 'detected', toRunId: runId }],
-      });
-    }
-    for (const a of kept) {
-      if (claimed.has(a.id) || !a.detected || !indexOf.has(a.runId)) continue;
-      await gates.updateAlert(a.id, {
-        detected: false,
-        log: [
-          ...(a.log as Record<string, unknown>[]),
-          { at: now, by: 'meshbench', action: 'undetected' },
-        ],
-      });
-    }
   }
 
   /** A failed gate is an alert of its own: the run, its failed rules. */
@@ -552,12 +432,14 @@ export function gatesService(deps: {
       );
     },
 
-    /** After a run finished: its change points and a failed gate, kept as alerts. */
+    /**
+     * After a run finished: a failed gate, kept as an alert (its change points are the
+     * history's: history.service afterFinish).
+     */
     async alertsAfterFinish(runId: string, gate: GateResult | null): Promise<void> {
       const run = await runs.find(runId);
       if (!run) throw notFound(`run "${runId}"`);
       if (gate) await gateAlert(run, gate);
-      await detectChangePoints(run);
     },
 
     async alerts(

@@ -1,6 +1,10 @@
 // History: one metric across the runs of a benchmark (propagation, scale-up or data plane),
-// with the change points of each series. What a run offers is computed once and kept in
-// memory (at its finish, or on the first read), so a history of 1,000 runs reads it back.
+// with the change points of each series; and, when a run finishes, the change points of its
+// series in every alerting metric, kept as alerts. What a finished run offers is computed
+// once and kept in the database (run_facts, run_metrics: at its finish, or on the first read
+// of a run that finished before they existed, or after a late write made them stale), so a
+// history of 1,000 runs reads rows in one query and every replica reads the same.
+import { randomUUID } from 'node:crypto';
 import {
   type AlertState,
   DEFAULT_DETECTION,
@@ -10,9 +14,11 @@ import {
   type HistoryMetric,
   type HistoryPoint,
   type HistoryQuery,
+  type PercentileAccuracy,
   type SeriesKind,
 } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible } from '../domain/access.ts';
+import { changePoints } from '../domain/change-points.ts';
 import { historyChangePoints } from '../domain/history-change-points.ts';
 import {
   chooseLoadPoint,
@@ -21,44 +27,96 @@ import {
   isLoadMetric,
   joinFacts,
   LOAD_METRICS,
+  type LoadFacts,
+  type LoadPoint,
   loadFacts,
   loadValue,
   propagationFacts,
   type RunFacts,
+  type Valued,
 } from '../domain/history-metrics.ts';
 import { normalize } from '../domain/series-math.ts';
 import { notFound } from '../errors.ts';
-import type { GatesRepository } from '../repositories/gates.repository.ts';
+import type { AlertRow, GatesRepository } from '../repositories/gates.repository.ts';
 import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
+import type { KeptFacts, RunFactsRepository } from '../repositories/run-facts.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import type { DetectionOf } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 
 /** The split step's window over a history (Otava's default). */
 const HISTORY_WINDOW = 50;
-/** The metric whose change points a run's finish keeps as alerts (gates.service). */
-const ALERT_METRIC = 'p99';
-/** Finished runs whose facts are kept in memory; the oldest read is dropped first. */
-const KEPT_RUNS = 50_000;
-/** Runs read at once when their facts are not kept yet. */
+/**
+ * The metrics a run's finish looks for change points in, each its own alert series:
+ * propagation P50, P99, share within 1 s and time to 100 % (max); scale-up time to 100 %
+ * joined and peak control-plane CPU; data-plane P99 and achieved rate at the series' load
+ * point (the one its history shows by default).
+ */
+export const ALERT_METRICS = [
+  'p50',
+  'p99',
+  'within1s',
+  'max',
+  'joined100',
+  'cpuPeak',
+  'loadP99',
+  'achievedRps',
+] as const satisfies readonly HistoryMetric[];
+const isAlertMetric = (m: HistoryMetric): boolean =>
+  (ALERT_METRICS as readonly string[]).includes(m);
+/** The newest finished runs of a series a finish looks at, and the alerting detection. */
+const ALERT_WINDOW = 100;
+const ALERT_DETECTION = { maxPValue: 0.001, minMagnitude: 0.05, minSegment: 3, windowLen: 50 };
+/** Runs whose facts are computed at once when none are kept yet. */
 const READS_AT_ONCE = 8;
 
 /** A control-plane CPU series: a metric named with "cpu" as a word (consul.server.cpu_pct). */
 const isCpuSeries = (name: string) => /(^|[._\-/])cpu([._\-/]|$)/i.test(name);
 
+/** An alert's series key: canonical JSON of benchmark, scenario, mesh, branch and metric. */
+export const alertSeriesKey = (s: {
+  benchmark: string;
+  scenario: string;
+  mesh: string;
+  branch: string | null;
+  metric: string;
+}) => JSON.stringify([s.benchmark, s.scenario, s.mesh, s.branch, s.metric]);
+
+/** Kept facts back as a run's facts. */
+function factsFromKept(k: KeptFacts): RunFacts {
+  const values: RunFacts['values'] = {};
+  for (const m of k.metrics)
+    values[m.metric as HistoryMetric] = {
+      value: m.value,
+      accuracy: m.accuracy as PercentileAccuracy | null,
+    };
+  return { values, load: k.load as unknown as LoadFacts[] };
+}
+
+const samePoint = (a: LoadPoint | null, b: unknown): boolean => {
+  const p = b as LoadPoint | undefined;
+  return (
+    a !== null &&
+    p !== undefined &&
+    p.mode === a.mode &&
+    p.connections === a.connections &&
+    p.targetRps === a.targetRps
+  );
+};
+
 export function historyService(deps: {
   runs: RunsRepository;
-  gates: Pick<GatesRepository, 'alertsOfSeries'>;
+  gates: Pick<GatesRepository, 'alertsOfSeries' | 'insertAlert' | 'updateAlert'>;
+  facts: RunFactsRepository;
   propagation: Pick<PropagationService, 'changes' | 'propagation'>;
   lifecycle: Pick<LifecycleRepository, 'phases'>;
   metrics: Pick<MetricsRepository, 'listSeries' | 'seriesRows'>;
   results: Pick<ResultsRepository, 'ofRun'>;
   projects: { find(ref: string): Promise<{ id: string } | undefined>; detection: DetectionOf };
 }) {
-  const { runs, gates, propagation, lifecycle, metrics, results, projects } = deps;
-  const kept = new Map<string, RunFacts>();
+  const { runs, gates, facts, propagation, lifecycle, metrics, results, projects } = deps;
 
   async function computeFacts(run: RunRow): Promise<RunFacts> {
     const startMs = run.startedAt.getTime();
@@ -89,30 +147,67 @@ export function historyService(deps: {
     return { values, load };
   }
 
-  /** A run's facts: kept once it finished, computed afresh while it runs. */
-  async function factsOf(run: RunRow): Promise<RunFacts> {
-    const have = kept.get(run.id);
-    if (have) return have;
-    const facts = await computeFacts(run);
-    if (run.status === 'finished') {
-      kept.set(run.id, facts);
-      if (kept.size > KEPT_RUNS) kept.delete(kept.keys().next().value as string);
-    }
-    return facts;
+  /** Computes a finished run's facts and keeps them, dated by the version read first. */
+  async function computeAndKeep(run: RunRow, version: number): Promise<RunFacts> {
+    const f = await computeFacts(run);
+    await facts.store(run.id, version, {
+      load: f.load as unknown as Record<string, unknown>[],
+      metrics: Object.entries(f.values).map(([metric, v]) => ({
+        metric,
+        value: (v as Valued).value,
+        accuracy: (v as Valued).accuracy as Record<string, unknown> | null,
+      })),
+    });
+    return f;
   }
 
-  async function factsOfAll(rows: RunRow[]): Promise<RunFacts[]> {
+  /**
+   * The runs' facts: kept ones read in one query (every metric, or only `metric`, with the
+   * names of those kept in `names`); a finished run without current ones (it finished before
+   * they were kept, or a write came after) computed and kept; a running run computed afresh.
+   */
+  async function factsOfAll(
+    rows: RunRow[],
+    metric?: HistoryMetric,
+  ): Promise<{ all: RunFacts[]; names: Set<string> }> {
+    const kept = await facts.ofRuns(
+      rows.map((r) => r.id),
+      metric,
+    );
     const out = new Array<RunFacts>(rows.length);
+    const missing: number[] = [];
+    const current: string[] = [];
+    rows.forEach((r, i) => {
+      const k = kept.get(r.id);
+      if (r.status === 'finished' && k && k.factsVersion === k.dataVersion) {
+        out[i] = factsFromKept(k);
+        current.push(r.id);
+      } else missing.push(i);
+    });
+    const names = new Set(metric === undefined ? [] : await facts.metricNames(current));
     let next = 0;
     const worker = async () => {
-      while (next < rows.length) {
-        const i = next++;
-        out[i] = await factsOf(rows[i] as RunRow);
+      while (next < missing.length) {
+        const i = missing[next++] as number;
+        const r = rows[i] as RunRow;
+        out[i] =
+          r.status === 'finished'
+            ? await computeAndKeep(r, kept.get(r.id)?.dataVersion ?? 0)
+            : await computeFacts(r);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, rows.length) }, worker));
-    return out;
+    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, missing.length) }, worker));
+    for (const f of out) for (const k of Object.keys(f.values)) names.add(k);
+    return { all: out, names };
   }
+
+  /** A history metric of a run; data-plane metrics at `point`. */
+  const metricOf = (f: RunFacts, metric: HistoryMetric, point: LoadPoint | null) =>
+    isLoadMetric(metric)
+      ? point
+        ? loadValue(f.load, point, metric)
+        : null
+      : (f.values[metric] ?? null);
 
   /** The settings a history uses: the request's, else its runs' one project's, else the defaults. */
   async function detectionFor(
@@ -134,13 +229,158 @@ export function historyService(deps: {
     };
   }
 
+  /**
+   * Keeps the change points of one series (one metric) as alerts. A change point found again
+   * keeps its alert and state; one that later data moved to a nearby run takes its alert
+   * along (the log says from where); one no longer found is marked so, never deleted; a
+   * dismissed one stays dismissed.
+   */
+  async function keepAlerts(
+    run: RunRow,
+    series: {
+      benchmark: string;
+      scenario: string;
+      mesh: string;
+      branch: string | null;
+      metric: string;
+    },
+    points: { runId: string; value: number }[],
+    detection: typeof ALERT_DETECTION,
+    extra: Record<string, unknown>,
+  ): Promise<void> {
+    const seriesKey = alertSeriesKey(series);
+    const found = changePoints(
+      points.map((p) => p.value),
+      detection,
+    ).points;
+    const kept = await gates.alertsOfSeries(run.projectId, seriesKey, 'change-point');
+    if (found.length === 0 && kept.length === 0) return;
+    const indexOf = new Map(points.map((p, i) => [p.runId, i]));
+    const now = new Date().toISOString();
+    const claimed = new Set<string>();
+    for (const c of found) {
+      const runId = (points[c.index] as { runId: string }).runId;
+      const previousRunId = (points[c.index - 1] as { runId: string }).runId;
+      const details = {
+        before: c.meanBefore,
+        after: c.meanAfter,
+        change: c.forwardChange,
+        pValue: c.pValue,
+        ...detection,
+        ...extra,
+      };
+      const same = kept.find((a) => a.runId === runId && !claimed.has(a.id));
+      // Moved: a kept alert of this series within the minimum segment of the new place that
+      // no change point now sits on.
+      const moved =
+        same ??
+        kept.find((a) => {
+          if (claimed.has(a.id) || found.some((f) => points[f.index]?.runId === a.runId))
+            return false;
+          const at = indexOf.get(a.runId);
+          return at !== undefined && Math.abs(at - c.index) < detection.minSegment;
+        });
+      if (moved) {
+        claimed.add(moved.id);
+        const log = [...(moved.log as Record<string, unknown>[])];
+        if (moved.runId !== runId)
+          log.push({
+            at: now,
+            by: 'meshbench',
+            action: 'moved',
+            fromRunId: moved.runId,
+            toRunId: runId,
+          });
+        if (!moved.detected) log.push({ at: now, by: 'meshbench', action: 'detected' });
+        await gates.updateAlert(moved.id, { runId, previousRunId, details, detected: true, log });
+        continue;
+      }
+      await gates.insertAlert({
+        id: randomUUID(),
+        projectId: run.projectId,
+        kind: 'change-point',
+        seriesKey,
+        series,
+        runId,
+        previousRunId,
+        details,
+        state: 'open',
+        detected: true,
+        log: [{ at: now, by: 'meshbench', action: 'detected', toRunId: runId }],
+      });
+    }
+    for (const a of kept) {
+      if (claimed.has(a.id) || !a.detected || !indexOf.has(a.runId)) continue;
+      await gates.updateAlert(a.id, {
+        detected: false,
+        log: [
+          ...(a.log as Record<string, unknown>[]),
+          { at: now, by: 'meshbench', action: 'undetected' },
+        ],
+      });
+    }
+  }
+
   return {
-    /** Keeps a finished run's facts, so a history reads them without computing (run finish). */
-    async remember(runId: string): Promise<void> {
+    /**
+     * After a run finished: its facts computed and kept, then the change points of its series
+     * (its project, benchmark, scenario, mesh and branch; the newest 100 finished runs) in
+     * every alerting metric the run has, kept as alerts. One read of the series' kept facts.
+     */
+    async afterFinish(runId: string): Promise<void> {
       const run = await runs.find(runId);
-      if (!run || run.status !== 'finished') return;
-      kept.delete(run.id);
-      await factsOf(run);
+      if (run?.status !== 'finished') return;
+      const before = (await facts.ofRuns([run.id])).get(run.id);
+      await computeAndKeep(run, before?.dataVersion ?? 0);
+      // The project's settings (GET /projects/{id}/detection) over the alerting defaults.
+      const detection = {
+        ...ALERT_DETECTION,
+        ...(await projects.detection(run.projectId)).detection,
+      };
+      const branch = run.labels.branch ?? null;
+      const { rows } = await runs.list({
+        project: run.projectId,
+        benchmark: run.benchmark,
+        scenario: run.scenario,
+        mesh: run.meshName,
+        status: 'finished',
+        labels: branch === null ? [] : [['branch', branch]],
+        sort: '-startedAt',
+        limit: ALERT_WINDOW,
+        offset: 0,
+        privateProjects: run.projectId,
+      });
+      const ordered = rows
+        .filter((r) => r.meshName === run.meshName && (r.labels.branch ?? null) === branch)
+        .reverse();
+      const { all } = await factsOfAll(ordered);
+      const own = all[ordered.findIndex((r) => r.id === run.id)];
+      if (!own) return;
+      const loadPoint = chooseLoadPoint(
+        all.flatMap((f) => f.load),
+        {},
+      );
+      for (const metric of ALERT_METRICS) {
+        if (metricOf(own, metric, loadPoint) === null) continue;
+        const points: { runId: string; value: number }[] = [];
+        ordered.forEach((r, i) => {
+          const v = metricOf(all[i] as RunFacts, metric, loadPoint);
+          if (v !== null) points.push({ runId: r.id, value: v.value });
+        });
+        const series = {
+          benchmark: run.benchmark,
+          scenario: run.scenario,
+          mesh: run.meshName,
+          branch,
+          metric,
+        };
+        await keepAlerts(run, series, points, detection, isLoadMetric(metric) ? { loadPoint } : {});
+      }
+    },
+
+    /** A write reached the run: kept facts of a finished run are stale from now on. */
+    async written(run: { id: string; status: string }): Promise<void> {
+      if (run.status === 'finished') await facts.stale(run.id);
     },
 
     async history(q: HistoryQuery, principal: Principal): Promise<History> {
@@ -162,19 +402,13 @@ export function historyService(deps: {
         privateProjects: privateProjectsVisible(principal),
       });
       rows.reverse();
-      const facts = await factsOfAll(rows);
+      const { all: facts, names } = await factsOfAll(rows, q.metric);
       const allLoad = facts.flatMap((f) => f.load);
       const loadPoint = chooseLoadPoint(allLoad, q);
-      const has = new Set<HistoryMetric>();
-      for (const f of facts) for (const k of Object.keys(f.values)) has.add(k as HistoryMetric);
+      const has = names as Set<string> as Set<HistoryMetric>;
       if (loadPoint) for (const m of LOAD_METRICS) has.add(m);
       const points: HistoryPoint[] = rows.map((r, i) => {
-        const f = facts[i] as RunFacts;
-        const v = isLoadMetric(q.metric)
-          ? loadPoint
-            ? loadValue(f.load, loadPoint, q.metric)
-            : null
-          : (f.values[q.metric] ?? null);
+        const v = metricOf(facts[i] as RunFacts, q.metric, loadPoint);
         return {
           runId: r.id,
           startedAt: r.startedAt.toISOString(),
@@ -195,15 +429,31 @@ export function historyService(deps: {
         source: settings.source,
       };
       const found = historyChangePoints(points, detection);
-      // Each change point's kept alert, when its run's finish found it in a P99 series.
-      if (q.metric === ALERT_METRIC) {
+      // Each change point's kept alert, when a run's finish found it in this metric's series
+      // (a data-plane one at the same load point).
+      if (isAlertMetric(q.metric)) {
         const projectOf = new Map(rows.map((r) => [r.id, r.projectId]));
+        const read = new Map<string, Promise<AlertRow[]>>();
         for (const c of found) {
           const pid = projectOf.get(c.runId);
           if (!pid) continue;
-          const key = JSON.stringify([q.benchmark, c.scenario, c.mesh, c.branch, ALERT_METRIC]);
-          const alerts = await gates.alertsOfSeries(pid, key, 'change-point');
-          const a = alerts.find((x) => x.runId === c.runId);
+          const key = alertSeriesKey({
+            benchmark: q.benchmark,
+            scenario: c.scenario,
+            mesh: c.mesh,
+            branch: c.branch,
+            metric: q.metric,
+          });
+          let alerts = read.get(`${pid} ${key}`);
+          if (!alerts) {
+            alerts = gates.alertsOfSeries(pid, key, 'change-point');
+            read.set(`${pid} ${key}`, alerts);
+          }
+          const a = (await alerts).find(
+            (x) =>
+              x.runId === c.runId &&
+              (!isLoadMetric(q.metric) || samePoint(loadPoint, x.details.loadPoint)),
+          );
           if (a) c.alert = { id: a.id, state: a.state as AlertState };
         }
       }

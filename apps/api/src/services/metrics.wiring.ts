@@ -14,12 +14,20 @@ export function metricsServices(
   runs: RunsRepository,
   holdMs: number,
   otlpLimits: OtlpLimits,
+  /** Points were stored in these runs (the finished ones' kept history facts are stale). */
+  runsWritten?: (runIds: string[]) => Promise<void>,
 ) {
   const metrics = metricsRepository(database);
   const lifecycle = lifecycleRepository(database.db);
   // Names this process in the rows it writes: several replicas write rows for one interval.
   const replica = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  const metricsIngest = metricsIngestService({ metrics, runs, replica, holdMs });
+  const metricsIngest = metricsIngestService({
+    metrics,
+    runs,
+    replica,
+    holdMs,
+    runsWritten,
+  });
   return {
     metrics: metricsService({ runs, metrics, lifecycle }),
     timeline: timelineService({ runs, metrics, lifecycle }),

@@ -61,6 +61,8 @@ export function resultsService(deps: {
   results: ResultsRepository;
   /** Where files stored are counted (rejections: by the route). */
   uploads: UploadCounts;
+  /** A file was stored on a finished run: what was kept of it at its finish is stale. */
+  finishedRunWritten?: (runId: string) => Promise<void>;
 }) {
   const { runs, results, uploads } = deps;
   const runOf = async (runRef: string) => {
@@ -88,7 +90,7 @@ export function resultsService(deps: {
 
   /** A whole decoded file into the run, all its points or none. */
   const store = async (
-    runId: string,
+    run: { id: string; status: string },
     decoded: Decoded,
     step: StepDefaults,
   ): Promise<ImportResultsResponse> => {
@@ -118,9 +120,10 @@ export function resultsService(deps: {
       );
     }
     const imported = points
-      ? await results.insertIntervalPoints(runId, decoded.format, points)
-      : await results.insert(runId, decoded.format, loadResults as LoadResult[]);
+      ? await results.insertIntervalPoints(run.id, decoded.format, points)
+      : await results.insert(run.id, decoded.format, loadResults as LoadResult[]);
     uploads.countStored(imported);
+    if (imported > 0 && run.status === 'finished') await deps.finishedRunWritten?.(run.id);
     return { format: decoded.format, imported, unmapped: decoded.unmapped };
   };
 
@@ -133,7 +136,7 @@ export function resultsService(deps: {
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
       const decoded = await decoding(() => decodeResultFile(text, format, step));
-      return store(run.id, decoded, step);
+      return store(run, decoded, step);
     },
 
     /**
@@ -151,7 +154,7 @@ export function resultsService(deps: {
       const decoded = await decoding(async () =>
         k6IntervalResults(await decodeK6NdjsonChunks(chunks, limits), step),
       );
-      return store(run.id, { ...decoded, intervals: true }, step);
+      return store(run, { ...decoded, intervals: true }, step);
     },
 
     /**

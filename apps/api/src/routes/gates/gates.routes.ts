@@ -45,7 +45,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['gates'],
         description:
-          "The project's alerts, newest first: change points its runs' finishes found in their series' P99 (benchmark, scenario, mesh, branch), and failed gates; each with its state and log.",
+          "The project's alerts, newest first: change points its runs' finishes found in their series (benchmark, scenario, mesh, branch), one series per alerting metric (`series.metric`: p50, p99, within1s, max, joined100, cpuPeak, loadP99, achievedRps), and failed gates; each with its state and log.",
         params: projectParams,
         querystring: alertsQuery,
         response: { 200: z.array(alert), 404: apiError },

@@ -9,9 +9,21 @@ import {
   projectDetection,
   run,
 } from '@meshbench/schema';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { backends, jsonBody, ndjson, type TestServer, useServer } from '../../test/harness.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config/env.ts';
+import { rowsOf } from '../../repositories/result-rows.ts';
+import {
+  backends,
+  jsonBody,
+  ndjson,
+  TEST_ADMIN_TOKEN,
+  type TestServer,
+  useServer,
+} from '../../test/harness.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -162,6 +174,19 @@ describe.each(backends)('history metrics and detection settings on $name', (back
     ]);
     expect(peak.loadPoint).toBeNull();
     expect((await read('loadP99')).points[0]?.value).toBeNull();
+    // A late CPU point inside the finished run's window (25 s, 99 %): the peak is computed again.
+    const late = await fetch(`${server.url}/v1/metrics`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
+      body: cpuGauge(runId, [...cpu, ...after, 99]),
+    });
+    expect(late.status).toBe(200);
+    const latePeak = await server.json(
+      `/history?benchmark=${benchmark}&metric=cpuPeak&limit=99`,
+      {},
+      history,
+    );
+    expect(latePeak.body.points[0]?.value).toBe(99);
   });
 
   it('reads data-plane runs at the load point asked for, by default the most connections', async () => {
@@ -322,5 +347,210 @@ describe.each(backends)('history metrics and detection settings on $name', (back
     const back = await server.json(`/history?benchmark=${name}&metric=p99`, {}, history);
     expect(back.body.detection).toMatchObject({ ...defaults, source: 'default' });
     expect(back.body.changePoints.map((c) => c.runId)).toEqual([ids[8]]);
+  });
+
+  /** A propagation run: change c1 at T0 (expecting `expected` proxies), one proxy per latency. */
+  const propagationEvents = (latencies: number[], expected?: number, from = 0) =>
+    ndjson([
+      ...(from === 0
+        ? [
+            {
+              type: 'change',
+              id: 'c1',
+              kind: 'endpoint',
+              target: 'x',
+              action: 'delete',
+              at: iso(T0),
+              ...(expected ? { expected } : {}),
+            },
+          ]
+        : []),
+      ...latencies.map((ms, k) => ({
+        type: 'observation',
+        change: 'c1',
+        proxy: `p${from + k}`,
+        at: iso(T0 + ms),
+      })),
+    ]);
+
+  const keptMetrics = async (runId: string) =>
+    Object.fromEntries(
+      rowsOf<{ metric: string; value: number }>(
+        await server.app.database.db.execute(
+          sql`select metric, value from run_metrics where run_id = ${runId} order by metric`,
+        ),
+      ).map((r) => [r.metric, Number(r.value)]),
+    );
+
+  it('keeps the history metrics at a finish; a restarted server reads them without the observations', async () => {
+    const benchmark = `history-kept-${Date.now()}`;
+    const projectId = await newProject(server, benchmark);
+    const runId = await newRun(server, {
+      project: projectId,
+      benchmark,
+      scenario: 's',
+      mesh: { name: 'consul' },
+      startedAt: iso(T0),
+    });
+    // 10 of 12 expected proxies; 8 of them within 1 s.
+    const latencies = [5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560];
+    const posted = await server.api(`/runs/${runId}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: propagationEvents(latencies, 12),
+    });
+    expect(posted.status).toBe(200);
+    expect((await finish(server, runId)).status).toBe(200);
+    // Nearest rank of 10: P50 the 5th (80 ms), P90 the 9th (1,280), P99 and max the 10th;
+    // mean 5,115 / 10; within 1 s 8 of the 12 expected; 2 missing.
+    const expected = {
+      p50: 80,
+      p90: 1280,
+      p95: 2560,
+      p96: 2560,
+      p99: 2560,
+      'p99.9': 2560,
+      max: 2560,
+      mean: 511.5,
+      within1s: (8 / 12) * 100,
+      missing: 2,
+    };
+    const kept = await keptMetrics(runId);
+    expect(Object.keys(kept).sort()).toEqual(Object.keys(expected).sort());
+    for (const [m, v] of Object.entries(expected)) expect(kept[m]).toBeCloseTo(v, 9);
+
+    // A second app on the same database (a restart, or another replica), with the run's
+    // observations and summaries gone: its history is what was kept, not a recomputation.
+    const db = server.app.database.db;
+    for (const table of ['observations', 'latency_blocks', 'change_summaries'])
+      await db.execute(sql`delete from ${sql.identifier(table)} where run_id = ${runId}`);
+    const restarted: FastifyInstance = await buildApp(
+      loadConfig({
+        STATSD_PORT: '0',
+        MESHBENCH_LOG_LEVEL: 'silent',
+        MESHBENCH_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      }),
+      { database: server.app.database, logger: false, inMemory: true },
+    );
+    try {
+      for (const metric of ['p50', 'p99', 'within1s', 'max', 'missing'] as const) {
+        const answer = await restarted.inject({
+          url: `/api/v1/history?benchmark=${benchmark}&metric=${metric}`,
+        });
+        expect(answer.statusCode).toBe(200);
+        const h = history.parse(answer.json());
+        expect(h.points.map((p) => p.value)).toEqual([expected[metric]]);
+        if (metric === 'p99')
+          expect(h.points[0]?.accuracy).toMatchObject({ exact: true, method: 'raw' });
+      }
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('computes again what a late batch changed on a finished run, and keeps older runs on first read', async () => {
+    const benchmark = `history-late-${Date.now()}`;
+    const projectId = await newProject(server, benchmark);
+    const runId = await newRun(server, {
+      project: projectId,
+      benchmark,
+      scenario: 's',
+      mesh: { name: 'consul' },
+      startedAt: iso(T0),
+    });
+    const post = (body: string) =>
+      server.api(`/runs/${runId}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body,
+      });
+    expect((await post(propagationEvents([10, 20, 30, 40]))).status).toBe(200);
+    expect((await finish(server, runId)).status).toBe(200);
+    const p50 = async () =>
+      (await server.json(`/history?benchmark=${benchmark}&metric=p50`, {}, history)).body.points[0]
+        ?.value;
+    // Nearest rank of 4: the 2nd, 20 ms.
+    expect(await p50()).toBe(20);
+    // Four more proxies after the finish: of 8, the 4th (40 ms).
+    expect((await post(propagationEvents([50, 60, 70, 80], undefined, 4))).status).toBe(200);
+    expect(await p50()).toBe(40);
+    expect((await keptMetrics(runId)).p50).toBe(40);
+
+    // A run that finished before its facts were kept (none kept): computed and kept on read.
+    await server.app.database.db.execute(sql`delete from run_facts where run_id = ${runId}`);
+    await server.app.database.db.execute(sql`delete from run_metrics where run_id = ${runId}`);
+    expect(await keptMetrics(runId)).toEqual({});
+    // (Another URL than the last read: the read cache does not see SQL run by a test.)
+    const again = await server.json(
+      `/history?benchmark=${benchmark}&metric=p50&limit=99`,
+      {},
+      history,
+    );
+    expect(again.body.points[0]?.value).toBe(40);
+    expect((await keptMetrics(runId)).p50).toBe(40);
+  });
+
+  it('keeps a +20 % step of data-plane P99 as a loadP99 alert at the load point, dismissed after more runs', async () => {
+    const benchmark = `history-load-alert-${Date.now()}`;
+    const projectId = await newProject(server, benchmark);
+    const ids: string[] = [];
+    const loadRun = async (p99: number) => {
+      const id = await newRun(server, {
+        project: projectId,
+        benchmark,
+        scenario: 'load',
+        mesh: { name: 'istio' },
+        labels: { branch: 'main' },
+        startedAt: iso(T0 + ids.length * 3_600_000),
+      });
+      const r = await server.api(`/runs/${id}/results?format=fortio`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: fortio({
+          connections: 64,
+          qps: 1000,
+          actual: 990,
+          count: 1000,
+          errors: 0,
+          p50: 2,
+          p99,
+        }),
+      });
+      expect(r.status).toBe(201);
+      expect((await finish(server, id)).status).toBe(200);
+      ids.push(id);
+    };
+    const alerts = async () =>
+      (await server.json(`/projects/${projectId}/alerts`, {}, z.array(alert))).body.filter(
+        (a) => a.kind === 'change-point',
+      );
+    for (const p99 of [10, 10.1, 9.9, 10, 10.2, 9.8, 10]) await loadRun(p99);
+    expect(await alerts()).toEqual([]);
+    // +20 %: 10 ms to 12 ms from the 8th run on.
+    for (const p99 of [12, 12.1, 11.9]) await loadRun(p99);
+    const [found, ...others] = await alerts();
+    expect(others).toEqual([]);
+    expect(found).toMatchObject({
+      state: 'open',
+      runId: ids[7],
+      previousRunId: ids[6],
+      series: { benchmark, scenario: 'load', mesh: 'istio', branch: 'main', metric: 'loadP99' },
+      details: { loadPoint: { mode: 'both', connections: 64, targetRps: 1000 } },
+    });
+    expect(found?.details.change).toBeCloseTo(12 / 10 - 1, 2);
+    const hist = await server.json(`/history?benchmark=${benchmark}&metric=loadP99`, {}, history);
+    expect(hist.body.changePoints.map((c) => [c.runId, c.alert?.id])).toEqual([
+      [ids[7], found?.id],
+    ]);
+    const dismissed = await server.api(`/alerts/${found?.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ state: 'dismissed', reason: 'new proxy image, expected' }),
+    });
+    expect(dismissed.status).toBe(200);
+    for (const p99 of [12, 12.2, 11.8, 12]) await loadRun(p99);
+    expect((await alerts()).map((a) => [a.id, a.state, a.runId, a.series.metric])).toEqual([
+      [found?.id, 'dismissed', ids[7], 'loadP99'],
+    ]);
   });
 });

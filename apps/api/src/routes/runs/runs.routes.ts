@@ -113,8 +113,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       await services.propagation.warmCorrected(finished.id);
       if (finished.status === 'finished') {
         await services.gates.alertsAfterFinish(finished.id, gate);
-        // What a history reads of the run, kept now: a history of 1,000 runs computes none.
-        await services.history.remember(finished.id);
+        // What a history reads of the run, kept now (a history of 1,000 runs computes none),
+        // and the change points of its series in every alerting metric kept as alerts.
+        await services.history.afterFinish(finished.id);
       }
       return { ...finished, gate };
     },

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   changePointMarks,
   chosenMetric,
+  defaultBenchmark,
   exactness,
   formatMetric,
   forScenario,
@@ -170,5 +171,28 @@ describe('picking a history metric', () => {
     expect(exactness({ exact: true, method: 'raw' })).toBe('exact');
     expect(exactness({ exact: false, method: 'reported' })).toBe('reported');
     expect(exactness({ exact: false, method: 'hdr', relativeError: 0.001 })).toBe('±0.1 %');
+  });
+});
+
+describe('defaultBenchmark', () => {
+  it('opens on the benchmark with the most runs over its scenarios, and its largest scenario', () => {
+    // consul-scale: 3 + 4 = 7 runs; istio-load: 6 in one scenario.
+    const counts = [
+      { benchmark: 'istio-load', scenario: 'both', runs: 6 },
+      { benchmark: 'consul-scale', scenario: 'small', runs: 3 },
+      { benchmark: 'consul-scale', scenario: 'large', runs: 4 },
+    ];
+    expect(defaultBenchmark(counts)).toEqual({ benchmark: 'consul-scale', scenario: 'large' });
+  });
+
+  it('breaks ties by name, and has none without runs', () => {
+    expect(
+      defaultBenchmark([
+        { benchmark: 'b', scenario: 'y', runs: 2 },
+        { benchmark: 'a', scenario: 'z', runs: 2 },
+        { benchmark: 'a', scenario: 'x', runs: 0 },
+      ]),
+    ).toEqual({ benchmark: 'a', scenario: 'z' });
+    expect(defaultBenchmark([])).toBeNull();
   });
 });

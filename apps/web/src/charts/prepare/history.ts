@@ -207,3 +207,22 @@ export function detectionSource(source: History['detection']['source']): string 
       ? 'set in this link'
       : 'the defaults';
 }
+
+/**
+ * The benchmark a History page opens on when its URL names none: the one with the most runs
+ * (then by name), and its scenario with the most runs; null without runs.
+ */
+export function defaultBenchmark(
+  counts: readonly { benchmark: string; scenario: string; runs: number }[],
+): { benchmark: string; scenario: string } | null {
+  const byBenchmark = new Map<string, number>();
+  for (const c of counts)
+    byBenchmark.set(c.benchmark, (byBenchmark.get(c.benchmark) ?? 0) + c.runs);
+  const [benchmark] =
+    [...byBenchmark].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0] ?? [];
+  if (benchmark === undefined) return null;
+  const scenario = counts
+    .filter((c) => c.benchmark === benchmark)
+    .sort((a, b) => b.runs - a.runs || a.scenario.localeCompare(b.scenario))[0]?.scenario;
+  return scenario === undefined ? null : { benchmark, scenario };
+}

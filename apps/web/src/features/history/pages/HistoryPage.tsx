@@ -17,6 +17,7 @@ import {
 import {
   changePointMarks,
   chosenMetric,
+  defaultBenchmark,
   detectionSource,
   formatMetric,
   forScenario,
@@ -67,6 +68,24 @@ export function HistoryPage() {
     limit: 500,
   };
   const facets = useRunFacets();
+  // No benchmark in the URL: the one with the most runs, and its largest scenario, written
+  // into the URL in place, so the page opens on a history and a copied link shows it.
+  const opening =
+    benchmark === undefined ? defaultBenchmark(facets.data?.benchmarkRuns ?? []) : null;
+  const openBenchmark = opening?.benchmark;
+  const openScenario = opening?.scenario;
+  useEffect(() => {
+    if (openBenchmark === undefined || openScenario === undefined) return;
+    setParams(
+      (s) => {
+        const next = new URLSearchParams(s);
+        next.set('benchmark', openBenchmark);
+        if (!next.get('scenario')) next.set('scenario', openScenario);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [openBenchmark, openScenario, setParams]);
   const history = useHistory(query);
   const answered = history.data && !history.isPlaceholderData ? history.data : undefined;
   useEffect(() => {

@@ -11,7 +11,7 @@ import {
   type TextFilter,
 } from '../hooks/run-list-url.ts';
 
-const SUGGESTIONS: Record<TextFilter, keyof RunFacets> = {
+const SUGGESTIONS: Record<TextFilter, Exclude<keyof RunFacets, 'benchmarkRuns'>> = {
   mesh: 'meshes',
   version: 'versions',
   benchmark: 'benchmarks',

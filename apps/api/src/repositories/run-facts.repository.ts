@@ -1,0 +1,107 @@
+// The history facts kept per finished run (run_facts, run_metrics): read for many runs in one
+// query, replaced whole when recomputed, marked stale by a write to a finished run.
+import { type Db, tables } from '@meshbench/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from './result-rows.ts';
+
+const { runFacts, runMetrics } = tables;
+
+/** One run's kept facts as stored: its metrics, load steps and the versions that date them. */
+export interface KeptFacts {
+  dataVersion: number;
+  factsVersion: number | null;
+  load: Record<string, unknown>[];
+  metrics: { metric: string; value: number; accuracy: Record<string, unknown> | null }[];
+}
+
+export function runFactsRepository(db: Db) {
+  return {
+    /**
+     * The kept facts of the runs named (those that have a run_facts row), in one query: every
+     * metric, or only `metric` (a history reads one).
+     */
+    async ofRuns(runIds: string[], metric?: string): Promise<Map<string, KeptFacts>> {
+      const out = new Map<string, KeptFacts>();
+      if (runIds.length === 0) return out;
+      const result = await db.execute(sql`
+        select f.run_id, f.data_version, f.facts_version, f.load, m.metric, m.value, m.accuracy
+          from run_facts f left join run_metrics m on m.run_id = f.run_id
+           ${metric === undefined ? sql`` : sql`and m.metric = ${metric}`}
+         where f.run_id = any(${sql.param(runIds)}::uuid[])`);
+      for (const r of rowsOf<{
+        run_id: string;
+        data_version: number;
+        facts_version: number | null;
+        load: Record<string, unknown>[];
+        metric: string | null;
+        value: number | null;
+        accuracy: Record<string, unknown> | null;
+      }>(result)) {
+        let f = out.get(r.run_id);
+        if (!f) {
+          f = {
+            dataVersion: r.data_version,
+            factsVersion: r.facts_version,
+            load: r.load,
+            metrics: [],
+          };
+          out.set(r.run_id, f);
+        }
+        if (r.metric !== null && r.value !== null)
+          f.metrics.push({ metric: r.metric, value: Number(r.value), accuracy: r.accuracy });
+      }
+      return out;
+    },
+
+    /** The metrics kept for any of the runs named. */
+    async metricNames(runIds: string[]): Promise<string[]> {
+      if (runIds.length === 0) return [];
+      const result = await db.execute(sql`
+        select distinct metric from run_metrics where run_id = any(${sql.param(runIds)}::uuid[])`);
+      return rowsOf<{ metric: string }>(result).map((r) => r.metric);
+    },
+
+    /**
+     * Replaces a run's kept facts with ones computed from `version` (the data_version read
+     * before the run's data was): a write since then leaves them stale, to be computed again.
+     */
+    async store(
+      runId: string,
+      version: number,
+      facts: {
+        load: Record<string, unknown>[];
+        metrics: { metric: string; value: number; accuracy: Record<string, unknown> | null }[];
+      },
+    ): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`delete from run_metrics where run_id = ${runId}`);
+        if (facts.metrics.length > 0)
+          await tx.insert(runMetrics).values(facts.metrics.map((m) => ({ runId, ...m })));
+        await tx
+          .insert(runFacts)
+          .values({ runId, dataVersion: version, factsVersion: version, load: facts.load })
+          .onConflictDoUpdate({
+            target: runFacts.runId,
+            set: { factsVersion: version, load: facts.load, computedAt: sql`now()` },
+          });
+      });
+    },
+
+    /** Writes reached these runs: the kept facts of the finished ones are no longer current. */
+    async staleFinished(runIds: string[]): Promise<void> {
+      if (runIds.length === 0) return;
+      await db.execute(sql`
+        insert into run_facts (run_id, data_version)
+        select id, 1 from runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'finished'
+        on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
+    },
+
+    /** A write reached a finished run: its kept facts (if any) are no longer current. */
+    async stale(runId: string): Promise<void> {
+      await db.execute(sql`
+        insert into run_facts (run_id, data_version) values (${runId}, 1)
+        on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
+    },
+  };
+}
+export type RunFactsRepository = ReturnType<typeof runFactsRepository>;
