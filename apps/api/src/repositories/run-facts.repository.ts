@@ -14,6 +14,19 @@ export interface KeptFacts {
   metrics: { metric: string; value: number; accuracy: Record<string, unknown> | null }[];
 }
 
+/** One run's facts to keep, computed from its data at `version`. */
+export interface KeptFactsEntry {
+  runId: string;
+  version: number;
+  facts: {
+    load: Record<string, unknown>[];
+    metrics: { metric: string; value: number; accuracy: Record<string, unknown> | null }[];
+  };
+}
+
+/** Rows an insert statement carries at most. */
+const STORE_CHUNK = 500;
+
 export function runFactsRepository(db: Db) {
   return {
     /**
@@ -62,28 +75,42 @@ export function runFactsRepository(db: Db) {
     },
 
     /**
-     * Replaces a run's kept facts with ones computed from `version` (the data_version read
+     * Replaces runs' kept facts with ones computed from `version` (the data_version read
      * before the run's data was): a write since then leaves them stale, to be computed again.
+     * One transaction for all of them (a first read of a long history keeps a thousand runs').
      */
-    async store(
-      runId: string,
-      version: number,
-      facts: {
-        load: Record<string, unknown>[];
-        metrics: { metric: string; value: number; accuracy: Record<string, unknown> | null }[];
-      },
-    ): Promise<void> {
+    async store(entries: KeptFactsEntry[]): Promise<void> {
+      if (entries.length === 0) return;
       await db.transaction(async (tx) => {
-        await tx.execute(sql`delete from run_metrics where run_id = ${runId}`);
-        if (facts.metrics.length > 0)
-          await tx.insert(runMetrics).values(facts.metrics.map((m) => ({ runId, ...m })));
-        await tx
-          .insert(runFacts)
-          .values({ runId, dataVersion: version, factsVersion: version, load: facts.load })
-          .onConflictDoUpdate({
-            target: runFacts.runId,
-            set: { factsVersion: version, load: facts.load, computedAt: sql`now()` },
-          });
+        const ids = entries.map((e) => e.runId);
+        await tx.execute(
+          sql`delete from run_metrics where run_id = any(${sql.param(ids)}::uuid[])`,
+        );
+        const metrics = entries.flatMap((e) =>
+          e.facts.metrics.map((m) => ({ runId: e.runId, ...m })),
+        );
+        for (let i = 0; i < metrics.length; i += STORE_CHUNK)
+          await tx.insert(runMetrics).values(metrics.slice(i, i + STORE_CHUNK));
+        for (let i = 0; i < entries.length; i += STORE_CHUNK) {
+          await tx
+            .insert(runFacts)
+            .values(
+              entries.slice(i, i + STORE_CHUNK).map((e) => ({
+                runId: e.runId,
+                dataVersion: e.version,
+                factsVersion: e.version,
+                load: e.facts.load,
+              })),
+            )
+            .onConflictDoUpdate({
+              target: runFacts.runId,
+              set: {
+                factsVersion: sql`excluded.facts_version`,
+                load: sql`excluded.load`,
+                computedAt: sql`now()`,
+              },
+            });
+        }
       });
     },
 

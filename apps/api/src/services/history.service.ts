@@ -41,7 +41,11 @@ import type { AlertRow, GatesRepository } from '../repositories/gates.repository
 import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
 import type { ResultsRepository } from '../repositories/results.repository.ts';
-import type { KeptFacts, RunFactsRepository } from '../repositories/run-facts.repository.ts';
+import type {
+  KeptFacts,
+  KeptFactsEntry,
+  RunFactsRepository,
+} from '../repositories/run-facts.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import type { DetectionOf } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
@@ -148,16 +152,23 @@ export function historyService(deps: {
   }
 
   /** Computes a finished run's facts and keeps them, dated by the version read first. */
-  async function computeAndKeep(run: RunRow, version: number): Promise<RunFacts> {
-    const f = await computeFacts(run);
-    await facts.store(run.id, version, {
+  /** What the repository keeps of a run's computed facts. */
+  const keptEntry = (run: RunRow, version: number, f: RunFacts): KeptFactsEntry => ({
+    runId: run.id,
+    version,
+    facts: {
       load: f.load as unknown as Record<string, unknown>[],
       metrics: Object.entries(f.values).map(([metric, v]) => ({
         metric,
         value: (v as Valued).value,
         accuracy: (v as Valued).accuracy as Record<string, unknown> | null,
       })),
-    });
+    },
+  });
+
+  async function computeAndKeep(run: RunRow, version: number): Promise<RunFacts> {
+    const f = await computeFacts(run);
+    await facts.store([keptEntry(run, version, f)]);
     return f;
   }
 
@@ -185,18 +196,20 @@ export function historyService(deps: {
       } else missing.push(i);
     });
     const names = new Set(metric === undefined ? [] : await facts.metricNames(current));
+    // Computed a few at a time; the finished runs' kept together, in one transaction.
+    const toKeep: KeptFactsEntry[] = [];
     let next = 0;
     const worker = async () => {
       while (next < missing.length) {
         const i = missing[next++] as number;
         const r = rows[i] as RunRow;
-        out[i] =
-          r.status === 'finished'
-            ? await computeAndKeep(r, kept.get(r.id)?.dataVersion ?? 0)
-            : await computeFacts(r);
+        const f = await computeFacts(r);
+        out[i] = f;
+        if (r.status === 'finished') toKeep.push(keptEntry(r, kept.get(r.id)?.dataVersion ?? 0, f));
       }
     };
     await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, missing.length) }, worker));
+    await facts.store(toKeep);
     for (const f of out) for (const k of Object.keys(f.values)) names.add(k);
     return { all: out, names };
   }
