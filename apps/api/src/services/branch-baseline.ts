@@ -1,4 +1,4 @@
-// The runs a `branch:NAME` baseline stands for: the run's own project, benchmark, scenario and
+// The runs a gate reads besides the run itself. Those a `branch:NAME` baseline stands for: the run's own project, benchmark, scenario and
 // mesh, finished, on that branch, started before the run; newest first. Another mesh's runs
 // of the same benchmark are another series (a Consul night is no baseline for Istio's), and a
 // run posted late is held against the runs before it, not those after.
@@ -24,4 +24,27 @@ export async function branchBaselineRuns(
     privateProjects: run.projectId,
   });
   return rows.filter((r) => r.id !== run.id).slice(0, limit);
+}
+
+/**
+ * The finished runs of the run's project, benchmark and scenario, newest first (at most
+ * `limit`): where a gate looks for repeats of one configuration (A/A runs) for its noise floor.
+ */
+export async function finishedRunsOfScenario(
+  runs: RunsRepository,
+  run: RunRow,
+  limit = 500,
+): Promise<RunRow[]> {
+  const { rows } = await runs.list({
+    project: run.projectId,
+    benchmark: run.benchmark,
+    scenario: run.scenario,
+    status: 'finished',
+    labels: [],
+    sort: '-startedAt',
+    limit,
+    offset: 0,
+    privateProjects: run.projectId,
+  });
+  return rows;
 }

@@ -41,7 +41,7 @@ import type {
   ThresholdRow,
 } from '../repositories/gates.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
-import { branchBaselineRuns } from './branch-baseline.ts';
+import { branchBaselineRuns, finishedRunsOfScenario } from './branch-baseline.ts';
 import type { ComparabilityService } from './comparability.service.ts';
 import type { LoadGateService } from './load-gate.service.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
@@ -189,17 +189,7 @@ export function gatesService(deps: {
    * and scenario labelled `repeat` (its value names the configuration), newest 100.
    */
   async function repeatGroups(run: RunRow, read: SummaryReader): Promise<Map<string, Metrics[]>> {
-    const { rows } = await runs.list({
-      project: run.projectId,
-      benchmark: run.benchmark,
-      scenario: run.scenario,
-      status: 'finished',
-      labels: [],
-      sort: '-startedAt',
-      limit: 500,
-      offset: 0,
-      privateProjects: run.projectId,
-    });
+    const rows = await finishedRunsOfScenario(runs, run);
     const groups = new Map<string, Metrics[]>();
     for (const r of rows.filter((r) => r.labels.repeat).slice(0, 100)) {
       const m = await read.metrics(r.id);

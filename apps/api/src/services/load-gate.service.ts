@@ -9,7 +9,7 @@ import { evaluateLoadRule, type LoadStepSide, loadValue } from '../domain/load-g
 import { type StepKey, stepKey } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
-import { branchBaselineRuns } from './branch-baseline.ts';
+import { branchBaselineRuns, finishedRunsOfScenario } from './branch-baseline.ts';
 import { factsOf } from './comparability.service.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
 import type { ResultsService } from './results.service.ts';
@@ -56,17 +56,7 @@ export function loadGateService(deps: {
   async function noiseFloors(run: RunRow, rule: LoadRule): Promise<Map<string, number | null>> {
     const out = new Map<string, number | null>();
     if (loadPercentileOf(rule.metric) === null || !rule.relative) return out;
-    const { rows } = await runs.list({
-      project: run.projectId,
-      benchmark: run.benchmark,
-      scenario: run.scenario,
-      status: 'finished',
-      labels: [],
-      sort: '-startedAt',
-      limit: 500,
-      offset: 0,
-      privateProjects: run.projectId,
-    });
+    const rows = await finishedRunsOfScenario(runs, run);
     // step -> repeat -> values
     const groups = new Map<string, Map<string, number[]>>();
     for (const r of rows.filter((r) => r.labels.repeat).slice(0, 100)) {
