@@ -2,7 +2,9 @@
 // mesh, finished, on that branch, started before the run; newest first. Another mesh's runs
 // of the same benchmark are another series (a Consul night is no baseline for Istio's), and a
 // run posted late is held against the runs before it, not those after.
+import { type Principal, readRefusal } from '../domain/access.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import { type ProjectsService, refuse } from './projects.service.ts';
 
 export async function branchBaselineRuns(
   runs: RunsRepository,
@@ -47,4 +49,24 @@ export async function finishedRunsOfScenario(
     privateProjects: run.projectId,
   });
   return rows;
+}
+
+/**
+ * The run a baseline spec names (null for `branch:NAME`, none, or no such run), refused
+ * (401/403) when it belongs to another project the principal may not read: a gate's answer
+ * shows the baseline's numbers.
+ */
+export async function readableBaselineRun(
+  deps: { runs: RunsRepository; projects: Pick<ProjectsService, 'visibility'> },
+  projectId: string,
+  spec: string | null | undefined,
+  principal: Principal,
+): Promise<RunRow | null> {
+  if (!spec || spec.startsWith('branch:')) return null;
+  const base = await deps.runs.find(spec);
+  if (base && base.projectId !== projectId) {
+    const visibility = await deps.projects.visibility(base.projectId);
+    refuse(readRefusal(principal, base.projectId, visibility));
+  }
+  return base ?? null;
 }

@@ -26,12 +26,7 @@ import type {
   Threshold,
   UpdateAlertBody,
 } from '@meshbench/schema';
-import {
-  type Principal,
-  privateProjectsVisible,
-  readRefusal,
-  writeRefusal,
-} from '../domain/access.ts';
+import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
 import { gateSignificance, noiseFloor } from '../domain/gate-significance.ts';
 import { AppError, notFound } from '../errors.ts';
 import type {
@@ -41,7 +36,11 @@ import type {
   ThresholdRow,
 } from '../repositories/gates.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
-import { branchBaselineRuns, finishedRunsOfScenario } from './branch-baseline.ts';
+import {
+  branchBaselineRuns,
+  finishedRunsOfScenario,
+  readableBaselineRun,
+} from './branch-baseline.ts';
 import type { ComparabilityService } from './comparability.service.ts';
 import type { LoadGateService } from './load-gate.service.ts';
 import { type ProjectsService, refuse } from './projects.service.ts';
@@ -321,18 +320,19 @@ export function gatesService(deps: {
         throw error;
       }
       // A baseline run is one the token may read: its numbers show in every verdict.
-      if (body.baseline && !body.baseline.startsWith('branch:')) {
-        const base = await runs.find(body.baseline);
-        if (!base) {
-          throw new AppError(
-            400,
-            'invalid_threshold',
-            `baseline: no run "${body.baseline}" (give a run id or branch:NAME)`,
-            { field: 'baseline' },
-          );
-        }
-        if (base.projectId !== projectId)
-          refuse(readRefusal(principal, base.projectId, await projects.visibility(base.projectId)));
+      const base = await readableBaselineRun(
+        { runs, projects },
+        projectId,
+        body.baseline,
+        principal,
+      );
+      if (body.baseline && !body.baseline.startsWith('branch:') && !base) {
+        throw new AppError(
+          400,
+          'invalid_threshold',
+          `baseline: no run "${body.baseline}" (give a run id or branch:NAME)`,
+          { field: 'baseline' },
+        );
       }
       return toThreshold(
         await gates.insertThreshold({
@@ -470,13 +470,7 @@ export function gatesService(deps: {
     ): Promise<SignificanceAnswer> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
-      // A baseline run of another project is read only by who may read it: its pooled
-      // percentiles and interval are its numbers.
-      if (q.baseline && !q.baseline.startsWith('branch:')) {
-        const base = await runs.find(q.baseline);
-        if (base && base.projectId !== run.projectId)
-          refuse(readRefusal(principal, base.projectId, await projects.visibility(base.projectId)));
-      }
+      await readableBaselineRun({ runs, projects }, run.projectId, q.baseline, principal);
       const read = summaryReader();
       const baseline = await baselineOf(run, q.baseline, q.last, read);
       if (baseline.runIds.length === 0)

@@ -2,16 +2,20 @@
 // step by step, for a threshold when a run finishes and for the CLI's --fail-on.
 import { type LoadRule, loadPercentileOf, parseLoadRule, RuleError } from '@meshbench/gates';
 import type { GateVerdict, LoadGateQuery, StoredLoadResult } from '@meshbench/schema';
-import { type Principal, readRefusal } from '../domain/access.ts';
+import type { Principal } from '../domain/access.ts';
 import { comparabilityOf } from '../domain/comparability.ts';
 import { noiseFloor } from '../domain/gate-significance.ts';
 import { evaluateLoadRule, type LoadStepSide, loadValue } from '../domain/load-gate.ts';
 import { type StepKey, stepKey } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
-import { branchBaselineRuns, finishedRunsOfScenario } from './branch-baseline.ts';
+import {
+  branchBaselineRuns,
+  finishedRunsOfScenario,
+  readableBaselineRun,
+} from './branch-baseline.ts';
 import { factsOf } from './comparability.service.ts';
-import { type ProjectsService, refuse } from './projects.service.ts';
+import type { ProjectsService } from './projects.service.ts';
 import type { ResultsService } from './results.service.ts';
 
 type Step = { side: LoadStepSide; stored: StoredLoadResult };
@@ -126,12 +130,7 @@ export function loadGateService(deps: {
     async evaluate(runRef: string, q: LoadGateQuery, principal: Principal): Promise<GateVerdict> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
-      // A baseline run of another project is read only by who may read it.
-      if (q.baseline && !q.baseline.startsWith('branch:')) {
-        const base = await runs.find(q.baseline);
-        if (base && base.projectId !== run.projectId)
-          refuse(readRefusal(principal, base.projectId, await projects.visibility(base.projectId)));
-      }
+      await readableBaselineRun({ runs, projects }, run.projectId, q.baseline, principal);
       let rule: LoadRule;
       try {
         rule = parseLoadRule(q.rule);
