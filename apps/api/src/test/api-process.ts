@@ -75,19 +75,39 @@ async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
       HOST: '127.0.0.1',
       STATSD_PORT: '0',
       MESHBENCH_DEMO: '0',
-      MESHBENCH_LOG_LEVEL: 'warn',
+      // info: the server's "Server listening at" line, which proves this process bound it.
+      MESHBENCH_LOG_LEVEL: 'info',
       MESHBENCH_ADMIN_TOKEN: PROCESS_ADMIN_TOKEN,
       ...env,
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Ready when this process says it listens on the port and the health check answers: a
+  // health check alone can be answered by another process that took the port first (this
+  // one then exits with EADDRINUSE, perhaps only after its migrations, and the test would
+  // talk to a stranger until it went away).
+  const listening = `listening at ${url}`;
+  let heard = false;
+  // The server's last words (its log, a crash's stack), printed if it exits with an error: a
+  // test that finds it gone then says why.
+  let said = '';
+  const keep = (chunk: Buffer) => {
+    said = (said + chunk.toString('utf8')).slice(-16_384);
+    heard ||= said.includes(listening);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | NodeJS.Signals>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? (signal as NodeJS.Signals))),
+    child.once('exit', (code, signal) => {
+      if (code !== null && code !== 0)
+        console.error(`the API (port ${port}) exited with ${code}; its last output:\n${said}`);
+      resolve(code ?? (signal as NodeJS.Signals));
+    }),
   );
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) break;
+      if (heard && (await fetch(`${url}/api/v1/health`)).ok) break;
     } catch {}
     if (i > 600) throw new Error('the API did not start in 60 s; is it built?');
     await new Promise((r) => setTimeout(r, 100));
