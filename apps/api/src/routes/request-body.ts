@@ -171,9 +171,8 @@ export async function readBody(
 ): Promise<Buffer> {
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const chunk of bodyChunks(body)) {
+  for await (const chunk of limitedChunks(body, limit, setting)) {
     size += chunk.length;
-    if (size > limit) throw tooLarge(limit, setting);
     hold?.(chunk.length);
     parts.push(chunk);
   }
