@@ -215,12 +215,22 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
           db: drizzlePg(client, { schema }) as unknown as Db,
           async copy(table, columns, source, options) {
             const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
+            // The COPY can fail before its source has ended: on a connection that broke
+            // (a restart), node-postgres fails the query on the next tick. The failure is kept,
+            // stops the loop at the next chunk, and is awaited below; until then it must not
+            // count as an unhandled rejection, which would end the process.
+            let failed: Error | undefined;
             const done = new Promise<void>((resolve, reject) => {
               stream.on('finish', resolve);
-              stream.on('error', reject);
+              stream.on('error', (error: Error) => {
+                failed ??= error;
+                reject(error);
+              });
             });
+            done.catch(() => {});
             try {
               for await (const chunk of source) {
+                if (failed) throw failed;
                 if (!stream.write(chunk)) {
                   await new Promise<void>((resolve, reject) => {
                     const fail = (error: Error) => reject(error);
