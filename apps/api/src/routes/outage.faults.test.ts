@@ -11,6 +11,7 @@ import { type Database, openDatabase } from '@meshbench/db';
 import { propagation, run as runAnswer, seriesList } from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { k6Stream } from '../ingest/results/k6-ndjson.test-fixtures.ts';
 import { type ApiProcess, PROCESS_ADMIN_TOKEN, startApiProcess } from '../test/api-process.ts';
 import { otelSender } from '../test/otel-sender.ts';
 import { canMakeClusters, makeCluster, type PgCluster } from '../test/pg-cluster.ts';
@@ -30,6 +31,50 @@ const FORTIO = readFileSync(
   ),
   'utf8',
 );
+
+/** A k6 `--out json` stream (3 s of requests), which the results route takes as it arrives. */
+const K6_TEXT = `${[
+  ...k6Stream({ seed: 11, startMs: T0, seconds: 3, perSecond: 200 }).lines(),
+].join('\n')}\n`;
+const K6_PATH = (runId: string) => `/api/v1/runs/${runId}/results?format=k6-ndjson`;
+
+/**
+ * A streamed k6 upload whose first half is sent now and the rest when `finish` is called:
+ * the stream is in the middle of its body when the database goes away.
+ */
+function streamUpload(url: string) {
+  const req = httpRequest(url, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/x-ndjson' },
+  });
+  const answered = new Promise<Answer & { body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () =>
+        resolve({
+          at: Date.now(),
+          status: res.statusCode ?? 0,
+          retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+          body,
+        }),
+      );
+    });
+    req.on('error', reject);
+  });
+  answered.catch(() => {});
+  const half = K6_TEXT.indexOf('\n', K6_TEXT.length / 2) + 1;
+  req.write(K6_TEXT.slice(0, half));
+  return {
+    finish() {
+      req.end(K6_TEXT.slice(half));
+      return answered;
+    },
+  };
+}
 
 /** When a writer's proxy first applied change c1: spread over 0-5 s, some before it (< 0). */
 const latencyMs = (w: number, b: number, i: number) =>
@@ -192,16 +237,23 @@ describeIf('a PostgreSQL restart under the running API', () => {
     );
     while (acked < 2 * WRITERS) await sleep(20);
 
+    // A streamed k6 upload has sent half its body when the database goes.
+    const inFlight = streamUpload(`${api.url}${K6_PATH(run.id)}`);
     // The cluster goes down with batches in the middle of their COPY.
     const stopping = Date.now();
     await cluster.stopAsync();
     const stopped = Date.now();
+    // Its last line arrives during the outage: refused, as a batch is, and nothing kept.
+    const streamed = await inFlight.finish();
+    expect(streamed.status, streamed.body).toBe(503);
+    expect(streamed.retryAfter).toBe('2');
     // Meanwhile the other routes: reads, the health check, a result file, an OTLP export, a
     // project's detection settings.
     const probes: Record<string, Answer[]> = {
       health: [],
       read: [],
       results: [],
+      k6stream: [],
       otlp: [],
       detection: [],
     };
@@ -233,6 +285,11 @@ describeIf('a PostgreSQL restart under the running API', () => {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: FORTIO,
+        }),
+        probe('k6stream', K6_PATH(run.id), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-ndjson' },
+          body: K6_TEXT,
         }),
         probe('otlp', '/v1/metrics', {
           method: 'POST',
@@ -278,7 +335,26 @@ describeIf('a PostgreSQL restart under the running API', () => {
     const health = await fetch(`${api.url}/api/v1/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', database: 'postgres' });
-    // The refused write goes through once the database is back.
+    // The refused writes go through once the database is back: the k6 stream sent again is
+    // stored once, and no earlier attempt left a row.
+    const resent = await fetch(`${api.url}${K6_PATH(run.id)}`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/x-ndjson' },
+      body: K6_TEXT,
+    });
+    expect(resent.status).toBe(201);
+    const { imported } = (await resent.json()) as { imported: number };
+    expect(imported).toBeGreaterThan(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from load_results where run_id = ${run.id} and format = 'k6-ndjson'`,
+      ),
+    ).toBe(imported);
+    expect(
+      await count(
+        sql`select count(*)::int as n from load_results where run_id = ${run.id} and format <> 'k6-ndjson'`,
+      ),
+    ).toBe(0);
     const detection = await fetch(`${api.url}/api/v1/projects/${run.projectId}/detection`, {
       ...detectionPut,
       headers: { ...AUTH, ...detectionPut.headers },
