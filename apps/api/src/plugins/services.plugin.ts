@@ -61,21 +61,12 @@ function build(
   const propagation = propagationRepository(database);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
-  // A write to a finished run (events, results, metric points) makes its kept facts stale.
-  const facts = runFactsRepository(database.db);
-  const finishedRunWritten = (runId: string) => facts.stale(runId);
-  const metrics = metricsServices(
-    database,
-    runs,
-    opts.unmatchedRetentionMs,
-    {
-      maxInFlight: opts.maxConcurrentOtlp,
-      // Bodies arriving are bounded apart from the work: slow senders hold these.
-      maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
-      maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
-    },
-    (runIds) => facts.staleFinished(runIds),
-  );
+  const metrics = metricsServices(database, runs, opts.unmatchedRetentionMs, {
+    maxInFlight: opts.maxConcurrentOtlp,
+    // Bodies arriving are bounded apart from the work: slow senders hold these.
+    maxReceiving: OTLP_RECEIVING_PER_SLOT * opts.maxConcurrentOtlp,
+    maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
+  });
   const uploads = uploadCounts();
   const services = {
     projects,
@@ -90,7 +81,6 @@ function build(
       readBeforeTransaction: database.kind === 'embedded',
       warn,
       debug,
-      finishedRunWritten,
     }),
     export: exportService({ runs, events, propagation }),
     propagation: propagationService({
@@ -104,7 +94,6 @@ function build(
       runs,
       results: resultsRepository(database.db),
       uploads: uploads.results,
-      finishedRunWritten,
     }),
     tail: tailService({ runs, propagation, tail: tailRepository(database) }),
     ...metrics,
@@ -124,7 +113,7 @@ function build(
     history: historyService({
       runs,
       gates,
-      facts,
+      facts: runFactsRepository(database.db),
       propagation: services.propagation,
       lifecycle: lifecycleRepository(database.db),
       metrics: metricsRepository(database),

@@ -22,6 +22,7 @@ import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
 import type { MetricRecord } from '../ingest/metric-record.ts';
 import { latestMs, putMsField } from './epoch.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
+import { markFinishedRunsStale } from './run-facts.repository.ts';
 import type { RunWindow } from './runs.repository.ts';
 
 const { metricSeries } = tables;
@@ -301,10 +302,12 @@ export function metricsRepository(database: Database) {
     async appendRows(rows: PointRows): Promise<{ stored: number; duplicates: number }> {
       const n = rows.values.length;
       if (n === 0) return { stored: 0, duplicates: 0 };
+      const runIds = [...new Set(rows.runIds)];
       try {
-        await database.transaction((tx) =>
-          tx.copy('metric_points', POINT_COLUMNS, copyChunks(rows), { format: 'binary' }),
-        );
+        await database.transaction(async (tx) => {
+          await tx.copy('metric_points', POINT_COLUMNS, copyChunks(rows), { format: 'binary' });
+          await markFinishedRunsStale(tx.db, runIds);
+        });
         return { stored: n, duplicates: 0 };
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
@@ -322,7 +325,9 @@ export function metricsRepository(database: Database) {
           sql.raw(`insert into metric_points select * from metric_points_incoming
             on conflict do nothing`),
         );
-        return rowCountOf(result);
+        const stored = rowCountOf(result);
+        if (stored > 0) await markFinishedRunsStale(tx.db, runIds);
+        return stored;
       });
       return { stored, duplicates: n - stored };
     },
@@ -401,7 +406,10 @@ export function metricsRepository(database: Database) {
             delete from unmatched_points where ctid in (select held from inside)
           )
           select count(*)::int as n from stored`);
-        return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+        const stored = Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+        // A run posted after the fact is finished already when it claims its points.
+        if (stored > 0) await markFinishedRunsStale(tx.db, [run.id]);
+        return stored;
       });
     },
 

@@ -18,6 +18,7 @@ import {
   unitOf,
 } from '../domain/load-steps.ts';
 import { lockKey } from './events.repository.ts';
+import { markFinishedRunsStale } from './run-facts.repository.ts';
 
 const { loadResults, loadIntervals, loadSlots } = tables;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -62,6 +63,7 @@ export function resultsRepository(db: Db) {
             .returning({ id: loadResults.id });
           stored += rows.length;
         }
+        await markFinishedRunsStale(tx, [runId]);
       });
       return stored;
     },
@@ -103,6 +105,7 @@ export function resultsRepository(db: Db) {
           }
         }
         await addToSlots(tx, runId, earlier, points);
+        await markFinishedRunsStale(tx, [runId]);
       });
       return points.length;
     },

@@ -27,6 +27,23 @@ export interface KeptFactsEntry {
 /** Rows an insert statement carries at most. */
 const STORE_CHUNK = 500;
 
+/**
+ * Writes reached these runs: the kept facts of the finished ones are no longer current.
+ * Called by each write inside its own transaction, so the mark commits with the rows it
+ * speaks for or not at all: a write can never be kept while the facts computed without it
+ * still count as current. A history computing the run's facts at the same time read the
+ * version before this one, and keeps what it computed as stale. Rows are locked in run id
+ * order, as `store` locks them, so two transactions that touch several runs do not deadlock.
+ */
+export async function markFinishedRunsStale(db: Pick<Db, 'execute'>, runIds: string[]) {
+  if (runIds.length === 0) return;
+  await db.execute(sql`
+    insert into run_facts (run_id, data_version)
+    select id, 1 from runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'finished'
+    order by id
+    on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
+}
+
 export function runFactsRepository(db: Db) {
   return {
     /**
@@ -81,6 +98,8 @@ export function runFactsRepository(db: Db) {
      */
     async store(entries: KeptFactsEntry[]): Promise<void> {
       if (entries.length === 0) return;
+      // In run id order, as markFinishedRunsStale locks them.
+      entries = [...entries].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
       await db.transaction(async (tx) => {
         const ids = entries.map((e) => e.runId);
         await tx.execute(
@@ -112,22 +131,6 @@ export function runFactsRepository(db: Db) {
             });
         }
       });
-    },
-
-    /** Writes reached these runs: the kept facts of the finished ones are no longer current. */
-    async staleFinished(runIds: string[]): Promise<void> {
-      if (runIds.length === 0) return;
-      await db.execute(sql`
-        insert into run_facts (run_id, data_version)
-        select id, 1 from runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'finished'
-        on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
-    },
-
-    /** A write reached a finished run: its kept facts (if any) are no longer current. */
-    async stale(runId: string): Promise<void> {
-      await db.execute(sql`
-        insert into run_facts (run_id, data_version) values (${runId}, 1)
-        on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
     },
   };
 }

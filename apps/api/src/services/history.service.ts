@@ -151,7 +151,6 @@ export function historyService(deps: {
     return { values, load };
   }
 
-  /** Computes a finished run's facts and keeps them, dated by the version read first. */
   /** What the repository keeps of a run's computed facts. */
   const keptEntry = (run: RunRow, version: number, f: RunFacts): KeptFactsEntry => ({
     runId: run.id,
@@ -166,6 +165,7 @@ export function historyService(deps: {
     },
   });
 
+  /** Computes a finished run's facts and keeps them, dated by the version read first. */
   async function computeAndKeep(run: RunRow, version: number): Promise<RunFacts> {
     const f = await computeFacts(run);
     await facts.store([keptEntry(run, version, f)]);
@@ -389,11 +389,6 @@ export function historyService(deps: {
         };
         await keepAlerts(run, series, points, detection, isLoadMetric(metric) ? { loadPoint } : {});
       }
-    },
-
-    /** A write reached the run: kept facts of a finished run are stale from now on. */
-    async written(run: { id: string; status: string }): Promise<void> {
-      if (run.status === 'finished') await facts.stale(run.id);
     },
 
     async history(q: HistoryQuery, principal: Principal): Promise<History> {

@@ -46,8 +46,6 @@ export function ingestService(deps: {
   readBeforeTransaction?: boolean;
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
-  /** A batch was stored on a finished run: what was kept of it at its finish is stale. */
-  finishedRunWritten?: (runId: string) => Promise<void>;
 }) {
   const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
@@ -91,8 +89,6 @@ export function ingestService(deps: {
         const result = await ingestBatch(run.id, input);
         if (result.duplicate) uploads.countDuplicate();
         else uploads.countStored(result.accepted);
-        // After the commit: a history computing the run's facts meanwhile keeps them stale.
-        if (!result.duplicate && run.status === 'finished') await deps.finishedRunWritten?.(run.id);
         return result;
       } finally {
         release();

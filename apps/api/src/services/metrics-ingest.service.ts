@@ -79,11 +79,6 @@ export function metricsIngestService(deps: {
   replica: string;
   /** How long points that matched no run are kept for a run to claim; 0: dropped at once. */
   holdMs: number;
-  /**
-   * Points were stored in these runs: what was kept of the finished ones at their finish is
-   * stale (the database says which finished: a window read here may be 10 s old).
-   */
-  runsWritten?: (runIds: string[]) => Promise<void>;
 }) {
   const { metrics, runs, replica, holdMs } = deps;
   /**
@@ -207,7 +202,6 @@ export function metricsIngestService(deps: {
       const runIds: string[] = [];
       const seriesOf: (string | null)[] = [];
       const pending = new Map<string, SeriesToEnsure>();
-      const written = new Set<string>();
       /** Per point: its series identity, when its series id is not known yet. */
       const unresolved: (SeriesIdentity | null)[] = [];
       const unmatched: HeldPoint[] = [];
@@ -254,7 +248,6 @@ export function metricsIngestService(deps: {
           id.seriesId = seriesId;
         }
         unresolved.push(seriesId === null ? id : null);
-        written.add(run.id);
         values.push(r);
         runIds.push(run.id);
         seriesOf.push(seriesId);
@@ -320,7 +313,6 @@ export function metricsIngestService(deps: {
       const appended = await metrics.appendRows(rows);
       result.stored = appended.stored;
       result.duplicates = appended.duplicates;
-      if (appended.stored > 0) await deps.runsWritten?.([...written]);
       await hold();
       return result;
     },

@@ -14,8 +14,6 @@ export function metricsServices(
   runs: RunsRepository,
   holdMs: number,
   otlpLimits: OtlpLimits,
-  /** Points were stored in these runs (the finished ones' kept history facts are stale). */
-  runsWritten?: (runIds: string[]) => Promise<void>,
 ) {
   const metrics = metricsRepository(database);
   const lifecycle = lifecycleRepository(database.db);
@@ -26,7 +24,6 @@ export function metricsServices(
     runs,
     replica,
     holdMs,
-    runsWritten,
   });
   return {
     metrics: metricsService({ runs, metrics, lifecycle }),

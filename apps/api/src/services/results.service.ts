@@ -61,8 +61,6 @@ export function resultsService(deps: {
   results: ResultsRepository;
   /** Where files stored are counted (rejections: by the route). */
   uploads: UploadCounts;
-  /** A file was stored on a finished run: what was kept of it at its finish is stale. */
-  finishedRunWritten?: (runId: string) => Promise<void>;
 }) {
   const { runs, results, uploads } = deps;
   const runOf = async (runRef: string) => {
@@ -123,7 +121,6 @@ export function resultsService(deps: {
       ? await results.insertIntervalPoints(run.id, decoded.format, points)
       : await results.insert(run.id, decoded.format, loadResults as LoadResult[]);
     uploads.countStored(imported);
-    if (imported > 0 && run.status === 'finished') await deps.finishedRunWritten?.(run.id);
     return { format: decoded.format, imported, unmapped: decoded.unmapped };
   };
 

@@ -490,6 +490,94 @@ describe.each(backends)('history metrics and detection settings on $name', (back
     expect((await keptMetrics(runId)).p50).toBe(40);
   });
 
+  it('marks a finished run stale in the write itself: a write whose mark fails stores nothing', async () => {
+    const benchmark = `history-atomic-${Date.now()}`;
+    const projectId = await newProject(server, benchmark);
+    const runId = await newRun(server, {
+      project: projectId,
+      benchmark,
+      scenario: 's',
+      mesh: { name: 'consul' },
+      startedAt: iso(T0),
+    });
+    const events = (body: string) =>
+      server.api(`/runs/${runId}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body,
+      });
+    const results = () =>
+      server.api(`/runs/${runId}/results?format=fortio`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: fortio({
+          connections: 8,
+          qps: 100,
+          actual: 100,
+          count: 600,
+          errors: 0,
+          p50: 1,
+          p99: 3,
+        }),
+      });
+    const points = () =>
+      fetch(`${server.url}/v1/metrics`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
+        body: cpuGauge(runId, [10, 20, 30]),
+      });
+    expect((await events(propagationEvents([10, 20, 30, 40]))).status).toBe(200);
+    expect((await finish(server, runId)).status).toBe(200);
+    const db = server.app.database.db;
+    const count = async (table: string) =>
+      Number(
+        rowsOf<{ n: number }>(
+          await db.execute(
+            sql.raw(`select count(*)::int as n from ${table} where run_id = '${runId}'`),
+          ),
+        )[0]?.n,
+      );
+    const stored = async () => ({
+      batches: await count('event_batches'),
+      results: await count('load_results'),
+      points: await count('metric_points'),
+    });
+    const before = await stored();
+    // The mark made to fail for this run only: a write that commits apart from its mark would
+    // keep its rows while the facts computed without them still counted as current.
+    await db.execute(
+      sql.raw(`create or replace function refuse_stale_mark() returns trigger language plpgsql as $$
+        begin
+          if new.run_id = '${runId}'::uuid then raise exception 'stale mark refused by the test'; end if;
+          return new;
+        end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger refuse_stale_mark before insert or update on run_facts
+        for each row execute function refuse_stale_mark()`),
+    );
+    try {
+      expect((await events(propagationEvents([50, 60], undefined, 4))).status).toBe(500);
+      expect((await results()).status).toBe(500);
+      expect((await points()).ok).toBe(false);
+      expect(await stored()).toEqual(before);
+    } finally {
+      await db.execute(sql.raw('drop trigger refuse_stale_mark on run_facts'));
+      await db.execute(sql.raw('drop function refuse_stale_mark()'));
+    }
+    // With the mark possible again, each write is stored and counts in the run's history.
+    expect((await events(propagationEvents([50, 60, 70, 80], undefined, 4))).status).toBe(200);
+    expect((await results()).status).toBe(201);
+    expect((await points()).status).toBe(200);
+    const after = await stored();
+    expect(after.batches).toBe(before.batches + 1);
+    expect(after.results).toBe(before.results + 1);
+    expect(after.points).toBe(before.points + 3);
+    // Of 8 proxies, the 4th (40 ms).
+    const p50 = await server.json(`/history?benchmark=${benchmark}&metric=p50`, {}, history);
+    expect(p50.body.points[0]?.value).toBe(40);
+  });
+
   it('keeps a +20 % step of data-plane P99 as a loadP99 alert at the load point, dismissed after more runs', async () => {
     const benchmark = `history-load-alert-${Date.now()}`;
     const projectId = await newProject(server, benchmark);
