@@ -80,6 +80,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     adminToken: config.adminToken,
     unmatchedRetentionMs: config.unmatchedRetentionMs,
     unmatchedMaxPoints: config.unmatchedMaxPoints,
+    alertsRecheckMs: config.alertsRecheckMs,
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
   await app.register(requestBodiesPlugin, { idleMs: config.bodyTimeoutMs });

@@ -25,6 +25,11 @@ export const runFacts = pgTable('run_facts', {
   dataVersion: integer('data_version').notNull().default(0),
   /** The data_version the kept rows were computed from; null: none computed yet. */
   factsVersion: integer('facts_version'),
+  /**
+   * The data_version the series' change points were last looked for at (at the finish, and
+   * again after a late write); null: not yet. Behind data_version, they are looked for again.
+   */
+  alertsVersion: integer('alerts_version'),
   /** The run's load points reduced to what a data-plane metric reads (one per step). */
   load: jsonb('load').$type<Record<string, unknown>[]>().notNull().default([]),
   computedAt: timestamp('computed_at', { withTimezone: true, precision: 6 })

@@ -124,6 +124,12 @@ export const envSchema = z.object({
     .default('1000')
     .transform(Number)
     .refine((n) => n <= 60_000, 'MESHBENCH_READ_CACHE_MS must be at most 60000'),
+  MESHBENCH_ALERTS_RECHECK_MS: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_ALERTS_RECHECK_MS must be a whole number of milliseconds (0 = off)')
+    .default('10000')
+    .transform(Number)
+    .refine((n) => n <= 3_600_000, 'MESHBENCH_ALERTS_RECHECK_MS must be at most 3600000'),
   MESHBENCH_BODY_TIMEOUT_MS: ms('MESHBENCH_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
   MESHBENCH_REQUEST_TIMEOUT_MS: ms('MESHBENCH_REQUEST_TIMEOUT_MS', 600_000, 1000, 86_400_000),
   MESHBENCH_SHUTDOWN_TIMEOUT_MS: ms('MESHBENCH_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -174,6 +180,11 @@ export interface Config {
   unmatchedRetentionMs: number;
   /** The most such points kept (the oldest go first). */
   unmatchedMaxPoints: number;
+  /**
+   * How often finished runs whose data changed after their change points were looked for
+   * are looked at again; 0: never.
+   */
+  alertsRecheckMs: number;
   /** StatsD aggregation interval: one row per series per interval per replica. */
   statsdFlushMs: number;
   /** batch: the udp-batch addon (recvmmsg) where it is built, else dgram; dgram: node:dgram. */
@@ -234,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statsdProject: e.STATSD_PROJECT,
     unmatchedRetentionMs: e.MESHBENCH_UNMATCHED_RETENTION_MS,
     unmatchedMaxPoints: e.MESHBENCH_UNMATCHED_MAX_POINTS,
+    alertsRecheckMs: e.MESHBENCH_ALERTS_RECHECK_MS,
     statsdFlushMs: e.MESHBENCH_STATSD_FLUSH_MS,
     statsdUdp: e.MESHBENCH_STATSD_UDP,
     statsdBacklogMaxPoints: e.MESHBENCH_STATSD_BACKLOG_MAX_POINTS,

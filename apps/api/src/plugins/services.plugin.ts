@@ -43,6 +43,8 @@ export interface ServicesOptions {
   /** How long, and how many, points that matched no run are kept for a later run. */
   unmatchedRetentionMs: number;
   unmatchedMaxPoints: number;
+  /** How often the change points of runs written after their finish are looked at again. */
+  alertsRecheckMs: number;
 }
 
 /** Bodies that may be arriving at once per OTLP slot of work. */
@@ -144,6 +146,11 @@ export type Services = ReturnType<typeof build>;
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /**
+     * Looks again at the change points of finished runs written after they were looked for
+     * (history.recheckAlerts), then forgets the read cache's answers if any run was looked at.
+     */
+    recheckAlerts(options?: Parameters<Services['history']['recheckAlerts']>[0]): Promise<number>;
   }
 }
 
@@ -163,7 +170,42 @@ export default fp<ServicesOptions>(
         .catch((error) => app.log.warn({ err: error }, 'forgetting held metric points failed'));
     }, 60_000);
     expiry.unref();
-    app.addHook('onClose', async () => clearInterval(expiry));
+    // Finished runs written since their change points were looked for (metric points an
+    // exporter flushed after the finish, a result file posted later) have them looked at
+    // again. The need is kept in the database (run_facts), so a restart loses none.
+    app.decorate('recheckAlerts', async (options = {}) => {
+      const looked = await services.history.recheckAlerts({
+        warn: (error, runId) =>
+          app.log.warn({ err: error }, `looking again at the change points of run ${runId} failed`),
+        ...options,
+      });
+      // Alerts changed without a request: answers kept before would show them as they were.
+      if (looked > 0) app.readCache?.invalidate();
+      return looked;
+    });
+    let rechecking: Promise<unknown> = Promise.resolve();
+    let busy = false;
+    const recheck =
+      opts.alertsRecheckMs > 0
+        ? setInterval(() => {
+            if (busy) return;
+            busy = true;
+            rechecking = app
+              .recheckAlerts()
+              .catch((error) =>
+                app.log.warn({ err: error }, 'looking again at change points failed'),
+              )
+              .finally(() => {
+                busy = false;
+              });
+          }, opts.alertsRecheckMs)
+        : undefined;
+    recheck?.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(expiry);
+      clearInterval(recheck);
+      await rechecking;
+    });
   },
   { name: 'services', dependencies: ['database'] },
 );

@@ -95,8 +95,14 @@ export function runFactsRepository(db: Db) {
      * Replaces runs' kept facts with ones computed from `version` (the data_version read
      * before the run's data was): a write since then leaves them stale, to be computed again.
      * One transaction for all of them (a first read of a long history keeps a thousand runs').
+     * A run kept for the first time has its change points looked for later when
+     * `alertsPending` (its finish does it), else counts as looked for already (a history
+     * read keeping an older run's facts raises no alert on it).
      */
-    async store(entries: KeptFactsEntry[]): Promise<void> {
+    async store(
+      entries: KeptFactsEntry[],
+      options: { alertsPending?: boolean } = {},
+    ): Promise<void> {
       if (entries.length === 0) return;
       // In run id order, as markFinishedRunsStale locks them.
       entries = [...entries].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
@@ -118,6 +124,7 @@ export function runFactsRepository(db: Db) {
                 runId: e.runId,
                 dataVersion: e.version,
                 factsVersion: e.version,
+                alertsVersion: options.alertsPending ? null : e.version,
                 load: e.facts.load,
               })),
             )
@@ -131,6 +138,35 @@ export function runFactsRepository(db: Db) {
             });
         }
       });
+    },
+
+    /** The series' change points were looked for with the run's data at `version`. */
+    async alertsLookedFor(runId: string, version: number): Promise<void> {
+      await db.execute(
+        sql`update run_facts set alerts_version = ${version} where run_id = ${runId}`,
+      );
+    },
+
+    /** Looking at the run's change points failed: it waits RECHECK_SETTLED_MS again. */
+    async postpone(runId: string): Promise<void> {
+      await db.execute(sql`update run_facts set computed_at = now() where run_id = ${runId}`);
+    },
+
+    /**
+     * Finished runs whose change points were not looked for at their data's version (a write
+     * came after, or their finish did not get that far), kept at least `settledMs` ago (a
+     * finish in progress is left to itself), the longest waiting first.
+     */
+    async alertsBehind(limit: number, settledMs: number, projectId?: string): Promise<string[]> {
+      const result = await db.execute(sql`
+        select f.run_id from run_facts f join runs r on r.id = f.run_id
+         where r.status = 'finished'
+           ${projectId === undefined ? sql`` : sql`and r.project_id = ${projectId}`}
+           and f.alerts_version is distinct from f.data_version
+           and f.computed_at < now() - ${settledMs} * interval '1 millisecond'
+         order by f.computed_at
+         limit ${limit}`);
+      return rowsOf<{ run_id: string }>(result).map((r) => r.run_id);
     },
   };
 }

@@ -73,6 +73,13 @@ const isAlertMetric = (m: HistoryMetric): boolean =>
 /** The newest finished runs of a series a finish looks at, and the alerting detection. */
 const ALERT_WINDOW = 100;
 const ALERT_DETECTION = { maxPValue: 0.001, minMagnitude: 0.05, minSegment: 3, windowLen: 50 };
+/**
+ * A recheck (recheckAlerts) looks again at most this many runs whose data changed after their
+ * change points were looked for, each kept at least RECHECK_SETTLED_MS before (a finish in
+ * progress is its own).
+ */
+export const RECHECK_BATCH = 20;
+export const RECHECK_SETTLED_MS = 30_000;
 /** Runs whose facts are computed at once when none are kept yet. */
 const READS_AT_ONCE = 8;
 
@@ -168,7 +175,7 @@ export function historyService(deps: {
   /** Computes a finished run's facts and keeps them, dated by the version read first. */
   async function computeAndKeep(run: RunRow, version: number): Promise<RunFacts> {
     const f = await computeFacts(run);
-    await facts.store([keptEntry(run, version, f)]);
+    await facts.store([keptEntry(run, version, f)], { alertsPending: true });
     return f;
   }
 
@@ -334,61 +341,97 @@ export function historyService(deps: {
     }
   }
 
-  return {
-    /**
-     * After a run finished: its facts computed and kept, then the change points of its series
-     * (its project, benchmark, scenario, mesh and branch; the newest 100 finished runs) in
-     * every alerting metric the run has, kept as alerts. One read of the series' kept facts.
-     */
-    async afterFinish(runId: string): Promise<void> {
-      const run = await runs.find(runId);
-      if (run?.status !== 'finished') return;
-      const before = (await facts.ofRuns([run.id])).get(run.id);
-      await computeAndKeep(run, before?.dataVersion ?? 0);
-      // The project's settings (GET /projects/{id}/detection) over the alerting defaults.
-      const detection = {
-        ...ALERT_DETECTION,
-        ...(await projects.detection(run.projectId)).detection,
-      };
-      const branch = run.labels.branch ?? null;
-      const { rows } = await runs.list({
-        project: run.projectId,
+  async function afterFinish(runId: string): Promise<void> {
+    const run = await runs.find(runId);
+    if (run?.status !== 'finished') return;
+    const version = (await facts.ofRuns([run.id])).get(run.id)?.dataVersion ?? 0;
+    await computeAndKeep(run, version);
+    await changePointsOfSeries(run);
+    await facts.alertsLookedFor(run.id, version);
+  }
+
+  /**
+   * The change points of the run's series (its project, benchmark, scenario, mesh and branch;
+   * the newest 100 finished runs) in every alerting metric the run has, kept as alerts. One
+   * read of the series' kept facts.
+   */
+  async function changePointsOfSeries(run: RunRow): Promise<void> {
+    // The project's settings (GET /projects/{id}/detection) over the alerting defaults.
+    const detection = {
+      ...ALERT_DETECTION,
+      ...(await projects.detection(run.projectId)).detection,
+    };
+    const branch = run.labels.branch ?? null;
+    const { rows } = await runs.list({
+      project: run.projectId,
+      benchmark: run.benchmark,
+      scenario: run.scenario,
+      mesh: run.meshName,
+      status: 'finished',
+      labels: branch === null ? [] : [['branch', branch]],
+      sort: '-startedAt',
+      limit: ALERT_WINDOW,
+      offset: 0,
+      privateProjects: run.projectId,
+    });
+    const ordered = rows
+      .filter((r) => r.meshName === run.meshName && (r.labels.branch ?? null) === branch)
+      .reverse();
+    const { all } = await factsOfAll(ordered);
+    const own = all[ordered.findIndex((r) => r.id === run.id)];
+    if (!own) return;
+    const loadPoint = chooseLoadPoint(
+      all.flatMap((f) => f.load),
+      {},
+    );
+    for (const metric of ALERT_METRICS) {
+      if (metricOf(own, metric, loadPoint) === null) continue;
+      const points: { runId: string; value: number }[] = [];
+      ordered.forEach((r, i) => {
+        const v = metricOf(all[i] as RunFacts, metric, loadPoint);
+        if (v !== null) points.push({ runId: r.id, value: v.value });
+      });
+      const series = {
         benchmark: run.benchmark,
         scenario: run.scenario,
         mesh: run.meshName,
-        status: 'finished',
-        labels: branch === null ? [] : [['branch', branch]],
-        sort: '-startedAt',
-        limit: ALERT_WINDOW,
-        offset: 0,
-        privateProjects: run.projectId,
-      });
-      const ordered = rows
-        .filter((r) => r.meshName === run.meshName && (r.labels.branch ?? null) === branch)
-        .reverse();
-      const { all } = await factsOfAll(ordered);
-      const own = all[ordered.findIndex((r) => r.id === run.id)];
-      if (!own) return;
-      const loadPoint = chooseLoadPoint(
-        all.flatMap((f) => f.load),
-        {},
-      );
-      for (const metric of ALERT_METRICS) {
-        if (metricOf(own, metric, loadPoint) === null) continue;
-        const points: { runId: string; value: number }[] = [];
-        ordered.forEach((r, i) => {
-          const v = metricOf(all[i] as RunFacts, metric, loadPoint);
-          if (v !== null) points.push({ runId: r.id, value: v.value });
-        });
-        const series = {
-          benchmark: run.benchmark,
-          scenario: run.scenario,
-          mesh: run.meshName,
-          branch,
-          metric,
-        };
-        await keepAlerts(run, series, points, detection, isLoadMetric(metric) ? { loadPoint } : {});
+        branch,
+        metric,
+      };
+      await keepAlerts(run, series, points, detection, isLoadMetric(metric) ? { loadPoint } : {});
+    }
+  }
+
+  return {
+    afterFinish,
+
+    /**
+     * Looks again at the change points of the series of finished runs whose data changed
+     * after they were looked for (a result file, a late batch or metric points that came
+     * after the finish), or whose finish did not get that far: their alerts move, appear or
+     * are marked undetected as the data now says. A run that fails is tried at a later
+     * recheck. Returns how many runs were looked at.
+     */
+    async recheckAlerts(
+      options: {
+        limit?: number;
+        settledMs?: number;
+        /** Only this project's runs. */
+        projectId?: string;
+        warn?: (error: unknown, runId: string) => void;
+      } = {},
+    ): Promise<number> {
+      const { limit = RECHECK_BATCH, settledMs = RECHECK_SETTLED_MS, projectId, warn } = options;
+      const behind = await facts.alertsBehind(limit, settledMs, projectId);
+      for (const runId of behind) {
+        try {
+          await afterFinish(runId);
+        } catch (error) {
+          warn?.(error, runId);
+          await facts.postpone(runId);
+        }
       }
+      return behind.length;
     },
 
     async history(q: HistoryQuery, principal: Principal): Promise<History> {

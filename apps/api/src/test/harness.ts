@@ -79,6 +79,9 @@ export function useServer(
       ...(options.statsd ? {} : { STATSD_PORT: '0' }),
       MESHBENCH_LOG_LEVEL: 'silent',
       MESHBENCH_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      // No recheck in the background: it would look at other test files' runs in the shared
+      // database. A test calls services.history.recheckAlerts for its own project.
+      MESHBENCH_ALERTS_RECHECK_MS: '0',
       ...env,
     });
     server.token = config.adminToken as string;

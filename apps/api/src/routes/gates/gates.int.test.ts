@@ -429,4 +429,70 @@ describe.each(backends)('gates and history on $name', (backend) => {
       [ids[8], { id: found?.id, state: 'dismissed' }],
     ]);
   });
+
+  it('looks again at the change points of runs written after their finish, once per write', async () => {
+    const benchmark = `late-alerts-${Date.now()}`;
+    const p = await server.json('/projects', jsonBody({ name: benchmark }), project);
+    const ids: string[] = [];
+    for (const p99 of [100, 102, 99, 101, 100, 98, 101, 100, 99, 101, 100]) {
+      const r = await server.json(
+        '/runs',
+        jsonBody({ project: p.body.id, benchmark, scenario: 's', mesh: { name: 'consul' } }),
+        run,
+      );
+      await server.api(`/runs/${r.body.id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: events([...Array.from({ length: 98 }, (_, i) => i + 1), p99, p99 + 1]),
+      });
+      await server.json(
+        `/runs/${r.body.id}`,
+        { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' },
+        finishedRun,
+      );
+      ids.push(r.body.id);
+    }
+    const p99Alerts = async () =>
+      (await server.json(`/projects/${p.body.id}/alerts`, {}, z.array(alert))).body.filter(
+        (a) => a.series.metric === 'p99',
+      );
+    const recheck = () => server.app.recheckAlerts({ projectId: p.body.id, settledMs: 0 });
+    expect(await p99Alerts()).toEqual([]);
+    // Nothing was written after a finish: nothing to look at again.
+    expect(await recheck()).toBe(0);
+
+    // Three proxies more reach each of the last three runs after their finish: of 103 values
+    // (1-98, p99, p99 + 1, 130, 131, 132), the nearest-rank P99 is the 102nd, 131 ms.
+    for (const id of ids.slice(8)) {
+      const late = await server.api(`/runs/${id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: ndjson(
+          [130, 131, 132].map((ms, i) => ({
+            type: 'observation',
+            change: 'c1',
+            proxy: `late${i}`,
+            at: new Date(T0 + ms).toISOString(),
+          })),
+        ),
+      });
+      expect(late.status).toBe(200);
+    }
+    // The alerts were made at the finishes, before these writes.
+    expect(await p99Alerts()).toEqual([]);
+    expect(await recheck()).toBe(3);
+    const [found, ...more] = await p99Alerts();
+    expect(more).toEqual([]);
+    expect(found).toMatchObject({
+      kind: 'change-point',
+      state: 'open',
+      detected: true,
+      runId: ids[8],
+      previousRunId: ids[7],
+    });
+    expect(found?.details).toMatchObject({ after: 131 });
+    // Looked at with the data as it is now: not again until the next write.
+    expect(await recheck()).toBe(0);
+    expect((await p99Alerts()).map((a) => [a.id, a.log.length])).toEqual([[found?.id, 1]]);
+  });
 });
