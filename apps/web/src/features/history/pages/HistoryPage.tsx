@@ -323,46 +323,48 @@ export function HistoryPage() {
               {marks.length === 0 ? (
                 <p>No change point in these runs.</p>
               ) : (
-                <table className="data">
-                  <thead>
-                    <tr>
-                      <th>Series</th>
-                      <th>Last run before</th>
-                      <th>First run after</th>
-                      <th className="num">Mean before</th>
-                      <th className="num">Mean after</th>
-                      <th className="num">Change</th>
-                      <th className="num">p-value</th>
-                      <th>Alert</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {marks.map((m) => (
-                      <tr key={`${m.series}:${m.runId}`}>
-                        <td>{m.series}</td>
-                        <td>
-                          <Link to={`/runs/${m.previousRunId}`}>
-                            {rows
-                              .find((r) => r.runId === m.previousRunId)
-                              ?.startedAt.slice(0, 10) ?? 'run'}
-                          </Link>
-                        </td>
-                        <td>
-                          <Link to={`/runs/${m.runId}`}>
-                            {rows[m.index]?.startedAt.slice(0, 10)}
-                          </Link>
-                        </td>
-                        <td className="num">{m.before}</td>
-                        <td className="num">{m.after}</td>
-                        <td className="num">{m.change}</td>
-                        <td className="num">{m.pValue}</td>
-                        <td>
-                          <AlertTriage alert={m.alert} />
-                        </td>
+                <div className="table-wrap">
+                  <table className="data">
+                    <thead>
+                      <tr>
+                        <th>Series</th>
+                        <th>Last run before</th>
+                        <th>First run after</th>
+                        <th className="num">Mean before</th>
+                        <th className="num">Mean after</th>
+                        <th className="num">Change</th>
+                        <th className="num">p-value</th>
+                        <th>Alert</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {marks.map((m) => (
+                        <tr key={`${m.series}:${m.runId}`}>
+                          <td>{m.series}</td>
+                          <td>
+                            <Link to={`/runs/${m.previousRunId}`}>
+                              {rows
+                                .find((r) => r.runId === m.previousRunId)
+                                ?.startedAt.slice(0, 10) ?? 'run'}
+                            </Link>
+                          </td>
+                          <td>
+                            <Link to={`/runs/${m.runId}`}>
+                              {rows[m.index]?.startedAt.slice(0, 10)}
+                            </Link>
+                          </td>
+                          <td className="num">{m.before}</td>
+                          <td className="num">{m.after}</td>
+                          <td className="num">{m.change}</td>
+                          <td className="num">{m.pValue}</td>
+                          <td>
+                            <AlertTriage alert={m.alert} />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               )}
             </div>
           )}
