@@ -85,6 +85,33 @@ export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
     await api.finishRun(created.id, finishedAt);
   }
 
+  // A step in P99 over nine nights of one small series: a change point kept as an alert.
+  const T0 = Date.parse('2026-03-01T10:00:00Z');
+  for (const [night, offset] of [0, 1, 0, 2, 1, 0, 50, 51, 50].entries()) {
+    const at = (ms: number) => new Date(T0 + night * 86_400_000 + ms).toISOString();
+    const created = await api.createRun({
+      benchmark,
+      scenario: 'alerted-propagation',
+      mesh: { name: 'consul', version: '1.9.5' },
+      labels: { ...labels, branch: 'main' },
+      startedAt: at(0),
+    });
+    await api.postEvents(
+      created.id,
+      [
+        { type: 'change', id: 'c1', kind: 'endpoint', target: 'hey', action: 'delete', at: at(0) },
+        ...Array.from({ length: 100 }, (_, i) => ({
+          type: 'observation' as const,
+          change: 'c1',
+          proxy: `p${i}`,
+          at: at(i + 1 + offset),
+        })),
+      ],
+      `${benchmark}-alerted-${night}`,
+    );
+    await api.finishRun(created.id, at(3_600_000));
+  }
+
   const ids = propagation.map((r) => r.id);
   const res = await fetch(`${baseUrl}/api/v1/reports`, {
     method: 'POST',
@@ -101,6 +128,7 @@ export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
     { name: 'data-plane run', path: `/runs/${dp.id}` },
     { name: 'compare', path: `/compare?runs=${ids.join(',')}` },
     { name: 'history', path: `/history?benchmark=${benchmark}` },
+    { name: 'alerts', path: `/alerts?state=all&benchmark=${benchmark}` },
     { name: 'report', path: `/r/${report.slug}` },
     { name: 'ingest', path: '/ingest' },
   ];

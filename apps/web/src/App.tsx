@@ -6,6 +6,9 @@ import { Link, Route, Routes } from 'react-router';
 import { useDocumentTitle } from './ui/document-title.ts';
 import { Loading } from './ui/QueryState.tsx';
 
+const AlertsPage = lazy(() =>
+  import('./features/history/pages/AlertsPage.tsx').then((m) => ({ default: m.AlertsPage })),
+);
 const ComparePage = lazy(() =>
   import('./features/compare/pages/ComparePage.tsx').then((m) => ({ default: m.ComparePage })),
 );
@@ -47,6 +50,7 @@ export function App() {
           <nav aria-label="Main">
             <Link to="/">Runs</Link>
             <Link to="/history">History</Link>
+            <Link to="/alerts">Alerts</Link>
             <Link to="/ingest">Ingest</Link>
             <a href="/docs">API</a>
           </nav>
@@ -59,6 +63,7 @@ export function App() {
             <Route path="/runs/:id" element={<RunPage />} />
             <Route path="/compare" element={<ComparePage />} />
             <Route path="/history" element={<HistoryPage />} />
+            <Route path="/alerts" element={<AlertsPage />} />
             <Route path="/ingest" element={<IngestPage />} />
             <Route path="/r/:slug" element={<ReportPage />} />
             <Route path="*" element={<NotFound />} />

@@ -31,6 +31,7 @@ export function AlertTriage({ alert }: { alert: { id: string; state: AlertState 
       setAskToken(false);
       setToken('');
       void client.invalidateQueries({ queryKey: ['history'] });
+      void client.invalidateQueries({ queryKey: ['alerts'] });
     },
     onError: (error) => {
       if (tokenProblem(error) !== null) setAskToken(true);
