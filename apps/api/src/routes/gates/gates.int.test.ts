@@ -35,6 +35,31 @@ const events = (latencies: number[]) =>
 describe.each(backends)('gates and history on $name', (backend) => {
   const server = useServer(backend);
 
+  /** A finished run of 100 proxies (1-98 ms, then `p99` and `p99` + 1): its P99 is `p99`. */
+  async function finishedRunAtP99(
+    projectId: string,
+    benchmark: string,
+    p99: number,
+    labels: Record<string, string> = {},
+  ): Promise<string> {
+    const r = await server.json(
+      '/runs',
+      jsonBody({ project: projectId, benchmark, scenario: 's', mesh: { name: 'consul' }, labels }),
+      run,
+    );
+    await server.api(`/runs/${r.body.id}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: events([...Array.from({ length: 98 }, (_, i) => i + 1), p99, p99 + 1]),
+    });
+    await server.json(
+      `/runs/${r.body.id}`,
+      { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' },
+      finishedRun,
+    );
+    return r.body.id;
+  }
+
   it("holds a finished run to its project's thresholds: pass, fail, missing baseline, no data", async () => {
     const benchmark = `gate-${Date.now()}`;
     const p = await server.json(
@@ -348,28 +373,7 @@ describe.each(backends)('gates and history on $name', (backend) => {
     const asBot = { authorization: `Bearer ${token.body.token}` };
     const ids: string[] = [];
     const finishRun = async (p99: number) => {
-      const r = await server.json(
-        '/runs',
-        jsonBody({
-          project: p.body.id,
-          benchmark,
-          scenario: 's',
-          mesh: { name: 'consul' },
-          labels: { branch: 'main' },
-        }),
-        run,
-      );
-      await server.api(`/runs/${r.body.id}/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-ndjson' },
-        body: events([...Array.from({ length: 98 }, (_, i) => i + 1), p99, p99 + 1]),
-      });
-      await server.json(
-        `/runs/${r.body.id}`,
-        { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' },
-        finishedRun,
-      );
-      ids.push(r.body.id);
+      ids.push(await finishedRunAtP99(p.body.id, benchmark, p99, { branch: 'main' }));
     };
     const allAlerts = async () =>
       (await server.json(`/projects/${p.body.id}/alerts`, { headers: asBot }, z.array(alert))).body;
@@ -434,24 +438,8 @@ describe.each(backends)('gates and history on $name', (backend) => {
     const benchmark = `late-alerts-${Date.now()}`;
     const p = await server.json('/projects', jsonBody({ name: benchmark }), project);
     const ids: string[] = [];
-    for (const p99 of [100, 102, 99, 101, 100, 98, 101, 100, 99, 101, 100]) {
-      const r = await server.json(
-        '/runs',
-        jsonBody({ project: p.body.id, benchmark, scenario: 's', mesh: { name: 'consul' } }),
-        run,
-      );
-      await server.api(`/runs/${r.body.id}/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-ndjson' },
-        body: events([...Array.from({ length: 98 }, (_, i) => i + 1), p99, p99 + 1]),
-      });
-      await server.json(
-        `/runs/${r.body.id}`,
-        { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' },
-        finishedRun,
-      );
-      ids.push(r.body.id);
-    }
+    for (const p99 of [100, 102, 99, 101, 100, 98, 101, 100, 99, 101, 100])
+      ids.push(await finishedRunAtP99(p.body.id, benchmark, p99));
     const p99Alerts = async () =>
       (await server.json(`/projects/${p.body.id}/alerts`, {}, z.array(alert))).body.filter(
         (a) => a.series.metric === 'p99',
