@@ -128,7 +128,7 @@ export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
     { name: 'data-plane run', path: `/runs/${dp.id}` },
     { name: 'compare', path: `/compare?runs=${ids.join(',')}` },
     { name: 'history', path: `/history?benchmark=${benchmark}` },
-    { name: 'alerts', path: `/alerts?state=all&benchmark=${benchmark}` },
+    { name: 'alerts', path: `/alerts?project=default&state=all&benchmark=${benchmark}` },
     { name: 'report', path: `/r/${report.slug}` },
     { name: 'ingest', path: '/ingest' },
   ];

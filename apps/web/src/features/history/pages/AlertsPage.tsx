@@ -85,7 +85,10 @@ export function AlertsPage() {
         throw error;
       }),
   });
-  const project = params.get('project') || projects.data?.[0]?.name;
+  // Unless the URL names one: the default project (every server has it), else the first.
+  const project =
+    params.get('project') ||
+    (projects.data?.find((p) => p.name === 'default') ?? projects.data?.[0])?.name;
   const chosen = params.get('state');
   const state = (STATES as readonly string[]).includes(chosen ?? '')
     ? (chosen as (typeof STATES)[number])
