@@ -183,20 +183,18 @@ export default fp<ServicesOptions>(
       if (looked > 0) app.readCache?.invalidate();
       return looked;
     });
-    let rechecking: Promise<unknown> = Promise.resolve();
-    let busy = false;
+    // The recheck in progress, if any: a tick while one runs starts none.
+    let rechecking: Promise<unknown> | null = null;
     const recheck =
       opts.alertsRecheckMs > 0
         ? setInterval(() => {
-            if (busy) return;
-            busy = true;
-            rechecking = app
+            rechecking ??= app
               .recheckAlerts()
               .catch((error) =>
                 app.log.warn({ err: error }, 'looking again at change points failed'),
               )
               .finally(() => {
-                busy = false;
+                rechecking = null;
               });
           }, opts.alertsRecheckMs)
         : undefined;
