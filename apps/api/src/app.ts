@@ -25,6 +25,7 @@ import gatesRoutes from './routes/gates/gates.routes.ts';
 import healthRoutes from './routes/health/health.routes.ts';
 import ingestRoutes from './routes/ingest/ingest.routes.ts';
 import otlpRoutes from './routes/otlp/otlp.routes.ts';
+import prometheusWriteRoutes from './routes/prometheus/prometheus-write.routes.ts';
 import projectsRoutes from './routes/projects/projects.routes.ts';
 import reportsRoutes from './routes/reports/reports.routes.ts';
 import metricsRoutes from './routes/runs/metrics.routes.ts';
@@ -117,6 +118,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api/v1' },
   );
   await app.register(otlpRoutes, {
+    maxBytes: config.otlpMaxBytes,
+    bodyDeadlineMs: config.otlpBodyDeadlineMs,
+  });
+  await app.register(prometheusWriteRoutes, {
+    prefix: '/api/v1',
     maxBytes: config.otlpMaxBytes,
     bodyDeadlineMs: config.otlpBodyDeadlineMs,
   });

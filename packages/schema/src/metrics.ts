@@ -15,7 +15,7 @@ export const seriesKind = z.enum([
 ]);
 export type SeriesKind = z.infer<typeof seriesKind>;
 
-export const seriesSource = z.enum(['statsd', 'otlp']);
+export const seriesSource = z.enum(['statsd', 'otlp', 'prometheus']);
 export type SeriesSource = z.infer<typeof seriesSource>;
 
 /** A percentile of a metric series, with how it was obtained (see accuracy.ts). */

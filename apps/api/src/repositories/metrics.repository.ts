@@ -205,7 +205,7 @@ function* heldChunks(
     q = putInt4Field(out.buf, q, Math.round(p.intervalMs));
     q = putMsField(out.buf, q, p.startAtMs);
     out.pos = q;
-    out.text(p.source === 'otlp' ? '' : replica);
+    out.text(p.source === 'statsd' ? replica : '');
     out.room(12 * 6);
     q = putFloat8Field(out.buf, out.pos, Number.isFinite(p.count) ? p.count : 0);
     q = putFloat8Field(out.buf, q, p.sum);

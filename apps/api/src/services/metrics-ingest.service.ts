@@ -22,6 +22,8 @@ export interface StoreResult {
   held: number;
   /** Points refused, each reason with how many (a run they may not write, outside its window). */
   refused: Map<string, number>;
+  /** The records refused, each with its reason (a sender that counts what it sent). */
+  refusedRecords: Map<MetricRecord, string>;
 }
 
 /** Which runs a write may reach: one project's (a token's, a bound StatsD listener's), or any. */
@@ -86,7 +88,7 @@ export function metricsIngestService(deps: {
    * replicas write one), an OTLP point is the sender's alone, so none is named, and an
    * export retried through another replica is the same row.
    */
-  const replicaOf = (r: MetricRecord) => (r.source === 'otlp' ? '' : replica);
+  const replicaOf = (r: MetricRecord) => (r.source === 'statsd' ? replica : '');
   const refs = new Map<string, { run: RunWindow | null; expires: number }>();
   const identities = new Map<string, SeriesIdentity>();
   /**
@@ -175,9 +177,18 @@ export function metricsIngestService(deps: {
   return {
     replica,
     async store(records: MetricRecord[], scope: WriteScope): Promise<StoreResult> {
-      const result: StoreResult = { stored: 0, duplicates: 0, held: 0, refused: new Map() };
+      const result: StoreResult = {
+        stored: 0,
+        duplicates: 0,
+        held: 0,
+        refused: new Map(),
+        refusedRecords: new Map(),
+      };
       if (records.length === 0) return result;
-      const refuse = (why: string) => result.refused.set(why, (result.refused.get(why) ?? 0) + 1);
+      const refuse = (why: string, r: MetricRecord) => {
+        result.refused.set(why, (result.refused.get(why) ?? 0) + 1);
+        result.refusedRecords.set(r, why);
+      };
       const now = Date.now();
       const refList = [...new Set(records.map((r) => r.runRef).filter((r): r is string => !!r))];
       const byRef = await runsForRefs(refList, now);
@@ -210,12 +221,12 @@ export function metricsIngestService(deps: {
         if (r.runRef) {
           run = byRef.get(r.runRef);
           if (!run || (scope.projectId !== null && run.projectId !== scope.projectId)) {
-            refuse(NOT_WRITABLE);
+            refuse(NOT_WRITABLE, r);
             continue;
           }
           const outside = outsideWindow(run, r);
           if (outside) {
-            refuse(outside);
+            refuse(outside, r);
             continue;
           }
         } else {
@@ -260,7 +271,7 @@ export function metricsIngestService(deps: {
           await metrics.holdPoints(unmatched, scope.projectId, replica);
           result.held = unmatched.length;
         } else {
-          for (const _ of unmatched) refuse(MATCHED_NO_RUN);
+          for (const u of unmatched) refuse(MATCHED_NO_RUN, u.record);
         }
       };
       if (values.length === 0) {
@@ -281,16 +292,16 @@ export function metricsIngestService(deps: {
         const runId = runIds[i] as string;
         let seriesId = seriesOf[i] as string | null;
         const id = unresolved[i];
+        const r = values[i] as MetricRecord;
         if (id) {
           seriesId = created.get(`${runId}|${id.keyHash}`) ?? null;
           if (!seriesId) {
-            refuse('its run was deleted while it was stored');
+            refuse('its run was deleted while it was stored', r);
             continue;
           }
           id.runId = runId;
           id.seriesId = seriesId;
         }
-        const r = values[i] as MetricRecord;
         if (r.source === 'statsd') {
           const key = `${runId}|${seriesId}|${r.tMs}|${r.intervalMs}`;
           const first = statsdRow.get(key);

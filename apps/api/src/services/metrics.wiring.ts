@@ -7,6 +7,7 @@ import type { RunsRepository, RunWindow } from '../repositories/runs.repository.
 import { metricsService } from './metrics.service.ts';
 import { metricsIngestService } from './metrics-ingest.service.ts';
 import { type OtlpLimits, otlpService } from './otlp.service.ts';
+import { prometheusWriteService } from './prometheus-write.service.ts';
 import { timelineService } from './timeline.service.ts';
 
 export function metricsServices(
@@ -30,6 +31,8 @@ export function metricsServices(
     timeline: timelineService({ runs, metrics, lifecycle }),
     metricsIngest,
     otlp: otlpService({ ingest: metricsIngest, ...otlpLimits }),
+    /** Prometheus remote write, bounded as OTLP is (the same limits, slots of its own). */
+    prometheusWrite: prometheusWriteService({ ingest: metricsIngest, ...otlpLimits }),
     /** A new run takes the held points of its project and environment in its window. */
     claimHeld: (run: RunWindow) => metrics.claimHeld(run),
     expireHeld: (holdMs: number, maxPoints: number) => metrics.expireHeld(holdMs, maxPoints),

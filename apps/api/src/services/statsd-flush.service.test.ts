@@ -9,6 +9,7 @@ const stored = (n: number): StoreResult => ({
   duplicates: 0,
   held: 0,
   refused: new Map(),
+  refusedRecords: new Map(),
 });
 
 function service(store: (records: MetricRecord[]) => Promise<StoreResult>) {

@@ -1,0 +1,503 @@
+// Remote-write series as metric records, with what the receiver must tell the sender: how
+// many samples, histogram samples and exemplars each record holds (the Written headers
+// count them), and the reasons for those it refuses.
+// - Labels become tags; `__name__` is the name; `meshbench_run` names the run (id or
+//   slug) and is no tag; `env` is the environment a run is matched by (with the time).
+// - The metric type comes from the request's metadata (2.0: each series'; 1.0: by metric
+//   family name, when the request carries it), else from the name: a classic histogram's
+//   `_bucket` series (with `le`), a summary's `quantile` series, and their `_sum`/`_count`
+//   beside them; `_total` is a counter; anything else a gauge.
+// - A classic histogram family (`X_bucket{le}`, `X_sum`, `X_count` of one label set and
+//   time) is one histogram record (explicit bounds from `le`, counts de-cumulated); a
+//   summary family (`X{quantile}`, `X_sum`, `X_count`) one summary record. Parts of a family
+//   whose count is not in the request (a family split across requests) are kept as the
+//   series they are (a cumulative counter or a gauge): nothing sent is dropped.
+// - Counters and histograms are cumulative: kept as sent with their start (2.0's
+//   start_timestamp, or the deprecated created_timestamp; unknown: 0), and turned into the
+//   run's increases on read, across resets (domain/series-math.ts).
+// - Stale markers (the NaN 0x7ff0000000000002) end a series and carry no value, and other
+//   NaN or infinite samples have no place in a series' numbers: they are acknowledged as
+//   written and not stored (counted apart, `notStored`).
+import { encodeDistribution } from '../../domain/distribution.ts';
+import type { MetricRecord } from '../metric-record.ts';
+import { inRange, OTLP_LIMITS } from '../otlp/otlp-values.ts';
+import { nativeDistribution } from './native-histogram.ts';
+import {
+  METRIC_TYPE,
+  RESET_HINT_GAUGE,
+  type WireHistogram,
+  type WireRequest,
+  type WireSeries,
+} from './remote-write-reader.ts';
+
+export const RUN_LABEL = 'meshbench_run';
+export const ENV_LABEL = 'env';
+
+/** Why gauge histograms are refused: their buckets go up and down, not cumulative. */
+const GAUGE_HISTOGRAMS =
+  'gauge histograms are not stored (only cumulative histograms are)';
+
+/** What a record (or a refusal) holds of the request: the three things the sender counts. */
+export interface Held {
+  samples: number;
+  histograms: number;
+  exemplars: number;
+}
+
+export interface MappedWrite {
+  records: MetricRecord[];
+  /** Per record, what it holds of the request. */
+  held: Held[];
+  /** Everything the request carries. */
+  total: Held;
+  /** Samples acknowledged and not stored: stale markers, NaN, infinities. */
+  notStored: number;
+  /** Refused, by reason: what each refused. */
+  refused: Map<string, Held>;
+}
+
+const none = (): Held => ({ samples: 0, histograms: 0, exemplars: 0 });
+
+export function addHeld(into: Held, from: Held): void {
+  into.samples += from.samples;
+  into.histograms += from.histograms;
+  into.exemplars += from.exemplars;
+}
+
+/** The reasons as one message: "3 sample(s): reason; 1 histogram sample(s): other". */
+export function refusalText(refused: Map<string, Held>): string {
+  const parts: string[] = [];
+  for (const [why, h] of refused) {
+    const what = [
+      h.samples > 0 ? `${h.samples} sample(s)` : '',
+      h.histograms > 0 ? `${h.histograms} histogram sample(s)` : '',
+      h.exemplars > 0 ? `${h.exemplars} exemplar(s)` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    parts.push(`${what || 'nothing'}: ${why}`);
+  }
+  return parts.join('; ');
+}
+
+interface Labelled {
+  name: string;
+  tags: Record<string, string>;
+  runRef: string | null;
+  env: string | null;
+}
+
+/** The series' name, tags, run and environment, or why its labels are refused. */
+function labelsOf(labels: string[]): Labelled | string {
+  let name = '';
+  let runRef: string | null = null;
+  const pairs: [string, string][] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < labels.length; i += 2) {
+    const key = labels[i] as string;
+    const value = labels[i + 1] as string;
+    if (key === '') return 'a label with an empty name';
+    if (seen.has(key)) return `label "${key.slice(0, 100)}" appears twice`;
+    seen.add(key);
+    if (Buffer.byteLength(key) > OTLP_LIMITS.attributeKeyBytes) {
+      return `a label name longer than ${OTLP_LIMITS.attributeKeyBytes} bytes`;
+    }
+    if (Buffer.byteLength(value) > OTLP_LIMITS.attributeValueBytes) {
+      return `label "${key.slice(0, 100)}" has a value longer than ${OTLP_LIMITS.attributeValueBytes} bytes`;
+    }
+    // An empty value is no label, as in Prometheus.
+    if (value === '') continue;
+    if (key === '__name__') name = value;
+    else if (key === RUN_LABEL) runRef = value;
+    else pairs.push([key, value]);
+  }
+  if (!name) return 'a series without a __name__ label';
+  if (Buffer.byteLength(name) > OTLP_LIMITS.nameBytes) {
+    return `a metric name longer than ${OTLP_LIMITS.nameBytes} bytes`;
+  }
+  pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const tags = Object.fromEntries(pairs);
+  return { name, tags, runRef, env: tags[ENV_LABEL] ?? null };
+}
+
+const base = (): MetricRecord => ({
+  source: 'prometheus',
+  name: '',
+  kind: 'gauge',
+  unit: null,
+  tags: {},
+  runRef: null,
+  env: null,
+  tMs: 0,
+  intervalMs: 0,
+  startAtMs: null,
+  count: 1,
+  sum: null,
+  min: null,
+  max: null,
+  last: null,
+  lastAtMs: null,
+  sketch: null,
+  members: null,
+  quantiles: null,
+  lastExact: null,
+});
+
+/** A classic family at one time: its parts as they arrive. */
+interface FamilyPoint {
+  form: 'histogram' | 'summary';
+  name: string;
+  labelled: Labelled;
+  unit: string | null;
+  tMs: number;
+  startMs: number;
+  /** Finite `le` -> cumulative count; `+Inf` apart. */
+  buckets: Map<number, number>;
+  infBucket: number | null;
+  quantiles: Map<number, number>;
+  count: number | null;
+  sum: number | null;
+  samples: number;
+  /** Each finite part as the series it is, for a family left without its count. */
+  parts: { name: string; labelled: Labelled; kind: 'counter' | 'gauge'; value: number }[];
+  /** A part's refusal (a bad `le` or `quantile`), refusing the whole point. */
+  invalid: string | null;
+}
+
+const tagsWithout = (tags: Record<string, string>, key: string) => {
+  const { [key]: _drop, ...rest } = tags;
+  return rest;
+};
+
+const finite = (v: number) => v === v && v !== Number.POSITIVE_INFINITY && v !== -Infinity;
+
+/** A label value as a number ("+Inf" included), as Prometheus parses `le` and `quantile`. */
+function labelNumber(text: string): number {
+  const t = text.trim();
+  if (t === '+Inf' || t === 'Inf' || t === '+inf' || t === 'inf') return Number.POSITIVE_INFINITY;
+  if (t === '-Inf' || t === '-inf') return Number.NEGATIVE_INFINITY;
+  return t === '' ? Number.NaN : Number(t);
+}
+
+export function mapRemoteWrite(request: WireRequest): MappedWrite {
+  const out: MappedWrite = {
+    records: [],
+    held: [],
+    total: none(),
+    notStored: 0,
+    refused: new Map(),
+  };
+  const refuse = (why: string, h: Held) => {
+    const r = out.refused.get(why);
+    if (r) addHeld(r, h);
+    else out.refused.set(why, { ...h });
+  };
+  const push = (r: MetricRecord, h: Held) => {
+    out.records.push(r);
+    out.held.push(h);
+  };
+  const meta = request.metadata;
+  /** The type the request gives a family (1.0: metadata by family name). */
+  const typeOf = (s: WireSeries, family: string): number =>
+    s.type || meta.get(family)?.type || 0;
+  const unitOf = (s: WireSeries, family: string): string | null =>
+    s.unit || meta.get(family)?.unit || null;
+
+  // First pass: labels, and which families the request shows to be histograms or summaries.
+  const labelled: (Labelled | string)[] = request.series.map((s) => labelsOf(s.labels));
+  const bucketFamilies = new Set<string>();
+  const quantileFamilies = new Set<string>();
+  for (const l of labelled) {
+    if (typeof l === 'string') continue;
+    if (l.name.endsWith('_bucket') && l.tags.le !== undefined) {
+      bucketFamilies.add(l.name.slice(0, -7));
+    } else if (l.tags.quantile !== undefined) quantileFamilies.add(l.name);
+  }
+
+  const families = new Map<string, FamilyPoint>();
+  const familyPoint = (
+    form: 'histogram' | 'summary',
+    name: string,
+    l: Labelled,
+    drop: string | null,
+    unit: string | null,
+    tMs: number,
+  ): FamilyPoint => {
+    const tags = drop ? tagsWithout(l.tags, drop) : l.tags;
+    const key = `${form}\u0000${name}\u0000${l.runRef ?? ''}\u0000${tMs}\u0000${JSON.stringify(tags)}`;
+    let f = families.get(key);
+    if (!f) {
+      f = {
+        form,
+        name,
+        labelled: { name, tags, runRef: l.runRef, env: l.env },
+        unit,
+        tMs,
+        startMs: 0,
+        buckets: new Map(),
+        infBucket: null,
+        quantiles: new Map(),
+        count: null,
+        sum: null,
+        samples: 0,
+        parts: [],
+        invalid: null,
+      };
+      families.set(key, f);
+    }
+    return f;
+  };
+
+  request.series.forEach((s, index) => {
+    const nSamples = s.values.length;
+    const nHistograms = s.histograms.length;
+    const nExemplars = s.exemplars.length;
+    out.total.samples += nSamples;
+    out.total.histograms += nHistograms;
+    out.total.exemplars += nExemplars;
+    const l = labelled[index] as Labelled | string;
+    if (typeof l === 'string') {
+      refuse(l, { samples: nSamples, histograms: nHistograms, exemplars: nExemplars });
+      return;
+    }
+    if (nExemplars > 0) {
+      // Exemplars are not kept: refused by name, so the sender is told (spec: never 2xx).
+      refuse('exemplars are not stored', { samples: 0, histograms: 0, exemplars: nExemplars });
+    }
+    if (nSamples > 0 && nHistograms > 0) {
+      refuse(`series "${l.name}" carries both samples and histograms`, {
+        samples: nSamples,
+        histograms: nHistograms,
+        exemplars: 0,
+      });
+      return;
+    }
+    const name = l.name;
+    if (nHistograms > 0) {
+      for (const h of s.histograms) nativeRecord(s, h, l, typeOf(s, name), unitOf(s, name));
+      return;
+    }
+    if (nSamples === 0) return; // metadata (or exemplars) alone
+    // Which family the series belongs to.
+    let form: 'histogram' | 'summary' | null = null;
+    let family = name;
+    let part: 'bucket' | 'sum' | 'count' | 'quantile' | null = null;
+    if (name.endsWith('_bucket') && l.tags.le !== undefined) {
+      const b = name.slice(0, -7);
+      const t = typeOf(s, b);
+      if (t === METRIC_TYPE.unknown || t === METRIC_TYPE.histogram) {
+        form = 'histogram';
+        family = b;
+        part = 'bucket';
+      }
+    } else if (name.endsWith('_sum') || name.endsWith('_count')) {
+      const b = name.slice(0, name.lastIndexOf('_'));
+      const t = typeOf(s, b);
+      const which = name.endsWith('_sum') ? 'sum' : 'count';
+      if (t === METRIC_TYPE.histogram || (t === 0 && bucketFamilies.has(b))) {
+        form = 'histogram';
+        family = b;
+        part = which;
+      } else if (t === METRIC_TYPE.summary || (t === 0 && quantileFamilies.has(b))) {
+        form = 'summary';
+        family = b;
+        part = which;
+      }
+    } else if (l.tags.quantile !== undefined) {
+      const t = typeOf(s, name);
+      if (t === METRIC_TYPE.unknown || t === METRIC_TYPE.summary) {
+        form = 'summary';
+        part = 'quantile';
+      }
+    }
+    if (form === null || part === null) {
+      const t =
+        typeOf(s, name) ||
+        (name.endsWith('_total') ? typeOf(s, name.slice(0, -6)) : 0) ||
+        (name.endsWith('_total') ? METRIC_TYPE.counter : METRIC_TYPE.gauge);
+      const kind = t === METRIC_TYPE.counter ? 'counter' : 'gauge';
+      for (let i = 0; i < nSamples; i++) {
+        plainRecord(s, i, l, kind, unitOf(s, name));
+      }
+      return;
+    }
+    const drop = part === 'bucket' ? 'le' : part === 'quantile' ? 'quantile' : null;
+    for (let i = 0; i < nSamples; i++) {
+      const v = s.values[i] as number;
+      const f = familyPoint(form, family, l, drop, unitOf(s, family), s.times[i] as number);
+      f.samples++;
+      const start = (s.starts[i] as number) || s.createdMs;
+      if (start) f.startMs = Math.max(f.startMs, start);
+      if (!finite(v)) continue; // a stale marker (the family ends), or no number
+      const partKind = part === 'quantile' ? 'gauge' : 'counter';
+      f.parts.push({ name, labelled: l, kind: partKind, value: v });
+      if (part === 'bucket') {
+        const le = labelNumber(l.tags.le as string);
+        if (Number.isNaN(le)) f.invalid = `series "${name}" has le="${l.tags.le}", not a number`;
+        else if (le === Number.POSITIVE_INFINITY) f.infBucket = v;
+        else if (f.buckets.has(le)) f.invalid = `series "${name}" has le="${l.tags.le}" twice`;
+        else f.buckets.set(le, v);
+      } else if (part === 'quantile') {
+        const q = labelNumber(l.tags.quantile as string);
+        if (!(q >= 0 && q <= 1)) {
+          f.invalid = `series "${name}" has quantile="${l.tags.quantile}", not in [0, 1]`;
+        } else f.quantiles.set(q, v);
+      } else if (part === 'sum') f.sum = v;
+      else f.count = v;
+    }
+  });
+
+  for (const f of families.values()) familyRecord(f);
+  return out;
+
+  function timeRefusal(name: string, tMs: number, startMs: number): string | null {
+    if (!inRange(tMs) || (startMs !== 0 && !inRange(startMs))) {
+      return `a sample of "${name}" has a time outside 1970-9999`;
+    }
+    if (startMs > tMs) return `a sample of "${name}" starts after its time`;
+    return null;
+  }
+
+  function plainRecord(
+    s: WireSeries,
+    i: number,
+    l: Labelled,
+    kind: 'counter' | 'gauge',
+    unit: string | null,
+  ): void {
+    const v = s.values[i] as number;
+    const tMs = s.times[i] as number;
+    const start = (s.starts[i] as number) || s.createdMs;
+    const one = { samples: 1, histograms: 0, exemplars: 0 };
+    const late = timeRefusal(l.name, tMs, start);
+    if (late) return refuse(late, one);
+    if (!finite(v)) {
+      out.notStored++;
+      return;
+    }
+    const r = base();
+    r.name = l.name;
+    r.kind = kind;
+    r.unit = unit;
+    r.tags = l.tags;
+    r.runRef = l.runRef;
+    r.env = l.env;
+    r.tMs = tMs;
+    r.last = v;
+    r.lastAtMs = tMs;
+    if (kind === 'counter') r.startAtMs = start;
+    else {
+      r.min = v;
+      r.max = v;
+    }
+    push(r, one);
+  }
+
+  function nativeRecord(
+    s: WireSeries,
+    h: WireHistogram,
+    l: Labelled,
+    type: number,
+    unit: string | null,
+  ): void {
+    const one = { samples: 0, histograms: 1, exemplars: 0 };
+    if (type === METRIC_TYPE.gaugeHistogram || h.resetHint === RESET_HINT_GAUGE) {
+      return refuse(`${GAUGE_HISTOGRAMS} ("${l.name}")`, one);
+    }
+    const start = h.startTimestamp || s.createdMs;
+    const late = timeRefusal(l.name, h.timestamp, start);
+    if (late) return refuse(late, one);
+    if (h.inexact) return refuse(`a histogram of "${l.name}" has a count beyond 2^53`, one);
+    // A stale marker: the histogram's sum is the stale NaN and it has nothing to store.
+    if (Number.isNaN(h.sum) && h.count === 0) {
+      out.notStored++;
+      return;
+    }
+    let layout: ReturnType<typeof nativeDistribution>;
+    try {
+      layout = nativeDistribution(h);
+    } catch (error) {
+      return refuse(`a histogram of "${l.name}" is invalid: ${(error as Error).message}`, one);
+    }
+    const r = base();
+    r.name = l.name;
+    r.kind = layout.form === 'explicit' ? 'histogram' : 'exponential_histogram';
+    r.unit = unit;
+    r.tags = l.tags;
+    r.runRef = l.runRef;
+    r.env = l.env;
+    r.tMs = h.timestamp;
+    r.count = h.count;
+    r.sum = finite(h.sum) ? h.sum : null;
+    r.sketch = encodeDistribution(layout);
+    r.startAtMs = start;
+    push(r, one);
+  }
+
+  function familyRecord(f: FamilyPoint): void {
+    const held = { samples: f.samples, histograms: 0, exemplars: 0 };
+    const late = timeRefusal(f.name, f.tMs, f.startMs);
+    if (late) return refuse(late, held);
+    if (f.invalid) return refuse(f.invalid, held);
+    const count = f.count ?? (f.form === 'histogram' ? f.infBucket : null);
+    if (count !== null && count < 0) return refuse(`the count of "${f.name}" is negative`, held);
+    if (count === null) {
+      // Its count is not in this request: each part stays the series it is.
+      out.notStored += f.samples - f.parts.length;
+      for (const p of f.parts) {
+        const r = base();
+        r.name = p.name;
+        r.kind = p.kind;
+        r.unit = f.unit;
+        r.tags = p.labelled.tags;
+        r.runRef = p.labelled.runRef;
+        r.env = p.labelled.env;
+        r.tMs = f.tMs;
+        r.last = p.value;
+        r.lastAtMs = f.tMs;
+        if (p.kind === 'counter') r.startAtMs = f.startMs;
+        else {
+          r.min = p.value;
+          r.max = p.value;
+        }
+        push(r, { samples: 1, histograms: 0, exemplars: 0 });
+      }
+      return;
+    }
+    const r = base();
+    r.name = f.name;
+    r.unit = f.unit;
+    r.tags = f.labelled.tags;
+    r.runRef = f.labelled.runRef;
+    r.env = f.labelled.env;
+    r.tMs = f.tMs;
+    r.count = count;
+    r.sum = f.sum;
+    r.startAtMs = f.startMs;
+    if (f.form === 'summary') {
+      r.kind = 'summary';
+      r.quantiles = [...f.quantiles]
+        .sort(([a], [b]) => a - b)
+        .map(([q, value]) => ({ q, value }));
+      return push(r, held);
+    }
+    r.kind = 'histogram';
+    const bounds = [...f.buckets.keys()].sort((a, b) => a - b);
+    const counts: number[] = [];
+    let before = 0;
+    for (const b of bounds) {
+      const c = f.buckets.get(b) as number;
+      if (c < before || c > count) {
+        return refuse(
+          `the buckets of "${f.name}" are not cumulative (le="${b}" holds ${c}, after ${before}, of ${count})`,
+          held,
+        );
+      }
+      counts.push(c - before);
+      before = c;
+    }
+    counts.push(count - before);
+    r.sketch = encodeDistribution({ form: 'explicit', bounds, counts });
+    push(r, held);
+  }
+}

@@ -1,0 +1,284 @@
+// POST /api/v1/write against the running app, with bodies encoded from the vendored upstream
+// protos (1.0 and 2.0): what is read back through the series API, hand-computed from what
+// was sent, and the status codes and Written headers the specification requires.
+import { createdToken, project as projectAnswer, type Series, seriesList } from '@meshbench/schema';
+import { describe, expect, it } from 'vitest';
+import { backends, createRun, jsonBody, type TestServer, useServer } from '../../test/harness.ts';
+import {
+  CONTENT_TYPE_V1,
+  CONTENT_TYPE_V2,
+  compress,
+  encodeV1,
+  encodeV2,
+  postWrite,
+  requestV2,
+} from '../../test/remote-write-proto.ts';
+
+let n = 0;
+const unique = (what: string) => `${what}-${process.pid}-${Date.now()}-${n++}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function series(server: TestServer, runId: string): Promise<Series[]> {
+  const { status, body } = await server.json(`/runs/${runId}/series`, undefined, seriesList);
+  expect(status).toBe(200);
+  return body;
+}
+const named = (list: Series[], name: string, tags: Record<string, string> = {}) => {
+  const found = list.find(
+    (s) => s.name === name && Object.entries(tags).every(([k, v]) => s.tags[k] === v),
+  );
+  if (!found) throw new Error(`no series ${name} in ${list.map((s) => s.name).join(', ')}`);
+  return found;
+};
+
+/** 1.0 labels from a record, `__name__` first as Prometheus sends them. */
+const labels = (name: string, rest: Record<string, string>) => [
+  { name: '__name__', value: name },
+  ...Object.entries(rest).map(([k, v]) => ({ name: k, value: v })),
+];
+
+describe.each(backends)('Prometheus remote write on $name', (backend) => {
+  const server = useServer(backend);
+  const v1 = (message: object, token = server.token) =>
+    postWrite(server.url, token, compress(encodeV1(message)), CONTENT_TYPE_V1);
+  const v2 = (message: object, token = server.token) =>
+    postWrite(server.url, token, compress(encodeV2(message)), CONTENT_TYPE_V2);
+
+  it('1.0: counters across a reset, gauges and a classic histogram family, read back', async () => {
+    const t0 = Date.now() - 60_000;
+    const run = await createRun(server, { startedAt: iso(t0) });
+    const own = { meshbench_run: run.id, job: 'istiod', instance: '10.0.0.1:15014' };
+    const at = (s: number) => t0 + s * 1000;
+    const counter = [10, 15, 22, 4, 9].map((value, i) => ({ value, timestamp: at(i + 1) }));
+    const bucket = (le: string, values: number[]) => ({
+      labels: labels('lat_seconds_bucket', { ...own, le }),
+      samples: values.map((value, i) => ({ value, timestamp: at(i + 1) })),
+    });
+    const answer = await v1({
+      timeseries: [
+        { labels: labels('pilot_xds_pushes_total', own), samples: counter },
+        {
+          labels: labels('pilot_proxies', own),
+          samples: [
+            { value: 42, timestamp: at(1) },
+            { value: 40, timestamp: at(2) },
+          ],
+        },
+        bucket('0.1', [1, 2]),
+        bucket('0.5', [3, 5]),
+        bucket('+Inf', [4, 7]),
+        {
+          labels: labels('lat_seconds_sum', own),
+          samples: [
+            { value: 1.2, timestamp: at(1) },
+            { value: 2, timestamp: at(2) },
+          ],
+        },
+        {
+          labels: labels('lat_seconds_count', own),
+          samples: [
+            { value: 4, timestamp: at(1) },
+            { value: 7, timestamp: at(2) },
+          ],
+        },
+      ],
+    });
+    expect(answer).toMatchObject({ status: 204, samples: 5 + 2 + 10, histograms: 0 });
+    const list = await series(server, run.id);
+    expect(list.map((s) => s.name).sort()).toEqual([
+      'lat_seconds',
+      'pilot_proxies',
+      'pilot_xds_pushes_total',
+    ]);
+    // No start in 1.0: the first point is the reference; then +5, +7, a reset (4 whole), +5.
+    const pushes = named(list, 'pilot_xds_pushes_total');
+    expect(pushes).toMatchObject({ kind: 'counter', source: 'prometheus' });
+    expect(pushes.stats.sum).toBe(21);
+    expect(pushes.tags).toEqual({ job: 'istiod', instance: '10.0.0.1:15014' });
+    expect(named(list, 'pilot_proxies').stats).toMatchObject({ last: 40, min: 40, max: 42 });
+    // Between the two points: 3 observations, (0,0.1] 1, (0.1,0.5] 1, (0.5,+Inf) 1; sum 0.8.
+    const lat = named(list, 'lat_seconds');
+    expect(lat.kind).toBe('histogram');
+    expect(lat.tags).toEqual({ job: 'istiod', instance: '10.0.0.1:15014' });
+    expect(lat.stats.count).toBe(3);
+    expect(lat.stats.sum).toBeCloseTo(0.8, 12);
+    const p50 = lat.stats.percentiles?.find((p) => p.p === 50);
+    expect(p50).toMatchObject({ exact: false, lower: 0.1, upper: 0.5 });
+  });
+
+  it('2.0: start timestamps, metadata types and native histograms, read back', async () => {
+    const t0 = Date.now() - 60_000;
+    const run = await createRun(server, { startedAt: iso(t0) });
+    const at = (s: number) => t0 + s * 1000;
+    const own = { __name__: '', meshbench_run: run.id, pod: 'istiod-1' };
+    const body = requestV2([
+      {
+        // A counter without _total, typed by its metadata, started after the run began:
+        // 10, 15, 22 count whole; the reset starts a new stream at 4, then 9: 22 + 9.
+        labels: { ...own, __name__: 'pilot_xds_pushes' },
+        metadata: { type: 1, help: 'pushes', unit: '' },
+        samples: [
+          { value: 10, timestamp: at(2), startTimestamp: at(1) },
+          { value: 15, timestamp: at(3), startTimestamp: at(1) },
+          { value: 22, timestamp: at(4), startTimestamp: at(1) },
+          { value: 4, timestamp: at(6), startTimestamp: at(5) },
+          { value: 9, timestamp: at(7), startTimestamp: at(5) },
+        ],
+      },
+      {
+        // Exponential, schema 0: zero bucket 1, (0.5,1] 1, (1,2] 2: count 4.
+        labels: { ...own, __name__: 'push_seconds' },
+        metadata: { type: 3, unit: 'seconds' },
+        histograms: [
+          {
+            countInt: 4,
+            sum: 4.5,
+            schema: 0,
+            zeroThreshold: 1e-128,
+            zeroCountInt: 1,
+            positiveSpans: [{ offset: 0, length: 2 }],
+            positiveDeltas: [1, 1],
+            timestamp: at(2),
+            startTimestamp: at(1),
+          },
+        ],
+      },
+      {
+        // Custom buckets (-53): (-inf,0.1] 2, (0.1,0.5] 3, (0.5,1] 2, (1,+Inf) 2: count 9.
+        labels: { ...own, __name__: 'config_bytes' },
+        histograms: [
+          {
+            countInt: 9,
+            sum: 7,
+            schema: -53,
+            customValues: [0.1, 0.5, 1],
+            positiveSpans: [{ offset: 0, length: 4 }],
+            positiveDeltas: [2, 1, -1, 0],
+            timestamp: at(2),
+            startTimestamp: at(1),
+          },
+        ],
+      },
+    ]);
+    const answer = await v2(body);
+    expect(answer).toMatchObject({ status: 204, samples: 5, histograms: 2, exemplars: 0 });
+    const list = await series(server, run.id);
+    const pushes = named(list, 'pilot_xds_pushes');
+    expect(pushes.kind).toBe('counter');
+    expect(pushes.stats.sum).toBe(31);
+    const push = named(list, 'push_seconds');
+    expect(push).toMatchObject({ kind: 'exponential_histogram', unit: 'seconds' });
+    expect(push.stats).toMatchObject({ count: 4, sum: 4.5 });
+    // Rank 2 of 4: after the zero bucket, in (0.5, 1] (bounds widened by float error only).
+    const pushP50 = push.stats.percentiles?.find((p) => p.p === 50);
+    expect(pushP50?.method).toBe('exponential-histogram');
+    expect(pushP50?.lower).toBeCloseTo(0.5, 9);
+    expect(pushP50?.upper).toBeCloseTo(1, 9);
+    const config = named(list, 'config_bytes');
+    expect(config).toMatchObject({ kind: 'histogram' });
+    expect(config.stats).toMatchObject({ count: 9, sum: 7 });
+    // Rank 5 of 9: 2 in the first bucket, 3 more in (0.1, 0.5].
+    expect(config.stats.percentiles?.find((p) => p.p === 50)).toMatchObject({
+      method: 'explicit-histogram',
+      lower: 0.1,
+      upper: 0.5,
+    });
+  });
+
+  it('answers 415 for other messages and encodings, 401 without a token', async () => {
+    const body = compress(encodeV1({ timeseries: [] }));
+    for (const type of [
+      'application/json',
+      'application/x-protobuf;proto=io.prometheus.write.v3.Request',
+    ]) {
+      const a = await postWrite(server.url, server.token, body, type);
+      expect(a.status).toBe(415);
+      expect(a.text).toMatch(/application\/x-protobuf|proto=/);
+    }
+    for (const encoding of ['gzip', 'identity']) {
+      const a = await postWrite(server.url, server.token, body, CONTENT_TYPE_V1, {
+        'content-encoding': encoding,
+      });
+      expect(a.status).toBe(415);
+      expect(a.text).toMatch(/snappy/);
+    }
+    const anonymous = await fetch(`${server.url}/api/v1/write`, {
+      method: 'POST',
+      headers: { 'content-type': CONTENT_TYPE_V1, 'content-encoding': 'snappy' },
+      body,
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('never answers 2xx after a partial write: 400 with what was written and why', async () => {
+    const run = await createRun(server, { startedAt: iso(Date.now() - 60_000) });
+    const t = Date.now() - 30_000;
+    const answer = await v1({
+      timeseries: [
+        { labels: labels('up', { meshbench_run: run.id }), samples: [{ value: 1, timestamp: t }] },
+        { labels: [{ name: 'job', value: 'x' }], samples: [{ value: 1, timestamp: t }] },
+      ],
+    });
+    expect(answer).toMatchObject({ status: 400, samples: 1, histograms: 0 });
+    expect(answer.text).toContain('1 sample(s): a series without a __name__ label');
+    expect(named(await series(server, run.id), 'up').stats.last).toBe(1);
+
+    const broken = await postWrite(server.url, server.token, Buffer.from([5, 1, 2]));
+    expect(broken.status).toBe(400);
+  });
+
+  it("refuses a run of another project, and keeps a token's samples to its project", async () => {
+    const p = await server.json(
+      '/projects',
+      jsonBody({ name: unique('prw'), visibility: 'private' }),
+      projectAnswer,
+    );
+    const t = await server.json(
+      `/projects/${p.body.id}/tokens`,
+      jsonBody({ name: 'prometheus' }),
+      createdToken,
+    );
+    const other = await createRun(server, { startedAt: iso(Date.now() - 60_000) });
+    const answer = await v1(
+      {
+        timeseries: [
+          {
+            labels: labels('up', { meshbench_run: other.id }),
+            samples: [{ value: 1, timestamp: Date.now() - 1000 }],
+          },
+        ],
+      },
+      t.body.token,
+    );
+    expect(answer).toMatchObject({ status: 400, samples: 0 });
+    expect(answer.text).toMatch(/may not write/);
+    expect(await series(server, other.id)).toEqual([]);
+  });
+
+  it('keeps samples of an environment for a run created later, and stores a retry once', async () => {
+    const environment = unique('env');
+    const t0 = Date.now() - 60_000;
+    const at = (s: number) => t0 + s * 1000;
+    const message = {
+      timeseries: [
+        {
+          labels: labels('raft_apply_total', { env: environment }),
+          samples: [
+            { value: 100, timestamp: at(1) },
+            { value: 103, timestamp: at(3) },
+            { value: 110, timestamp: at(5) },
+          ],
+        },
+      ],
+    };
+    expect(await v1(message)).toMatchObject({ status: 204, samples: 3 });
+    expect(await v1(message)).toMatchObject({ status: 204, samples: 3 });
+    // The run starts at 2 s: 100 is its reference, 103 and 110 its increases (+3, +7).
+    const run = await createRun(server, { environment, startedAt: iso(at(2)) });
+    const raft = named(await series(server, run.id), 'raft_apply_total', { env: environment });
+    expect(raft.stats.sum).toBe(10);
+    // Sent again once the run exists: already stored, acknowledged, counted once.
+    expect(await v1(message)).toMatchObject({ status: 204, samples: 3 });
+    expect(named(await series(server, run.id), 'raft_apply_total').stats.sum).toBe(10);
+  });
+});

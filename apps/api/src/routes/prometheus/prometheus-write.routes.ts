@@ -1,0 +1,162 @@
+// POST /api/v1/write: the Prometheus remote-write receiver (the URL a user puts in
+// remote_write.url). The message is chosen by Content-Type as the 2.0 specification says
+// (prometheus/docs docs/specs/prw/remote_write_spec_2_0.md): application/x-protobuf, or
+// with proto=prometheus.WriteRequest, is 1.0; proto=io.prometheus.write.v2.Request is 2.0;
+// anything else, or an encoding but snappy, is 415. All written: 204 with the
+// X-Prometheus-Remote-Write-*-Written headers. Anything not written: never 2xx; 400 (the
+// sender must not retry) naming what and why, the headers counting what was written.
+// Retryable failures (the database away, the replica at capacity) are 503 + Retry-After,
+// never 429: Prometheus 2.x drops a batch answered 429 unless told to retry it.
+import type { Readable } from 'node:stream';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, asAppError } from '../../errors.ts';
+import type { Held } from '../../ingest/prometheus/remote-write-map.ts';
+import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
+import type { RemoteWriteVersion } from '../../services/prometheus-write.service.ts';
+import { BodyGuard, readBody } from '../request-body.ts';
+
+export const WRITE_V1 = 'prometheus.WriteRequest';
+export const WRITE_V2 = 'io.prometheus.write.v2.Request';
+
+/** The message a Content-Type names, or an error saying why it names none. */
+export function versionOf(contentType: string | undefined): RemoteWriteVersion | string {
+  if (!contentType) return 'the request has no Content-Type';
+  const [media, ...params] = contentType.split(';').map((p) => p.trim());
+  if (media?.toLowerCase() !== 'application/x-protobuf') {
+    return `Content-Type must be application/x-protobuf, got "${contentType}"`;
+  }
+  let proto: string | undefined;
+  for (const p of params) {
+    const eq = p.indexOf('=');
+    if (eq < 0) continue;
+    if (p.slice(0, eq).trim().toLowerCase() === 'proto') {
+      proto = p
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
+    }
+  }
+  if (proto === undefined || proto === WRITE_V1) return 1;
+  if (proto === WRITE_V2) return 2;
+  return `proto=${proto} is not a message this receiver reads (${WRITE_V1} or ${WRITE_V2})`;
+}
+
+function writtenHeaders(reply: FastifyReply, written: Held): void {
+  reply.header('x-prometheus-remote-write-samples-written', String(written.samples));
+  reply.header('x-prometheus-remote-write-histograms-written', String(written.histograms));
+  reply.header('x-prometheus-remote-write-exemplars-written', String(written.exemplars));
+}
+
+export interface PrometheusWriteRoutesOptions {
+  /** Largest request, decompressed and as sent (413 past it). */
+  maxBytes: number;
+  /** Longest a whole body may take to arrive (408 past it). */
+  bodyDeadlineMs: number;
+}
+
+const routes: FastifyPluginAsync<PrometheusWriteRoutesOptions> = async (app, opts) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  // The specification's error body: human-readable text, which senders log as it is.
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = asAppError(error);
+    const status = known ? known.statusCode : (error.statusCode ?? 500);
+    const message =
+      status >= 500 && !known ? 'internal error; see the server log' : (known ?? error).message;
+    if (status >= 500 && !known) request.log.error({ err: error }, 'remote write failed');
+    else if (known?.code === 'database_unavailable')
+      request.log.warn({ err: error }, `remote write failed: ${known.message}`);
+    // A 500 is retried by Prometheus as a 503 is: both say when.
+    if (status >= 500 && !reply.hasHeader('retry-after'))
+      reply.header('retry-after', String(known?.retryAfterS ?? RETRY_AFTER_OVERLOADED_S));
+    if (!request.raw.complete) reply.header('connection', 'close');
+    return reply.code(status).type('text/plain; charset=utf-8').send(`${message}\n`);
+  });
+
+  app.post(
+    '/write',
+    {
+      schema: {
+        tags: ['prometheus'],
+        summary: 'Prometheus remote write (1.0 and 2.0)',
+        description:
+          "The URL for Prometheus' `remote_write.url`, with the token as `authorization: {credentials: <token>}`. A snappy block-compressed (`Content-Encoding: snappy`) protobuf body chosen by Content-Type: `application/x-protobuf` or `application/x-protobuf;proto=prometheus.WriteRequest` is Remote-Write 1.0, `application/x-protobuf;proto=io.prometheus.write.v2.Request` is 2.0 (symbols, per-sample `start_timestamp`, native histograms, metadata); other types or encodings get 415. Samples go to runs of the token's project (the admin's: any): the label `meshbench_run` (a run id or slug) names the run, else the label `env` with the sample's time picks the run of that environment whose window holds it; samples that match no run yet are kept (MESHBENCH_UNMATCHED_RETENTION_MS) for a run created later to claim. Labels become tags. Counters and histograms are cumulative, kept with their start (`start_timestamp`; unknown in 1.0) and read as the run's increase across resets. A classic histogram family (`_bucket{le}`, `_sum`, `_count`) becomes one histogram series with explicit buckets; a summary family one summary series; native histograms keep their schema and buckets (exponential, or custom buckets as explicit bounds). The type is the request's metadata, else named by the series (`_bucket` with `le`, `quantile`, `_total` a counter, else a gauge). Stale markers, NaN and infinite samples are acknowledged and not stored; exemplars are not stored (refused). All written: 204 with `X-Prometheus-Remote-Write-Samples-Written`, `-Histograms-Written`, `-Exemplars-Written`. Anything not written (no `__name__`, a run the token may not write, outside the run's window, an invalid histogram, an exemplar): 400 with the reasons as text and the headers counting what was written; a retried request (same series, time and start) is stored once. The database unavailable (2 s) or the replica at capacity (1 s; MESHBENCH_MAX_CONCURRENT_OTLP, as OTLP): 503 with `Retry-After`, which Prometheus retries.",
+        security: [{ bearer: [] }],
+      },
+    },
+    async (request, reply) => {
+      const version = versionOf(request.headers['content-type']);
+      if (typeof version === 'string') {
+        throw new AppError(415, 'unsupported_media_type', version);
+      }
+      const encoding = String(request.headers['content-encoding'] ?? '')
+        .trim()
+        .toLowerCase();
+      if (encoding !== 'snappy') {
+        throw new AppError(
+          415,
+          'unsupported_media_type',
+          `Content-Encoding must be snappy (block format), got "${encoding || 'none'}"`,
+        );
+      }
+      const service = app.services.prometheusWrite;
+      const arriving = service.admitBody();
+      let held = 0;
+      const hold = (bytes: number) => {
+        service.buffer(bytes);
+        held += bytes;
+      };
+      const deadline = setTimeout(() => {
+        if (request.body instanceof BodyGuard)
+          request.body.cut(
+            new AppError(
+              408,
+              'body_timeout',
+              `the body did not arrive within ${opts.bodyDeadlineMs} ms (MESHBENCH_OTLP_BODY_DEADLINE_MS)`,
+            ),
+          );
+      }, opts.bodyDeadlineMs);
+      let body: Buffer;
+      try {
+        body = await readBody(
+          request.body as Readable,
+          opts.maxBytes,
+          'MESHBENCH_OTLP_MAX_BYTES',
+          hold,
+        );
+      } catch (error) {
+        service.unbuffer(held);
+        const code = (error as { code?: string }).code ?? '';
+        if (code === 'ECONNRESET' || (error as Error).message === 'aborted') {
+          throw new AppError(400, 'aborted', 'the client closed the request before its body ended');
+        }
+        throw error;
+      } finally {
+        clearTimeout(deadline);
+        arriving();
+      }
+      let release: () => void = () => {};
+      try {
+        release = service.admit();
+        const { principal } = request;
+        const result = await service.write(
+          body,
+          version,
+          { projectId: principal.kind === 'project' ? principal.projectId : null },
+          opts.maxBytes,
+        );
+        writtenHeaders(reply, result.written);
+        if (result.refused) {
+          const text = `not all was written: ${result.refused}${result.notes ? `; ${result.notes}` : ''}\n`;
+          return reply.code(400).type('text/plain; charset=utf-8').send(text);
+        }
+        return reply.code(204).send();
+      } finally {
+        release();
+        service.unbuffer(held);
+      }
+    },
+  );
+};
+export default routes;

@@ -1,0 +1,205 @@
+// Prometheus remote write: a snappy-compressed Remote-Write 1.0 or 2.0 request decoded,
+// mapped to metric records and stored as OTLP points are (run by `meshbench_run` or by
+// `env` and time, held for a run created later, retries stored once), with what the sender
+// must be told: how many samples, histogram samples and exemplars were written, and why
+// any were not. Requests in progress are bounded: past the bound a 503 + Retry-After,
+// which Prometheus retries (a 429 it would drop).
+import snappy from 'snappy';
+import { AppError } from '../errors.ts';
+import {
+  addHeld,
+  type Held,
+  mapRemoteWrite,
+  refusalText,
+} from '../ingest/prometheus/remote-write-map.ts';
+import {
+  decodeRequestV2,
+  decodeWriteRequestV1,
+  RemoteWriteDecodeError,
+} from '../ingest/prometheus/remote-write-reader.ts';
+import type { MetricRecord } from '../ingest/metric-record.ts';
+import { RETRY_AFTER_OVERLOADED_S } from './ingest.service.ts';
+import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
+import type { OtlpLimits } from './otlp.service.ts';
+
+/** What a sender is told of points kept for a run that does not exist yet. */
+const HELD_NOTE =
+  "kept for a run of their project and env label created later to claim (or set the label meshbench_run to a run's id or slug)";
+
+export type RemoteWriteVersion = 1 | 2;
+
+export interface RemoteWriteResult {
+  written: Held;
+  /** Empty when everything was written; else why what was not, for the response body. */
+  refused: string;
+  /** Notes that are no refusal (points held for a later run, retried points). */
+  notes: string;
+}
+
+/** The uncompressed length a snappy block starts with (its varint preamble). */
+export function snappyLength(body: Buffer): number {
+  let result = 0;
+  let shift = 0;
+  for (let i = 0; i < 5 && i < body.length; i++) {
+    const byte = body[i] as number;
+    result += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) return result;
+    shift += 7;
+  }
+  return Number.NaN;
+}
+
+export function prometheusWriteService(deps: { ingest: MetricsIngestService } & OtlpLimits) {
+  const { ingest, maxInFlight, maxReceiving, maxBufferedBytes } = deps;
+  const counters = {
+    requests: 0,
+    samples: 0,
+    histograms: 0,
+    exemplars: 0,
+    written: 0,
+    refused: 0,
+    notStored: 0,
+    held: 0,
+    duplicates: 0,
+    overloaded: 0,
+  };
+  let inFlight = 0;
+  let receiving = 0;
+  let buffered = 0;
+  const overloaded = (message: string) => {
+    counters.overloaded++;
+    const error = new AppError(503, 'overloaded', `${message}; retry later`);
+    error.retryAfterS = RETRY_AFTER_OVERLOADED_S;
+    return error;
+  };
+  const slot = (release: () => void) => {
+    let released = false;
+    return () => {
+      if (!released) release();
+      released = true;
+    };
+  };
+
+  return {
+    counters,
+    /** A slot for a body to arrive in, or a 503 when as many are arriving as may. */
+    admitBody(): () => void {
+      if (receiving >= maxReceiving) {
+        throw overloaded(`${maxReceiving} remote-write requests are arriving already`);
+      }
+      receiving++;
+      return slot(() => receiving--);
+    },
+    /** Holds `bytes` more of the bodies in memory, or a 503 past the bound. */
+    buffer(bytes: number): void {
+      if (buffered + bytes > maxBufferedBytes) {
+        throw overloaded(
+          `the server holds ${Math.round(buffered / 1048576)} MiB of remote-write requests already`,
+        );
+      }
+      buffered += bytes;
+    },
+    unbuffer(bytes: number): void {
+      buffered -= bytes;
+    },
+    /** A slot to decode and store a request in, or a 503 when all are taken. */
+    admit(): () => void {
+      if (inFlight >= maxInFlight) {
+        throw overloaded(
+          `${maxInFlight} remote-write requests are in progress already (MESHBENCH_MAX_CONCURRENT_OTLP)`,
+        );
+      }
+      inFlight++;
+      return slot(() => inFlight--);
+    },
+
+    /**
+     * Decompresses, decodes and stores one request in runs of `scope`. A body that cannot
+     * be read is a 400 (413 past `maxBytes` decompressed) and stores nothing.
+     */
+    async write(
+      compressed: Buffer,
+      version: RemoteWriteVersion,
+      scope: WriteScope,
+      maxBytes: number,
+    ): Promise<RemoteWriteResult> {
+      counters.requests++;
+      const length = snappyLength(compressed);
+      if (!Number.isFinite(length)) {
+        throw new AppError(400, 'malformed_body', 'the body is not a snappy block (no length)');
+      }
+      if (length > maxBytes) {
+        throw new AppError(
+          413,
+          'body_too_large',
+          `the body decompresses to ${length} bytes, over MESHBENCH_OTLP_MAX_BYTES (${maxBytes})`,
+        );
+      }
+      let body: Buffer;
+      try {
+        body = snappy.uncompressSync(compressed, { asBuffer: true }) as Buffer;
+      } catch (error) {
+        throw new AppError(
+          400,
+          'malformed_body',
+          `the body is not snappy block-compressed: ${(error as Error).message}`,
+        );
+      }
+      let mapped: ReturnType<typeof mapRemoteWrite>;
+      try {
+        const request = version === 2 ? decodeRequestV2(body) : decodeWriteRequestV1(body);
+        mapped = mapRemoteWrite(request);
+      } catch (error) {
+        if (error instanceof RemoteWriteDecodeError) {
+          const message = version === 2 ? 'io.prometheus.write.v2.Request' : 'prometheus.WriteRequest';
+          throw new AppError(400, 'malformed_body', `the body is no ${message}: ${error.message}`);
+        }
+        throw error;
+      }
+      counters.samples += mapped.total.samples;
+      counters.histograms += mapped.total.histograms;
+      counters.exemplars += mapped.total.exemplars;
+      counters.notStored += mapped.notStored;
+
+      const result = await ingest.store(mapped.records, scope);
+      counters.held += result.held;
+      counters.duplicates += result.duplicates;
+
+      // Written: everything sent, less what the mapping and the store refused.
+      const refused = new Map(mapped.refused);
+      const notWritten: Held = { samples: 0, histograms: 0, exemplars: 0 };
+      for (const h of refused.values()) addHeld(notWritten, h);
+      if (result.refusedRecords.size > 0) {
+        const byRecord = new Map<MetricRecord, Held>();
+        mapped.records.forEach((r, i) => byRecord.set(r, mapped.held[i] as Held));
+        for (const [r, why] of result.refusedRecords) {
+          const h = byRecord.get(r);
+          if (!h) continue;
+          addHeld(notWritten, h);
+          const known = refused.get(why);
+          if (known) addHeld(known, h);
+          else refused.set(why, { ...h });
+        }
+      }
+      const written: Held = {
+        samples: mapped.total.samples - notWritten.samples,
+        histograms: mapped.total.histograms - notWritten.histograms,
+        exemplars: mapped.total.exemplars - notWritten.exemplars,
+      };
+      counters.written += written.samples + written.histograms + written.exemplars;
+      counters.refused += notWritten.samples + notWritten.histograms + notWritten.exemplars;
+      const notes = [
+        ...(result.held > 0 ? [`${result.held} point(s) matched no run yet: ${HELD_NOTE}`] : []),
+        ...(result.duplicates > 0
+          ? [`${result.duplicates} point(s) were stored before (a retried request): stored once`]
+          : []),
+      ];
+      return {
+        written,
+        refused: refused.size > 0 ? refusalText(refused) : '',
+        notes: notes.join('; '),
+      };
+    },
+  };
+}
+export type PrometheusWriteService = ReturnType<typeof prometheusWriteService>;
