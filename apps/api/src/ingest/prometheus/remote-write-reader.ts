@@ -86,7 +86,6 @@ const FIXED64 = 1;
 const LEN = 2;
 const FIXED32 = 5;
 const TWO_32 = 4294967296;
-const TWO_53 = 9007199254740992;
 
 class Wire {
   pos = 0;
@@ -135,32 +134,31 @@ class Wire {
 
   uint64(): number {
     const [lo, hi] = this.varint64();
-    const v = hi * TWO_32 + lo;
-    if (v > TWO_53) this.wide = true;
-    return v;
+    // Exact up to 2^53 (high word below 2^21, or 2^53 itself); past it the sum rounds.
+    if (hi > 0x1fffff && (hi !== 0x200000 || lo !== 0)) this.wide = true;
+    return hi * TWO_32 + lo;
   }
 
   int64(): number {
     const [lo, hi] = this.varint64();
     if (hi & 0x80000000) {
-      // Two's complement: -(~v + 1).
+      // Two's complement: -(~v + 1), exact down to -2^53.
       const nlo = ~lo >>> 0;
       const nhi = ~hi >>> 0;
-      const v = -(nhi * TWO_32 + nlo + 1);
-      if (v < -TWO_53) this.wide = true;
-      return v;
+      if (nhi > 0x1fffff) this.wide = true;
+      return -(nhi * TWO_32 + nlo + 1);
     }
-    const v = hi * TWO_32 + lo;
-    if (v > TWO_53) this.wide = true;
-    return v;
+    if (hi > 0x1fffff && (hi !== 0x200000 || lo !== 0)) this.wide = true;
+    return hi * TWO_32 + lo;
   }
 
   sint64(): number {
     const [lo, hi] = this.varint64();
-    const u = hi * TWO_32 + lo;
-    if (u > TWO_53) this.wide = true;
-    // Zigzag: even n -> n / 2, odd n -> -(n + 1) / 2.
-    return lo & 1 ? -(u + 1) / 2 : u / 2;
+    // Zigzag: n = 2m -> m, n = 2m + 1 -> -(m + 1); m = n >> 1 from both words, exact
+    // while it is below 2^53.
+    const m = hi * 2147483648 + (lo >>> 1);
+    if (hi > 0x3fffff) this.wide = true;
+    return lo & 1 ? -(m + 1) : m;
   }
 
   sint32(): number {

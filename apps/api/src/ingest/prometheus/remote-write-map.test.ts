@@ -1,0 +1,233 @@
+// Remote-write series as records, each expectation worked out by hand from the series sent.
+import { describe, expect, it } from 'vitest';
+import { decodeDistribution } from '../../domain/distribution.ts';
+import { mapRemoteWrite } from './remote-write-map.ts';
+import type { WireHistogram, WireRequest, WireSeries } from './remote-write-reader.ts';
+
+const T = Date.UTC(2026, 1, 1, 10, 0, 0);
+const STALE = Buffer.from([2, 0, 0, 0, 0, 0, 0xf0, 0x7f]).readDoubleLE(0);
+
+function series(labels: Record<string, string>, values: number[], over: Partial<WireSeries> = {}) {
+  return {
+    labels: Object.entries(labels).flat(),
+    values,
+    times: values.map(() => T),
+    starts: values.map(() => 0),
+    histograms: [],
+    exemplars: [],
+    type: 0,
+    unit: '',
+    createdMs: 0,
+    ...over,
+  } as WireSeries;
+}
+const request = (s: WireSeries[], metadata: [string, number][] = []): WireRequest => ({
+  version: 1,
+  series: s,
+  metadata: new Map(metadata.map(([name, type]) => [name, { type, unit: '' }])),
+});
+const layout = (sketch: Uint8Array | null) => decodeDistribution(sketch as Uint8Array);
+
+function native(over: Partial<WireHistogram>): WireHistogram {
+  return {
+    count: 0,
+    countIsFloat: false,
+    sum: 0,
+    schema: 0,
+    zeroThreshold: 0,
+    zeroCount: 0,
+    negativeSpans: [],
+    negativeDeltas: [],
+    negativeCounts: [],
+    positiveSpans: [],
+    positiveDeltas: [],
+    positiveCounts: [],
+    resetHint: 0,
+    timestamp: T,
+    customValues: [],
+    startTimestamp: 0,
+    inexact: false,
+    ...over,
+  };
+}
+
+describe('mapRemoteWrite', () => {
+  it('makes a classic histogram family one record, whatever order its buckets come in', () => {
+    const tags = { job: 'istiod' };
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'lat_bucket', le: '1', ...tags }, [3]),
+        series({ __name__: 'lat_count', ...tags }, [5]),
+        series({ __name__: 'lat_bucket', le: '0.5', ...tags }, [1]),
+        series({ __name__: 'lat_sum', ...tags }, [2.5]),
+        series({ __name__: 'lat_bucket', le: '+Inf', ...tags }, [5]),
+      ]),
+    );
+    expect(out.records).toHaveLength(1);
+    const r = out.records[0];
+    expect(r).toMatchObject({ name: 'lat', kind: 'histogram', count: 5, sum: 2.5, tags });
+    expect(r?.startAtMs).toBe(0); // cumulative, its start unknown
+    // (-inf,0.5] 1, (0.5,1] 3-1 = 2, (1,+inf) 5-3 = 2.
+    expect(layout(r?.sketch ?? null)).toEqual({ form: 'explicit', bounds: [0.5, 1], counts: [1, 2, 2] });
+    expect(out.held).toEqual([{ samples: 5, histograms: 0, exemplars: 0 }]);
+  });
+
+  it('keeps the parts of a family whose count is in another request as their own series', () => {
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'lat_bucket', le: '0.5' }, [1]),
+        series({ __name__: 'lat_bucket', le: '1' }, [3]),
+      ]),
+    );
+    expect(out.records.map((r) => [r.name, r.kind, r.tags.le, r.last])).toEqual([
+      ['lat_bucket', 'counter', '0.5', 1],
+      ['lat_bucket', 'counter', '1', 3],
+    ]);
+  });
+
+  it('refuses a family whose buckets are not cumulative', () => {
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'lat_bucket', le: '0.5' }, [4]),
+        series({ __name__: 'lat_bucket', le: '1' }, [3]),
+        series({ __name__: 'lat_count' }, [5]),
+      ]),
+    );
+    expect(out.records).toEqual([]);
+    expect([...out.refused.values()]).toEqual([{ samples: 3, histograms: 0, exemplars: 0 }]);
+  });
+
+  it('makes a summary family one record with its quantiles in order', () => {
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'rpc', quantile: '0.99' }, [9]),
+        series({ __name__: 'rpc', quantile: '0.5' }, [2]),
+        series({ __name__: 'rpc_sum' }, [40]),
+        series({ __name__: 'rpc_count' }, [10]),
+      ]),
+    );
+    expect(out.records).toHaveLength(1);
+    expect(out.records[0]).toMatchObject({
+      name: 'rpc',
+      kind: 'summary',
+      count: 10,
+      sum: 40,
+      quantiles: [
+        { q: 0.5, value: 2 },
+        { q: 0.99, value: 9 },
+      ],
+    });
+  });
+
+  it('types by metadata, else by name: _total a counter, anything else a gauge', () => {
+    const out = mapRemoteWrite(
+      request(
+        [
+          series({ __name__: 'pilot_xds_pushes' }, [7]),
+          series({ __name__: 'x_total' }, [1]),
+          series({ __name__: 'pilot_proxies' }, [3]),
+          series({ __name__: 'hist_count' }, [2]),
+          series({ __name__: 'hist_sum' }, [3]),
+        ],
+        [
+          ['pilot_xds_pushes', 1],
+          ['hist', 3],
+        ],
+      ),
+    );
+    expect(out.records.map((r) => [r.name, r.kind])).toEqual([
+      ['pilot_xds_pushes', 'counter'],
+      ['x_total', 'counter'],
+      ['pilot_proxies', 'gauge'],
+      ['hist', 'histogram'],
+    ]);
+  });
+
+  it('acknowledges stale markers, NaN and infinities without storing them', () => {
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'a' }, [STALE, Number.NaN, Number.POSITIVE_INFINITY, 1]),
+      ]),
+    );
+    expect(out.records.map((r) => r.last)).toEqual([1]);
+    expect(out.notStored).toBe(3);
+    expect(out.refused.size).toBe(0);
+    expect(out.total.samples).toBe(4);
+  });
+
+  it('reads the run and environment from labels, drops empty values, refuses repeated names', () => {
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'up', meshbench_run: 'r1', env: 'ci', zone: '' }, [1]),
+        series({ __name__: 'up' }, [1], { labels: ['__name__', 'up', 'a', '1', 'a', '2'] }),
+      ]),
+    );
+    expect(out.records[0]).toMatchObject({ runRef: 'r1', env: 'ci', tags: { env: 'ci' } });
+    expect([...out.refused.keys()]).toEqual(['label "a" appears twice']);
+  });
+
+  it("lays a native histogram out as OpenTelemetry's exponential form, one index lower", () => {
+    // Schema 1; positive spans at Prometheus index -1 (2 buckets), gap 1, then index 2:
+    // counts 1, 2, 0, 3; negative index 0: 4; zero bucket 1. Count 11.
+    const h = native({
+      count: 11,
+      sum: 3,
+      schema: 1,
+      zeroThreshold: 0.001,
+      zeroCount: 1,
+      positiveSpans: [
+        { offset: -1, length: 2 },
+        { offset: 1, length: 1 },
+      ],
+      positiveDeltas: [1, 1, 1],
+      negativeSpans: [{ offset: 0, length: 1 }],
+      negativeDeltas: [4],
+      startTimestamp: T - 5000,
+    });
+    const out = mapRemoteWrite(request([series({ __name__: 'h' }, [], { histograms: [h] })]));
+    expect(out.records[0]).toMatchObject({
+      kind: 'exponential_histogram',
+      count: 11,
+      sum: 3,
+      startAtMs: T - 5000,
+    });
+    expect(layout(out.records[0]?.sketch ?? null)).toEqual({
+      form: 'exponential',
+      scale: 1,
+      zeroCount: 1,
+      zeroThreshold: 0.001,
+      positive: { offset: -2, bucketCounts: [1, 2, 0, 3] },
+      negative: { offset: -1, bucketCounts: [4] },
+    });
+  });
+
+  it('keeps custom buckets as explicit bounds and refuses a count that is not the buckets', () => {
+    const custom = native({
+      count: 6,
+      schema: -53,
+      customValues: [1, 2],
+      positiveSpans: [
+        { offset: 0, length: 1 },
+        { offset: 1, length: 1 },
+      ],
+      positiveDeltas: [2, 2],
+    });
+    const bad = native({ count: 99, positiveSpans: [{ offset: 0, length: 1 }], positiveDeltas: [1] });
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'c' }, [], { histograms: [custom] }),
+        series({ __name__: 'b' }, [], { histograms: [bad] }),
+      ]),
+    );
+    expect(out.records.map((r) => r.kind)).toEqual(['histogram']);
+    // (-inf,1] 2, (1,2] 0, (2,+inf) 4: count 6.
+    expect(layout(out.records[0]?.sketch ?? null)).toEqual({
+      form: 'explicit',
+      bounds: [1, 2],
+      counts: [2, 0, 4],
+    });
+    expect([...out.refused.keys()]).toEqual([
+      'a histogram of "b" is invalid: 1 observations are in buckets, but the count is 99',
+    ]);
+  });
+});
