@@ -297,6 +297,29 @@ export const uploadCounters = z.object({
 });
 export type UploadCounters = z.infer<typeof uploadCounters>;
 
+/** POST /api/v1/write (Prometheus remote write) as this replica has answered it. */
+export const prometheusWriteStats = z.object({
+  requests: z.number().int(),
+  samples: z.number().int().describe('float samples received'),
+  histograms: z.number().int().describe('native histogram samples received'),
+  exemplars: z.number().int().describe('exemplars received (not stored: refused)'),
+  written: z
+    .number()
+    .int()
+    .describe(
+      'samples, histogram samples and exemplars written (stored, held for a later run, or stored before)',
+    ),
+  refused: z.number().int().describe('samples, histogram samples and exemplars not written (a 400)'),
+  notStored: z
+    .number()
+    .int()
+    .describe('samples acknowledged and not stored: stale markers, NaN and infinite values'),
+  held: z.number().int().describe('points that matched no run yet, kept for a run to claim'),
+  duplicates: z.number().int().describe('points stored before (retried requests)'),
+  overloaded: z.number().int().describe('requests answered 503 at capacity'),
+});
+export type PrometheusWriteStats = z.infer<typeof prometheusWriteStats>;
+
 export const ingestStats = z.object({
   messagesShown: z
     .enum(['all', 'project', 'none'])
@@ -304,6 +327,7 @@ export const ingestStats = z.object({
       "whose last rejection and last malformed line are shown: all (the admin token), the token's project, or none (no token)",
     ),
   statsd: statsdStats,
+  prometheus: prometheusWriteStats.describe('POST /api/v1/write (Prometheus remote write)'),
   events: uploadCounters,
   results: uploadCounters,
 });

@@ -1,5 +1,5 @@
 // GET /metrics: this replica's own metrics in the Prometheus text format, for whoever
-// watches meshbench itself: the StatsD listener's and the OTLP receiver's counters
+// watches meshbench itself: the StatsD listener's, the OTLP and remote-write receivers' counters
 // (malformed lines, unmatched aggregates, flush errors, overload among them), the uploads
 // of events and result files (stored, retried, rejected), and the process's CPU, memory,
 // garbage collection and event-loop lag. The same counters as GET /api/v1/ingest/stats,
@@ -134,6 +134,46 @@ const routes: FastifyPluginAsync = async (app) => {
     'OTLP requests answered 503 because too many were in progress.',
     () => otlp().overloaded,
   );
+  // Prometheus remote write (POST /api/v1/write), each counter named for what it counts.
+  const prw = () => app.services.prometheusWrite.counters;
+  for (const [name, help, read] of [
+    ['requests', 'Remote-write requests received.', () => prw().requests],
+    ['samples', 'Remote-write float samples received.', () => prw().samples],
+    ['histograms', 'Remote-write native histogram samples received.', () => prw().histograms],
+    ['exemplars', 'Remote-write exemplars received (not stored).', () => prw().exemplars],
+    [
+      'written',
+      'Remote-write samples, histogram samples and exemplars written (stored, held for a later run, or stored before).',
+      () => prw().written,
+    ],
+    [
+      'refused',
+      'Remote-write samples, histogram samples and exemplars not written (answered 400 with the reasons).',
+      () => prw().refused,
+    ],
+    [
+      'not_stored',
+      'Remote-write samples acknowledged and not stored: stale markers, NaN and infinite values.',
+      () => prw().notStored,
+    ],
+    [
+      'held',
+      'Remote-write points that matched no run yet, kept for a run created later to claim.',
+      () => prw().held,
+    ],
+    [
+      'duplicates',
+      'Remote-write points stored before (retried requests), acknowledged and stored once.',
+      () => prw().duplicates,
+    ],
+    [
+      'overloaded',
+      'Remote-write requests answered 503 + Retry-After at capacity.',
+      () => prw().overloaded,
+    ],
+  ] as const) {
+    counter(`meshbench_prometheus_write_${name}_total`, help, read);
+  }
   counter(
     'meshbench_events_overloaded_total',
     'Event batches answered 503 because MESHBENCH_MAX_CONCURRENT_BATCHES were in progress.',

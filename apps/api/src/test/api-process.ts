@@ -23,7 +23,7 @@ export const processBackends = [
     : []),
 ];
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const srv = createServer().listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as { port: number };
@@ -61,7 +61,8 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
 }
 
 async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
-  const port = await freePort();
+  // A PORT given: a restart that senders must find where they left it.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Not the test runner's own MESHBENCH_* variables (MESHBENCH_TEST_TIER): the server
   // refuses variables it does not know.
