@@ -16,6 +16,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { runs } from './runs.ts';
 
+/** An exemplar as a point row keeps it: epoch ms, a number or "NaN"/"+Inf"/"-Inf", labels. */
+type StoredExemplar = {
+  tMs: number;
+  value: number | 'NaN' | '+Inf' | '-Inf';
+  labels: Record<string, string>;
+};
+
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'string' });
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -81,6 +88,11 @@ export const metricPoints = pgTable(
      * hold (beyond 2^53: Envoy's uint64 gauges such as a config version hash).
      */
     lastExact: text('last_exact'),
+    /**
+     * Exemplars sent with the point (Prometheus remote write): each with its own time in
+     * epoch ms, its value (a number, or "NaN"/"+Inf"/"-Inf") and its labels (a trace id).
+     */
+    exemplars: jsonb('exemplars').$type<StoredExemplar[]>(),
   },
   // One row per point: a retried export (the same series, time, interval and start, from
   // any replica: OTLP rows name no replica) is stored once. Every read uses its prefix.
@@ -132,6 +144,7 @@ export const unmatchedPoints = pgTable(
     sketch: bytea('sketch'),
     quantiles: jsonb('quantiles').$type<{ q: number; value: number }[]>(),
     lastExact: text('last_exact'),
+    exemplars: jsonb('exemplars').$type<StoredExemplar[]>(),
   },
   (t) => [
     index('unmatched_points_claim_idx').on(t.environment, t.t),

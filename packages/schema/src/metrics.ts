@@ -75,6 +75,31 @@ export const series = z.object({
 export type Series = z.infer<typeof series>;
 export const seriesList = z.array(series);
 
+/** GET /runs/{id}/series/{seriesId}/exemplars: what remote write sent with the points. */
+export const exemplarsQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(1000)
+    .describe('at most this many, the latest'),
+});
+export type ExemplarsQuery = z.infer<typeof exemplarsQuery>;
+
+export const seriesExemplar = z.object({
+  t: z.string().describe("the exemplar's own time, RFC 3339"),
+  offsetMs: z.number().describe('ms since the run started'),
+  value: z
+    .union([z.number(), z.enum(['NaN', '+Inf', '-Inf'])])
+    .describe('the exact value observed (JSON has no NaN or infinities: those as text)'),
+  labels: z
+    .record(z.string(), z.string())
+    .describe('its labels as sent, e.g. trace_id and span_id'),
+});
+export type SeriesExemplar = z.infer<typeof seriesExemplar>;
+export const seriesExemplars = z.array(seriesExemplar);
+
 export const pointsQuery = z.object({
   points: z.coerce.number().int().min(2).max(20_000).default(1000),
   percentiles: percentileList
@@ -302,7 +327,7 @@ export const prometheusWriteStats = z.object({
   requests: z.number().int(),
   samples: z.number().int().describe('float samples received'),
   histograms: z.number().int().describe('native histogram samples received'),
-  exemplars: z.number().int().describe('exemplars received (not stored: refused)'),
+  exemplars: z.number().int().describe('exemplars received'),
   written: z
     .number()
     .int()

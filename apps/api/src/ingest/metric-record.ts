@@ -5,6 +5,14 @@ import type { AggregateValues } from '../domain/series-math.ts';
 import type { AggregateRow } from './statsd/statsd-aggregate.ts';
 import { parseTags } from './statsd/statsd-lines.ts';
 
+/** An exemplar kept with a point (Prometheus remote write): its own time, value and labels. */
+export interface StoredExemplar {
+  tMs: number;
+  /** A number, or "NaN", "+Inf", "-Inf" (JSON has no such numbers). */
+  value: number | 'NaN' | '+Inf' | '-Inf';
+  labels: Record<string, string>;
+}
+
 export interface MetricRecord extends AggregateValues {
   source: SeriesSource;
   name: string;
@@ -23,6 +31,8 @@ export interface MetricRecord extends AggregateValues {
   quantiles: { q: number; value: number }[] | null;
   /** A gauge's value as exact decimal text, when it is an integer beyond float8's 2^53. */
   lastExact: string | null;
+  /** Exemplars sent with the point (Prometheus remote write). */
+  exemplars?: StoredExemplar[] | null;
 }
 
 /** A StatsD aggregate as a record: DogStatsD tags parsed, `run` taken out, `env` read. */

@@ -19,7 +19,7 @@ import {
 } from '@meshbench/db';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
-import type { MetricRecord } from '../ingest/metric-record.ts';
+import type { MetricRecord, StoredExemplar } from '../ingest/metric-record.ts';
 import { latestMs, putMsField } from './epoch.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
 import { markFinishedRunsStale } from './run-facts.repository.ts';
@@ -80,6 +80,7 @@ const POINT_COLUMNS = [
   'sketch',
   'quantiles',
   'last_exact',
+  'exemplars',
 ];
 
 /**
@@ -93,6 +94,7 @@ export interface PointRows {
     startAtMs: number | null;
     quantiles: { q: number; value: number }[] | null;
     lastExact?: string | null;
+    exemplars?: StoredExemplar[] | null;
   })[];
   runIds: string[];
   seriesIds: string[];
@@ -144,6 +146,7 @@ export function* copyChunks(rows: PointRows): Generator<Uint8Array> {
     else out.nullField();
     out.text(p.quantiles ? JSON.stringify(p.quantiles) : undefined, JSONB_VERSION);
     out.text(p.lastExact ?? undefined);
+    out.text(p.exemplars ? JSON.stringify(p.exemplars) : undefined, JSONB_VERSION);
     if (out.hasFull()) yield* out.take();
   }
   yield* out.end();
@@ -220,6 +223,7 @@ function* heldChunks(
     else out.nullField();
     out.text(p.quantiles ? JSON.stringify(p.quantiles) : undefined, JSONB_VERSION);
     out.text(p.lastExact ?? undefined);
+    out.text(p.exemplars ? JSON.stringify(p.exemplars) : undefined, JSONB_VERSION);
     if (out.hasFull()) yield* out.take();
   }
   yield* out.end();
@@ -394,10 +398,11 @@ export function metricsRepository(database: Database) {
             where s.run_id = ${run.id}::uuid and s.key_hash in (select key_hash from claimed)
           ), stored as (
             insert into metric_points (run_id, series_id, t, interval_ms, start_at, replica,
-              count, sum, min, max, last, last_at, members, sketch, quantiles, last_exact)
+              count, sum, min, max, last, last_at, members, sketch, quantiles, last_exact,
+              exemplars)
             select distinct on (c.held) ${run.id}::uuid, i.id, c.t, c.interval_ms, c.start_at,
               c.replica, c.count, c.sum, c.min, c.max, c.last, c.last_at, c.members, c.sketch,
-              c.quantiles, c.last_exact
+              c.quantiles, c.last_exact, c.exemplars
             from claimed c join ids i on i.key_hash = c.key_hash
             order by c.held
             on conflict do nothing
@@ -513,6 +518,30 @@ export function metricsRepository(database: Database) {
         rows.push(row);
       }
       return out;
+    },
+
+    /**
+     * The exemplars kept with a series' points in [fromMs, toMs], the latest `limit` of
+     * them (by their points' times), oldest first.
+     */
+    async exemplars(
+      runId: string,
+      seriesId: string,
+      fromMs: number,
+      toMs: number,
+      limit: number,
+    ): Promise<StoredExemplar[]> {
+      const result = await db.execute(sql`
+        select exemplars::text as exemplars from metric_points
+        where run_id = ${runId}::uuid and series_id = ${seriesId}::bigint
+          and exemplars is not null
+          and t >= ${iso(fromMs)}::timestamptz and t <= ${iso(toMs)}::timestamptz
+        order by t desc limit ${limit}`);
+      const all = rowsOf<{ exemplars: string }>(result).flatMap(
+        (r) => JSON.parse(r.exemplars) as StoredExemplar[],
+      );
+      all.sort((a, b) => a.tMs - b.tMs);
+      return all.slice(-limit);
     },
 
     /** Latest point time of the run's series (ms), for the axis of an unfinished run. */

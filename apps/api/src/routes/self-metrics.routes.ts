@@ -140,7 +140,7 @@ const routes: FastifyPluginAsync = async (app) => {
     ['requests', 'Remote-write requests received.', () => prw().requests],
     ['samples', 'Remote-write float samples received.', () => prw().samples],
     ['histograms', 'Remote-write native histogram samples received.', () => prw().histograms],
-    ['exemplars', 'Remote-write exemplars received (not stored).', () => prw().exemplars],
+    ['exemplars', 'Remote-write exemplars received.', () => prw().exemplars],
     [
       'written',
       'Remote-write samples, histogram samples and exemplars written (stored, held for a later run, or stored before).',

@@ -1,8 +1,10 @@
 // Reading a run's metrics: its series with their stats, and one series' points, on the
 // run's axis (the scale-up timeline, on the same axis, is timeline.service.ts).
 import type {
+  ExemplarsQuery,
   PointsQuery,
   Series,
+  SeriesExemplar,
   SeriesKind,
   SeriesPoints,
   SeriesQuery,
@@ -127,6 +129,23 @@ export function metricsService(deps: {
         bucketMs,
         points: points.map((p) => ({ t: new Date(fromMs + p.offsetMs).toISOString(), ...p })),
       };
+    },
+
+    /** The exemplars kept with a series' points over the run's window, oldest first. */
+    async exemplars(ref: string, seriesId: string, q: ExemplarsQuery): Promise<SeriesExemplar[]> {
+      const row = await run(ref);
+      const list = await metrics.listSeries(row.id);
+      if (!list.some((x) => x.id === seriesId)) {
+        throw notFound(`series "${seriesId}" of run "${ref}"`);
+      }
+      const { fromMs, toMs } = await axis(row);
+      const found = await metrics.exemplars(row.id, seriesId, fromMs, toMs, q.limit);
+      return found.map((e) => ({
+        t: new Date(e.tMs).toISOString(),
+        offsetMs: e.tMs - fromMs,
+        value: e.value,
+        labels: e.labels,
+      }));
     },
   };
 }

@@ -18,13 +18,16 @@
 // - Stale markers (the NaN 0x7ff0000000000002) end a series and carry no value, and other
 //   NaN or infinite samples have no place in a series' numbers: they are acknowledged as
 //   written and not stored (counted apart, `notStored`).
+// - Exemplars go with the point their series' last sample (or histogram) made in the
+//   request: stored, held or refused with it.
 import { encodeDistribution } from '../../domain/distribution.ts';
-import type { MetricRecord } from '../metric-record.ts';
+import type { MetricRecord, StoredExemplar } from '../metric-record.ts';
 import { inRange, OTLP_LIMITS } from '../otlp/otlp-values.ts';
 import { nativeDistribution } from './native-histogram.ts';
 import {
   METRIC_TYPE,
   RESET_HINT_GAUGE,
+  type WireExemplar,
   type WireHistogram,
   type WireRequest,
   type WireSeries,
@@ -162,6 +165,7 @@ interface FamilyPoint {
   parts: { name: string; labelled: Labelled; kind: 'counter' | 'gauge'; value: number }[];
   /** A part's refusal (a bad `le` or `quantile`), refusing the whole point. */
   invalid: string | null;
+  exemplars: StoredExemplar[];
 }
 
 const tagsWithout = (tags: Record<string, string>, key: string) => {
@@ -177,6 +181,17 @@ function labelNumber(text: string): number {
   if (t === '+Inf' || t === 'Inf' || t === '+inf' || t === 'inf') return Number.POSITIVE_INFINITY;
   if (t === '-Inf' || t === '-inf') return Number.NEGATIVE_INFINITY;
   return t === '' ? Number.NaN : Number(t);
+}
+
+const exemplarValue = (v: number): StoredExemplar['value'] =>
+  finite(v) ? v : Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
+
+function storedExemplar(e: WireExemplar): StoredExemplar {
+  const labels: Record<string, string> = {};
+  for (let i = 0; i < e.labels.length; i += 2) {
+    labels[e.labels[i] as string] = e.labels[i + 1] as string;
+  }
+  return { tMs: e.timestamp, value: exemplarValue(e.value), labels };
 }
 
 export function mapRemoteWrite(request: WireRequest): MappedWrite {
@@ -242,6 +257,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
         samples: 0,
         parts: [],
         invalid: null,
+        exemplars: [],
       };
       families.set(key, f);
     }
@@ -260,22 +276,50 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       refuse(l, { samples: nSamples, histograms: nHistograms, exemplars: nExemplars });
       return;
     }
-    if (nExemplars > 0) {
-      // Exemplars are not kept: refused by name, so the sender is told (spec: never 2xx).
-      refuse('exemplars are not stored', { samples: 0, histograms: 0, exemplars: nExemplars });
+    // Exemplars must have a time (the 2.0 specification), and a sample to go with.
+    const exemplars: StoredExemplar[] = [];
+    for (const e of s.exemplars) {
+      if (e.timestamp === 0 || !inRange(e.timestamp)) {
+        refuse(`an exemplar of "${l.name}" has no time in 1970-9999`, {
+          samples: 0,
+          histograms: 0,
+          exemplars: 1,
+        });
+      } else exemplars.push(storedExemplar(e));
     }
+    if (exemplars.length > 0 && nSamples === 0 && nHistograms === 0) {
+      refuse(`exemplars of "${l.name}" came without a sample of their series`, {
+        samples: 0,
+        histograms: 0,
+        exemplars: exemplars.length,
+      });
+      exemplars.length = 0;
+    }
+    /** The series' exemplars with the last point it made, or as its samples went. */
+    const attach = (last: number, notStored: boolean) => {
+      if (exemplars.length === 0) return;
+      const held = out.held[last];
+      if (last >= 0 && held) {
+        const r = out.records[last] as MetricRecord;
+        r.exemplars = [...(r.exemplars ?? []), ...exemplars];
+        held.exemplars += exemplars.length;
+      } else if (notStored) out.notStored += exemplars.length;
+    };
     if (nSamples > 0 && nHistograms > 0) {
       refuse(`series "${l.name}" carries both samples and histograms`, {
         samples: nSamples,
         histograms: nHistograms,
-        exemplars: 0,
+        exemplars: exemplars.length,
       });
       return;
     }
     const name = l.name;
+    const before = out.records.length;
+    const notStoredBefore = out.notStored;
+    const lastMade = () => (out.records.length > before ? out.records.length - 1 : -1);
     if (nHistograms > 0) {
       for (const h of s.histograms) nativeRecord(s, h, l, typeOf(s, name), unitOf(s, name));
-      return;
+      return attach(lastMade(), out.notStored > notStoredBefore);
     }
     if (nSamples === 0) return; // metadata (or exemplars) alone
     // Which family the series belongs to.
@@ -319,12 +363,13 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       for (let i = 0; i < nSamples; i++) {
         plainRecord(s, i, l, kind, unitOf(s, name));
       }
-      return;
+      return attach(lastMade(), out.notStored > notStoredBefore);
     }
     const drop = part === 'bucket' ? 'le' : part === 'quantile' ? 'quantile' : null;
     for (let i = 0; i < nSamples; i++) {
       const v = s.values[i] as number;
       const f = familyPoint(form, family, l, drop, unitOf(s, family), s.times[i] as number);
+      if (i === nSamples - 1) f.exemplars.push(...exemplars);
       f.samples++;
       const start = (s.starts[i] as number) || s.createdMs;
       if (start) f.startMs = Math.max(f.startMs, start);
@@ -435,16 +480,18 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
   }
 
   function familyRecord(f: FamilyPoint): void {
-    const held = { samples: f.samples, histograms: 0, exemplars: 0 };
+    const held = { samples: f.samples, histograms: 0, exemplars: f.exemplars.length };
     const late = timeRefusal(f.name, f.tMs, f.startMs);
     if (late) return refuse(late, held);
     if (f.invalid) return refuse(f.invalid, held);
     const count = f.count ?? (f.form === 'histogram' ? f.infBucket : null);
     if (count !== null && count < 0) return refuse(`the count of "${f.name}" is negative`, held);
     if (count === null) {
-      // Its count is not in this request: each part stays the series it is.
+      // Its count is not in this request: each part stays the series it is (the exemplars
+      // with the first).
       out.notStored += f.samples - f.parts.length;
-      for (const p of f.parts) {
+      if (f.parts.length === 0) out.notStored += f.exemplars.length;
+      for (const [i, p] of f.parts.entries()) {
         const r = base();
         r.name = p.name;
         r.kind = p.kind;
@@ -460,7 +507,9 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
           r.min = p.value;
           r.max = p.value;
         }
-        push(r, { samples: 1, histograms: 0, exemplars: 0 });
+        const ex = i === 0 ? f.exemplars : [];
+        if (ex.length > 0) r.exemplars = ex;
+        push(r, { samples: 1, histograms: 0, exemplars: ex.length });
       }
       return;
     }
@@ -474,6 +523,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     r.count = count;
     r.sum = f.sum;
     r.startAtMs = f.startMs;
+    if (f.exemplars.length > 0) r.exemplars = f.exemplars;
     if (f.form === 'summary') {
       r.kind = 'summary';
       r.quantiles = [...f.quantiles]

@@ -1,7 +1,9 @@
 // A run's metric series, one series' points, the scale-up timeline.
 import {
   apiError,
+  exemplarsQuery,
   pointsQuery,
+  seriesExemplars,
   seriesList,
   seriesPoints,
   seriesQuery,
@@ -45,6 +47,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       services.metrics.points(request.params.id, request.params.seriesId, request.query),
+  );
+
+  app.get(
+    '/runs/:id/series/:seriesId/exemplars',
+    {
+      schema: {
+        tags: ['metrics'],
+        description:
+          "The exemplars Prometheus remote write sent with the series' points over the run's window (each with its own time, exact value and labels such as trace_id), the latest `limit`, oldest first.",
+        params: runParams.extend({ seriesId: z.string().regex(/^\d+$/) }),
+        querystring: exemplarsQuery,
+        response: { 200: seriesExemplars, 400: apiError, 404: apiError },
+      },
+    },
+    async (request) =>
+      services.metrics.exemplars(request.params.id, request.params.seriesId, request.query),
   );
 
   app.get(
