@@ -334,7 +334,10 @@ export const prometheusWriteStats = z.object({
     .describe(
       'samples, histogram samples and exemplars written (stored, held for a later run, or stored before)',
     ),
-  refused: z.number().int().describe('samples, histogram samples and exemplars not written (a 400)'),
+  refused: z
+    .number()
+    .int()
+    .describe('samples, histogram samples and exemplars not written (a 400)'),
   notStored: z
     .number()
     .int()

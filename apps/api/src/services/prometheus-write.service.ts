@@ -6,6 +6,7 @@
 // which Prometheus retries (a 429 it would drop).
 import snappy from 'snappy';
 import { AppError } from '../errors.ts';
+import type { MetricRecord } from '../ingest/metric-record.ts';
 import {
   addHeld,
   type Held,
@@ -17,7 +18,6 @@ import {
   decodeWriteRequestV1,
   RemoteWriteDecodeError,
 } from '../ingest/prometheus/remote-write-reader.ts';
-import type { MetricRecord } from '../ingest/metric-record.ts';
 import { RETRY_AFTER_OVERLOADED_S } from './ingest.service.ts';
 import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
 import type { OtlpLimits } from './otlp.service.ts';
@@ -151,7 +151,8 @@ export function prometheusWriteService(deps: { ingest: MetricsIngestService } & 
         mapped = mapRemoteWrite(request);
       } catch (error) {
         if (error instanceof RemoteWriteDecodeError) {
-          const message = version === 2 ? 'io.prometheus.write.v2.Request' : 'prometheus.WriteRequest';
+          const message =
+            version === 2 ? 'io.prometheus.write.v2.Request' : 'prometheus.WriteRequest';
           throw new AppError(400, 'malformed_body', `the body is no ${message}: ${error.message}`);
         }
         throw error;
@@ -171,7 +172,9 @@ export function prometheusWriteService(deps: { ingest: MetricsIngestService } & 
       for (const h of refused.values()) addHeld(notWritten, h);
       if (result.refusedRecords.size > 0) {
         const byRecord = new Map<MetricRecord, Held>();
-        mapped.records.forEach((r, i) => byRecord.set(r, mapped.held[i] as Held));
+        mapped.records.forEach((r, i) => {
+          byRecord.set(r, mapped.held[i] as Held);
+        });
         for (const [r, why] of result.refusedRecords) {
           const h = byRecord.get(r);
           if (!h) continue;

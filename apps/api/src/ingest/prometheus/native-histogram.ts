@@ -52,18 +52,11 @@ function place(spans: BucketSpan[], buckets: number[], side: string): Exponentia
   // Dense from the first bucket to the last, gaps as zero.
   const first = (spans[0] as BucketSpan).offset;
   const dense: number[] = [];
-  let index = first;
   let at = 0;
   for (let i = 0; i < spans.length; i++) {
     const s = spans[i] as BucketSpan;
-    if (i > 0) {
-      for (let g = 0; g < s.offset; g++) dense.push(0);
-      index += s.offset;
-    }
-    for (let k = 0; k < s.length; k++) {
-      dense.push(buckets[at++] as number);
-      index++;
-    }
+    if (i > 0) for (let g = 0; g < s.offset; g++) dense.push(0);
+    for (let k = 0; k < s.length; k++) dense.push(buckets[at++] as number);
   }
   return { offset: first, bucketCounts: dense };
 }

@@ -68,7 +68,11 @@ describe('mapRemoteWrite', () => {
     expect(r).toMatchObject({ name: 'lat', kind: 'histogram', count: 5, sum: 2.5, tags });
     expect(r?.startAtMs).toBe(0); // cumulative, its start unknown
     // (-inf,0.5] 1, (0.5,1] 3-1 = 2, (1,+inf) 5-3 = 2.
-    expect(layout(r?.sketch ?? null)).toEqual({ form: 'explicit', bounds: [0.5, 1], counts: [1, 2, 2] });
+    expect(layout(r?.sketch ?? null)).toEqual({
+      form: 'explicit',
+      bounds: [0.5, 1],
+      counts: [1, 2, 2],
+    });
     expect(out.held).toEqual([{ samples: 5, histograms: 0, exemplars: 0 }]);
   });
 
@@ -145,9 +149,7 @@ describe('mapRemoteWrite', () => {
 
   it('acknowledges stale markers, NaN and infinities without storing them', () => {
     const out = mapRemoteWrite(
-      request([
-        series({ __name__: 'a' }, [STALE, Number.NaN, Number.POSITIVE_INFINITY, 1]),
-      ]),
+      request([series({ __name__: 'a' }, [STALE, Number.NaN, Number.POSITIVE_INFINITY, 1])]),
     );
     expect(out.records.map((r) => r.last)).toEqual([1]);
     expect(out.notStored).toBe(3);
@@ -212,7 +214,11 @@ describe('mapRemoteWrite', () => {
       ],
       positiveDeltas: [2, 2],
     });
-    const bad = native({ count: 99, positiveSpans: [{ offset: 0, length: 1 }], positiveDeltas: [1] });
+    const bad = native({
+      count: 99,
+      positiveSpans: [{ offset: 0, length: 1 }],
+      positiveDeltas: [1],
+    });
     const out = mapRemoteWrite(
       request([
         series({ __name__: 'c' }, [], { histograms: [custom] }),

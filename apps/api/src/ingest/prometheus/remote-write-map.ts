@@ -37,8 +37,7 @@ export const RUN_LABEL = 'meshbench_run';
 export const ENV_LABEL = 'env';
 
 /** Why gauge histograms are refused: their buckets go up and down, not cumulative. */
-const GAUGE_HISTOGRAMS =
-  'gauge histograms are not stored (only cumulative histograms are)';
+const GAUGE_HISTOGRAMS = 'gauge histograms are not stored (only cumulative histograms are)';
 
 /** What a record (or a refusal) holds of the request: the three things the sender counts. */
 export interface Held {
@@ -173,7 +172,7 @@ const tagsWithout = (tags: Record<string, string>, key: string) => {
   return rest;
 };
 
-const finite = (v: number) => v === v && v !== Number.POSITIVE_INFINITY && v !== -Infinity;
+const finite = (v: number) => Number.isFinite(v);
 
 /** A label value as a number ("+Inf" included), as Prometheus parses `le` and `quantile`. */
 function labelNumber(text: string): number {
@@ -213,8 +212,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
   };
   const meta = request.metadata;
   /** The type the request gives a family (1.0: metadata by family name). */
-  const typeOf = (s: WireSeries, family: string): number =>
-    s.type || meta.get(family)?.type || 0;
+  const typeOf = (s: WireSeries, family: string): number => s.type || meta.get(family)?.type || 0;
   const unitOf = (s: WireSeries, family: string): string | null =>
     s.unit || meta.get(family)?.unit || null;
 
@@ -319,7 +317,8 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     const lastMade = () => (out.records.length > before ? out.records.length - 1 : -1);
     if (nHistograms > 0) {
       for (const h of s.histograms) nativeRecord(s, h, l, typeOf(s, name), unitOf(s, name));
-      return attach(lastMade(), out.notStored > notStoredBefore);
+      attach(lastMade(), out.notStored > notStoredBefore);
+      return;
     }
     if (nSamples === 0) return; // metadata (or exemplars) alone
     // Which family the series belongs to.
@@ -363,7 +362,8 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       for (let i = 0; i < nSamples; i++) {
         plainRecord(s, i, l, kind, unitOf(s, name));
       }
-      return attach(lastMade(), out.notStored > notStoredBefore);
+      attach(lastMade(), out.notStored > notStoredBefore);
+      return;
     }
     const drop = part === 'bucket' ? 'le' : part === 'quantile' ? 'quantile' : null;
     for (let i = 0; i < nSamples; i++) {
@@ -415,7 +415,10 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     const start = (s.starts[i] as number) || s.createdMs;
     const one = { samples: 1, histograms: 0, exemplars: 0 };
     const late = timeRefusal(l.name, tMs, start);
-    if (late) return refuse(late, one);
+    if (late) {
+      refuse(late, one);
+      return;
+    }
     if (!finite(v)) {
       out.notStored++;
       return;
@@ -447,12 +450,19 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
   ): void {
     const one = { samples: 0, histograms: 1, exemplars: 0 };
     if (type === METRIC_TYPE.gaugeHistogram || h.resetHint === RESET_HINT_GAUGE) {
-      return refuse(`${GAUGE_HISTOGRAMS} ("${l.name}")`, one);
+      refuse(`${GAUGE_HISTOGRAMS} ("${l.name}")`, one);
+      return;
     }
     const start = h.startTimestamp || s.createdMs;
     const late = timeRefusal(l.name, h.timestamp, start);
-    if (late) return refuse(late, one);
-    if (h.inexact) return refuse(`a histogram of "${l.name}" has a count beyond 2^53`, one);
+    if (late) {
+      refuse(late, one);
+      return;
+    }
+    if (h.inexact) {
+      refuse(`a histogram of "${l.name}" has a count beyond 2^53`, one);
+      return;
+    }
     // A stale marker: the histogram's sum is the stale NaN and it has nothing to store.
     if (Number.isNaN(h.sum) && h.count === 0) {
       out.notStored++;
@@ -462,7 +472,8 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     try {
       layout = nativeDistribution(h);
     } catch (error) {
-      return refuse(`a histogram of "${l.name}" is invalid: ${(error as Error).message}`, one);
+      refuse(`a histogram of "${l.name}" is invalid: ${(error as Error).message}`, one);
+      return;
     }
     const r = base();
     r.name = l.name;
@@ -482,10 +493,19 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
   function familyRecord(f: FamilyPoint): void {
     const held = { samples: f.samples, histograms: 0, exemplars: f.exemplars.length };
     const late = timeRefusal(f.name, f.tMs, f.startMs);
-    if (late) return refuse(late, held);
-    if (f.invalid) return refuse(f.invalid, held);
+    if (late) {
+      refuse(late, held);
+      return;
+    }
+    if (f.invalid) {
+      refuse(f.invalid, held);
+      return;
+    }
     const count = f.count ?? (f.form === 'histogram' ? f.infBucket : null);
-    if (count !== null && count < 0) return refuse(`the count of "${f.name}" is negative`, held);
+    if (count !== null && count < 0) {
+      refuse(`the count of "${f.name}" is negative`, held);
+      return;
+    }
     if (count === null) {
       // Its count is not in this request: each part stays the series it is (the exemplars
       // with the first).
@@ -526,10 +546,9 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     if (f.exemplars.length > 0) r.exemplars = f.exemplars;
     if (f.form === 'summary') {
       r.kind = 'summary';
-      r.quantiles = [...f.quantiles]
-        .sort(([a], [b]) => a - b)
-        .map(([q, value]) => ({ q, value }));
-      return push(r, held);
+      r.quantiles = [...f.quantiles].sort(([a], [b]) => a - b).map(([q, value]) => ({ q, value }));
+      push(r, held);
+      return;
     }
     r.kind = 'histogram';
     const bounds = [...f.buckets.keys()].sort((a, b) => a - b);
@@ -538,10 +557,11 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     for (const b of bounds) {
       const c = f.buckets.get(b) as number;
       if (c < before || c > count) {
-        return refuse(
+        refuse(
           `the buckets of "${f.name}" are not cumulative (le="${b}" holds ${c}, after ${before}, of ${count})`,
           held,
         );
+        return;
       }
       counts.push(c - before);
       before = c;

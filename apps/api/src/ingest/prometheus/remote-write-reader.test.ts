@@ -99,7 +99,8 @@ function randomV1(r: Rand): object {
 }
 
 function randomV2(r: Rand): object {
-  const labels = () => Object.fromEntries(Array.from({ length: int(r, 0, 4) }, () => [text(r), text(r)]));
+  const labels = () =>
+    Object.fromEntries(Array.from({ length: int(r, 0, 4) }, () => [text(r), text(r)]));
   return requestV2(
     Array.from({ length: int(r, 0, 5) }, () => ({
       labels: labels(),
@@ -154,7 +155,10 @@ function expectedV1(bytes: Uint8Array) {
   const metadata = new Map<string, { type: number; unit: string }>();
   for (const m of o.metadata as Obj[]) {
     if (m.metricFamilyName) {
-      metadata.set(m.metricFamilyName as string, { type: m.type as number, unit: m.unit as string });
+      metadata.set(m.metricFamilyName as string, {
+        type: m.type as number,
+        unit: m.unit as string,
+      });
     }
   }
   const pairs = (ls: unknown) => (ls as Obj[]).flatMap((l) => [l.name, l.value]);

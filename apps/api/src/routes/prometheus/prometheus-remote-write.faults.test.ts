@@ -50,7 +50,11 @@ function exporter() {
     return c;
   };
   let requests = makeCounter(resettable);
-  const inflight = new client.Gauge({ name: 'demo_inflight', help: 'in flight', registers: [stable] });
+  const inflight = new client.Gauge({
+    name: 'demo_inflight',
+    help: 'in flight',
+    registers: [stable],
+  });
   const latency = new client.Histogram({
     name: 'demo_latency_seconds',
     help: 'latency',
@@ -125,169 +129,174 @@ const listen = (server: Server) =>
   );
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
-describe.each(processBackends)('Prometheus remote write from Prometheus 2.42 on $name', (backend) => {
-  let api: ApiProcess | undefined;
-  let prometheus: ChildProcess | undefined;
-  const dirs: string[] = [];
-  const servers: Server[] = [];
-  afterAll(async () => {
-    prometheus?.kill('SIGTERM');
-    if (prometheus && prometheus.exitCode === null) {
-      await new Promise((r) => prometheus?.once('exit', r));
-    }
-    if (api) {
+describe.each(processBackends)(
+  'Prometheus remote write from Prometheus 2.42 on $name',
+  (backend) => {
+    let api: ApiProcess | undefined;
+    let prometheus: ChildProcess | undefined;
+    const dirs: string[] = [];
+    const servers: Server[] = [];
+    afterAll(async () => {
+      prometheus?.kill('SIGTERM');
+      if (prometheus && prometheus.exitCode === null) {
+        await new Promise((r) => prometheus?.once('exit', r));
+      }
+      if (api) {
+        api.child.kill('SIGTERM');
+        await api.exited;
+      }
+      for (const s of servers) await close(s);
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    });
+
+    it('stores what the exporter exposed, across a reset, a lost answer and an API restart', async () => {
+      const env = { ...backend.env(), PORT: String(await freePort()) };
+      api = await startApiProcess(env);
+      const run = await api.json(
+        '/runs',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            benchmark: 'prometheus-remote-write',
+            scenario: `faults-${process.pid}-${Date.now()}`,
+            mesh: { name: 'istio', version: '1.22' },
+            startedAt: new Date(Date.now() - 1000).toISOString(),
+          }),
+        },
+        runAnswer,
+      );
+      const target = exporter();
+      const exporterPort = await listen(target.server);
+      servers.push(target.server);
+      const front = proxy(() => (api as ApiProcess).url);
+      const proxyPort = await listen(front.server);
+      servers.push(front.server);
+
+      const dir = mkdtempSync(join(tmpdir(), 'meshbench-prometheus-'));
+      dirs.push(dir);
+      const config = join(dir, 'prometheus.yml');
+      writeFileSync(
+        config,
+        [
+          'global:',
+          '  scrape_interval: 1s',
+          '  external_labels:',
+          `    meshbench_run: ${run.id}`,
+          'scrape_configs:',
+          '  - job_name: exporter',
+          '    static_configs:',
+          `      - targets: ['127.0.0.1:${exporterPort}']`,
+          'remote_write:',
+          `  - url: http://127.0.0.1:${proxyPort}/api/v1/write`,
+          '    authorization:',
+          '      credentials: faults-admin-token-0123456789',
+          '    queue_config:',
+          '      batch_send_deadline: 500ms',
+          '      max_samples_per_send: 10000',
+          '      min_backoff: 100ms',
+          '      max_backoff: 1s',
+          '',
+        ].join('\n'),
+      );
+      const promPort = await freePort();
+      prometheus = spawn(
+        PROMETHEUS,
+        [
+          `--config.file=${config}`,
+          `--storage.tsdb.path=${join(dir, 'data')}`,
+          `--web.listen-address=127.0.0.1:${promPort}`,
+          '--storage.tsdb.retention.time=1h',
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let said = '';
+      prometheus.stderr?.on('data', (c: Buffer) => {
+        said = (said + c.toString()).slice(-8000);
+      });
+
+      const seriesNow = async () =>
+        (await (api as ApiProcess).json(`/runs/${run.id}/series`, {}, seriesList)) as Series[];
+      const one = (list: Series[], name: string) => list.find((s) => s.name === name);
+      const scraped = async (n: number) => {
+        const from = target.scrapes();
+        await until(`${n} scrapes`, async () => (target.scrapes() >= from + n ? true : undefined));
+      };
+
+      // The first scrape sees everything at zero: the reference increases are counted from.
+      target.set(0);
+      await scraped(2);
+      await until('the exporter series in the run', async () => {
+        const list = await seriesNow();
+        return one(list, 'demo_requests_total') && one(list, 'demo_latency_seconds')
+          ? list
+          : undefined;
+      });
+
+      target.inc(5);
+      target.set(3);
+      for (const v of [0.05, 0.3, 2]) target.observe(v);
+      await scraped(2);
+      // The exporter restarts: its counter starts again from 0, and counts 4.
+      target.reset();
+      target.inc(4);
+      await scraped(2);
+      await until('the first increases', async () => {
+        const c = one(await seriesNow(), 'demo_requests_total');
+        return c?.stats.sum === 9 ? c : undefined;
+      });
+
+      // A batch stored whose answer is lost: Prometheus sends it again, stored once.
+      front.loseNext();
+      target.inc(1);
+      await until('a lost answer', async () => (front.lost() > 0 ? true : undefined));
+      const stats = await until('the retried batch acknowledged', async () => {
+        const s = await (api as ApiProcess).json('/ingest/stats', {}, ingestStats);
+        return s.prometheus.duplicates > 0 ? s : undefined;
+      });
+      expect(stats.prometheus.refused).toBe(0);
+
+      // The API restarts on the same data while the exporter goes on.
       api.child.kill('SIGTERM');
       await api.exited;
-    }
-    for (const s of servers) await close(s);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+      target.inc(2);
+      target.set(7);
+      target.observe(0.7);
+      await scraped(3);
+      api = await startApiProcess(env);
+      await scraped(2);
 
-  it('stores what the exporter exposed, across a reset, a lost answer and an API restart', async () => {
-    const env = { ...backend.env(), PORT: String(await freePort()) };
-    api = await startApiProcess(env);
-    const run = await api.json(
-      '/runs',
-      {
-        method: 'POST',
-        body: JSON.stringify({
-          benchmark: 'prometheus-remote-write',
-          scenario: `faults-${process.pid}-${Date.now()}`,
-          mesh: { name: 'istio', version: '1.22' },
-          startedAt: new Date(Date.now() - 1000).toISOString(),
-        }),
-      },
-      runAnswer,
-    );
-    const target = exporter();
-    const exporterPort = await listen(target.server);
-    servers.push(target.server);
-    const front = proxy(() => (api as ApiProcess).url);
-    const proxyPort = await listen(front.server);
-    servers.push(front.server);
-
-    const dir = mkdtempSync(join(tmpdir(), 'meshbench-prometheus-'));
-    dirs.push(dir);
-    const config = join(dir, 'prometheus.yml');
-    writeFileSync(
-      config,
-      [
-        'global:',
-        '  scrape_interval: 1s',
-        '  external_labels:',
-        `    meshbench_run: ${run.id}`,
-        'scrape_configs:',
-        '  - job_name: exporter',
-        '    static_configs:',
-        `      - targets: ['127.0.0.1:${exporterPort}']`,
-        'remote_write:',
-        `  - url: http://127.0.0.1:${proxyPort}/api/v1/write`,
-        '    authorization:',
-        '      credentials: faults-admin-token-0123456789',
-        '    queue_config:',
-        '      batch_send_deadline: 500ms',
-        '      max_samples_per_send: 10000',
-        '      min_backoff: 100ms',
-        '      max_backoff: 1s',
-        '',
-      ].join('\n'),
-    );
-    const promPort = await freePort();
-    prometheus = spawn(
-      PROMETHEUS,
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${join(dir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${promPort}`,
-        '--storage.tsdb.retention.time=1h',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let said = '';
-    prometheus.stderr?.on('data', (c: Buffer) => {
-      said = (said + c.toString()).slice(-8000);
+      // 5 + 4 (after the reset) + 1 + 2; 4 observations: (0,0.1] 0.05, (0.1,0.5] 0.3,
+      // (0.5,1] 0.7, (1,+Inf) 2; their sum 3.05; the gauge's last value 7, highest 7.
+      const list = await until(
+        'every value after the restart',
+        async () => {
+          const l = await seriesNow();
+          const h = one(l, 'demo_latency_seconds');
+          return one(l, 'demo_requests_total')?.stats.sum === 12 &&
+            one(l, 'demo_inflight')?.stats.last === 7 &&
+            h?.stats.count === 4
+            ? l
+            : undefined;
+        },
+        45_000,
+      ).catch((error) => {
+        throw new Error(`${(error as Error).message}; Prometheus said:\n${said}`);
+      });
+      const requests = one(list, 'demo_requests_total') as Series;
+      expect(requests).toMatchObject({ kind: 'counter', source: 'prometheus' });
+      expect(requests.tags).toMatchObject({ code: '200', job: 'exporter' });
+      expect(requests.stats.sum).toBe(12);
+      expect(one(list, 'demo_inflight')?.stats).toMatchObject({ last: 7, max: 7 });
+      const latency = one(list, 'demo_latency_seconds') as Series;
+      expect(latency.kind).toBe('histogram');
+      expect(latency.stats.count).toBe(4);
+      expect(latency.stats.sum).toBeCloseTo(3.05, 12);
+      // Rank 2 of 4 lies in (0.1, 0.5]; rank 4 (P99) in (1, +Inf), its upper bound unknown.
+      const p = (q: number) => latency.stats.percentiles?.find((x) => x.p === q);
+      expect(p(50)).toMatchObject({ lower: 0.1, upper: 0.5 });
+      expect(p(99)).toMatchObject({ lower: 1, upper: null });
+      // No classic histogram part left as a series of its own: every family arrived whole.
+      expect(list.filter((s) => /_(bucket|sum|count)$/.test(s.name))).toEqual([]);
     });
-
-    const seriesNow = async () =>
-      (await (api as ApiProcess).json(`/runs/${run.id}/series`, {}, seriesList)) as Series[];
-    const one = (list: Series[], name: string) => list.find((s) => s.name === name);
-    const scraped = async (n: number) => {
-      const from = target.scrapes();
-      await until(`${n} scrapes`, async () => (target.scrapes() >= from + n ? true : undefined));
-    };
-
-    // The first scrape sees everything at zero: the reference increases are counted from.
-    target.set(0);
-    await scraped(2);
-    await until('the exporter series in the run', async () => {
-      const list = await seriesNow();
-      return one(list, 'demo_requests_total') && one(list, 'demo_latency_seconds') ? list : undefined;
-    });
-
-    target.inc(5);
-    target.set(3);
-    for (const v of [0.05, 0.3, 2]) target.observe(v);
-    await scraped(2);
-    // The exporter restarts: its counter starts again from 0, and counts 4.
-    target.reset();
-    target.inc(4);
-    await scraped(2);
-    await until('the first increases', async () => {
-      const c = one(await seriesNow(), 'demo_requests_total');
-      return c?.stats.sum === 9 ? c : undefined;
-    });
-
-    // A batch stored whose answer is lost: Prometheus sends it again, stored once.
-    front.loseNext();
-    target.inc(1);
-    await until('a lost answer', async () => (front.lost() > 0 ? true : undefined));
-    const stats = await until('the retried batch acknowledged', async () => {
-      const s = await (api as ApiProcess).json('/ingest/stats', {}, ingestStats);
-      return s.prometheus.duplicates > 0 ? s : undefined;
-    });
-    expect(stats.prometheus.refused).toBe(0);
-
-    // The API restarts on the same data while the exporter goes on.
-    api.child.kill('SIGTERM');
-    await api.exited;
-    target.inc(2);
-    target.set(7);
-    target.observe(0.7);
-    await scraped(3);
-    api = await startApiProcess(env);
-    await scraped(2);
-
-    // 5 + 4 (after the reset) + 1 + 2; 4 observations: (0,0.1] 0.05, (0.1,0.5] 0.3,
-    // (0.5,1] 0.7, (1,+Inf) 2; their sum 3.05; the gauge's last value 7, highest 7.
-    const list = await until(
-      'every value after the restart',
-      async () => {
-        const l = await seriesNow();
-        const h = one(l, 'demo_latency_seconds');
-        return one(l, 'demo_requests_total')?.stats.sum === 12 &&
-          one(l, 'demo_inflight')?.stats.last === 7 &&
-          h?.stats.count === 4
-          ? l
-          : undefined;
-      },
-      45_000,
-    ).catch((error) => {
-      throw new Error(`${(error as Error).message}; Prometheus said:\n${said}`);
-    });
-    const requests = one(list, 'demo_requests_total') as Series;
-    expect(requests).toMatchObject({ kind: 'counter', source: 'prometheus' });
-    expect(requests.tags).toMatchObject({ code: '200', job: 'exporter' });
-    expect(requests.stats.sum).toBe(12);
-    expect(one(list, 'demo_inflight')?.stats).toMatchObject({ last: 7, max: 7 });
-    const latency = one(list, 'demo_latency_seconds') as Series;
-    expect(latency.kind).toBe('histogram');
-    expect(latency.stats.count).toBe(4);
-    expect(latency.stats.sum).toBeCloseTo(3.05, 12);
-    // Rank 2 of 4 lies in (0.1, 0.5]; rank 4 (P99) in (1, +Inf), its upper bound unknown.
-    const p = (q: number) => latency.stats.percentiles?.find((x) => x.p === q);
-    expect(p(50)).toMatchObject({ lower: 0.1, upper: 0.5 });
-    expect(p(99)).toMatchObject({ lower: 1, upper: null });
-    // No classic histogram part left as a series of its own: every family arrived whole.
-    expect(list.filter((s) => /_(bucket|sum|count)$/.test(s.name))).toEqual([]);
-  });
-});
+  },
+);

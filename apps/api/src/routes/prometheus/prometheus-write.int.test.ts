@@ -240,7 +240,10 @@ describe.each(backends)('Prometheus remote write on $name', (backend) => {
     const t = Date.now() - 30_000;
     const answer = await v2(
       requestV2([
-        { labels: { __name__: 'up', meshbench_run: run.id }, samples: [{ value: 1, timestamp: t }] },
+        {
+          labels: { __name__: 'up', meshbench_run: run.id },
+          samples: [{ value: 1, timestamp: t }],
+        },
         { labels: { job: 'x' }, samples: [{ value: 1, timestamp: t }] },
       ]),
     );
