@@ -123,7 +123,7 @@ function generateRequest(opts: Opts): Built {
     return m ? { metadata: { type: m.type, help: m.help, unit: m.unit } } : {};
   };
   const lastSample = new Map<string, number>();
-  samples.forEach((s, i) => lastSample.set(key(s.labels), i));
+  for (const [i, s] of samples.entries()) lastSample.set(key(s.labels), i);
   samples.forEach((s, i) => {
     series.push({
       labels: s.labels,
@@ -134,7 +134,7 @@ function generateRequest(opts: Opts): Built {
     });
   });
   const lastHist = new Map<string, number>();
-  histograms.forEach((h, i) => lastHist.set(key(h.labels), i));
+  for (const [i, h] of histograms.entries()) lastHist.set(key(h.labels), i);
   histograms.forEach((h, i) => {
     series.push({
       labels: h.labels,
