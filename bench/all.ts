@@ -8,6 +8,7 @@ const benches = [
   'statsd',
   'udp-batch',
   'otlp',
+  'prometheus-write',
   'timeline',
   'reads',
   'upload-reads',

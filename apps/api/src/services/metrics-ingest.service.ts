@@ -92,8 +92,8 @@ export function metricsIngestService(deps: {
   const refs = new Map<string, { run: RunWindow | null; expires: number }>();
   const identities = new Map<string, SeriesIdentity>();
   /**
-   * Identities by tags object, then name: records that share a tags object (OTLP keeps one
-   * per tag set) are found without serialising their tags, which was most of the cost of
+   * Identities by tags object, then name: records that share a tags object (OTLP and remote
+   * write keep one per tag set) are found without serialising their tags, which was most of the cost of
    * storing a data point.
    */
   let byTags = new WeakMap<Record<string, string>, Map<string, SeriesIdentity[]>>();
@@ -120,8 +120,9 @@ export function metricsIngestService(deps: {
 
   function identity(r: MetricRecord): SeriesIdentity {
     // StatsD rows come with tags objects of their own (one per row and interval): keeping
-    // those by object would only add a miss and an entry per row.
-    if (r.source !== 'otlp') return identityOf(r);
+    // those by object would only add a miss and an entry per row. OTLP and remote write
+    // keep one tags object per tag set.
+    if (r.source === 'statsd') return identityOf(r);
     let byName = byTags.get(r.tags);
     const list = byName?.get(r.name);
     if (list) {

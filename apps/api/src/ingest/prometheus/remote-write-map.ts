@@ -87,6 +87,23 @@ interface Labelled {
   tags: Record<string, string>;
   runRef: string | null;
   env: string | null;
+  /** As a part of a classic family: its tags without `le` or `quantile`, and their key. */
+  family?: { form: 'histogram' | 'summary'; labelled: Labelled; key: string };
+}
+
+/**
+ * What label sets mean, kept by their array (the reader gives a label set it has seen
+ * before as the same array): one Labelled object per label set, so its tags are one object
+ * too (the ingest service finds a series' identity by the object).
+ */
+const labelCache = new WeakMap<string[], Labelled | string>();
+function labelled(s: WireSeries): Labelled | string {
+  let l = labelCache.get(s.labels);
+  if (l === undefined) {
+    l = labelsOf(s.labels);
+    labelCache.set(s.labels, l);
+  }
+  return l;
 }
 
 /** The series' name, tags, run and environment, or why its labels are refused. */
@@ -160,8 +177,12 @@ interface FamilyPoint {
   count: number | null;
   sum: number | null;
   samples: number;
-  /** Each finite part as the series it is, for a family left without its count. */
-  parts: { name: string; labelled: Labelled; kind: 'counter' | 'gauge'; value: number }[];
+  /**
+   * Each finite part, for a family left without its count to keep as the series it is: its
+   * series' index in the request, its sample's index, and 1 for a gauge (a quantile) or 0
+   * (flat, three numbers a part: no object per sample).
+   */
+  parts: number[];
   /** A part's refusal (a bad `le` or `quantile`), refusing the whole point. */
   invalid: string | null;
   exemplars: StoredExemplar[];
@@ -217,17 +238,17 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     s.unit || meta.get(family)?.unit || null;
 
   // First pass: labels, and which families the request shows to be histograms or summaries.
-  const labelled: (Labelled | string)[] = request.series.map((s) => labelsOf(s.labels));
+  const labels: (Labelled | string)[] = request.series.map(labelled);
   const bucketFamilies = new Set<string>();
   const quantileFamilies = new Set<string>();
-  for (const l of labelled) {
+  for (const l of labels) {
     if (typeof l === 'string') continue;
     if (l.name.endsWith('_bucket') && l.tags.le !== undefined) {
       bucketFamilies.add(l.name.slice(0, -7));
     } else if (l.tags.quantile !== undefined) quantileFamilies.add(l.name);
   }
 
-  const families = new Map<string, FamilyPoint>();
+  const families = new Map<string, Map<number, FamilyPoint>>();
   const familyPoint = (
     form: 'histogram' | 'summary',
     name: string,
@@ -236,14 +257,28 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     unit: string | null,
     tMs: number,
   ): FamilyPoint => {
-    const tags = drop ? tagsWithout(l.tags, drop) : l.tags;
-    const key = `${form}\u0000${name}\u0000${l.runRef ?? ''}\u0000${tMs}\u0000${JSON.stringify(tags)}`;
-    let f = families.get(key);
+    // The family's label set, once per series label set (cached with it).
+    let family = l.family;
+    if (!family || family.form !== form || family.labelled.name !== name) {
+      const tags = drop ? tagsWithout(l.tags, drop) : l.tags;
+      family = {
+        form,
+        labelled: { name, tags, runRef: l.runRef, env: l.env },
+        key: `${form}\u0000${name}\u0000${l.runRef ?? ''}\u0000${JSON.stringify(tags)}`,
+      };
+      l.family = family;
+    }
+    let atTimes = families.get(family.key);
+    if (!atTimes) {
+      atTimes = new Map();
+      families.set(family.key, atTimes);
+    }
+    let f = atTimes.get(tMs);
     if (!f) {
       f = {
         form,
         name,
-        labelled: { name, tags, runRef: l.runRef, env: l.env },
+        labelled: family.labelled,
         unit,
         tMs,
         startMs: 0,
@@ -257,7 +292,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
         invalid: null,
         exemplars: [],
       };
-      families.set(key, f);
+      atTimes.set(tMs, f);
     }
     return f;
   };
@@ -269,7 +304,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     out.total.samples += nSamples;
     out.total.histograms += nHistograms;
     out.total.exemplars += nExemplars;
-    const l = labelled[index] as Labelled | string;
+    const l = labels[index] as Labelled | string;
     if (typeof l === 'string') {
       refuse(l, { samples: nSamples, histograms: nHistograms, exemplars: nExemplars });
       return;
@@ -375,7 +410,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       if (start) f.startMs = Math.max(f.startMs, start);
       if (!finite(v)) continue; // a stale marker (the family ends), or no number
       const partKind = part === 'quantile' ? 'gauge' : 'counter';
-      f.parts.push({ name, labelled: l, kind: partKind, value: v });
+      f.parts.push(index, i, partKind === 'gauge' ? 1 : 0);
       if (part === 'bucket') {
         const le = labelNumber(l.tags.le as string);
         if (Number.isNaN(le)) f.invalid = `series "${name}" has le="${l.tags.le}", not a number`;
@@ -392,7 +427,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     }
   });
 
-  for (const f of families.values()) familyRecord(f);
+  for (const atTimes of families.values()) for (const f of atTimes.values()) familyRecord(f);
   return out;
 
   function timeRefusal(name: string, tMs: number, startMs: number): string | null {
@@ -509,9 +544,17 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     if (count === null) {
       // Its count is not in this request: each part stays the series it is (the exemplars
       // with the first).
-      out.notStored += f.samples - f.parts.length;
-      if (f.parts.length === 0) out.notStored += f.exemplars.length;
-      for (const [i, p] of f.parts.entries()) {
+      const nParts = f.parts.length / 3;
+      out.notStored += f.samples - nParts;
+      if (nParts === 0) out.notStored += f.exemplars.length;
+      for (let i = 0; i < nParts; i++) {
+        const seriesIndex = f.parts[3 * i] as number;
+        const p = {
+          name: (labels[seriesIndex] as Labelled).name,
+          labelled: labels[seriesIndex] as Labelled,
+          kind: f.parts[3 * i + 2] === 1 ? ('gauge' as const) : ('counter' as const),
+          value: request.series[seriesIndex]?.values[f.parts[3 * i + 1] as number] as number,
+        };
         const r = base();
         r.name = p.name;
         r.kind = p.kind;

@@ -211,6 +211,7 @@ function expectedV2(bytes: Uint8Array) {
   };
 }
 
+/** What protobufjs has no counterpart for: the inexact flag. */
 const withoutInexact = (w: WireRequest) => ({
   ...w,
   series: w.series.map((s) => ({
@@ -236,6 +237,25 @@ describe('remote-write reader', () => {
       const got = decodeRequestV2(Buffer.from(bytes));
       expect(withoutInexact(got)).toEqual(expectedV2(bytes));
     }
+  });
+
+  it('gives a label set sent with the same bytes as the same array, others apart', () => {
+    const one = (labels: object[]) =>
+      decodeWriteRequestV1(
+        Buffer.from(encodeV1({ timeseries: [{ labels, samples: [{ value: 1 }] }] })),
+      ).series[0]?.labels;
+    const a = [
+      { name: '__name__', value: 'up' },
+      { name: 'job', value: 'a' },
+    ];
+    expect(one(a)).toBe(one(a));
+    expect(one(a)).toEqual(['__name__', 'up', 'job', 'a']);
+    const b = one([
+      { name: '__name__', value: 'up' },
+      { name: 'job', value: 'b' },
+    ]);
+    expect(b).toEqual(['__name__', 'up', 'job', 'b']);
+    expect(one(a)).not.toBe(b);
   });
 
   it('reads symbols that follow the series, and unpacked repeated fields', () => {

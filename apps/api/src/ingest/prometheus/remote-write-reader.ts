@@ -5,7 +5,62 @@
 // series: labels as name/value pairs, samples with their start, native histograms with
 // their spans and counts, exemplars, and the metric type and unit where the request says.
 // Unknown fields are skipped, as protobuf requires; int64/uint64 are read exactly up to
-// 2^53 (a larger count is flagged, never rounded silently).
+// 2^53 (a larger count is flagged, never rounded silently). Short strings (label names and
+// values, which every request repeats) are one string object each, looked up by their bytes.
+import { hashBytes } from '../../domain/earliest-by-key.ts';
+import { StringTable } from '../otlp/otlp-reader.ts';
+
+const strings = new StringTable();
+const MAX_INTERNED_BYTES = 64;
+
+/**
+ * Label sets by the bytes of their Label fields: an open-addressing table of the decoded
+ * arrays, emptied when it fills. Every request repeats its label sets, so most series are
+ * found here by a hash and a compare of their bytes, with no string decoded.
+ */
+class LabelSets {
+  private readonly size = 1 << 17;
+  private slots = new Int32Array(this.size * 2);
+  private hashes: number[] = [];
+  private bytes: Uint8Array[] = [];
+  private sets: string[][] = [];
+
+  find(b: Buffer, from: number, to: number, decode: () => string[]): string[] {
+    const h = hashBytes(b, from, to);
+    const mask = this.slots.length - 1;
+    const length = to - from;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const e = this.slots[s] as number;
+      if (e === 0) {
+        const set = decode();
+        if (this.sets.length >= this.size) {
+          this.slots.fill(0);
+          this.hashes = [];
+          this.bytes = [];
+          this.sets = [];
+          return set;
+        }
+        this.hashes.push(h);
+        this.bytes.push(b.subarray(from, to).slice());
+        this.sets.push(set);
+        this.slots[s] = this.sets.length;
+        return set;
+      }
+      if (this.hashes[e - 1] !== h) continue;
+      const known = this.bytes[e - 1] as Uint8Array;
+      if (known.length !== length) continue;
+      let same = true;
+      for (let i = 0; i < length; i++) {
+        if (known[i] !== b[from + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.sets[e - 1] as string[];
+    }
+  }
+}
+const labelSets = new LabelSets();
 
 /** Metric types: the same numbers in 1.0's MetricMetadata and 2.0's Metadata. */
 export const METRIC_TYPE = {
@@ -57,7 +112,11 @@ export interface WireExemplar {
 }
 
 export interface WireSeries {
-  /** Name, value, name, value... as sent (2.0: looked up in the symbols). */
+  /**
+   * Name, value, name, value... as sent (2.0: looked up in the symbols). In 1.0, a label set
+   * sent with the same bytes as before is the same (read-only) array as before: what it means
+   * can be kept by the array.
+   */
   labels: string[];
   values: number[];
   times: number[];
@@ -183,7 +242,10 @@ class Wire {
 
   string(limit: number): string {
     const end = this.end(limit);
-    const s = this.buf.toString('utf8', this.pos, end);
+    const s =
+      end - this.pos > MAX_INTERNED_BYTES
+        ? this.buf.toString('utf8', this.pos, end)
+        : strings.get(this.buf, this.pos, end);
     this.pos = end;
     return s;
   }
@@ -283,15 +345,40 @@ function labelV1(w: Wire, end: number, into: string[]): void {
 
 function seriesV1(w: Wire, end: number): WireSeries {
   const s = newSeries();
+  // The Label fields' bytes, when they come together (as every sender writes them): looked
+  // up whole, decoded only when not seen before.
+  let labelsFrom = -1;
+  let labelsTo = -1;
+  let together = true;
   while (w.pos < end) {
+    const at = w.pos;
     const tag = w.varint32();
     const field = tag >>> 3;
     const wt = tag & 7;
-    if (field === 1 && wt === LEN) labelV1(w, w.end(end), s.labels);
-    else if (field === 2 && wt === LEN) sample(w, w.end(end), s);
+    if (field === 1 && wt === LEN) {
+      if (labelsFrom < 0) labelsFrom = at;
+      else if (labelsTo !== at) together = false;
+      w.pos = w.end(end);
+      labelsTo = w.pos;
+    } else if (field === 2 && wt === LEN) sample(w, w.end(end), s);
     else if (field === 3 && wt === LEN) s.exemplars.push(exemplarV1(w, w.end(end)));
     else if (field === 4 && wt === LEN) s.histograms.push(histogram(w, w.end(end)));
     else w.skip(wt, end);
+  }
+  if (labelsFrom >= 0) {
+    const after = w.pos;
+    const decode = () => {
+      const labels: string[] = [];
+      w.pos = labelsFrom;
+      while (w.pos < end) {
+        const tag = w.varint32();
+        if (tag >>> 3 === 1 && (tag & 7) === LEN) labelV1(w, w.end(end), labels);
+        else w.skip(tag & 7, end);
+      }
+      return labels;
+    };
+    s.labels = together ? labelSets.find(w.buf, labelsFrom, labelsTo, decode) : decode();
+    w.pos = after;
   }
   return s;
 }
