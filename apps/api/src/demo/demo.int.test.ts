@@ -194,6 +194,9 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
           : ['endpoints_subscribers', 'endpoints_updates', 'endpointslices_informer_lag_seconds'];
       for (const name of [...own, 'process_cpu_seconds_total', 'process_resident_memory_bytes'])
         expect(names.has(name), name).toBe(true);
+      // Through remote write, a histogram family as one series.
+      expect(new Set(timeline.body.series.map((s) => s.source))).toEqual(new Set(['prometheus']));
+      expect([...names].filter((n) => /_(bucket|sum|count)$/.test(n))).toEqual([]);
       const cpuPods = timeline.body.series
         .filter((s) => s.name === 'process_cpu_seconds_total')
         .map((s) => s.tags.pod)

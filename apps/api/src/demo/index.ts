@@ -81,7 +81,8 @@ export async function loadDemo(opts: {
   // Scale-up, twice (two versions to compare): lifecycle events, StatsD over UDP and OTLP
   // from the SDK, all time-stamped.
   for (const scenario of scaleUpScenarios) loaded.push(await loadScaleUp(opts, scenario));
-  // Scale-up on Kubernetes: Istio and Linkerd, their control planes' own metric names.
+  // Scale-up on Kubernetes: Istio and Linkerd, their control planes' own metric names, sent
+  // as their Prometheus remote-writes them.
   for (const scenario of kubernetesScaleUpScenarios) {
     loaded.push(await loadKubernetesScaleUp(opts, scenario));
   }

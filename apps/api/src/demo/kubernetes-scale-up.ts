@@ -1,8 +1,8 @@
 // Scale-ups on Kubernetes, as an Istio or Linkerd engineer runs them: 100 nodes join, then
 // 2,000 meshed pods are scheduled, start, and their sidecars connect to the control plane.
-// The control plane's metrics come under the names its own code registers, forwarded as a
-// Collector's Prometheus receiver forwards them (names verbatim) through the OpenTelemetry
-// SDK's OTLP exporter:
+// The control plane's metrics come under the names its own code registers, as the
+// Prometheus that scrapes it forwards them with remote_write (demo/remote-write.ts: one
+// Remote-Write 2.0 request per scrape to POST /api/v1/write):
 // - Istio (istio/istio pilot/pkg/xds/monitoring.go): `pilot_xds` (gauge, proxies connected,
 //   label version), `pilot_xds_pushes` (counter, label type cds/eds/lds/rds),
 //   `pilot_proxy_convergence_time` (histogram, seconds, bounds .1 .5 1 3 5 10 20 30);
@@ -22,7 +22,7 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { apiClient } from './client.ts';
 import { prng } from './prng.ts';
-import { sendOtlp } from './scale-up.ts';
+import { remoteWriteScrapes, sendRemoteWrite } from './remote-write.ts';
 
 export interface KubernetesScaleUpScenario {
   mesh: 'istio' | 'linkerd';
@@ -349,7 +349,7 @@ export function kubernetesScaleUpRun(s: KubernetesScaleUpScenario): {
   };
 }
 
-/** Posts a Kubernetes scale-up: lifecycle events through the API, metrics as OTLP. */
+/** Posts a Kubernetes scale-up: lifecycle events through the API, metrics by remote write. */
 export async function loadKubernetesScaleUp(
   opts: { baseUrl: string; token?: string | undefined },
   scenario: KubernetesScaleUpScenario,
@@ -359,6 +359,10 @@ export async function loadKubernetesScaleUp(
   const { finishedAt, ...started } = scale.run;
   const run = await api.createRun(started);
   await api.postEvents(run.id, scale.events, `demo-${scenario.seed}`);
-  await sendOtlp(opts.baseUrl, scale.otlp(run.id), opts.token);
+  await sendRemoteWrite(
+    opts.baseUrl,
+    remoteWriteScrapes(scale.otlp(run.id), run.id, Date.parse(scenario.start)),
+    opts.token,
+  );
   return api.finishRun(run.id, finishedAt);
 }
