@@ -1,11 +1,13 @@
 // The ingest page end to end: StatsD lines sent over real UDP to the running app (good ones
 // for a run, a malformed one, one for a run that does not exist) move its counters by what
 // was sent, name the malformed line, and count the unmatched aggregate once it is flushed;
-// an event batch the API rejects shows as the last rejection, with the API's own message.
+// an event batch the API rejects shows as the last rejection, with the API's own message;
+// a remote-write request moves the Prometheus counters by what it carried, written and not.
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdirSync } from 'node:fs';
 import { apiClient } from '@meshbench/api/demo';
+import { encodeWriteRequest, REMOTE_WRITE_V1_TYPE, snappyBlock } from '@meshbench/api/remote-write';
 import { apiError, ingestStats, seriesList } from '@meshbench/schema';
 import { expect, type Page, test } from '@playwright/test';
 
@@ -91,4 +93,72 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
   );
   expect(series.find((s) => s.name === 'e2e.pushes')?.stats.sum).toBe(3);
   expect(series.find((s) => s.name === 'e2e.cpu')?.stats.last).toBe(42);
+});
+
+test('the ingest page counts what Prometheus remote write sent, written and refused', async ({
+  page,
+  baseURL,
+}) => {
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  const run = await api.createRun({
+    benchmark: 'e2e-ingest',
+    scenario: 'remote-write',
+    mesh: { name: 'istio' },
+    labels: { e2e: randomUUID() },
+  });
+  const before = ingestStats.parse(
+    await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json(),
+  ).prometheus;
+  await page.goto('/ingest');
+  await expect(page.getByRole('heading', { name: 'Prometheus remote write' })).toBeVisible();
+
+  // Three samples of a run, and one of a series without __name__: a 400 naming it.
+  const t = Date.now();
+  const body = snappyBlock(
+    encodeWriteRequest([
+      {
+        labels: [
+          ['__name__', 'pilot_xds_pushes_total'],
+          ['meshbench_run', run.id],
+        ],
+        samples: [
+          { value: 1, timestampMs: t },
+          { value: 4, timestampMs: t + 1000 },
+        ],
+      },
+      {
+        labels: [
+          ['__name__', 'pilot_proxies'],
+          ['meshbench_run', run.id],
+        ],
+        samples: [{ value: 7, timestampMs: t }],
+      },
+      { labels: [['job', 'istiod']], samples: [{ value: 1, timestampMs: t }] },
+    ]),
+  );
+  const answer = await fetch(`${baseURL}/api/v1/write`, {
+    method: 'POST',
+    headers: {
+      'content-type': REMOTE_WRITE_V1_TYPE,
+      'content-encoding': 'snappy',
+      authorization: `Bearer ${process.env.MESHBENCH_ADMIN_TOKEN}`,
+    },
+    body,
+  });
+  expect(answer.status).toBe(400);
+  expect(await answer.text()).toContain('1 sample(s): a series without a __name__ label');
+
+  await expect.poll(() => counter(page, 'prw-samples')).toBe(before.samples + 4);
+  expect(await counter(page, 'prw-written')).toBe(before.written + 3);
+  expect(await counter(page, 'prw-refused')).toBe(before.refused + 1);
+  await expect(
+    page.getByText('Prometheus logged the reason and does not resend these'),
+  ).toBeVisible();
+  const series = seriesList.parse(
+    await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json(),
+  );
+  expect(series.map((s) => [s.name, s.source]).sort()).toEqual([
+    ['pilot_proxies', 'prometheus'],
+    ['pilot_xds_pushes_total', 'prometheus'],
+  ]);
 });

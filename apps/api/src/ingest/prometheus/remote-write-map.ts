@@ -18,6 +18,7 @@
 // - Stale markers (the NaN 0x7ff0000000000002) end a series and carry no value, and other
 //   NaN or infinite samples have no place in a series' numbers: they are acknowledged as
 //   written and not stored (counted apart, `notStored`).
+// - A unit from the metadata is kept in UCUM, as OTLP sends it (`seconds` is `s`).
 // - Exemplars go with the point their series' last sample (or histogram) made in the
 //   request: stored, held or refused with it.
 import { encodeDistribution } from '../../domain/distribution.ts';
@@ -35,6 +36,18 @@ import {
 
 export const RUN_LABEL = 'meshbench_run';
 export const ENV_LABEL = 'env';
+
+/**
+ * Prometheus' unit words as the UCUM units OTLP sends (and the web app formats), as
+ * OpenTelemetry's Prometheus translation maps them; other units are kept as sent.
+ */
+const UCUM: Record<string, string> = {
+  seconds: 's',
+  milliseconds: 'ms',
+  bytes: 'By',
+  ratio: '1',
+  percent: '%',
+};
 
 /** Why gauge histograms are refused: their buckets go up and down, not cumulative. */
 const GAUGE_HISTOGRAMS = 'gauge histograms are not stored (only cumulative histograms are)';
@@ -234,8 +247,10 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
   const meta = request.metadata;
   /** The type the request gives a family (1.0: metadata by family name). */
   const typeOf = (s: WireSeries, family: string): number => s.type || meta.get(family)?.type || 0;
-  const unitOf = (s: WireSeries, family: string): string | null =>
-    s.unit || meta.get(family)?.unit || null;
+  const unitOf = (s: WireSeries, family: string): string | null => {
+    const unit = s.unit || meta.get(family)?.unit || null;
+    return unit === null ? null : (UCUM[unit] ?? unit);
+  };
 
   // First pass: labels, and which families the request shows to be histograms or summaries.
   const labels: (Labelled | string)[] = request.series.map(labelled);

@@ -192,7 +192,7 @@ describe.each(backends)('Prometheus remote write on $name', (backend) => {
       },
     ]);
     const push = named(list, 'push_seconds');
-    expect(push).toMatchObject({ kind: 'exponential_histogram', unit: 'seconds' });
+    expect(push).toMatchObject({ kind: 'exponential_histogram', unit: 's' });
     expect(push.stats).toMatchObject({ count: 4, sum: 4.5 });
     // Rank 2 of 4: after the zero bucket, in (0.5, 1] (bounds widened by float error only).
     const pushP50 = push.stats.percentiles?.find((p) => p.p === 50);

@@ -1,8 +1,8 @@
 // Ingest: what this replica has taken on every ingest path since it started (event batches,
-// result files, StatsD, OTLP), and what it refused or dropped and why (the last rejected
+// result files, StatsD, OTLP, Prometheus remote write), and what it refused or dropped and why (the last rejected
 // upload, malformed lines, metrics that matched no run, rejected data points), with how to
 // send each. The first place to look when a runner's data does not show up.
-import type { StatsdStats, UploadCounters } from '@meshbench/schema';
+import type { PrometheusWriteStats, StatsdStats, UploadCounters } from '@meshbench/schema';
 import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { INGEST_REFRESH_MS, useIngestStats } from '../hooks/use-ingest-stats.ts';
@@ -144,6 +144,57 @@ OTEL_RESOURCE_ATTRIBUTES=meshbench.run=<run id or slug>`}
   );
 }
 
+function PrometheusPanel({ s }: { s: PrometheusWriteStats }) {
+  const origin = window.location.origin;
+  return (
+    <section className="panel ingest-panel" aria-labelledby="ingest-prometheus">
+      <div className="panel-head">
+        <div>
+          <h2 id="ingest-prometheus">Prometheus remote write</h2>
+          <p className="panel-sub">
+            POST {origin}/api/v1/write, Remote-Write 1.0 or 2.0 (see docs/prometheus.md)
+          </p>
+        </div>
+      </div>
+      <Counters
+        items={[
+          { id: 'prw-requests', label: 'Requests', value: s.requests },
+          { id: 'prw-samples', label: 'Samples', value: s.samples },
+          { id: 'prw-histograms', label: 'Native histograms', value: s.histograms },
+          { id: 'prw-written', label: 'Written', value: s.written },
+          {
+            id: 'prw-held',
+            label: 'Kept for a later run',
+            value: s.held,
+            warn: 'Matched no run yet: kept for a run of their env label created later, or set the label meshbench_run.',
+          },
+          {
+            id: 'prw-refused',
+            label: 'Refused (400)',
+            value: s.refused,
+            warn: 'Prometheus logged the reason and does not resend these: a series without __name__, a run the token may not write, a sample outside its run, an invalid histogram.',
+          },
+          {
+            id: 'prw-overloaded',
+            label: 'Answered 503 (busy)',
+            value: s.overloaded,
+            warn: 'Too many requests at once; Prometheus retries after the Retry-After the API sends.',
+          },
+        ]}
+      />
+      <pre className="ingest-how">
+        {`remote_write:
+  - url: ${origin}/api/v1/write
+    authorization:
+      credentials: <write token>
+    write_relabel_configs:
+      - target_label: meshbench_run
+        replacement: <run id or slug>`}
+      </pre>
+    </section>
+  );
+}
+
 function UploadPanel({
   id,
   title,
@@ -237,6 +288,7 @@ export function IngestPage() {
             />
             <StatsdPanel s={stats.data.statsd} />
             <OtlpPanel s={stats.data.statsd} />
+            <PrometheusPanel s={stats.data.prometheus} />
           </div>
         </>
       )}
