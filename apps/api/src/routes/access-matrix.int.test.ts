@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkAnswer } from '../test/answer.ts';
 import { backends, ndjson, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
+import { CONTENT_TYPE_V1, compress, encodeV1 } from '../test/remote-write-proto.ts';
 
 type Who = 'none' | 'other' | 'own' | 'admin';
 const WHO: Who[] = ['none', 'other', 'own', 'admin'];
@@ -71,6 +72,22 @@ const FORTIO = JSON.stringify({
   },
   RetCodes: { '200': 2 },
 });
+
+/** A Remote-Write 1.0 request of one gauge sample labelled with the run. */
+const remoteWrite = (runId: string) =>
+  compress(
+    encodeV1({
+      timeseries: [
+        {
+          labels: [
+            { name: '__name__', value: 'matrix_gauge' },
+            { name: 'meshbench_run', value: runId },
+          ],
+          samples: [{ value: 7, timestamp: Date.now() }],
+        },
+      ],
+    }),
+  );
 
 /** An OTLP/JSON export of one gauge point tagged with the run. */
 const otlp = (runId: string) =>
@@ -235,6 +252,19 @@ const ROWS: Record<string, Row> = {
     }),
     // The request is any writer's; which runs its points may reach is per point (below).
     expect: { none: 401, other: 200, own: 200, admin: 200 },
+  },
+  'POST /api/v1/write': {
+    call: async (f) => ({
+      path: '/api/v1/write',
+      init: {
+        method: 'POST',
+        headers: { 'content-type': CONTENT_TYPE_V1, 'content-encoding': 'snappy' },
+        body: remoteWrite((await f.run()).id),
+      },
+    }),
+    // Any writer's request; a sample naming a run its token may not write is not written,
+    // and remote write may not answer 2xx then.
+    expect: { none: 401, other: 400, own: 204, admin: 204 },
   },
 };
 
