@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestStats, run as runAnswer, type Series, seriesList } from '@meshbench/schema';
 import client from 'prom-client';
+import snappy from 'snappy';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type ApiProcess,
@@ -19,6 +20,7 @@ import {
   processBackends,
   startApiProcess,
 } from '../../test/api-process.ts';
+import { WriteRequest } from '../../test/remote-write-proto.ts';
 
 const PROMETHEUS = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometheus';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,6 +82,18 @@ function exporter() {
   };
 }
 
+/** Whether a 1.0 request carries series (Prometheus also sends metadata alone). */
+function carriesSamples(body: Buffer): boolean {
+  try {
+    const request = WriteRequest.decode(snappy.uncompressSync(body) as Buffer) as unknown as {
+      timeseries?: unknown[];
+    };
+    return (request.timeseries?.length ?? 0) > 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Between Prometheus and the API: forwards every request; `loseNext()` makes the next
  * write's answer lost after the API has stored it (Prometheus gets a 503 and sends the
@@ -99,8 +113,7 @@ function proxy(target: () => string) {
           const body: Buffer[] = [];
           answer.on('data', (c: Buffer) => body.push(c));
           answer.on('end', () => {
-            const samples = Number(answer.headers['x-prometheus-remote-write-samples-written']);
-            if (lose > 0 && answer.statusCode === 204 && samples > 0) {
+            if (lose > 0 && answer.statusCode === 204 && carriesSamples(Buffer.concat(chunks))) {
               lose--;
               lost++;
               res.writeHead(503, { 'retry-after': '1' }).end('answer lost\n');
