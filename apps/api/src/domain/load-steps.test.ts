@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type GeneratorPoint, mergeSteps } from './load-steps.ts';
+import { type GeneratorPoint, mergeSteps, stepRate, unionMs } from './load-steps.ts';
 
 const point = (id: number, generator: string, stats: Partial<GeneratorPoint>): GeneratorPoint => ({
   id,
@@ -59,5 +59,63 @@ describe('mergeSteps: a step of several generators', () => {
     );
     // No histogram either: nothing to state.
     expect(step).toMatchObject({ minMs: null, meanMs: null, maxMs: null });
+  });
+});
+
+describe('stepRate: points taken as one load step', () => {
+  const at = (s: number) => Date.UTC(2026, 10, 26, 12, 0, s);
+  it('adds generators that ran side by side, and not scenarios that ran one after another', () => {
+    // Side by side over the same 10 s: 1000 + 500 requests = 150 rps, the sum of 100 and 50.
+    const side = [
+      point(1, 'g1', { requests: 1000, achievedRps: 100, startedAtMs: at(0), durationMs: 10_000 }),
+      point(2, 'g2', { requests: 500, achievedRps: 50, startedAtMs: at(0), durationMs: 10_000 }),
+    ];
+    expect(stepRate(side)).toBe(150);
+    // One after another: 1000 requests in [0, 10 s], 500 in [20 s, 30 s]: 1500 / 20 s = 75
+    // (adding the rates says 150).
+    const after = [
+      side[0] as GeneratorPoint,
+      { ...(side[1] as GeneratorPoint), startedAtMs: at(20) },
+    ];
+    expect(stepRate(after)).toBe(75);
+    // Overlapping by 5 s: [0, 10 s] and [5 s, 15 s] cover 15 s: 1500 / 15 = 100.
+    expect(
+      stepRate([side[0] as GeneratorPoint, { ...(side[1] as GeneratorPoint), startedAtMs: at(5) }]),
+    ).toBe(100);
+  });
+
+  it("falls back to the sum of the points' rates when a span or a count is unknown", () => {
+    const known = point(1, 'g1', {
+      requests: 1000,
+      achievedRps: 100,
+      startedAtMs: at(0),
+      durationMs: 10_000,
+    });
+    expect(stepRate([known, point(2, 'g2', { requests: 500, achievedRps: 50 })])).toBe(150);
+    expect(
+      stepRate([
+        known,
+        point(2, 'g2', { achievedRps: 50, startedAtMs: at(20), durationMs: 10_000 }),
+      ]),
+    ).toBe(150);
+  });
+
+  it('takes the interval spans of points without a measured one', () => {
+    const p = point(7, 'g1', { requests: 30, achievedRps: 99 });
+    expect(stepRate([p], new Map([[7, { fromMs: at(0), toMs: at(3) }]]))).toBe(10);
+  });
+});
+
+describe('unionMs', () => {
+  it('counts overlapping and touching spans once, gaps not at all', () => {
+    expect(unionMs([])).toBe(0);
+    expect(
+      unionMs([
+        { fromMs: 0, toMs: 10 },
+        { fromMs: 10, toMs: 15 },
+        { fromMs: 20, toMs: 21 },
+        { fromMs: 2, toMs: 3 },
+      ]),
+    ).toBe(16);
   });
 });

@@ -51,6 +51,8 @@ export interface GeneratorPoint extends StepKey {
   stdDevMs: number | null;
   labels: Record<string, string>;
   startedAt: string | null;
+  /** startedAt as epoch ms to the microsecond (what measuredSpan reads), when known. */
+  startedAtMs?: number | null;
   /** The point's whole histogram (V2 compressed), when it has one. */
   hdr: Uint8Array | null;
 }
@@ -150,6 +152,50 @@ export function generatorShare(
 const sumOrNull = (values: (number | null)[]) =>
   values.every((v) => v === null) ? null : values.reduce<number>((s, v) => s + (v ?? 0), 0);
 
+/** A point's measured span, epoch ms: from its start over its duration; null when either is unknown. */
+export function measuredSpan(
+  p: Pick<GeneratorPoint, 'startedAtMs' | 'durationMs'>,
+): { fromMs: number; toMs: number } | null {
+  if (p.startedAtMs == null || p.durationMs === null || !(p.durationMs > 0)) return null;
+  return { fromMs: p.startedAtMs, toMs: p.startedAtMs + p.durationMs };
+}
+
+/** How long any of the spans covers, ms (overlaps counted once). */
+export function unionMs(spans: { fromMs: number; toMs: number }[]): number {
+  const sorted = [...spans].sort((a, b) => a.fromMs - b.fromMs);
+  let total = 0;
+  let from = Number.NaN;
+  let to = Number.NaN;
+  for (const s of sorted) {
+    if (!(s.fromMs <= to)) {
+      if (to > from) total += to - from;
+      from = s.fromMs;
+      to = s.toMs;
+    } else if (s.toMs > to) to = s.toMs;
+  }
+  if (to > from) total += to - from;
+  return total;
+}
+
+/**
+ * The achieved rate of points taken as one load step: their requests over the time any of
+ * them ran (the union of their measured spans, or of `spans` where a point has none), so
+ * generators that ran side by side add up while scenarios that ran one after another do not.
+ * The sum of the points' own rates when a point's requests or span is unknown.
+ */
+export function stepRate(
+  points: Pick<GeneratorPoint, 'id' | 'requests' | 'achievedRps' | 'startedAtMs' | 'durationMs'>[],
+  spans?: IntervalSpans,
+): number | null {
+  const measured = points.map((p) => measuredSpan(p) ?? spans?.get(p.id) ?? null);
+  if (points.length === 0 || points.some((p) => p.requests === null) || measured.includes(null)) {
+    return sumOrNull(points.map((p) => p.achievedRps));
+  }
+  const ms = unionMs(measured as { fromMs: number; toMs: number }[]);
+  if (!(ms > 0)) return sumOrNull(points.map((p) => p.achievedRps));
+  return points.reduce((n, p) => n + (p.requests as number), 0) / (ms / 1000);
+}
+
 export interface MergedStep extends StepKey {
   points: GeneratorPoint[];
   achievedRps: number | null;
@@ -223,7 +269,7 @@ export function mergeSteps(points: GeneratorPoint[], percentiles: number[]): Mer
       connections: first.connections,
       targetRps: first.targetRps,
       points: group,
-      achievedRps: sumOrNull(group.map((p) => p.achievedRps)),
+      achievedRps: stepRate(group),
       durationMs: durations.length > 0 ? Math.max(...durations) : null,
       requests: sumOrNull(group.map((p) => p.requests)),
       errors: sumOrNull(group.map((p) => p.errors)),
@@ -502,7 +548,7 @@ export function stagesOf(
       targetRps: first.targetRps,
       fromMs: Math.min(...groupSpans.map((s) => s.fromMs)),
       toMs: Math.max(...groupSpans.map((s) => s.toMs)),
-      achievedRps: sumOrNull(group.map((p) => p.achievedRps)),
+      achievedRps: stepRate(group, spans),
       requests,
       errors,
       errorRate: errors === null || requests === 0 ? null : errors / requests,

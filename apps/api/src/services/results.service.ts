@@ -184,9 +184,12 @@ export function resultsService(deps: {
           };
         },
       );
+      const startOf = new Map(rows.map((r) => [r.id, r.startedAtUs]));
       const perGenerator = stored.filter((r) => r.generator !== null);
       const merged = mergeSteps(
-        perGenerator.map((r) => pointOf(r, hdrOf.get(r.id as number) ?? null)),
+        perGenerator.map((r) =>
+          pointOf(r, hdrOf.get(r.id as number) ?? null, startOf.get(r.id as number) ?? null),
+        ),
         [...new Set([...STORED_PERCENTILES, ...percentiles])].sort((a, b) => a - b),
       ).map(
         (m): StoredLoadResult => ({
@@ -269,6 +272,7 @@ export function resultsService(deps: {
           pointOf(
             { ...r, startedAt: null, format: r.format as ResultFormat },
             hdrOf.get(r.id) ?? null,
+            r.startedAtUs,
           ),
         );
       // An upload landing between reading the slots and the spans: merged from the intervals.
@@ -283,8 +287,11 @@ export function resultsService(deps: {
 function pointOf(
   r: Omit<StoredLoadResult, 'id' | 'merged' | 'percentiles'> & { id: number | null },
   hdr: Uint8Array | null,
+  /** The point's start as stored, epoch us. */
+  startedAtUs: number | null,
 ): GeneratorPoint & { format: ResultFormat } {
   return {
+    startedAtMs: startedAtUs === null ? null : startedAtUs / 1000,
     id: r.id as number,
     format: r.format,
     generator: r.generator,

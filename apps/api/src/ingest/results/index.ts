@@ -163,6 +163,9 @@ export function k6IntervalResults(
         meanMs: s.result.meanMs,
         maxMs: s.result.maxMs,
         stdDevMs: s.result.stdDevMs,
+        // From the first request's start to the last one's end, as measured.
+        ...(s.result.durationMs !== null ? { durationMs: s.result.durationMs } : {}),
+        startedAtUs: s.startedAtUs,
       },
       // k6 reports durations in ms with decimals; they are recorded as whole microseconds.
       roundingMs: 0.0005,

@@ -41,7 +41,15 @@ export interface DecodedIntervalResult {
    * the histogram's own are only within a bucket (its max is its bucket's top).
    */
   known?: Pick<LoadResult, 'errors' | 'errorsByCode'> &
-    Partial<Pick<LoadResult, 'minMs' | 'meanMs' | 'maxMs' | 'stdDevMs'>>;
+    Partial<Pick<LoadResult, 'minMs' | 'meanMs' | 'maxMs' | 'stdDevMs'>> & {
+      /**
+       * The span the source measured, when it is finer than its intervals': k6's from its
+       * first request's start to its last one's end (its intervals are whole epoch seconds,
+       * so their span is up to a second longer at each end). Epoch us, and ms.
+       */
+      startedAtUs?: number;
+      durationMs?: number;
+    };
   /**
    * How far a recorded value may be from the measured one, ms, when the source measured
    * finer than the histogram's unit (k6's ms with decimals recorded as whole us: 0.0005).
@@ -82,7 +90,10 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
   const stats = merger.stats();
   const fromMs = first?.startMs ?? 0;
   const toMs = last ? last.startMs + last.durationMs : fromMs;
-  const durationMs = toMs - fromMs;
+  // The measured span when the source knows it; else the intervals' (exact for an interval
+  // log, whose intervals are the measurement's own).
+  const durationMs = r.known?.durationMs ?? toMs - fromMs;
+  const startedAtUs = r.known?.startedAtUs ?? (first ? Math.round(first.startMs * 1000) : null);
   const errors = r.intervals.every((i) => i.errors === null)
     ? null
     : r.intervals.reduce((s, i) => s + (i.errors ?? 0), 0);
@@ -105,7 +116,7 @@ export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
     maxMs: r.known?.maxMs ?? stats.max,
     stdDevMs: r.known?.stdDevMs ?? stats.stdDev,
     labels,
-    startedAt: first ? formatTimestampUs(Math.round(first.startMs * 1000)) : null,
+    startedAt: startedAtUs === null ? null : formatTimestampUs(startedAtUs),
   };
   return { result, generator: r.generator, hdr: encodeCounts(merged), intervals: r.intervals };
 }

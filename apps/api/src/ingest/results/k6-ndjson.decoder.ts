@@ -77,6 +77,8 @@ export interface K6Step {
   /** The scenario tag; null for requests that carry none. */
   scenario: string | null;
   result: LoadResult;
+  /** Its first request's start, epoch us (result.startedAt holds it to the ms). */
+  startedAtUs: number;
   /** The whole step's histogram, encoded as the intervals' are. */
   hdr: Uint8Array;
   /** Ascending by startMs; intervals with no http_req_duration sample are left out (their failures still count in the step's errors). */
@@ -515,7 +517,13 @@ export class K6NdjsonAggregator {
           hdr: a.sealed as Uint8Array,
         }),
       );
-    return { scenario: s.scenario, result: r, hdr: encodeHdr(s.hist), intervals };
+    return {
+      scenario: s.scenario,
+      result: r,
+      startedAtUs: Math.round(s.baseUs + s.firstStartMs * 1000),
+      hdr: encodeHdr(s.hist),
+      intervals,
+    };
   }
 }
 

@@ -20,17 +20,34 @@ function rawSamples() {
   let requests = 0;
   let failed = 0;
   let vus = 0;
+  // The span k6 measured: from the earliest request start (end - duration) to the last end,
+  // in us (every time in this file is UTC, "Z", with up to 9 fraction digits).
+  let firstStartUs = Number.POSITIVE_INFINITY;
+  let lastEndUs = Number.NEGATIVE_INFINITY;
+  const endUs = (time: string) => {
+    const [, whole, fraction = ''] = /^(.{19})(?:\.(\d+))?Z$/.exec(time) as RegExpExecArray;
+    return Date.parse(`${whole}Z`) * 1000 + Number(`0.${fraction || '0'}`) * 1e6;
+  };
   for (const line of gunzipSync(gzipped).toString('utf8').split('\n')) {
     if (!line) continue;
-    const o = JSON.parse(line) as { type: string; metric: string; data: { value: number } };
+    const o = JSON.parse(line) as {
+      type: string;
+      metric: string;
+      data: { value: number; time: string };
+    };
     if (o.type !== 'Point') continue;
-    if (o.metric === 'http_req_duration') durations.push(o.data.value);
+    if (o.metric === 'http_req_duration') {
+      durations.push(o.data.value);
+      const end = endUs(o.data.time);
+      firstStartUs = Math.min(firstStartUs, end - o.data.value * 1000);
+      lastEndUs = Math.max(lastEndUs, end);
+    }
     if (o.metric === 'http_reqs') requests += o.data.value;
     if (o.metric === 'http_req_failed') failed += o.data.value;
     if (o.metric === 'vus') vus = Math.max(vus, o.data.value);
   }
   durations.sort((a, b) => a - b);
-  return { durations, requests, failed, vus };
+  return { durations, requests, failed, vus, spanMs: (lastEndUs - firstStartUs) / 1000 };
 }
 
 const nearestRank = (sorted: number[], p: number) =>
@@ -64,6 +81,10 @@ describe.each(backends)('a real k6 --out json stream on $name', (backend) => {
       minMs: raw.durations[0],
       maxMs: raw.durations.at(-1),
     });
+    // The rate over the span k6 measured (20.027 s, from 01:26:26.840 to 01:26:46.867), not
+    // over the 21 whole seconds its intervals cover.
+    expect(point?.durationMs).toBeCloseTo(raw.spanMs, 3);
+    expect(point?.achievedRps).toBeCloseTo(raw.requests / (raw.spanMs / 1000), 6);
     const mean = raw.durations.reduce((a, b) => a + b, 0) / raw.durations.length;
     expect(point?.meanMs).toBeCloseTo(mean, 9);
     for (const p of [50, 90, 95, 99, 99.9]) {
