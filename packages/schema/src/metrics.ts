@@ -57,7 +57,7 @@ export const seriesStats = z.object({
     .string()
     .optional()
     .describe(
-      "gauges: the last value as exact decimal text, when it is an integer beyond float8's 2^53 (OTLP int64, e.g. Envoy's uint64 gauges as Envoy sends them)",
+      "gauges: the last value as exact decimal text, when it is an integer beyond float8's 2^53 (an OTLP int64, or a StatsD gauge written as a whole number, e.g. Envoy's uint64 version hashes; deltas applied exactly)",
     ),
   percentiles: z.array(quantileValue).optional().describe(DISTRIBUTION_PERCENTILES),
 });

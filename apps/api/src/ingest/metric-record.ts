@@ -61,6 +61,6 @@ export function statsdRecord(row: AggregateRow): MetricRecord {
     sketch: row.sketch,
     members: row.members,
     quantiles: null,
-    lastExact: null,
+    lastExact: row.lastExact,
   };
 }

@@ -123,3 +123,38 @@ describe('StatsD aggregation per interval', () => {
     expect(agg.flush(1000, 2000)).toHaveLength(0);
   });
 });
+
+describe('StatsD gauges beyond 2^53', () => {
+  const exact = (text: string) =>
+    aggregate(text).rows.map((r) => [r.name, r.lastExact] as [string, string | null]);
+
+  it('keeps a whole number beyond 2^53 as written, and none within it', () => {
+    expect(
+      exact(
+        [
+          'a:18446744073709551615|g', // 2^64 - 1, as Envoy writes a uint64
+          'b:9007199254740992|g', // 2^53: a float64 holds it
+          'c:9007199254740993|g', // 2^53 + 1: it does not
+          'd:-9007199254740995|g', // a negative one is a delta (statsd's metric_types.md) from 0
+          'e:00018446744073709551615|g', // leading zeros dropped
+          'f:1.8446744073709552e19|g', // an exponent: not a whole number as written
+        ].join('\n'),
+      ),
+    ).toEqual([
+      ['a', '18446744073709551615'],
+      ['b', null],
+      ['c', '9007199254740993'],
+      ['d', '-9007199254740995'],
+      ['e', '18446744073709551615'],
+      ['f', null],
+    ]);
+  });
+
+  it('adds deltas exactly, and forgets the exact value once the gauge is back within 2^53', () => {
+    // 2^53 - 2 = 9007199254740990; + 5 = 9007199254740995; - 9007199254740000 = 995.
+    expect(exact('g:9007199254740990|g\ng:+5|g')).toEqual([['g', '9007199254740995']]);
+    expect(exact('h:18446744073709551615|g\nh:-18446744073709551000|g')).toEqual([['h', null]]);
+    // A fractional delta: no exact value.
+    expect(exact('i:9007199254740993|g\ni:+0.5|g')).toEqual([['i', null]]);
+  });
+});

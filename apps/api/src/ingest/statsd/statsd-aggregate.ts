@@ -34,6 +34,8 @@ interface Aggregate {
   max: number;
   last: number;
   lastAtMs: number;
+  /** A gauge's last value as exact decimal text, when it is a whole number beyond 2^53. */
+  lastExact: string | null;
   /** The interval's samples, while there are few enough and none is sampled. */
   raw: number[] | null;
   sketch: Sketch | null;
@@ -44,6 +46,8 @@ interface Aggregate {
 
 interface GaugeMemory {
   value: number;
+  /** The value exactly, while it is a whole number beyond 2^53 (deltas added as integers). */
+  exact: bigint | null;
 }
 
 export interface AggregateRow extends AggregateValues {
@@ -55,6 +59,8 @@ export interface AggregateRow extends AggregateValues {
   /** Raw DogStatsD tags. */
   tags: string;
   containerId: string;
+  /** A gauge's last value as exact decimal text, beyond float8's 2^53 (else null). */
+  lastExact: string | null;
   /** Values and members received for it (what is counted when it is dropped). */
   samples: number;
 }
@@ -133,6 +139,7 @@ export class StatsdAggregator implements StatsdSink {
       max: Number.NEGATIVE_INFINITY,
       last: 0,
       lastAtMs: t,
+      lastExact: null,
       raw: null,
       sketch: null,
       members: null,
@@ -152,13 +159,13 @@ export class StatsdAggregator implements StatsdSink {
     let memory = this.gaugeLast.get(seriesKey);
     if (!memory) {
       if (this.gaugeLast.size >= this.maxGauges) this.gaugeLast.clear();
-      memory = { value: 0 };
+      memory = { value: 0, exact: null };
       this.gaugeLast.set(seriesKey, memory);
     }
     return memory;
   }
 
-  sample(shape: Shape, value: number, delta: boolean): void {
+  sample(shape: Shape, value: number, delta: boolean, integer?: string): void {
     const a = this.aggregate(shape);
     if (!a) return;
     this.counters.samples++;
@@ -183,9 +190,11 @@ export class StatsdAggregator implements StatsdSink {
           this.beyondFloat64(a, shape, value);
           return;
         }
+        memory.exact = exactGauge(memory, delta, integer, value);
         memory.value = v;
         a.count++;
         a.last = v;
+        a.lastExact = memory.exact === null ? null : String(memory.exact);
         if (v < a.min) a.min = v;
         if (v > a.max) a.max = v;
         break;
@@ -303,11 +312,13 @@ function toRow(a: Aggregate, tMs: number, intervalMs: number, defaultLastAt: num
     lastAtMs: null,
     sketch: null,
     members: null,
+    lastExact: null,
   };
   if (kind === 'counter') {
     row.sum = a.sum;
   } else if (kind === 'gauge') {
     row.last = a.last;
+    row.lastExact = a.lastExact;
     row.min = a.min;
     row.max = a.max;
     row.lastAtMs = a.lastAtMs > 0 ? a.lastAtMs : defaultLastAt;
@@ -327,4 +338,31 @@ function toRow(a: Aggregate, tMs: number, intervalMs: number, defaultLastAt: num
         : null;
   }
   return row;
+}
+
+/** 2^53: past it a float64 no longer holds every whole number. */
+const SAFE = 2n ** 53n;
+
+/**
+ * A gauge's exact value after a sample, while it is a whole number beyond 2^53: an absolute
+ * value as written, or the exact value before plus a whole delta; null once it is within
+ * 2^53 (the float holds it) or is not a whole number.
+ */
+function exactGauge(
+  before: GaugeMemory,
+  delta: boolean,
+  integer: string | undefined,
+  value: number,
+): bigint | null {
+  const whole = (text: string | undefined, v: number) =>
+    text !== undefined ? BigInt(text) : Number.isSafeInteger(v) ? BigInt(v) : null;
+  let exact: bigint | null;
+  if (!delta) exact = integer === undefined ? null : BigInt(integer);
+  else {
+    const from = before.exact ?? whole(undefined, before.value);
+    const by = whole(integer, value);
+    exact = from === null || by === null ? null : from + by;
+  }
+  if (exact === null) return null;
+  return exact > SAFE || exact < -SAFE ? exact : null;
 }

@@ -53,8 +53,12 @@ export interface Shape {
 }
 
 export interface StatsdSink {
-  /** One value; `delta` marks a gauge written with a sign (+5 / -3), which adds to it. */
-  sample(shape: Shape, value: number, delta: boolean): void;
+  /**
+   * One value; `delta` marks a gauge written with a sign (+5 / -3), which adds to it.
+   * `integer`: a gauge's value as the line wrote it when it is a whole number beyond 2^53
+   * (Envoy's uint64 gauges), which a float64 cannot hold exactly.
+   */
+  sample(shape: Shape, value: number, delta: boolean, integer?: string): void;
   member(shape: Shape, member: string): void;
   event(line: string): void;
   serviceCheck(line: string): void;
@@ -205,6 +209,19 @@ export function parseValues(raw: string): number[] | null {
     out.push(v);
   }
   return out;
+}
+
+/**
+ * A value written as a whole number ("18446744073709551615", "-12", "+7"), as exact decimal
+ * text without a plus sign or leading zeros; null for anything else (a fraction, an exponent).
+ * Envoy writes its gauges as uint64 decimals (source/extensions/stat_sinks/common/statsd/
+ * statsd.cc: StrCat of gauge.value(), and itoa in the TCP sink), beyond 2^53 for hashes.
+ */
+export function wholeNumber(text: string): string | null {
+  const m = /^([+-]?)0*(\d+)$/.exec(text);
+  if (!m) return null;
+  const digits = m[2] as string;
+  return m[1] === '-' && digits !== '0' ? `-${digits}` : digits;
 }
 
 /** DogStatsD tags `k:v,k2` as a record; a tag without a value maps to "". */
@@ -419,8 +436,15 @@ export class StatsdReader {
     }
     const parts = raw.split(':');
     values.forEach((v, i) => {
-      const c = (parts[i] as string).charCodeAt(0);
-      this.sink.sample(shape as Shape, v, (shape as Shape).type === 'g' && (c === 43 || c === 45));
+      const part = parts[i] as string;
+      const c = part.charCodeAt(0);
+      const gauge = (shape as Shape).type === 'g';
+      this.sink.sample(
+        shape as Shape,
+        v,
+        gauge && (c === 43 || c === 45),
+        gauge && !Number.isSafeInteger(v) ? (wholeNumber(part) ?? undefined) : undefined,
+      );
     });
   }
 }

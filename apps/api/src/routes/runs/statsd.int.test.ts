@@ -105,6 +105,35 @@ describe.each(cases)('StatsD listener on $backend.name, UDP read by $udp', ({ ba
     expect(stats.serviceChecks).toBeGreaterThanOrEqual(1);
   });
 
+  it("reads back gauges beyond 2^53 (Envoy's uint64 version hashes) exactly", async () => {
+    const run = await createRun(server);
+    const client = new StatsD({
+      host: '127.0.0.1',
+      port: server.udpPort,
+      protocol: 'udp',
+      globalTags: { run: run.id },
+    });
+    const before = samples();
+    // hot-shots writes `${value}`: a BigInt goes out as its exact digits, as Envoy's sink
+    // writes a uint64 (statsd.cc: StrCat(name, ":", gauge.value(), "|g")).
+    const gauge = client.gauge.bind(client) as (name: string, value: bigint | number) => void;
+    const gaugeDelta = client.gaugeDelta.bind(client) as (name: string, v: bigint | number) => void;
+    gauge('cds.version', 1_000n); // replaced by the next
+    gauge('cds.version', 18_446_744_073_709_551_615n); // 2^64 - 1
+    gauge('lds.version', 9_007_199_254_740_993n); // 2^53 + 1, the first a float64 cannot hold
+    gauge('rds.version', 9_007_199_254_740_990n); // within 2^53 ...
+    gaugeDelta('rds.version', 5); // ... and past it by a delta: 2^53 + 3
+    gauge('eds.version', 12_345); // small: no exact text needed
+    await close(client);
+    await until(() => samples() - before >= 6);
+    const get = await series(run.id);
+    expect(get('cds.version').stats.lastExact).toBe('18446744073709551615');
+    expect(get('lds.version').stats.lastExact).toBe('9007199254740993');
+    expect(get('rds.version').stats.lastExact).toBe('9007199254740995');
+    expect(get('eds.version').stats).toMatchObject({ last: 12_345 });
+    expect(get('eds.version').stats.lastExact).toBeUndefined();
+  });
+
   it('takes newline-delimited TCP from hot-shots', async () => {
     const run = await createRun(server);
     const client = new StatsD({
