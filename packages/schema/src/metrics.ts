@@ -29,7 +29,7 @@ const DISTRIBUTION_PERCENTILES = [
   'StatsD timers/histograms/distributions whose every interval held at most 256 unsampled samples (and at most 100,000 in the window): method raw, exact: true;',
   'more samples, or sampled ones: method ddsketch, the true value within relativeError (0.01) of value;',
   'OTLP exponential histograms (kind exponential_histogram, merged at the coarsest scale): method exponential-histogram, the true value in [lower, upper], the bucket (base^i, base^(i+1)] with base 2^(2^-scale) narrowed by the recorded min/max, value its geometric middle;',
-  'OTLP explicit-bucket histograms: method explicit-histogram, the true value in [lower, upper], the bucket the rank falls in (narrowed by min/max; null: the open-ended bucket when no min/max was sent), value interpolated linearly inside it;',
+  "OTLP explicit-bucket histograms: method explicit-histogram, the true value in [lower, upper], the bucket the rank falls in (narrowed by min/max, or by streamMin/streamMax when the run's are unknown; null: the open-ended bucket when neither is known), value interpolated linearly inside the bucket narrowed by the run's own min/max only, or the bucket's closed side when it is open-ended and the run's extreme there is unknown;",
   'summaries: the last quantiles as the client sent them (method summary, no bound).',
 ].join(' ');
 
@@ -50,8 +50,36 @@ export const seriesStats = z.object({
     .number()
     .nullable()
     .describe('counters: the total, sample-rate corrected; timers: sum of values'),
-  min: z.number().nullable(),
-  max: z.number().nullable(),
+  min: z
+    .number()
+    .nullable()
+    .describe(
+      "the least value over the run's window, exact; null when it cannot be known: an OTLP cumulative histogram that began before the run carries its stream's min since start_time, and what was recorded within the run is lost unless the stream's min moved then (see streamMin)",
+    ),
+  max: z
+    .number()
+    .nullable()
+    .describe(
+      'the greatest value over the window, exact; null when it cannot be known (see streamMax)',
+    ),
+  streamMin: z
+    .number()
+    .optional()
+    .describe(
+      "when min is null: the stream's min since its start_time, not the run's; every value of the run is at least this",
+    ),
+  streamMax: z
+    .number()
+    .optional()
+    .describe(
+      "when max is null: the stream's max since its start_time, not the run's; every value of the run is at most this (a percentile in the open-ended bucket is stated as the bucket's lower bound, with this as its upper)",
+    ),
+  beforeRunMs: z
+    .number()
+    .optional()
+    .describe(
+      "when some of the figures were counted over an interval that began before the run started, how long before it (ms): a StatsD flush or OTLP delta interval straddling the start, or a cumulative stream's first increase, counted from its last point before the run or, when it has none, from its start_time (at most one export interval). The figures may include values recorded that long before the run",
+    ),
   last: z.number().nullable().describe('gauges: the last value, deltas applied'),
   lastExact: z
     .string()

@@ -390,15 +390,35 @@ const widenDown = (x: number) => x - Math.abs(x) * BOUNDARY_SLACK;
 const widenUp = (x: number) => x + Math.abs(x) * BOUNDARY_SLACK;
 
 export interface KnownRange {
-  /** The smallest and largest recorded value, when the source says (OTLP min/max). */
+  /**
+   * The smallest and largest value of exactly these values, when the source says (OTLP
+   * min/max of the interval): they bound a percentile and anchor the interpolation inside
+   * its bucket.
+   */
   min?: number | null;
   max?: number | null;
+  /**
+   * Only bounds: every value is at least `lowerBound` and at most `upperBound` (a cumulative
+   * stream's min and max since its start, when the run's own are not known). They narrow a
+   * percentile's [lower, upper] but are never interpolated toward: an estimate in an
+   * open-ended bucket stays at the bucket's closed side, its bound saying how far it may be.
+   */
+  lowerBound?: number | null;
+  upperBound?: number | null;
 }
+
+/** The lowest and highest every value can be: the exact extremes, else the bounds. */
+const floorOf = (r: KnownRange) =>
+  r.min != null ? r.min : r.lowerBound != null ? r.lowerBound : null;
+const ceilingOf = (r: KnownRange) =>
+  r.max != null ? r.max : r.upperBound != null ? r.upperBound : null;
 
 const clamp = (v: number, r: KnownRange) => {
   let x = v;
-  if (r.min != null && x < r.min) x = r.min;
-  if (r.max != null && x > r.max) x = r.max;
+  const lo = floorOf(r);
+  const hi = ceilingOf(r);
+  if (lo !== null && x < lo) x = lo;
+  if (hi !== null && x > hi) x = hi;
   return x;
 };
 
@@ -442,8 +462,10 @@ export function percentileOf(
         const isZero = lo <= 0 && hi >= 0;
         let lower = widenDown(lo);
         let upper = widenUp(hi);
-        if (range.min != null && range.min > lower) lower = range.min;
-        if (range.max != null && range.max < upper) upper = range.max;
+        const floor = floorOf(range);
+        const ceiling = ceilingOf(range);
+        if (floor !== null && floor > lower) lower = floor;
+        if (ceiling !== null && ceiling < upper) upper = ceiling;
         // The geometric middle of the bucket: the least relative error for any value in it.
         const mid = isZero ? 0 : Math.sign(lo) * Math.sqrt(lo * hi);
         const value = Math.min(upper, Math.max(lower, mid));
@@ -459,17 +481,31 @@ export function percentileOf(
         const before = acc;
         acc += c;
         if (acc < rank) continue;
-        let lower: number | null = i === 0 ? null : (d.bounds[i - 1] as number);
-        let upper: number | null = i >= d.bounds.length ? null : (d.bounds[i] as number);
-        if (range.min != null && (lower === null || range.min > lower)) lower = range.min;
-        if (range.max != null && (upper === null || range.max < upper)) upper = range.max;
-        // Linear inside the bucket: the k-th of c values is placed k/c of the way up.
+        // The bucket, narrowed by the exact extremes: what the value is interpolated in.
+        let from: number | null = i === 0 ? null : (d.bounds[i - 1] as number);
+        let to: number | null = i >= d.bounds.length ? null : (d.bounds[i] as number);
+        if (range.min != null && (from === null || range.min > from)) from = range.min;
+        if (range.max != null && (to === null || range.max < to)) to = range.max;
+        // Linear inside the bucket: the k-th of c values is placed k/c of the way up. In an
+        // open-ended bucket, its closed side.
         let value: number;
-        if (lower !== null && upper !== null) {
-          value = Math.min(upper, lower + ((upper - lower) * (rank - before)) / c);
+        if (from !== null && to !== null) {
+          value = Math.min(to, from + ((to - from) * (rank - before)) / c);
         } else {
-          value = (lower ?? upper) as number;
+          value = (from ?? to) as number;
         }
+        // What the true value lies in: that, narrowed further by bounds that are not the
+        // values' own extremes (never stretched toward).
+        let lower = from;
+        let upper = to;
+        if (range.lowerBound != null && (lower === null || range.lowerBound > lower)) {
+          lower = range.lowerBound;
+        }
+        if (range.upperBound != null && (upper === null || range.upperBound < upper)) {
+          upper = range.upperBound;
+        }
+        if (lower !== null && value < lower) value = lower;
+        if (upper !== null && value > upper) value = upper;
         return { p, value, exact: false, method: 'explicit-histogram', lower, upper };
       }
       return null;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { encodeDistribution } from './distribution.ts';
 import { bucketize, bucketWidth, combineStats, normalize, type StoredRow } from './series-math.ts';
 import { encodeSketch, newSketch, sketchFromBuckets, sketchFromExponential } from './sketch.ts';
 
@@ -191,5 +192,88 @@ describe('sketches from OTLP buckets', () => {
     expect(s.getValueAtQuantile(0.9)).toBeGreaterThan(11);
     expect(s.getValueAtQuantile(0.9)).toBeLessThan(11.7);
     expect(s.getValueAtQuantile(0)).toBe(0);
+  });
+});
+
+describe('cumulative histograms and the run window', () => {
+  const explicit = (counts: number[]) =>
+    encodeDistribution({ form: 'explicit', bounds: [1, 10, 100, 1000], counts });
+  // One stream since t = -10 s: a point before the run (t = 500) and two in it.
+  const stream = [
+    row({
+      tMs: 500,
+      startAtMs: -10_000,
+      count: 2,
+      sum: 5000.01,
+      min: 0.01,
+      max: 5000,
+      sketch: explicit([1, 0, 0, 0, 1]),
+    }),
+    // + 0.5 and 50: the stream's min and max stay 0.01 and 5000.
+    row({
+      tMs: 2000,
+      startAtMs: -10_000,
+      count: 4,
+      sum: 5050.51,
+      min: 0.01,
+      max: 5000,
+      sketch: explicit([2, 0, 1, 0, 1]),
+    }),
+    // + 6000: the stream's max moves to 6000, which is this increase's.
+    row({
+      tMs: 3000,
+      startAtMs: -10_000,
+      count: 5,
+      sum: 11_050.51,
+      min: 0.01,
+      max: 6000,
+      sketch: explicit([2, 0, 1, 0, 2]),
+    }),
+  ];
+
+  it("states the run's min and max only where the stream's moved, else the stream's as a bound", () => {
+    const first = combineStats(
+      'histogram',
+      normalize('histogram', stream.slice(0, 2), 1000),
+      [50, 100],
+    );
+    expect(first).toMatchObject({
+      count: 2,
+      min: null,
+      max: null,
+      streamMin: 0.01,
+      streamMax: 5000,
+    });
+    // Rank 1 of (0.5, 50) is in (-inf, 1]: narrowed by the stream's min only; rank 2 in
+    // (10, 100], interpolated there (not toward 5000).
+    expect(first.percentiles).toEqual([
+      { p: 50, value: 1, exact: false, method: 'explicit-histogram', lower: 0.01, upper: 1 },
+      { p: 100, value: 100, exact: false, method: 'explicit-histogram', lower: 10, upper: 100 },
+    ]);
+    const both = combineStats('histogram', normalize('histogram', stream, 1000), [100]);
+    // 6000 is known (the max moved in the second increase) and above the first's bound 5000.
+    expect(both).toMatchObject({ count: 3, min: null, max: 6000, streamMin: 0.01 });
+    expect(both.streamMax).toBeUndefined();
+    // Rank 3 (6000) in (1000, inf): interpolated up to the known max.
+    expect(both.percentiles?.[0]).toMatchObject({ value: 6000, lower: 1000, upper: 6000 });
+  });
+
+  it('flags figures counted from before the run: from the point before it, or from start_time', () => {
+    expect(
+      combineStats('histogram', normalize('histogram', stream, 1000), [], 1000).beforeRunMs,
+    ).toBe(500);
+    // No point before the run: the first counts whole from start_time (800, 200 ms before the
+    // run, less than the 1000 ms to the point).
+    const fromStart = [
+      row({ tMs: 2000, startAtMs: 800, last: 5 }),
+      row({ tMs: 3000, startAtMs: 800, last: 9 }),
+    ];
+    const stats = combineStats('counter', normalize('counter', fromStart, 1000), [], 1000);
+    expect(stats).toMatchObject({ sum: 9, beforeRunMs: 200 });
+    // A stream that began in the run: nothing before it.
+    const inside = [row({ tMs: 2000, startAtMs: 1500, last: 5 })];
+    expect(
+      combineStats('counter', normalize('counter', inside, 1000), [], 1000).beforeRunMs,
+    ).toBeUndefined();
   });
 });

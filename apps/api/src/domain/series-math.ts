@@ -9,6 +9,7 @@ import {
   type DistributionPercentile,
   decodeDistribution,
   encodeDistribution,
+  type KnownRange,
   mergeDistributions,
   percentilesOf,
   subtractDistribution,
@@ -95,8 +96,21 @@ export interface NormalRow {
   value: number;
   count: number;
   sum: number;
+  /** The row's own extremes; null where they cannot be known (see minBound). */
   min: number | null;
   max: number | null;
+  /**
+   * Where min or max cannot be known (a cumulative stream's increase: its points carry the
+   * stream's min and max since its start, and the increase's own extremes are lost unless the
+   * stream's moved), the stream's, which bound them: every value is within [minBound, maxBound].
+   */
+  minBound: number | null;
+  maxBound: number | null;
+  /**
+   * When the time the row's figures cover began (an interval's start, a cumulative increase's
+   * previous point or its stream's start_time), epoch ms; null for levels.
+   */
+  fromMs: number | null;
   /** Tie-break for levels written by several replicas in one interval. */
   atMs: number;
   members: string[] | null;
@@ -174,6 +188,9 @@ function plain(cls: ValueClass, r: StoredRow): NormalRow {
     sum: r.sum ?? 0,
     min: r.min,
     max: r.max,
+    minBound: null,
+    maxBound: null,
+    fromMs: cls === 'level' ? null : r.tMs,
     atMs: r.lastAtMs ?? r.tMs + r.intervalMs,
     members: r.members,
     sketch: r.sketch,
@@ -205,6 +222,11 @@ function increase(
     sum: 0,
     min: r.min,
     max: r.max,
+    minBound: null,
+    maxBound: null,
+    // An increase covers the time since the previous point; a first point counted whole,
+    // the time since its stream's start.
+    fromMs: prev ? prev.tMs : startedInRun ? (r.startAtMs ?? r.tMs) : null,
     atMs: r.lastAtMs ?? r.tMs,
     members: null,
     sketch: null,
@@ -231,6 +253,15 @@ function increase(
         decodeDistribution(prev.sketch),
       );
     }
+    // A point's min and max are over (start_time, time] (metrics.proto), so those of an
+    // increase are known only where the stream's moved within it: a new max (or min) was
+    // recorded since the previous point and is the increase's. Otherwise the stream's bound it.
+    const newMax = r.max !== null && prev.max !== null && r.max > prev.max;
+    const newMin = r.min !== null && prev.min !== null && r.min < prev.min;
+    n.max = newMax ? r.max : null;
+    n.min = newMin ? r.min : null;
+    n.maxBound = newMax ? null : r.max;
+    n.minBound = newMin ? null : r.min;
   } else if (prev || startedInRun) {
     n.count = r.count;
     n.sum = r.sum ?? 0;
@@ -239,6 +270,8 @@ function increase(
   if (n.count === 0) {
     n.min = null;
     n.max = null;
+    n.minBound = null;
+    n.maxBound = null;
   }
   return n;
 }
@@ -247,7 +280,7 @@ function increase(
  * Counter increases per interval, replicas added up: the min and max of a counter are
  * those of whole intervals, not of one replica's share of one.
  */
-function intervalTotals(rows: NormalRow[]): { min: number; max: number } {
+function intervalTotals(rows: NormalRow[]): Extremes {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   let t = Number.NaN;
@@ -266,8 +299,60 @@ function intervalTotals(rows: NormalRow[]): { min: number; max: number } {
     acc += r.value;
   }
   close();
-  return { min, max };
+  return {
+    min: Number.isFinite(min) ? min : null,
+    max: Number.isFinite(max) ? max : null,
+    streamMin: null,
+    streamMax: null,
+  };
 }
+
+interface Extremes {
+  /** Exact, or null where not known. */
+  min: number | null;
+  max: number | null;
+  /** Where min (max) is not known: the bound the rows' values lie above (below). */
+  streamMin: number | null;
+  streamMax: number | null;
+}
+
+/**
+ * The rows' min and max: exact where every row's is known, or where the unknown ones are
+ * bounded inside the known (a stream's max that did not move is below a max that did);
+ * otherwise null, with the lowest (highest) bound beside it.
+ */
+function extremes(cls: ValueClass, rows: NormalRow[]): Extremes {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let minBound = Number.POSITIVE_INFINITY;
+  let maxBound = Number.NEGATIVE_INFINITY;
+  for (const r of rows) {
+    const lo = cls === 'set' ? r.value : r.min;
+    const hi = cls === 'set' ? r.value : r.max;
+    if (lo !== null && lo < min) min = lo;
+    if (hi !== null && hi > max) max = hi;
+    if (r.minBound !== null && r.minBound < minBound) minBound = r.minBound;
+    if (r.maxBound !== null && r.maxBound > maxBound) maxBound = r.maxBound;
+  }
+  // An unknown min is at least its bound: when every bound is at or above the known min,
+  // the known min is the rows' min.
+  const minKnown = !Number.isFinite(minBound) || (Number.isFinite(min) && minBound >= min);
+  const maxKnown = !Number.isFinite(maxBound) || (Number.isFinite(max) && maxBound <= max);
+  return {
+    min: minKnown && Number.isFinite(min) ? min : null,
+    max: maxKnown && Number.isFinite(max) ? max : null,
+    streamMin: minKnown ? null : minBound,
+    streamMax: maxKnown ? null : maxBound,
+  };
+}
+
+/** The range percentiles are read in: exact extremes, or the bounds where those are unknown. */
+const rangeOf = (e: Extremes): KnownRange => ({
+  min: e.min,
+  max: e.max,
+  lowerBound: e.streamMin,
+  upperBound: e.streamMax,
+});
 
 /** One distribution of every row's (the rows' own are never changed); null: none. */
 function mergeAll(rows: NormalRow[]): Distribution | null {
@@ -277,8 +362,21 @@ function mergeAll(rows: NormalRow[]): Distribution | null {
 export interface CombinedStats {
   count: number;
   sum: number | null;
+  /** Exact over the rows; null where it cannot be known (then streamMin bounds it). */
   min: number | null;
   max: number | null;
+  /**
+   * Where min or max cannot be known for the rows (cumulative streams that began before
+   * them): the streams' own since their start, which bound the rows' values.
+   */
+  streamMin?: number;
+  streamMax?: number;
+  /**
+   * How long before `runStartMs` the earliest time counted began, ms, when some of the
+   * figures were counted over an interval that began before the run (a first interval
+   * straddling the start, or a cumulative stream's first increase).
+   */
+  beforeRunMs?: number;
   last: number | null;
   /** The last value as exact decimal text, when float8 cannot hold it (beyond 2^53). */
   lastExact?: string;
@@ -318,34 +416,35 @@ export function combineStats(
   kind: SeriesKind,
   rows: NormalRow[],
   ps: readonly number[] = STAT_PERCENTILES,
+  /** The run's start: figures counted from before it are flagged (beforeRunMs). */
+  runStartMs?: number,
 ): CombinedStats {
   const cls = valueClass(kind);
   let count = 0;
   let sum = 0;
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
   let last: number | null = null;
   let lastExact: string | null = null;
+  let fromMs = Number.POSITIVE_INFINITY;
   for (const r of rows) {
     count += r.count;
     sum += cls === 'sum' ? r.value : r.sum;
-    const lo = cls === 'sum' || cls === 'set' ? r.value : r.min;
-    const hi = cls === 'sum' || cls === 'set' ? r.value : r.max;
-    if (lo !== null && lo < min) min = lo;
-    if (hi !== null && hi > max) max = hi;
     if (cls === 'level' || cls === 'set') {
       last = r.value;
       lastExact = r.lastExact;
     }
+    if (r.fromMs !== null && r.count > 0 && r.fromMs < fromMs) fromMs = r.fromMs;
   }
-  if (cls === 'sum') ({ min, max } = intervalTotals(rows));
+  const range = cls === 'sum' ? intervalTotals(rows) : extremes(cls, rows);
   const stats: CombinedStats = {
     count,
     sum: cls === 'level' || cls === 'set' ? null : sum,
-    min: Number.isFinite(min) ? min : null,
-    max: Number.isFinite(max) ? max : null,
+    min: range.min,
+    max: range.max,
     last,
   };
+  if (range.streamMin !== null) stats.streamMin = range.streamMin;
+  if (range.streamMax !== null) stats.streamMax = range.streamMax;
+  if (runStartMs !== undefined && fromMs < runStartMs) stats.beforeRunMs = runStartMs - fromMs;
   if (cls === 'set') {
     const all = new Set<string>();
     for (const r of rows) for (const m of r.members ?? []) all.add(m);
@@ -358,7 +457,7 @@ export function combineStats(
   } else if (cls === 'distribution') {
     const merged = mergeAll(rows);
     if (merged) {
-      const got = percentilesOf(merged, ps, { min: stats.min, max: stats.max });
+      const got = percentilesOf(merged, ps, rangeOf(range));
       if (got.length > 0) stats.percentiles = got;
     }
   }
@@ -414,24 +513,12 @@ export function bucketize(
     const offsetMs = i * bucketMs;
     let count = 0;
     let sum = 0;
-    let min = Number.POSITIVE_INFINITY;
-    let max = Number.NEGATIVE_INFINITY;
     for (const r of g) {
       count += r.count;
       sum += cls === 'sum' ? r.value : r.sum;
-      const lo = cls === 'sum' || cls === 'set' ? r.value : r.min;
-      const hi = cls === 'sum' || cls === 'set' ? r.value : r.max;
-      if (lo !== null && lo < min) min = lo;
-      if (hi !== null && hi > max) max = hi;
     }
-    if (cls === 'sum') ({ min, max } = intervalTotals(g));
-    const b: Bucketed = {
-      offsetMs,
-      value: null,
-      min: Number.isFinite(min) ? min : null,
-      max: Number.isFinite(max) ? max : null,
-      count,
-    };
+    const range = cls === 'sum' ? intervalTotals(g) : extremes(cls, g);
+    const b: Bucketed = { offsetMs, value: null, min: range.min, max: range.max, count };
     if (cls === 'sum') {
       b.value = sum;
       b.ratePerSec = sum / (bucketMs / 1000);
@@ -461,12 +548,12 @@ export function bucketize(
       if (opts.percentiles) {
         const merged = mergeAll(g);
         if (merged) {
-          const range = { min: b.min, max: b.max };
-          const [p50, p90, p99] = percentilesOf(merged, [50, 90, 99], range);
+          const known = rangeOf(range);
+          const [p50, p90, p99] = percentilesOf(merged, [50, 90, 99], known);
           if (p50) b.p50 = p50.value;
           if (p90) b.p90 = p90.value;
           if (p99) b.p99 = p99.value;
-          if (opts.asked) b.percentiles = percentilesOf(merged, opts.asked, range);
+          if (opts.asked) b.percentiles = percentilesOf(merged, opts.asked, known);
         }
       }
     }

@@ -102,6 +102,7 @@ export function metricsService(deps: {
           s.kind as SeriesKind,
           normalize(s.kind as SeriesKind, rows.get(s.id) ?? [], fromMs),
           ps,
+          fromMs,
         ),
       }));
     },
@@ -124,7 +125,7 @@ export function metricsService(deps: {
       return {
         series: {
           ...describeSeries(s),
-          stats: combineStats(kind, normal, q.percentiles ?? STAT_PERCENTILES),
+          stats: combineStats(kind, normal, q.percentiles ?? STAT_PERCENTILES, fromMs),
         },
         bucketMs,
         points: points.map((p) => ({ t: new Date(fromMs + p.offsetMs).toISOString(), ...p })),

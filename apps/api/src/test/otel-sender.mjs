@@ -10,6 +10,7 @@
 // Environment: OTLP_URL, OTLP_TOKEN, OTLP_PROTOCOL (proto | json), OTLP_TEMPORALITY
 // (cumulative | delta), OTLP_RESOURCE (a JSON object of resource attributes),
 // OTLP_EXPONENTIAL (histogram names aggregated as exponential histograms, comma-separated),
+// OTLP_BOUNDARIES (a JSON object: histogram name -> its explicit bucket boundaries),
 // OTLP_INTERVAL_MS (the reader's export interval; an hour, i.e. only on flush, unless set),
 // OTLP_DIAG=1 (the SDK's own log, from info up, on stderr).
 import { createInterface } from 'node:readline';
@@ -61,13 +62,19 @@ const provider = new MeterProvider({
       exportIntervalMillis: Number(env.OTLP_INTERVAL_MS ?? 3_600_000),
     }),
   ],
-  views: (env.OTLP_EXPONENTIAL ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((name) => ({
+  views: [
+    ...(env.OTLP_EXPONENTIAL ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((name) => ({
+        instrumentName: name,
+        aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM },
+      })),
+    ...Object.entries(JSON.parse(env.OTLP_BOUNDARIES ?? '{}')).map(([name, boundaries]) => ({
       instrumentName: name,
-      aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM },
+      aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries } },
     })),
+  ],
 });
 const meter = provider.getMeter('meshbench-test-sender', '1.0.0');
 const instruments = new Map();

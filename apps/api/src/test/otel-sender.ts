@@ -11,6 +11,8 @@ export interface SenderOptions {
   temporality?: 'cumulative' | 'delta';
   resource: Record<string, string>;
   exponential?: string[];
+  /** Explicit bucket boundaries of histograms, by name (else the SDK's default ones). */
+  boundaries?: Record<string, number[]>;
   /** The reader's export interval; unless set, exports happen on flush only. */
   intervalMs?: number;
   /** The SDK's own log (diag, from info up) on stderr. */
@@ -44,6 +46,7 @@ export function otelSender(opts: SenderOptions): Sender {
         OTLP_TEMPORALITY: opts.temporality ?? 'cumulative',
         OTLP_RESOURCE: JSON.stringify(opts.resource),
         OTLP_EXPONENTIAL: (opts.exponential ?? []).join(','),
+        OTLP_BOUNDARIES: JSON.stringify(opts.boundaries ?? {}),
         ...(opts.intervalMs ? { OTLP_INTERVAL_MS: String(opts.intervalMs) } : {}),
         ...(opts.diag ? { OTLP_DIAG: '1' } : {}),
       },

@@ -121,7 +121,88 @@ describe.each(backends)('OTLP metric semantics on $name', (backend) => {
 
     const list = await series(server, run.id);
     expect(named(list, 'pilot_xds_pushes').stats.sum).toBe(13);
-    expect(named(list, 'push.ms').stats).toMatchObject({ count: 3, sum: 150 });
+    // The stream's max moved in the run (10 -> 60): 60 is the run's. Its min did not (1 since
+    // before the run): the run's (40) is lost, and the stream's is only a bound.
+    expect(named(list, 'push.ms').stats).toMatchObject({
+      count: 3,
+      sum: 150,
+      min: null,
+      streamMin: 1,
+      max: 60,
+    });
+    expect(named(list, 'push.ms').stats.streamMax).toBeUndefined();
+  });
+
+  it("states no min or max of a run that a cumulative histogram begun before it cannot know, and no tail stretched toward the stream's", async () => {
+    const environment = unique('env');
+    const sdk = otelSender({
+      url: url(),
+      token: server.token,
+      resource: { 'service.name': 'istiod', 'deployment.environment': environment },
+      boundaries: { 'proxy.latency': [1, 10, 100, 1000] },
+    });
+    // Before the run: the stream's lifetime extremes, 0.01 and 5000.
+    for (const v of [0.01, 5000]) await sdk.send({ op: 'record', name: 'proxy.latency', value: v });
+    await sdk.send({ op: 'flush' });
+    await pause(20);
+    const run = await createRun(server, { environment });
+    await pause(20);
+    // In the run, 100 values: 0.597, 97 x 50, 1134.8 and 1178.9.
+    const inRun = [0.597, ...Array.from({ length: 97 }, () => 50), 1134.8, 1178.9];
+    for (const v of inRun) await sdk.send({ op: 'record', name: 'proxy.latency', value: v });
+    await sdk.send({ op: 'flush' });
+    await sdk.close();
+
+    const { body } = await server.json(`/runs/${run.id}/series?percentiles=50,99`, {}, seriesList);
+    const stats = named(body, 'proxy.latency').stats;
+    // The run's own min (0.597) and max (1178.9) are not in any point: each point carries
+    // the stream's 0.01 and 5000, unchanged by the run. Not stated as the run's.
+    expect(stats).toMatchObject({
+      count: 100,
+      min: null,
+      max: null,
+      streamMin: 0.01,
+      streamMax: 5000,
+    });
+    expect(stats.sum).toBeCloseTo(0.597 + 97 * 50 + 1134.8 + 1178.9, 9);
+    const [p50, p99] = stats.percentiles ?? [];
+    // P50 is rank 50: the 49th of the 97 in (10, 100], interpolated 10 + 90 x 49/97.
+    expect(p50).toMatchObject({ p: 50, method: 'explicit-histogram', lower: 10, upper: 100 });
+    expect(p50?.value).toBeCloseTo(10 + (90 * 49) / 97, 9);
+    // P99 is rank 99 (exactly 1134.8), in the open bucket (1000, inf): its closed side, with
+    // the stream's max as the only upper bound, not 1000 + 4000 x 1/2 = 3000 stretched toward it.
+    expect(p99).toMatchObject({ p: 99, value: 1000, lower: 1000, upper: 5000, exact: false });
+  });
+
+  it('flags what a cumulative stream with no point before its run counts from its start_time', async () => {
+    const environment = unique('env');
+    const spawned = Date.now();
+    const sdk = otelSender({
+      url: url(),
+      token: server.token,
+      resource: { 'service.name': 'istiod', 'deployment.environment': environment },
+    });
+    // Recorded before the run, exported only after it began: the stream's first point counts
+    // whole, from its start_time, which lies between the spawn and this acknowledgement.
+    await sdk.send({ op: 'add', name: 'pilot_xds_pushes', value: 4 });
+    await sdk.send({ op: 'record', name: 'push.ms', value: 7 });
+    const recorded = Date.now();
+    await pause(300);
+    const run = await createRun(server, { environment });
+    const runStart = Date.parse(run.startedAt);
+    await pause(600);
+    await sdk.send({ op: 'add', name: 'pilot_xds_pushes', value: 3 });
+    await sdk.send({ op: 'flush' });
+    await sdk.close();
+
+    const list = await series(server, run.id);
+    for (const name of ['pilot_xds_pushes', 'push.ms']) {
+      const stats = named(list, name).stats;
+      expect(stats.beforeRunMs, name).toBeGreaterThanOrEqual(runStart - recorded);
+      expect(stats.beforeRunMs, name).toBeLessThanOrEqual(runStart - spawned);
+    }
+    expect(named(list, 'pilot_xds_pushes').stats.sum).toBe(7);
+    expect(named(list, 'push.ms').stats).toMatchObject({ count: 1, min: 7, max: 7 });
   });
 
   it('gives a run created after its metrics arrived what lies in its window', async () => {
