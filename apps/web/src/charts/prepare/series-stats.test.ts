@@ -96,3 +96,59 @@ describe('prepareSeriesStats', () => {
     expect(prepareSeriesStats([]).rows).toEqual([]);
   });
 });
+
+describe('prepareSeriesStats: what a run cannot know', () => {
+  it("writes a min or max the run cannot know as the stream's bound, and marks counts from before the run", () => {
+    const table = prepareSeriesStats([
+      series({
+        id: '9',
+        name: 'proxy.latency',
+        kind: 'histogram',
+        source: 'otlp',
+        unit: 'ms',
+        stats: {
+          count: 100,
+          sum: 7164.297,
+          min: null,
+          max: null,
+          streamMin: 0.01,
+          streamMax: 5000,
+          beforeRunMs: 4200,
+          last: null,
+          percentiles: [
+            {
+              p: 99,
+              value: 1000,
+              exact: false,
+              method: 'explicit-histogram',
+              lower: 1000,
+              upper: 5000,
+            },
+          ],
+        },
+      }),
+      series({
+        id: '10',
+        name: 'push.ms',
+        kind: 'timer',
+        stats: {
+          count: 3,
+          sum: 150,
+          min: 40,
+          max: 60,
+          last: null,
+          percentiles: [{ p: 99, value: 60, exact: true, method: 'raw' }],
+        },
+      }),
+    ]);
+    const [bounded, plain] = table.rows;
+    expect(bounded).toMatchObject({
+      min: '≥ 0.010 ms',
+      max: '≤ 5,000.0 ms',
+      beforeRun: 'may include values recorded up to 4,200.0 ms before the run started',
+    });
+    expect(bounded?.maxBound).toContain("the run's max is not known: at most 5,000.0 ms");
+    expect(plain).toMatchObject({ min: '40', max: '60', beforeRun: null, minBound: null });
+    expect(table).toMatchObject({ bounded: true, beforeRun: true });
+  });
+});

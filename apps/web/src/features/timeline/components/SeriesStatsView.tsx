@@ -8,6 +8,9 @@ import {
 } from '../../../charts/prepare/series-stats.ts';
 import { AccuracyLegend, MarkedValue } from '../../../ui/PercentileValue.tsx';
 
+/** The mark of a count that may include values from before the run. */
+const BEFORE_RUN_MARK = '†';
+
 export function SeriesStatsView({
   table,
   jsonUrl,
@@ -49,8 +52,17 @@ export function SeriesStatsView({
                 <td>
                   {r.kind} <span className="muted">({r.source})</span>
                 </td>
-                <td className="num">{r.count}</td>
-                <td className="num">{r.min}</td>
+                <td className="num" data-testid="series-count">
+                  {r.count}
+                  {r.beforeRun && (
+                    <abbr className="before-run-mark" title={r.beforeRun} aria-label={r.beforeRun}>
+                      {BEFORE_RUN_MARK}
+                    </abbr>
+                  )}
+                </td>
+                <td className="num" data-testid="series-min" title={r.minBound ?? undefined}>
+                  {r.min}
+                </td>
                 {r.percentiles.map((m, i) => (
                   <td
                     key={table.percentiles[i]}
@@ -60,13 +72,32 @@ export function SeriesStatsView({
                     {m ? <MarkedValue marked={m} /> : NO_VALUE}
                   </td>
                 ))}
-                <td className="num">{r.max}</td>
+                <td className="num" data-testid="series-max" title={r.maxBound ?? undefined}>
+                  {r.max}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       <AccuracyLegend certainties={table.certainties} />
+      {(table.bounded || table.beforeRun) && (
+        <ul className="series-stats-notes muted" data-testid="series-stats-notes">
+          {table.bounded && (
+            <li>
+              ≥ / ≤: a cumulative stream that began before the run carries its min and max since its
+              start; the run&apos;s own are not known, and these only bound them.
+            </li>
+          )}
+          {table.beforeRun && (
+            <li>
+              {BEFORE_RUN_MARK} the count and percentiles may include values recorded before the run
+              started (a stream counted from its start or its last point before the run, at most one
+              export interval); hover for how long.
+            </li>
+          )}
+        </ul>
+      )}
     </div>
   );
 }
