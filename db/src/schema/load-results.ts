@@ -11,6 +11,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { runs } from './runs.ts';
@@ -59,6 +60,10 @@ export const loadResults = pgTable(
      */
     hdr: bytea('hdr'),
     labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
+    /** The runner's own threshold verdicts ({metric, threshold, ok}), when its file has them. */
+    thresholds: jsonb('thresholds').$type<
+      { metric: string; threshold: string; ok: boolean }[] | null
+    >(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 6, mode: 'string' }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 6 })
       .notNull()
@@ -131,4 +136,33 @@ export const loadSlots = pgTable(
     hdr: bytea('hdr').notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.startMs] })],
+);
+
+/**
+ * Result files stored on a run, so that one sent again is recognised: by its Idempotency-Key
+ * (a retry after a lost answer), or by the SHA-256 of its bytes after decompression with the
+ * same step parameters (the same file posted twice). The first upload's answer is kept to
+ * answer the repeats with.
+ */
+export const resultUploads = pgTable(
+  'result_uploads',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    idempotencyKey: text('idempotency_key'),
+    bodySha256: text('body_sha256').notNull(),
+    /** The step parameters it was posted with (mode, connections, ...), canonical JSON. */
+    step: text('step').notNull(),
+    /** The answer it got: {format, imported, unmapped, truncated, notes}. */
+    answer: jsonb('answer').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex('result_uploads_key_idx').on(t.runId, t.idempotencyKey),
+    uniqueIndex('result_uploads_body_idx').on(t.runId, t.bodySha256, t.step),
+  ],
 );

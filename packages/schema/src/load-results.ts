@@ -17,6 +17,18 @@ export const resultFormats = resultFormat.options;
 export const UNSPECIFIED_MODE = 'unspecified';
 
 const count = z.number().int().nonnegative();
+
+/** A threshold the load generator judged, with its verdict (k6's `thresholds` option). */
+export const runnerThreshold = z.object({
+  metric: z
+    .string()
+    .describe(
+      'the metric (or sub-metric) it is on, e.g. http_req_duration{expected_response:true}',
+    ),
+  threshold: z.string().describe('its expression as written, e.g. p(95)<500'),
+  ok: z.boolean().describe('true: it held; false: it was crossed (k6 failed the test on it)'),
+});
+export type RunnerThreshold = z.infer<typeof runnerThreshold>;
 const ms = z.number().nonnegative();
 
 export const loadResult = z.object({
@@ -85,6 +97,12 @@ export const loadResult = z.object({
   labels: z
     .record(z.string(), z.string())
     .describe('what the source says about the point: url, runner version, its own label text...'),
+  thresholds: z
+    .array(runnerThreshold)
+    .nullable()
+    .describe(
+      "the runner's own verdict on its thresholds, as it judged them (k6 summaries: every threshold of every metric, in the file's order); null when the file holds none",
+    ),
   startedAt: timestamp.nullable(),
 });
 export type LoadResult = z.infer<typeof loadResult>;
@@ -117,9 +135,31 @@ export type ImportResultsQuery = z.infer<typeof importResultsQuery>;
 
 export const importResultsResponse = z.object({
   format: resultFormat,
-  imported: z.number().int().describe('load results stored from the file'),
+  imported: z
+    .number()
+    .int()
+    .describe('load results stored from the file (for a duplicate: by its first upload)'),
   unmapped: z
     .array(z.string())
     .describe('source fields that have no place in a load result and were not stored'),
+  duplicate: z
+    .boolean()
+    .describe(
+      "true when this upload was stored before on the run: the same Idempotency-Key with the same file, or a byte-identical file (after decompression) with the same step parameters. Nothing is stored again; the answer is the first upload's",
+    ),
+  truncated: z
+    .object({
+      line: z.number().int().describe('the line the file ends inside (1-based)'),
+      byte: z.number().int().describe("that line's first byte in the file (1-based, decompressed)"),
+    })
+    .nullable()
+    .describe(
+      'a k6 --out json stream whose last line is cut off (k6 stopped while writing it): the complete lines before it are stored, that line is not',
+    ),
+  notes: z
+    .array(z.string())
+    .describe(
+      "what the file says that the numbers alone do not: a point no request was sent for, the runner's crossed thresholds, where a stream was cut",
+    ),
 });
 export type ImportResultsResponse = z.infer<typeof importResultsResponse>;

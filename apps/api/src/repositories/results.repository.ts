@@ -20,7 +20,31 @@ import {
 import { lockKey } from './events.repository.ts';
 import { markFinishedRunsStale } from './run-facts.repository.ts';
 
-const { loadResults, loadIntervals, loadSlots } = tables;
+const { loadResults, loadIntervals, loadSlots, resultUploads } = tables;
+
+/** A result file as stored once: what recognises it again, and the answer it got. */
+export interface ResultUpload {
+  idempotencyKey: string | null;
+  bodySha256: string;
+  /** Its step parameters, canonical JSON. */
+  step: string;
+  answer: Record<string, unknown>;
+}
+
+/**
+ * Records the upload before its points, in their transaction: false when one with its key
+ * or its bytes and step is stored already (a concurrent one waits for the other's commit),
+ * and then nothing is stored.
+ */
+async function claimUpload(tx: Tx, runId: string, upload: ResultUpload | undefined) {
+  if (!upload) return true;
+  const claimed = await tx
+    .insert(resultUploads)
+    .values({ runId, ...upload })
+    .onConflictDoNothing()
+    .returning({ id: resultUploads.id });
+  return claimed.length > 0;
+}
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type SlotRow = typeof loadSlots.$inferSelect;
 export type LoadResultRow = typeof loadResults.$inferSelect;
@@ -51,17 +75,61 @@ const { hdr: _hdr, ...listColumns } = getTableColumns(loadResults);
 
 export function resultsRepository(db: Db) {
   return {
-    /** One statement: a file's points are stored together or not at all. */
-    async insert(runId: string, format: ResultFormat, results: LoadResult[]): Promise<number> {
+    /**
+     * The earlier upload a new one repeats: the one with its Idempotency-Key if any, else
+     * one with the same bytes and step parameters; null when there is none.
+     */
+    async findUpload(
+      runId: string,
+      idempotencyKey: string | undefined,
+      bodySha256: string | null,
+      step: string,
+    ): Promise<ResultUpload | null> {
+      const byKey =
+        idempotencyKey === undefined ? sql`false` : sql`idempotency_key = ${idempotencyKey}`;
+      const byBody =
+        bodySha256 === null ? sql`false` : sql`(body_sha256 = ${bodySha256} and step = ${step})`;
+      const [row] = await db
+        .select({
+          idempotencyKey: resultUploads.idempotencyKey,
+          bodySha256: resultUploads.bodySha256,
+          step: resultUploads.step,
+          answer: resultUploads.answer,
+        })
+        .from(resultUploads)
+        .where(and(eq(resultUploads.runId, runId), sql`(${byKey} or ${byBody})`))
+        // The one with the key first (a constant cannot be an ORDER BY term).
+        .orderBy(
+          ...(idempotencyKey === undefined ? [] : [sql`(${byKey}) desc`]),
+          asc(resultUploads.id),
+        )
+        .limit(1);
+      return row ?? null;
+    },
+
+    /**
+     * One transaction: a file's points are stored together or not at all, with the upload
+     * that recognises the file again. Null: the upload was stored before (nothing stored).
+     */
+    async insert(
+      runId: string,
+      format: ResultFormat,
+      results: LoadResult[],
+      upload?: ResultUpload,
+    ): Promise<number | null> {
       if (results.length === 0) return 0;
-      let stored = 0;
+      let stored: number | null = 0;
       await db.transaction(async (tx) => {
+        if (!(await claimUpload(tx, runId, upload))) {
+          stored = null;
+          return;
+        }
         for (let i = 0; i < results.length; i += 500) {
           const rows = await tx
             .insert(loadResults)
             .values(results.slice(i, i + 500).map((r) => ({ runId, format, ...r })))
             .returning({ id: loadResults.id });
-          stored += rows.length;
+          stored = (stored ?? 0) + rows.length;
         }
         await markFinishedRunsStale(tx, [runId]);
       });
@@ -76,9 +144,15 @@ export function resultsRepository(db: Db) {
       runId: string,
       format: ResultFormat,
       points: IntervalPointInsert[],
-    ): Promise<number> {
+      upload?: ResultUpload,
+    ): Promise<number | null> {
       if (points.length === 0) return 0;
+      let duplicate = false;
       await db.transaction(async (tx) => {
+        if (!(await claimUpload(tx, runId, upload))) {
+          duplicate = true;
+          return;
+        }
         // One upload at a time adds into a run's slots: none loses another's counts.
         await lockSlots(tx, runId);
         const earlier = await intervalCount(tx, runId);
@@ -107,7 +181,7 @@ export function resultsRepository(db: Db) {
         await addToSlots(tx, runId, earlier, points);
         await markFinishedRunsStale(tx, [runId]);
       });
-      return points.length;
+      return duplicate ? null : points.length;
     },
 
     /**

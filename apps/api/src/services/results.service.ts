@@ -1,4 +1,5 @@
 // The load-results use case: a runner's result file in, normalized points out.
+import { createHash } from 'node:crypto';
 import type {
   ImportResultsResponse,
   LoadResult,
@@ -33,7 +34,7 @@ import { STORED_PERCENTILES } from '../ingest/results/interval-results.ts';
 import { emptyResult } from '../ingest/results/values.ts';
 import { findBadValue } from '../ingest/stored-text.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
-import type { ResultsRepository } from '../repositories/results.repository.ts';
+import type { ResultsRepository, ResultUpload } from '../repositories/results.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import type { UploadCounts } from './upload-counts.ts';
 
@@ -86,11 +87,38 @@ export function resultsService(deps: {
     }
   };
 
+  /**
+   * The answer to a file stored before (a retry, or the same file again): its first answer,
+   * marked duplicate; a 422 when the Idempotency-Key was used for another file.
+   */
+  const repeat = (
+    earlier: ResultUpload,
+    upload: UploadIdentity,
+    bodySha256: string | null,
+  ): ImportResultsResponse => {
+    const sameKey =
+      upload.idempotencyKey !== undefined && earlier.idempotencyKey === upload.idempotencyKey;
+    if (
+      sameKey &&
+      ((bodySha256 !== null && earlier.bodySha256 !== bodySha256) ||
+        earlier.step !== stepText(upload.step))
+    ) {
+      throw new AppError(
+        422,
+        'idempotency_key_reused',
+        `Idempotency-Key "${upload.idempotencyKey}" was used for a different result file (or other step parameters) on this run`,
+      );
+    }
+    uploads.countDuplicate();
+    return { ...(earlier.answer as Omit<ImportResultsResponse, 'duplicate'>), duplicate: true };
+  };
+
   /** A whole decoded file into the run, all its points or none. */
   const store = async (
     run: { id: string; status: string },
     decoded: Decoded,
     step: StepDefaults,
+    upload: UploadIdentity & { bodySha256: string },
   ): Promise<ImportResultsResponse> => {
     const given = Object.entries(step)
       .filter(([, v]) => v !== undefined)
@@ -117,11 +145,40 @@ export function resultsService(deps: {
         at ? { field: at } : {},
       );
     }
+    const truncated = 'truncated' in decoded && decoded.truncated ? decoded.truncated : null;
+    const answer: Omit<ImportResultsResponse, 'duplicate'> = {
+      format: decoded.format,
+      imported: loadResults.length,
+      unmapped: decoded.unmapped,
+      truncated,
+      notes: notesOf(loadResults as LoadResult[], truncated),
+    };
+    const record: ResultUpload = {
+      idempotencyKey: upload.idempotencyKey ?? null,
+      bodySha256: upload.bodySha256,
+      step: stepText(upload.step),
+      answer,
+    };
     const imported = points
-      ? await results.insertIntervalPoints(run.id, decoded.format, points)
-      : await results.insert(run.id, decoded.format, loadResults as LoadResult[]);
+      ? await results.insertIntervalPoints(run.id, decoded.format, points, record)
+      : await results.insert(run.id, decoded.format, loadResults as LoadResult[], record);
+    if (imported === null) {
+      // Stored meanwhile by a concurrent upload of the same file (or key).
+      const earlier = await results.findUpload(
+        run.id,
+        upload.idempotencyKey,
+        upload.bodySha256,
+        record.step,
+      );
+      if (earlier) return repeat(earlier, upload, upload.bodySha256);
+      throw new AppError(
+        503,
+        'conflict',
+        'a concurrent upload of this file did not finish; send it again',
+      );
+    }
     uploads.countStored(imported);
-    return { format: decoded.format, imported, unmapped: decoded.unmapped };
+    return { ...answer, imported, duplicate: false };
   };
 
   const service = {
@@ -130,10 +187,21 @@ export function resultsService(deps: {
       text: string,
       format: ResultFormat | 'auto',
       step: StepDefaults = {},
+      /** How a repeat of it is recognised: its key, and the SHA-256 of its bytes (of `text`'s UTF-8 when not given). */
+      identity: { idempotencyKey?: string | undefined; bodySha256?: string } = {},
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
+      const bodySha256 = identity.bodySha256 ?? sha256(text);
+      const upload = { idempotencyKey: identity.idempotencyKey, step };
+      const earlier = await results.findUpload(
+        run.id,
+        upload.idempotencyKey,
+        bodySha256,
+        stepText(step),
+      );
+      if (earlier) return repeat(earlier, upload, bodySha256);
       const decoded = await decoding(() => decodeResultFile(text, format, step));
-      return store(run, decoded, step);
+      return store(run, decoded, step, { ...upload, bodySha256 });
     },
 
     /**
@@ -146,12 +214,38 @@ export function resultsService(deps: {
       chunks: AsyncIterable<Uint8Array>,
       step: StepDefaults,
       limits: { maxLineBytes: number; lineSetting?: string },
+      identity: { idempotencyKey?: string | undefined } = {},
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
+      const upload = { idempotencyKey: identity.idempotencyKey, step };
+      const hashed = hashing(chunks);
+      if (upload.idempotencyKey !== undefined) {
+        // A retry under a key already stored: its bytes are only hashed, to be compared.
+        const earlier = await results.findUpload(
+          run.id,
+          upload.idempotencyKey,
+          null,
+          stepText(step),
+        );
+        if (earlier) {
+          for await (const _chunk of hashed.chunks) {
+            // only hashed
+          }
+          return repeat(earlier, upload, hashed.digest());
+        }
+      }
       const decoded = await decoding(async () =>
-        k6IntervalResults(await decodeK6NdjsonChunks(chunks, limits), step),
+        k6IntervalResults(await decodeK6NdjsonChunks(hashed.chunks, limits), step),
       );
-      return store(run, { ...decoded, intervals: true }, step);
+      const bodySha256 = hashed.digest();
+      const earlier = await results.findUpload(
+        run.id,
+        upload.idempotencyKey,
+        bodySha256,
+        stepText(step),
+      );
+      if (earlier) return repeat(earlier, upload, bodySha256);
+      return store(run, { ...decoded, intervals: true }, step, { ...upload, bodySha256 });
     },
 
     /**
@@ -313,6 +407,76 @@ function pointOf(
   };
 }
 export type ResultsService = ReturnType<typeof resultsService>;
+
+/** What an upload is recognised by, besides its bytes. */
+interface UploadIdentity {
+  idempotencyKey: string | undefined;
+  step: StepDefaults;
+}
+
+/** The step parameters as one canonical text (the same parameters, the same text). */
+function stepText(step: StepDefaults): string {
+  const entries = Object.entries(step)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Chunks passed through while their SHA-256 is taken, known once they have all passed. */
+function hashing(chunks: AsyncIterable<Uint8Array>) {
+  const hash = createHash('sha256');
+  let digest: string | null = null;
+  async function* pass() {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      yield chunk;
+    }
+    digest = hash.digest('hex');
+  }
+  return {
+    chunks: pass(),
+    digest: () => {
+      if (digest === null) throw new Error('the body was not read to its end');
+      return digest;
+    },
+  };
+}
+
+/**
+ * What the stored points say that their numbers alone do not: a point no request was sent
+ * for, the runner's crossed thresholds, where a stream was cut.
+ */
+export function notesOf(
+  results: Pick<LoadResult, 'requests' | 'thresholds' | 'labels' | 'mode'>[],
+  truncated: { line: number; byte: number } | null,
+): string[] {
+  const notes: string[] = [];
+  results.forEach((r, i) => {
+    const name = `result ${i + 1} (${r.labels.label ?? r.labels.scenario ?? r.mode})`;
+    if (r.requests === 0) {
+      notes.push(`${name}: no request was sent (0 requests); its latencies are left empty`);
+    }
+    const thresholds = r.thresholds ?? [];
+    const crossed = thresholds.filter((t) => !t.ok);
+    if (crossed.length > 0) {
+      notes.push(
+        `${name}: ${crossed.length} of ${thresholds.length} thresholds crossed: ${crossed
+          .map((t) => `${t.metric} ${t.threshold}`)
+          .join(', ')}`,
+      );
+    } else if (thresholds.length > 0) {
+      notes.push(`${name}: all ${thresholds.length} thresholds held`);
+    }
+  });
+  if (truncated) {
+    notes.push(
+      `the stream ends inside line ${truncated.line} (from byte ${truncated.byte}): cut off while it was written, that line is left out and the ${truncated.line - 1} lines before it are stored`,
+    );
+  }
+  return notes;
+}
 
 /** The percentiles a data-plane gate rule can name (load.p50 ... load.p99.9). */
 const GATE_PERCENTILES = [50, 90, 99, 99.9] as const;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeFortio as fromDocument } from './fortio.decoder.ts';
 import { decodeResults } from './index.ts';
 import { ResultFileError } from './result-file-error.ts';
-import { publicFixture } from './test-fixtures.ts';
+import { FORTIO_NOTHING_SENT, publicFixture } from './test-fixtures.ts';
 import { parseJson } from './values.ts';
 
 /** The decoder on a JSON text, as decodeResults hands it the parsed file. */
@@ -160,6 +160,25 @@ const base = {
   RetCodes: { '200': 100 },
 };
 const fortio = (patch: Record<string, unknown>) => JSON.stringify({ ...base, ...patch });
+
+describe('decodeFortio: a run that sent no request', () => {
+  it('states no latency (not 0 ms), and 0 requests', async () => {
+    const { results } = await decodeResults(FORTIO_NOTHING_SENT);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({
+      requests: 0,
+      errors: 0,
+      achievedRps: 0,
+      durationMs: 104.035637,
+      minMs: null,
+      meanMs: null,
+      maxMs: null,
+      stdDevMs: null,
+      percentiles: [],
+      histogram: null,
+    });
+  });
+});
 
 describe('decodeFortio on crafted edge cases', () => {
   it('reads gRPC health results: SERVING is success, other statuses are errors', () => {

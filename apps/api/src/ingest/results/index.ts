@@ -147,6 +147,7 @@ export function k6IntervalResults(
   return {
     format: 'k6-ndjson',
     unmapped: decoded.unmapped,
+    ...(decoded.truncated ? { truncated: decoded.truncated } : {}),
     results: decoded.steps.map((s) => ({
       mode: step.mode ?? s.result.mode,
       connections: s.result.connections ?? step.connections ?? null,
@@ -251,6 +252,18 @@ export async function decodeResults(
       });
     }
   });
+  for (const r of decoded.results) {
+    if (r.requests === 0) {
+      // Nothing was sent: a tool's zeros (Fortio's Min, Max, Avg of an empty histogram,
+      // stats/stats.go Counter) are no latencies.
+      r.minMs = null;
+      r.meanMs = null;
+      r.maxMs = null;
+      r.stdDevMs = null;
+      r.percentiles = [];
+      if (r.histogram?.every((b) => b.count === 0)) r.histogram = null;
+    }
+  }
   const results = decoded.results.filter(hasMeasurement);
   if (results.length === 0) {
     const seen =

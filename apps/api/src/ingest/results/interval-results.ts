@@ -61,6 +61,8 @@ export interface DecodedIntervalResults {
   format: ResultFormat;
   results: DecodedIntervalResult[];
   unmapped: string[];
+  /** Where a stream ends inside a line, left out (k6's; see K6NdjsonDecoded). */
+  truncated?: { line: number; byte: number };
 }
 
 /** A step's point as stored: its load result plus its generator and whole histogram. */

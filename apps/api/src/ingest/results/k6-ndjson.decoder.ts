@@ -89,6 +89,11 @@ export interface K6NdjsonDecoded {
   steps: K6Step[];
   /** Metrics (and fields) in the file that have no place in a result, once each. */
   unmapped: string[];
+  /**
+   * The file ends inside a line (k6 stopped while writing it: no newline, not a whole JSON
+   * object): its number and its first byte (1-based). The lines before it are decoded; it is not.
+   */
+  truncated?: { line: number; byte: number };
 }
 
 type Tags = Record<string, unknown>;
@@ -206,6 +211,9 @@ export class K6NdjsonAggregator {
   private maxVus: number | null = null;
   private lineNo = 0;
   private pending = '';
+  /** UTF-8 bytes written through write(), to say where a cut last line begins. */
+  private bytesWritten = 0;
+  private truncated: { line: number; byte: number } | undefined;
 
   constructor(options: K6NdjsonOptions = {}) {
     const intervalMs = options.intervalMs ?? K6_DEFAULT_INTERVAL_MS;
@@ -234,6 +242,7 @@ export class K6NdjsonAggregator {
 
   /** Feeds a chunk of text; lines may span chunks. */
   write(chunk: string): void {
+    this.bytesWritten += Buffer.byteLength(chunk);
     let text = this.pending + chunk;
     let nl = text.indexOf('\n');
     while (nl !== -1) {
@@ -249,9 +258,28 @@ export class K6NdjsonAggregator {
     if (this.pending !== '') {
       const last = this.pending;
       this.pending = '';
-      this.line(last);
+      this.lastLine(last, this.bytesWritten - Buffer.byteLength(last) + 1);
     }
     return this.finish();
+  }
+
+  /**
+   * Feeds the file's last line when it has no newline, starting at byte `byte` (1-based). Not
+   * a whole JSON object, it is where the file was cut (k6 writes a newline after every line,
+   * so it stopped inside this one): left out and reported as `truncated`, the lines before it
+   * kept. A whole object is a line like any other.
+   */
+  lastLine(raw: string, byte: number): void {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (/\S/.test(text)) {
+      try {
+        JSON.parse(this.lineNo === 0 ? text.replace(/^\uFEFF/, '') : text);
+      } catch {
+        this.truncated = { line: ++this.lineNo, byte };
+        return;
+      }
+    }
+    this.line(raw);
   }
 
   /** Feeds one line (without its newline); lines are numbered from 1 in the order fed. */
@@ -472,7 +500,9 @@ export class K6NdjsonAggregator {
     const steps = counted
       .sort((a, b) => a.baseUs + a.firstStartMs * 1000 - (b.baseUs + b.firstStartMs * 1000))
       .map((s) => this.stepOut(s, counted.length));
-    return { steps, unmapped: this.unmapped.list() };
+    const out: K6NdjsonDecoded = { steps, unmapped: this.unmapped.list() };
+    if (this.truncated) out.truncated = this.truncated;
+    return out;
   }
 
   private stepOut(s: StepAcc, stepCount: number): K6Step {
@@ -570,9 +600,15 @@ export function* linesOf(text: string): Generator<string> {
   }
 }
 
-/** Decodes a whole file's text. */
+/** Decodes a whole file's text (a last line without its newline may be where it was cut). */
 export function decodeK6Ndjson(text: string, options: K6NdjsonOptions = {}): K6NdjsonDecoded {
-  return decodeK6NdjsonLines(linesOf(text), options);
+  const nl = text.lastIndexOf('\n');
+  if (nl === text.length - 1) return decodeK6NdjsonLines(linesOf(text), options);
+  const agg = new K6NdjsonAggregator(options);
+  const whole = text.slice(0, nl + 1);
+  for (const l of linesOf(whole)) agg.line(l);
+  agg.lastLine(text.slice(nl + 1), Buffer.byteLength(whole) + 1);
+  return agg.finish();
 }
 
 /** The decoder as the results import runs it: the steps' results, no intervals. */

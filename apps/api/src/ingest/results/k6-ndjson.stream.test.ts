@@ -47,6 +47,24 @@ describe('decodeK6NdjsonChunks', () => {
     for (const size of [1, 5, 1000]) expect(await decode(bytes, size)).toEqual(whole);
   });
 
+  it('keeps the whole lines of a stream cut inside its last one, and says where it was cut', async () => {
+    // The fixture's 76 lines, the last cut 40 bytes into it (k6 stopped while writing it).
+    const text = FIXTURE.toString('utf8');
+    const lines = text.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(76);
+    const before = `${lines.slice(0, 75).join('\n')}\n`;
+    const cut = `${before}${(lines[75] as string).slice(0, 40)}`;
+    // Line 76 starts right after the 75 whole lines and their newlines.
+    const truncated = { line: 76, byte: Buffer.byteLength(before) + 1 };
+    const whole = decodeK6Ndjson(before);
+    expect(whole.truncated).toBeUndefined();
+    const decoded = decodeK6Ndjson(cut);
+    expect(decoded).toEqual({ ...whole, truncated });
+    for (const size of [1, 7, 4096]) expect(await decode(Buffer.from(cut), size)).toEqual(decoded);
+    // A last line without its newline that is a whole object is a line like any other.
+    expect(decodeK6Ndjson(text.replace(/\n$/, ''))).toEqual(decodeK6Ndjson(text));
+  });
+
   it('names the byte and the line of invalid UTF-8', async () => {
     const lines = FIXTURE.toString('utf8').split('\n');
     // Line 8 (an http_req_duration point) gets a lone continuation byte inside a string.

@@ -51,9 +51,65 @@ describe('decodeK6', () => {
     expect(r.startedAt).toBeNull();
     expect(r.mode).toBe('unspecified');
     expect(unmapped).toContain('metrics.http_req_waiting');
-    expect(unmapped).toContain('metrics.http_req_duration.thresholds');
+    // --summary-export writes each threshold as `!ok` (k6 summary-wrapper.js oldJSONSummary):
+    // false is a threshold that held.
+    expect(r.thresholds).toEqual([
+      { metric: 'http_req_duration', threshold: 'p(95)<500', ok: true },
+      { metric: 'http_req_failed', threshold: 'rate<0.01', ok: true },
+    ]);
+    expect(unmapped).not.toContain('metrics.http_req_duration.thresholds');
     expect(unmapped).toContain('root_group'); // its checks
     expect(unmapped).not.toContain('metrics.http_reqs');
+  });
+
+  it("keeps k6's verdict on every threshold, from either legacy layout", () => {
+    // The same three thresholds as grafana/k6 internal/js/summary_test.go's mocked summary
+    // (TestRawHandleSummaryData: one run written as both): checks rate>70 held, my_trend<1000
+    // and http_reqs rate<100 were crossed. handleSummary's data says {ok}; --summary-export
+    // writes !ok.
+    const verdicts = [
+      { metric: 'checks', threshold: 'rate>70', ok: true },
+      { metric: 'my_trend', threshold: 'my_trend<1000', ok: false },
+      { metric: 'http_reqs', threshold: 'rate<100', ok: false },
+    ];
+    const handleSummary = {
+      state: { testRunDurationMs: 1000 },
+      metrics: {
+        checks: {
+          type: 'rate',
+          contains: 'default',
+          values: { passes: 45, fails: 15, rate: 0.75 },
+          thresholds: { 'rate>70': { ok: true } },
+        },
+        my_trend: {
+          type: 'trend',
+          contains: 'time',
+          values: { avg: 15, min: 10, med: 15, max: 20 },
+          thresholds: { 'my_trend<1000': { ok: false } },
+        },
+        http_reqs: {
+          type: 'counter',
+          contains: 'default',
+          values: { count: 3, rate: 3 },
+          thresholds: { 'rate<100': { ok: false } },
+        },
+      },
+    };
+    const summaryExport = {
+      metrics: {
+        checks: { value: 0.75, passes: 45, fails: 15, thresholds: { 'rate>70': false } },
+        my_trend: { avg: 15, min: 10, med: 15, max: 20, thresholds: { 'my_trend<1000': true } },
+        http_reqs: { count: 3, rate: 3, thresholds: { 'rate<100': true } },
+      },
+    };
+    for (const doc of [handleSummary, summaryExport]) {
+      const { results, unmapped } = fromDocument(doc);
+      expect(results[0]?.thresholds).toEqual(verdicts);
+      expect(unmapped.some((u) => u.includes('thresholds'))).toBe(false);
+    }
+    expect(() =>
+      fromDocument({ metrics: { http_reqs: { count: 3, thresholds: { 'rate<100': 'yes' } } } }),
+    ).toThrow(/metrics\.http_reqs\.thresholds\["rate<100"\] must be/);
   });
 
   it("reads handleSummary's layout (values nested, failures, ramping VUs)", () => {
@@ -133,15 +189,18 @@ describe('decodeK6', () => {
       expect(r.durationMs).toBe(30004.511269); // config.duration, 30.004511269 s
       // The v1 Counter has no rate: 2990 requests over 30.004511269 s.
       expect(r.achievedRps).toBeCloseTo(99.65168, 4);
+      // config.script, the whole test script (URLs, a token), is not kept: only named.
       expect(r.labels).toEqual({
         runnerVersion: '1.8.1',
-        script: 'file:///home/runner/work/mesh-bench/k6/http-constant.js',
         execution: 'local',
         summaryVersion: '1.0.0',
         summaryGeneratedAt: '2026-11-02T10:15:42.734911+00:00',
       });
+      expect(JSON.stringify(r)).not.toContain('mb_example_not_a_real_token');
+      expect(r.thresholds).toBeNull(); // the v1 summary has none
       expect(r.startedAt).toBeNull();
       expect(unmapped).toEqual([
+        'config.script',
         'results.checks',
         'results.metrics[iteration_duration]',
         'results.metrics[iterations]',

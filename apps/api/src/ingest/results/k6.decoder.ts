@@ -16,7 +16,15 @@
 //   p90, p95 (internal/cmd/tests/cmd_run_test.go TestMachineReadableSummary); both are read.
 // Time metrics are milliseconds in every layout; k6's percentiles interpolate between the
 // recorded values (metrics/sink.go TrendSink.P), so they are kept as reported.
-import type { LoadResult } from '@meshbench/schema';
+// Thresholds (grafana/k6 at 87883075ccd5e3d3fb961a860b3d6e422bbc353b): handleSummary's data
+// holds metrics.<name>.thresholds.<expression> = {ok: !threshold.LastFailed} (internal/js/
+// summary.go summarizeMetricsToObject); --summary-export writes each as a boolean that is
+// true when the threshold FAILED (internal/js/summary-wrapper.js oldJSONSummary:
+// `thresholds[name] = !threshold.ok`); the v1 machine-readable summary has none. Kept as k6's
+// verdict. The v1 summary's config.script is the whole script source (internal/cmd/run.go
+// `Script: string(test.source.Data)`; TestMachineReadableSummary matches it as a string):
+// it holds URLs and tokens, and is not kept.
+import type { LoadResult, RunnerThreshold } from '@meshbench/schema';
 import { ResultFileError } from './result-file-error.ts';
 import {
   emptyResult,
@@ -149,10 +157,23 @@ export function decodeK6(doc: unknown): { results: LoadResult[]; unmapped: strin
 /** The legacy layouts: metrics.<name>, values nested (handleSummary) or inline (export). */
 function legacy(doc: Json, r: LoadResult, unmapped: Unmapped): Map<string, K6Metric> {
   const out = new Map<string, K6Metric>();
+  const thresholds: RunnerThreshold[] = [];
   for (const [name, m] of Object.entries(doc.metrics as Json)) {
     if (!isRecord(m)) continue;
-    if (isRecord(m.thresholds)) unmapped.add(`metrics.${name}.thresholds`);
     const label = `metrics.${name}`;
+    if (isRecord(m.thresholds)) {
+      for (const [threshold, verdict] of Object.entries(m.thresholds)) {
+        const ok = thresholdOk(verdict);
+        if (ok === null) {
+          throw new ResultFileError(
+            'invalid_value',
+            `${label}.thresholds["${threshold}"] must be {"ok": true|false} (handleSummary) or a boolean (--summary-export), got ${JSON.stringify(verdict)}`,
+            { field: `${label}.thresholds` },
+          );
+        }
+        thresholds.push({ metric: name, threshold, ok });
+      }
+    }
     if (isRecord(m.values)) out.set(name, { values: m.values, at: `${label}.values`, label });
     else {
       const { thresholds: _t, type: _ty, contains: _c, ...inline } = m;
@@ -166,7 +187,18 @@ function legacy(doc: Json, r: LoadResult, unmapped: Unmapped): Map<string, K6Met
   if (isRecord(doc.options)) unmapped.rest(doc.options, PRESENTATION.options ?? [], 'options.');
   if (isRecord(doc.root_group) && hasChecksOrGroups(doc.root_group)) unmapped.add('root_group');
   unmapped.rest(doc, ['metrics', 'state', 'options', 'root_group']);
+  if (thresholds.length > 0) r.thresholds = thresholds;
   return out;
+}
+
+/**
+ * A threshold's verdict in either legacy layout: handleSummary's {ok} says whether it held;
+ * --summary-export's boolean says whether it failed (oldJSONSummary writes `!threshold.ok`).
+ */
+function thresholdOk(verdict: unknown): boolean | null {
+  if (isRecord(verdict) && typeof verdict.ok === 'boolean') return verdict.ok;
+  if (typeof verdict === 'boolean') return !verdict;
+  return null;
 }
 
 /** The v1 machine-readable summary: results.metrics[], config, metadata. */
@@ -190,11 +222,11 @@ function machineReadable(doc: Json, r: LoadResult, unmapped: Unmapped): Map<stri
   const config = isRecord(doc.config) ? doc.config : {};
   const seconds = toNonNegative(config.duration, { field: 'config.duration' });
   if (seconds !== null) r.durationMs = secondsToMs(seconds);
-  for (const key of ['script', 'execution'] as const) {
-    const v = config[key];
-    if (typeof v === 'string' && v !== '') r.labels[key] = v;
+  if (typeof config.execution === 'string' && config.execution !== '') {
+    r.labels.execution = config.execution;
   }
-  unmapped.rest(config, ['duration', 'script', 'execution'], 'config.');
+  // The whole test script: not kept (it is named among the unmapped fields).
+  unmapped.rest(config, ['duration', 'execution'], 'config.');
 
   const metadata = isRecord(doc.metadata) ? doc.metadata : {};
   const version = metadata.k6_version ?? metadata.k6Version;

@@ -55,3 +55,29 @@ export async function rejected(fn: () => unknown): Promise<ResultFileError> {
   }
   throw new Error('expected a ResultFileError');
 }
+
+/**
+ * A Fortio run that sent nothing, in the layout of fortio's README result.json: what
+ * stats/stats.go gives an empty histogram (Count 0; Min, Max, Sum, Avg, StdDev Go's zero; Data
+ * a nil slice, written null; CalcPercentiles returns at Count 0, so no Percentiles) and
+ * periodic.go an ActualQPS of 0 requests over the duration.
+ */
+export const FORTIO_NOTHING_SENT = JSON.stringify({
+  RunType: 'HTTP',
+  Labels: 'baseline 0 qps',
+  StartTime: '2026-11-26T15:34:23.279389-07:00',
+  RequestedQPS: '40',
+  RequestedDuration: '100ms',
+  ActualQPS: 0,
+  ActualDuration: 104035637,
+  NumThreads: 2,
+  Version: '1.75.2',
+  DurationHistogram: { Count: 0, Min: 0, Max: 0, Sum: 0, Avg: 0, StdDev: 0, Data: null },
+  ErrorsDurationHistogram: { Count: 0, Min: 0, Max: 0, Sum: 0, Avg: 0, StdDev: 0, Data: null },
+  Exactly: 0,
+  Jitter: false,
+  Uniform: false,
+  RunID: 0,
+  AccessLoggerInfo: '',
+  RetCodes: {},
+});

@@ -51,6 +51,7 @@ export function emptyResult(): LoadResult {
     clientMemMiBMax: null,
     serverMemMiBMax: null,
     labels: {},
+    thresholds: null,
     startedAt: null,
   };
 }

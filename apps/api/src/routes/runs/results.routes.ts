@@ -1,4 +1,5 @@
 // Load-test result files: posted as the runner wrote them, read back as load results.
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   apiError,
@@ -32,10 +33,21 @@ const routes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['load results'],
         description:
-          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV or an HdrHistogram interval log (`hdr-log`: what HistogramLogWriter, jHiccup and wrk2's HDR-logging forks write; told by its `#[StartTime:`, `#[Histogram log format version`, `Tag=` or interval lines). An interval log's step (mode, connections, targetRps: the step's whole target rate) and `generator` come from each line's Tag (`Tag=mode:both;connections:64;targetRps:1000;generator:g1`, or a bare word for the mode) or else from the query; each step and generator becomes one load result holding the step's merged histogram, and each line one interval of it. `generatorCpu` (the generator's CPU use, 0..1) and `unit` (ns, us or ms; by default told from Interval_Max) apply to interval logs only. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. A k6 `--out json` stream (`format=k6-ndjson`, or `auto` when its first line is a k6 Metric or Point object) is read line by line as it arrives, never held whole: up to `MESHBENCH_MAX_STREAM_RESULT_BYTES` after decompression (default 4 GiB) and `MESHBENCH_MAX_RESULT_BYTES` a line, its points stored only once its last line is read (a stream refused or cut off stores nothing). Limits of the other formats: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
+          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV or an HdrHistogram interval log (`hdr-log`: what HistogramLogWriter, jHiccup and wrk2's HDR-logging forks write; told by its `#[StartTime:`, `#[Histogram log format version`, `Tag=` or interval lines). An interval log's step (mode, connections, targetRps: the step's whole target rate) and `generator` come from each line's Tag (`Tag=mode:both;connections:64;targetRps:1000;generator:g1`, or a bare word for the mode) or else from the query; each step and generator becomes one load result holding the step's merged histogram, and each line one interval of it. `generatorCpu` (the generator's CPU use, 0..1) and `unit` (ns, us or ms; by default told from Interval_Max) apply to interval logs only. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. A k6 `--out json` stream (`format=k6-ndjson`, or `auto` when its first line is a k6 Metric or Point object) is read line by line as it arrives, never held whole: up to `MESHBENCH_MAX_STREAM_RESULT_BYTES` after decompression (default 4 GiB) and `MESHBENCH_MAX_RESULT_BYTES` a line, its points stored only once its last line is read (a stream refused, or one the client stops sending, stores nothing). Limits of the other formats: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. A k6 stream whose last line is cut off (no newline, not a whole JSON object) is stored without that line, and the answer says where (`truncated`). A file stored before on the run is not stored again: the same `Idempotency-Key` with the same file, or a byte-identical file (after decompression) with the same step parameters, is answered 200 with the first upload's answer and `duplicate: true` (the same key with another file: 422). `notes` say what the numbers alone do not (a point no request was sent for, crossed k6 thresholds, a cut stream). While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
         params: runParams,
         querystring: importResultsQuery,
+        headers: z.object({
+          'idempotency-key': z
+            .string()
+            .min(1)
+            .max(200)
+            .optional()
+            .describe(
+              'names this upload: sent again with the same key and the same file (a retry after a lost answer), it is answered as first (200, duplicate: true) and stored once; the same key with another file is 422',
+            ),
+        }),
         response: {
+          200: importResultsResponse,
           201: importResultsResponse,
           400: apiError,
           401: apiError,
@@ -60,14 +72,16 @@ const routes: FastifyPluginAsyncZod<{
           body = peeked.body;
           streamed = sniff(peeked.head.toString('utf8')) === 'k6-ndjson';
         }
+        const idempotencyKey = request.headers['idempotency-key'];
         if (streamed) {
           const result = await app.services.results.importK6Stream(
             request.params.id,
             limitedChunks(body, opts.maxStreamResultBytes, 'MESHBENCH_MAX_STREAM_RESULT_BYTES'),
             step,
             { maxLineBytes: opts.maxResultBytes, lineSetting: 'MESHBENCH_MAX_RESULT_BYTES' },
+            { idempotencyKey },
           );
-          return reply.code(201).send(result);
+          return reply.code(result.duplicate ? 200 : 201).send(result);
         }
         const bytes = await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES');
         const badByte = firstInvalidUtf8(bytes);
@@ -79,8 +93,12 @@ const routes: FastifyPluginAsyncZod<{
           );
         }
         const text = bytes.toString('utf8');
-        const result = await app.services.results.import(request.params.id, text, format, step);
-        return reply.code(201).send(result);
+        const result = await app.services.results.import(request.params.id, text, format, step, {
+          idempotencyKey,
+          // The file's bytes after decompression: the same file gzipped or not is one file.
+          bodySha256: createHash('sha256').update(bytes).digest('hex'),
+        });
+        return reply.code(result.duplicate ? 200 : 201).send(result);
       } catch (error) {
         if (!request.raw.complete) reply.header('connection', 'close');
         throw error;

@@ -42,6 +42,7 @@ export function point(
     clientMemMiBMax: null,
     serverMemMiBMax: null,
     labels: {},
+    thresholds: null,
     startedAt: null,
     generator: null,
     merged: null,
