@@ -2,6 +2,8 @@
 // on the embedded database always, and on Postgres when DATABASE_URL is set.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, fetchTransport } from '@meshbench/client';
@@ -108,6 +110,50 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
       ['istio-csv', 82],
       ['fortio', 1],
     ]);
+  });
+
+  it('stores a result file once when the answer to its upload is lost and the CLI retries', async () => {
+    const run = await create();
+    // In front of the API: every request goes through, but the first upload's answer is
+    // dropped (the connection reset once the API has stored the file). The CLI cannot know
+    // whether it was stored: its upload names itself by an Idempotency-Key, so it may retry.
+    let lost = 0;
+    const proxy = createServer((req, res) => {
+      const upstream = httpRequest(
+        `${server.url}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          if (req.method === 'POST' && req.url?.includes('/results') && lost === 0) {
+            lost++;
+            answer.resume();
+            answer.on('end', () => req.socket.destroy());
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const file = join(FIXTURES, 'envoyproxy-nighthawk/fortio_data_small.json');
+      const r = await cli(['upload', run, file, '--json', '--retries', '3'], {
+        ...env,
+        MESHBENCH_URL: url,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(lost).toBe(1);
+      expect(r.stderr).toMatch(/retrying in/);
+      // The retry is answered as the lost upload: stored before, not again.
+      expect(importResultsResponse.array().parse(JSON.parse(r.stdout))).toMatchObject([
+        { format: 'fortio', imported: 1, duplicate: true },
+      ]);
+      expect((await reader().runs.results(run)).filter((p) => p.id !== null)).toHaveLength(1);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('gates: exit 1 and a Markdown summary when a rule fails, 0 when all pass', async () => {

@@ -1,4 +1,5 @@
 // meshbench: upload service-mesh benchmark results from CI and fail a build on a regression.
+import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -191,16 +192,21 @@ async function events(ctx: Ctx, runRef: string, file: string, batchLines: number
 async function upload(ctx: Ctx, runRef: string, files: string[], format: string) {
   const results = [];
   for (const file of files) {
+    const bytes = readFileSync(file);
     const result = await ctx.api.runs.importResults(runRef, {
-      body: gzipSync(readFileSync(file)),
+      body: gzipSync(bytes),
       contentEncoding: 'gzip',
       query: { format },
+      // Named by its content: a retry after a lost answer (or the same file sent again) is
+      // stored once.
+      idempotencyKey: `results:${format}:${createHash('sha256').update(bytes).digest('hex')}`,
     });
     results.push({ file, ...result });
     if (!ctx.json) {
       ctx.out(
-        `${basename(file)}: ${result.imported} point(s) imported as ${result.format}${result.unmapped.length ? `; not mapped: ${result.unmapped.join(', ')}` : ''}`,
+        `${basename(file)}: ${result.duplicate ? `already stored (${result.imported} point(s) as ${result.format}), not stored again` : `${result.imported} point(s) imported as ${result.format}`}${result.unmapped.length ? `; not mapped: ${result.unmapped.join(', ')}` : ''}`,
       );
+      for (const note of result.notes) ctx.out(`  ${note}`);
     }
   }
   if (ctx.json) ctx.out(JSON.stringify(results));

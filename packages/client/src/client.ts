@@ -397,20 +397,32 @@ export function createClient(transport: Transport) {
       },
       results: (runId: string, q: ResultsQuery = {}, opts?: CallOptions) =>
         get('/runs/{id}/results', paths.results(runId, q), z.array(storedLoadResult), opts),
-      /** A load generator's result file, as it is; format "auto" lets the API tell. */
+      /**
+       * A load generator's result file, as it is; format "auto" lets the API tell. With an
+       * idempotency key, a retry of a request that may have reached the server is stored once.
+       */
       importResults: (
         runId: string,
-        file: RawBody & { query?: ImportResultsQuery },
+        file: RawBody & { query?: ImportResultsQuery; idempotencyKey?: string },
         opts?: CallOptions,
-      ) =>
-        call(
+      ) => {
+        const init = raw(file);
+        return call(
           'POST',
           '/runs/{id}/results',
           paths.results(runId, file.query),
           importResultsResponse,
           opts,
-          raw(file),
-        ),
+          {
+            ...init,
+            headers: {
+              ...init.headers,
+              ...(file.idempotencyKey ? { 'idempotency-key': file.idempotencyKey } : {}),
+            },
+            idempotent: file.idempotencyKey !== undefined,
+          },
+        );
+      },
       /** The run's stages over time, from its interval histograms. */
       loadStages: (runId: string, q: LoadStagesQuery = {}, opts?: CallOptions) =>
         get('/runs/{id}/results/stages', paths.loadStages(runId, q), loadStages, opts),
