@@ -5,12 +5,14 @@ import type { Run } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { runResultsUrl } from '../../../api/urls.ts';
 import { formatCount } from '../../../charts/prepare/format.ts';
+import { loadVerdicts } from '../../../charts/prepare/load-verdicts.ts';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { percentilesQuery } from '../hooks/load-view.ts';
 import { useLoadResults } from '../hooks/use-load-results.ts';
 import { useLoadView } from '../hooks/use-load-view.ts';
 import { LoadResultsReport } from './LoadResultsReport.tsx';
+import { RunnerVerdicts } from './RunnerVerdicts.tsx';
 import '../load-results.css';
 
 export function DataPlaneSection({ run }: { run: Run }) {
@@ -23,6 +25,7 @@ export function DataPlaneSection({ run }: { run: Run }) {
         : null,
     [results.data, run.mesh.name],
   );
+  const verdicts = useMemo(() => loadVerdicts(results.data ?? []), [results.data]);
   const formats = useMemo(
     () => [...new Set((results.data ?? []).map((r) => r.format))].join(', '),
     [results.data],
@@ -46,6 +49,7 @@ export function DataPlaneSection({ run }: { run: Run }) {
                 </a>
               </p>
             </header>
+            <RunnerVerdicts verdicts={verdicts} />
             <LoadResultsReport data={data} view={view} onView={setView} />
           </>
         )

@@ -83,12 +83,20 @@ export function UploadResultsForm({ runId }: { runId: string }) {
       <output className="upload-result" data-testid="upload-result" aria-live="polite">
         {upload.isSuccess && (
           <span className="upload-ok">
-            Imported {formatCount(upload.data.imported)} point
-            {upload.data.imported === 1 ? '' : 's'} ({upload.data.format})
+            {upload.data.duplicate
+              ? `Already stored: this file was uploaded to the run before (${formatCount(upload.data.imported)} point${upload.data.imported === 1 ? '' : 's'}, ${upload.data.format}); nothing stored again`
+              : `Imported ${formatCount(upload.data.imported)} point${upload.data.imported === 1 ? '' : 's'} (${upload.data.format})`}
             {upload.data.unmapped.length > 0
               ? `; not mapped: ${upload.data.unmapped.join(', ')}`
               : '; every field mapped'}
           </span>
+        )}
+        {upload.isSuccess && upload.data.notes.length > 0 && (
+          <ul className="upload-notes" data-testid="upload-notes">
+            {upload.data.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
         )}
         {upload.isError && (
           <span className="upload-error" role="alert">
