@@ -181,3 +181,48 @@ export function dataPlaneRun(mesh: DataPlaneMesh): { run: CreateRunBody; start: 
     },
   };
 }
+
+/**
+ * The k6 smoke check a CI job runs before the sweep, as `k6 run --summary-export` writes it
+ * (grafana/k6 internal/js/summary-wrapper.js oldJSONSummary: each metric's values inline, each
+ * threshold as true when it FAILED). Its P95 threshold is crossed: the data-plane section
+ * shows k6's own verdict beside the numbers.
+ */
+export function k6SmokeSummary(mesh: DataPlaneMesh): string {
+  // Two sidecar hops over a 0.6 ms round trip: the median; the tail in proportion.
+  const med = 0.6 + 2 * mesh.hopMs;
+  const p95 = med * 1.9;
+  return JSON.stringify(
+    {
+      root_group: {
+        name: '',
+        path: '',
+        id: 'd41d8cd98f00b204e9800998ecf8427e',
+        groups: {},
+        checks: {},
+      },
+      metrics: {
+        http_req_duration: {
+          avg: med * 1.12,
+          min: med * 0.4,
+          med,
+          max: med * 9.3,
+          'p(90)': med * 1.6,
+          'p(95)': p95,
+          thresholds: { 'p(95)<2': p95 >= 2 },
+        },
+        http_req_failed: {
+          passes: 0,
+          fails: 600,
+          value: 0,
+          thresholds: { 'rate<0.01': false },
+        },
+        http_reqs: { count: 600, rate: 19.98 },
+        vus: { value: 1, min: 1, max: 4 },
+        vus_max: { value: 4, min: 4, max: 4 },
+      },
+    },
+    null,
+    4,
+  );
+}

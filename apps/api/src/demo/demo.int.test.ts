@@ -11,6 +11,7 @@ import {
   propagation,
   runClocks,
   runPropagation,
+  seriesList,
   stageGap,
   storedLoadResult,
   timeline as timelineAnswer,
@@ -158,6 +159,13 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       const formats = results.body.map((r) => r.format);
       expect(formats.filter((f) => f === 'fortio')).toHaveLength(MODES.length * CONNECTIONS.length);
       expect(formats.filter((f) => f === 'istio-csv')).toHaveLength(csvRows);
+      // The k6 smoke check: k6's own verdict, its P95 threshold crossed (2 x hop + 0.6 ms,
+      // x 1.9, is over 2 ms for both meshes), its failure rate one held.
+      const k6 = results.body.find((r) => r.format === 'k6');
+      expect(k6?.thresholds).toEqual([
+        { metric: 'http_req_duration', threshold: 'p(95)<2', ok: false },
+        { metric: 'http_req_failed', threshold: 'rate<0.01', ok: true },
+      ]);
     }
 
     // Scale-up: lifecycle phases, StatsD and OTLP series on one timeline.
@@ -171,6 +179,18 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       );
       const sources = new Set(timeline.body.series.map((s) => s.source));
       expect([...sources].sort()).toEqual(['otlp', 'statsd']);
+      // A cumulative histogram begun an hour before the run: its min and max are the
+      // stream's (0.2 and 4000 ms, never reached in the run), not stated as the run's; its
+      // first increase counts from its point 10 s before the run.
+      const list = await server.json(`/runs/${run.id}/series`, {}, seriesList);
+      const cumulative = list.body.find((x) => x.name === 'consul.raft.commit_time.cumulative');
+      expect(cumulative?.stats).toMatchObject({
+        min: null,
+        max: null,
+        streamMin: 0.2,
+        streamMax: 4000,
+        beforeRunMs: 10_000,
+      });
     }
     // Kubernetes: nodes, pods and their sidecars' connections; the control plane's own
     // metric names, one series per control-plane pod.

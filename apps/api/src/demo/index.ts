@@ -8,6 +8,7 @@ import {
   dataPlaneMeshes,
   dataPlaneRun,
   fortioResult,
+  k6SmokeSummary,
   MODES,
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
@@ -76,6 +77,8 @@ export async function loadDemo(opts: {
       }
     }
     await api.postResults(dp.id, cpuSweepCsv(mesh, start), 'istio-csv');
+    // The CI's k6 smoke check before the sweep: k6's own threshold verdict is kept and shown.
+    await api.postResults(dp.id, k6SmokeSummary(mesh), 'k6');
     loaded.push(await api.finishRun(dp.id, end));
   }
   // Scale-up, twice (two versions to compare): lifecycle events, StatsD over UDP and OTLP

@@ -285,6 +285,44 @@ export function scaleUpRun(s: ScaleUpScenario): ScaleUpData {
         })),
       },
       {
+        // The same commit times from a server that has run for an hour: a cumulative stream
+        // whose points carry its min (0.2 ms) and max (4 s) since then, set before the run and
+        // never reached again. The run's own extremes are not in any point: the series stats
+        // say "≥ 0.2 ms" and "≤ 4 s" (the stream's), and that the first increase, counted
+        // from the point 10 s before the run, may hold values from before it.
+        descriptor: {
+          name: 'consul.raft.commit_time.cumulative',
+          description: 'raft commit time since the server started',
+          unit: 'ms',
+          valueType: ValueType.DOUBLE,
+        },
+        aggregationTemporality: AggregationTemporality.CUMULATIVE,
+        dataPointType: DataPointType.HISTOGRAM,
+        dataPoints: [
+          { count: 0, sum: 0, counts: [] as number[], min: 0.2, max: 4000 },
+          ...commit,
+        ].map((_, k, all) => {
+          // Before the run: 500 commits, one of 0.2 ms and one of 4000 ms among them.
+          const before = bounds.map((_b, i) => (i === 0 ? 1 : i === 3 ? 498 : 0)).concat(1);
+          const counts = before.map(
+            (c, i) => c + all.slice(1, k + 1).reduce((n, h) => n + (h.counts[i] as number), 0),
+          );
+          const upTo = all.slice(1, k + 1);
+          return {
+            startTime: hr(t0 - 3_600_000),
+            endTime: hr(k === 0 ? t0 - 10_000 : (times[k - 1] as number)),
+            attributes: { server: 'consul-server-1' },
+            value: {
+              buckets: { boundaries: bounds, counts },
+              count: 500 + upTo.reduce((n, h) => n + h.count, 0),
+              sum: 0.2 + 498 * 8 + 4000 + upTo.reduce((n, h) => n + h.sum, 0),
+              min: Math.min(0.2, ...upTo.map((h) => h.min)),
+              max: Math.max(4000, ...upTo.map((h) => h.max)),
+            },
+          };
+        }),
+      },
+      {
         // The same values as consul.raft.commit_time: its percentiles beside the explicit
         // buckets' show what each layout can say (a bucket of +-2 % here, of 5-25 ms there).
         descriptor: {
