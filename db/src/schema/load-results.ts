@@ -140,8 +140,8 @@ export const loadSlots = pgTable(
 
 /**
  * Result files stored on a run, so that one sent again is recognised: by its Idempotency-Key
- * (a retry after a lost answer), or by the SHA-256 of its bytes after decompression with the
- * same step parameters (the same file posted twice). The first upload's answer is kept to
+ * (a retry after a lost answer), or by the SHA-256 of its body as sent with the same step
+ * parameters (the same file posted twice, compressed the same way or not at all). The first upload's answer is kept to
  * answer the repeats with.
  */
 export const resultUploads = pgTable(

@@ -145,7 +145,7 @@ export const importResultsResponse = z.object({
   duplicate: z
     .boolean()
     .describe(
-      "true when this upload was stored before on the run: the same Idempotency-Key with the same file, or a byte-identical file (after decompression) with the same step parameters. Nothing is stored again; the answer is the first upload's",
+      "true when this upload was stored before on the run: the same Idempotency-Key with the same file, or a byte-identical body (as sent: the same file, compressed the same way) with the same step parameters. Nothing is stored again; the answer is the first upload's",
     ),
   truncated: z
     .object({

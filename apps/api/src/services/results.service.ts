@@ -214,13 +214,13 @@ export function resultsService(deps: {
       chunks: AsyncIterable<Uint8Array>,
       step: StepDefaults,
       limits: { maxLineBytes: number; lineSetting?: string },
-      identity: { idempotencyKey?: string | undefined } = {},
+      /** `digest`: the SHA-256 of the body as sent, known once `chunks` are read to their end. */
+      identity: { idempotencyKey?: string | undefined; digest: () => string },
     ): Promise<ImportResultsResponse> {
       const run = await runOf(runRef);
       const upload = { idempotencyKey: identity.idempotencyKey, step };
-      const hashed = hashing(chunks);
       if (upload.idempotencyKey !== undefined) {
-        // A retry under a key already stored: its bytes are only hashed, to be compared.
+        // A retry under a key already stored: its bytes are only read, to be compared.
         const earlier = await results.findUpload(
           run.id,
           upload.idempotencyKey,
@@ -228,16 +228,16 @@ export function resultsService(deps: {
           stepText(step),
         );
         if (earlier) {
-          for await (const _chunk of hashed.chunks) {
-            // only hashed
+          for await (const _chunk of chunks) {
+            // only hashed (by the route, as they arrive)
           }
-          return repeat(earlier, upload, hashed.digest());
+          return repeat(earlier, upload, identity.digest());
         }
       }
       const decoded = await decoding(async () =>
-        k6IntervalResults(await decodeK6NdjsonChunks(hashed.chunks, limits), step),
+        k6IntervalResults(await decodeK6NdjsonChunks(chunks, limits), step),
       );
-      const bodySha256 = hashed.digest();
+      const bodySha256 = identity.digest();
       const earlier = await results.findUpload(
         run.id,
         upload.idempotencyKey,
@@ -423,26 +423,6 @@ function stepText(step: StepDefaults): string {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-
-/** Chunks passed through while their SHA-256 is taken, known once they have all passed. */
-function hashing(chunks: AsyncIterable<Uint8Array>) {
-  const hash = createHash('sha256');
-  let digest: string | null = null;
-  async function* pass() {
-    for await (const chunk of chunks) {
-      hash.update(chunk);
-      yield chunk;
-    }
-    digest = hash.digest('hex');
-  }
-  return {
-    chunks: pass(),
-    digest: () => {
-      if (digest === null) throw new Error('the body was not read to its end');
-      return digest;
-    },
-  };
-}
 
 /**
  * What the stored points say that their numbers alone do not: a point no request was sent

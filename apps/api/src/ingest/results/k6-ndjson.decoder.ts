@@ -211,8 +211,6 @@ export class K6NdjsonAggregator {
   private maxVus: number | null = null;
   private lineNo = 0;
   private pending = '';
-  /** UTF-8 bytes written through write(), to say where a cut last line begins. */
-  private bytesWritten = 0;
   private truncated: { line: number; byte: number } | undefined;
 
   constructor(options: K6NdjsonOptions = {}) {
@@ -242,7 +240,6 @@ export class K6NdjsonAggregator {
 
   /** Feeds a chunk of text; lines may span chunks. */
   write(chunk: string): void {
-    this.bytesWritten += Buffer.byteLength(chunk);
     let text = this.pending + chunk;
     let nl = text.indexOf('\n');
     while (nl !== -1) {
@@ -253,12 +250,15 @@ export class K6NdjsonAggregator {
     this.pending = text;
   }
 
-  /** Ends a write() stream and returns the decoded steps. */
-  end(): K6NdjsonDecoded {
+  /**
+   * Ends a write() stream and returns the decoded steps; `bytesWritten`: the UTF-8 bytes of
+   * everything written, to say where a cut last line begins.
+   */
+  end(bytesWritten: number): K6NdjsonDecoded {
     if (this.pending !== '') {
       const last = this.pending;
       this.pending = '';
-      this.lastLine(last, this.bytesWritten - Buffer.byteLength(last) + 1);
+      this.lastLine(last, bytesWritten - Buffer.byteLength(last) + 1);
     }
     return this.finish();
   }
@@ -582,8 +582,12 @@ export async function decodeK6NdjsonStream(
   options: K6NdjsonOptions = {},
 ): Promise<K6NdjsonDecoded> {
   const agg = new K6NdjsonAggregator(options);
-  for await (const c of chunks) agg.write(c);
-  return agg.end();
+  let bytes = 0;
+  for await (const c of chunks) {
+    bytes += Buffer.byteLength(c);
+    agg.write(c);
+  }
+  return agg.end(bytes);
 }
 
 /** The lines of a text, one at a time, without splitting the whole text at once. */

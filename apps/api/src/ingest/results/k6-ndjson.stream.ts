@@ -69,5 +69,5 @@ export async function decodeK6NdjsonChunks(
   }
   if (heldBytes > 0) feed(Buffer.concat(held));
   if (!content) throw new ResultFileError('empty', 'the file is empty');
-  return agg.end();
+  return agg.end(fed);
 }
