@@ -44,7 +44,7 @@ describe('metric points as binary COPY rows', () => {
       }),
     ]);
     const f = row as (Buffer | null)[];
-    expect(f).toHaveLength(16);
+    expect(f).toHaveLength(17);
     expect(f[0]?.toString('hex')).toBe(RUN.replaceAll('-', ''));
     expect(f[1]?.readBigInt64BE(0)).toBe(42n);
     expect(timestampOf(f[2] as Buffer)).toEqual({ iso: '2026-02-01T10:00:00.007Z', micros: 0 });
@@ -64,6 +64,18 @@ describe('metric points as binary COPY rows', () => {
     expect(f[14]?.[0]).toBe(1); // jsonb version
     expect(JSON.parse((f[14] as Buffer).subarray(1).toString())).toEqual([{ q: 0.5, value: 3 }]);
     expect(f[15]?.toString()).toBe('18446744073709551615');
+    expect(f[16]).toBeNull(); // no exemplars
+  });
+
+  it('writes exemplars as jsonb, non-finite values as the strings remote write sends', () => {
+    const exemplars = [
+      { tMs: Date.UTC(2026, 1, 1, 10), value: 0.25, labels: { trace_id: 'ab12' } },
+      { tMs: Date.UTC(2026, 1, 1, 10, 0, 1), value: '+Inf' as const, labels: {} },
+    ];
+    const [row] = rowsOf([point({ exemplars })]) as (Buffer | null)[][];
+    const f = row as (Buffer | null)[];
+    expect(f[16]?.[0]).toBe(1); // jsonb version
+    expect(JSON.parse((f[16] as Buffer).subarray(1).toString())).toEqual(exemplars);
   });
 
   it('writes times before 1970 and around the millennium to the millisecond', () => {
