@@ -67,6 +67,7 @@ export const pooledDistribution = z
       .describe('sum of the expected proxies of every change; null when a change declares none'),
     minMs: z.number().nullable(),
     maxMs: z.number().nullable(),
+    meanMs: z.number().nullable().describe('mean of every first application of every change'),
     percentiles: z
       .array(percentileValue)
       .describe('nearest rank over every first application of every change (exact)'),

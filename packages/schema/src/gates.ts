@@ -139,6 +139,11 @@ export const gateStep = z.object({
   mode: z.string(),
   connections: z.number().int().nullable(),
   targetRps: z.number().nullable(),
+  config: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("the step's configuration (an Istio perf CSV label's config); null: none"),
   verdict: significanceVerdict,
   failed: z.boolean(),
   reason: z.string(),
@@ -236,6 +241,12 @@ export const historyQuery = z.object({
   mode: z.string().optional().describe('load point: mode ("both", else the most common)'),
   connections: z.coerce.number().int().min(0).optional().describe('load point (the most)'),
   targetRps: z.coerce.number().min(0).optional().describe('load point (the highest)'),
+  config: z
+    .string()
+    .optional()
+    .describe(
+      "load point: configuration (an Istio perf CSV label's config; the most common there)",
+    ),
   ...detectionOverride,
 });
 export type HistoryQuery = z.infer<typeof historyQuery>;
@@ -248,6 +259,13 @@ export const historyPoint = z.object({
   labels: z.record(z.string(), z.string()),
   value: z.number().nullable(),
   accuracy: percentileAccuracy.nullable().describe('null: not a percentile or time to N %'),
+  pooledChanges: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "a propagation metric of a run of several changes is pooled over every first application of this many changes (GET /runs/{id}/propagation's pooled distribution); null: over the run's one change, or not a propagation metric",
+    ),
 });
 export type HistoryPoint = z.infer<typeof historyPoint>;
 
@@ -280,6 +298,10 @@ export const history = z.object({
       mode: z.string(),
       connections: z.number().int().nullable(),
       targetRps: z.number().nullable(),
+      config: z
+        .string()
+        .nullable()
+        .describe('the configuration read (points of another are another series); null: none'),
     })
     .nullable(),
   points: z.array(historyPoint).describe('oldest first'),

@@ -4,7 +4,7 @@ import { comparability } from './comparability.ts';
 import { timeline } from './metrics.ts';
 import { propagation } from './propagation.ts';
 import { storedLoadResult } from './results-api.ts';
-import { run } from './run.ts';
+import { run, runHeadline } from './run.ts';
 import { tail, tailCause } from './tail.ts';
 
 export const createReportBody = z.strictObject({
@@ -49,6 +49,12 @@ export const reportRun = z.object({
     .optional()
     .describe(
       'the scale-up timeline as it was (REPORT_TIMELINE_POINTS per line); null when the run had none, absent in reports made before timelines were kept',
+    ),
+  headline: runHeadline
+    .nullable()
+    .optional()
+    .describe(
+      "the run's headline as it was (GET /runs/headlines: pooled over a churn run's changes, merged over a step's generators); null when it had none, absent in reports made before headlines were kept",
     ),
 });
 export type ReportRun = z.infer<typeof reportRun>;

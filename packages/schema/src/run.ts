@@ -151,16 +151,29 @@ export const runHeadline = z.discriminatedUnion('kind', [
   z.object({
     runId: z.uuid(),
     kind: z.literal('propagation'),
-    changeId: z.string().describe("the run's first change"),
-    count: z.number().int().describe('proxies that applied it'),
-    p99: percentileValue.nullable().describe('nearest-rank P99 of its propagation latency (exact)'),
+    summary: z
+      .enum(['change', 'pooled'])
+      .describe(
+        'what the figures are over: "change", the run\'s one change; "pooled", every first application of every change of a run with several (GET /runs/{id}/propagation\'s pooled distribution)',
+      ),
+    changes: z.number().int().describe('changes the figures are over (1 for "change")'),
+    changeId: z
+      .string()
+      .nullable()
+      .describe('the change summarised; null when pooled over several'),
+    count: z.number().int().describe('first applications counted'),
+    p99: percentileValue.nullable().describe('nearest-rank P99 of those latencies (exact)'),
     withinMs: z.number(),
     withinFraction: z
       .number()
       .nullable()
       .describe(
-        'share of the expected proxies (of those seen when none is declared) within withinMs',
+        "share of the expected proxies (of those seen when none is declared) within withinMs; pooled: over the sum of every change's",
       ),
+    worst: z
+      .object({ changeId: z.string(), p99Ms: z.number() })
+      .nullable()
+      .describe('pooled: the change with the highest own P99 (exact, nearest rank); else null'),
   }),
   z.object({
     runId: z.uuid(),
@@ -178,8 +191,27 @@ export const runHeadline = z.discriminatedUnion('kind', [
     kind: z.literal('data-plane'),
     mode: z.string(),
     connections: z.number().int().nullable(),
+    config: z
+      .string()
+      .nullable()
+      .describe("the step's configuration (an Istio perf CSV's label config); null when none"),
     rps: z.number().nullable().describe('the top target rate (achieved when no target)'),
-    p99: percentileValue.nullable().describe('P99 at that rate, as the load point reports it'),
+    p99: percentileValue
+      .nullable()
+      .describe(
+        "P99 of the slowest step at that rate: a step sent by several load generators read from their merged HdrHistogram (never one generator's own), else as the point reports it",
+      ),
+    generators: z
+      .number()
+      .int()
+      .nullable()
+      .describe('load generators merged into that step; null when one source sent it'),
+    repeats: z
+      .number()
+      .int()
+      .describe(
+        'points of that step (same mode, connections, rate and config); the slowest is shown',
+      ),
   }),
 ]);
 export type RunHeadline = z.infer<typeof runHeadline>;

@@ -1,10 +1,12 @@
-// The numbers a history reads from one run, from what the run keeps: its first change's
-// propagation, its nodes' first joins and its control-plane CPU (scale-up), its load points
-// (data plane). Pure: the history service reads the rows, these functions compute.
+// The numbers a history reads from one run, from what the run keeps: its change's propagation
+// (pooled over every change of a run with several), its nodes' first joins and its
+// control-plane CPU (scale-up), its load steps (data plane: a step of several generators by
+// its merged row). Pure: the history service reads the rows, these functions compute.
 import type {
   HistoryMetric,
   PercentileAccuracy,
   PercentileValue,
+  PooledDistribution,
   Propagation,
   Topology,
 } from '@meshbench/schema';
@@ -17,11 +19,13 @@ export interface Valued {
   accuracy: PercentileAccuracy | null;
 }
 
-/** One load point of a run, reduced to what a history reads. */
+/** One load step of a run (its own row, or its generators' merged row), as a history reads it. */
 export interface LoadFacts {
   mode: string;
   connections: number | null;
   targetRps: number | null;
+  /** The step's configuration (an Istio perf CSV label's config); null when none. */
+  config: string | null;
   achievedRps: number | null;
   requests: number | null;
   errors: number | null;
@@ -33,6 +37,8 @@ export interface LoadFacts {
 export interface RunFacts {
   values: Partial<Record<HistoryMetric, Valued>>;
   load: LoadFacts[];
+  /** The propagation metrics are pooled over this many changes; null: over the one change. */
+  pooledChanges: number | null;
 }
 
 const accuracyOf = (p: PercentileValue): PercentileAccuracy => ({
@@ -44,12 +50,40 @@ const accuracyOf = (p: PercentileValue): PercentileAccuracy => ({
   ...(p.clockErrorMs !== undefined ? { clockErrorMs: p.clockErrorMs } : {}),
 });
 
-/** Propagation metrics of a run's first change (the names of METRICS). */
+const PROPAGATION_PERCENTILES = ['p50', 'p90', 'p95', 'p96', 'p99', 'p99.9'];
+
+/** The percentiles the propagation metrics name, as numbers (50, 90 ... 99.9). */
+export const PROPAGATION_HISTORY_PERCENTILES = PROPAGATION_PERCENTILES.map((m) =>
+  Number(m.slice(1)),
+);
+
+/**
+ * Propagation metrics of a run of several changes, over every first application of every
+ * change (GET /runs/{id}/propagation's pooled distribution): each percentile pooled (not a
+ * mean or a percentile of the per-change ones), the share within 1 s over the sum of the
+ * changes' expected proxies, missing as expected minus applied when every change declares.
+ */
+export function pooledFacts(p: PooledDistribution): RunFacts['values'] {
+  const out: RunFacts['values'] = {};
+  for (const x of p.percentiles) {
+    const name = `p${x.p}` as HistoryMetric;
+    if (PROPAGATION_PERCENTILES.includes(name))
+      out[name] = { value: x.ms, accuracy: accuracyOf(x) };
+  }
+  if (p.meanMs !== null) out.mean = { value: p.meanMs, accuracy: null };
+  if (p.maxMs !== null) out.max = { value: p.maxMs, accuracy: null };
+  if (p.withinFraction !== null) out.within1s = { value: p.withinFraction * 100, accuracy: null };
+  if (p.expected !== null)
+    out.missing = { value: Math.max(0, p.expected - p.count), accuracy: null };
+  return out;
+}
+
+/** Propagation metrics of a run's one change (the names of METRICS). */
 export function propagationFacts(p: Propagation): RunFacts['values'] {
   const out: RunFacts['values'] = {};
   for (const x of p.percentiles) {
     const name = `p${x.p}` as HistoryMetric;
-    if (['p50', 'p90', 'p95', 'p96', 'p99', 'p99.9'].includes(name))
+    if (PROPAGATION_PERCENTILES.includes(name))
       out[name] = { value: x.ms, accuracy: accuracyOf(x) };
   }
   if (p.meanMs !== null) out.mean = { value: p.meanMs, accuracy: null };
@@ -119,7 +153,10 @@ export function cpuFacts(
   return out;
 }
 
-/** A stored load point reduced: P50 and P99 as stated, else from its histogram. */
+/**
+ * A load step reduced: P50 and P99 as stated (a merged row's from its generators' added
+ * HdrHistograms), else from its histogram. One generator's share of a step is not a step.
+ */
 export function loadFacts(row: {
   mode: string;
   connections: number | null;
@@ -129,12 +166,14 @@ export function loadFacts(row: {
   errors: number | null;
   percentiles: PercentileValue[];
   histogram: { fromMs: number; toMs: number; count: number }[] | null;
+  labels: Record<string, string>;
 }): LoadFacts {
   const ps = withRequestedPercentiles(row.percentiles, row.histogram, [50, 99]);
   return {
     mode: row.mode,
     connections: row.connections,
     targetRps: row.targetRps,
+    config: row.labels.config ?? null,
     achievedRps: row.achievedRps,
     requests: row.requests,
     errors: row.errors,
@@ -147,16 +186,29 @@ export interface LoadPoint {
   mode: string;
   connections: number | null;
   targetRps: number | null;
+  config: string | null;
+}
+
+/** The most common of `values` (ties: null first, then by name); undefined when none. */
+function mostCommon(values: (string | null)[]): string | null | undefined {
+  const counts = new Map<string | null, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort(
+    (a, b) =>
+      b[1] - a[1] ||
+      (a[0] === null ? -1 : b[0] === null ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+  )[0]?.[0];
 }
 
 /**
  * The load point a history reads: what the request names, else mode "both" when a run has
- * it (else the most common mode), the most connections the runs have at it, and the
- * highest target rate at those.
+ * it (else the most common mode), the most connections the runs have at it, the highest
+ * target rate at those, and the most common configuration there (points of different
+ * configurations are different series, never one).
  */
 export function chooseLoadPoint(
   all: LoadFacts[],
-  want: { mode?: string; connections?: number; targetRps?: number },
+  want: { mode?: string; connections?: number; targetRps?: number; config?: string },
 ): LoadPoint | null {
   if (all.length === 0) return null;
   let mode = want.mode;
@@ -175,13 +227,24 @@ export function chooseLoadPoint(
   const connections = want.connections ?? most(ofMode.map((l) => l.connections));
   const atConnections = ofMode.filter((l) => l.connections === connections);
   const targetRps = want.targetRps ?? most(atConnections.map((l) => l.targetRps));
-  return { mode, connections, targetRps };
+  const atRate = atConnections.filter((l) => l.targetRps === targetRps);
+  const config = want.config ?? mostCommon(atRate.map((l) => l.config)) ?? null;
+  return { mode, connections, targetRps, config };
+}
+
+/** The lower median (nearest rank 50) of the rows' values, with the row it is from. */
+function medianOf<T>(rows: T[], value: (r: T) => number | null): { row: T; value: number } | null {
+  const valued = rows
+    .map((row) => ({ row, value: value(row) }))
+    .filter((x): x is { row: T; value: number } => x.value !== null)
+    .sort((a, b) => a.value - b.value);
+  return valued[Math.ceil(valued.length / 2) - 1] ?? null;
 }
 
 /**
- * A data-plane metric of a run at a load point. Several rows at the point (one per load
- * generator) add their rates, requests and errors; their percentiles are not merged, so the
- * latencies are read only where the point has one row.
+ * A data-plane metric of a run at a load point: its step there (one row, or its generators'
+ * merged row). Repeats of the step (the same point posted again) are read as the median of
+ * their values (the nearest-rank median, P50 of the repeats); the error rate pools them.
  */
 export function loadValue(
   load: LoadFacts[],
@@ -192,14 +255,15 @@ export function loadValue(
     (l) =>
       l.mode === point.mode &&
       l.connections === point.connections &&
-      l.targetRps === point.targetRps,
+      l.targetRps === point.targetRps &&
+      (l.config ?? null) === point.config,
   );
   if (rows.length === 0) return null;
   const sum = (xs: (number | null)[]) =>
     xs.some((x) => x === null) ? null : xs.reduce((a: number, x) => a + (x as number), 0);
   if (metric === 'achievedRps') {
-    const v = sum(rows.map((r) => r.achievedRps));
-    return v === null ? null : { value: v, accuracy: null };
+    const m = medianOf(rows, (r) => r.achievedRps);
+    return m === null ? null : { value: m.value, accuracy: null };
   }
   if (metric === 'errorRate') {
     const errors = sum(rows.map((r) => r.errors));
@@ -207,8 +271,9 @@ export function loadValue(
     if (errors === null || requests === null || requests === 0) return null;
     return { value: (errors / requests) * 100, accuracy: null };
   }
-  if (rows.length !== 1) return null;
-  const p = metric === 'loadP50' ? rows[0]?.p50 : rows[0]?.p99;
+  const of = (r: LoadFacts) => (metric === 'loadP50' ? r.p50 : r.p99);
+  const m = medianOf(rows, (r) => of(r)?.ms ?? null);
+  const p = m ? of(m.row) : null;
   return p ? { value: p.ms, accuracy: accuracyOf(p) } : null;
 }
 

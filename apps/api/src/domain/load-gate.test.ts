@@ -194,6 +194,23 @@ describe('evaluateLoadRule', () => {
     expect(v).toMatchObject({ verdict: 'regressed', failed: true });
     expect(v.reason).toMatch(/^regressed at 1 of 4 steps; at both, 64 connections, 200 RPS target/);
   });
+  it('judges steps of two configurations at one rate apart, each against its own baseline', () => {
+    // An Istio perf CSV at 1,000 RPS, 64 connections, both: telemetry v2 and none. Keyed
+    // without the config, the second step was never judged (and matched the wrong baseline).
+    const at = (config: string, p99: number) => ({ ...side(1000, p99), config });
+    const v = evaluateLoadRule({
+      rule: parseLoadRule('load.p99>+10%'),
+      current: [at('v2-nullvm', 10), at('none', 8)],
+      baseline: [at('v2-nullvm', 10), at('none', 5)],
+      notComparable: () => undefined,
+      noiseFloorMs: () => null,
+    });
+    expect(v.steps.map((s) => [s.config, s.verdict])).toEqual([
+      ['v2-nullvm', 'no-significant-change'],
+      ['none', 'regressed'],
+    ]);
+    expect(v.reason).toMatch(/at both, 64 connections, 1,000 RPS target, config none:/);
+  });
   it('says why a step cannot be compared, and does not fail on it', () => {
     const v = evaluateLoadRule({
       rule: parseLoadRule('load.p99>+10%'),

@@ -78,15 +78,16 @@ export function stepHistograms(
 
 const num = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
-/** A step as a reason names it: "both, 64 connections, 1,000 RPS target". */
+/** A step as a reason names it: "both, 64 connections, 1,000 RPS target" (", config x"). */
 export function stepName(s: StepKey): string {
   const parts = [s.mode];
   if (s.connections !== null) parts.push(`${num(s.connections)} connections`);
   if (s.targetRps !== null) parts.push(`${num(s.targetRps)} RPS target`);
+  if (s.config) parts.push(`config ${s.config}`);
   return parts.join(', ');
 }
 
-const keyOf = (s: StepKey) => JSON.stringify([s.mode, s.connections, s.targetRps]);
+const keyOf = stepKey;
 
 /** The rule's number at a step: a percentile (ms), the achieved rate, or errors in %. */
 export function loadValue(rule: Pick<LoadRule, 'metric'>, s: LoadStepSide): number | null {
@@ -127,7 +128,12 @@ function untested(input: StepInput): string | null {
 
 export function judgeLoadStep(input: StepInput): GateStep {
   const { rule, step, current, baseline, noiseFloorMs } = input;
-  const at = { mode: step.mode, connections: step.connections, targetRps: step.targetRps };
+  const at = {
+    mode: step.mode,
+    connections: step.connections,
+    targetRps: step.targetRps,
+    config: step.config ?? null,
+  };
   const cur = current ? loadValue(rule, current) : null;
   const base = baseline ? loadValue(rule, baseline) : null;
   const bound = loadBound(rule, base);

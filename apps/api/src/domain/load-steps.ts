@@ -27,13 +27,18 @@ import {
 export const UNIT_PER_MS: Record<HdrValueUnit, number> = { ns: 1e6, us: 1e3, ms: 1 };
 const UNITS: HdrValueUnit[] = ['ms', 'us', 'ns'];
 
-/** What a step is: the key generators' points are merged by. */
+/**
+ * What a step is: the key generators' points are merged by. A gate's steps also carry their
+ * configuration (an Istio perf CSV label's config): steps of two configurations are two steps.
+ */
 export interface StepKey {
   mode: string;
   connections: number | null;
   targetRps: number | null;
+  config?: string | null;
 }
-export const stepKey = (s: StepKey) => JSON.stringify([s.mode, s.connections, s.targetRps]);
+export const stepKey = (s: StepKey) =>
+  JSON.stringify([s.mode, s.connections, s.targetRps, s.config ?? null]);
 
 /** A stored point as merging reads it. */
 export interface GeneratorPoint extends StepKey {
@@ -210,6 +215,22 @@ export interface MergedStep extends StepKey {
   stdDevMs: number | null;
   startedAt: string | null;
   generators: GeneratorShare[];
+  /** The labels every generator's point carries alike (the step's config...), not their own. */
+  labels: Record<string, string>;
+}
+
+/** Labels a step's generators do not share (each its own) or that describe one generator. */
+const OWN_LABELS = new Set(['generatorCpu']);
+
+/** The labels all of `points` carry with the same value. */
+export function sharedLabels(points: readonly { labels: Record<string, string> }[]) {
+  const [first, ...rest] = points;
+  const out: Record<string, string> = {};
+  if (!first) return out;
+  for (const [k, v] of Object.entries(first.labels)) {
+    if (!OWN_LABELS.has(k) && rest.every((p) => p.labels[k] === v)) out[k] = v;
+  }
+  return out;
 }
 
 /**
@@ -281,6 +302,7 @@ export function mergeSteps(points: GeneratorPoint[], percentiles: number[]): Mer
       stdDevMs: stats.stdDev,
       startedAt: started[0] ?? null,
       generators: group.map((p) => generatorShare(p, group.length)),
+      labels: sharedLabels(group),
     };
   });
 }

@@ -3,20 +3,33 @@
 import type { PercentileValue, Topology } from '@meshbench/schema';
 import { declaredTotal, rankFor } from './lifecycle.ts';
 
-/** A load point as far as its headline needs it. */
+/** A load point as far as its headline needs it (a row of GET /runs/{id}/results). */
 export interface HeadlinePoint {
   mode: string;
   connections: number | null;
   targetRps: number | null;
   achievedRps: number | null;
   percentiles: PercentileValue[];
+  /** Set on one generator's share of a step: the step's merged row stands for it. */
+  generator: string | null;
+  labels: Record<string, string>;
+  /** The step's merged row: the generators merged into it. */
+  merged: { generators: unknown[] } | null;
 }
 
+/** A step's configuration: the Istio perf CSV label's config, else none. */
+export const configOf = (p: { labels: Record<string, string> }): string | null =>
+  p.labels.config ?? null;
+
 /**
- * The data-plane headline: P99 at the top rate (the target, else the achieved rate); of the
- * points at that rate, the slowest P99, so a list never shows a better number than the run has.
+ * The data-plane headline: P99 at the top rate (the target, else the achieved rate). Only
+ * whole steps count: one generator's share of a step is read through the step's merged row
+ * (its HdrHistograms added), never by its own P99. Of the steps at that rate (modes,
+ * connections, configurations, repeats), the slowest P99, so a list never shows a better
+ * number than the run has.
  */
-export function dataPlaneHeadline(points: readonly HeadlinePoint[]) {
+export function dataPlaneHeadline(rows: readonly HeadlinePoint[]) {
+  const points = rows.filter((p) => p.generator === null);
   const rate = (p: HeadlinePoint) => p.targetRps ?? p.achievedRps;
   const rates = points.map(rate).filter((r): r is number => r !== null);
   const top = rates.length > 0 ? Math.max(...rates) : null;
@@ -27,7 +40,22 @@ export function dataPlaneHeadline(points: readonly HeadlinePoint[]) {
     if (!pick || (p99(p)?.ms ?? -1) > (p99(pick)?.ms ?? -1)) pick = p;
   }
   if (!pick) return null;
-  return { mode: pick.mode, connections: pick.connections, rps: top, p99: p99(pick) };
+  const chosen = pick;
+  const repeats = atTop.filter(
+    (p) =>
+      p.mode === chosen.mode &&
+      p.connections === chosen.connections &&
+      configOf(p) === configOf(chosen),
+  ).length;
+  return {
+    mode: chosen.mode,
+    connections: chosen.connections,
+    config: configOf(chosen),
+    rps: top,
+    p99: p99(chosen),
+    generators: chosen.merged ? chosen.merged.generators.length : null,
+    repeats,
+  };
 }
 
 /** A lifecycle phase as kept: its first arrivals (epoch ms, ascending) and attrs total. */

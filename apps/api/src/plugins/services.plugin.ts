@@ -107,29 +107,32 @@ function build(
   const gates = gatesRepository(database.db);
   const comparability = comparabilityService({ runs, results: services.results, projects });
   const loadGate = loadGateService({ runs, results: services.results, projects });
+  const headlines = headlinesService({
+    runs,
+    propagation: services.propagation,
+    churn: services.churn,
+    results: services.results,
+    lifecycle: lifecycleRepository(database.db),
+  });
   return {
     ...services,
     comparability,
     loadGate,
-    reports: reportsService({ reports: reportsRepository(database.db), ...services }),
+    headlines,
+    reports: reportsService({ reports: reportsRepository(database.db), ...services, headlines }),
     history: historyService({
       runs,
       gates,
       facts: runFactsRepository(database.db),
       propagation: services.propagation,
+      churn: services.churn,
       lifecycle: lifecycleRepository(database.db),
       metrics: metricsRepository(database),
-      results: resultsRepository(database.db),
+      results: services.results,
       projects: {
         find: (ref) => projects.find(ref),
         detection: (id) => projects.detection(id),
       },
-    }),
-    headlines: headlinesService({
-      runs,
-      propagation: services.propagation,
-      results: services.results,
-      lifecycle: lifecycleRepository(database.db),
     }),
     gates: gatesService({
       gates,

@@ -48,15 +48,19 @@ export function runFactsRepository(db: Db) {
   return {
     /**
      * The kept facts of the runs named (those that have a run_facts row), in one query: every
-     * metric, or only `metric` (a history reads one).
+     * metric, or only `metric` and those named in `also` (a history reads one).
      */
-    async ofRuns(runIds: string[], metric?: string): Promise<Map<string, KeptFacts>> {
+    async ofRuns(
+      runIds: string[],
+      metric?: string,
+      also: readonly string[] = [],
+    ): Promise<Map<string, KeptFacts>> {
       const out = new Map<string, KeptFacts>();
       if (runIds.length === 0) return out;
       const result = await db.execute(sql`
         select f.run_id, f.data_version, f.facts_version, f.load, m.metric, m.value, m.accuracy
           from run_facts f left join run_metrics m on m.run_id = f.run_id
-           ${metric === undefined ? sql`` : sql`and m.metric = ${metric}`}
+           ${metric === undefined ? sql`` : sql`and m.metric = any(${sql.param([metric, ...also])}::text[])`}
          where f.run_id = any(${sql.param(runIds)}::uuid[])`);
       for (const r of rowsOf<{
         run_id: string;

@@ -36,7 +36,35 @@ const percentilesMs = (s: LatencyStats): PercentileValue[] =>
 
 export function churnService(deps: { runs: RunsRepository; propagation: PropagationRepository }) {
   const { runs, propagation } = deps;
-  return {
+  const service = {
+    /**
+     * A run of several changes in brief, as its headline says it: the pooled P99 and share
+     * within `withinMs` over every change, and the change with the highest own P99 (the
+     * worst). Null when the run has no change.
+     */
+    async pooledHeadline(runRef: string, withinMs: number) {
+      const all = await service.runPropagation(runRef, {
+        percentiles: [99],
+        withinMs,
+        bins: 1,
+        scale: 'linear',
+      });
+      if (all.changes.length === 0) return null;
+      let worst: { changeId: string; p99Ms: number } | null = null;
+      for (const v of all.perChangeP99.values)
+        if (!worst || v.ms > worst.p99Ms) worst = { changeId: v.changeId, p99Ms: v.ms };
+      return {
+        summary: 'pooled' as const,
+        changes: all.changes.length,
+        changeId: null,
+        count: all.pooled.count,
+        p99: all.pooled.percentiles.find((q) => q.p === 99) ?? null,
+        withinMs,
+        withinFraction: all.pooled.withinFraction,
+        worst,
+      };
+    },
+
     async runPropagation(runRef: string, q: RunPropagationQuery): Promise<RunPropagation> {
       const run = await runs.find(runRef);
       if (!run) throw notFound(`run "${runRef}"`);
@@ -49,6 +77,8 @@ export function churnService(deps: { runs: RunsRepository; propagation: Propagat
       ]);
       const empty = new Float64Array(0);
       const sortedOf = changes.map((c) => latencies.get(c.id) ?? empty);
+      let sumUs = 0;
+      for (const sorted of sortedOf) for (const v of sorted) sumUs += v;
 
       let denominator = 0;
       // The pooled expected is a sum only when every change declares its own.
@@ -101,6 +131,7 @@ export function churnService(deps: { runs: RunsRepository; propagation: Propagat
           expected: changes.length === 0 ? null : expectedSum,
           minMs: ms(pooledStats.minUs),
           maxMs: ms(pooledStats.maxUs),
+          meanMs: pooledStats.count > 0 ? sumUs / pooledStats.count / 1000 : null,
           percentiles: percentilesMs(pooledStats),
           withinCount: pooledStats.withinCount,
           withinFraction: pooledStats.withinFraction,
@@ -125,5 +156,6 @@ export function churnService(deps: { runs: RunsRepository; propagation: Propagat
       };
     },
   };
+  return service;
 }
 export type ChurnService = ReturnType<typeof churnService>;

@@ -1,11 +1,13 @@
 // The runs list's headlines: for each run asked for, the number its kind is judged by (P99 and
-// share within 1 s of its first change; time to all joined; P99 at the top load rate). Read
-// apart from the list, so the list itself stays one query.
+// share within 1 s of its change, or pooled over its changes with the worst one named; time
+// to all joined; P99 at the top load rate, merged over the step's generators). Read apart from
+// the list, so the list itself stays one query.
 import type { RunHeadline } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible } from '../domain/access.ts';
 import { dataPlaneHeadline, scaleUpHeadline } from '../domain/run-headline.ts';
 import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import type { ChurnService } from './churn.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 import type { ResultsService } from './results.service.ts';
 
@@ -13,14 +15,19 @@ import type { ResultsService } from './results.service.ts';
 export const HEADLINE_WITHIN_MS = 1000;
 
 export function headlinesService(deps: {
-  runs: Pick<RunsRepository, 'readableByIds'>;
+  runs: Pick<RunsRepository, 'readableByIds' | 'find'>;
   propagation: Pick<PropagationService, 'changes' | 'propagation'>;
+  churn: Pick<ChurnService, 'pooledHeadline'>;
   results: Pick<ResultsService, 'list'>;
   lifecycle: Pick<LifecycleRepository, 'phases'>;
 }) {
-  const { runs, propagation, results, lifecycle } = deps;
+  const { runs, propagation, churn, results, lifecycle } = deps;
 
   async function headline(run: RunRow): Promise<RunHeadline | null> {
+    if (run.changeCount > 1) {
+      const pooled = await churn.pooledHeadline(run.id, HEADLINE_WITHIN_MS);
+      if (pooled) return { runId: run.id, kind: 'propagation', ...pooled };
+    }
     if (run.changeCount > 0) {
       const [first] = await propagation.changes(run.id);
       if (first) {
@@ -33,11 +40,14 @@ export function headlinesService(deps: {
         return {
           runId: run.id,
           kind: 'propagation',
+          summary: 'change',
+          changes: 1,
           changeId: first.id,
           count: p.count,
           p99: p.percentiles.find((q) => q.p === 99) ?? null,
           withinMs: HEADLINE_WITHIN_MS,
           withinFraction: p.withinFraction,
+          worst: null,
         };
       }
     }
@@ -53,6 +63,12 @@ export function headlinesService(deps: {
   }
 
   return {
+    /** One run's headline (a report freezes it); null when it has none or no such run. */
+    async ofRun(runId: string): Promise<RunHeadline | null> {
+      const run = await runs.find(runId);
+      return run ? headline(run) : null;
+    },
+
     /** Headlines of the runs the principal may read among `ids`; runs without one are left out. */
     async headlines(ids: string[], principal: Principal): Promise<RunHeadline[]> {
       const rows = await runs.readableByIds(ids, privateProjectsVisible(principal));

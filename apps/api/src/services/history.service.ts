@@ -31,6 +31,8 @@ import {
   type LoadPoint,
   loadFacts,
   loadValue,
+  PROPAGATION_HISTORY_PERCENTILES,
+  pooledFacts,
   propagationFacts,
   type RunFacts,
   type Valued,
@@ -40,15 +42,16 @@ import { notFound } from '../errors.ts';
 import type { AlertRow, GatesRepository } from '../repositories/gates.repository.ts';
 import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
-import type { ResultsRepository } from '../repositories/results.repository.ts';
 import type {
   KeptFacts,
   KeptFactsEntry,
   RunFactsRepository,
 } from '../repositories/run-facts.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import type { ChurnService } from './churn.service.ts';
 import type { DetectionOf } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
+import type { ResultsService } from './results.service.ts';
 
 /** The split step's window over a history (Otava's default). */
 const HISTORY_WINDOW = 50;
@@ -95,16 +98,47 @@ export const alertSeriesKey = (s: {
   metric: string;
 }) => JSON.stringify([s.benchmark, s.scenario, s.mesh, s.branch, s.metric]);
 
-/** Kept facts back as a run's facts. */
-function factsFromKept(k: KeptFacts): RunFacts {
+/**
+ * How a run's facts are computed, kept with them (run_metrics, beside the metrics): facts kept
+ * by an older computation are computed again on their next read. 2: propagation pooled over a
+ * run's changes, load steps merged over their generators and told apart by configuration.
+ */
+export const FACTS_FORMULA = 2;
+/** What run_metrics keeps beside the metrics: the formula, and how many changes were pooled. */
+const FORMULA = 'factsFormula';
+const POOLED_CHANGES = 'pooledChanges';
+const META = [FORMULA, POOLED_CHANGES] as const;
+
+/** Kept facts back as a run's facts, with the formula that computed them. */
+function factsFromKept(k: KeptFacts): RunFacts & { formula: number | null } {
   const values: RunFacts['values'] = {};
-  for (const m of k.metrics)
-    values[m.metric as HistoryMetric] = {
-      value: m.value,
-      accuracy: m.accuracy as PercentileAccuracy | null,
-    };
-  return { values, load: k.load as unknown as LoadFacts[] };
+  let formula: number | null = null;
+  let pooledChanges: number | null = null;
+  for (const m of k.metrics) {
+    if (m.metric === FORMULA) formula = m.value;
+    else if (m.metric === POOLED_CHANGES) pooledChanges = m.value;
+    else
+      values[m.metric as HistoryMetric] = {
+        value: m.value,
+        accuracy: m.accuracy as PercentileAccuracy | null,
+      };
+  }
+  return { values, load: k.load as unknown as LoadFacts[], pooledChanges, formula };
 }
+
+/** The metrics of a run's propagation: pooled over the changes of a run with several. */
+const POOLABLE = new Set<HistoryMetric>([
+  'p50',
+  'p90',
+  'p95',
+  'p96',
+  'p99',
+  'p99.9',
+  'mean',
+  'max',
+  'within1s',
+  'missing',
+]);
 
 const samePoint = (a: LoadPoint | null, b: unknown): boolean => {
   const p = b as LoadPoint | undefined;
@@ -113,7 +147,8 @@ const samePoint = (a: LoadPoint | null, b: unknown): boolean => {
     p !== undefined &&
     p.mode === a.mode &&
     p.connections === a.connections &&
-    p.targetRps === a.targetRps
+    p.targetRps === a.targetRps &&
+    (p.config ?? null) === a.config
   );
 };
 
@@ -122,18 +157,30 @@ export function historyService(deps: {
   gates: Pick<GatesRepository, 'alertsOfSeries' | 'insertAlert' | 'updateAlert'>;
   facts: RunFactsRepository;
   propagation: Pick<PropagationService, 'changes' | 'propagation'>;
+  churn: Pick<ChurnService, 'runPropagation'>;
   lifecycle: Pick<LifecycleRepository, 'phases'>;
   metrics: Pick<MetricsRepository, 'listSeries' | 'seriesRows'>;
-  results: Pick<ResultsRepository, 'ofRun'>;
+  results: Pick<ResultsService, 'list'>;
   projects: { find(ref: string): Promise<{ id: string } | undefined>; detection: DetectionOf };
 }) {
-  const { runs, gates, facts, propagation, lifecycle, metrics, results, projects } = deps;
+  const { runs, gates, facts, propagation, churn, lifecycle, metrics, results, projects } = deps;
 
   async function computeFacts(run: RunRow): Promise<RunFacts> {
     const startMs = run.startedAt.getTime();
     const values: RunFacts['values'] = {};
-    const [first] = await propagation.changes(run.id);
-    if (first) {
+    let pooledChanges: number | null = null;
+    const [first, second] = await propagation.changes(run.id);
+    if (second) {
+      // A churn run: every change's first applications pooled, never the first change alone.
+      const all = await churn.runPropagation(run.id, {
+        percentiles: PROPAGATION_HISTORY_PERCENTILES,
+        withinMs: 1000,
+        bins: 1,
+        scale: 'linear',
+      });
+      Object.assign(values, pooledFacts(all.pooled));
+      pooledChanges = all.changes.length;
+    } else if (first) {
       const p = await propagation.propagation(run.id, first.id, {
         withinMs: 1000,
         bins: 1,
@@ -154,8 +201,9 @@ export function historyService(deps: {
       const samples = normalize(cpu.kind as SeriesKind, rows ?? [], startMs);
       Object.assign(values, cpuFacts(samples, joins?.lastJoinMs ?? null));
     }
-    const load = (await results.ofRun(run.id)).map(loadFacts);
-    return { values, load };
+    // Steps as GET /runs/{id}/results has them: a step of several generators by its merged row.
+    const load = (await results.list(run.id)).filter((r) => r.generator === null).map(loadFacts);
+    return { values, load, pooledChanges };
   }
 
   /** What the repository keeps of a run's computed facts. */
@@ -164,11 +212,17 @@ export function historyService(deps: {
     version,
     facts: {
       load: f.load as unknown as Record<string, unknown>[],
-      metrics: Object.entries(f.values).map(([metric, v]) => ({
-        metric,
-        value: (v as Valued).value,
-        accuracy: (v as Valued).accuracy as Record<string, unknown> | null,
-      })),
+      metrics: [
+        ...Object.entries(f.values).map(([metric, v]) => ({
+          metric,
+          value: (v as Valued).value,
+          accuracy: (v as Valued).accuracy as Record<string, unknown> | null,
+        })),
+        { metric: FORMULA, value: FACTS_FORMULA, accuracy: null },
+        ...(f.pooledChanges === null
+          ? []
+          : [{ metric: POOLED_CHANGES, value: f.pooledChanges, accuracy: null }]),
+      ],
     },
   });
 
@@ -191,14 +245,22 @@ export function historyService(deps: {
     const kept = await facts.ofRuns(
       rows.map((r) => r.id),
       metric,
+      META,
     );
     const out = new Array<RunFacts>(rows.length);
     const missing: number[] = [];
     const current: string[] = [];
     rows.forEach((r, i) => {
       const k = kept.get(r.id);
-      if (r.status === 'finished' && k && k.factsVersion === k.dataVersion) {
-        out[i] = factsFromKept(k);
+      const f = k ? factsFromKept(k) : null;
+      if (
+        r.status === 'finished' &&
+        k &&
+        f &&
+        k.factsVersion === k.dataVersion &&
+        f.formula === FACTS_FORMULA
+      ) {
+        out[i] = f;
         current.push(r.id);
       } else missing.push(i);
     });
@@ -468,6 +530,8 @@ export function historyService(deps: {
           labels: r.labels,
           value: v?.value ?? null,
           accuracy: v?.accuracy ?? null,
+          pooledChanges:
+            v !== null && POOLABLE.has(q.metric) ? (facts[i] as RunFacts).pooledChanges : null,
         };
       });
       const settings = await detectionFor(q, new Set(rows.map((r) => r.projectId)));

@@ -305,6 +305,7 @@ export function resultsService(deps: {
           maxMs: m.maxMs,
           stdDevMs: m.stdDevMs,
           startedAt: m.startedAt,
+          labels: m.labels,
           merged: { generators: m.generators },
         }),
       );
@@ -335,6 +336,7 @@ export function resultsService(deps: {
             mode: r.mode,
             connections: r.connections,
             targetRps: r.targetRps,
+            config: r.labels.config ?? null,
             achievedRps: r.achievedRps,
             requests: r.requests,
             errors: r.errors,

@@ -230,7 +230,7 @@ describe.each(backends)('history metrics and detection settings on $name', (back
       return h.body;
     };
     const p99 = await read('loadP99');
-    expect(p99.loadPoint).toEqual({ mode: 'both', connections: 64, targetRps: 1000 });
+    expect(p99.loadPoint).toEqual({ mode: 'both', connections: 64, targetRps: 1000, config: null });
     expect(p99.points.map((p) => p.value)).toEqual([9, 12]);
     expect(p99.points[0]?.accuracy).toMatchObject({ exact: false, method: 'reported' });
     expect(p99.metrics).toEqual(['loadP50', 'loadP99', 'achievedRps', 'errorRate']);
@@ -239,7 +239,12 @@ describe.each(backends)('history metrics and detection settings on $name', (back
     // 20 of 1,000 and 4 of 1,600 requests failed.
     expect((await read('errorRate')).points.map((p) => p.value)).toEqual([2, 0.25]);
     const at16 = await read('errorRate', '&connections=16');
-    expect(at16.loadPoint).toEqual({ mode: 'both', connections: 16, targetRps: 1000 });
+    expect(at16.loadPoint).toEqual({
+      mode: 'both',
+      connections: 16,
+      targetRps: 1000,
+      config: null,
+    });
     expect(at16.points.map((p) => p.value)).toEqual([0.5, 0]);
     expect((await read('loadP99', '&connections=16')).points.map((p) => p.value)).toEqual([4.5, 4]);
     // A point no run has: no values.
@@ -414,6 +419,8 @@ describe.each(backends)('history metrics and detection settings on $name', (back
       mean: 511.5,
       within1s: (8 / 12) * 100,
       missing: 2,
+      // How the facts were computed (FACTS_FORMULA): older ones are computed again.
+      factsFormula: 2,
     };
     const kept = await keptMetrics(runId);
     expect(Object.keys(kept).sort()).toEqual(Object.keys(expected).sort());

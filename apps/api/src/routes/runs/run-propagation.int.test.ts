@@ -131,6 +131,8 @@ describe.each(backends)('GET /runs/{id}/propagation ($name)', (backend) => {
       expected: null, // c3 declares none
       minMs: -2,
       maxMs: 3000,
+      // (100 + 250 + 400 + 900 + 3000) + (50 + 60 + 2000) + (-2 + 10 + 20 + 1500) = 8,288 / 12
+      meanMs: 8288 / 12,
       percentiles: [raw(50, 100), raw(99, 3000)],
       withinCount: 9,
       withinFraction: 9 / 15,

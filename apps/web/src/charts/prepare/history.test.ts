@@ -21,6 +21,7 @@ const point = (mesh: string, value: number | null, branch = 'main') => ({
   labels: { branch, sha: 'abcdef0123456789' },
   value,
   accuracy: null,
+  pooledChanges: null,
 });
 
 describe('history', () => {
@@ -47,6 +48,13 @@ describe('history', () => {
       [2, 3, undefined],
     ]);
     expect(rows[0]).toMatchObject({ mesh: 'consul 1.0', branch: 'main', sha: 'abcdef01' });
+  });
+  it('says what a churn run is read over: its changes pooled', () => {
+    const pooled: History = {
+      ...history,
+      points: [point('consul', 1), { ...point('consul', 2), pooledChanges: 20 }],
+    };
+    expect(historyRows(pooled).map((r) => r.over)).toEqual(['', 'pooled over 20 changes']);
   });
   it('lists meshes in order of first appearance', () => {
     expect(historyMeshes(history)).toEqual(['consul', 'istio']);

@@ -25,6 +25,8 @@ export interface HistoryRow {
   value: number | null;
   /** How exact the value is ('' for a value that is not a percentile). */
   exactness: string;
+  /** What a propagation value is over: "pooled over 20 changes" for a churn run, else ''. */
+  over: string;
 }
 
 export function historyRows(history: History): HistoryRow[] {
@@ -40,6 +42,7 @@ export function historyRows(history: History): HistoryRow[] {
       sha: (p.labels.sha ?? '').slice(0, 8),
       value: p.value,
       exactness: p.value === null ? '' : exactness(p.accuracy),
+      over: p.pooledChanges === null ? '' : `pooled over ${formatCount(p.pooledChanges)} changes`,
     };
     row[`m:${p.mesh.name}`] = p.value;
     return row;

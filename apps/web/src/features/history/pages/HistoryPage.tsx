@@ -106,6 +106,7 @@ export function HistoryPage() {
   const scenario = field('scenario') ?? scenarios[0]?.scenario;
   const shown = history.data && scenario ? forScenario(history.data, scenario) : history.data;
   const rows = shown ? historyRows(shown) : [];
+  const pooled = rows.some((r) => r.over !== '');
   const meshes = shown ? historyMeshes(shown) : [];
   const marks = shown ? changePointMarks(shown) : [];
   // A real time axis by default; commit order (one step per run) on ?axis=order.
@@ -240,8 +241,14 @@ export function HistoryPage() {
           {dataPlane && (
             <p className="muted" data-testid="history-load-point">
               {loadPoint
-                ? `At the load point: mode ${loadPoint.mode}, ${loadPoint.connections ?? 'unknown'} connections, ${loadPoint.targetRps === null ? 'max' : loadPoint.targetRps} RPS target.`
+                ? `At the load point: mode ${loadPoint.mode}, ${loadPoint.connections ?? 'unknown'} connections, ${loadPoint.targetRps === null ? 'max' : loadPoint.targetRps} RPS target${loadPoint.config === null ? '' : `, config ${loadPoint.config}`}.`
                 : 'These runs have no load results.'}
+            </p>
+          )}
+          {pooled && (
+            <p className="muted" data-testid="history-pooled">
+              Runs with several changes (churn runs) are read pooled over every first application of
+              every change, not by their first change: the table says over how many.
             </p>
           )}
           <div className="panel">
@@ -379,6 +386,7 @@ export function HistoryPage() {
                   <th>CI</th>
                   <th className="num">{metricLabel(metric)}</th>
                   <th>Exactness</th>
+                  {pooled && <th>Over</th>}
                 </tr>
               </thead>
               <tbody>
@@ -403,6 +411,7 @@ export function HistoryPage() {
                     </td>
                     <td className="num">{formatMetric(metric, r.value)}</td>
                     <td className="muted">{r.exactness}</td>
+                    {pooled && <td className="muted">{r.over || 'one change'}</td>}
                   </tr>
                 ))}
               </tbody>

@@ -9,13 +9,33 @@ describe('headlineText', () => {
     const h: RunHeadline = {
       runId: RUN,
       kind: 'propagation',
+      summary: 'change',
+      changes: 1,
       changeId: 'c1',
       count: 178_000,
       p99: { p: 99, ms: 815.2 },
       withinMs: 1000,
       withinFraction: 0.966,
+      worst: null,
     };
     expect(headlineText(h)).toBe('P99 815.2 ms · 96.6 % ≤ 1 s');
+  });
+  it('says a churn run is pooled over its changes, and names the worst change', () => {
+    const h: RunHeadline = {
+      runId: RUN,
+      kind: 'propagation',
+      summary: 'pooled',
+      changes: 20,
+      changeId: null,
+      count: 20_000,
+      p99: { p: 99, ms: 5295.6 },
+      withinMs: 1000,
+      withinFraction: 0.713,
+      worst: { changeId: 'c7', p99Ms: 7862.4 },
+    };
+    expect(headlineText(h)).toBe(
+      'P99 5,295.6 ms pooled over 20 changes · 71.3 % ≤ 1 s · worst c7 7,862.4 ms',
+    );
   });
   it('writes how long a scale-up took to have all joined, or how many joined', () => {
     const base = { runId: RUN, kind: 'scale-up' as const, phase: 'joined', total: 1000 };
@@ -30,10 +50,19 @@ describe('headlineText', () => {
       kind: 'data-plane',
       mode: 'both',
       connections: 16,
+      config: null,
       rps: 3000,
       p99: { p: 99, ms: 4.237 },
+      generators: null,
+      repeats: 1,
     };
     expect(headlineText(h)).toBe('P99 4.24 ms at 3,000 rps');
+    expect(headlineText({ ...h, rps: 500_000, p99: { p: 99, ms: 39.5 }, generators: 3 })).toBe(
+      'P99 39.5 ms at 500,000 rps, merged over 3 generators',
+    );
+    expect(headlineText({ ...h, config: 'v2-stats-nullvm' })).toBe(
+      'P99 4.24 ms at 3,000 rps (v2-stats-nullvm)',
+    );
   });
 });
 
