@@ -18,11 +18,18 @@ export const createReportBody = z.strictObject({
 export type CreateReportBody = z.infer<typeof createReportBody>;
 
 /**
- * The tail as it was when the report was made: a report made before the tail's cut and the
- * causes' descriptions existed lacks them.
+ * The tail as it was when the report was made: a report made before the tail's cut, the
+ * causes' descriptions and its clock existed lacks them.
  */
 export const reportTail = tail
-  .partial({ cut: true, cutRule: true, medianMs: true, applied: true })
+  .partial({
+    cut: true,
+    cutRule: true,
+    medianMs: true,
+    applied: true,
+    clock: true,
+    clockErrorMs: true,
+  })
   .extend({
     causes: z.array(tailCause.partial({ description: true, described: true })),
   });

@@ -1,6 +1,7 @@
 // What sets a change's tail apart: every attribute value its proxies carry, ranked by how
 // over-represented it is among the slowest (BubbleUp-style outlier analysis).
 import { z } from 'zod';
+import { tailClock, tailClockError } from './tail.ts';
 
 /** Without a threshold the tail is the proxies slower than this nearest-rank percentile. */
 export const DEFAULT_ATTRIBUTION_PERCENTILE = 99;
@@ -34,6 +35,12 @@ export const tailAttributionQuery = z
       .max(100)
       .default(DEFAULT_ATTRIBUTION_LIMIT)
       .describe('how many values, highest excess share first'),
+    clock: z
+      .enum(['raw', 'corrected'])
+      .optional()
+      .describe(
+        'latencies: "corrected" for node clocks (the default when the run has clock reports; 409 when it has none), "raw" as the nodes stamped them',
+      ),
   })
   .refine((q) => q.thresholdMs === undefined || q.thresholdP === undefined, {
     message: 'give thresholdMs or thresholdP, not both',
@@ -74,5 +81,7 @@ export const tailAttribution = z.object({
     .describe(
       'highest excess share first (share - overall / total: the part of the tail a value covers beyond what its size predicts), then highest lift, then most tail proxies, then attribute and value by name',
     ),
+  clock: tailClock,
+  clockErrorMs: tailClockError,
 });
 export type TailAttribution = z.infer<typeof tailAttribution>;

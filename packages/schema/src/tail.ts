@@ -44,6 +44,12 @@ export const tailQuery = z
       .max(1000)
       .default(DEFAULT_TAIL_LIMIT)
       .describe('length of the slowest list'),
+    clock: z
+      .enum(['raw', 'corrected'])
+      .optional()
+      .describe(
+        'latencies: "corrected" for node clocks (the default when the run has clock reports; 409 when it has none), "raw" as the nodes stamped them',
+      ),
     format: z
       .enum(['json', 'csv'])
       .optional()
@@ -89,6 +95,19 @@ export const tailProxy = z.object({
 });
 export type TailProxy = z.infer<typeof tailProxy>;
 
+/** Which latencies a tail was cut and counted on. */
+export const tailClock = z
+  .enum(['raw', 'corrected'])
+  .describe(
+    'the latencies the tail was cut and counted on: "corrected" (each node\'s clock offset taken out, GET /runs/{id}/clocks; the default when the run has clock reports) or "raw" (as the nodes stamped them)',
+  );
+export const tailClockError = z
+  .number()
+  .nullable()
+  .describe(
+    'corrected: the largest clock error of any corrected latency of the change (ms), so a latency near the cut may be on the other side by up to this much; null when raw',
+  );
+
 export const tail = z.object({
   thresholdMs: z
     .number()
@@ -120,5 +139,7 @@ export const tail = z.object({
     .describe('expected minus proxies that applied it; 0 without expected'),
   causes: z.array(tailCause).describe('by count, largest first'),
   slowest: z.array(tailProxy).describe('the slowest tail proxies first'),
+  clock: tailClock,
+  clockErrorMs: tailClockError,
 });
 export type Tail = z.infer<typeof tail>;

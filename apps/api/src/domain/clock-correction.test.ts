@@ -7,6 +7,7 @@ import {
   type FirstApplication,
   NodeClock,
   nodeClocks,
+  nodeCutUs,
   offsetFromExchange,
 } from './clock-correction.ts';
 
@@ -171,5 +172,29 @@ describe('correctLatencies over a synthetic run with skewed, drifting clocks', (
       uncorrectedNodes: 1,
       uncorrectedProxies: 2,
     });
+  });
+});
+
+describe('nodeCutUs', () => {
+  it('puts the cut where the corrected latency passes it, on the node clock', () => {
+    // 130 ms behind: a proxy stamped at 870 ms applied at 1,000 ms (reference).
+    const lag = new NodeClock([{ atUs: 0, offsetUs: -130_000, errorUs: 1000 }]);
+    expect(nodeCutUs(lag, 0, 1_000_000)).toBe(870_000);
+    // A cut between microseconds: stamped 870,000 is 1,000,000.0 <= 1,000,000.5; 870,001 is over.
+    expect(nodeCutUs(lag, 0, 1_000_000.5)).toBe(870_000);
+  });
+  it('agrees with correctLatencies at every stamp around the cut, on a drifting clock', () => {
+    // -10 ms at 0, -6 ms at 2 s: the offset moves 2 us per ms.
+    const drift = new NodeClock([
+      { atUs: 0, offsetUs: -10_000, errorUs: 200 },
+      { atUs: 2_000_000, offsetUs: -6_000, errorUs: 400 },
+    ]);
+    const clocks = new Map([['c', drift]]);
+    for (const thresholdUs of [0, 999_999.5, 1_000_000, 1_234_567.25]) {
+      const cut = nodeCutUs(drift, 0, thresholdUs);
+      const around = [cut - 1, cut, cut + 1, cut + 2].map((atUs) => ({ node: 'c', atUs }));
+      const { latencies } = correctLatencies(around, 0, clocks);
+      expect([...latencies].map((l) => l > thresholdUs)).toEqual([false, false, true, true]);
+    }
   });
 });

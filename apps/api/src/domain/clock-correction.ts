@@ -227,3 +227,54 @@ export function correctLatencies(
     uncorrectedProxies,
   };
 }
+
+/**
+ * Where a latency cut falls on one node's clock: the last whole microsecond of that clock
+ * whose corrected latency (as correctLatencies computes it) is <= thresholdUs. A first
+ * application stamped on that node (whole microseconds) is slower than the cut, corrected,
+ * exactly when it is stamped later, so the cut can be held in SQL against the raw timestamps.
+ * Found from the offset at the cut's reference moment, then stepped to the exact boundary
+ * (toReference rises with the node's time).
+ */
+export function nodeCutUs(clock: NodeClock, changeAtUs: number, thresholdUs: number): number {
+  const latency = (nodeUs: number) => clock.toReference(nodeUs).refUs - changeAtUs;
+  const refUs = changeAtUs + thresholdUs;
+  let cut = Math.floor(refUs + clock.offsetAt(refUs).offsetUs);
+  while (latency(cut) > thresholdUs) cut--;
+  while (latency(cut + 1) <= thresholdUs) cut++;
+  return cut;
+}
+
+/**
+ * Where the tail starts, as raw timestamps (epoch us): a first application stamped after its
+ * node's cut is in the tail. Raw latencies have one cut for every node (the change's time plus
+ * the threshold); corrected ones a cut per node with clock reports (nodeCutUs) and that one for
+ * the rest.
+ */
+export interface TailCuts {
+  /** The cut of a node not in `nodes` (or of an observation naming none). */
+  defaultUs: number;
+  nodes: string[];
+  cutsUs: number[];
+}
+
+/** The cuts of raw latencies: latencies are whole us, so latency > t exactly when > floor(t). */
+export const rawCuts = (changeAtUs: number, thresholdUs: number): TailCuts => ({
+  defaultUs: changeAtUs + Math.floor(thresholdUs),
+  nodes: [],
+  cutsUs: [],
+});
+
+/** The cuts of corrected latencies: one per node with a clock, the raw cut for the rest. */
+export function correctedCuts(
+  clocks: ReadonlyMap<string, NodeClock>,
+  changeAtUs: number,
+  thresholdUs: number,
+): TailCuts {
+  const nodes = [...clocks.keys()];
+  return {
+    ...rawCuts(changeAtUs, thresholdUs),
+    nodes,
+    cutsUs: nodes.map((n) => nodeCutUs(clocks.get(n) as NodeClock, changeAtUs, thresholdUs)),
+  };
+}

@@ -43,6 +43,8 @@ export interface TailObservation {
   atUs: number;
   /** The cause the runner sent, if any. */
   cause: string | null;
+  /** Its latency when not atUs - the change's (corrected for its node's clock), us. */
+  latencyUs?: number;
 }
 
 export interface TailIncident {
@@ -117,7 +119,7 @@ export function assignCauses(
   const byProxy = groupBy(incidents, (i) => i.proxy);
   const byNode = groupBy(incidents, (i) => (i.proxy === null ? i.node : null));
   return tail.map((o) => {
-    const latencyUs = o.atUs - changeAtUs;
+    const latencyUs = o.latencyUs ?? o.atUs - changeAtUs;
     if (o.cause !== null && o.cause !== '') {
       return { ...o, latencyUs, cause: o.cause, incident: null };
     }

@@ -70,6 +70,13 @@ function build(
     maxBufferedBytes: OTLP_BUFFERED_REQUESTS * opts.otlpMaxBytes,
   });
   const uploads = uploadCounts();
+  const clocks = clockRepository(database);
+  const propagationReads = propagationService({
+    runs,
+    propagation,
+    stages: stagesRepository(database),
+    clocks,
+  });
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),
@@ -85,19 +92,21 @@ function build(
       debug,
     }),
     export: exportService({ runs, events, propagation }),
-    propagation: propagationService({
-      runs,
-      propagation,
-      stages: stagesRepository(database),
-      clocks: clockRepository(database),
-    }),
+    propagation: propagationReads,
     churn: churnService({ runs, propagation }),
     results: resultsService({
       runs,
       results: resultsRepository(database.db),
       uploads: uploads.results,
     }),
-    tail: tailService({ runs, propagation, tail: tailRepository(database) }),
+    tail: tailService({
+      runs,
+      propagation,
+      tail: tailRepository(database),
+      clocks,
+      corrected: propagationReads,
+    }),
+
     ...metrics,
     /** What the upload paths (events, result files) answered since the start. */
     uploads,

@@ -161,6 +161,11 @@ export function clockRepository(database: Database) {
       });
     },
 
+    /** The run's clock reports (every node's), as the corrected summaries read them. */
+    readings(runId: string): Promise<(ClockReading & { node: string })[]> {
+      return database.transaction((tx) => reportsOf(tx, runId));
+    },
+
     /** Per node with reports: how many, the offsets' range and the largest error (us). */
     async nodeReports(runId: string) {
       const result = await db.execute(sql`

@@ -2,6 +2,7 @@
 // the attribute values of every proxy counted in and out of the tail.
 import { type Database, DEFAULT_STAGE } from '@meshbench/db';
 import { type SQL, sql } from 'drizzle-orm';
+import type { TailCuts } from '../domain/clock-correction.ts';
 import type { AttributeCount } from '../domain/tail-attribution.ts';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
@@ -11,43 +12,57 @@ import { num, numOrNull, rowsOf } from './result-rows.ts';
 /** The tail is of the applied stage (an observation without a stage), as its summary is. */
 const applied = (column: SQL) => sql`coalesce(${column}, ${DEFAULT_STAGE}) = ${DEFAULT_STAGE}`;
 
+/** A join that gives each observation `alias` its node's cut (cut_at, null: the default). */
+const cutsJoin = (cuts: TailCuts, alias: string) =>
+  cuts.nodes.length === 0
+    ? sql``
+    : sql`left join (select * from unnest(${sql.param(cuts.nodes)}::text[], ${sql.param(
+        cuts.cutsUs.map(formatTimestampUs),
+      )}::timestamptz[]) as nc(node, cut_at)) cut on cut.node = ${sql.raw(alias)}.node`;
+/** The cut of the observation joined by cutsJoin, as a timestamp. */
+const cutOf = (cuts: TailCuts) =>
+  cuts.nodes.length === 0
+    ? sql`${formatTimestampUs(cuts.defaultUs)}::timestamptz`
+    : sql`coalesce(cut.cut_at, ${formatTimestampUs(cuts.defaultUs)}::timestamptz)`;
+
 export function tailRepository(database: Database) {
   const { db } = database;
   return {
     /**
      * Each proxy's first application of the change (its earliest observation; a tie at the
      * same instant prefers the earliest batch, then a row that carries a cause), kept when
-     * its latency is over thresholdUs. Latencies are computed as the kept summary computes
-     * them (epoch microseconds as float8), so a threshold taken from it compares exactly.
+     * it is stamped after its node's cut (its latency is over the threshold). The cuts are
+     * whole microseconds, as the timestamps are, so a threshold taken from the kept summary
+     * compares exactly.
      */
     async slowFirstApplications(
       runId: string,
       changeId: string,
-      changeAtUs: number,
-      thresholdUs: number,
+      cuts: TailCuts,
     ): Promise<TailObservation[]> {
-      // Only proxies with some observation past the threshold can be in the tail: they are
+      // Only proxies with some observation past the earliest cut can be in the tail: they are
       // found with a filter (a superset, 1 ms of slack), and only they are sorted by proxy to
-      // find their first application, which is then held to the exact threshold.
+      // find their first application, which is then held to its node's exact cut.
+      const earliestUs = Math.min(cuts.defaultUs, ...cuts.cutsUs);
       const result = await readObservations(database, (tx) =>
         tx.db.execute(sql`
         with late as (
           select distinct proxy from observations
           where ${inRunBatches(runId)} and run_id = ${runId} and change_id = ${changeId}
             and ${applied(sql`stage`)}
-            and at >= to_timestamp(${(changeAtUs + thresholdUs) / 1e6}::float8) - interval '1 millisecond'
+            and at >= ${formatTimestampUs(earliestUs)}::timestamptz - interval '1 millisecond'
         )
-        select f.proxy, f.node, f.cause, f.at_us
+        select f.proxy, f.node, f.cause, (extract(epoch from f.at) * 1000000)::float8 as at_us
         from (
-          select distinct on (o.proxy)
-            o.proxy, o.node, o.cause, (extract(epoch from o.at) * 1000000)::float8 as at_us
+          select distinct on (o.proxy) o.proxy, o.node, o.cause, o.at
           from observations o
           join late l on l.proxy = o.proxy
           where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
             and ${applied(sql`o.stage`)}
           order by o.proxy, o.at, o.batch_id, o.cause nulls last
         ) f
-        where f.at_us - ${changeAtUs}::float8 > ${thresholdUs}::float8`),
+        ${cutsJoin(cuts, 'f')}
+        where f.at > ${cutOf(cuts)}`),
       );
       return rowsOf<{ proxy: string; node: string | null; cause: string | null; at_us: unknown }>(
         result,
@@ -92,7 +107,7 @@ export function tailRepository(database: Database) {
     /**
      * Every attribute value the change's proxies carry, counted over each proxy's first
      * application (chosen as slowFirstApplications chooses it): overall, and in the tail
-     * (latency > thresholdUs, or nobody when thresholdUs is null). Values no tail proxy
+     * (stamped after its node's cut, or nobody when `cuts` is null). Values no tail proxy
      * carries are left out. The values: `node`; `cause` (the runner's); each `attrs` key
      * (`attrs.<key>` for a key named node, cause or incident); `incident`, the kind of each
      * incident on the proxy (or, naming no proxy, on its node) that overlaps change ->
@@ -103,27 +118,24 @@ export function tailRepository(database: Database) {
       runId: string,
       changeId: string,
       changeAtUs: number,
-      thresholdUs: number | null,
+      cuts: TailCuts | null,
       /** False when the change has no repeats: every row is a first application, no sort. */
       repeats: boolean,
     ): Promise<{ total: number; tailCount: number; counts: AttributeCount[] }> {
-      // latency > thresholdUs, compared as timestamps: latencies are whole microseconds, so
-      // latency > t exactly when latency > floor(t), and changeAtUs + floor(t) is exact.
-      const slow =
-        thresholdUs === null
-          ? sql`false`
-          : sql`o.at > ${formatTimestampUs(changeAtUs + Math.floor(thresholdUs))}::timestamptz`;
+      // Compared as timestamps, each against its node's cut (whole microseconds): exact.
+      const slow = cuts === null ? sql`false` : sql`o.at > ${cutOf(cuts)}`;
+      const join = cuts === null ? sql`` : cutsJoin(cuts, 'o');
       const changeAt = sql`${formatTimestampUs(changeAtUs)}::timestamptz`;
       const firsts = (only: SQL = sql`true`, distinct = repeats) =>
         distinct
           ? sql`select distinct on (o.proxy) o.proxy, o.node, o.cause, o.attrs, o.at, ${slow} as slow
-            from observations o
+            from observations o ${join}
             where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
               and ${applied(sql`o.stage`)} and ${only}
             order by o.proxy, o.at, o.batch_id, o.cause nulls last`
           : // Each row is a first application: only what is counted is kept.
             sql`select o.node, o.cause, o.attrs, ${slow} as slow
-            from observations o
+            from observations o ${join}
             where ${inRunBatches(runId, 'o')} and o.run_id = ${runId} and o.change_id = ${changeId}
               and ${applied(sql`o.stage`)}`;
       type Row = {

@@ -442,6 +442,13 @@ export function propagationService(deps: {
     },
 
     /**
+     * A change's corrected summary at `stage`, computed first when missing or stale; undefined
+     * when the run has no clock reports (the tail reads its ranks and clock error).
+     */
+    correctedSummary: (runId: string, changeId: string, stage: string = APPLIED_STAGE) =>
+      correctedSummary(runId, changeId, stage),
+
+    /**
      * Computes the corrected summary of each of the run's changes that lacks a fresh one:
      * done when a run is finished, so its first reads are warm.
      */

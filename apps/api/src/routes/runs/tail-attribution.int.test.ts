@@ -72,6 +72,8 @@ describe.each(backends)('tail attribution on $name', (backend) => {
     // 500: n-042 1 - 0.01 = 0.99; az a 1 - 0.34 = 0.66; the incident and its server 0.6 -
     // 0.006 = 0.594 (tied, then by name); pool big 1 - 0.5 = 0.5.
     expect(body).toEqual({
+      clock: 'raw',
+      clockErrorMs: null,
       thresholdMs: 599,
       thresholdP: 99,
       tailCount: 5,
@@ -171,6 +173,8 @@ describe.each(backends)('tail attribution on $name', (backend) => {
     expect(missing.status).toBe(404);
     // A change nobody applied: no cut, no tail.
     expect((await attribution(run.id)).body).toEqual({
+      clock: 'raw',
+      clockErrorMs: null,
       thresholdMs: null,
       thresholdP: 99,
       tailCount: 0,

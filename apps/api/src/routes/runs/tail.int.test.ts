@@ -116,6 +116,8 @@ const agentRestart = {
  * Sorted by count, then name.
  */
 const expectedTail = {
+  clock: 'raw',
+  clockErrorMs: null,
   thresholdMs: 1000,
   thresholdP: null,
   cut: 'threshold',
@@ -242,6 +244,8 @@ describe.each(backends)('tail causes on $name', (backend) => {
     // Asked for nothing: 9 of the 13 (69 %) are slower than 1 s, the median (1800 ms) is
     // too. P95: rank ceil(12.35) = 13 -> 12000 ms, the maximum: nobody is slower.
     expect((await tail(run.id)).body).toEqual({
+      clock: 'raw',
+      clockErrorMs: null,
       thresholdMs: 12000,
       thresholdP: 95,
       cut: 'percentile',
@@ -378,6 +382,8 @@ describe.each(backends)('tail causes on $name', (backend) => {
     // P99: rank ceil(12.87) = 13 -> 12000 ms, the maximum: nobody is slower.
     const p99 = await tail(run.id, '?thresholdP=99');
     expect(p99.body).toEqual({
+      clock: 'raw',
+      clockErrorMs: null,
       thresholdMs: 12000,
       thresholdP: 99,
       cut: 'percentile',
@@ -394,15 +400,15 @@ describe.each(backends)('tail causes on $name', (backend) => {
   it('gives the causes table as CSV', async () => {
     const run = await seeded();
     const csv = [
-      'cause,count,share,p50Ms,p90Ms,p99Ms',
-      'never-converged,3,0.25,,,',
-      `reconnect,2,${2 / 12},2000,6000,6000`,
-      `unexplained,2,${2 / 12},1200,1800,1800`,
-      `agent-restart,1,${1 / 12},12000,12000,12000`,
-      `leader-election,1,${1 / 12},2500,2500,2500`,
-      `reconnect-backoff,1,${1 / 12},1500,1500,1500`,
-      `retry-backoff,1,${1 / 12},3000,3000,3000`,
-      `tcp-retransmits,1,${1 / 12},4000,4000,4000`,
+      'cause,count,share,p50Ms,p90Ms,p99Ms,clock',
+      'never-converged,3,0.25,,,,raw',
+      `reconnect,2,${2 / 12},2000,6000,6000,raw`,
+      `unexplained,2,${2 / 12},1200,1800,1800,raw`,
+      `agent-restart,1,${1 / 12},12000,12000,12000,raw`,
+      `leader-election,1,${1 / 12},2500,2500,2500,raw`,
+      `reconnect-backoff,1,${1 / 12},1500,1500,1500,raw`,
+      `retry-backoff,1,${1 / 12},3000,3000,3000,raw`,
+      `tcp-retransmits,1,${1 / 12},4000,4000,4000,raw`,
       '',
     ].join('\n');
     const byHeader = await server.api(`/runs/${run.id}/changes/c1/tail?thresholdMs=1000`, {
@@ -425,6 +431,8 @@ describe.each(backends)('tail causes on $name', (backend) => {
       ndjson([noExpected, obs('a', 'n-1', 500), obs('b', 'n-1', 1500)]),
     );
     expect((await tail(run.id)).body).toEqual({
+      clock: 'raw',
+      clockErrorMs: null,
       thresholdMs: 1000,
       thresholdP: null,
       cut: 'threshold',
@@ -440,6 +448,8 @@ describe.each(backends)('tail causes on $name', (backend) => {
     const empty = await createRun(server);
     await postEvents(server, empty.id, ndjson([change]));
     expect((await tail(empty.id, '?thresholdP=99')).body).toEqual({
+      clock: 'raw',
+      clockErrorMs: null,
       thresholdMs: null,
       thresholdP: 99,
       cut: 'percentile',

@@ -52,7 +52,12 @@ const description = `The tail of a change, by cause.
   P99 of each cause's latencies; causes by count, largest first; \`slowest\` (up to
   \`limit\`) slowest first, with the incident a cause was taken from.
 
-\`Accept: text/csv\` (or ?format=csv) gives the causes table as CSV.`;
+- Latencies: corrected for the nodes' clocks when the run has clock reports (\`clock\`
+  "corrected", with \`clockErrorMs\`, the largest error of a corrected latency), else raw
+  (\`clock\` "raw"); \`?clock=raw\` asks for raw ones, \`?clock=corrected\` of a run without
+  reports is a 409.
+
+\`Accept: text/csv\` (or ?format=csv) gives the causes table as CSV, its last column \`clock\`.`;
 
 const attributionDescription = `What sets the tail of a change apart: every attribute value its
 proxies carry, ranked by how over-represented it is among the slowest (BubbleUp-style).
@@ -71,7 +76,10 @@ proxies carry, ranked by how over-represented it is among the slowest (BubbleUp-
   the tail, however little of it it covers), then lift, then inTail, then attribute and value;
   only values on at least
   max(${ATTRIBUTION_MIN_TAIL_COUNT}, ceil(${ATTRIBUTION_MIN_TAIL_SHARE * 100} % of tailCount)) tail proxies (\`minTailCount\`); the top \`limit\`.
-  A lift under ${ATTRIBUTION_STANDS_OUT_LIFT} means the value is about as common in the tail as overall: nothing stands out.`;
+  A lift under ${ATTRIBUTION_STANDS_OUT_LIFT} means the value is about as common in the tail as overall: nothing stands out.
+- Latencies: corrected for the nodes' clocks when the run has clock reports (\`clock\`
+  "corrected": a node whose clock runs behind would otherwise hide its slow proxies), else raw;
+  \`?clock=raw\` asks for raw ones.`;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
@@ -84,7 +92,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         description: attributionDescription,
         params,
         querystring: tailAttributionQuery,
-        response: { 200: tailAttribution, 400: apiError, 404: apiError },
+        response: { 200: tailAttribution, 400: apiError, 404: apiError, 409: apiError },
       },
     },
     async (request) =>
@@ -99,7 +107,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         description,
         params,
         querystring: tailQuery,
-        response: { 200: tail, 400: apiError, 404: apiError },
+        response: { 200: tail, 400: apiError, 404: apiError, 409: apiError },
       },
     },
     async (request, reply) => {

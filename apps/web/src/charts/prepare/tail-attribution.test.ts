@@ -9,6 +9,8 @@ const base: TailAttribution = {
   total: 5000,
   minTailCount: 3,
   values: [],
+  clock: 'raw',
+  clockErrorMs: null,
 };
 
 describe('attributionSentence', () => {

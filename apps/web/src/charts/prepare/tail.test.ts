@@ -6,6 +6,7 @@ import {
   incidentWindow,
   prepareTailCauses,
   TAIL_THRESHOLDS,
+  tailClockNote,
   tailCutNote,
   tailSummary,
   tailThresholdFromSearch,
@@ -152,5 +153,17 @@ describe('tailCutNote', () => {
     expect(
       tailCutNote({ ...base, cutRule: 'thresholdP', thresholdMs: 251_000, thresholdP: 99 }).text,
     ).toBe('The tail is the proxies slower than P99 (251 s), as picked; the median is 420 ms.');
+  });
+});
+
+describe('tailClockNote', () => {
+  it('says which latencies the tail counts', () => {
+    expect(tailClockNote({ clock: 'corrected', clockErrorMs: 1 })).toBe(
+      'latencies corrected for node clocks (±1 ms)',
+    );
+    expect(tailClockNote({ clock: 'raw', clockErrorMs: null })).toBe(
+      'raw latencies, as the nodes stamped them',
+    );
+    expect(tailClockNote({})).toBe('');
   });
 });

@@ -177,6 +177,17 @@ export function incidentWindow(
   return `${formatOffset(from - t0)} – ${to === null ? 'still open' : formatOffset(to - t0)}`;
 }
 
+/**
+ * Which latencies a tail was cut and counted on: "latencies corrected for node clocks (±1.0
+ * ms)" or "raw latencies, as the nodes stamped them"; '' for a tail frozen before it said.
+ */
+export function tailClockNote(t: { clock?: 'raw' | 'corrected'; clockErrorMs?: number | null }) {
+  if (t.clock === 'corrected')
+    return `latencies corrected for node clocks${t.clockErrorMs ? ` (±${formatDuration(t.clockErrorMs)})` : ''}`;
+  if (t.clock === 'raw') return 'raw latencies, as the nodes stamped them';
+  return '';
+}
+
 /** The tail in one sentence: what it is and how big. */
 export function tailSummary(
   tail: Pick<Tail, 'thresholdMs' | 'thresholdP' | 'tailCount' | 'neverConverged'>,

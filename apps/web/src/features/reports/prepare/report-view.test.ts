@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { reportView } from './report-view.ts';
 
 const tail: Tail = {
+  clock: 'raw',
+  clockErrorMs: null,
   thresholdMs: 1000,
   thresholdP: null,
   cut: 'threshold',

@@ -2,6 +2,7 @@
 // the most over-represented value, then the ranked values (a view; TailPanel fetches).
 import type { TailAttribution } from '@meshbench/schema';
 import { formatCount, formatPercent } from '../../../charts/prepare/format.ts';
+import { tailClockNote } from '../../../charts/prepare/tail.ts';
 import {
   attributionSentence,
   cutPhrase,
@@ -17,6 +18,9 @@ export function TailAttributionView({ attribution }: { attribution: TailAttribut
         What sets the tail apart: the {formatCount(attribution.tailCount)} proxies{' '}
         {cutPhrase(attribution)} against the rest
       </h4>
+      <p className="muted" data-testid="tail-attribution-clock" data-clock={attribution.clock}>
+        Counted on {tailClockNote(attribution)}.
+      </p>
       <p
         className={lead ? 'tail-attribution-lead' : 'tail-attribution-lead muted'}
         data-testid="tail-attribution-sentence"

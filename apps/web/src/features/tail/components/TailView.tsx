@@ -11,6 +11,7 @@ import {
   prepareTailCauses,
   TAIL_THRESHOLDS,
   type TailThreshold,
+  tailClockNote,
   tailCutNote,
   tailSummary,
 } from '../../../charts/prepare/tail.ts';
@@ -49,6 +50,11 @@ export function TailView({
           <p className="panel-sub" data-testid="tail-summary">
             {tail ? tailSummary(tail, change.expected) : '\u00a0'}
           </p>
+          {tail && tailClockNote(tail) && (
+            <p className="panel-sub" data-testid="tail-clock" data-clock={tail.clock}>
+              On {tailClockNote(tail)}
+            </p>
+          )}
         </div>
         <fieldset className="segmented" aria-label="tail threshold">
           {TAIL_THRESHOLDS.map((t) => (
