@@ -237,11 +237,20 @@ export const timelineSeries = series.omit({ stats: true }).extend({
         .number()
         .nullable()
         .describe(
-          'the mean of the stored values (one per flush interval or OTLP point) from `steadyFrom.offsetMs` (the last join) to the end of the run; null without a join phase or without values after it',
+          'the mean of the stored values (one per flush interval or OTLP point; of a CPU-seconds counter, its rates over intervals that began) from `steadyFrom.offsetMs` (the end of the ramp) to the end of the run; null without lifecycle phases or without values after the ramp',
+        ),
+      unit: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          '"cores" for a counter of CPU seconds (process_cpu_seconds_total: each increase over the time it accrued in), else the series\' own unit',
         ),
     })
     .optional()
-    .describe('levels (gauges, up-down counters) only: peak and steady value'),
+    .describe(
+      'levels (gauges, up-down counters) and counters of CPU seconds (as cores): peak and steady value',
+    ),
 });
 
 export const timeline = z.object({
@@ -250,11 +259,20 @@ export const timeline = z.object({
   durationMs: z.number().describe('the axis: 0 (run start) to durationMs'),
   bucketMs: z.number(),
   steadyFrom: z
-    .object({ phase: z.string(), offsetMs: z.number() })
+    .object({
+      phase: z.string(),
+      offsetMs: z.number(),
+      reached: z
+        .boolean()
+        .optional()
+        .describe(
+          'false: that phase never reached 100 % of its total; offsetMs is its last arrival',
+        ),
+    })
     .nullable()
     .optional()
     .describe(
-      "the last join: the last first arrival of the first phase about nodes (a name with join, node, agent or client), ms since the run started; the series' steady levels are taken from here on. null when the run has no such phase; absent in reports frozen before it was computed",
+      "the end of the ramp: when the last lifecycle phase reached 100 % of its total (nodes joined, pods scheduled and running...; for a phase that never did, its last first arrival), ms since the run started; the series' steady levels are taken from here on. null when the run has no lifecycle phase; absent in reports frozen before it was computed (those before this rule took the last join)",
     ),
   phases: z.array(timelinePhase),
   series: z.array(timelineSeries),

@@ -129,21 +129,24 @@ export function joinFacts(
 }
 
 /**
- * Control-plane CPU from a gauge's samples: the peak (the largest sample, or interval
- * maximum) and the steady level, the mean of the samples after the last join (null without
- * joins or samples after it).
+ * Control-plane CPU from a gauge's samples (or a CPU-seconds counter's rates in cores): the
+ * peak (the largest sample, or interval maximum) and the steady level, the mean of the samples
+ * after the ramp (steadyStart: every lifecycle phase at 100 %; a rate's interval from there
+ * on), null without phases or samples after it.
  */
 export function cpuFacts(
-  samples: { tMs: number; value: number; max: number | null }[],
-  lastJoinMs: number | null,
+  samples: { tMs: number; value: number; max: number | null; fromMs?: number }[],
+  steadyFromMs: number | null,
 ): RunFacts['values'] {
   const out: RunFacts['values'] = {};
   if (samples.length === 0) return out;
   let peak = Number.NEGATIVE_INFINITY;
   for (const s of samples) peak = Math.max(peak, s.max ?? s.value, s.value);
   if (Number.isFinite(peak)) out.cpuPeak = { value: peak, accuracy: null };
-  if (lastJoinMs !== null) {
-    const after = samples.filter((s) => s.tMs > lastJoinMs);
+  if (steadyFromMs !== null) {
+    const after = samples.filter((s) =>
+      s.fromMs === undefined ? s.tMs > steadyFromMs : s.fromMs >= steadyFromMs,
+    );
     if (after.length > 0)
       out.cpuSteady = {
         value: after.reduce((a, s) => a + s.value, 0) / after.length,

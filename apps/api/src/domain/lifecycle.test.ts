@@ -5,6 +5,7 @@ import {
   phaseFromArrivals,
   phaseTimeline,
   rankFor,
+  steadyStart,
 } from './lifecycle.ts';
 
 describe('lifecycle phases', () => {
@@ -93,5 +94,34 @@ describe('lifecycle phases', () => {
     ]);
     // A rank the database was not asked for is a bug, never a silent null.
     expect(() => phaseFromArrivals(phase, 2, 3, 1000)).toThrow('no first arrival at rank 1');
+  });
+});
+
+describe('steadyStart', () => {
+  const firsts = (...ms: number[]) => Float64Array.from(ms);
+  it('is when the last phase reached 100 % of its total, not the last join', () => {
+    // 2 nodes joined by 10 s; 3 pods (instances) running by 60 s: steady from 60 s.
+    expect(
+      steadyStart(
+        [
+          { phase: 'joined', attrsTotal: null, firsts: firsts(5000, 10_000) },
+          { phase: 'running', attrsTotal: null, firsts: firsts(20_000, 40_000, 60_000) },
+        ],
+        { nodes: 2, instances: 3 },
+      ),
+    ).toEqual({ phase: 'running', atMs: 60_000, reached: true });
+  });
+  it('takes the rank of 100 % of the declared total, and a phase short of it at its last arrival', () => {
+    // attrs total 2: the 2nd of 4 arrivals is 100 %; 3 of 5 instances ran, the last at 30 s.
+    expect(
+      steadyStart(
+        [
+          { phase: 'scheduled', attrsTotal: 2, firsts: firsts(1000, 2000, 50_000, 70_000) },
+          { phase: 'running', attrsTotal: null, firsts: firsts(10_000, 20_000, 30_000) },
+        ],
+        { instances: 5 },
+      ),
+    ).toEqual({ phase: 'running', atMs: 30_000, reached: false });
+    expect(steadyStart([], {})).toBeNull();
   });
 });

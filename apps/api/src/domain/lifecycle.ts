@@ -133,3 +133,38 @@ export function phaseTimeline(
     bucketMs,
   );
 }
+
+/** When a scale-up's workload settled: the steady levels are read from here on. */
+export interface SteadyStart {
+  /** The phase that settled last. */
+  phase: string;
+  /** Epoch ms. */
+  atMs: number;
+  /** false: that phase never reached 100 % of its total; `atMs` is its last first arrival. */
+  reached: boolean;
+}
+
+/**
+ * The end of the ramp: the moment the last lifecycle phase reached 100 % of its total (its
+ * declared total, as the timeline's time to 100 % reads it), or, for a phase that never did,
+ * its last first arrival. Not the last join: on Kubernetes the nodes join in a minute while
+ * pods keep arriving for five, and an average from the last join would take in that ramp.
+ * Null when no phase has an arrival.
+ */
+export function steadyStart(
+  phases: readonly { phase: string; attrsTotal: number | null; firsts: ArrayLike<number> }[],
+  topology: Topology,
+): SteadyStart | null {
+  let out: SteadyStart | null = null;
+  for (const p of phases) {
+    const n = p.firsts.length;
+    if (n === 0) continue;
+    const { total } = declaredTotal(p.phase, p.attrsTotal, topology, n);
+    const rank = rankFor(100, total);
+    const reached = rank <= n;
+    const atMs = p.firsts[(reached ? rank : n) - 1] as number;
+    if (!out || atMs > out.atMs || (atMs === out.atMs && p.phase < out.phase))
+      out = { phase: p.phase, atMs, reached };
+  }
+  return out;
+}

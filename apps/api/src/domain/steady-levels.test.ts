@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { peakAndSteady } from './steady-levels.ts';
+import type { StoredRow } from './series-math.ts';
+import { cpuCoresRows, isCpuSecondsCounter, peakAndSteady } from './steady-levels.ts';
 
 describe('peakAndSteady', () => {
   it('takes the peak from interval maxima and the steady mean from the last join on', () => {
@@ -27,5 +28,72 @@ describe('peakAndSteady', () => {
       { tMs: 5, value: 4, max: null },
     ];
     expect(peakAndSteady(rows, 0)).toEqual({ peak: 4, steady: 4 });
+  });
+});
+
+const stored = (over: Partial<StoredRow>): StoredRow => ({
+  tMs: 0,
+  intervalMs: 0,
+  startAtMs: null,
+  count: 1,
+  sum: null,
+  min: null,
+  max: null,
+  last: null,
+  lastAtMs: null,
+  members: null,
+  sketch: null,
+  ...over,
+});
+
+describe('CPU seconds as cores', () => {
+  it('knows a counter of CPU seconds by kind, name and unit', () => {
+    expect(
+      isCpuSecondsCounter({ name: 'process_cpu_seconds_total', kind: 'counter', unit: 's' }),
+    ).toBe(true);
+    expect(
+      isCpuSecondsCounter({ name: 'process_cpu_seconds_total', kind: 'counter', unit: null }),
+    ).toBe(true);
+    expect(isCpuSecondsCounter({ name: 'pilot_cpu_pct', kind: 'gauge', unit: '%' })).toBe(false);
+    expect(isCpuSecondsCounter({ name: 'xds_pushes', kind: 'counter', unit: 's' })).toBe(false);
+  });
+
+  it('divides each increase by the time it accrued in, per stream, with the ramp left out of steady', () => {
+    // A stream started at the run's start (0), scraped every 10 s: 2 cores for a minute
+    // (+20 CPU s per scrape), then half a core (+5). A point before the run in another stream
+    // (started at -100 s, 300 CPU s at -5 s) is where that stream's first increase counts from.
+    const cum = (t: number, last: number, startAtMs = 0) =>
+      stored({ tMs: t * 1000, startAtMs, last });
+    const rows = [
+      ...[10, 20, 30, 40, 50, 60].map((t) => cum(t, 2 * t)),
+      ...[70, 80, 90].map((t) => cum(t, 120 + 0.5 * (t - 60))),
+      cum(-5, 300, -100_000),
+      cum(5, 303, -100_000),
+    ];
+    const cores = cpuCoresRows(rows, 0);
+    // -5 s -> 5 s: 3 CPU s in 10 s = 0.3; the run's stream: 20 / 10 s = 2 from 0 s.
+    expect(cores.map((r) => [r.fromMs, r.tMs, r.value])).toEqual([
+      [-5000, 5000, 0.3],
+      [0, 10_000, 2],
+      [10_000, 20_000, 2],
+      [20_000, 30_000, 2],
+      [30_000, 40_000, 2],
+      [40_000, 50_000, 2],
+      [50_000, 60_000, 2],
+      [60_000, 70_000, 0.5],
+      [70_000, 80_000, 0.5],
+      [80_000, 90_000, 0.5],
+    ]);
+    // Steady from 60 s: only the intervals that began there, 0.5 cores; peak 2 cores.
+    expect(peakAndSteady(cores, 60_000)).toEqual({ peak: 2, steady: 0.5 });
+  });
+
+  it('reads a restart as a new count, and a delta row as its sum over its interval', () => {
+    const rows = [
+      stored({ tMs: 10_000, startAtMs: 0, last: 10 }),
+      stored({ tMs: 20_000, startAtMs: 0, last: 4 }), // restarted: 4 CPU s since 0 s
+      stored({ tMs: 30_000, intervalMs: 10_000, sum: 15 }),
+    ];
+    expect(cpuCoresRows(rows, 0).map((r) => r.value)).toEqual([1, 0.2, 1.5]);
   });
 });

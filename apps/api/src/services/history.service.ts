@@ -37,7 +37,9 @@ import {
   type RunFacts,
   type Valued,
 } from '../domain/history-metrics.ts';
+import { steadyStart } from '../domain/lifecycle.ts';
 import { normalize } from '../domain/series-math.ts';
+import { cpuCoresRows, isCpuSecondsCounter } from '../domain/steady-levels.ts';
 import { notFound } from '../errors.ts';
 import type { AlertRow, GatesRepository } from '../repositories/gates.repository.ts';
 import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
@@ -101,7 +103,8 @@ export const alertSeriesKey = (s: {
 /**
  * How a run's facts are computed, kept with them (run_metrics, beside the metrics): facts kept
  * by an older computation are computed again on their next read. 2: propagation pooled over a
- * run's changes, load steps merged over their generators and told apart by configuration.
+ * run's changes, load steps merged over their generators and told apart by configuration, CPU
+ * steady after the whole ramp and counters of CPU seconds as cores.
  */
 export const FACTS_FORMULA = 2;
 /** What run_metrics keeps beside the metrics: the formula, and how many changes were pooled. */
@@ -198,8 +201,11 @@ export function historyService(deps: {
     if (cpu) {
       const toMs = run.finishedAt ? run.finishedAt.getTime() : Date.now();
       const rows = (await metrics.seriesRows(run.id, [cpu.id], startMs, toMs, false)).get(cpu.id);
-      const samples = normalize(cpu.kind as SeriesKind, rows ?? [], startMs);
-      Object.assign(values, cpuFacts(samples, joins?.lastJoinMs ?? null));
+      // A counter of CPU seconds (Istio's and Linkerd's process_cpu_seconds_total) in cores.
+      const samples = isCpuSecondsCounter(cpu)
+        ? cpuCoresRows(rows ?? [], startMs)
+        : normalize(cpu.kind as SeriesKind, rows ?? [], startMs);
+      Object.assign(values, cpuFacts(samples, steadyStart(phases, run.topology)?.atMs ?? null));
     }
     // Steps as GET /runs/{id}/results has them: a step of several generators by its merged row.
     const load = (await results.list(run.id)).filter((r) => r.generator === null).map(loadFacts);

@@ -5,9 +5,9 @@ import type { SeriesKind, Timeline, TimelineQuery } from '@meshbench/schema';
 import {
   arrivalsPerBucket,
   declaredTotal,
-  isNodePhase,
   phaseFromArrivals,
   rankFor,
+  steadyStart,
   TIME_TO_PERCENTS,
 } from '../domain/lifecycle.ts';
 import {
@@ -17,7 +17,12 @@ import {
   type StatPercentile,
   valueClass,
 } from '../domain/series-math.ts';
-import { type LevelRow, peakAndSteady } from '../domain/steady-levels.ts';
+import {
+  cpuCoresRows,
+  isCpuSecondsCounter,
+  type LevelRow,
+  peakAndSteady,
+} from '../domain/steady-levels.ts';
 import type { KeptPhase, LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
@@ -65,11 +70,14 @@ export async function seriesBuckets(
   return (await readSeries(metrics, runId, list, axis)).buckets;
 }
 
-/** seriesBuckets(), with the normalized rows of the level series (for their peak/steady). */
+/**
+ * seriesBuckets(), with the rows the series' peak and steady levels are read from: a level
+ * series' normalized rows, a CPU-seconds counter's rows as cores.
+ */
 async function readSeries(
   metrics: Pick<MetricsRepository, 'seriesRows'>,
   runId: string,
-  list: { id: string; kind: SeriesKind }[],
+  list: { id: string; kind: SeriesKind; name?: string; unit?: string | null }[],
   axis: BucketAxis,
 ): Promise<{ buckets: Map<string, BucketValues[]>; levels: Map<string, LevelRow[]> }> {
   // Summaries' quantiles are a heavy column, read for them alone.
@@ -82,11 +90,13 @@ async function readSeries(
   for (const [k, v] of summaryRows) rows.set(k, v);
   const out = new Map<string, BucketValues[]>();
   const levels = new Map<string, LevelRow[]>();
-  for (const { id, kind } of list) {
+  for (const { id, kind, name, unit } of list) {
     const stored = rows.get(id);
     if (!stored) continue;
     const normal = normalize(kind, stored, axis.fromMs);
     if (valueClass(kind) === 'level') levels.set(id, normal);
+    else if (name !== undefined && isCpuSecondsCounter({ name, kind, unit: unit ?? null }))
+      levels.set(id, cpuCoresRows(stored, axis.fromMs));
     const buckets = bucketize(kind, normal, axis.fromMs, axis.bucketMs, axis.buckets);
     out.set(
       id,
@@ -169,24 +179,25 @@ export function timelineService(deps: {
         const read = await readSeries(
           metrics,
           row.id,
-          list.map((s) => ({ id: s.id, kind: s.kind as SeriesKind })),
+          list.map((s) => ({ id: s.id, kind: s.kind as SeriesKind, name: s.name, unit: s.unit })),
           bucketAxis,
         );
         return { list, points: read.buckets, levels: read.levels };
       };
       // The phases and the series are read side by side, on two connections.
-      const [life, { list, points, levels }] = await Promise.all([
-        lifecycle
-          .phases(row.id)
-          .then((kept) => phaseBuckets(kept, bucketAxis, totals, TIME_TO_PERCENTS)),
+      const [{ life, settled }, { list, points, levels }] = await Promise.all([
+        lifecycle.phases(row.id).then((kept) => ({
+          life: phaseBuckets(kept, bucketAxis, totals, TIME_TO_PERCENTS),
+          settled: steadyStart(kept, row.topology),
+        })),
         series(),
       ]);
 
-      // Steady = after the last join: the last first arrival of the first phase about nodes.
-      const joins = life.find((p) => isNodePhase(p.phase) && p.observed > 0);
-      const lastJoinMs = joins ? (joins.atRank.get(joins.observed) ?? null) : null;
-      const steadyFrom =
-        joins && lastJoinMs !== null ? { phase: joins.phase, offsetMs: lastJoinMs - fromMs } : null;
+      // Steady = once the last phase reached 100 % (the whole ramp, not only the joins).
+      const steadyFromMs = settled?.atMs ?? null;
+      const steadyFrom = settled
+        ? { phase: settled.phase, offsetMs: settled.atMs - fromMs, reached: settled.reached }
+        : null;
 
       return {
         startedAt: row.startedAt.toISOString(),
@@ -215,7 +226,12 @@ export function timelineService(deps: {
             ...(b.quantiles ? { quantiles: b.quantiles } : {}),
           })),
           ...(levels.has(s.id)
-            ? { levels: peakAndSteady(levels.get(s.id) ?? [], lastJoinMs) }
+            ? {
+                levels: {
+                  ...peakAndSteady(levels.get(s.id) ?? [], steadyFromMs),
+                  unit: valueClass(s.kind as SeriesKind) === 'level' ? s.unit : 'cores',
+                },
+              }
             : {}),
         })),
       };

@@ -207,6 +207,32 @@ describe('scaleUpNumbers', () => {
     expect(byId['peak-pending']?.value).toBe('8');
     expect(byId['peak-pending']?.note).toContain('2 at the end');
   });
+  it('quotes a counter of CPU seconds in cores, steady from the end of the whole ramp', () => {
+    const t: Timeline = {
+      startedAt: '2026-02-01T00:00:00.000Z',
+      finishedAt: null,
+      durationMs: 400_000,
+      bucketMs: 1000,
+      steadyFrom: { phase: 'running', offsetMs: 300_000, reached: true },
+      phases: [],
+      series: [
+        {
+          id: '7',
+          name: 'process_cpu_seconds_total',
+          kind: 'counter',
+          source: 'otlp',
+          unit: 's',
+          tags: { pod: 'istiod-0' },
+          points: [],
+          levels: { peak: 1.84, steady: 0.21, unit: 'cores' },
+        },
+      ],
+    };
+    const byId = Object.fromEntries(scaleUpNumbers(t).map((n) => [n.id, n]));
+    expect(byId['peak-7']).toMatchObject({ label: 'Peak CPU', value: '1.84 cores' });
+    expect(byId['steady-7']?.value).toBe('0.21 cores');
+    expect(byId['steady-7']?.note).toContain('mean from 5 min 00 s (running at 100 %)');
+  });
 });
 
 describe('joinMarkers', () => {

@@ -152,7 +152,8 @@ const MEMORY = /mem|rss|heap/i;
 /**
  * The numbers a scale-up benchmark quotes, in reading order: time to 50/90/99/100 % of
  * the nodes, peak and steady CPU and memory of each control-plane series (steady: the
- * API's mean after the last join), peak and mean placement rate, peak pending.
+ * API's mean after the whole ramp, every phase at 100 %; CPU seconds in cores), peak and mean
+ * placement rate, peak pending.
  */
 export function scaleUpNumbers(t: Timeline): ScaleUpNumber[] {
   const out: ScaleUpNumber[] = [];
@@ -169,14 +170,21 @@ export function scaleUpNumbers(t: Timeline): ScaleUpNumber[] {
     }
   }
   const steadyNote = t.steadyFrom
-    ? `mean from ${formatOffset(t.steadyFrom.offsetMs)} (last ${t.steadyFrom.phase})`
-    : 'no join phase';
+    ? `mean from ${formatOffset(t.steadyFrom.offsetMs)} (${
+        t.steadyFrom.reached === false
+          ? `last ${t.steadyFrom.phase}, short of 100 %`
+          : t.steadyFrom.reached
+            ? `${t.steadyFrom.phase} at 100 %`
+            : `last ${t.steadyFrom.phase}`
+      })`
+    : 'no lifecycle phase';
   for (const [what, re] of [
     ['CPU', CPU],
     ['Memory', MEMORY],
   ] as const) {
     for (const s of t.series.filter((x) => x.levels && re.test(x.name))) {
-      const unit = seriesUnit(s.name, s.unit);
+      // A counter of CPU seconds: its levels are in cores (the API's rates), as it is drawn.
+      const unit = s.levels?.unit === 'cores' ? CORES : seriesUnit(s.name, s.unit);
       const name = seriesLabel(s, t.series);
       out.push({
         id: `peak-${s.id}`,
