@@ -55,16 +55,25 @@ export function prepareAddedLatency(
   const slice = toSlice(sliceArg);
   const { points } = pointsInSlice(runs, slice);
   const step = (p: RatePoint) => `${p.runIndex}\u0000${stepOf(slice.axis, p.x)}`;
-  const baselines = new Map<string, { ms: number; marked: MarkedPercentile }>();
+  // A baseline of the point's own configuration; else the step's one baseline, if one.
+  const ofConfig = (p: RatePoint) => `${step(p)}\u0000${p.config ?? ''}`;
+  const byConfig = new Map<string, { ms: number; marked: MarkedPercentile }>();
+  const byStep = new Map<string, { ms: number; marked: MarkedPercentile }[]>();
   for (const p of points) {
     const ms = percentileMs(p.result, percentile);
     if (p.result.mode === BASELINE_MODE && ms !== null) {
-      baselines.set(step(p), {
-        ms,
-        marked: markedPercentile(p.result, percentile),
-      });
+      const b = { ms, marked: markedPercentile(p.result, percentile) };
+      byConfig.set(ofConfig(p), b);
+      byStep.set(step(p), [...(byStep.get(step(p)) ?? []), b]);
     }
   }
+  const baselines = {
+    get: (p: RatePoint) => {
+      const own = byConfig.get(ofConfig(p));
+      const all = byStep.get(step(p)) ?? [];
+      return own ?? (all.length === 1 ? all[0] : undefined);
+    },
+  };
   const table: AddedLatencyRow[] = [];
   const values: { point: RatePoint; value: number }[] = [];
   let withoutBaseline = 0;
@@ -72,7 +81,7 @@ export function prepareAddedLatency(
     if (point.result.mode === BASELINE_MODE) continue;
     const ms = percentileMs(point.result, percentile);
     if (ms === null) continue;
-    const baseline = baselines.get(step(point));
+    const baseline = baselines.get(point);
     if (baseline === undefined) {
       withoutBaseline++;
       continue;
@@ -83,7 +92,7 @@ export function prepareAddedLatency(
     values.push({ point, value: addedMs });
     table.push({
       run: point.run.label,
-      mode: point.result.mode,
+      mode: point.series,
       connections: point.connections,
       x: point.x,
       ms,
@@ -98,6 +107,6 @@ export function prepareAddedLatency(
     lines: linesBySlice(runs, values, valueAxis(values.map((v) => v.value)), slice.axis),
     table,
     withoutBaseline,
-    hasBaseline: baselines.size > 0,
+    hasBaseline: byStep.size > 0,
   };
 }

@@ -4,11 +4,11 @@ import {
   type LoadResultsRun,
   linesBySlice,
   type PreparedLines,
+  pointSeriesKey,
   pointsInSlice,
   type RatePoint,
   type SeriesRow,
   type SliceArg,
-  seriesKey,
   toSlice,
   valueAxis,
 } from './load-results.ts';
@@ -81,7 +81,7 @@ export function prepareErrors(runs: LoadResultsRun[], sliceArg: SliceArg): Prepa
     const byX = new Map<number, SeriesRow>(lines.rows.map((row) => [row.x, row]));
     for (const { point } of values) {
       const row = byX.get(point.x) as SeriesRow;
-      const keys = countKeys(seriesKey(point.runIndex, point.result.mode));
+      const keys = countKeys(pointSeriesKey(point));
       row[keys.errors] = point.result.errors;
       row[keys.requests] = point.result.requests;
     }

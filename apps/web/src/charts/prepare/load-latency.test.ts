@@ -15,9 +15,10 @@ describe('latency vs connections', () => {
     point('serveronly', null, { p50: 1 }),
   ];
 
-  it('draws one line per mode at one rate, the later of a repeated point', () => {
+  it('draws one line per mode at one rate, a repeated point at its median', () => {
+    // both at 4 connections twice: P50 9.9 and 2.0, lower median 2.0; P90 and P99 only in one.
     const l = prepareLatencyVsConnections(asRuns(results), 'target:1000', 50);
-    expect(l.superseded).toBe(1);
+    expect(l.repeated).toBe(1);
     expect(l.lines?.series).toEqual([
       { key: 's0_baseline', label: 'baseline', color: '#374151', dash: '4 3' },
       { key: 's0_both', label: 'both', color: DEFAULT_RUN_COLOR, dash: '' },
@@ -64,5 +65,63 @@ describe('latency vs connections', () => {
   it('has no lines without a point at the rate', () => {
     expect(prepareLatencyVsConnections(asRuns(results), 'target:5', 50).lines).toBeNull();
     expect(prepareLatencyVsConnections([], null, 50).lines).toBeNull();
+  });
+});
+
+describe('latency of several configurations and repeats (istio/tools benchmark.csv)', () => {
+  // Rows of fixtures/public/istio-tools/benchmark.csv at qps 1000, mode both, P99 in ms: two
+  // telemetry configurations, and each repeated at 16 connections by another commit's run.
+  const row = (config: string, connections: number, p99: number, id: number) =>
+    point('both', connections, { id, p99, labels: { config } });
+  const v2 = 'v2-stats-nullvm';
+  const none = 'none_mtls';
+  const results = [
+    row(v2, 2, 1.68, 1),
+    row(v2, 4, 2.498, 2),
+    row(v2, 8, 3.363, 3),
+    row(v2, 16, 4.277, 4), // cadf887c
+    row(v2, 16, 3.982, 5), // ecbc1c65
+    row(v2, 32, 4.696, 6),
+    row(none, 2, 1.491, 7),
+    row(none, 8, 2.199, 8),
+    row(none, 16, 2.73, 9), // ccdf912e
+    row(none, 16, 2.186, 10), // ff93ac4f
+    row(none, 32, 2.857, 11),
+  ];
+
+  it('draws each configuration as its own line, never one curve stitched from both', () => {
+    const l = prepareLatencyVsConnections(asRuns(results), 'target:1000', 99);
+    expect(l.lines?.series.map((s) => [s.key, s.label])).toEqual([
+      ['s0_both_none_mtls', 'both · none_mtls'],
+      ['s0_both_v2-stats-nullvm', 'both · v2-stats-nullvm'],
+    ]);
+    // Two configurations of one mode: two colours.
+    const [a, b] = l.lines?.series ?? [];
+    expect(a?.color).not.toBe(b?.color);
+    // At 16 connections each line has its own point: the lower median of its two repeats.
+    expect(l.lines?.rows.find((r) => r.x === 16)).toEqual({
+      x: 16,
+      s0_both_none_mtls: 2.186,
+      's0_both_v2-stats-nullvm': 3.982,
+    });
+    expect(l.lines?.rows.find((r) => r.x === 4)).toEqual({
+      x: 4,
+      s0_both_none_mtls: null,
+      's0_both_v2-stats-nullvm': 2.498,
+    });
+  });
+
+  it('shows repeats as repeats: their count and range beside the median', () => {
+    const l = prepareLatencyVsConnections(asRuns(results), 'target:1000', 99);
+    expect(l.repeated).toBe(2);
+    const at16 = l.table.filter((r) => r.x === 16);
+    expect(at16.map((r) => [r.series, r.repeats, r.p99, r.range])).toEqual([
+      ['both · none_mtls', 2, 2.186, { min: 2.186, max: 2.73 }],
+      ['both · v2-stats-nullvm', 2, 3.982, { min: 3.982, max: 4.277 }],
+    ]);
+    expect(l.table.find((r) => r.x === 2 && r.config === v2)).toMatchObject({
+      repeats: 1,
+      range: null,
+    });
   });
 });

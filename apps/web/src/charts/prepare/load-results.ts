@@ -1,6 +1,8 @@
 // Data-plane load results, the part every panel shares: one run or several as the input,
 // modes in the Istio benchmark's order and colours, request rates, axes, and the points at one
-// rate drawn as a line per (run, mode) against connections.
+// rate drawn as a line per (run, mode, configuration) against connections. Points of one
+// configuration repeated (a re-run, a file posted twice) are one point: their median, with the
+// range beside it, never one of them silently.
 import type { StoredLoadResult } from '@meshbench/schema';
 import { linearTicks, niceCeil } from './axis.ts';
 import { type MarkedPercentile, markMsPercentile } from './percentile-accuracy.ts';
@@ -65,6 +67,18 @@ export function modeRank(mode: string): number {
 export function sortModes(modes: Iterable<string>): string[] {
   return [...new Set(modes)].sort((a, b) => modeRank(a) - modeRank(b) || a.localeCompare(b));
 }
+
+/**
+ * A point's configuration: what its label says beyond mode, rate and connections (Istio's perf
+ * CSV: "none_mtls", "v2-stats-nullvm"...), kept by the API as the label `config`; null: none.
+ * Points of different configurations are different series.
+ */
+export const configOf = (r: Pick<StoredLoadResult, 'labels'>): string | null =>
+  r.labels.config ?? null;
+
+/** A series' name within its run: the mode, and the configuration when the point has one. */
+export const seriesName = (mode: string, config: string | null) =>
+  config === null ? mode : `${mode} · ${config}`;
 
 /** The nearest-rank percentile as the source stated it; null when the source did not. */
 export function percentileMs(result: Pick<StoredLoadResult, 'percentiles'>, p: number) {
@@ -353,7 +367,7 @@ export function defaultAxis(runs: LoadResultsRun[]): LoadAxis {
     const slice = { axis, key: first };
     const perSeries = new Map<string, Set<number>>();
     for (const p of pointsInSlice(runs, slice).points) {
-      const id = `${p.runIndex}\u0000${p.result.mode}`;
+      const id = `${p.runIndex}\u0000${p.series}`;
       const xs = perSeries.get(id) ?? new Set();
       xs.add(p.x);
       perSeries.set(id, xs);
@@ -369,24 +383,97 @@ export function defaultAxis(runs: LoadResultsRun[]): LoadAxis {
 export interface RatePoint {
   runIndex: number;
   run: LoadResultsRun;
+  /** The point: its one result, or the median of its repeats (medianOfRepeats). */
   result: StoredLoadResult;
   connections: number;
   /** Where the point lies along the slice's axis: its connections, or its rate. */
   x: number;
+  config: string | null;
+  /** The series within the run: mode and configuration (seriesName). */
+  series: string;
+  /** Every result at the point (more than one: repeats), in import order. */
+  repeats: StoredLoadResult[];
+}
+
+/** The lower median (nearest rank 50) of some values; null when there are none. */
+function lowerMedian(values: (number | null)[]): number | null {
+  const v = values.filter((x): x is number => x !== null).sort((a, b) => a - b);
+  return v.length === 0 ? null : (v[Math.ceil(v.length / 2) - 1] as number);
+}
+
+const MEDIAN_FIELDS = [
+  'achievedRps',
+  'durationMs',
+  'minMs',
+  'meanMs',
+  'maxMs',
+  'stdDevMs',
+  'clientCpuCores',
+  'serverCpuCores',
+  'clientMemMiB',
+  'serverMemMiB',
+  'clientCpuCoresMax',
+  'serverCpuCoresMax',
+  'clientMemMiBMax',
+  'serverMemMiBMax',
+] as const;
+
+/**
+ * Repeats of one point as one: each percentile and measure the lower median (nearest rank 50)
+ * of the repeats that have it (a percentile keeps that repeat's own bound), requests and
+ * errors added up (so an error rate pools them), the newest repeat's other fields.
+ */
+export function medianOfRepeats(rows: readonly StoredLoadResult[]): StoredLoadResult {
+  const last = rows[rows.length - 1] as StoredLoadResult;
+  if (rows.length === 1) return last;
+  const ps = [...new Set(rows.flatMap((r) => r.percentiles.map((q) => q.p)))].sort((a, b) => a - b);
+  const percentiles = ps.map((p) => {
+    const values = rows
+      .map((r) => r.percentiles.find((q) => q.p === p))
+      .filter((q): q is NonNullable<typeof q> => q !== undefined)
+      .sort((a, b) => a.ms - b.ms);
+    return values[Math.ceil(values.length / 2) - 1] as (typeof values)[number];
+  });
+  const sum = (k: 'requests' | 'errors') =>
+    rows.every((r) => r[k] === null) ? null : rows.reduce((t, r) => t + (r[k] ?? 0), 0);
+  const errorsByCode: Record<string, number> = {};
+  for (const r of rows)
+    for (const [code, n] of Object.entries(r.errorsByCode))
+      errorsByCode[code] = (errorsByCode[code] ?? 0) + n;
+  const out: StoredLoadResult = {
+    ...last,
+    percentiles,
+    requests: sum('requests'),
+    errors: sum('errors'),
+    errorsByCode,
+    histogram: null,
+  };
+  for (const k of MEDIAN_FIELDS) out[k] = lowerMedian(rows.map((r) => r[k]));
+  return out;
+}
+
+/** The lowest and highest of a percentile over a point's repeats; null without repeats. */
+export function repeatRange(
+  point: Pick<RatePoint, 'repeats'>,
+  p: number,
+): { min: number; max: number } | null {
+  if (point.repeats.length < 2) return null;
+  const ms = point.repeats.map((r) => percentileMs(r, p)).filter((v): v is number => v !== null);
+  return ms.length === 0 ? null : { min: Math.min(...ms), max: Math.max(...ms) };
 }
 
 /**
- * The points of one slice, one per (run, mode, x): along connections those at one rate that
- * have a connection count, along the rate those at one connection count that have a rate. A
- * repeated point (the same file posted twice, a re-run) is replaced by the later import.
+ * The points of one slice, one per (run, mode, configuration, x): along connections those at
+ * one rate that have a connection count, along the rate those at one connection count that
+ * have a rate. A repeated point (the same file posted twice, a re-run) is kept as repeats: the
+ * point is their median (medianOfRepeats), `repeated` counts such points.
  */
 export function pointsInSlice(
   runs: LoadResultsRun[],
   arg: SliceArg,
-): { points: RatePoint[]; superseded: number } {
+): { points: RatePoint[]; repeated: number } {
   const { axis, key } = toSlice(arg);
-  const latest = new Map<string, RatePoint>();
-  let superseded = 0;
+  const byId = new Map<string, Omit<RatePoint, 'result'>>();
   runs.forEach((run, runIndex) => {
     for (const result of run.results) {
       // One generator's share of a step: the step's merged row (generator null) stands for it.
@@ -401,25 +488,37 @@ export function pointsInSlice(
         x = rpsOf(result);
       }
       if (x === null) continue;
-      const id = `${runIndex}\u0000${result.mode}\u0000${x}`;
-      const seen = latest.get(id);
-      if (seen) superseded++;
-      if (
-        !seen ||
-        (result.id ?? Number.POSITIVE_INFINITY) > (seen.result.id ?? Number.POSITIVE_INFINITY)
-      ) {
-        latest.set(id, { runIndex, run, result, connections: result.connections ?? 0, x });
-      }
+      const config = configOf(result);
+      const id = `${runIndex}\u0000${result.mode}\u0000${config ?? ''}\u0000${x}`;
+      const seen = byId.get(id);
+      if (seen) seen.repeats.push(result);
+      else
+        byId.set(id, {
+          runIndex,
+          run,
+          connections: result.connections ?? 0,
+          x,
+          config,
+          series: seriesName(result.mode, config),
+          repeats: [result],
+        });
     }
   });
-  const points = [...latest.values()].sort(
-    (a, b) =>
-      a.runIndex - b.runIndex ||
-      modeRank(a.result.mode) - modeRank(b.result.mode) ||
-      a.result.mode.localeCompare(b.result.mode) ||
-      a.x - b.x,
-  );
-  return { points, superseded };
+  const importOrder = (r: StoredLoadResult) => r.id ?? Number.POSITIVE_INFINITY;
+  const points = [...byId.values()]
+    .map((p) => {
+      const repeats = [...p.repeats].sort((a, b) => importOrder(a) - importOrder(b));
+      return { ...p, repeats, result: medianOfRepeats(repeats) };
+    })
+    .sort(
+      (a, b) =>
+        a.runIndex - b.runIndex ||
+        modeRank(a.result.mode) - modeRank(b.result.mode) ||
+        a.result.mode.localeCompare(b.result.mode) ||
+        (a.config ?? '').localeCompare(b.config ?? '') ||
+        a.x - b.x,
+    );
+  return { points, repeated: points.filter((p) => p.repeats.length > 1).length };
 }
 
 /** The points at one rate, along connections. */
@@ -446,27 +545,55 @@ export function rpsAxis(values: number[]): NumberAxis | null {
   return { scale: 'linear', domain: [0, top * 1.04], ticks: linearTicks(0, top, 5) };
 }
 
-/** One series per (run, mode), in mode order, styled for one run or an overlay. */
+/** The key of a point's series: its run, mode and configuration. */
+export const pointSeriesKey = (p: Pick<RatePoint, 'runIndex' | 'result' | 'config'>) =>
+  p.config === null
+    ? seriesKey(p.runIndex, p.result.mode)
+    : seriesKey(p.runIndex, p.result.mode, p.config);
+
+/** The configurations of the runs' points (steps, not generators' shares), by name. */
+export function configsOf(runs: LoadResultsRun[]): string[] {
+  const all = runs.flatMap((run) =>
+    run.results.filter((r) => r.generator === null).map((r) => configOf(r)),
+  );
+  return [...new Set(all.filter((c): c is string => c !== null))].sort();
+}
+
+/**
+ * One series per (run, mode, configuration), in mode order, styled for one run or an
+ * overlay. One run of several configurations: each configuration its own colour, each mode
+ * its own dash, so that two configurations of one mode never share a line's look.
+ */
 export function modeSeries(runs: LoadResultsRun[], points: RatePoint[]): Map<string, SeriesSpec> {
   const overlay = runs.length > 1;
   // From every point of every run, so that a mode keeps its colour from chart to chart.
   const others = sortModes(runs.flatMap((run) => run.results.map((r) => r.mode))).filter(
     (m) => !(m in MODE_COLORS) && m !== 'both',
   );
+  const configs = configsOf(runs);
+  const byConfig = !overlay && configs.length > 1;
   const series = new Map<string, SeriesSpec>();
   for (const p of points) {
-    const key = seriesKey(p.runIndex, p.result.mode);
+    const key = pointSeriesKey(p);
     if (series.has(key)) continue;
+    const style = byConfig
+      ? {
+          color: OTHER_COLORS[
+            Math.max(0, configs.indexOf(p.config ?? '')) % OTHER_COLORS.length
+          ] as string,
+          dash: MODE_DASHES[p.result.mode] ?? OTHER_DASH,
+        }
+      : modeStyle(p.result.mode, p.run, overlay, others);
     series.set(key, {
       key,
-      label: overlay ? `${p.run.label} · ${p.result.mode}` : p.result.mode,
-      ...modeStyle(p.result.mode, p.run, overlay, others),
+      label: overlay ? `${p.run.label} · ${p.series}` : p.series,
+      ...style,
     });
   }
   return series;
 }
 
-/** Lines along the slice's axis, a series per (run, mode). */
+/** Lines along the slice's axis, a series per (run, mode, configuration). */
 export function linesBySlice(
   runs: LoadResultsRun[],
   values: { point: RatePoint; value: number; mark?: boolean }[],
@@ -482,7 +609,7 @@ export function linesBySlice(
   );
   const rows = new Map<number, SeriesRow>();
   for (const v of values) {
-    const key = seriesKey(v.point.runIndex, v.point.result.mode);
+    const key = pointSeriesKey(v.point);
     let row = rows.get(v.point.x);
     if (!row) {
       row = { x: v.point.x };

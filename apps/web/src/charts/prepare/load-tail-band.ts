@@ -59,7 +59,7 @@ export function prepareTailBand(
     };
     table.push({
       run: point.run.label,
-      mode: point.result.mode,
+      mode: point.series,
       connections: point.connections,
       x: point.x,
       p50,

@@ -58,7 +58,7 @@ export function prepareThroughput(runs: LoadResultsRun[], sliceArg: SliceArg): P
     values.push({ point, value: fraction * 100 });
     table.push({
       run: point.run.label,
-      mode: point.result.mode,
+      mode: point.series,
       connections: point.connections,
       x: point.x,
       targetRps,

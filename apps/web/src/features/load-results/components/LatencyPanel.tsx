@@ -24,12 +24,13 @@ export function LatencyPanel({
     [runs, slice, percentile, percentiles],
   );
   const x = xAxisOf(axis);
+  const configs = prepared.table.some((r) => r.config !== null);
   const onePoint = prepared.lines !== null && prepared.lines.rows.length === 1;
   return (
     <LoadPanel
       testId="latency"
       title={`P${percentile} latency vs ${axis === 'connections' ? 'connections' : 'RPS'}`}
-      sub={`${atSlice(sliceLabel)}, per mode`}
+      sub={`${atSlice(sliceLabel)}, per mode${configs ? ' and configuration' : ''}`}
       chart={
         prepared.lines && (
           <>
@@ -47,35 +48,47 @@ export function LatencyPanel({
       note={
         onePoint
           ? `One point per line ${axis === 'connections' ? 'at this rate: try the RPS axis' : 'at this connection count: try the connections axis'}`
-          : prepared.superseded > 0
-            ? `${formatCount(prepared.superseded)} repeated point(s) replaced by the later import`
+          : prepared.repeated > 0
+            ? `${formatCount(prepared.repeated)} point(s) repeated: each drawn at the median of its repeats, their P${percentile} range in the table`
             : undefined
       }
       columns={[
         ...(overlay ? [{ label: 'Run' }] : []),
-        { label: 'Mode' },
+        { label: configs ? 'Mode · config' : 'Mode' },
         { label: 'Connections', num: true },
         { label: 'Target RPS', num: true },
         { label: 'Achieved RPS', num: true },
         ...percentiles.map((p) => ({ label: `P${p}`, num: true })),
         { label: 'Requests', num: true },
+        ...(prepared.repeated > 0 ? [{ label: `Repeats (P${percentile} range)`, num: true }] : []),
       ]}
       rows={prepared.table.map((r) => ({
-        key: `${r.run}|${r.mode}|${r.x}`,
+        key: `${r.run}|${r.series}|${r.x}`,
         attrs: {
           'data-testid': 'latency-row',
           'data-mode': r.mode,
+          'data-config': r.config ?? '',
+          'data-repeats': String(r.repeats),
           'data-connections': String(r.connections),
           'data-x': String(r.x),
         },
         cells: [
           ...(overlay ? [r.run] : []),
-          r.mode,
+          r.series,
           formatCount(r.connections),
           formatRpsCell(r.targetRps),
           formatRpsCell(r.achievedRps),
           ...r.percentiles.map((p) => <MarkedValue key={`p${p.p}`} marked={p.marked} />),
           formatCount(r.requests),
+          ...(prepared.repeated > 0
+            ? [
+                r.range
+                  ? `${r.repeats}× (${formatMs(r.range.min)} – ${formatMs(r.range.max)})`
+                  : r.repeats > 1
+                    ? `${r.repeats}×`
+                    : '1',
+              ]
+            : []),
         ],
       }))}
       legend={
