@@ -48,13 +48,25 @@ test('a scale-up run quotes time to x % joined, peak/steady CPU and the placemen
     .sort((a, b) => a - b);
   const at = (p: number) => joins[Math.ceil((p / 100) * scenario.nodes) - 1] as number;
   const lastJoin = joins.at(-1) as number;
-  // CPU: one StatsD sample a second; steady = the mean of those at or after the last join.
+  // Steady starts when the ramp ends: the last phase at 100 % of its total, or the last arrival
+  // of a phase that never gets there (running: a few placements never start). Here that is
+  // the latest first arrival of any entity in any phase, later than the last join.
+  const firsts = new Map<string, number>();
+  for (const e of data.events) {
+    if (e.type !== 'lifecycle') continue;
+    const key = `${e.phase}\u0000${e.entity}`;
+    const t = Date.parse(e.at) - t0;
+    firsts.set(key, Math.min(firsts.get(key) ?? t, t));
+  }
+  const rampEnd = Math.max(...firsts.values());
+  expect(rampEnd).toBeGreaterThan(lastJoin);
+  // CPU: one StatsD sample a second; steady = the mean of those at or after the ramp's end.
   const cpu = data.statsdLines('x').flatMap((l) => {
     const m = /^consul\.server\.cpu_pct:([\d.]+)\|g\|.*\|T(\d+)$/.exec(l);
     return m ? [{ t: Number(m[2]) * 1000 - t0, v: Number(m[1]) }] : [];
   });
   const peakCpu = Math.max(...cpu.map((c) => c.v));
-  const after = cpu.filter((c) => c.t >= lastJoin);
+  const after = cpu.filter((c) => c.t >= rampEnd);
   const steadyCpu = after.reduce((a, c) => a + c.v, 0) / after.length;
   // Placements per 1 s bucket (900 s on 1,000 points: 1 s buckets), the busiest one.
   const perSecond = new Map<number, number>();

@@ -10,6 +10,7 @@ import {
   loadStages,
   propagation,
   runClocks,
+  runHeadlines,
   runPropagation,
   seriesList,
   stageGap,
@@ -222,6 +223,17 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         .map((s) => s.tags.pod)
         .sort();
       expect(cpuPods).toEqual([...scenario.controlPlane].sort());
+      // Each control-plane pod's CPU seconds get a figure in cores, steady after the whole
+      // ramp (the last sidecar connected), well after the last node joined.
+      for (const cpu of timeline.body.series.filter(
+        (x) => x.name === 'process_cpu_seconds_total',
+      )) {
+        expect(cpu.levels?.unit).toBe('cores');
+        expect(cpu.levels?.peak).toBeGreaterThan(0);
+        expect(cpu.levels?.steady).toBeGreaterThan(0);
+        expect(cpu.levels!.steady!).toBeLessThan(cpu.levels!.peak!);
+      }
+      expect(timeline.body.steadyFrom?.phase).toBe('proxy-connected');
     }
     // Stages: three generators' HdrHistogram logs merged per stage and per second.
     {
@@ -263,6 +275,23 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         expect(stage.generators.find((g) => g.name === 'gen-c')!.shortfall).toBe(top);
       }
       expect(view.body.series).toHaveLength(sc.stages.reduce((n, st) => n + st.seconds, 0));
+      // The runs list's headline: P99 at the top rate from the three generators' merged
+      // histograms, the same figure as the top stage's, never the slowest generator's own.
+      const top = await server.json(
+        `/runs/${run.id}/results/stages?percentiles=99`,
+        {},
+        loadStages,
+      );
+      const merged = top.body.stages.at(-1)!.percentiles[0]!.ms;
+      const [headline] = (await server.json(`/runs/headlines?ids=${run.id}`, {}, runHeadlines))
+        .body;
+      expect(headline).toMatchObject({ kind: 'data-plane', rps: 500_000, generators: 3 });
+      expect(headline?.kind === 'data-plane' && headline.p99?.ms).toBe(merged);
+      const results = await server.json(`/runs/${run.id}/results`, {}, z.array(storedLoadResult));
+      const own = results.body
+        .filter((r) => r.generator !== null && r.targetRps === 500_000)
+        .map((r) => r.percentiles.find((p) => p.p === 99)!.ms);
+      expect(Math.max(...own)).toBeGreaterThan(merged);
       // The jagged stage breaks the p99 < 5 x median band at times; the calm ones do not.
       const ratio = (slot: (typeof view.body.series)[number]) =>
         slot.percentiles[1]!.ms / slot.percentiles[0]!.ms;
@@ -288,6 +317,20 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
     expect(heatmap.rows.map((r) => r.counts.reduce((a, b) => a + b, 0))).toEqual(
       rows.map(() => proxies),
     );
+    // Its headline is pooled over the 20 changes, with the worst change named: never the
+    // first change alone (calm, before the backlog).
+    const [churnHeadline] = (await server.json(`/runs/headlines?ids=${churn.id}`, {}, runHeadlines))
+      .body;
+    const worst = Math.max(...perChangeP99.values.map((v) => v.ms));
+    expect(churnHeadline).toMatchObject({
+      kind: 'propagation',
+      summary: 'pooled',
+      changes: s.changes,
+      count: s.changes * proxies,
+      p99: { ms: pooled.percentiles.find((p) => p.p === 99)!.ms },
+      worst: { p99Ms: worst },
+    });
+    expect(worst).toBeGreaterThan(p99(0));
     // History: the nightly series on main, and the one regression planted in it (Consul's
     // changes 25 % slower from night REGRESSION_NIGHT on) found where it was planted.
     const nightly = runs.slice(runs.length - NIGHTS * NIGHTLY_MESHES.length);
