@@ -116,3 +116,44 @@ test('picks for compare survive Compare -> Back', async ({ page, baseURL }) => {
   await expect(pick(runs[1]?.id as string)).not.toBeChecked();
   await expect(page.getByTestId('compare-tray')).toContainText('baseline');
 });
+
+test('a churn run is headed by its changes pooled, and names its worst change', async ({
+  page,
+  baseURL,
+}) => {
+  const benchmark = `e2e-churn-${randomUUID().slice(0, 8)}`;
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  const run = await api.createRun({
+    benchmark,
+    scenario: 'churn',
+    mesh: { name: 'istio', version: '1.22.0' },
+    startedAt: iso(0),
+  });
+  // Three changes a minute apart, 100 proxies each: c1 at i x 10 ms, c2 at 1,000 + i x 10,
+  // c3 at i ms (i = 1..100). Own P99s (rank 99): 990, 1,990, 99 ms. Pooled, c2 holds ranks
+  // 201-300: P99 (rank 297) is its 97th, 1,970 ms; 200 of 300 within 1 s. The first change
+  // alone would say 990 ms.
+  const latency: Record<string, (i: number) => number> = {
+    c1: (i) => i * 10,
+    c2: (i) => 1000 + i * 10,
+    c3: (i) => i,
+  };
+  const events: ProbeEvent[] = [];
+  for (const [k, [id, ms]] of Object.entries(latency).entries()) {
+    events.push({
+      type: 'change',
+      id,
+      kind: 'endpoint',
+      target: 'web',
+      action: 'add',
+      at: iso(k * 60_000),
+    });
+    for (let i = 1; i <= 100; i++)
+      events.push({ type: 'observation', change: id, proxy: `p${i}`, at: iso(k * 60_000 + ms(i)) });
+  }
+  await api.postEvents(run.id, events, `churn-${run.id}`);
+  await page.goto(`/?benchmark=${benchmark}`);
+  await expect(page.getByTestId('run-headline')).toHaveText(
+    'propagationP99 1,970.0 ms pooled over 3 changes · 66.7 % ≤ 1 s · worst c2 1,990.0 ms',
+  );
+});

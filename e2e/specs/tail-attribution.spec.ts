@@ -56,6 +56,16 @@ test.describe('what sets the tail apart', () => {
     await expect(attribution.getByTestId('tail-attribution-cut')).toContainText(
       `the ${formatCount(tailCount)} proxies slower than P99`,
     );
+    // The run's nodes report their clocks: the tail is counted on corrected latencies, and
+    // both the attribution and the causes say so.
+    await expect(attribution.getByTestId('tail-attribution-clock')).toHaveAttribute(
+      'data-clock',
+      'corrected',
+    );
+    await expect(attribution.getByTestId('tail-attribution-clock')).toContainText(
+      'latencies corrected for node clocks',
+    );
+    await expect(panel.getByTestId('tail-clock')).toContainText('corrected for node clocks');
     const first = attribution.getByTestId('tail-attribution-row').first().locator('td');
     await expect(first.nth(0)).toHaveText('node');
     await expect(first.nth(1)).toHaveText(slowNode);
