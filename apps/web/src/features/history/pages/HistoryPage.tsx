@@ -120,8 +120,8 @@ export function HistoryPage() {
       <h1>History</h1>
       <p className="muted">
         One metric of each run, oldest first, for one scenario at a time: propagation (of the run's
-        first change), scale-up or data plane, whichever the runs have. Click a point to open its
-        run.
+        change, or pooled over every change of a churn run), scale-up or data plane (a step's
+        generators merged), whichever the runs have. Click a point to open its run.
       </p>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
