@@ -135,7 +135,7 @@ export function joinFacts(
  * on), null without phases or samples after it.
  */
 export function cpuFacts(
-  samples: { tMs: number; value: number; max: number | null; fromMs?: number }[],
+  samples: { tMs: number; value: number; max: number | null; fromMs?: number | null }[],
   steadyFromMs: number | null,
 ): RunFacts['values'] {
   const out: RunFacts['values'] = {};
@@ -145,7 +145,7 @@ export function cpuFacts(
   if (Number.isFinite(peak)) out.cpuPeak = { value: peak, accuracy: null };
   if (steadyFromMs !== null) {
     const after = samples.filter((s) =>
-      s.fromMs === undefined ? s.tMs > steadyFromMs : s.fromMs >= steadyFromMs,
+      s.fromMs == null ? s.tMs > steadyFromMs : s.fromMs >= steadyFromMs,
     );
     if (after.length > 0)
       out.cpuSteady = {

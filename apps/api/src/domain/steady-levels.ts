@@ -10,7 +10,7 @@ export interface LevelRow {
   value: number;
   max: number | null;
   /** A rate over an interval (cores from CPU seconds): where it began; steady only from there. */
-  fromMs?: number;
+  fromMs?: number | null;
 }
 
 /** Whether a level row counts toward the steady value from `steadyFromMs` (at or after it). */
