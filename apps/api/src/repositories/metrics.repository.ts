@@ -61,6 +61,7 @@ export interface PointToStore extends AggregateValues {
   replica: string;
   quantiles: { q: number; value: number }[] | null;
   lastExact?: string | null;
+  exemplars?: StoredExemplar[] | null;
 }
 
 const POINT_COLUMNS = [
