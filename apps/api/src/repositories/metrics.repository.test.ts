@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StoredExemplar } from '../ingest/metric-record.ts';
 import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
 import { copyChunks, type PointToStore, pointRows } from './metrics.repository.ts';
 
@@ -68,9 +69,9 @@ describe('metric points as binary COPY rows', () => {
   });
 
   it('writes exemplars as jsonb, non-finite values as the strings remote write sends', () => {
-    const exemplars = [
+    const exemplars: StoredExemplar[] = [
       { tMs: Date.UTC(2026, 1, 1, 10), value: 0.25, labels: { trace_id: 'ab12' } },
-      { tMs: Date.UTC(2026, 1, 1, 10, 0, 1), value: '+Inf' as const, labels: {} },
+      { tMs: Date.UTC(2026, 1, 1, 10, 0, 1), value: '+Inf', labels: {} },
     ];
     const [row] = rowsOf([point({ exemplars })]) as (Buffer | null)[][];
     const f = row as (Buffer | null)[];
