@@ -5,7 +5,6 @@ import {
   type Database,
   isUuid,
   type Tx,
-  tables,
   uuidLiteral,
 } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
@@ -15,8 +14,6 @@ import { lockKey } from './events.repository.ts';
 import { replaceLatencyBlocks, upsertSummary } from './latency-blocks.ts';
 import { inRunBatchesText, planForObservations, readObservations } from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
-
-const { changeSummaries } = tables;
 
 export interface CorrectedToSave extends Omit<SummaryToSave, 'proxiesFingerprinted'> {
   clockMaxErrorUs: number;
