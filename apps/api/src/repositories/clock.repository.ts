@@ -1,12 +1,6 @@
 // Node clocks: a run's clock reports, and its changes' corrected summaries (computed from
 // the raw first applications and the reports, kept beside the raw ones with clock='corrected').
-import {
-  CopyBinaryReader,
-  type Database,
-  isUuid,
-  type Tx,
-  uuidLiteral,
-} from '@meshbench/db';
+import { CopyBinaryReader, type Database, isUuid, type Tx, uuidLiteral } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import type { ClockReading, FirstApplication } from '../domain/clock-correction.ts';
 import type { SummaryToSave } from './events.repository.ts';
