@@ -186,7 +186,12 @@ export function sketchFromExponential(e: {
       if (!(c > 0)) return;
       const index = b.offset + k;
       // Bucket index i holds (base^i, base^(i+1)].
-      const mid = Math.sqrt(base ** index * base ** (index + 1));
+      // Each root apart, the top bucket's upper boundary held at the largest double: the
+      // product, or base^(index + 1) itself, is past float64's range at its ends.
+      const mid = Math.min(
+        Math.sqrt(base ** index) * Math.sqrt(Math.min(base ** (index + 1), Number.MAX_VALUE)),
+        Number.MAX_VALUE,
+      );
       if (Number.isFinite(mid) && mid > 0) s.accept(sign * mid, c);
     });
   };
