@@ -355,3 +355,4 @@ function toSummary(set: LatencySet): Omit<SummaryToSave, 'proxiesFingerprinted'>
     blocks,
   };
 }
+export type IngestService = ReturnType<typeof ingestService>;
