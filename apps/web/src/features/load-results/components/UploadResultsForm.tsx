@@ -16,6 +16,7 @@ const FORMAT_NAMES: Record<string, string> = {
   wrk2: 'wrk2 report',
   smp: 'SMP result',
   'istio-csv': "Istio's perf CSV",
+  hey: 'hey -o csv',
 };
 
 export function UploadResultsForm({ runId }: { runId: string }) {
