@@ -78,6 +78,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(servicesPlugin, {
     maxBatchBytes: config.maxBatchBytes,
     maxConcurrentBatches: config.maxConcurrentBatches,
+    maxConcurrentBatchesPerProject: config.maxConcurrentBatchesPerProject,
     maxConcurrentOtlp: config.maxConcurrentOtlp,
     otlpMaxBytes: config.otlpMaxBytes,
     adminToken: config.adminToken,
@@ -100,7 +101,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // gzip and still smaller.
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  await app.register(requestBodiesPlugin, { idleMs: config.bodyTimeoutMs });
+  await app.register(requestBodiesPlugin, {
+    idleMs: config.bodyTimeoutMs,
+    minRate: { bytesPerS: config.bodyMinRate, windowMs: config.bodyRateWindowMs },
+    maxHeldBytes: config.maxHeldBytes,
+  });
   await app.register(jsonBodiesPlugin);
   await app.register(authPlugin);
   await app.register(statsdPlugin, {

@@ -36,6 +36,8 @@ export interface ServicesOptions {
   maxBatchBytes: number;
   /** Event batches this replica works on at once (more: 503). */
   maxConcurrentBatches: number;
+  /** Event batches of one project this replica works on at once (more: 503). */
+  maxConcurrentBatchesPerProject?: number;
   adminToken: string | undefined;
   /** OTLP requests this replica decodes and stores at once (more: 503). */
   maxConcurrentOtlp: number;
@@ -84,6 +86,7 @@ function build(
     maxBatchBytes,
     uploads: uploads.events,
     maxConcurrentBatches,
+    maxConcurrentBatchesPerProject: opts.maxConcurrentBatchesPerProject,
     // One connection: a batch is read whole before its transaction holds it.
     readBeforeTransaction: database.kind === 'embedded',
     warn,
