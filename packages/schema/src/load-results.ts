@@ -13,6 +13,12 @@ export type ResultFormat = z.infer<typeof resultFormat>;
 
 export const resultFormats = resultFormat.options;
 
+/**
+ * How the API's message for a file whose format it cannot tell (415 undetectable) ends, in
+ * its terms; the CLI and the upload form put theirs (--format, the Format list) in its place.
+ */
+export const FORMAT_HINT = 'pass ?format= to name it';
+
 /** The mode of a point whose source does not name one. */
 export const UNSPECIFIED_MODE = 'unspecified';
 

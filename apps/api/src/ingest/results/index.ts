@@ -5,6 +5,7 @@
 // event loop within a size, time and memory budget (yaml-bounded.ts), and text reports line
 // by line with linear-time patterns.
 import {
+  FORMAT_HINT,
   type LoadResult,
   loadResult,
   type PercentileMethod,
@@ -220,7 +221,7 @@ export async function decodeResults(
     if (detected === null || detected === 'json' || detected === 'yaml') {
       throw new ResultFileError(
         'undetectable',
-        `cannot tell the format of the file; the formats read are ${acceptedFormats()}; pass ?format= to name it`,
+        `cannot tell the format of the file; the formats read are ${acceptedFormats()}; ${FORMAT_HINT}`,
       );
     }
     chosen = detected;

@@ -43,7 +43,7 @@ export function UploadResultsForm({ runId }: { runId: string }) {
       <h3>Add results</h3>
       <p className="panel-sub">
         A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
-        wrk2, SMP or Istio&apos;s perf CSV.
+        wrk2, SMP, Istio&apos;s perf CSV or hey -o csv.
       </p>
       <div className="upload-fields">
         <label>
