@@ -5,9 +5,20 @@ import { histogramBin, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z
-  .enum(['fortio', 'nighthawk', 'k6', 'k6-ndjson', 'wrk2', 'smp', 'istio-csv', 'hdr-log', 'hey'])
+  .enum([
+    'fortio',
+    'nighthawk',
+    'k6',
+    'k6-ndjson',
+    'wrk2',
+    'smp',
+    'istio-csv',
+    'hdr-log',
+    'hey',
+    'jmeter',
+  ])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv (one line a request)",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request)",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 
