@@ -5,6 +5,7 @@
 // event loop within a size, time and memory budget (yaml-bounded.ts), and text reports line
 // by line with linear-time patterns.
 import {
+  FORMAT_HINT,
   type LoadResult,
   loadResult,
   type PercentileMethod,
@@ -16,6 +17,7 @@ import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import { decodeHeyCsv } from './hey-csv.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
+import { decodeJmeterCsv } from './jmeter-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
 import {
   decodeK6Ndjson,
@@ -75,6 +77,7 @@ const TEXT_DECODERS = {
   'istio-csv': decodeIstioCsv,
   'k6-ndjson': decodeK6NdjsonResults,
   hey: decodeHeyCsv,
+  jmeter: decodeJmeterCsv,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -97,6 +100,7 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   'hdr-log': 'hdr',
   // Raw samples: the decoder marks each percentile (raw-samples.ts).
   hey: 'raw',
+  jmeter: 'raw',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -109,6 +113,7 @@ const NAMES: Record<ResultFormat, string> = {
   'istio-csv': 'an Istio perf CSV',
   'hdr-log': 'an HdrHistogram interval log',
   hey: 'a hey -o csv file',
+  jmeter: 'a JMeter JTL CSV',
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */
@@ -220,7 +225,7 @@ export async function decodeResults(
     if (detected === null || detected === 'json' || detected === 'yaml') {
       throw new ResultFileError(
         'undetectable',
-        `cannot tell the format of the file; the formats read are ${acceptedFormats()}; pass ?format= to name it`,
+        `cannot tell the format of the file; the formats read are ${acceptedFormats()}; ${FORMAT_HINT}`,
       );
     }
     chosen = detected;

@@ -2,11 +2,13 @@
 // it arrives (a stream over the size a whole file may have) by the same code.
 import type { ResultFormat } from '@meshbench/schema';
 import { HeyCsvAggregator } from './hey-csv.decoder.ts';
+import { JmeterCsvAggregator } from './jmeter-csv.decoder.ts';
 import { feedLineChunks, type LineChunkLimits } from './line-chunks.ts';
 import type { SampleAggregator, SampleDecoded } from './raw-samples.ts';
 
 export const SAMPLE_AGGREGATORS = {
   hey: () => new HeyCsvAggregator(),
+  jmeter: () => new JmeterCsvAggregator(),
 } satisfies Partial<Record<ResultFormat, () => SampleAggregator>>;
 
 export type SampleFormat = keyof typeof SAMPLE_AGGREGATORS;
