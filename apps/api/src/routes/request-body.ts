@@ -9,6 +9,8 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 
 const INFLATE = { chunkSize: 256 * 1024 };
+/** How often a body kept at shutdown (its reader behind) is looked at again. */
+const CUT_CHECK_MS = 50;
 
 /**
  * The body of one request on its way in. It ends in an error when the client sends nothing
@@ -59,14 +61,31 @@ export class BodyGuard extends Transform {
     done(error);
   }
 
-  /** Ends the body now (shutdown): a 503 the client may send again. */
+  /**
+   * Shutdown: ends the body with `error` (a 503 the client may send again) as soon as it
+   * waits for the client, now or later. A body that the reader is behind on (a COPY or a
+   * transaction holding it back, all the client sent waiting here or in the socket's stream)
+   * is an upload in flight, and goes on.
+   */
   cut(error: AppError): void {
-    if (!this.raw.complete) this.destroy(error);
+    const check = () => {
+      if (this.destroyed || this.raw.complete) return clearInterval(watch);
+      if (this.readerIsBehind()) return;
+      clearInterval(watch);
+      this.destroy(error);
+    };
+    const watch = setInterval(check, CUT_CHECK_MS);
+    watch.unref();
+    check();
+  }
+
+  private readerIsBehind(): boolean {
+    return this.readableLength > 0 || this.writableLength > 0 || this.raw.readableLength > 0;
   }
 
   private idle(): void {
     if (this.destroyed || this.raw.complete) return;
-    if (this.readableLength > 0 || this.writableLength > 0 || this.raw.readableLength > 0) {
+    if (this.readerIsBehind()) {
       this.timer.refresh(); // the reader is behind, not the client
       return;
     }

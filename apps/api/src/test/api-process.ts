@@ -85,6 +85,8 @@ async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
       // info: the server's "Server listening at" line, which proves this process bound it.
       MESHBENCH_LOG_LEVEL: 'info',
       MESHBENCH_ADMIN_TOKEN: PROCESS_ADMIN_TOKEN,
+      // Stopped at once unless a test is about the drain: no balancer waits to see readiness.
+      MESHBENCH_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
