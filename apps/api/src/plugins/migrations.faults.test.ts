@@ -6,6 +6,7 @@ import { migrationsFolder } from '@meshbench/db';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, startApiProcess } from '../test/api-process.ts';
+import { type EmptyDatabase, emptyDatabase } from '../test/empty-database.ts';
 import { type Pgbouncer, startPgbouncer } from '../test/pgbouncer.ts';
 
 const url = process.env.DATABASE_URL;
@@ -13,34 +14,14 @@ const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.js
   entries: { tag: string; when: number }[];
 };
 
-/** A database of its own, empty, on DATABASE_URL's server; dropped by the returned function. */
-async function emptyDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const own = new URL(url as string);
-  own.pathname = `/${name}`;
-  return {
-    url: own.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 describe.skipIf(!url).each(['postgres', 'pgbouncer'] as const)(
   'three replicas started at once on an empty database, on %s',
   (via) => {
-    let database: { url: string; drop: () => Promise<void> };
+    let database: EmptyDatabase;
     let bouncer: Pgbouncer | undefined;
     const apis: ApiProcess[] = [];
     beforeAll(async () => {
-      database = await emptyDatabase(`mb_migrate_${via}_${process.pid}`);
+      database = await emptyDatabase(url as string, `mb_migrate_${via}_${process.pid}`);
       if (via === 'pgbouncer') bouncer = await startPgbouncer(database.url);
     });
     afterAll(async () => {
