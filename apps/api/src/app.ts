@@ -68,6 +68,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler());
+  // Set on SIGTERM (server.ts); /health/ready reads it.
+  app.decorate('lifecycle', { draining: false });
   await app.register(securityHeadersPlugin);
 
   await app.register(databasePlugin, {

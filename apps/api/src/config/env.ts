@@ -133,6 +133,7 @@ export const envSchema = z.object({
   MESHBENCH_BODY_TIMEOUT_MS: ms('MESHBENCH_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
   MESHBENCH_REQUEST_TIMEOUT_MS: ms('MESHBENCH_REQUEST_TIMEOUT_MS', 600_000, 1000, 86_400_000),
   MESHBENCH_SHUTDOWN_TIMEOUT_MS: ms('MESHBENCH_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  MESHBENCH_DRAIN_MS: ms('MESHBENCH_DRAIN_MS', 3_000, 0, 600_000),
   MESHBENCH_MAX_CONCURRENT_BATCHES: z
     .string()
     .default('4')
@@ -228,6 +229,11 @@ export interface Config {
   requestTimeoutMs: number;
   /** Longest a shutdown waits for requests in progress before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long the replica keeps serving with its readiness failing (so a balancer
+   * takes it out) before it closes; counted within shutdownTimeoutMs.
+   */
+  drainMs: number;
   /** Event batches a replica works on at once; more get 503 + Retry-After. */
   maxConcurrentBatches: number;
   /** OTLP requests a replica decodes and stores at once; more get 503 + Retry-After. */
@@ -287,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyTimeoutMs: e.MESHBENCH_BODY_TIMEOUT_MS,
     requestTimeoutMs: e.MESHBENCH_REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.MESHBENCH_SHUTDOWN_TIMEOUT_MS,
+    drainMs: e.MESHBENCH_DRAIN_MS,
     maxConcurrentBatches: e.MESHBENCH_MAX_CONCURRENT_BATCHES,
     maxConcurrentOtlp: e.MESHBENCH_MAX_CONCURRENT_OTLP,
     otlpBodyDeadlineMs: e.MESHBENCH_OTLP_BODY_DEADLINE_MS,

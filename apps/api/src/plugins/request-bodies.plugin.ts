@@ -68,8 +68,9 @@ export default fp<RequestBodiesOptions>(
       return payload;
     });
 
-    // Closing (SIGTERM, SIGINT): bodies still arriving are cut, so their batches roll back
-    // now rather than when (if ever) their clients finish; requests already received finish.
+    // Closing (SIGTERM, SIGINT): bodies still arriving are cut as soon as they wait for their
+    // client, so their batches roll back now rather than when (if ever) their clients
+    // finish; requests already received finish, and so do uploads the server is behind on.
     app.addHook('preClose', async () => {
       for (const guard of arriving.keys()) {
         guard.cut(

@@ -9,6 +9,8 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 
 const INFLATE = { chunkSize: 256 * 1024 };
+/** How often a body kept at shutdown (its reader behind) is looked at again. */
+const CUT_CHECK_MS = 50;
 
 /**
  * The body of one request on its way in. It ends in an error when the client sends nothing
@@ -77,9 +79,22 @@ export class BodyGuard extends Transform {
     done(error);
   }
 
-  /** Ends the body now (shutdown): a 503 the client may send again. */
+  /**
+   * Shutdown: ends the body with `error` (a 503 the client may send again) as soon as it
+   * waits for the client, now or later. A body that the reader is behind on (a COPY or a
+   * transaction holding it back, all the client sent waiting here or in the socket's stream)
+   * is an upload in flight, and goes on.
+   */
   cut(error: AppError): void {
-    if (!this.raw.complete) this.destroy(error);
+    const check = () => {
+      if (this.destroyed || this.raw.complete) return clearInterval(watch);
+      if (this.behind()) return;
+      clearInterval(watch);
+      this.destroy(error);
+    };
+    const watch = setInterval(check, CUT_CHECK_MS);
+    watch.unref();
+    check();
   }
 
   /** Whether bytes the client sent are waiting for the reader (here or in the socket's stream). */
