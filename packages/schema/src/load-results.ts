@@ -5,9 +5,9 @@ import { histogramBin, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z
-  .enum(['fortio', 'nighthawk', 'k6', 'k6-ndjson', 'wrk2', 'smp', 'istio-csv', 'hdr-log'])
+  .enum(['fortio', 'nighthawk', 'k6', 'k6-ndjson', 'wrk2', 'smp', 'istio-csv', 'hdr-log', 'locust'])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, locust Locust's --csv files or its --json output",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 

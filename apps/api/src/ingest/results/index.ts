@@ -9,8 +9,9 @@ import {
   loadResult,
   type PercentileMethod,
   type ResultFormat,
+  resultFormats,
 } from '@meshbench/schema';
-import { detectFormat, formatOfDocument, sniff } from './detect.ts';
+import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
@@ -21,6 +22,12 @@ import {
   decodeK6NdjsonResults,
   type K6NdjsonDecoded,
 } from './k6-ndjson.decoder.ts';
+import {
+  decodeLocustCsv,
+  decodeLocustJson,
+  LOCUST_FILES,
+  looksLikeLocustHtml,
+} from './locust.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
@@ -88,6 +95,8 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   smp: 'reported',
   'istio-csv': 'reported',
   'hdr-log': 'hdr',
+  // Locust's decoder marks each percentile with its bucket bound (locust-buckets.ts).
+  locust: 'tool-histogram',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -99,6 +108,7 @@ const NAMES: Record<ResultFormat, string> = {
   smp: 'an SMP result',
   'istio-csv': 'an Istio perf CSV',
   'hdr-log': 'an HdrHistogram interval log',
+  locust: 'a Locust CSV or --json file',
 };
 
 /** Formats of interval histograms: decoded per step and generator, stored with their intervals. */
@@ -190,7 +200,8 @@ export async function decodeResults(
   else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
     doc = await parseYaml(body);
   } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);
-  const detected = doc === undefined ? kind : formatOfDocument(doc);
+  const detected =
+    doc === undefined ? (kind === 'locust-csv' ? 'locust' : kind) : formatOfDocument(doc);
 
   let chosen: ResultFormat;
   if (format === 'auto') {
@@ -201,9 +212,15 @@ export async function decodeResults(
       );
     }
     if (detected === null || detected === 'json' || detected === 'yaml') {
+      if (looksLikeLocustHtml(body.slice(0, SNIFF_CHARS))) {
+        throw new ResultFileError(
+          'undetectable',
+          `a Locust HTML report holds only the percentiles Locust computed, not its response-time buckets; post its ${LOCUST_FILES} instead (format=locust)`,
+        );
+      }
       throw new ResultFileError(
         'undetectable',
-        'cannot tell the format of the file: expected Fortio, Nighthawk or k6 JSON, a k6 --out json stream, a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV; pass ?format= to name it',
+        `cannot tell the format of the file: expected Fortio, Nighthawk or k6 JSON, a k6 --out json stream, a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV, an HdrHistogram interval log or ${LOCUST_FILES}; name it with format= (the API's query, the CLI's --format, the upload form's Format): ${resultFormats.join(', ')}`,
       );
     }
     chosen = detected;
@@ -224,9 +241,13 @@ export async function decodeResults(
     );
   }
   const decoded =
-    chosen in DOCUMENT_DECODERS
-      ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
-      : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
+    chosen === 'locust'
+      ? doc === undefined
+        ? decodeLocustCsv(body)
+        : decodeLocustJson(doc)
+      : chosen in DOCUMENT_DECODERS
+        ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
+        : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
   if (decoded.results.length > MAX_RESULTS_PER_FILE) {
     throw new ResultFileError(
       'too_large',

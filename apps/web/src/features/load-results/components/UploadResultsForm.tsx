@@ -16,6 +16,8 @@ const FORMAT_NAMES: Record<string, string> = {
   wrk2: 'wrk2 report',
   smp: 'SMP result',
   'istio-csv': "Istio's perf CSV",
+  'hdr-log': 'HdrHistogram interval log',
+  locust: 'Locust CSV (_stats.csv...) or --json',
 };
 
 export function UploadResultsForm({ runId }: { runId: string }) {
