@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeResults } from './index.ts';
 import { decodeLocustCsv, decodeLocustJson, parseCsv } from './locust.decoder.ts';
 import { bucketRange, reportedPercentile } from './locust-buckets.ts';
-import { localFixture, rejected } from './test-fixtures.ts';
+import { localFixture, publicFixture, rejected } from './test-fixtures.ts';
 
 const byName = (results: LoadResult[], name: string) =>
   results.find((r) => r.labels.name === name) as LoadResult;
@@ -155,6 +155,46 @@ describe('Locust --json (serialize_stats) of 2.12.1', () => {
     const broken = structuredClone(alone);
     (broken[0] as { num_requests: number }).num_requests += 1;
     expect(() => decodeLocustJson(broken)).toThrow(/response_times count/);
+  });
+});
+
+describe("Locust's own pre-1.0 example files (docs/retrieving-stats.rst at 0.13.0)", () => {
+  it('_requests.csv: failures apart from requests, as Locust <= 0.8 counted them', async () => {
+    const decoded = await decodeResults(publicFixture('locust/docs-0.13.0-example_requests.csv'));
+    expect(decoded.format).toBe('locust');
+    expect(decoded.results.map((r) => [r.labels.name, r.requests, r.errors])).toEqual([
+      ['/', 51, 0],
+      ['/does_not_exist', 0, 56],
+      ['/stats/requests', 58, 0],
+      ['Total', 109, 56],
+    ]);
+    const total = decoded.results[3] as LoadResult;
+    expect(total).toMatchObject({ achievedRps: 1.89, minMs: 2, maxMs: 6, meanMs: 3 });
+    expect(total.labels.aggregated).toBe('true');
+    // Median 3 of 109 timed requests: unrounded under 100 ms, printed truncated, so [3, 4).
+    expect(total.percentiles).toEqual([
+      { p: 50, ms: 3, exact: false, method: 'tool-histogram', lower: 3, upper: 4 },
+    ]);
+    // Nothing timed: no latency is stored for the failing URL.
+    expect(decoded.results[1]).toMatchObject({ minMs: null, maxMs: null, percentiles: [] });
+  });
+
+  it('_distribution.csv: the percentiles, a short "N/A" row read as none', async () => {
+    const decoded = await decodeResults(
+      publicFixture('locust/docs-0.13.0-example_distribution.csv'),
+    );
+    expect(decoded.results.map((r) => [r.labels.name, r.requests, r.percentiles.length])).toEqual([
+      ['GET /', 31, 11],
+      ['/does_not_exist', 0, 0],
+      ['GET /stats/requests', 38, 11],
+      ['None Total', 69, 11],
+    ]);
+    const total = decoded.results[3] as LoadResult;
+    expect(total.labels.aggregated).toBe('true');
+    // 69 x 0.95 = 65.55, not whole: Locust's rank is the nearest; 4 stands for [4, 5).
+    expect(pct(total, 95)).toMatchObject({ ms: 4, lower: 4, upper: 5 });
+    // 69 x 1.0 whole but p100 is the top rank either way.
+    expect(pct(total, 100)).toMatchObject({ ms: 5, lower: 5, upper: 6 });
   });
 });
 

@@ -199,7 +199,8 @@ const AVERAGE = ['Average Response Time', 'Average response time'];
 const MIN = ['Min Response Time', 'Min response time'];
 const MAX = ['Max Response Time', 'Max response time'];
 const RPS = ['Requests/s'];
-const TOTAL_NAMES = new Set(['Aggregated', 'Total']);
+// The total row: "Total" up to 0.13 ("None Total" in _distribution.csv), then "Aggregated".
+const TOTAL_NAMES = new Set(['Aggregated', 'Total', 'None Total']);
 
 export function decodeLocustCsv(text: string): Decoded {
   const records = parseCsv(text);
