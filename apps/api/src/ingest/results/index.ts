@@ -27,6 +27,7 @@ import {
   decodeLocustJson,
   LOCUST_FILES,
   looksLikeLocustHtml,
+  withLocustStep,
 } from './locust.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
@@ -50,6 +51,7 @@ export {
   intervalResultRow,
 } from './interval-results.ts';
 export { decodeK6NdjsonChunks } from './k6-ndjson.stream.ts';
+export { LOCUST_STEP_KEYS } from './locust.decoder.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
 export { detectFormat, sniff };
 
@@ -141,7 +143,10 @@ export async function decodeResultFile(
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
     return { ...k6IntervalResults(decodeK6Ndjson(body), step), intervals: true };
   }
-  return { ...(await decodeResults(text, format)), intervals: false };
+  const decoded = await decodeResults(text, format);
+  if (decoded.format === 'locust')
+    decoded.results = decoded.results.map((r) => withLocustStep(r, step));
+  return { ...decoded, intervals: false };
 }
 
 /**

@@ -46,6 +46,29 @@ export type LocustCsvKind =
 export const LOCUST_FILES =
   'Locust --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv and _distribution.csv) or its --json / --json-file output';
 
+/**
+ * What the upload may say of a Locust file's points, which Locust's files do not: the mode, the
+ * users (`connections`; a --json report does not hold them) and a target rate.
+ */
+export const LOCUST_STEP_KEYS = ['mode', 'connections', 'targetRps'] as const;
+
+/** A point with what the upload says of it, where the file itself said nothing. */
+export function withLocustStep(
+  r: LoadResult,
+  step: {
+    mode?: string | undefined;
+    connections?: number | undefined;
+    targetRps?: number | undefined;
+  },
+): LoadResult {
+  return {
+    ...r,
+    mode: step.mode ?? r.mode,
+    connections: r.connections ?? step.connections ?? null,
+    targetRps: r.targetRps ?? step.targetRps ?? null,
+  };
+}
+
 /** The percentiles Locust reports (stats.py PERCENTILES_TO_REPORT), recomputed from buckets. */
 export const LOCUST_PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100] as const;
 

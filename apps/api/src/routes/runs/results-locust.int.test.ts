@@ -192,6 +192,23 @@ describe.skipIf(!haveLocust)(`real Locust ${haveLocust ? locustVersion() : ''}`,
       }
     });
 
+    it('takes the users, mode and target rate a Locust file does not hold from the query', async () => {
+      const run = await createRun(server);
+      const text = alone.file('report.json');
+      const posted = await post(run.id, text, '?connections=20&mode=both&targetRps=300');
+      expect(posted.status).toBe(201);
+      for (const r of await stored(run.id))
+        expect(r).toMatchObject({ connections: 20, mode: 'both', targetRps: 300 });
+      // What only interval logs take is still refused, naming the parameter.
+      const refused = await server.json(
+        `/runs/${run.id}/results?generator=g1`,
+        { method: 'POST', body: alone.file('_stats.csv') },
+        apiError,
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.field).toBe('generator');
+    });
+
     it('_failures.csv and _exceptions.csv: failures by kind', async () => {
       const run = await createRun(server);
       const posted = await post(run.id, alone.file('_failures.csv'));
