@@ -16,9 +16,10 @@ export const resultFormat = z
     'hdr-log',
     'hey',
     'jmeter',
+    'locust',
   ])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request)",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), locust Locust's --csv files or its --json output",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 

@@ -9,6 +9,7 @@ import { isIstioCsvHeader } from './istio-csv.decoder.ts';
 import { isJmeterCsvHeader, isJmeterCsvSample } from './jmeter-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
+import { isLocustJson, locustCsvKind } from './locust.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
@@ -26,7 +27,8 @@ export type BodyKind =
   | 'k6-ndjson'
   | 'hdr-log'
   | 'hey'
-  | 'jmeter';
+  | 'jmeter'
+  | 'locust-csv';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -43,6 +45,7 @@ export function sniff(text: string): BodyKind | null {
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
+  if (locustCsvKind(firstLine) !== null) return 'locust-csv';
   if (isHeyCsvHeader(firstLine)) return 'hey';
   if (isJmeterCsvHeader(firstLine) || isJmeterCsvSample(firstLine)) return 'jmeter';
   if (looksLikeWrk(head)) return 'wrk2';
@@ -54,6 +57,8 @@ export function sniff(text: string): BodyKind | null {
 export function formatOfDocument(doc: unknown): ResultFormat | null {
   // Meshery wraps Fortio results, so it is tested before Fortio's own shape.
   if (isMesheryResults(doc)) return 'smp';
+  // Locust's --json is a list of stats entries.
+  if (isLocustJson(doc)) return 'locust';
   if (!isRecord(doc)) return null;
   // Nighthawk's Fortio-compatible output is Fortio's format: it reads as Fortio.
   if (isRecord(doc.DurationHistogram)) return 'fortio';
@@ -74,6 +79,7 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
 /** The format of a result file, or null when it is none we read (or does not parse). */
 export async function detectFormat(text: string): Promise<ResultFormat | null> {
   const kind = sniff(text);
+  if (kind === 'locust-csv') return 'locust';
   if (
     kind === 'istio-csv' ||
     kind === 'wrk2' ||

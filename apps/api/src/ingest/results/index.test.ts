@@ -16,6 +16,7 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
   ['istio-csv', publicFixture('istio-tools/benchmark.csv'), 82],
   ['hey', localFixture('hey-0.1.4-debian.csv'), 1],
   ['jmeter', publicFixture('apache-jmeter/HTMLReportTestFile.csv'), 1],
+  ['locust', localFixture('locust-2.12.1_stats.csv'), 3],
 ];
 
 describe('decodeResults', () => {

@@ -11,7 +11,7 @@ import {
   type PercentileMethod,
   type ResultFormat,
 } from '@meshbench/schema';
-import { detectFormat, formatOfDocument, sniff } from './detect.ts';
+import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import { decodeHeyCsv } from './hey-csv.decoder.ts';
@@ -24,6 +24,13 @@ import {
   decodeK6NdjsonResults,
   type K6NdjsonDecoded,
 } from './k6-ndjson.decoder.ts';
+import {
+  decodeLocustCsv,
+  decodeLocustJson,
+  LOCUST_FILES,
+  looksLikeLocustHtml,
+  withLocustStep,
+} from './locust.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
@@ -46,6 +53,7 @@ export {
   intervalResultRow,
 } from './interval-results.ts';
 export { decodeK6NdjsonChunks } from './k6-ndjson.stream.ts';
+export { LOCUST_STEP_KEYS } from './locust.decoder.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
 export {
   decodeSampleChunks,
@@ -101,6 +109,8 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   // Raw samples: the decoder marks each percentile (raw-samples.ts).
   hey: 'raw',
   jmeter: 'raw',
+  // Locust's decoder marks each percentile with its bucket bound (locust-buckets.ts).
+  locust: 'tool-histogram',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -114,6 +124,7 @@ const NAMES: Record<ResultFormat, string> = {
   'hdr-log': 'an HdrHistogram interval log',
   hey: 'a hey -o csv file',
   jmeter: 'a JMeter JTL CSV',
+  locust: 'a Locust CSV or --json file',
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */
@@ -153,7 +164,10 @@ export async function decodeResultFile(
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
     return { ...k6IntervalResults(decodeK6Ndjson(body), step), intervals: true };
   }
-  return { ...(await decodeResults(text, format)), intervals: false };
+  const decoded = await decodeResults(text, format);
+  if (decoded.format === 'locust')
+    decoded.results = decoded.results.map((r) => withLocustStep(r, step));
+  return { ...decoded, intervals: false };
 }
 
 /**
@@ -212,7 +226,8 @@ export async function decodeResults(
   else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
     doc = await parseYaml(body);
   } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);
-  const detected = doc === undefined ? kind : formatOfDocument(doc);
+  const detected =
+    doc === undefined ? (kind === 'locust-csv' ? 'locust' : kind) : formatOfDocument(doc);
 
   let chosen: ResultFormat;
   if (format === 'auto') {
@@ -223,6 +238,12 @@ export async function decodeResults(
       );
     }
     if (detected === null || detected === 'json' || detected === 'yaml') {
+      if (looksLikeLocustHtml(body.slice(0, SNIFF_CHARS))) {
+        throw new ResultFileError(
+          'undetectable',
+          `a Locust HTML report holds only the percentiles Locust computed, not its response-time buckets; post its ${LOCUST_FILES} instead (format=locust)`,
+        );
+      }
       throw new ResultFileError(
         'undetectable',
         `cannot tell the format of the file; the formats read are ${acceptedFormats()}; ${FORMAT_HINT}`,
@@ -246,9 +267,13 @@ export async function decodeResults(
     );
   }
   const decoded =
-    chosen in DOCUMENT_DECODERS
-      ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
-      : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
+    chosen === 'locust'
+      ? doc === undefined
+        ? decodeLocustCsv(body)
+        : decodeLocustJson(doc)
+      : chosen in DOCUMENT_DECODERS
+        ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
+        : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
   return checkedResults(chosen, decoded);
 }
 
