@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 
 const benches = [
   'ingest-propagation',
+  'pooled-ingest',
   'statsd',
   'udp-batch',
   'otlp',

@@ -1,10 +1,12 @@
 // Graceful drain on SIGTERM, as a balancer sees it: readiness fails first while the replica
 // still serves, reads and uploads in flight finish, and the pool closes last. The built
 // server as a process of its own, on both databases.
-import { ingestResult, run as runAnswer } from '@meshbench/schema';
+import { connect } from 'node:net';
+import { ingestResult, run as runAnswer, seriesList, statsdStats } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   type ApiProcess,
+  freePort,
   PROCESS_ADMIN_TOKEN,
   processBackends,
   startApiProcess,
@@ -49,14 +51,20 @@ const statusOrError = (p: Promise<Response>) =>
   );
 
 describe.each(processBackends)('drain on SIGTERM on $name', (backend) => {
-  it('answers every read and upload in flight, fails readiness first, and exits 0', async () => {
-    const api: ApiProcess = await startApiProcess({
+  it('answers every read and upload in flight, fails readiness first, flushes StatsD, and exits 0', async () => {
+    const statsdPort = await freePort();
+    const env = {
       ...backend.env(),
+      STATSD_PORT: String(statsdPort),
+      STATSD_HOST: '127.0.0.1',
+      // No flush of its own before the shutdown's: what StatsD holds is stored by the drain.
+      MESHBENCH_STATSD_FLUSH_MS: '3600000',
       // No answer served from memory: each read goes to the database.
       MESHBENCH_READ_CACHE_MS: '0',
       MESHBENCH_SHUTDOWN_TIMEOUT_MS: '30000',
       MESHBENCH_DRAIN_MS: '3000',
-    });
+    };
+    const api: ApiProcess = await startApiProcess(env);
     const run = await api.json(
       '/runs',
       {
@@ -77,6 +85,21 @@ describe.each(processBackends)('drain on SIGTERM on $name', (backend) => {
     expect((await fetch(`${api.url}/api/v1/health/ready`)).status, 'ready before the signal').toBe(
       200,
     );
+
+    // StatsD samples for the run, held by the listener until a flush.
+    const samples = 200;
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(statsdPort, '127.0.0.1', () => {
+        const lines = Array.from({ length: samples }, () => `drain.count:1|c|#run:${run.id}`);
+        socket.end(`${lines.join('\n')}\n`, () => resolve());
+      });
+      socket.once('error', reject);
+    });
+    for (let i = 0; i < 200; i++) {
+      const stats = await api.json('/statsd/stats', {}, statsdStats);
+      if (stats.samples >= samples) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
 
     // 50 reads of the change's summary and one upload, each on a connection of its own.
     const reads = Array.from({ length: 50 }, () =>
@@ -111,5 +134,18 @@ describe.each(processBackends)('drain on SIGTERM on $name', (backend) => {
     expect([ready.status, ready.body.status]).toEqual([503, 'draining']);
     expect(live.status).toBe(200);
     expect(await api.exited).toBe(0);
+
+    // Started again on the same database: the StatsD samples were stored at the shutdown.
+    const again = await startApiProcess(env);
+    try {
+      const series = await again.json(`/runs/${run.id}/series`, {}, seriesList);
+      expect(series.find((s) => s.name === 'drain.count')?.stats).toMatchObject({
+        count: samples,
+        sum: samples,
+      });
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
+    }
   }, 120_000);
 });
