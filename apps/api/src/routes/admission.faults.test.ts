@@ -1,7 +1,9 @@
 // Admission that one client cannot monopolise, tried with real sockets: clients that trickle
 // their bodies a byte at a time (never idle long enough for the idle timeout), one project's
 // uploads against another's, and many half-sent bodies held open at once. On both databases.
+import type { Database } from '@meshbench/db';
 import { project as projectAnswer } from '@meshbench/schema';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   backends,
@@ -32,6 +34,21 @@ const batch = (n: number) =>
 /** The response, or '' when none came within `ms` (the test fails on it, never hangs). */
 const within = (upload: RawUpload, ms: number) =>
   Promise.race([upload.response, new Promise<string>((r) => setTimeout(() => r(''), ms))]);
+
+/** A chunked HTTP/1.1 body (Transfer-Encoding: chunked) as the bytes it carries. */
+function dechunked(text: string): string {
+  const raw = Buffer.from(text, 'utf8'); // the export here is ASCII
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const eol = raw.indexOf('\r\n', at);
+    const size = Number.parseInt(raw.subarray(at, eol).toString('latin1'), 16);
+    if (!size) break;
+    parts.push(raw.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
 
 /** Sends one byte every `everyMs` until the connection closes. */
 function trickle(upload: RawUpload, bytes: string, everyMs: number): void {
@@ -278,3 +295,78 @@ describe.each(backends.filter((b) => b.name === 'postgres'))(
     });
   },
 );
+
+/** Sessions of this Postgres database other than ours inside a transaction (none embedded). */
+async function openTransactions(database: Database): Promise<number> {
+  if (database.kind !== 'postgres') return 0;
+  const result = await database.db.execute(
+    sql`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()
+          and state in ('active', 'idle in transaction', 'idle in transaction (aborted)')`,
+  );
+  return (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+}
+
+describe.each(backends)('a paused reader of an export on $name', (backend) => {
+  let database: Database;
+  const server = useServer({
+    ...backend,
+    open: async () => {
+      database = await backend.open();
+      return database;
+    },
+  });
+
+  it('holds no database connection: /health and the runs list answer while it reads nothing', async () => {
+    const run = await createRun(server);
+    // ~12 MB of NDJSON: far more than the socket buffers of a reader that takes nothing.
+    const N = 120_000;
+    const stored = await postEvents(server, run.id, batch(N));
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+
+    const reader = await rawUpload(server.url, `/api/v1/runs/${run.id}/events`, {
+      token: server.token,
+      method: 'GET',
+      contentLength: 0,
+      start: '',
+      headers: { connection: 'close' },
+    });
+    await reader.answered;
+    reader.socket.pause(); // reads nothing more, does not go away
+    let response = '';
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      // No transaction is left open for the reader (Postgres: none of the pool's sessions).
+      expect(await openTransactions(database)).toBe(0);
+      const health = await server.api('/health', { signal: AbortSignal.timeout(4000) });
+      expect(health.status).toBe(200);
+      await health.text();
+      const runs = await server.api('/runs?limit=5', { signal: AbortSignal.timeout(4000) });
+      expect(runs.status).toBe(200);
+      await runs.text();
+      const changes = await server.api(`/runs/${run.id}/changes`, {
+        signal: AbortSignal.timeout(4000),
+      });
+      expect(changes.status).toBe(200);
+      await changes.text();
+
+      // Read to its end, the export is whole: every event once, in the form the API takes.
+      reader.socket.resume();
+      response = await Promise.race([
+        reader.response,
+        new Promise<string>((r) => setTimeout(() => r(''), 30_000)),
+      ]);
+    } finally {
+      reader.abort();
+    }
+    expect(statusOf(response)).toBe(200);
+    const lines = dechunked(response.slice(response.indexOf('\r\n\r\n') + 4))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; proxy?: string });
+    expect(lines.filter((l) => l.type === 'change')).toHaveLength(1);
+    const proxies = new Set(lines.filter((l) => l.type === 'observation').map((l) => l.proxy));
+    expect(lines).toHaveLength(N + 1);
+    expect(proxies.size).toBe(N);
+  });
+});
