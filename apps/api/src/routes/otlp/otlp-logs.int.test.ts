@@ -273,6 +273,14 @@ describe.each(backends)('OTLP/HTTP logs on $name', (backend) => {
   });
 
   it('counts records that are not meshbench events, or reach no run, in partial_success', async () => {
+    const scrape = async (name: string) => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    };
+    const names = ['requests', 'records', 'events', 'rejected_records'].map(
+      (n) => `meshbench_otlp_logs_${n}_total`,
+    );
+    const before = await Promise.all(names.map(scrape));
     const run = await createRun(server);
     const records = [
       { timeUnixNano: '1', body: { stringValue: 'a plain log line' } },
@@ -317,6 +325,9 @@ describe.each(backends)('OTLP/HTTP logs on $name', (backend) => {
     expect(await exported(server, run.id)).toEqual([
       `{"type":"lifecycle","phase":"running","entity":"alloc-1","at":"${iso(0)}"}`,
     ]);
+    // The API's own metrics count them: 1 request of 6 records, 1 event stored, 5 rejected.
+    const after = await Promise.all(names.map(scrape));
+    expect(after.map((n, i) => n - (before[i] as number))).toEqual([1, 6, 1, 5]);
   });
 
   it('refuses a malformed meshbench event with a 400 naming the record and field, storing nothing', async () => {
