@@ -377,4 +377,39 @@ describe.each(backends)('OTLP/HTTP logs on $name', (backend) => {
       'log record resourceLogs[0].scopeLogs[0].logRecords[0] (meshbench.observation): observation of change "c9", which is neither in this batch nor stored for this run',
     );
   });
+
+  it('stores nothing anywhere when an event of one of several runs is malformed', async () => {
+    const first = await createRun(server);
+    const second = await createRun(server);
+    const lifecycle = (entity: string) => ({
+      eventName: 'meshbench.lifecycle',
+      timeUnixNano: String(BigInt(T0_US) * 1000n),
+      attributes: [attr('phase', 'running'), attr('entity', entity)],
+    });
+    const body = {
+      resourceLogs: [
+        observationLog(first.id, [lifecycle('a-1')]).resourceLogs[0],
+        // The second run's event has an empty entity, which the events API refuses.
+        observationLog(second.id, [lifecycle('b-1'), lifecycle('')]).resourceLogs[0],
+      ],
+    };
+    const response = await postLogs(server, JSON.stringify(body), {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /^log record resourceLogs\[1\]\.scopeLogs\[0\]\.logRecords\[1\] \(meshbench\.lifecycle\): "entity" /,
+    );
+    expect(await exported(server, first.id)).toEqual(['']);
+    expect(await exported(server, second.id)).toEqual(['']);
+
+    // Without the malformed one, each run gets its own.
+    body.resourceLogs[1] = observationLog(second.id, [lifecycle('b-1')]).resourceLogs[0];
+    const stored = await postLogs(server, JSON.stringify(body), {
+      'content-type': 'application/json',
+    });
+    expect(stored.status).toBe(200);
+    expect(await exported(server, first.id)).toHaveLength(1);
+    expect(await exported(server, second.id)).toHaveLength(1);
+  });
 });
