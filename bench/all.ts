@@ -9,6 +9,7 @@ const benches = [
   'statsd',
   'udp-batch',
   'otlp',
+  'otlp-logs',
   'prometheus-write',
   'timeline',
   'reads',

@@ -5,7 +5,7 @@
 // write, are rejected in partial_success with the reason.
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
-import { type LogEvent, logEventOf } from '../ingest/otlp/log-events.ts';
+import { checkLogEvent, type LogEvent, logEventOf } from '../ingest/otlp/log-events.ts';
 import {
   decodeLogsJson,
   decodeLogsProtobuf,
@@ -87,12 +87,25 @@ export function otlpLogsService(deps: {
    * itself, so the same records exported again (a retry, in either encoding) are stored once.
    */
   async function store(runId: string, records: EventRecord[]) {
-    const body = Buffer.from(records.map((r) => JSON.stringify(r.event)).join('\n'));
-    const digest = createHash('sha256').update(body).digest('hex');
+    // NDJSON in pieces of about 64 KiB, as a body arrives from a socket: never one string
+    // or buffer of the whole batch.
+    const chunks: Buffer[] = [];
+    const hash = createHash('sha256');
+    let text = '';
+    for (let i = 0; i < records.length; i++) {
+      text += `${i > 0 ? '\n' : ''}${JSON.stringify((records[i] as EventRecord).event)}`;
+      if (text.length >= 65536 || i === records.length - 1) {
+        const chunk = Buffer.from(text);
+        hash.update(chunk);
+        chunks.push(chunk);
+        text = '';
+      }
+    }
+    const digest = hash.digest('hex');
     try {
       return await ingest.ingest(runId, {
         body: (async function* () {
-          yield body;
+          yield* chunks;
         })(),
         format: 'ndjson',
         idempotencyKey: `otlp-logs:${digest}`,
@@ -134,7 +147,6 @@ export function otlpLogsService(deps: {
       counters.records += records.length;
       const reasons = new Map<string, number>();
       const reject = (why: string) => reasons.set(why, (reasons.get(why) ?? 0) + 1);
-      // Every record is checked before anything is stored: a malformed event stores nothing.
       const events: EventRecord[] = [];
       for (const record of records) {
         const mapped = logEventOf(record);
@@ -142,17 +154,24 @@ export function otlpLogsService(deps: {
         else events.push(mapped);
       }
       const byRun = new Map<string, EventRecord[]>();
+      const unrouted: EventRecord[] = [];
       const targets = events.length > 0 ? await runsOf(events, scope.projectId) : [];
       for (let i = 0; i < targets.length; i++) {
         const target = targets[i] as RunWindow | string;
         if (typeof target === 'string') {
           reject(target);
+          unrouted.push(events[i] as EventRecord);
           continue;
         }
         const list = byRun.get(target.id);
         if (list) list.push(events[i] as EventRecord);
         else byRun.set(target.id, [events[i] as EventRecord]);
       }
+      // A request's events are checked before anything is stored, as the events batch checks
+      // its own: the events of one run are one batch (all or nothing), checked there; events
+      // of several runs, and those that reach none, are checked here first, so that a
+      // malformed one is a 400 that stores nothing anywhere.
+      for (const event of byRun.size > 1 ? events : unrouted) checkLogEvent(event);
       let stored = 0;
       let duplicates = 0;
       for (const [runId, list] of byRun) {

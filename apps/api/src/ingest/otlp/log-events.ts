@@ -56,7 +56,11 @@ const invalid = (record: WireLogRecord, name: string, field: string | undefined,
     ...(field ? { field } : {}),
   });
 
-/** What a record is: a meshbench event (checked; 400 when malformed), or something else. */
+/**
+ * What a record is: a meshbench event, or something else. The event's shape is not checked
+ * here (checkLogEvent does, as the events batch it is stored in does); what only a log
+ * record can get wrong is: an unknown meshbench name, the type or time as attributes.
+ */
 export function logEventOf(record: WireLogRecord): LogEvent {
   const name = record.eventName || stringAttribute(record.attributes, EVENT_NAME_ATTRIBUTE) || '';
   if (!name.startsWith(EVENT_PREFIX)) {
@@ -128,22 +132,44 @@ export function logEventOf(record: WireLogRecord): LogEvent {
     if (!Number.isSafeInteger(us) || us >= 253_402_300_800_000_000) {
       throw invalid(record, name, timeField, 'the record time is past the year 9999');
     }
-    event[timeField] = formatTimestampUs(us);
+    event[timeField] = formatMicros(us);
   }
-  const checked = checkEvent(event);
-  if (isProblem(checked)) throw invalid(record, name, checked.field, checked.message);
-  const bad = findBadValue(checked);
-  if (bad) throw invalid(record, name, bad.path, `"${bad.path}" ${bad.reason}`);
   let env: string | null = null;
   for (const key of ENV_ATTRIBUTES) env ??= stringAttribute(record.resourceAttributes, key);
   return {
     kind: 'event',
     record,
-    event: checked,
+    // Checked by checkLogEvent, or by the events batch it goes into (see the service).
+    event: event as ProbeEvent,
     runRef:
       stringAttribute(record.attributes, RUN_ATTRIBUTE) ??
       stringAttribute(record.scopeAttributes, RUN_ATTRIBUTE) ??
       stringAttribute(record.resourceAttributes, RUN_ATTRIBUTE),
     env,
   };
+}
+
+/** Checks a mapped event as the events API checks one: a 400 naming the record and field. */
+export function checkLogEvent(mapped: Extract<LogEvent, { kind: 'event' }>): void {
+  const name = `${EVENT_PREFIX}${mapped.event.type}`;
+  const checked = checkEvent(mapped.event);
+  if (isProblem(checked)) throw invalid(mapped.record, name, checked.field, checked.message);
+  const bad = findBadValue(checked);
+  if (bad) throw invalid(mapped.record, name, bad.path, `"${bad.path}" ${bad.reason}`);
+}
+
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+/**
+ * formatTimestampUs, with the "YYYY-MM-DDTHH:MM:SS." of the last second kept: a probe
+ * fleet's records come many to a second.
+ */
+export function formatMicros(us: number): string {
+  const second = Math.floor(us / 1_000_000);
+  if (second !== cachedSecond) {
+    const text = formatTimestampUs(second * 1_000_000);
+    cachedSecond = second;
+    cachedPrefix = text.slice(0, 20);
+  }
+  return `${cachedPrefix}${String(us - second * 1_000_000).padStart(6, '0')}Z`;
 }

@@ -4,7 +4,8 @@
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { logEventOf } from './log-events.ts';
+import { formatTimestampUs } from '../timestamps.ts';
+import { checkLogEvent, formatMicros, logEventOf } from './log-events.ts';
 import {
   decodeLogsJson,
   decodeLogsProtobuf,
@@ -102,13 +103,18 @@ describe('OTLP logs decoder', () => {
     const [first, second] = decodeLogsProtobuf(body);
     if (!first) throw new Error('no record');
     // attrs are flat, as the events API takes them: a list or map in them is refused there too.
-    expect(() => logEventOf(first)).toThrow(
+    const check = (record: typeof first) => {
+      const mapped = logEventOf(record);
+      if (mapped.kind === 'event') checkLogEvent(mapped);
+      return mapped;
+    };
+    expect(() => check(first)).toThrow(
       'log record resourceLogs[0].scopeLogs[0].logRecords[0] (meshbench.observation): "attrs.list" Invalid input',
     );
     first.attributes = first.attributes.filter(([key]) => key !== 'attrs.list');
-    expect(() => logEventOf(first)).toThrow('"attrs.map" Invalid input');
+    expect(() => check(first)).toThrow('"attrs.map" Invalid input');
     first.attributes = first.attributes.filter(([key]) => key !== 'attrs.map');
-    const mapped = logEventOf(first);
+    const mapped = check(first);
     expect(mapped).toMatchObject({
       kind: 'event',
       runRef: 'r2',
@@ -142,6 +148,14 @@ describe('OTLP logs decoder', () => {
       const exact = ((BigInt(hi) << 32n) | BigInt(lo)) / 1000n;
       expect(nanosToMicros(lo, hi)).toBe(Number(exact));
     }
+  });
+
+  it('formats microseconds as formatTimestampUs does', () => {
+    for (const us of [
+      0, 1, 999_999, 1_000_000, 1769940000123456, 1769940000999999, 1769940001000000,
+      9_007_199_254_740_991, 1769940000123456, 5,
+    ])
+      expect(formatMicros(us)).toBe(formatTimestampUs(us));
   });
 
   it('refuses cut and changed bodies as decode errors', () => {

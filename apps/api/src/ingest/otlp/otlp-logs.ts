@@ -10,7 +10,7 @@
 // integers as decimal strings or numbers, bytes as base64).
 import protobuf from 'protobufjs/minimal.js';
 import { OtlpDecodeError } from './otlp-message.ts';
-import { OtlpReader, StringTable } from './otlp-reader.ts';
+import { StringTable } from './otlp-reader.ts';
 
 /** An attribute's value as JSON: AnyValue's string, bool, int, double, array or kvlist. */
 export type AttributeValue =
@@ -63,6 +63,23 @@ const WIRE_VARINT = 0;
 const WIRE_FIXED64 = 1;
 const WIRE_BYTES = 2;
 
+type Utf8Buffer = Buffer & { utf8Slice(from: number, to: number): string };
+
+/**
+ * A string field's text. Keys and event names, which every record repeats, are one string
+ * object each (looked up by their bytes); values are decoded as they come (most, such as a
+ * proxy's name, differ from record to record).
+ */
+function readText(r: protobuf.Reader, interned: boolean): string {
+  const length = r.uint32();
+  const from = r.pos;
+  const to = from + length;
+  if (to > r.len) throw new RangeError(`index out of range: ${from} + ${length} > ${r.len}`);
+  r.pos = to;
+  const b = r.buf as Utf8Buffer;
+  return interned && length <= 64 ? strings.get(b, from, to) : b.utf8Slice(from, to);
+}
+
 function fixed64Micros(r: protobuf.Reader): number {
   const at = r.pos;
   if (at + 8 > r.len) throw new RangeError(`index out of range: ${at} + 8 > ${r.len}`);
@@ -87,7 +104,7 @@ function readAnyValue(r: protobuf.Reader, end: number): AttributeValue {
     switch (tag >>> 3) {
       case 1:
         if (wire !== WIRE_BYTES) break;
-        value = r.string();
+        value = readText(r, false);
         continue;
       case 2:
         if (wire !== WIRE_VARINT) break;
@@ -143,7 +160,7 @@ function readKeyValue(r: protobuf.Reader, end: number): [string, AttributeValue]
   let value: AttributeValue = null;
   while (r.pos < end) {
     const tag = r.uint32();
-    if (tag === ((1 << 3) | WIRE_BYTES)) key = r.string();
+    if (tag === ((1 << 3) | WIRE_BYTES)) key = readText(r, true);
     else if (tag === ((2 << 3) | WIRE_BYTES)) value = readAnyValue(r, r.uint32() + r.pos);
     else r.skipType(tag & 7);
   }
@@ -177,7 +194,7 @@ function readLogRecord(r: protobuf.Reader, end: number, into: WireLogRecord): vo
         into.attributes.push(readKeyValue(r, r.uint32() + r.pos));
         continue;
       case (12 << 3) | WIRE_BYTES:
-        into.eventName = r.string();
+        into.eventName = readText(r, true);
         continue;
     }
     r.skipType(tag & 7);
@@ -186,8 +203,7 @@ function readLogRecord(r: protobuf.Reader, end: number, into: WireLogRecord): vo
 
 /** The records of an ExportLogsServiceRequest in protobuf. */
 export function decodeLogsProtobuf(body: Buffer): WireLogRecord[] {
-  // protobufjs' reader with short strings interned (its fixed64 is not used here).
-  const r = new OtlpReader(body, strings) as unknown as protobuf.Reader;
+  const r = protobuf.Reader.create(body);
   const out: WireLogRecord[] = [];
   try {
     let resource = 0;

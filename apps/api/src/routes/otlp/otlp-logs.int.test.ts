@@ -273,6 +273,14 @@ describe.each(backends)('OTLP/HTTP logs on $name', (backend) => {
   });
 
   it('counts records that are not meshbench events, or reach no run, in partial_success', async () => {
+    const scrape = async (name: string) => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    };
+    const names = ['requests', 'records', 'events', 'rejected_records'].map(
+      (n) => `meshbench_otlp_logs_${n}_total`,
+    );
+    const before = await Promise.all(names.map(scrape));
     const run = await createRun(server);
     const records = [
       { timeUnixNano: '1', body: { stringValue: 'a plain log line' } },
@@ -317,6 +325,9 @@ describe.each(backends)('OTLP/HTTP logs on $name', (backend) => {
     expect(await exported(server, run.id)).toEqual([
       `{"type":"lifecycle","phase":"running","entity":"alloc-1","at":"${iso(0)}"}`,
     ]);
+    // The API's own metrics count them: 1 request of 6 records, 1 event stored, 5 rejected.
+    const after = await Promise.all(names.map(scrape));
+    expect(after.map((n, i) => n - (before[i] as number))).toEqual([1, 6, 1, 5]);
   });
 
   it('refuses a malformed meshbench event with a 400 naming the record and field, storing nothing', async () => {
@@ -365,5 +376,40 @@ describe.each(backends)('OTLP/HTTP logs on $name', (backend) => {
     expect(((await refused.json()) as { message: string }).message).toBe(
       'log record resourceLogs[0].scopeLogs[0].logRecords[0] (meshbench.observation): observation of change "c9", which is neither in this batch nor stored for this run',
     );
+  });
+
+  it('stores nothing anywhere when an event of one of several runs is malformed', async () => {
+    const first = await createRun(server);
+    const second = await createRun(server);
+    const lifecycle = (entity: string) => ({
+      eventName: 'meshbench.lifecycle',
+      timeUnixNano: String(BigInt(T0_US) * 1000n),
+      attributes: [attr('phase', 'running'), attr('entity', entity)],
+    });
+    const body = {
+      resourceLogs: [
+        observationLog(first.id, [lifecycle('a-1')]).resourceLogs[0],
+        // The second run's event has an empty entity, which the events API refuses.
+        observationLog(second.id, [lifecycle('b-1'), lifecycle('')]).resourceLogs[0],
+      ],
+    };
+    const response = await postLogs(server, JSON.stringify(body), {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(
+      /^log record resourceLogs\[1\]\.scopeLogs\[0\]\.logRecords\[1\] \(meshbench\.lifecycle\): "entity" /,
+    );
+    expect(await exported(server, first.id)).toEqual(['']);
+    expect(await exported(server, second.id)).toEqual(['']);
+
+    // Without the malformed one, each run gets its own.
+    body.resourceLogs[1] = observationLog(second.id, [lifecycle('b-1')]).resourceLogs[0];
+    const stored = await postLogs(server, JSON.stringify(body), {
+      'content-type': 'application/json',
+    });
+    expect(stored.status).toBe(200);
+    expect(await exported(server, first.id)).toHaveLength(1);
+    expect(await exported(server, second.id)).toHaveLength(1);
   });
 });
