@@ -11,6 +11,7 @@ import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
+import { looksLikeWrk4 } from './wrk.decoder.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
@@ -26,7 +27,8 @@ export type BodyKind =
   | 'k6-ndjson'
   | 'hdr-log'
   | 'hey'
-  | 'jmeter';
+  | 'jmeter'
+  | 'wrk';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -45,7 +47,7 @@ export function sniff(text: string): BodyKind | null {
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
   if (isHeyCsvHeader(firstLine)) return 'hey';
   if (isJmeterCsvHeader(firstLine) || isJmeterCsvSample(firstLine)) return 'jmeter';
-  if (looksLikeWrk(head)) return 'wrk2';
+  if (looksLikeWrk(head)) return looksLikeWrk4(head) ? 'wrk' : 'wrk2';
   if (RESULT_YAML_KEY.test(head)) return 'yaml';
   return null;
 }
@@ -81,6 +83,7 @@ export async function detectFormat(text: string): Promise<ResultFormat | null> {
     kind === 'hdr-log' ||
     kind === 'hey' ||
     kind === 'jmeter' ||
+    kind === 'wrk' ||
     kind === null
   ) {
     return kind;

@@ -33,6 +33,7 @@ import {
   MAX_RESULTS_PER_FILE,
   parseJson,
 } from './values.ts';
+import { decodeWrk } from './wrk.decoder.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
@@ -78,6 +79,7 @@ const TEXT_DECODERS = {
   'k6-ndjson': decodeK6NdjsonResults,
   hey: decodeHeyCsv,
   jmeter: decodeJmeterCsv,
+  wrk: decodeWrk,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -101,6 +103,8 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   // Raw samples: the decoder marks each percentile (raw-samples.ts).
   hey: 'raw',
   jmeter: 'raw',
+  // wrk 4's own rank rule over whole us, printed to 2 decimals (wrk.decoder.ts).
+  wrk: 'reported',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -114,6 +118,7 @@ const NAMES: Record<ResultFormat, string> = {
   'hdr-log': 'an HdrHistogram interval log',
   hey: 'a hey -o csv file',
   jmeter: 'a JMeter JTL CSV',
+  wrk: 'a wrk 4 report',
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */

@@ -18,6 +18,7 @@ const FORMAT_NAMES: Record<string, string> = {
   'istio-csv': "Istio's perf CSV",
   hey: 'hey -o csv',
   jmeter: 'JMeter JTL CSV',
+  wrk: 'wrk 4 report',
 };
 
 export function UploadResultsForm({ runId }: { runId: string }) {
@@ -44,7 +45,7 @@ export function UploadResultsForm({ runId }: { runId: string }) {
       <h3>Add results</h3>
       <p className="panel-sub">
         A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
-        wrk2, SMP, Istio&apos;s perf CSV, hey -o csv or a JMeter JTL CSV.
+        wrk, wrk2, SMP, Istio&apos;s perf CSV, hey -o csv or a JMeter JTL CSV.
       </p>
       <div className="upload-fields">
         <label>
