@@ -17,6 +17,7 @@ const benches = [
   'history',
   'results',
   'k6-stream',
+  'loadgen',
 ];
 const failed: string[] = [];
 for (const bench of benches) {
