@@ -20,6 +20,7 @@ const benches = [
   'history',
   'results',
   'k6-stream',
+  'loadgen',
 ];
 const failed: string[] = [];
 for (const bench of benches) {

@@ -66,6 +66,7 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'local/wrk2-readme-basic.txt': 'wrk2',
   'local/wrk2-readme-latency.txt': 'wrk2',
   'local/hey-0.1.4-debian.csv': 'hey',
+  'local/wrk-4.1.0-debian.txt': 'wrk',
   'apache-jmeter/HTMLReportTestFile.csv': 'jmeter',
   'apache-jmeter/HTMLReportFalseTestFile.csv': 'jmeter',
 };

@@ -12,6 +12,7 @@ import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
 import { isLocustJson, locustCsvKind } from './locust.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
+import { looksLikeWrk4 } from './wrk.decoder.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
@@ -28,7 +29,8 @@ export type BodyKind =
   | 'hdr-log'
   | 'hey'
   | 'jmeter'
-  | 'locust-csv';
+  | 'locust-csv'
+  | 'wrk';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -48,7 +50,7 @@ export function sniff(text: string): BodyKind | null {
   if (locustCsvKind(firstLine) !== null) return 'locust-csv';
   if (isHeyCsvHeader(firstLine)) return 'hey';
   if (isJmeterCsvHeader(firstLine) || isJmeterCsvSample(firstLine)) return 'jmeter';
-  if (looksLikeWrk(head)) return 'wrk2';
+  if (looksLikeWrk(head)) return looksLikeWrk4(head) ? 'wrk' : 'wrk2';
   if (RESULT_YAML_KEY.test(head)) return 'yaml';
   return null;
 }
@@ -87,6 +89,7 @@ export async function detectFormat(text: string): Promise<ResultFormat | null> {
     kind === 'hdr-log' ||
     kind === 'hey' ||
     kind === 'jmeter' ||
+    kind === 'wrk' ||
     kind === null
   ) {
     return kind;

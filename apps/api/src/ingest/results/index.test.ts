@@ -15,6 +15,7 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
   ['smp', publicFixture('service-mesh-performance/meshery_test_results.json'), 3],
   ['istio-csv', publicFixture('istio-tools/benchmark.csv'), 82],
   ['hey', localFixture('hey-0.1.4-debian.csv'), 1],
+  ['wrk', localFixture('wrk-4.1.0-debian.txt'), 1],
   ['jmeter', publicFixture('apache-jmeter/HTMLReportTestFile.csv'), 1],
   ['locust', localFixture('locust-2.12.1_stats.csv'), 3],
 ];

@@ -40,6 +40,7 @@ import {
   MAX_RESULTS_PER_FILE,
   parseJson,
 } from './values.ts';
+import { decodeWrk } from './wrk.decoder.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
@@ -86,6 +87,7 @@ const TEXT_DECODERS = {
   'k6-ndjson': decodeK6NdjsonResults,
   hey: decodeHeyCsv,
   jmeter: decodeJmeterCsv,
+  wrk: decodeWrk,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -111,6 +113,8 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   jmeter: 'raw',
   // Locust's decoder marks each percentile with its bucket bound (locust-buckets.ts).
   locust: 'tool-histogram',
+  // wrk 4's own rank rule over whole us, printed to 2 decimals (wrk.decoder.ts).
+  wrk: 'reported',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -125,6 +129,7 @@ const NAMES: Record<ResultFormat, string> = {
   hey: 'a hey -o csv file',
   jmeter: 'a JMeter JTL CSV',
   locust: 'a Locust CSV or --json file',
+  wrk: 'a wrk 4 report',
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */

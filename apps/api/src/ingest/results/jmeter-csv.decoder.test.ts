@@ -123,3 +123,53 @@ describe('JMeter JTL CSV', () => {
     });
   });
 });
+
+describe('JMeter JTL CSV: the unquoted fast path', () => {
+  /** mulberry32, so the fuzz is the same every run. */
+  const random = (seed: number) => {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  };
+  const outcome = (text: string) => {
+    try {
+      return decodeJmeterCsv(text);
+    } catch (e) {
+      const err = e as ResultFileError;
+      return { problem: err.problem, line: err.line, field: err.field };
+    }
+  };
+  // Quoting a cell changes nothing JMeter means, and sends every line down the quoted path.
+  const quoteThird = (line: string) =>
+    line
+      .split(',')
+      .map((c, i) => (i === 2 ? `"${c}"` : c))
+      .join(',');
+
+  it('reads 2,000 seeded files as the quoted (cell-by-cell) path reads them', () => {
+    const next = random(30);
+    const header = report.split('\n')[0] as string;
+    const rows = report.trim().split('\n').slice(1);
+    for (let file = 0; file < 2000; file++) {
+      const lines = Array.from({ length: 1 + Math.floor(next() * 6) }, () => {
+        const cells = (rows[Math.floor(next() * rows.length)] as string).split(',');
+        const r = next();
+        if (r < 0.1) cells.splice(Math.floor(next() * cells.length), 1);
+        else if (r < 0.2) cells.splice(Math.floor(next() * cells.length), 0, 'x');
+        else if (r < 0.3)
+          cells[1] = ['', '-1', '2.5', '7e1', ' 3'][Math.floor(next() * 5)] as string;
+        else if (r < 0.4) cells[7] = ['false', 'TRUE', ''][Math.floor(next() * 3)] as string;
+        else if (r < 0.5) cells[0] = '2019/03/05 11:00:27.191';
+        return cells.join(',');
+      });
+      const plain = `${header}\n${lines.join('\n')}\n`;
+      const quoted = `${header}\n${lines.map(quoteThird).join('\n')}\n`;
+      expect(outcome(plain)).toEqual(outcome(quoted));
+    }
+  });
+});

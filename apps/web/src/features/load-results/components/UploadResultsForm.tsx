@@ -20,6 +20,7 @@ const FORMAT_NAMES: Record<string, string> = {
   jmeter: 'JMeter JTL CSV',
   'hdr-log': 'HdrHistogram interval log',
   locust: 'Locust CSV (_stats.csv...) or --json',
+  wrk: 'wrk 4 report',
 };
 
 export function UploadResultsForm({ runId }: { runId: string }) {
@@ -46,7 +47,7 @@ export function UploadResultsForm({ runId }: { runId: string }) {
       <h3>Add results</h3>
       <p className="panel-sub">
         A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
-        wrk2, SMP, Istio&apos;s perf CSV, hey -o csv or a JMeter JTL CSV.
+        wrk, wrk2, SMP, Istio&apos;s perf CSV, hey -o csv or a JMeter JTL CSV.
       </p>
       <div className="upload-fields">
         <label>
