@@ -14,6 +14,7 @@ const benches = [
   'upload-reads',
   'change-points',
   'parse-bounds',
+  'load-gate',
   'history',
   'results',
   'k6-stream',

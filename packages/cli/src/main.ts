@@ -19,6 +19,7 @@ import {
 import {
   type CreateRunBody,
   type FinishRunBody,
+  FORMAT_HINT,
   type GateVerdict,
   type Propagation,
   type Run,
@@ -194,14 +195,27 @@ async function upload(ctx: Ctx, runRef: string, files: string[], format: string)
   const results = [];
   for (const file of files) {
     const bytes = readFileSync(file);
-    const result = await ctx.api.runs.importResults(runRef, {
-      body: gzipSync(bytes),
-      contentEncoding: 'gzip',
-      query: { format },
-      // Named by its content: a retry after a lost answer (or the same file sent again) is
-      // stored once.
-      idempotencyKey: `results:${format}:${createHash('sha256').update(bytes).digest('hex')}`,
-    });
+    const result = await ctx.api.runs
+      .importResults(runRef, {
+        body: gzipSync(bytes),
+        contentEncoding: 'gzip',
+        query: { format },
+        // Named by its content: a retry after a lost answer (or the same file sent again) is
+        // stored once.
+        idempotencyKey: `results:${format}:${createHash('sha256').update(bytes).digest('hex')}`,
+      })
+      .catch((error: unknown) => {
+        // The API says how to name a format in its terms (?format=); here it is --format.
+        if (error instanceof ApiRequestError && error.code === 'undetectable') {
+          throw new ApiRequestError(
+            error.status,
+            error.code,
+            `${basename(file)}: ${error.message.replace(FORMAT_HINT, 'pass --format <format> to name it')}`,
+            error.body,
+          );
+        }
+        throw error;
+      });
     results.push({ file, ...result });
     if (!ctx.json) {
       ctx.out(

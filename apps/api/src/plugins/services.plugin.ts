@@ -23,6 +23,7 @@ import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
 import { loadGateService } from '../services/load-gate.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
+import { otlpLogsService } from '../services/otlp-logs.service.ts';
 import { projectsService } from '../services/projects.service.ts';
 import { propagationService } from '../services/propagation.service.ts';
 import { reportsService } from '../services/reports.service.ts';
@@ -35,6 +36,8 @@ export interface ServicesOptions {
   maxBatchBytes: number;
   /** Event batches this replica works on at once (more: 503). */
   maxConcurrentBatches: number;
+  /** Event batches of one project this replica works on at once (more: 503). */
+  maxConcurrentBatchesPerProject?: number;
   adminToken: string | undefined;
   /** OTLP requests this replica decodes and stores at once (more: 503). */
   maxConcurrentOtlp: number;
@@ -77,20 +80,23 @@ function build(
     stages: stagesRepository(database),
     clocks,
   });
+  const ingest = ingestService({
+    runs,
+    events,
+    maxBatchBytes,
+    uploads: uploads.events,
+    maxConcurrentBatches,
+    maxConcurrentBatchesPerProject: opts.maxConcurrentBatchesPerProject,
+    // One connection: a batch is read whole before its transaction holds it.
+    readBeforeTransaction: database.kind === 'embedded',
+    warn,
+    debug,
+  });
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),
-    ingest: ingestService({
-      runs,
-      events,
-      maxBatchBytes,
-      uploads: uploads.events,
-      maxConcurrentBatches,
-      // One connection: a batch is read whole before its transaction holds it.
-      readBeforeTransaction: database.kind === 'embedded',
-      warn,
-      debug,
-    }),
+    ingest,
+    otlpLogs: otlpLogsService({ runs, ingest }),
     export: exportService({ runs, events, propagation }),
     propagation: propagationReads,
     churn: churnService({ runs, propagation }),

@@ -68,6 +68,9 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'local/wrk2-errors.txt': 'wrk2',
   'local/wrk2-readme-basic.txt': 'wrk2',
   'local/wrk2-readme-latency.txt': 'wrk2',
+  'local/hey-0.1.4-debian.csv': 'hey',
+  'apache-jmeter/HTMLReportTestFile.csv': 'jmeter',
+  'apache-jmeter/HTMLReportFalseTestFile.csv': 'jmeter',
 };
 
 describe('detectFormat', () => {

@@ -4,7 +4,9 @@
 // YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
 import { looksLikeHdrLog } from './hdr-log.decoder.ts';
+import { isHeyCsvHeader } from './hey-csv.decoder.ts';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
+import { isJmeterCsvHeader, isJmeterCsvSample } from './jmeter-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
 import { isLocustJson, locustCsvKind } from './locust.decoder.ts';
@@ -24,6 +26,8 @@ export type BodyKind =
   | 'wrk2'
   | 'k6-ndjson'
   | 'hdr-log'
+  | 'hey'
+  | 'jmeter'
   | 'locust-csv';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
@@ -41,6 +45,8 @@ export function sniff(text: string): BodyKind | null {
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
+  if (isHeyCsvHeader(firstLine)) return 'hey';
+  if (isJmeterCsvHeader(firstLine) || isJmeterCsvSample(firstLine)) return 'jmeter';
   if (locustCsvKind(firstLine) !== null) return 'locust-csv';
   if (looksLikeWrk(head)) return 'wrk2';
   if (RESULT_YAML_KEY.test(head)) return 'yaml';
@@ -79,6 +85,8 @@ export async function detectFormat(text: string): Promise<ResultFormat | null> {
     kind === 'wrk2' ||
     kind === 'k6-ndjson' ||
     kind === 'hdr-log' ||
+    kind === 'hey' ||
+    kind === 'jmeter' ||
     kind === null
   ) {
     return kind;

@@ -5,17 +5,19 @@
 // event loop within a size, time and memory budget (yaml-bounded.ts), and text reports line
 // by line with linear-time patterns.
 import {
+  FORMAT_HINT,
   type LoadResult,
   loadResult,
   type PercentileMethod,
   type ResultFormat,
-  resultFormats,
 } from '@meshbench/schema';
 import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
+import { decodeHeyCsv } from './hey-csv.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
+import { decodeJmeterCsv } from './jmeter-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
 import {
   decodeK6Ndjson,
@@ -53,6 +55,11 @@ export {
 export { decodeK6NdjsonChunks } from './k6-ndjson.stream.ts';
 export { LOCUST_STEP_KEYS } from './locust.decoder.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
+export {
+  decodeSampleChunks,
+  isSampleFormat,
+  type SampleFormat,
+} from './sample-formats.ts';
 export { detectFormat, sniff };
 
 export interface DecodedResults {
@@ -77,6 +84,8 @@ const TEXT_DECODERS = {
   wrk2: decodeWrk2,
   'istio-csv': decodeIstioCsv,
   'k6-ndjson': decodeK6NdjsonResults,
+  hey: decodeHeyCsv,
+  jmeter: decodeJmeterCsv,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -97,6 +106,9 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   smp: 'reported',
   'istio-csv': 'reported',
   'hdr-log': 'hdr',
+  // Raw samples: the decoder marks each percentile (raw-samples.ts).
+  hey: 'raw',
+  jmeter: 'raw',
   // Locust's decoder marks each percentile with its bucket bound (locust-buckets.ts).
   locust: 'tool-histogram',
 };
@@ -110,8 +122,18 @@ const NAMES: Record<ResultFormat, string> = {
   smp: 'an SMP result',
   'istio-csv': 'an Istio perf CSV',
   'hdr-log': 'an HdrHistogram interval log',
-  locust: 'a Locust CSV or --json file',
+  hey: 'a hey -o csv file',
+  jmeter: 'a JMeter JTL CSV',
+  locust:
+    "Locust's --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv, _distribution.csv) or its --json output",
 };
+
+/** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */
+export function acceptedFormats(): string {
+  return (Object.entries(NAMES) as [ResultFormat, string][])
+    .map(([format, name]) => `${format} (${name})`)
+    .join(', ');
+}
 
 /** Formats of interval histograms: decoded per step and generator, stored with their intervals. */
 export const INTERVAL_FORMATS = new Set<ResultFormat>(['hdr-log', 'k6-ndjson']);
@@ -225,7 +247,7 @@ export async function decodeResults(
       }
       throw new ResultFileError(
         'undetectable',
-        `cannot tell the format of the file: expected Fortio, Nighthawk or k6 JSON, a k6 --out json stream, a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV, an HdrHistogram interval log or ${LOCUST_FILES}; name it with format= (the API's query, the CLI's --format, the upload form's Format): ${resultFormats.join(', ')}`,
+        `cannot tell the format of the file; the formats read are ${acceptedFormats()}; ${FORMAT_HINT}`,
       );
     }
     chosen = detected;
@@ -253,6 +275,14 @@ export async function decodeResults(
       : chosen in DOCUMENT_DECODERS
         ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
         : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
+  return checkedResults(chosen, decoded);
+}
+
+/**
+ * A decoder's results as stored: within the limits, each percentile marked, every point valid
+ * (else a ResultFileError naming it), those with nothing measured left out.
+ */
+export function checkedResults(chosen: ResultFormat, decoded: Decoded): DecodedResults {
   if (decoded.results.length > MAX_RESULTS_PER_FILE) {
     throw new ResultFileError(
       'too_large',

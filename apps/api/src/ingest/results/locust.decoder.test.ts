@@ -1,4 +1,4 @@
-import type { LoadResult } from '@meshbench/schema';
+import { FORMAT_HINT, type LoadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { decodeResults } from './index.ts';
 import { decodeLocustCsv, decodeLocustJson, parseCsv } from './locust.decoder.ts';
@@ -357,10 +357,10 @@ describe('what is not a Locust file', () => {
     expect(err.message).toContain('--json');
   });
 
-  it('lists the accepted formats, Locust among them, in the words of the API, CLI and form', async () => {
+  it('lists the accepted formats, Locust among them, by their format= names', async () => {
     const err = await rejected(() => decodeResults('just text'));
-    expect(err.message).toContain('Locust --csv files');
-    expect(err.message).toContain('--format');
-    expect(err.message).toContain('locust');
+    expect(err.problem).toBe('undetectable');
+    expect(err.message).toContain("locust (Locust's --csv files (_stats.csv");
+    expect(err.message).toContain(FORMAT_HINT);
   });
 });
