@@ -140,7 +140,8 @@ export const hdrValueUnit = z.enum(['ns', 'us', 'ms']);
 export type HdrValueUnit = z.infer<typeof hdrValueUnit>;
 
 // The step query parameters apply to interval formats (hdr-log) only, for lines whose Tag
-// does not say; their meaning is in the import route's description and docs/results.md.
+// does not say (mode, connections and targetRps also to a Locust file, which never says them);
+// their meaning is in the import route's description and docs/results.md.
 export const importResultsQuery = z.object({
   format: z.union([resultFormat, z.literal('auto')]).default('auto'),
   mode: z.string().min(1).max(200).optional(),

@@ -128,7 +128,8 @@ const NAMES: Record<ResultFormat, string> = {
   'hdr-log': 'an HdrHistogram interval log',
   hey: 'a hey -o csv file',
   jmeter: 'a JMeter JTL CSV',
-  locust: 'a Locust CSV or --json file',
+  locust:
+    "Locust's --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv, _distribution.csv) or its --json output",
   wrk: 'a wrk 4 report',
 };
 

@@ -1,4 +1,4 @@
-import type { LoadResult } from '@meshbench/schema';
+import { FORMAT_HINT, type LoadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { decodeResults } from './index.ts';
 import { decodeLocustCsv, decodeLocustJson, parseCsv } from './locust.decoder.ts';
@@ -198,6 +198,56 @@ describe("Locust's own pre-1.0 example files (docs/retrieving-stats.rst at 0.13.
   });
 });
 
+describe("0.13.0's own code writing its _requests.csv and _distribution.csv", () => {
+  // scripts/locust-legacy-reference.py ran locust 0.13.0's stats.py on these response times.
+  const samples = new Map<string, number[]>();
+  for (const line of localFixture('locust-0.13.0-samples.tsv').trim().split('\n')) {
+    const [method, name, ms] = line.split('\t') as [string, string, string];
+    for (const key of [`${method} ${name}`, ''])
+      samples.set(key, [...(samples.get(key) ?? []), Number(ms)]);
+  }
+  const truth = (values: number[], p: number) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[
+      Math.min(sorted.length, Math.ceil((p / 100) * sorted.length - 1e-9)) - 1
+    ] as number;
+  };
+
+  it.each([
+    ['locust-0.13.0_requests.csv', (r: LoadResult) => `${r.labels.method} ${r.labels.name}`],
+    ['locust-0.13.0_distribution.csv', (r: LoadResult) => r.labels.name as string],
+  ])('%s: every bound holds the true nearest-rank value', async (file, keyOf) => {
+    const decoded = await decodeResults(localFixture(file));
+    expect(decoded.format).toBe('locust');
+    expect(decoded.results).toHaveLength(3);
+    let checked = 0;
+    for (const r of decoded.results) {
+      const values = samples.get(r.labels.aggregated ? '' : keyOf(r)) as number[];
+      expect(r.requests).toBe(values.length);
+      for (const q of r.percentiles) {
+        const t = truth(values, q.p);
+        expect(q.lower as number, `${r.labels.name} p${q.p}`).toBeLessThanOrEqual(t);
+        expect(q.upper as number, `${r.labels.name} p${q.p}`).toBeGreaterThanOrEqual(t);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a printed percentile past the max (1300 for a 1251 ms run) is moved to the max', async () => {
+    const { results } = await decodeResults(localFixture('locust-0.13.0_distribution.csv'));
+    // The distribution has no max column: the bound is the key's own, [1250, 1350].
+    expect(pct(results[0] as LoadResult, 100)).toMatchObject({
+      ms: 1300,
+      lower: 1250,
+      upper: 1350,
+    });
+    const requests = await decodeResults(localFixture('locust-0.13.0_requests.csv'));
+    // _requests.csv prints the max truncated (1251 for [1251, 1252)).
+    expect(requests.results[0]?.maxMs).toBe(1251);
+  });
+});
+
 describe('older Locust CSV generations, written from their upstream format strings', () => {
   // locust v0.8.1 and 0.13.0 stats.py requests_csv: '"%s","%s",%i,%i,%i,%i,%i,%i,%i,%.2f',
   // the total from aggregated_stats("Total"), method None printed "None".
@@ -307,10 +357,10 @@ describe('what is not a Locust file', () => {
     expect(err.message).toContain('--json');
   });
 
-  it('lists the accepted formats, Locust among them, in the words of the API, CLI and form', async () => {
+  it('lists the accepted formats, Locust among them, by their format= names', async () => {
     const err = await rejected(() => decodeResults('just text'));
-    expect(err.message).toContain('Locust --csv files');
-    expect(err.message).toContain('--format');
-    expect(err.message).toContain('locust');
+    expect(err.problem).toBe('undetectable');
+    expect(err.message).toContain("locust (Locust's --csv files (_stats.csv");
+    expect(err.message).toContain(FORMAT_HINT);
   });
 });

@@ -59,7 +59,8 @@ describe.skipIf(!haveLocust)(`real Locust ${haveLocust ? locustVersion() : ''}`,
   beforeAll(async () => {
     // Long enough for 2.12 to flush its history (every 5 s) after the last request.
     alone = await runLocust({ workers: 0, seconds: 8, active: 4 });
-    cluster = await runLocust({ workers: 2, seconds: 6, active: 3 });
+    // Workers report every 3 s: a report after the last request comes before the stop.
+    cluster = await runLocust({ workers: 2, seconds: 8, active: 3 });
   }, 120_000);
 
   describe.each(backends)('on $name', (backend) => {
