@@ -1,11 +1,7 @@
 // Builds the Fastify app: plugins in order (database, services, auth, docs), the routes,
 // the web app, and the one error handler that maps every failure to an ApiError body.
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.ts';
 import { asAppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
@@ -17,6 +13,9 @@ import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
+import storableRequestPlugin, {
+  storableValidatorCompiler,
+} from './plugins/storable-request.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import type { Database } from './repositories/database.ts';
 import compareRoutes from './routes/compare/compare.routes.ts';
@@ -63,10 +62,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(storableValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler());
   await app.register(securityHeadersPlugin);
+  await app.register(storableRequestPlugin);
 
   await app.register(databasePlugin, {
     databaseUrl: config.databaseUrl,
