@@ -3,11 +3,7 @@
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.ts';
 import { asAppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
@@ -19,6 +15,9 @@ import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
 import statsdPlugin from './plugins/statsd.plugin.ts';
+import storableRequestPlugin, {
+  storableValidatorCompiler,
+} from './plugins/storable-request.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import type { Database } from './repositories/database.ts';
 import compareRoutes from './routes/compare/compare.routes.ts';
@@ -65,12 +64,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(storableValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler());
   // Set on SIGTERM (server.ts); /health/ready reads it.
   app.decorate('lifecycle', { draining: false });
   await app.register(securityHeadersPlugin);
+  await app.register(storableRequestPlugin);
 
   await app.register(databasePlugin, {
     databaseUrl: config.databaseUrl,

@@ -1,6 +1,6 @@
 // Probe events: what runners post to /runs/{id}/events, one per NDJSON line.
 import { z } from 'zod';
-import { timestamp } from './time.ts';
+import { MAX_DURATION_MS, timestamp } from './time.ts';
 
 const id = z.string().min(1).max(200);
 const attrs = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -91,6 +91,8 @@ export const clockEvent = z.strictObject({
     ),
   offsetMs: z
     .number()
+    .min(-MAX_DURATION_MS)
+    .max(MAX_DURATION_MS)
     .optional()
     .describe(
       "the node's clock minus the reference clock, ms: positive when the node's clock is ahead",
@@ -99,6 +101,7 @@ export const clockEvent = z.strictObject({
   errorMs: z
     .number()
     .nonnegative()
+    .max(MAX_DURATION_MS)
     .optional()
     .describe('the most offsetMs can be wrong by, ms (required with offsetMs)')
     .meta({ example: 0.8 }),

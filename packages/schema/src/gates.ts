@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { percentileAccuracy } from './accuracy.ts';
 import { comparabilityPin } from './comparability.ts';
+import { INT4_MAX } from './time.ts';
 
 /** What a gate rule or the history reads from a run: latencies in ms, within1s in %, missing a count. */
 export const METRICS = [
@@ -239,7 +240,13 @@ export const historyQuery = z.object({
   project: z.string().optional().describe('project id or name: its runs only'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   mode: z.string().optional().describe('load point: mode ("both", else the most common)'),
-  connections: z.coerce.number().int().min(0).optional().describe('load point (the most)'),
+  connections: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(INT4_MAX)
+    .optional()
+    .describe('load point (the most)'),
   targetRps: z.coerce.number().min(0).optional().describe('load point (the highest)'),
   config: z
     .string()

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { percentileList } from './accuracy.ts';
 import { histogramBin, percentileValue } from './propagation.ts';
-import { timestamp } from './time.ts';
+import { INT4_MAX, timestamp } from './time.ts';
 
 export const resultFormat = z
   .enum([
@@ -59,7 +59,10 @@ export const loadResult = z.object({
       `where the sidecars ran: baseline, serveronly, clientonly, both, or the source's own label; "${UNSPECIFIED_MODE}" when the source does not say`,
     )
     .meta({ example: 'both' }),
-  connections: count.nullable().describe('concurrent connections (Fortio threads, k6 VUs)'),
+  connections: count
+    .max(INT4_MAX)
+    .nullable()
+    .describe('concurrent connections (Fortio threads, k6 VUs)'),
   targetRps: z
     .number()
     .nonnegative()
@@ -145,7 +148,7 @@ export type HdrValueUnit = z.infer<typeof hdrValueUnit>;
 export const importResultsQuery = z.object({
   format: z.union([resultFormat, z.literal('auto')]).default('auto'),
   mode: z.string().min(1).max(200).optional(),
-  connections: z.coerce.number().int().nonnegative().optional(),
+  connections: z.coerce.number().int().nonnegative().max(INT4_MAX).optional(),
   targetRps: z.coerce.number().nonnegative().optional(),
   generator: z.string().min(1).max(200).optional(),
   generatorCpu: z.coerce.number().min(0).max(1).optional(),

@@ -27,6 +27,18 @@ describe('findBadValue', () => {
     expect(findBadValue({ ['k\ud800']: 1 })?.reason).toMatch(/key .*surrogate/);
     expect(findBadValue({ a: [{ b: null, c: true, d: -0, e: 1e308 }] })).toBeUndefined();
   });
+
+  it('refuses nesting past 100 levels, 100,000 deep included, without overflowing the stack', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    expect(findBadValue(deep)?.reason).toMatch(/nests deeper than 100 levels/);
+    const objects = JSON.parse(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`);
+    expect(findBadValue(objects)?.path).toMatch(/^a\.a\.a/);
+    const at = (n: number) => JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`);
+    expect(findBadValue(at(100))).toBeUndefined();
+    expect(findBadValue(at(101))?.reason).toMatch(/deeper/);
+    // Depth first, in order: the first bad value wins over a later one.
+    expect(findBadValue([['ok', 'a\u0000'], 'b\u0000'])?.path).toBe('0.1');
+  });
 });
 
 describe('invalidUtf8At', () => {

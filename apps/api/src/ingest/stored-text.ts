@@ -26,43 +26,65 @@ export function textProblem(s: string): string | undefined {
 const join = (path: string, key: string | number) =>
   path === '' ? String(key) : `${path}.${String(key)}`;
 
-/** The first value in a decoded JSON value that cannot be stored as sent, depth first. */
+/** How deep a decoded value may nest (objects and arrays); deeper is refused, not walked. */
+export const MAX_NESTING = 100;
+
+/**
+ * The first value in a decoded JSON value that cannot be stored as sent, depth first; a value
+ * nesting deeper than MAX_NESTING is one (a walk of its own stack, never the call stack's:
+ * 100,000 levels are refused, not a stack overflow).
+ */
 export function findBadValue(
   value: unknown,
   path = '',
   options: { numbers?: boolean } = {},
 ): BadValue | undefined {
-  switch (typeof value) {
-    case 'string': {
-      const reason = textProblem(value);
-      return reason ? { path, reason } : undefined;
-    }
-    case 'number':
-      return options.numbers === false || Number.isFinite(value)
-        ? undefined
-        : { path, reason: 'is not a finite number (beyond ±1.8e308)' };
-    case 'object': {
-      if (value === null) return undefined;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          const bad = findBadValue(value[i], join(path, i), options);
-          if (bad) return bad;
+  const stack: [unknown, string, number][] = [[value, path, 0]];
+  while (stack.length > 0) {
+    const [v, at, depth] = stack.pop() as [unknown, string, number];
+    switch (typeof v) {
+      case 'string': {
+        const reason = textProblem(v);
+        if (reason) return { path: at, reason };
+        break;
+      }
+      case 'number':
+        if (options.numbers !== false && !Number.isFinite(v)) {
+          return { path: at, reason: 'is not a finite number (beyond ±1.8e308)' };
         }
-        return undefined;
+        break;
+      case 'object': {
+        if (v === null) break;
+        if (depth >= MAX_NESTING) {
+          return {
+            path: at.length > 200 ? `${at.slice(0, 200)}…` : at,
+            reason: `nests deeper than ${MAX_NESTING} levels`,
+          };
+        }
+        if (Array.isArray(v)) {
+          for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(at, i), depth + 1]);
+          break;
+        }
+        const keys = Object.keys(v);
+        // An object's keys are checked before its values.
+        const children: [unknown, string, number][] = [];
+        for (const key of keys) {
+          const child = join(at, key);
+          if (FORBIDDEN_KEYS.has(key))
+            return { path: child, reason: 'is a key that is not allowed' };
+          const keyProblem = textProblem(key);
+          if (keyProblem) return { path: child, reason: `has a key that ${keyProblem}` };
+          children.push([(v as Record<string, unknown>)[key], child, depth + 1]);
+        }
+        for (let i = children.length - 1; i >= 0; i--)
+          stack.push(children[i] as [unknown, string, number]);
+        break;
       }
-      for (const key of Object.keys(value)) {
-        const at = join(path, key);
-        if (FORBIDDEN_KEYS.has(key)) return { path: at, reason: 'is a key that is not allowed' };
-        const keyProblem = textProblem(key);
-        if (keyProblem) return { path: at, reason: `has a key that ${keyProblem}` };
-        const bad = findBadValue((value as Record<string, unknown>)[key], at, options);
-        if (bad) return bad;
-      }
-      return undefined;
+      default:
+        break;
     }
-    default:
-      return undefined;
   }
+  return undefined;
 }
 
 /**

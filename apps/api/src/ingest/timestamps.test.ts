@@ -1,3 +1,4 @@
+import { calendarProblem, daysFromCivil } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { formatTimestampUs, parseTimestampUs } from './timestamps.ts';
 
@@ -40,27 +41,57 @@ describe('parseTimestampUs', () => {
     expect(parseTimestampUs('2026-02-01T10:00:0xZ')).toBeNull();
     expect(parseTimestampUs('2026-02-31T10:00:00Z')).toBeNull();
   });
-  it('agrees with Date.parse across calendars, leap days and years before 100', () => {
+  it('agrees with Date.parse across calendars and leap days, inside the range it takes', () => {
     const dates = [
       '1970-01-01T00:00:00Z',
-      '1969-12-31T23:59:59.999999Z',
-      '0001-01-01T00:00:00Z',
-      '0050-06-15T12:30:45Z',
-      '0400-02-29T00:00:00Z',
-      '1900-02-28T23:00:00Z',
       '2000-02-29T10:00:00.5Z',
       '2024-02-29T23:59:59Z',
       '2026-12-31T23:59:59.000001Z',
       '2100-03-01T00:00:00Z',
-      '9999-12-31T23:59:59Z',
+      '2200-02-28T23:59:59.999999Z',
       '2026-02-01T10:00:00+05:30',
-      '0099-12-31T23:00:00-02:00',
+      '1970-01-01T00:30:00+00:30',
+      '2255-06-05T23:47:34.740991Z',
     ];
     for (const d of dates) {
       const fraction = /\.(\d+)/.exec(d)?.[1] ?? '';
       const micros = Number(fraction.padEnd(6, '0').slice(3, 6) || 0);
       expect(parseTimestampUs(d), d).toBe(Date.parse(d) * 1000 + micros);
     }
+  });
+
+  it('counts days as Date.parse does across calendars and years before 100', () => {
+    for (const [y, m, d] of [
+      [1, 1, 1],
+      [50, 6, 15],
+      [400, 2, 29],
+      [1900, 2, 28],
+      [1969, 12, 31],
+      [9999, 12, 31],
+    ] as const) {
+      const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T00:00:00Z`;
+      expect(daysFromCivil(y, m, d) * 86_400_000, iso).toBe(Date.parse(iso));
+    }
+  });
+
+  it('takes only instants from the epoch to the last microsecond exact in a double', () => {
+    // 2^53 - 1 us after the epoch is 2255-06-05T23:47:34.740991Z; one more us rounds.
+    expect(parseTimestampUs('2255-06-05T23:47:34.740991Z')).toBe(Number.MAX_SAFE_INTEGER);
+    for (const d of [
+      '2255-06-05T23:47:34.740992Z',
+      '9999-12-31T23:59:59.999999Z',
+      '1969-12-31T23:59:59.999999Z',
+      '0001-01-01T00:00:00Z',
+      '1970-01-01T00:00:00+00:01',
+      '2255-06-05T23:47:34.740991-00:01',
+    ]) {
+      expect(parseTimestampUs(d), d).toBeNull();
+      expect(calendarProblem(d), d).toMatch(
+        /outside 1970-01-01T00:00:00Z to 2255-06-05T23:47:34.740991Z/,
+      );
+    }
+    expect(calendarProblem('2255-06-05T23:47:34.740991Z')).toBeUndefined();
+    expect(calendarProblem('1970-01-01T00:00:00Z')).toBeUndefined();
   });
 
   it('round-trips through the formatter', () => {

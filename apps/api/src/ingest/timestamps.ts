@@ -1,5 +1,5 @@
 // RFC 3339 strings to epoch microseconds and back, exact to the microsecond.
-import { RFC3339 } from '@meshbench/schema';
+import { daysFromCivil, MAX_TIMESTAMP_US, RFC3339 } from '@meshbench/schema';
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -98,21 +98,11 @@ function utcMicros(
 ): number | null {
   if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return null;
   const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
-  return seconds * 1_000_000 + micros;
+  return inRange(seconds * 1_000_000 + micros);
 }
 
-/**
- * Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil):
- * what Date.UTC computes, without its cost on every line of a large batch.
- */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
-}
+/** Epoch microseconds inside the instants the API takes (TIMESTAMP_RANGE), else null. */
+const inRange = (us: number): number | null => (us >= 0 && us <= MAX_TIMESTAMP_US ? us : null);
 
 function validDate(year: number, month: number, day: number): boolean {
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > (DAYS_IN_MONTH[month - 1] as number))
@@ -124,7 +114,10 @@ function validDate(year: number, month: number, day: number): boolean {
   );
 }
 
-/** Epoch microseconds, or null when the string is not a valid RFC 3339 date-time. */
+/**
+ * Epoch microseconds, or null when the string is not a valid RFC 3339 date-time or names an
+ * instant outside TIMESTAMP_RANGE (@meshbench/schema).
+ */
 export function parseTimestampUs(value: string): number | null {
   const fast = parseUtcFast(value);
   if (fast !== undefined) return fast;
@@ -153,7 +146,7 @@ export function parseTimestampUs(value: string): number | null {
     (daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1000 -
     offsetMinutes * 60_000;
   const micros = frac ? Number(frac.slice(0, 6).padEnd(6, '0')) : 0;
-  return ms * 1000 + micros;
+  return inRange(ms * 1000 + micros);
 }
 
 /** RFC 3339 UTC with microseconds, as Postgres reads it and the API returns it. */

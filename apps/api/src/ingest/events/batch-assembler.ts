@@ -9,6 +9,7 @@ import {
   type ChangeEvent,
   type ClockEvent,
   type ProbeEvent,
+  TIMESTAMP_RANGE,
 } from '@meshbench/schema';
 import {
   agreeingOffset,
@@ -126,10 +127,12 @@ const lineTooLarge = (line: number) =>
   );
 
 const badTimestamp = (line: number, field: string) =>
-  new AppError(400, 'invalid_event', `line ${line}: "${field}" is not a valid RFC 3339 timestamp`, {
-    line,
-    field,
-  });
+  new AppError(
+    400,
+    'invalid_event',
+    `line ${line}: "${field}" is not a valid RFC 3339 timestamp in ${TIMESTAMP_RANGE}`,
+    { line, field },
+  );
 
 function sameBytes(b: Uint8Array, from: number, to: number, other: Uint8Array): boolean {
   if (to - from !== other.length) return false;

@@ -14,7 +14,12 @@
 // query (mode, connections, targetRps, generator). Lines of one step and generator form one
 // load result, their starts strictly increasing.
 import type { HdrValueUnit } from '@meshbench/schema';
-import { UNSPECIFIED_MODE } from '@meshbench/schema';
+import {
+  MAX_DURATION_MS,
+  TIMESTAMP_RANGE,
+  timestampRangeProblem,
+  UNSPECIFIED_MODE,
+} from '@meshbench/schema';
 import { decodeHdr, HdrDecodeError, hdrStats } from '../../domain/hdr.ts';
 import { UNIT_PER_MS } from '../../domain/load-steps.ts';
 import type {
@@ -166,10 +171,10 @@ export function decodeHdrLog(text: string, defaults: StepDefaults = {}): Decoded
       return n;
     }) as [number, number, number];
     const [startSec, lengthSec, intervalMaxMs] = numbers;
-    if (lengthSec <= 0) {
+    if (lengthSec <= 0 || lengthSec * 1000 > MAX_DURATION_MS) {
       throw new ResultFileError(
         'invalid_value',
-        `line ${line}: Interval_Length must be more than 0`,
+        `line ${line}: Interval_Length must be more than 0 and at most ${MAX_DURATION_MS / 1000} s`,
         {
           line,
           field: 'Interval_Length',
@@ -221,6 +226,14 @@ export function decodeHdrLog(text: string, defaults: StepDefaults = {}): Decoded
     const step = stepOf(tag, defaults, line);
     const key = JSON.stringify([step.mode, step.connections, step.targetRps, step.generator]);
     const startMs = absoluteSec * 1000;
+    // The interval, start to end, among the instants the API takes.
+    if (timestampRangeProblem(Math.round((startMs + lengthSec * 1000) * 1000))) {
+      throw new ResultFileError(
+        'invalid_value',
+        `line ${line}: StartTimestamp ${startText} places the interval outside ${TIMESTAMP_RANGE}`,
+        { line, field: 'StartTimestamp' },
+      );
+    }
     const previous = lastStart.get(key);
     if (previous !== undefined && startMs <= previous) {
       throw new ResultFileError(

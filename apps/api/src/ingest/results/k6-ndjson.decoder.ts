@@ -26,7 +26,7 @@
 // 2048), so a percentile read from it is within 0.098 % of the true nearest-rank value,
 // plus the 0.5 us of rounding to microseconds (which matters only below ~0.5 ms). Each
 // percentile states its exact [lower, upper] and the relativeError that follows from them.
-import type { LoadResult, PercentileValue } from '@meshbench/schema';
+import { type LoadResult, MAX_DURATION_MS, type PercentileValue } from '@meshbench/schema';
 import {
   build,
   decodeFromCompressedBase64,
@@ -333,8 +333,13 @@ export class K6NdjsonAggregator {
     this.metricsSeen.add(metric);
 
     if (metric === DURATION) {
-      if (value < 0)
-        throw invalid(line, 'data.value', `must be a duration in ms >= 0, got ${value}`);
+      if (value < 0 || value > MAX_DURATION_MS) {
+        throw invalid(
+          line,
+          'data.value',
+          `must be a duration in ms from 0 to ${MAX_DURATION_MS}, got ${value}`,
+        );
+      }
       this.duration(this.step(tags, line), us, value, tags, line);
     } else if (metric === FAILED) {
       if (value !== 0 && value !== 1)
