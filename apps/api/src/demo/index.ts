@@ -14,6 +14,7 @@ import {
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
 import { kubernetesScaleUpScenarios, loadKubernetesScaleUp } from './kubernetes-scale-up.ts';
 import { NIGHTLY_MESHES, nightlyRuns } from './nightly.ts';
+import { loadOtlpLogsPropagation } from './otlp-logs.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 import { loadStages } from './stages.ts';
 
@@ -35,6 +36,12 @@ export {
   linkerdKubernetesScaleUp,
 } from './kubernetes-scale-up.ts';
 export { NIGHTLY_MESHES, NIGHTS, nightlyRun, nightlyRuns, REGRESSION_NIGHT } from './nightly.ts';
+export {
+  loadOtlpLogsPropagation,
+  OTLP_LOGS_LABEL,
+  otlpLogsScenario,
+  probeLogRecord,
+} from './otlp-logs.ts';
 export {
   consulScaleUp,
   consulStreamingScaleUp,
@@ -92,6 +99,9 @@ export async function loadDemo(opts: {
   // Data plane in stages (the Istio 500k RPS exercise): three load generators, each posting
   // the HdrHistogram interval log it wrote.
   loaded.push(await loadStages(opts));
+  // Control plane again, its probes exporting their events as OpenTelemetry logs (/v1/logs)
+  // through the OpenTelemetry SDK, as a probe or a Collector tailing Envoy's log would.
+  loaded.push(await loadOtlpLogsPropagation(opts));
 
   // Churn: 20 endpoint changes 5 s apart, each reaching 1,000 proxies (the run's heatmap).
   const churn = churnRun(istioChurnScenario);
