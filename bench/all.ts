@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 
 const benches = [
   'ingest-propagation',
+  'pooled-ingest',
   'statsd',
   'udp-batch',
   'otlp',
@@ -15,6 +16,7 @@ const benches = [
   'upload-reads',
   'change-points',
   'parse-bounds',
+  'load-gate',
   'history',
   'results',
   'k6-stream',

@@ -112,6 +112,17 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     ]);
   });
 
+  it('names --format and every format read when it cannot tell a file', async () => {
+    const run = await create();
+    const file = join(mkdtempSync(join(tmpdir(), 'mb-cli-')), 'what.csv');
+    writeFileSync(file, 'when,what\n1,2\n');
+    const r = await cli(['upload', run, file], env);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('what.csv: cannot tell the format of the file');
+    expect(r.stderr).toContain('hey (a hey -o csv file)');
+    expect(r.stderr).toContain('pass --format <format> to name it');
+  });
+
   it('stores a result file once when the answer to its upload is lost and the CLI retries', async () => {
     const run = await create();
     // In front of the API: every request goes through, but the first upload's answer is

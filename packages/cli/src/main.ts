@@ -19,6 +19,7 @@ import {
 import {
   type CreateRunBody,
   type FinishRunBody,
+  FORMAT_HINT,
   type GateVerdict,
   type Propagation,
   type Run,
@@ -51,7 +52,9 @@ Usage:
   meshbench run create --benchmark B --scenario S --mesh NAME[@VERSION] [options]
   meshbench events <run> <file.ndjson | ->          post probe events (NDJSON), in batches
   meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
-                                                    k6, wrk2, SMP, Istio perf CSV)
+                                                    k6, wrk2, SMP, Istio perf CSV, HdrHistogram
+                                                    log, Locust CSV or --json, hey CSV, JMeter
+                                                    JTL CSV); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher
@@ -193,14 +196,27 @@ async function upload(ctx: Ctx, runRef: string, files: string[], format: string)
   const results = [];
   for (const file of files) {
     const bytes = readFileSync(file);
-    const result = await ctx.api.runs.importResults(runRef, {
-      body: gzipSync(bytes),
-      contentEncoding: 'gzip',
-      query: { format },
-      // Named by its content: a retry after a lost answer (or the same file sent again) is
-      // stored once.
-      idempotencyKey: `results:${format}:${createHash('sha256').update(bytes).digest('hex')}`,
-    });
+    const result = await ctx.api.runs
+      .importResults(runRef, {
+        body: gzipSync(bytes),
+        contentEncoding: 'gzip',
+        query: { format },
+        // Named by its content: a retry after a lost answer (or the same file sent again) is
+        // stored once.
+        idempotencyKey: `results:${format}:${createHash('sha256').update(bytes).digest('hex')}`,
+      })
+      .catch((error: unknown) => {
+        // The API says how to name a format in its terms (?format=); here it is --format.
+        if (error instanceof ApiRequestError && error.code === 'undetectable') {
+          throw new ApiRequestError(
+            error.status,
+            error.code,
+            `${basename(file)}: ${error.message.replace(FORMAT_HINT, 'pass --format <format> to name it')}`,
+            error.body,
+          );
+        }
+        throw error;
+      });
     results.push({ file, ...result });
     if (!ctx.json) {
       ctx.out(

@@ -19,7 +19,7 @@ export const percentileMethod = z
   ])
   .describe(
     [
-      'raw: nearest rank over every recorded value (exact)',
+      "raw: nearest rank over every recorded value (exact); a load generator's raw samples recorded at its resolution (hey's 0.1 ms, whole ms): exact: false, the true value within the tool's rounding, [lower, upper]",
       'ddsketch: DDSketch at the nearest rank; the true value is within relativeError of it',
       'exponential-histogram: OTLP exponential buckets; the true value lies in [lower, upper]',
       'explicit-histogram: explicit bucket bounds; the true value lies in [lower, upper], the value is interpolated linearly inside the bucket',

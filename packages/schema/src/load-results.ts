@@ -5,13 +5,31 @@ import { histogramBin, percentileValue } from './propagation.ts';
 import { timestamp } from './time.ts';
 
 export const resultFormat = z
-  .enum(['fortio', 'nighthawk', 'k6', 'k6-ndjson', 'wrk2', 'smp', 'istio-csv', 'hdr-log'])
+  .enum([
+    'fortio',
+    'nighthawk',
+    'k6',
+    'k6-ndjson',
+    'wrk2',
+    'smp',
+    'istio-csv',
+    'hdr-log',
+    'hey',
+    'jmeter',
+    'locust',
+  ])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), locust Locust's --csv files or its --json output",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 
 export const resultFormats = resultFormat.options;
+
+/**
+ * How the API's message for a file whose format it cannot tell (415 undetectable) ends, in
+ * its terms; the CLI and the upload form put theirs (--format, the Format list) in its place.
+ */
+export const FORMAT_HINT = 'pass ?format= to name it';
 
 /** The mode of a point whose source does not name one. */
 export const UNSPECIFIED_MODE = 'unspecified';

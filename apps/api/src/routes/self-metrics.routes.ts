@@ -199,9 +199,22 @@ const routes: FastifyPluginAsync = async (app) => {
   }
   counter(
     'meshbench_events_overloaded_total',
-    'Event batches answered 503 because MESHBENCH_MAX_CONCURRENT_BATCHES were in progress.',
+    'Event batches answered 503 because MESHBENCH_MAX_CONCURRENT_BATCHES were in progress (or the project held its share).',
     () => app.services.ingest.counters.overloaded,
   );
+  counter(
+    'meshbench_held_bytes_refused_total',
+    'Requests answered 503 because bodies in progress held MESHBENCH_MAX_HELD_BYTES.',
+    () => app.heldBytes.refused(),
+  );
+  new client.Gauge({
+    name: 'meshbench_held_body_bytes',
+    help: 'Bytes of request bodies held in memory by requests in progress now (bounded by MESHBENCH_MAX_HELD_BYTES).',
+    registers: [registry],
+    collect() {
+      this.set(app.heldBytes.held());
+    },
+  });
   for (const path of ['events', 'results'] as const) {
     const c = () => app.services.uploads[path];
     const what = path === 'events' ? 'event batches' : 'result files';

@@ -21,13 +21,17 @@ import {
 } from '../domain/load-steps.ts';
 import { AppError, notFound } from '../errors.ts';
 import {
+  checkedResults,
   decodeK6NdjsonChunks,
   decodeResultFile,
+  decodeSampleChunks,
   INTERVAL_FORMATS,
   intervalResultRow,
   k6IntervalResults,
+  LOCUST_STEP_KEYS,
   ResultFileError,
   type ResultFileProblem,
+  type SampleFormat,
   type StepDefaults,
 } from '../ingest/results/index.ts';
 import { STORED_PERCENTILES } from '../ingest/results/interval-results.ts';
@@ -47,6 +51,8 @@ const STATUS: Record<ResultFileProblem, number> = {
   invalid_utf8: 400,
   invalid_json: 400,
   invalid_histogram: 400,
+  /** A raw-sample line that does not read as its format's (a cell not a number...). */
+  invalid_line: 400,
   truncated: 400,
   non_finite: 400,
   undetectable: 415,
@@ -122,7 +128,11 @@ export function resultsService(deps: {
   ): Promise<ImportResultsResponse> => {
     const given = Object.entries(step)
       .filter(([, v]) => v !== undefined)
-      .map(([k]) => k);
+      .map(([k]) => k)
+      // A Locust file does not say its mode, users or target rate: the upload may (decoder).
+      .filter(
+        (k) => decoded.format !== 'locust' || !(LOCUST_STEP_KEYS as readonly string[]).includes(k),
+      );
     if (!decoded.intervals && given.length > 0) {
       throw new AppError(
         400,
@@ -246,6 +256,49 @@ export function resultsService(deps: {
       );
       if (earlier) return repeat(earlier, upload, bodySha256);
       return store(run, { ...decoded, intervals: true }, step, { ...upload, bodySha256 });
+    },
+
+    /**
+     * A raw-sample file (hey's CSV...) read as it arrives, as importK6Stream reads k6's: its
+     * aggregator keeps counts, never the samples, and the point is stored only once the last
+     * line is decoded, so a stream that fails or stops part way stores nothing.
+     */
+    async importSampleStream(
+      runRef: string,
+      format: SampleFormat,
+      chunks: AsyncIterable<Uint8Array>,
+      step: StepDefaults,
+      limits: { maxLineBytes: number; lineSetting?: string },
+      identity: { idempotencyKey?: string | undefined; digest: () => string },
+    ): Promise<ImportResultsResponse> {
+      const run = await runOf(runRef);
+      const upload = { idempotencyKey: identity.idempotencyKey, step };
+      if (upload.idempotencyKey !== undefined) {
+        const earlier = await results.findUpload(
+          run.id,
+          upload.idempotencyKey,
+          null,
+          stepText(step),
+        );
+        if (earlier) {
+          for await (const _chunk of chunks) {
+            // only hashed (by the route, as they arrive)
+          }
+          return repeat(earlier, upload, identity.digest());
+        }
+      }
+      const decoded = await decoding(async () =>
+        checkedResults(format, await decodeSampleChunks(format, chunks, limits)),
+      );
+      const bodySha256 = identity.digest();
+      const earlier = await results.findUpload(
+        run.id,
+        upload.idempotencyKey,
+        bodySha256,
+        stepText(step),
+      );
+      if (earlier) return repeat(earlier, upload, bodySha256);
+      return store(run, { ...decoded, intervals: false }, step, { ...upload, bodySha256 });
     },
 
     /**

@@ -1,6 +1,7 @@
 // The write token a person pasted for uploads, kept in this browser only (localStorage),
 // so that it is asked for once; kept only once the server has accepted it, and forgotten on
 // request. And what a refused write means, said to the person rather than in HTTP terms.
+import { FORMAT_HINT } from '@meshbench/schema';
 import { ApiRequestError } from '../api/client.ts';
 
 // The key the rest of the app (and the e2e suite's storage state) uses for the same token.
@@ -58,6 +59,10 @@ export function userError(error: unknown, doing: string): string {
   }
   if (error.status >= 500) {
     return `The server failed to ${doing}. Try again; if it keeps failing, tell whoever runs this meshbench.`;
+  }
+  if (error.code === 'undetectable') {
+    // The API's hint (?format=) in the form's terms.
+    return `Could not ${doing}: ${error.message.replace(FORMAT_HINT, 'pick it in the Format list')}.`;
   }
   // A 4xx names what it could not read (line, field): that is what the person must fix.
   return `Could not ${doing}: ${error.message}. Fix the file (or pick its format) and try again.`;

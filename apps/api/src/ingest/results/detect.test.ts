@@ -54,9 +54,20 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'local/k6-out-json.ndjson': 'k6-ndjson',
   'local/k6-summary-export.json': 'k6',
   'local/k6-v1-machine-readable.json': 'k6',
+  'locust/docs-0.13.0-example_distribution.csv': 'locust',
+  'locust/docs-0.13.0-example_requests.csv': 'locust',
+  'local/locust-2.12.1-2-workers.json': 'locust',
+  'local/locust-2.12.1.json': 'locust',
+  'local/locust-2.12.1_exceptions.csv': 'locust',
+  'local/locust-2.12.1_failures.csv': 'locust',
+  'local/locust-2.12.1_stats.csv': 'locust',
+  'local/locust-2.12.1_stats_history.csv': 'locust',
   'local/wrk2-errors.txt': 'wrk2',
   'local/wrk2-readme-basic.txt': 'wrk2',
   'local/wrk2-readme-latency.txt': 'wrk2',
+  'local/hey-0.1.4-debian.csv': 'hey',
+  'apache-jmeter/HTMLReportTestFile.csv': 'jmeter',
+  'apache-jmeter/HTMLReportFalseTestFile.csv': 'jmeter',
 };
 
 describe('detectFormat', () => {

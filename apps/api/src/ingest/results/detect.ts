@@ -4,9 +4,12 @@
 // YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
 import { looksLikeHdrLog } from './hdr-log.decoder.ts';
+import { isHeyCsvHeader } from './hey-csv.decoder.ts';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
+import { isJmeterCsvHeader, isJmeterCsvSample } from './jmeter-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
+import { isLocustJson, locustCsvKind } from './locust.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
@@ -16,7 +19,16 @@ import { parseYaml } from './yaml-bounded.ts';
 export const SNIFF_CHARS = 64 * 1024;
 
 /** What a body is by its opening: a document to parse, a text report, or none we read. */
-export type BodyKind = 'json' | 'yaml' | 'istio-csv' | 'wrk2' | 'k6-ndjson' | 'hdr-log';
+export type BodyKind =
+  | 'json'
+  | 'yaml'
+  | 'istio-csv'
+  | 'wrk2'
+  | 'k6-ndjson'
+  | 'hdr-log'
+  | 'hey'
+  | 'jmeter'
+  | 'locust-csv';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -33,6 +45,9 @@ export function sniff(text: string): BodyKind | null {
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
+  if (locustCsvKind(firstLine) !== null) return 'locust-csv';
+  if (isHeyCsvHeader(firstLine)) return 'hey';
+  if (isJmeterCsvHeader(firstLine) || isJmeterCsvSample(firstLine)) return 'jmeter';
   if (looksLikeWrk(head)) return 'wrk2';
   if (RESULT_YAML_KEY.test(head)) return 'yaml';
   return null;
@@ -42,6 +57,8 @@ export function sniff(text: string): BodyKind | null {
 export function formatOfDocument(doc: unknown): ResultFormat | null {
   // Meshery wraps Fortio results, so it is tested before Fortio's own shape.
   if (isMesheryResults(doc)) return 'smp';
+  // Locust's --json is a list of stats entries.
+  if (isLocustJson(doc)) return 'locust';
   if (!isRecord(doc)) return null;
   // Nighthawk's Fortio-compatible output is Fortio's format: it reads as Fortio.
   if (isRecord(doc.DurationHistogram)) return 'fortio';
@@ -62,11 +79,14 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
 /** The format of a result file, or null when it is none we read (or does not parse). */
 export async function detectFormat(text: string): Promise<ResultFormat | null> {
   const kind = sniff(text);
+  if (kind === 'locust-csv') return 'locust';
   if (
     kind === 'istio-csv' ||
     kind === 'wrk2' ||
     kind === 'k6-ndjson' ||
     kind === 'hdr-log' ||
+    kind === 'hey' ||
+    kind === 'jmeter' ||
     kind === null
   ) {
     return kind;

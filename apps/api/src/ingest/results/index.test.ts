@@ -14,6 +14,9 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
   ['wrk2', localFixture('wrk2-readme-latency.txt'), 1],
   ['smp', publicFixture('service-mesh-performance/meshery_test_results.json'), 3],
   ['istio-csv', publicFixture('istio-tools/benchmark.csv'), 82],
+  ['hey', localFixture('hey-0.1.4-debian.csv'), 1],
+  ['jmeter', publicFixture('apache-jmeter/HTMLReportTestFile.csv'), 1],
+  ['locust', localFixture('locust-2.12.1_stats.csv'), 3],
 ];
 
 describe('decodeResults', () => {

@@ -5,22 +5,32 @@
 // event loop within a size, time and memory budget (yaml-bounded.ts), and text reports line
 // by line with linear-time patterns.
 import {
+  FORMAT_HINT,
   type LoadResult,
   loadResult,
   type PercentileMethod,
   type ResultFormat,
 } from '@meshbench/schema';
-import { detectFormat, formatOfDocument, sniff } from './detect.ts';
+import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
+import { decodeHeyCsv } from './hey-csv.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
+import { decodeJmeterCsv } from './jmeter-csv.decoder.ts';
 import { decodeK6 } from './k6.decoder.ts';
 import {
   decodeK6Ndjson,
   decodeK6NdjsonResults,
   type K6NdjsonDecoded,
 } from './k6-ndjson.decoder.ts';
+import {
+  decodeLocustCsv,
+  decodeLocustJson,
+  LOCUST_FILES,
+  looksLikeLocustHtml,
+  withLocustStep,
+} from './locust.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
@@ -43,7 +53,13 @@ export {
   intervalResultRow,
 } from './interval-results.ts';
 export { decodeK6NdjsonChunks } from './k6-ndjson.stream.ts';
+export { LOCUST_STEP_KEYS } from './locust.decoder.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
+export {
+  decodeSampleChunks,
+  isSampleFormat,
+  type SampleFormat,
+} from './sample-formats.ts';
 export { detectFormat, sniff };
 
 export interface DecodedResults {
@@ -68,6 +84,8 @@ const TEXT_DECODERS = {
   wrk2: decodeWrk2,
   'istio-csv': decodeIstioCsv,
   'k6-ndjson': decodeK6NdjsonResults,
+  hey: decodeHeyCsv,
+  jmeter: decodeJmeterCsv,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -88,6 +106,11 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   smp: 'reported',
   'istio-csv': 'reported',
   'hdr-log': 'hdr',
+  // Raw samples: the decoder marks each percentile (raw-samples.ts).
+  hey: 'raw',
+  jmeter: 'raw',
+  // Locust's decoder marks each percentile with its bucket bound (locust-buckets.ts).
+  locust: 'tool-histogram',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -99,7 +122,17 @@ const NAMES: Record<ResultFormat, string> = {
   smp: 'an SMP result',
   'istio-csv': 'an Istio perf CSV',
   'hdr-log': 'an HdrHistogram interval log',
+  hey: 'a hey -o csv file',
+  jmeter: 'a JMeter JTL CSV',
+  locust: 'a Locust CSV or --json file',
 };
+
+/** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */
+export function acceptedFormats(): string {
+  return (Object.entries(NAMES) as [ResultFormat, string][])
+    .map(([format, name]) => `${format} (${name})`)
+    .join(', ');
+}
 
 /** Formats of interval histograms: decoded per step and generator, stored with their intervals. */
 export const INTERVAL_FORMATS = new Set<ResultFormat>(['hdr-log', 'k6-ndjson']);
@@ -131,7 +164,10 @@ export async function decodeResultFile(
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
     return { ...k6IntervalResults(decodeK6Ndjson(body), step), intervals: true };
   }
-  return { ...(await decodeResults(text, format)), intervals: false };
+  const decoded = await decodeResults(text, format);
+  if (decoded.format === 'locust')
+    decoded.results = decoded.results.map((r) => withLocustStep(r, step));
+  return { ...decoded, intervals: false };
 }
 
 /**
@@ -190,7 +226,8 @@ export async function decodeResults(
   else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
     doc = await parseYaml(body);
   } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);
-  const detected = doc === undefined ? kind : formatOfDocument(doc);
+  const detected =
+    doc === undefined ? (kind === 'locust-csv' ? 'locust' : kind) : formatOfDocument(doc);
 
   let chosen: ResultFormat;
   if (format === 'auto') {
@@ -201,9 +238,15 @@ export async function decodeResults(
       );
     }
     if (detected === null || detected === 'json' || detected === 'yaml') {
+      if (looksLikeLocustHtml(body.slice(0, SNIFF_CHARS))) {
+        throw new ResultFileError(
+          'undetectable',
+          `a Locust HTML report holds only the percentiles Locust computed, not its response-time buckets; post its ${LOCUST_FILES} instead (format=locust)`,
+        );
+      }
       throw new ResultFileError(
         'undetectable',
-        'cannot tell the format of the file: expected Fortio, Nighthawk or k6 JSON, a k6 --out json stream, a wrk2 report, an SMP result (YAML or JSON) or an Istio perf CSV; pass ?format= to name it',
+        `cannot tell the format of the file; the formats read are ${acceptedFormats()}; ${FORMAT_HINT}`,
       );
     }
     chosen = detected;
@@ -224,9 +267,21 @@ export async function decodeResults(
     );
   }
   const decoded =
-    chosen in DOCUMENT_DECODERS
-      ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
-      : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
+    chosen === 'locust'
+      ? doc === undefined
+        ? decodeLocustCsv(body)
+        : decodeLocustJson(doc)
+      : chosen in DOCUMENT_DECODERS
+        ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
+        : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
+  return checkedResults(chosen, decoded);
+}
+
+/**
+ * A decoder's results as stored: within the limits, each percentile marked, every point valid
+ * (else a ResultFileError naming it), those with nothing measured left out.
+ */
+export function checkedResults(chosen: ResultFormat, decoded: Decoded): DecodedResults {
   if (decoded.results.length > MAX_RESULTS_PER_FILE) {
     throw new ResultFileError(
       'too_large',

@@ -7,6 +7,7 @@ export type ResultFileProblem =
   | 'format_mismatch'
   | 'invalid_json'
   | 'invalid_histogram'
+  | 'invalid_line'
   | 'truncated'
   | 'non_finite'
   | 'invalid_value'

@@ -129,6 +129,13 @@ const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
     const hold = (bytes: number) => {
       otlp.buffer(bytes);
       held += bytes;
+      try {
+        request.holdBytes(bytes);
+      } catch (error) {
+        otlp.unbuffer(bytes);
+        held -= bytes;
+        throw error;
+      }
     };
     const deadline = setTimeout(() => {
       if (request.body instanceof BodyGuard)

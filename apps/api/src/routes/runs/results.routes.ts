@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import { SNIFF_CHARS, sniff } from '../../ingest/results/index.ts';
+import { isSampleFormat, SNIFF_CHARS, sniff } from '../../ingest/results/index.ts';
 import { firstInvalidUtf8 } from '../../ingest/stored-text.ts';
 import { hashedBody, limitedChunks, peekBody, readBody } from '../request-body.ts';
 import { countRejections } from '../upload-rejections.ts';
@@ -32,7 +32,7 @@ const routes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['load results'],
         description:
-          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV or an HdrHistogram interval log (`hdr-log`: what HistogramLogWriter, jHiccup and wrk2's HDR-logging forks write; told by its `#[StartTime:`, `#[Histogram log format version`, `Tag=` or interval lines). An interval log's step (mode, connections, targetRps: the step's whole target rate) and `generator` come from each line's Tag (`Tag=mode:both;connections:64;targetRps:1000;generator:g1`, or a bare word for the mode) or else from the query; each step and generator becomes one load result holding the step's merged histogram, and each line one interval of it. `generatorCpu` (the generator's CPU use, 0..1) and `unit` (ns, us or ms; by default told from Interval_Max) apply to interval logs only. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV). `Content-Encoding: gzip` allowed. All points of the file are stored, or none. A k6 `--out json` stream (`format=k6-ndjson`, or `auto` when its first line is a k6 Metric or Point object) is read line by line as it arrives, never held whole: up to `MESHBENCH_MAX_STREAM_RESULT_BYTES` after decompression (default 4 GiB) and `MESHBENCH_MAX_RESULT_BYTES` a line, its points stored only once its last line is read (a stream refused, or one the client stops sending, stores nothing). Limits of the other formats: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. A k6 stream whose last line is cut off (no newline, not a whole JSON object) is stored without that line, and the answer says where (`truncated`). A file stored before on the run is not stored again: the same `Idempotency-Key` with the same file, or a byte-identical body (as sent: the same file, compressed the same way) with the same step parameters, is answered 200 with the first upload's answer and `duplicate: true` (the same key with another file: 422). `notes` say what the numbers alone do not (a point no request was sent for, crossed k6 thresholds, a cut stream). While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
+          "A load generator's result file as it is: Fortio JSON, Nighthawk JSON, a k6 summary (legacy or new), a wrk2 report, an SMP result (YAML or JSON), an Istio perf CSV, a load generator's raw samples (`hey`: hey's `-o csv`, `jmeter`: JMeter's JTL CSV, with or without its header; read as they arrive like a k6 stream, percentiles at the nearest rank over the file's values with the tool's rounding as [lower, upper]) or an HdrHistogram interval log (`hdr-log`: what HistogramLogWriter, jHiccup and wrk2's HDR-logging forks write; told by its `#[StartTime:`, `#[Histogram log format version`, `Tag=` or interval lines). An interval log's step (mode, connections, targetRps: the step's whole target rate) and `generator` come from each line's Tag (`Tag=mode:both;connections:64;targetRps:1000;generator:g1`, or a bare word for the mode) or else from the query; each step and generator becomes one load result holding the step's merged histogram, and each line one interval of it. `generatorCpu` (the generator's CPU use, 0..1) and `unit` (ns, us or ms; by default told from Interval_Max) apply to interval logs only. `format=auto` (the default) tells them apart by content (the kind from the first 64 KiB: JSON, YAML, wrk2 text or CSV); a file it cannot tell is 415 `undetectable`, its message listing every `format` value read. `Content-Encoding: gzip` allowed. All points of the file are stored, or none. A k6 `--out json` stream (`format=k6-ndjson`, or `auto` when its first line is a k6 Metric or Point object) is read line by line as it arrives, never held whole: up to `MESHBENCH_MAX_STREAM_RESULT_BYTES` after decompression (default 4 GiB) and `MESHBENCH_MAX_RESULT_BYTES` a line, its points stored only once its last line is read (a stream refused, or one the client stops sending, stores nothing). Limits of the other formats: `MESHBENCH_MAX_RESULT_BYTES` after decompression (default 8 MiB), 1 MiB for a YAML file, 10,000 load results a file, 1,000 percentiles or histogram buckets a result; past them 413. A YAML file that takes more than 5 s or 128 MB to parse gets 422. A k6 stream whose last line is cut off (no newline, not a whole JSON object) is stored without that line, and the answer says where (`truncated`). A file stored before on the run is not stored again: the same `Idempotency-Key` with the same file, or a byte-identical body (as sent: the same file, compressed the same way) with the same step parameters, is answered 200 with the first upload's answer and `duplicate: true` (the same key with another file: 422). `notes` say what the numbers alone do not (a point no request was sent for, crossed k6 thresholds, a cut stream). While the database is unavailable (e.g. restarting) the answer is 503 with `Retry-After`.",
         params: runParams,
         querystring: importResultsQuery,
         headers: z.object({
@@ -69,12 +69,27 @@ const routes: FastifyPluginAsyncZod<{
         let body: AsyncIterable<Buffer> = hashed.body;
         // k6's --out json stream, named or told by its first line, is read as it arrives.
         let streamed = format === 'k6-ndjson';
+        // Raw samples (hey's CSV...), named or told by their header, are read as they arrive.
+        let samples = isSampleFormat(format) ? format : null;
         if (format === 'auto') {
           const peeked = await peekBody(body, SNIFF_CHARS);
           body = peeked.body;
-          streamed = sniff(peeked.head.toString('utf8')) === 'k6-ndjson';
+          const kind = sniff(peeked.head.toString('utf8'));
+          streamed = kind === 'k6-ndjson';
+          if (isSampleFormat(kind)) samples = kind;
         }
         const idempotencyKey = request.headers['idempotency-key'];
+        if (samples !== null) {
+          const result = await app.services.results.importSampleStream(
+            request.params.id,
+            samples,
+            limitedChunks(body, opts.maxStreamResultBytes, 'MESHBENCH_MAX_STREAM_RESULT_BYTES'),
+            step,
+            { maxLineBytes: opts.maxResultBytes, lineSetting: 'MESHBENCH_MAX_RESULT_BYTES' },
+            { idempotencyKey, digest: hashed.digest },
+          );
+          return reply.code(result.duplicate ? 200 : 201).send(result);
+        }
         if (streamed) {
           const result = await app.services.results.importK6Stream(
             request.params.id,
@@ -85,7 +100,12 @@ const routes: FastifyPluginAsyncZod<{
           );
           return reply.code(result.duplicate ? 200 : 201).send(result);
         }
-        const bytes = await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES');
+        const bytes = await readBody(
+          body,
+          opts.maxResultBytes,
+          'MESHBENCH_MAX_RESULT_BYTES',
+          request.holdBytes,
+        );
         const badByte = firstInvalidUtf8(bytes);
         if (badByte >= 0) {
           throw new AppError(

@@ -16,6 +16,10 @@ const FORMAT_NAMES: Record<string, string> = {
   wrk2: 'wrk2 report',
   smp: 'SMP result',
   'istio-csv': "Istio's perf CSV",
+  hey: 'hey -o csv',
+  jmeter: 'JMeter JTL CSV',
+  'hdr-log': 'HdrHistogram interval log',
+  locust: 'Locust CSV (_stats.csv...) or --json',
 };
 
 export function UploadResultsForm({ runId }: { runId: string }) {
@@ -42,7 +46,7 @@ export function UploadResultsForm({ runId }: { runId: string }) {
       <h3>Add results</h3>
       <p className="panel-sub">
         A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
-        wrk2, SMP or Istio&apos;s perf CSV.
+        wrk2, SMP, Istio&apos;s perf CSV, hey -o csv or a JMeter JTL CSV.
       </p>
       <div className="upload-fields">
         <label>
