@@ -172,3 +172,70 @@ test('the ingest page counts what Prometheus remote write sent, written and refu
     ['pilot_xds_pushes_total', 'prometheus'],
   ]);
 });
+
+test('the ingest page counts probe events sent as OTLP logs, and the records it rejected', async ({
+  page,
+  baseURL,
+}) => {
+  const api = apiClient(baseURL as string, process.env.MESHBENCH_ADMIN_TOKEN);
+  const run = await api.createRun({
+    benchmark: 'e2e-ingest',
+    scenario: 'otlp-logs',
+    mesh: { name: 'consul' },
+    labels: { e2e: randomUUID() },
+  });
+  const before = ingestStats.parse(
+    await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json(),
+  ).otlpLogs;
+  await page.goto('/ingest');
+  await expect(page.getByRole('heading', { name: 'OTLP/HTTP logs (probe events)' })).toBeVisible();
+
+  const at = String(BigInt(Date.now()) * 1_000_000n);
+  const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+  const body = {
+    resourceLogs: [
+      {
+        resource: { attributes: [str('meshbench.run', run.id)] },
+        scopeLogs: [
+          {
+            logRecords: [
+              {
+                eventName: 'meshbench.change',
+                timeUnixNano: at,
+                attributes: [
+                  str('id', 'c1'),
+                  str('kind', 'endpoint'),
+                  str('target', 'hey'),
+                  str('action', 'add'),
+                ],
+              },
+              {
+                eventName: 'meshbench.observation',
+                timeUnixNano: at,
+                attributes: [str('change', 'c1'), str('proxy', 'p-1')],
+              },
+              { timeUnixNano: at, body: { stringValue: 'not an event' } },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  const answer = await fetch(`${baseURL}/v1/logs`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${process.env.MESHBENCH_ADMIN_TOKEN}`,
+    },
+    body: JSON.stringify(body),
+  });
+  expect(answer.status).toBe(200);
+  expect(await answer.text()).toContain('"rejectedLogRecords":1');
+
+  await expect.poll(() => counter(page, 'otlp-logs-records')).toBe(before.records + 3);
+  expect(await counter(page, 'otlp-logs-events')).toBe(before.events + 2);
+  expect(await counter(page, 'otlp-logs-rejected')).toBe(before.rejected + 1);
+  await expect(
+    page.getByText('Reported to the exporter in partial_success: not a meshbench'),
+  ).toBeVisible();
+});

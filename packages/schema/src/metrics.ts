@@ -394,6 +394,18 @@ export const prometheusWriteStats = z.object({
 });
 export type PrometheusWriteStats = z.infer<typeof prometheusWriteStats>;
 
+export const otlpLogsStats = z.object({
+  requests: z.number().int(),
+  records: z.number().int().describe('log records received'),
+  events: z.number().int().describe('probe events stored from meshbench.* log records'),
+  rejected: z
+    .number()
+    .int()
+    .describe('log records rejected: not a meshbench event, or no run the token may write'),
+  duplicates: z.number().int().describe('events stored before (retried exports), stored once'),
+});
+export type OtlpLogsStats = z.infer<typeof otlpLogsStats>;
+
 export const ingestStats = z.object({
   messagesShown: z
     .enum(['all', 'project', 'none'])
@@ -402,6 +414,7 @@ export const ingestStats = z.object({
     ),
   statsd: statsdStats,
   prometheus: prometheusWriteStats.describe('POST /api/v1/write (Prometheus remote write)'),
+  otlpLogs: otlpLogsStats.describe('POST /v1/logs (probe events as OpenTelemetry logs)'),
   events: uploadCounters,
   results: uploadCounters,
 });

@@ -7,8 +7,10 @@ import {
   changeList,
   gateResult,
   history,
+  ingestStats,
   loadStages,
   propagation,
+  run,
   runClocks,
   runHeadlines,
   runPropagation,
@@ -20,15 +22,20 @@ import {
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type Backend, backends } from '../test/harness.ts';
+import { type Backend, backends, jsonBody } from '../test/harness.ts';
 import { until, useMetricsServer } from '../test/metrics-harness.ts';
 import { istioChurnScenario } from './churn.ts';
 import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.ts';
-import { propagationScenarios } from './endpoint-propagation.ts';
-import { loadDemo } from './index.ts';
+import {
+  endpointPropagationRun,
+  propagationScenarios,
+  scenarioProxies,
+} from './endpoint-propagation.ts';
+import { apiClient, loadDemo } from './index.ts';
 import { kubernetesScaleUpRun, kubernetesScaleUpScenarios } from './kubernetes-scale-up.ts';
 import { istioLocustScenario, locustStageReports } from './locust.ts';
 import { NIGHTLY_MESHES, NIGHTS, REGRESSION_NIGHT } from './nightly.ts';
+import { OTLP_LOGS_LABEL, otlpLogsScenario } from './otlp-logs.ts';
 import { scaleUpRun, scaleUpScenarios } from './scale-up.ts';
 import { istioStagesScenario } from './stages.ts';
 
@@ -81,9 +88,8 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         dataPlaneMeshes.length +
         scaleUpScenarios.length +
         kubernetesScaleUpScenarios.length +
-        1 +
-        1 +
-        1 +
+        // stages (HdrHistogram logs), stages (Locust), propagation over OTLP logs, churn
+        4 +
         NIGHTS * NIGHTLY_MESHES.length,
     );
     for (const run of runs) expect(run.status).toBe('finished');
@@ -371,6 +377,56 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         topTotal.percentiles.find((q) => q.p === 99)!.ms,
       );
     }
+    // Probes exporting OpenTelemetry logs (the SDK to /v1/logs): the run holds exactly what the
+    // same events store through the events API, and summarises the same.
+    {
+      const at =
+        propagationScenarios.length +
+        dataPlaneMeshes.length +
+        scaleUpScenarios.length +
+        kubernetesScaleUpScenarios.length +
+        2; // after the stages runs (HdrHistogram logs, Locust)
+      const viaLogs = runs[at]!;
+      expect(viaLogs.labels).toMatchObject(OTLP_LOGS_LABEL);
+      const { run: body, events } = endpointPropagationRun(otlpLogsScenario);
+      const { finishedAt, ...started } = body;
+      const viaEvents = await server.json('/runs', jsonBody(started), run);
+      expect(viaEvents.status).toBe(201);
+      const posted = await server.api(`/runs/${viaEvents.body.id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: events.map((e) => JSON.stringify(e)).join('\n'),
+      });
+      expect(posted.status).toBe(200);
+      // Finished as the demo finishes its run: a finished run's clock correction is computed.
+      await apiClient(server.url, server.token).finishRun(viaEvents.body.id, finishedAt);
+      const exported = async (id: string) =>
+        (await (await server.api(`/runs/${id}/events`)).text()).trim().split('\n').sort();
+      const stored = await exported(viaLogs.id);
+      expect(stored).toHaveLength(events.length);
+      expect(stored).toEqual(await exported(viaEvents.body.id));
+      const summaryOf = async (id: string) => {
+        const answer = await server.json(
+          `/runs/${id}/changes/hey-endpoint-delete/propagation?percentiles=50,96,99&withinMs=1000`,
+          {},
+          propagation,
+        );
+        expect(answer.status).toBe(200);
+        const { computedAt: __, ...summary } = answer.body;
+        return summary;
+      };
+      const logsSummary = await summaryOf(viaLogs.id);
+      expect(logsSummary.count).toBeGreaterThan(scenarioProxies(otlpLogsScenario) * 0.99);
+      expect(logsSummary).toEqual(await summaryOf(viaEvents.body.id));
+      const ingest = await server.json('/ingest/stats', {}, ingestStats);
+      expect(ingest.body.otlpLogs).toMatchObject({
+        records: events.length,
+        events: events.length,
+        rejected: 0,
+        duplicates: 0,
+      });
+    }
+
     // Churn: 20 changes, each reaching every proxy; the slow tail grows during the backlog.
     const churn = runs[runs.length - 1 - NIGHTS * NIGHTLY_MESHES.length]!;
     const s = istioChurnScenario;

@@ -15,6 +15,7 @@ import { endpointPropagationRun, propagationScenarios } from './endpoint-propaga
 import { kubernetesScaleUpScenarios, loadKubernetesScaleUp } from './kubernetes-scale-up.ts';
 import { loadLocustStages } from './locust.ts';
 import { NIGHTLY_MESHES, nightlyRuns } from './nightly.ts';
+import { loadOtlpLogsPropagation } from './otlp-logs.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 import { loadStages } from './stages.ts';
 
@@ -37,6 +38,12 @@ export {
 } from './kubernetes-scale-up.ts';
 export { istioLocustScenario, loadLocustStages, locustStageReports } from './locust.ts';
 export { NIGHTLY_MESHES, NIGHTS, nightlyRun, nightlyRuns, REGRESSION_NIGHT } from './nightly.ts';
+export {
+  loadOtlpLogsPropagation,
+  OTLP_LOGS_LABEL,
+  otlpLogsScenario,
+  probeLogRecord,
+} from './otlp-logs.ts';
 export {
   consulScaleUp,
   consulStreamingScaleUp,
@@ -97,6 +104,9 @@ export async function loadDemo(opts: {
   // The same exercise driven by Locust as its team did: a run per stage of users, each
   // stage's --json report (its workers merged by the master) posted as written.
   loaded.push(await loadLocustStages(opts));
+  // Control plane again, its probes exporting their events as OpenTelemetry logs (/v1/logs)
+  // through the OpenTelemetry SDK, as a probe or a Collector tailing Envoy's log would.
+  loaded.push(await loadOtlpLogsPropagation(opts));
 
   // Churn: 20 endpoint changes 5 s apart, each reaching 1,000 proxies (the run's heatmap).
   const churn = churnRun(istioChurnScenario);

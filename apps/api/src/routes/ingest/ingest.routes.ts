@@ -39,7 +39,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['metrics'],
         description:
-          "What this replica has received on every ingest path since it started: StatsD and OTLP (as /statsd/stats), Prometheus remote write, and the events API's and result uploads' requests stored, retried and rejected, with the last rejection's message. Messages are scoped to the caller: the admin token sees the replica's last rejection and malformed line, a project's token its own project's last rejection, no token none.",
+          "What this replica has received on every ingest path since it started: StatsD and OTLP (as /statsd/stats), Prometheus remote write, OTLP logs, and the events API's and result uploads' requests stored, retried and rejected, with the last rejection's message. Messages are scoped to the caller: the admin token sees the replica's last rejection and malformed line, a project's token its own project's last rejection, no token none.",
         response: { 200: ingestStats },
       },
     },
@@ -50,6 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           principal.kind === 'admin' ? 'all' : principal.kind === 'project' ? 'project' : 'none',
         statsd: statsdNow(principal),
         prometheus: { ...services.prometheusWrite.counters },
+        otlpLogs: { ...services.otlpLogs.counters },
         events: services.uploads.events.seenBy(principal),
         results: services.uploads.results.seenBy(principal),
       } as const;

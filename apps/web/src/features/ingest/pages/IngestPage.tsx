@@ -1,8 +1,13 @@
 // Ingest: what this replica has taken on every ingest path since it started (event batches,
-// result files, StatsD, OTLP, Prometheus remote write), and what it refused or dropped and why (the last rejected
+// result files, StatsD, OTLP metrics and logs, Prometheus remote write), and what it refused or dropped and why (the last rejected
 // upload, malformed lines, metrics that matched no run, rejected data points), with how to
 // send each. The first place to look when a runner's data does not show up.
-import type { PrometheusWriteStats, StatsdStats, UploadCounters } from '@meshbench/schema';
+import type {
+  OtlpLogsStats,
+  PrometheusWriteStats,
+  StatsdStats,
+  UploadCounters,
+} from '@meshbench/schema';
 import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { INGEST_REFRESH_MS, useIngestStats } from '../hooks/use-ingest-stats.ts';
@@ -140,6 +145,47 @@ function OtlpPanel({ s }: { s: StatsdStats }) {
       <pre className="ingest-how">
         {`OTEL_EXPORTER_OTLP_METRICS_ENDPOINT=${origin}/v1/metrics
 OTEL_RESOURCE_ATTRIBUTES=meshbench.run=<run id or slug>`}
+      </pre>
+    </section>
+  );
+}
+
+function OtlpLogsPanel({ s }: { s: OtlpLogsStats }) {
+  const origin = window.location.origin;
+  return (
+    <section className="panel ingest-panel" aria-labelledby="ingest-otlp-logs">
+      <div className="panel-head">
+        <div>
+          <h2 id="ingest-otlp-logs">OTLP/HTTP logs (probe events)</h2>
+          <p className="panel-sub">
+            POST {origin}/v1/logs, protobuf or JSON, gzip or not: records named meshbench.change,
+            meshbench.observation, ... are probe events (see docs/otlp-logs.md)
+          </p>
+        </div>
+      </div>
+      <Counters
+        items={[
+          { id: 'otlp-logs-requests', label: 'Requests', value: s.requests },
+          { id: 'otlp-logs-records', label: 'Log records', value: s.records },
+          { id: 'otlp-logs-events', label: 'Events stored', value: s.events },
+          {
+            id: 'otlp-logs-duplicates',
+            label: 'Retried, stored once',
+            value: s.duplicates,
+          },
+          {
+            id: 'otlp-logs-rejected',
+            label: 'Log records rejected',
+            value: s.rejected,
+            warn: 'Reported to the exporter in partial_success: not a meshbench.* event (set event_name or the event.name attribute), or no run (set meshbench.run on the resource, or deployment.environment).',
+          },
+        ]}
+      />
+      <pre className="ingest-how">
+        {`OTEL_EXPORTER_OTLP_LOGS_ENDPOINT=${origin}/v1/logs
+OTEL_RESOURCE_ATTRIBUTES=meshbench.run=<run id or slug>
+# a record: event_name meshbench.observation,
+# attributes change, proxy, node; its time the observation's`}
       </pre>
     </section>
   );
@@ -289,6 +335,7 @@ export function IngestPage() {
             />
             <StatsdPanel s={stats.data.statsd} />
             <OtlpPanel s={stats.data.statsd} />
+            <OtlpLogsPanel s={stats.data.otlpLogs} />
             <PrometheusPanel s={stats.data.prometheus} />
           </div>
         </>
