@@ -10,9 +10,13 @@ const obs = (proxy: string, attrs?: Record<string, string>) => ({
   ...(attrs ? { attrs } : {}),
 });
 
+async function* chunks(text: string): AsyncGenerator<Buffer> {
+  yield Buffer.from(text);
+}
+
 async function decode(text: string) {
   const out = [];
-  for await (const events of decodeJsonArray([Buffer.from(text)], 1 << 30)) out.push(...events);
+  for await (const events of decodeJsonArray(chunks(text), 1 << 30)) out.push(...events);
   return out;
 }
 
@@ -69,7 +73,7 @@ describe('decodeJsonArray', () => {
     setImmediate(spin);
     const turnsBefore = turns;
     let count = 0;
-    for await (const events of decodeJsonArray([Buffer.from(text)], 1 << 30)) {
+    for await (const events of decodeJsonArray(chunks(text), 1 << 30)) {
       count += events.length;
     }
     const turnsDuring = turns - turnsBefore;
