@@ -3,11 +3,15 @@
 //   1. no upload (the baseline);
 //   2. `meshbench events` (the built CLI, the real sender) posting a 1,000,000-line file in
 //      its default batches of 50,000;
-//   3. a slow uploader: one batch of 50,000 events trickled over ~10 s.
+//   3. a slow uploader: one batch of 50,000 events trickled over ~10 s;
+//   4. one JSON-array batch (application/json) of --json-mb MB (default 64), sent at once;
+//   5. a 1 MB junk YAML-looking result file (parsed off the event loop until the 5 s limit).
+// For 4 and 5 the figure that matters is the longest a read waited (max): an upload that
+// holds the event loop stalls every read for as long as it holds it (target ~100 ms).
 // Reads are sent at a fixed rate whatever the server does (open loop: a stalled server
 // gets the reads it would have had, each timed from when it was due), a mix of what a run
 // page asks for. Budget: read p99 <= 1 s during each upload. Exits 1 over budget.
-// Usage: tsx upload-reads.ts [--lines N] [--rate READS_PER_S] [--database-url URL]
+// Usage: tsx upload-reads.ts [--lines N] [--rate READS_PER_S] [--json-mb MB]
 
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +30,7 @@ const arg = (name: string, fallback: string) => {
 };
 const LINES = Number(arg('lines', '1000000'));
 const RATE = Number(arg('rate', '40'));
+const JSON_MB = Number(arg('json-mb', '64'));
 const SLOW_EVENTS = 50_000;
 const SLOW_SECONDS = 10;
 const BASELINE_SECONDS = 10;
@@ -209,6 +214,39 @@ async function main() {
     const slowAnswer = await slow;
     if (!slowAnswer.startsWith('HTTP/1.1 200')) throw new Error(`slow upload: ${slowAnswer}`);
 
+    // One JSON-array batch, sent at once.
+    const jsonRun = await newRun('json-array');
+    const jsonEvents: string[] = [];
+    for (let bytes = 0; bytes < JSON_MB * 1024 * 1024; ) {
+      const line = observationLine('c1', jsonEvents.length);
+      jsonEvents.push(line);
+      bytes += line.length + 1;
+    }
+    const jsonBody = `[${changeLine('c1', jsonEvents.length)},${jsonEvents.join(',')}]`;
+    jsonEvents.length = 0;
+    const jsonPost = fetch(`${api.url}/api/v1/runs/${jsonRun.id}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...AUTH },
+      body: jsonBody,
+    }).then(json(schema.ingestResult));
+    const duringJson = stats(await readWhile(api.url, seeded.id, jsonPost));
+    const jsonStored = await jsonPost;
+
+    // A 1 MB junk file that looks like YAML (was results.int.test.ts's timed case).
+    const yamlRun = await newRun('junk-yaml');
+    const junk = `latencies_ms:\n${Array.from({ length: 85_000 }, (_, i) => `  k${i}: v`).join('\n')}\n`;
+    const yamlPost = fetch(`${api.url}/api/v1/runs/${yamlRun.id}/results`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', ...AUTH },
+      body: junk,
+    }).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    });
+    const duringYaml = stats(await readWhile(api.url, seeded.id, yamlPost));
+    const yamlStatus = await yamlPost;
+    if (yamlStatus !== 422) throw new Error(`junk YAML: ${yamlStatus}, expected 422`);
+
     const row = (name: string, s: ReturnType<typeof stats>) =>
       `  ${name.padEnd(44)} p50 ${fmt(s.p50, 1).padStart(8)} ms   p99 ${fmt(s.p99, 1).padStart(8)} ms   max ${fmt(s.max, 0).padStart(6)} ms   (${fmt(s.n)} reads, ${s.errors} errors; p99 ${fmt(s.p99 / baseline.p99, 1)} x baseline)`;
     console.log('\nbench/upload-reads (embedded database)');
@@ -220,16 +258,33 @@ async function main() {
     console.log(
       row(`during a slow upload, ${fmt(SLOW_EVENTS)} events over ${SLOW_SECONDS} s`, duringSlow),
     );
+    console.log(
+      row(
+        `during a JSON array, ${fmt(jsonBody.length / 1048576)} MB, ${fmt(jsonStored.accepted)} events`,
+        duringJson,
+      ),
+    );
+    console.log(row('during a 1 MB junk YAML-looking result file', duringYaml));
+    console.log(
+      `  longest stall past the baseline's max: JSON array ${fmt(duringJson.max - baseline.max)} ms, junk YAML ${fmt(duringYaml.max - baseline.max)} ms (target ~100 ms)`,
+    );
     console.log(`  budget: p99 <= ${BUDGET_P99_MS} ms during each upload`);
     for (const [name, s] of [
       ['meshbench events', duringCli],
       ['slow upload', duringSlow],
+      ['junk YAML', duringYaml],
     ] as const) {
       if (!(s.p99 <= BUDGET_P99_MS) || s.errors > 0) {
         console.log(`  OVER BUDGET: ${name} p99 ${fmt(s.p99, 1)} ms, ${s.errors} errors`);
         failed = true;
       }
     }
+    // Reported, not failed on: on the embedded database a batch's transaction holds the one
+    // connection while it is stored, however its decoding is cut (issue 26, left open).
+    if (!(duringJson.p99 <= BUDGET_P99_MS) || duringJson.errors > 0)
+      console.log(
+        `  over budget, known: JSON array p99 ${fmt(duringJson.p99, 1)} ms, ${duringJson.errors} errors (its transaction holds the embedded database)`,
+      );
     console.log(`  API peak RSS ${fmt(api.peakRssMiB())} MiB`);
   } finally {
     await api.stop();

@@ -31,7 +31,10 @@ export interface ApiProcess {
 
 /** Starts the API with `env` over this process's; a variable given as undefined is unset. */
 export async function startApi(env: Record<string, string | undefined>): Promise<ApiProcess> {
-  const entry = fileURLToPath(new URL('../../apps/api/dist/server.js', import.meta.url));
+  // BENCH_API_ENTRY: another build of the API (e.g. main's, for a figure before a change).
+  const entry =
+    process.env.BENCH_API_ENTRY ??
+    fileURLToPath(new URL('../../apps/api/dist/server.js', import.meta.url));
   const port = await freePort();
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under a bench.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -266,36 +266,27 @@ describe.each(backends)('load results on $name', (backend) => {
       expect(performance.now() - started).toBeLessThan(5000);
     });
 
-    it('does not hold a concurrent GET behind a 1 MB junk YAML-looking file', async () => {
+    it('answers a concurrent GET while a 1 MB junk YAML-looking file is parsed, and refuses the file', async () => {
       const run = await createRun(server);
       // Looks like an SMP result at the top, then 1 MB of `k: v` lines: parsed as YAML,
-      // this took 4 s on the event loop (the yaml library checks keys pairwise).
+      // this took 4 s on the event loop (the yaml library checks keys pairwise). How long
+      // a GET waits meanwhile is measured by bench/upload-reads.ts (no timing here).
       const junk = `latencies_ms:\n${Array.from({ length: 85_000 }, (_, i) => `  k${i}: v`).join('\n')}\n`;
       expect(junk.length).toBeGreaterThan(1_000_000);
       expect(junk.length).toBeLessThan(1024 * 1024); // under the YAML limit: it is parsed
-      // What a GET takes on this (shared) machine with nothing else to do: the worst of five
-      // once warm.
-      await timedGet(run.id);
-      const warm: number[] = [];
-      for (let i = 0; i < 5; i++) warm.push(await timedGet(run.id));
-      const baseline = Math.max(...warm);
       const posting = post(run.id, junk, '', {}, apiError);
-      // GETs while the file is parsed (the parse runs until the 5 s YAML limit; the upload,
-      // from this same process, is over after a moment), each on its own socket.
+      let postedYet = false;
+      void posting.then(() => {
+        postedYet = true;
+      });
+      // A GET answered while the parse still runs (it runs until the 5 s YAML limit).
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const gets: number[] = [];
-      let done = false;
-      const watching = (async () => {
-        while (!done) gets.push(await timedGet(run.id));
-      })();
+      await timedGet(run.id);
+      expect(postedYet).toBe(false);
       const posted = await posting;
-      done = true;
-      await watching;
       // Parsed off the event loop until the YAML time limit ends it.
       expect(posted.status).toBe(422);
       expect(posted.body.code).toBe('too_complex');
-      expect(gets.length).toBeGreaterThan(0);
-      expect(Math.max(...gets)).toBeLessThan(baseline + 200);
       expect(await stored(run.id)).toEqual([]);
     });
   });

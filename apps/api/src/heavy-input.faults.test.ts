@@ -1,0 +1,210 @@
+// Heavy input against the built API as a process of its own: floods of half-sent bodies,
+// clients that trickle, a gzip bomb. What is asserted is what only a process shows: its
+// memory (resident set, from /proc) stays within a stated bound over its memory at rest,
+// it is still alive, and a read sent meanwhile is answered within a stated (generous) bound.
+// The peak resident set is printed for the record (VmHWM).
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { run as runAnswer } from '@meshbench/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ApiProcess,
+  PROCESS_ADMIN_TOKEN,
+  processBackends,
+  startApiProcess,
+} from './test/api-process.ts';
+import { type RawUpload, rawUpload, statusOf } from './test/raw-upload.ts';
+
+/** Bytes of bodies the API may hold at once here (MESHBENCH_MAX_HELD_BYTES). */
+const HELD = 64 * 1024 * 1024;
+/** How far the resident set may grow over its size at rest: the held bytes and room. */
+const RSS_GROWTH_BOUND_MIB = 320;
+/** How long a concurrent read may take to answer under the load (generous: a shared machine). */
+const READ_BOUND_MS = 5000;
+
+const MiB = 1024 * 1024;
+
+function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** A read of the runs list, its time in ms; it fails the test past READ_BOUND_MS. */
+async function timedRead(api: ApiProcess): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${api.url}/api/v1/runs?limit=5`, {
+    signal: AbortSignal.timeout(READ_BOUND_MS),
+  });
+  await response.text();
+  expect(response.status).toBe(200);
+  return performance.now() - started;
+}
+
+const within = (upload: RawUpload, ms: number) =>
+  Promise.race([upload.response, new Promise<string>((r) => setTimeout(() => r(''), ms))]);
+
+describe.each(processBackends)('heavy input against the API process on $name', (backend) => {
+  let api: ApiProcess;
+  let runId: string;
+  let atRest: number;
+  const reads: number[] = [];
+
+  beforeAll(async () => {
+    api = await startApiProcess({
+      ...backend.env(),
+      MESHBENCH_MAX_HELD_BYTES: String(HELD),
+      MESHBENCH_BODY_MIN_RATE: '1000',
+      MESHBENCH_BODY_RATE_WINDOW_MS: '1000',
+    });
+    const run = await api.json(
+      '/runs',
+      {
+        method: 'POST',
+        body: JSON.stringify({
+          benchmark: 'heavy',
+          scenario: `h-${Date.now()}`,
+          mesh: { name: 'consul' },
+        }),
+      },
+      runAnswer,
+    );
+    runId = run.id;
+    await timedRead(api);
+    atRest = memoryMiB(api.child.pid as number).rss;
+  }, 90_000);
+
+  afterAll(async () => {
+    if (!api) return;
+    const { peak } = memoryMiB(api.child.pid as number);
+    console.log(
+      `heavy-input (${backend.name}): RSS at rest ${atRest.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (bound: rest + ${RSS_GROWTH_BOUND_MIB} MiB); slowest concurrent read ${Math.max(...reads).toFixed(0)} ms (bound ${READ_BOUND_MS} ms)`,
+    );
+    api.child.kill('SIGTERM');
+    await api.exited;
+  });
+
+  /** The API is alive and within its memory bound; a read answers within its bound. */
+  async function holdsUp() {
+    expect(api.child.exitCode).toBeNull();
+    reads.push(await timedRead(api));
+    const { rss } = memoryMiB(api.child.pid as number);
+    expect(rss - atRest).toBeLessThan(RSS_GROWTH_BOUND_MIB);
+  }
+
+  /** The API's own count of body bytes held is within MESHBENCH_MAX_HELD_BYTES, and it refused some. */
+  async function heldWithinBound() {
+    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    const held = Number(/^meshbench_held_body_bytes (\d+)$/m.exec(metrics)?.[1]);
+    expect(held).toBeLessThanOrEqual(HELD);
+    expect(held).toBeGreaterThan(HELD / 2); // it did hold bodies up to near its bound
+    expect(
+      Number(/^meshbench_held_bytes_refused_total (\d+)$/m.exec(metrics)?.[1]),
+    ).toBeGreaterThan(0);
+  }
+
+  it('bounds 300 half-sent 8 MB result files (1 MiB each sent) by the bytes held: 503 past them', async () => {
+    const half = Buffer.alloc(MiB, 'a');
+    half.write('{"Labels":"');
+    const uploads: RawUpload[] = [];
+    try {
+      for (let i = 0; i < 300; i++) {
+        uploads.push(
+          await rawUpload(api.url, `/api/v1/runs/${runId}/results?format=fortio`, {
+            token: PROCESS_ADMIN_TOKEN,
+            contentType: 'application/json',
+            contentLength: 8 * MiB,
+            start: half,
+          }),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      await holdsUp();
+      await heldWithinBound();
+      const answers = await Promise.all(uploads.map((u) => within(u, 100)));
+      // Refusals answered by now (the API counted them above) name the bound.
+      for (const a of answers.filter((a) => statusOf(a) === 503))
+        expect(a).toContain('MESHBENCH_MAX_HELD_BYTES');
+    } finally {
+      for (const u of uploads) u.abort();
+    }
+    await holdsUp();
+  });
+
+  it('cuts 50 event uploads that send a byte every 200 ms at the minimum rate, serving reads and a whole batch meanwhile', async () => {
+    const uploads: RawUpload[] = [];
+    const timers: NodeJS.Timeout[] = [];
+    try {
+      for (let i = 0; i < 50; i++) {
+        const u = await rawUpload(api.url, `/api/v1/runs/${runId}/events`, {
+          token: PROCESS_ADMIN_TOKEN,
+          contentLength: 100_000,
+          start: '',
+        });
+        uploads.push(u);
+        timers.push(setInterval(() => u.socket.destroyed || u.send('{'), 200));
+      }
+      await holdsUp();
+      const batch = await fetch(`${api.url}/api/v1/runs/${runId}/events`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${PROCESS_ADMIN_TOKEN}`,
+          'content-type': 'application/x-ndjson',
+        },
+        body: `${JSON.stringify({ type: 'change', id: 'c1', kind: 'endpoint', target: 't', action: 'delete', at: '2026-02-01T10:00:00Z' })}\n`,
+        signal: AbortSignal.timeout(READ_BOUND_MS),
+      });
+      expect(batch.status).toBe(200);
+      const answers = await Promise.all(uploads.map((u) => within(u, 10_000)));
+      for (const a of answers) expect(statusOf(a)).toBe(408);
+    } finally {
+      for (const t of timers) clearInterval(t);
+      for (const u of uploads) u.abort();
+    }
+    await holdsUp();
+  });
+
+  it('stops a gzip bomb (1 GiB of zeros in 1 MB) at the limit of a result file: 413, memory bounded', async () => {
+    const bomb = gzipSync(Buffer.alloc(1024 * MiB), { level: 9 });
+    expect(bomb.length).toBeLessThan(2 * MiB);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        fetch(`${api.url}/api/v1/runs/${runId}/results?format=fortio`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${PROCESS_ADMIN_TOKEN}`,
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+          },
+          body: bomb,
+        }).then(async (r) => ({ status: r.status, text: await r.text() })),
+      ),
+    );
+    for (const a of answers) expect([413, 503], a.text).toContain(a.status);
+    expect(answers.some((a) => a.status === 413)).toBe(true);
+    await holdsUp();
+  });
+
+  it('bounds a flood of 100 half-sent 4 MB JSON bodies on the JSON routes', async () => {
+    const uploads: RawUpload[] = [];
+    try {
+      for (let i = 0; i < 100; i++) {
+        uploads.push(
+          await rawUpload(api.url, '/api/v1/runs', {
+            token: PROCESS_ADMIN_TOKEN,
+            contentType: 'application/json',
+            contentLength: 4 * MiB,
+            start: `{"benchmark":"${'b'.repeat(2 * MiB)}`,
+          }),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      await holdsUp();
+      await heldWithinBound();
+    } finally {
+      for (const u of uploads) u.abort();
+    }
+    await holdsUp();
+  });
+});
