@@ -17,9 +17,10 @@ export const resultFormat = z
     'hey',
     'jmeter',
     'wrk',
+    'vegeta',
   ])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), wrk wg/wrk 4's text report (wrk2 is giltene/wrk2's)",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), vegeta Vegeta's JSON results, wrk wg/wrk 4's text report (wrk2 is giltene/wrk2's)",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 

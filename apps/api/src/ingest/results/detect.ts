@@ -11,6 +11,7 @@ import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
+import { isVegetaLine } from './vegeta.decoder.ts';
 import { looksLikeWrk4 } from './wrk.decoder.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
@@ -28,7 +29,8 @@ export type BodyKind =
   | 'hdr-log'
   | 'hey'
   | 'jmeter'
-  | 'wrk';
+  | 'wrk'
+  | 'vegeta';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -42,6 +44,8 @@ export function sniff(text: string): BodyKind | null {
   // not one JSON document; told by its first line, when that line ends within the prefix.
   const lineEnds = firstLine.length < head.trimStart().length || text.length <= SNIFF_CHARS;
   if (lineEnds && isK6NdjsonLine(firstLine)) return 'k6-ndjson';
+  // Vegeta's JSON results: one object a line, opening with its "attack" and "seq".
+  if (isVegetaLine(firstLine)) return 'vegeta';
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
@@ -84,6 +88,7 @@ export async function detectFormat(text: string): Promise<ResultFormat | null> {
     kind === 'hey' ||
     kind === 'jmeter' ||
     kind === 'wrk' ||
+    kind === 'vegeta' ||
     kind === null
   ) {
     return kind;

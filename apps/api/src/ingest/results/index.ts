@@ -33,6 +33,7 @@ import {
   MAX_RESULTS_PER_FILE,
   parseJson,
 } from './values.ts';
+import { decodeVegetaJson } from './vegeta.decoder.ts';
 import { decodeWrk } from './wrk.decoder.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
@@ -80,6 +81,7 @@ const TEXT_DECODERS = {
   hey: decodeHeyCsv,
   jmeter: decodeJmeterCsv,
   wrk: decodeWrk,
+  vegeta: decodeVegetaJson,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -105,6 +107,7 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   jmeter: 'raw',
   // wrk 4's own rank rule over whole us, printed to 2 decimals (wrk.decoder.ts).
   wrk: 'reported',
+  vegeta: 'raw',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -119,6 +122,7 @@ const NAMES: Record<ResultFormat, string> = {
   hey: 'a hey -o csv file',
   jmeter: 'a JMeter JTL CSV',
   wrk: 'a wrk 4 report',
+  vegeta: 'Vegeta JSON results',
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */
@@ -213,7 +217,7 @@ export async function decodeResults(
   // broken JSON), YAML when it looks like a YAML result or the format named is written as
   // YAML, JSON again (for its error) when a JSON-only format is named.
   let doc: unknown;
-  if (kind === 'json' && format !== 'k6-ndjson') doc = parseJson(body);
+  if (kind === 'json' && format !== 'k6-ndjson' && format !== 'vegeta') doc = parseJson(body);
   else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
     doc = await parseYaml(body);
   } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);

@@ -19,6 +19,7 @@ const FORMAT_NAMES: Record<string, string> = {
   hey: 'hey -o csv',
   jmeter: 'JMeter JTL CSV',
   wrk: 'wrk 4 report',
+  vegeta: 'Vegeta JSON results',
 };
 
 export function UploadResultsForm({ runId }: { runId: string }) {
@@ -45,7 +46,8 @@ export function UploadResultsForm({ runId }: { runId: string }) {
       <h3>Add results</h3>
       <p className="panel-sub">
         A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
-        wrk, wrk2, SMP, Istio&apos;s perf CSV, hey -o csv or a JMeter JTL CSV.
+        wrk, wrk2, SMP, Istio&apos;s perf CSV, hey -o csv, a JMeter JTL CSV or Vegeta&apos;s JSON
+        results.
       </p>
       <div className="upload-fields">
         <label>
