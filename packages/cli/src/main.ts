@@ -52,7 +52,8 @@ Usage:
   meshbench run create --benchmark B --scenario S --mesh NAME[@VERSION] [options]
   meshbench events <run> <file.ndjson | ->          post probe events (NDJSON), in batches
   meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
-                                                    k6, wrk2, SMP, Istio perf CSV)
+                                                    k6, wrk, wrk2, SMP, Istio perf CSV, hey,
+                                                    JMeter, Vegeta); --format F names one
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher
