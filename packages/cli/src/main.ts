@@ -53,7 +53,7 @@ Usage:
   meshbench events <run> <file.ndjson | ->          post probe events (NDJSON), in batches
   meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
                                                     k6, wrk, wrk2, SMP, Istio perf CSV, hey,
-                                                    JMeter, Vegeta); --format F names one
+                                                    JMeter, Vegeta, ghz); --format F names one
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher

@@ -3,6 +3,7 @@
 // that says whether it is a text report (wrk2, Istio CSV) or a document to parse (JSON,
 // YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
+import { isGhzReport } from './ghz.decoder.ts';
 import { looksLikeHdrLog } from './hdr-log.decoder.ts';
 import { isHeyCsvHeader } from './hey-csv.decoder.ts';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
@@ -73,6 +74,7 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
     return 'nighthawk';
   }
   if (isK6Summary(doc)) return 'k6';
+  if (isGhzReport(doc)) return 'ghz';
   if (isSmpResult(doc)) return 'smp';
   return null;
 }

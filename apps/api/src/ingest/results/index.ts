@@ -13,6 +13,7 @@ import {
 } from '@meshbench/schema';
 import { detectFormat, formatOfDocument, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
+import { decodeGhz } from './ghz.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import { decodeHeyCsv } from './hey-csv.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
@@ -71,6 +72,7 @@ const DOCUMENT_DECODERS = {
   nighthawk: decodeNighthawk,
   k6: decodeK6,
   smp: decodeSmp,
+  ghz: decodeGhz,
 } satisfies Partial<Record<ResultFormat, (doc: unknown) => Decoded>>;
 
 /** Formats that are text reports: decoded line by line. */
@@ -108,6 +110,8 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   // wrk 4's own rank rule over whole us, printed to 2 decimals (wrk.decoder.ts).
   wrk: 'reported',
   vegeta: 'raw',
+  // With details the decoder marks them raw; without, ghz's own.
+  ghz: 'reported',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -123,6 +127,7 @@ const NAMES: Record<ResultFormat, string> = {
   jmeter: 'a JMeter JTL CSV',
   wrk: 'a wrk 4 report',
   vegeta: 'Vegeta JSON results',
+  ghz: 'a ghz JSON report',
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */
