@@ -5,15 +5,18 @@ import { spawnSync } from 'node:child_process';
 
 const benches = [
   'ingest-propagation',
+  'pooled-ingest',
   'statsd',
   'udp-batch',
   'otlp',
+  'otlp-logs',
   'prometheus-write',
   'timeline',
   'reads',
   'upload-reads',
   'change-points',
   'parse-bounds',
+  'load-gate',
   'history',
   'results',
   'k6-stream',

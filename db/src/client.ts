@@ -4,8 +4,8 @@ import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, type Transaction as PGliteTransaction } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -154,12 +154,56 @@ export function databaseUnavailableReason(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Applies the committed migrations; the same files for both drivers. */
+/**
+ * The key of the transaction-level advisory lock that migrations run under: 64 bits of
+ * SHA-256("meshbench migrations") as a signed int8, fixed so every replica and version takes the same one.
+ */
+export const MIGRATIONS_LOCK_KEY = '-7077820567861570222';
+
+/**
+ * Applies the committed migrations; the same files for both drivers. On Postgres they run in
+ * one transaction that first takes a transaction-level advisory lock, so replicas started
+ * together on an empty database apply them once: the others wait, then find nothing left to
+ * apply. A transaction lock (not a session one) is released by COMMIT on the connection that
+ * took it, so it holds behind pgbouncer in transaction pooling mode too.
+ */
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === 'postgres') {
-    await migratePg(database.db as Parameters<typeof migratePg>[0], { migrationsFolder });
+    const migrations = readMigrationFiles({ migrationsFolder });
+    await database.transaction(async (tx) => {
+      await tx.db.execute(sql`select pg_advisory_xact_lock(${MIGRATIONS_LOCK_KEY}::int8)`);
+      await applyMigrations(tx.db, migrations);
+    });
   } else {
     await migratePglite(database.db as Parameters<typeof migratePglite>[0], { migrationsFolder });
+  }
+}
+
+/**
+ * What drizzle-orm 0.45's PgDialect.migrate does (pg-core/dialect.js), on a transaction the
+ * caller holds: the same journal table, so a database migrated by either is read by both.
+ */
+async function applyMigrations(
+  db: Db,
+  migrations: ReturnType<typeof readMigrationFiles>,
+): Promise<void> {
+  await db.execute(sql`create schema if not exists drizzle`);
+  await db.execute(sql`
+    create table if not exists drizzle.__drizzle_migrations (
+      id serial primary key,
+      hash text not null,
+      created_at bigint
+    )`);
+  const last = (await db.execute(
+    sql`select created_at::float8 as at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+  )) as unknown as { rows: { at: number | null }[] };
+  const lastAt = last.rows[0] ? Number(last.rows[0].at) : undefined;
+  for (const migration of migrations) {
+    if (lastAt !== undefined && lastAt >= migration.folderMillis) continue;
+    for (const statement of migration.sql) await db.execute(sql.raw(statement));
+    await db.execute(
+      sql`insert into drizzle.__drizzle_migrations ("hash", "created_at") values (${migration.hash}, ${migration.folderMillis})`,
+    );
   }
 }
 
@@ -171,13 +215,23 @@ const copyStatement = (
 ) =>
   `COPY ${table} (${columns.map((c) => `"${c}"`).join(', ')}) FROM ${from}${options?.format === 'binary' ? ' WITH (FORMAT binary)' : ''}`;
 
+/**
+ * Opens every transaction. No JIT: the API's queries are short, and a planner that guesses
+ * high (before ANALYZE has seen a load) would spend a second compiling one of them. It is
+ * set per transaction (SET LOCAL), not as a startup parameter or a session SET: pgbouncer
+ * refuses startup parameters (`unsupported startup parameter: options`), and in its
+ * transaction pooling mode a session setting would stay on whichever server connection
+ * took it. One simple-protocol round trip for both statements.
+ */
+const BEGIN = 'begin; set local jit = off';
+
 function openPostgres(url: string, max: number, connectTimeoutMs: number): Database {
-  // No JIT: the API's queries are short, and a planner that guesses high (before ANALYZE
-  // has seen a load) would spend a second compiling one of them.
+  // Nothing session-wide on these connections (no startup options, no session SET,
+  // advisory lock or named prepared statement), so they can be pgbouncer's in transaction
+  // pooling mode.
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    options: '-c jit=off',
     connectionTimeoutMillis: connectTimeoutMs,
     // A server that vanished without closing its sockets is noticed, not waited for.
     keepAlive: true,
@@ -192,25 +246,18 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
     client.on('error', () => {});
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  return {
+  const database: Database = {
     kind: 'postgres',
     db,
-    async copyOut(query) {
-      const client = await pool.connect();
-      try {
-        const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
-        const parts: Buffer[] = [];
-        for await (const chunk of stream) parts.push(chunk as Buffer);
-        return Buffer.concat(parts);
-      } finally {
-        client.release();
-      }
+    copyOut(query) {
+      // In a transaction of its own, for its SET LOCAL.
+      return database.transaction((tx) => tx.copyOut(query));
     },
     async transaction(fn) {
       const client = await pool.connect();
       let released = false;
       try {
-        await client.query('BEGIN');
+        await client.query(BEGIN);
         const tx: Tx = {
           db: drizzlePg(client, { schema }) as unknown as Db,
           async copy(table, columns, source, options) {
@@ -278,6 +325,7 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
       await pool.end();
     },
   };
+  return database;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { apiClient } from '@meshbench/api/demo';
 import { encodeWriteRequest, REMOTE_WRITE_V1_TYPE, snappyBlock } from '@meshbench/api/remote-write';
 import { apiError, ingestStats, seriesList } from '@meshbench/schema';
@@ -86,6 +87,15 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
   await expect(page.getByTestId('ingest-events-last-rejection')).toContainText(message);
   await expect(page.getByTestId('ingest-events-last-rejection')).toContainText('(400,');
   await page.screenshot({ path: artifact('ingest.png'), fullPage: true });
+  // With its warnings and their hints showing, the page still passes axe.
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 
   // And the run got its two series.
   const series = seriesList.parse(

@@ -1,5 +1,7 @@
 // Builds the Fastify app: plugins in order (database, services, auth, docs), the routes,
 // the web app, and the one error handler that maps every failure to an ApiError body.
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -66,6 +68,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler());
+  // Set on SIGTERM (server.ts); /health/ready reads it.
+  app.decorate('lifecycle', { draining: false });
   await app.register(securityHeadersPlugin);
 
   await app.register(databasePlugin, {
@@ -76,6 +80,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(servicesPlugin, {
     maxBatchBytes: config.maxBatchBytes,
     maxConcurrentBatches: config.maxConcurrentBatches,
+    maxConcurrentBatchesPerProject: config.maxConcurrentBatchesPerProject,
     maxConcurrentOtlp: config.maxConcurrentOtlp,
     otlpMaxBytes: config.otlpMaxBytes,
     adminToken: config.adminToken,
@@ -84,7 +89,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     alertsRecheckMs: config.alertsRecheckMs,
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
-  await app.register(requestBodiesPlugin, { idleMs: config.bodyTimeoutMs });
+  // Answers compressed as the client accepts (brotli, gzip, deflate), from 1 KiB: a run's
+  // JSON shrinks about tenfold. Registered after the read cache, so the cache keeps the plain
+  // answer and each client gets its own encoding; before @fastify/static, so the web app's
+  // files are compressed too. Request bodies are left alone: each ingest path inflates its own
+  // with its own limits (request-bodies.plugin.ts).
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    // Brotli's default (11) costs about 50x gzip's time on JSON of this size; 4 is as quick as
+    // gzip and still smaller.
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+  await app.register(requestBodiesPlugin, {
+    idleMs: config.bodyTimeoutMs,
+    minRate: { bytesPerS: config.bodyMinRate, windowMs: config.bodyRateWindowMs },
+    maxHeldBytes: config.maxHeldBytes,
+  });
   await app.register(jsonBodiesPlugin);
   await app.register(authPlugin);
   await app.register(statsdPlugin, {

@@ -27,13 +27,21 @@ async function main() {
     throw error;
   }
   const app = await buildApp(config, { webRoot: webRoot() });
-  // Shutdown: no new connections; bodies still arriving are cut (503, their batches roll
-  // back); requests already received finish. Whatever is left at the deadline is dropped
-  // (Postgres rolls back a dropped connection's transaction; the embedded database keeps
-  // only what was committed) and the process exits. A second signal ends it at once.
+  // Shutdown. On SIGTERM (an orchestrator's or a balancer's stop) the replica first drains:
+  // for MESHBENCH_DRAIN_MS it serves as before while /health/ready answers 503, so the
+  // balancer stops sending it requests. Then it closes: no new connections; bodies still
+  // arriving are cut (503, their batches roll back); requests already received finish; the
+  // StatsD listener flushes what it holds; the database pool closes last (onClose hooks run
+  // after the HTTP server has closed, in reverse order of registration). Whatever is left at
+  // MESHBENCH_SHUTDOWN_TIMEOUT_MS from the signal is dropped (Postgres rolls back a dropped
+  // connection's transaction; the embedded database keeps only what was committed) and the
+  // process exits. SIGINT (a person's Ctrl-C) does not drain. A second signal ends it at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      app.log.info(`${signal}: closing (at most ${config.shutdownTimeoutMs} ms)`);
+      const drainMs = signal === 'SIGTERM' ? Math.min(config.drainMs, config.shutdownTimeoutMs) : 0;
+      app.log.info(
+        `${signal}: ${drainMs > 0 ? `draining for ${drainMs} ms, then ` : ''}closing (at most ${config.shutdownTimeoutMs} ms)`,
+      );
       const deadline = setTimeout(() => {
         app.log.warn(
           `${signal}: requests still in progress after ${config.shutdownTimeoutMs} ms (MESHBENCH_SHUTDOWN_TIMEOUT_MS); exiting`,
@@ -41,13 +49,16 @@ async function main() {
         app.server.closeAllConnections();
         process.exit(1);
       }, config.shutdownTimeoutMs);
-      app.close().then(
-        () => {
-          clearTimeout(deadline);
-          process.exit(0);
-        },
-        () => process.exit(1),
-      );
+      app.lifecycle.draining = true;
+      setTimeout(() => {
+        app.close().then(
+          () => {
+            clearTimeout(deadline);
+            process.exit(0);
+          },
+          () => process.exit(1),
+        );
+      }, drainMs);
     });
   }
   // The demo loads on the first start of an empty database, unless MESHBENCH_DEMO=0.

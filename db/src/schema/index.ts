@@ -1,6 +1,7 @@
 export * from './events.ts';
 export * from './gates.ts';
 export * from './history.ts';
+export * from './leases.ts';
 export * from './load-results.ts';
 export * from './metrics.ts';
 export * from './projects.ts';

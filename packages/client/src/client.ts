@@ -13,6 +13,7 @@ import {
   type createThresholdBody,
   type createTokenBody,
   type eventBatchQuery,
+  type exemplarsQuery,
   finishedRun,
   type finishRunBody,
   gateResult,
@@ -42,6 +43,7 @@ import {
   runList,
   runPropagation,
   type runPropagationQuery,
+  seriesExemplars,
   seriesList,
   seriesPoints,
   type seriesQuery,
@@ -84,6 +86,7 @@ export type ComparabilityQuery = QueryOf<typeof comparabilityQuery>;
 export type ResultsQuery = QueryOf<typeof listResultsQuery>;
 export type LoadStagesQuery = QueryOf<typeof stagesQuery>;
 export type SeriesQuery = QueryOf<typeof seriesQuery>;
+export type ExemplarsQuery = QueryOf<typeof exemplarsQuery>;
 export type PointsQuery = QueryOf<typeof pointsQuery>;
 export type TimelineQuery = QueryOf<typeof timelineQuery>;
 export type EventBatchQuery = QueryOf<typeof eventBatchQuery>;
@@ -156,6 +159,8 @@ export const paths = {
   series: (runId: string, q: SeriesQuery = {}) => `/runs/${enc(runId)}/series${queryString(q)}`,
   seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}) =>
     `/runs/${enc(runId)}/series/${enc(seriesId)}/points${queryString(q)}`,
+  seriesExemplars: (runId: string, seriesId: string, q: ExemplarsQuery = {}) =>
+    `/runs/${enc(runId)}/series/${enc(seriesId)}/exemplars${queryString(q)}`,
   timeline: (runId: string, q: TimelineQuery = {}) =>
     `/runs/${enc(runId)}/timeline${queryString(q)}`,
 };
@@ -433,6 +438,19 @@ export function createClient(transport: Transport) {
           '/runs/{id}/series/{seriesId}/points',
           paths.seriesPoints(runId, seriesId, q),
           seriesPoints,
+          opts,
+        ),
+      /** The exemplars remote write sent with a series' points, with their own times and labels. */
+      seriesExemplars: (
+        runId: string,
+        seriesId: string,
+        q: ExemplarsQuery = {},
+        opts?: CallOptions,
+      ) =>
+        get(
+          '/runs/{id}/series/{seriesId}/exemplars',
+          paths.seriesExemplars(runId, seriesId, q),
+          seriesExemplars,
           opts,
         ),
       timeline: (runId: string, q: TimelineQuery = {}, opts?: CallOptions) =>

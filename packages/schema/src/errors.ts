@@ -16,9 +16,17 @@ export const health = z.object({
 });
 export type Health = z.infer<typeof health>;
 
-/** GET /health when the database cannot be used: the error shape, with the health fields. */
+/**
+ * GET /health and /health/ready when the replica should get no traffic: the database cannot
+ * be used (`unavailable`), or it is shutting down (`draining`): the error shape, with the
+ * health fields.
+ */
 export const healthUnavailable = apiError.extend({
-  status: z.literal('unavailable'),
+  status: z.enum(['unavailable', 'draining']),
   database: z.enum(['embedded', 'postgres']),
 });
 export type HealthUnavailable = z.infer<typeof healthUnavailable>;
+
+/** GET /health/live: the process serves requests (nothing else is checked). */
+export const liveness = z.object({ status: z.literal('ok') });
+export type Liveness = z.infer<typeof liveness>;

@@ -423,6 +423,20 @@ export const otlpExportMetricsResponse = z.object({
 export type OtlpExportMetricsResponse = z.infer<typeof otlpExportMetricsResponse>;
 
 /**
+ * POST /v1/logs as JSON: OTLP's ExportLogsServiceResponse (opentelemetry-proto,
+ * collector/logs/v1/logs_service.proto).
+ */
+export const otlpExportLogsResponse = z.object({
+  partialSuccess: z
+    .object({
+      rejectedLogRecords: z.union([z.number().int(), z.string().regex(/^-?\d+$/)]).optional(),
+      errorMessage: z.string().optional(),
+    })
+    .optional(),
+});
+export type OtlpExportLogsResponse = z.infer<typeof otlpExportLogsResponse>;
+
+/**
  * What OTLP/HTTP answers a refused request with: a google.rpc.Status (code, message,
  * details), encoded like the request (JSON here; protobuf for a protobuf request), as the
  * OTLP specification's "Failures" section asks, not the API's own error body.

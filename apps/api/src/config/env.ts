@@ -133,6 +133,7 @@ export const envSchema = z.object({
   MESHBENCH_BODY_TIMEOUT_MS: ms('MESHBENCH_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
   MESHBENCH_REQUEST_TIMEOUT_MS: ms('MESHBENCH_REQUEST_TIMEOUT_MS', 600_000, 1000, 86_400_000),
   MESHBENCH_SHUTDOWN_TIMEOUT_MS: ms('MESHBENCH_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  MESHBENCH_DRAIN_MS: ms('MESHBENCH_DRAIN_MS', 3_000, 0, 600_000),
   MESHBENCH_MAX_CONCURRENT_BATCHES: z
     .string()
     .default('4')
@@ -150,6 +151,26 @@ export const envSchema = z.object({
     )
     .transform(Number),
   MESHBENCH_OTLP_BODY_DEADLINE_MS: ms('MESHBENCH_OTLP_BODY_DEADLINE_MS', 30_000, 100, 3_600_000),
+  MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT: z
+    .string()
+    .default('2')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 1000,
+      'MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT must be a whole number 1-1000',
+    )
+    .transform(Number),
+  MESHBENCH_BODY_MIN_RATE: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_BODY_MIN_RATE must be a whole number of bytes per second (0 = off)')
+    .default('1024')
+    .transform(Number),
+  MESHBENCH_BODY_RATE_WINDOW_MS: ms('MESHBENCH_BODY_RATE_WINDOW_MS', 10_000, 100, 3_600_000),
+  MESHBENCH_MAX_HELD_BYTES: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_MAX_HELD_BYTES must be a whole number of bytes')
+    .default(String(1024 * 1024 * 1024))
+    .transform(Number)
+    .refine((n) => n >= 1024 * 1024, 'MESHBENCH_MAX_HELD_BYTES must be at least 1048576'),
   MESHBENCH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -208,12 +229,25 @@ export interface Config {
   requestTimeoutMs: number;
   /** Longest a shutdown waits for requests in progress before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long the replica keeps serving with its readiness failing (so a balancer
+   * takes it out) before it closes; counted within shutdownTimeoutMs.
+   */
+  drainMs: number;
   /** Event batches a replica works on at once; more get 503 + Retry-After. */
   maxConcurrentBatches: number;
   /** OTLP requests a replica decodes and stores at once; more get 503 + Retry-After. */
   maxConcurrentOtlp: number;
   /** Longest an OTLP request's whole body may take to arrive (408 past it). */
   otlpBodyDeadlineMs: number;
+  /** Event batches one project may have in progress at once (at most maxConcurrentBatches). */
+  maxConcurrentBatchesPerProject: number;
+  /** Bytes a second every request body must bring, on average over each rate window; 0: off. */
+  bodyMinRate: number;
+  /** The window over which bodyMinRate is checked. */
+  bodyRateWindowMs: number;
+  /** Bytes of request bodies all requests in progress may hold in memory at once (503 past it). */
+  maxHeldBytes: number;
   logLevel: string;
 }
 
@@ -259,9 +293,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyTimeoutMs: e.MESHBENCH_BODY_TIMEOUT_MS,
     requestTimeoutMs: e.MESHBENCH_REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.MESHBENCH_SHUTDOWN_TIMEOUT_MS,
+    drainMs: e.MESHBENCH_DRAIN_MS,
     maxConcurrentBatches: e.MESHBENCH_MAX_CONCURRENT_BATCHES,
     maxConcurrentOtlp: e.MESHBENCH_MAX_CONCURRENT_OTLP,
     otlpBodyDeadlineMs: e.MESHBENCH_OTLP_BODY_DEADLINE_MS,
+    maxConcurrentBatchesPerProject: e.MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT,
+    bodyMinRate: e.MESHBENCH_BODY_MIN_RATE,
+    bodyRateWindowMs: e.MESHBENCH_BODY_RATE_WINDOW_MS,
+    maxHeldBytes: e.MESHBENCH_MAX_HELD_BYTES,
     logLevel: e.MESHBENCH_LOG_LEVEL,
   };
 }

@@ -27,6 +27,7 @@ import { CONNECTIONS, cpuSweepCsv, dataPlaneMeshes, MODES } from './data-plane.t
 import { propagationScenarios } from './endpoint-propagation.ts';
 import { loadDemo } from './index.ts';
 import { kubernetesScaleUpRun, kubernetesScaleUpScenarios } from './kubernetes-scale-up.ts';
+import { istioLocustScenario, locustStageReports } from './locust.ts';
 import { NIGHTLY_MESHES, NIGHTS, REGRESSION_NIGHT } from './nightly.ts';
 import { scaleUpRun, scaleUpScenarios } from './scale-up.ts';
 import { istioStagesScenario } from './stages.ts';
@@ -82,13 +83,21 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
         kubernetesScaleUpScenarios.length +
         1 +
         1 +
+        1 +
         NIGHTS * NIGHTLY_MESHES.length,
     );
     for (const run of runs) expect(run.status).toBe('finished');
 
     // Control plane: one change reaching every proxy of the scenario (all but a dead node's).
+    // Consul's global-scale benchmark ran on Nomad; Istio and Linkerd run on Kubernetes.
+    const platformOf: Record<string, string> = {
+      consul: 'nomad',
+      istio: 'kubernetes',
+      linkerd: 'kubernetes',
+    };
     for (const [i, scenario] of propagationScenarios.entries()) {
       const run = runs[i]!;
+      expect(run.platform, scenario.mesh.name).toBe(platformOf[scenario.mesh.name]);
       const changes = await server.json(`/runs/${run.id}/changes`, {}, changeList);
       expect(changes.body).toHaveLength(1);
       const summary = await server.json(
@@ -298,6 +307,69 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       const jagged = view.body.series.slice(60, 120);
       expect(jagged.some((slot) => ratio(slot) > 5)).toBe(true);
       expect(view.body.series.slice(0, 60).every((slot) => ratio(slot) < 5)).toBe(true);
+      // The same stages driven by Locust: each stage's --json report, its users as connections,
+      // every point's counts and rate those of the report, each percentile the key at the
+      // nearest rank of the report's buckets, bounded by the raw range Locust rounded to it.
+      const locust = runs[at + 1]!;
+      const points = (
+        await server.json(`/runs/${locust.id}/results`, {}, z.array(storedLoadResult))
+      ).body;
+      const reports = locustStageReports(istioLocustScenario);
+      const endpoints = istioLocustScenario.endpoints.length;
+      expect(points).toHaveLength(reports.length * (endpoints + 1));
+      for (const [k, report] of reports.entries()) {
+        const stagePoints = points.slice(k * (endpoints + 1), (k + 1) * (endpoints + 1));
+        const total = stagePoints[0]!;
+        expect(total).toMatchObject({
+          format: 'locust',
+          mode: 'http',
+          connections: report.users,
+          labels: { aggregated: 'true' },
+        });
+        const counts = new Map<number, number>();
+        for (const e of report.entries)
+          for (const [key, n] of Object.entries(e.response_times))
+            counts.set(Number(key), (counts.get(Number(key)) ?? 0) + n);
+        const requests = report.entries.reduce((n, e) => n + e.num_requests, 0);
+        expect(total.requests).toBe(requests);
+        expect(total.errors).toBe(report.entries.reduce((n, e) => n + e.num_failures, 0));
+        const span =
+          Math.max(...report.entries.map((e) => e.last_request_timestamp)) -
+          Math.min(...report.entries.map((e) => e.start_time));
+        expect(total.achievedRps).toBeCloseTo(requests / span, 6);
+        // The achieved rate is the stage's (the users keep it).
+        expect(Math.abs(total.achievedRps! / report.rps - 1)).toBeLessThan(0.01);
+        const keys = [...counts].sort((a, b) => a[0] - b[0]);
+        for (const q of total.percentiles) {
+          const rank = Math.max(1, Math.ceil((q.p / 100) * requests - 1e-9));
+          let seen = 0;
+          let key = Number.NaN;
+          for (const [k2, n] of keys) {
+            seen += n;
+            if (seen >= rank) {
+              key = k2;
+              break;
+            }
+          }
+          // Whole ms under 100 ms, tens of ms under 1 s (100 also takes [99.5, 100)).
+          const [lo, hi] =
+            key < 100 ? [key - 0.5, key + 0.5] : [key === 100 ? 99.5 : key - 5, key + 5];
+          expect(key).toBeLessThan(1000);
+          expect(q.lower).toBeGreaterThanOrEqual(lo);
+          expect(q.upper).toBeLessThanOrEqual(hi);
+          expect(q.ms).toBeGreaterThanOrEqual(q.lower!);
+          expect(q.ms).toBeLessThanOrEqual(q.upper!);
+          expect(q).toMatchObject({ exact: false, method: 'tool-histogram' });
+        }
+      }
+      // Its headline: P99 at the top rate, from the top stage's merged buckets.
+      const [locustHeadline] = (
+        await server.json(`/runs/headlines?ids=${locust.id}`, {}, runHeadlines)
+      ).body;
+      const topTotal = points[(reports.length - 1) * (endpoints + 1)]!;
+      expect(locustHeadline?.kind === 'data-plane' && locustHeadline.p99?.ms).toBe(
+        topTotal.percentiles.find((q) => q.p === 99)!.ms,
+      );
     }
     // Churn: 20 changes, each reaching every proxy; the slow tail grows during the backlog.
     const churn = runs[runs.length - 1 - NIGHTS * NIGHTLY_MESHES.length]!;

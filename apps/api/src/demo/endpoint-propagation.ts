@@ -15,6 +15,8 @@ export interface PropagationScenario {
   seed: number;
   shape: DeliveryShape;
   mesh: { name: string; version: string };
+  /** Where the mesh ran: Consul's benchmark on Nomad, Istio's and Linkerd's on Kubernetes. */
+  platform: 'nomad' | 'kubernetes';
   nodes: number;
   proxiesPerNode: number;
   /** The change, RFC 3339. */
@@ -59,6 +61,7 @@ export const consulScenario: PropagationScenario = {
   seed: 20210421,
   shape: 'coalesce',
   mesh: { name: 'consul', version: '1.9.5' },
+  platform: 'nomad',
   nodes: 1000,
   proxiesPerNode: 20,
   t0: '2026-02-01T10:00:00.000000Z',
@@ -82,6 +85,7 @@ export const istioScenario: PropagationScenario = {
   clocks: undefined,
   shape: 'throttle',
   mesh: { name: 'istio', version: '1.8.2' },
+  platform: 'kubernetes',
   t0: '2026-02-01T12:00:00.000000Z',
   pushSpanMs: 1800,
   troubledNodes: 0.012,
@@ -96,6 +100,7 @@ export const linkerdScenario: PropagationScenario = {
   clocks: undefined,
   shape: 'stream',
   mesh: { name: 'linkerd', version: '2.9.2' },
+  platform: 'kubernetes',
   t0: '2026-02-01T14:00:00.000000Z',
   troubledNodes: 0.02,
   neverApply: 4,
@@ -323,7 +328,7 @@ export function endpointPropagationRun(s: PropagationScenario): GeneratedRun {
       benchmark: 'global-scale',
       scenario: 'endpoint-propagation',
       mesh: s.mesh,
-      platform: 'nomad',
+      platform: s.platform,
       topology: {
         nodes: s.nodes + 1,
         services: s.proxiesPerNode,

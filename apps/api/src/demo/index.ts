@@ -13,6 +13,7 @@ import {
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
 import { kubernetesScaleUpScenarios, loadKubernetesScaleUp } from './kubernetes-scale-up.ts';
+import { loadLocustStages } from './locust.ts';
 import { NIGHTLY_MESHES, nightlyRuns } from './nightly.ts';
 import { loadScaleUp, scaleUpScenarios } from './scale-up.ts';
 import { loadStages } from './stages.ts';
@@ -34,6 +35,7 @@ export {
   kubernetesScaleUpScenarios,
   linkerdKubernetesScaleUp,
 } from './kubernetes-scale-up.ts';
+export { istioLocustScenario, loadLocustStages, locustStageReports } from './locust.ts';
 export { NIGHTLY_MESHES, NIGHTS, nightlyRun, nightlyRuns, REGRESSION_NIGHT } from './nightly.ts';
 export {
   consulScaleUp,
@@ -92,6 +94,9 @@ export async function loadDemo(opts: {
   // Data plane in stages (the Istio 500k RPS exercise): three load generators, each posting
   // the HdrHistogram interval log it wrote.
   loaded.push(await loadStages(opts));
+  // The same exercise driven by Locust as its team did: a run per stage of users, each
+  // stage's --json report (its workers merged by the master) posted as written.
+  loaded.push(await loadLocustStages(opts));
 
   // Churn: 20 endpoint changes 5 s apart, each reaching 1,000 proxies (the run's heatmap).
   const churn = churnRun(istioChurnScenario);

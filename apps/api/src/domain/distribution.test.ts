@@ -210,6 +210,41 @@ describe('exponential histograms', () => {
     expect(percentileOf(d, 100, { max: 5 })).toMatchObject({ upper: 5 });
   });
 
+  it('reads the top and bottom buckets a double maps to with finite bounds', () => {
+    // Scale 0: Number.MAX_VALUE (2^1023 x 1.999...) is in bucket 1023, (2^1023, 2^1024];
+    // 2^1024 is past float64, so the bucket's values are at most Number.MAX_VALUE.
+    const top: ExponentialDistribution = {
+      form: 'exponential',
+      scale: 0,
+      zeroCount: 0,
+      zeroThreshold: 0,
+      positive: { offset: 1023, bucketCounts: [1] },
+      negative: { offset: 1023, bucketCounts: [1] },
+    };
+    const hi = percentileOf(top, 100);
+    expect(hi?.lower).toBeLessThanOrEqual(2 ** 1023);
+    expect(hi?.upper).toBe(Number.MAX_VALUE);
+    expect(hi?.value).toBeGreaterThan(2 ** 1023);
+    expect(hi?.value).toBeLessThanOrEqual(Number.MAX_VALUE);
+    const lo = percentileOf(top, 50);
+    expect(lo?.lower).toBe(-Number.MAX_VALUE);
+    expect(lo?.value).toBeLessThan(-(2 ** 1023));
+    // Mixed with another form, as a DDSketch: the top bucket's count is kept.
+    const mixed = mergeDistributions([top, { form: 'raw', values: [1] }]);
+    expect(percentileOf(mixed as Distribution, 100)?.value).toBeGreaterThan(2 ** 1020);
+    // The bottom bucket a subnormal maps to: (2^-1023, 2^-1022].
+    const bottom = percentileOf(
+      {
+        ...top,
+        positive: { offset: -1023, bucketCounts: [1] },
+        negative: { offset: 0, bucketCounts: [] },
+      },
+      100,
+    );
+    expect(bottom?.value).toBeGreaterThan(0);
+    expect(Number.isFinite(bottom?.upper)).toBe(true);
+  });
+
   it('puts negative values first, most negative first', () => {
     const d = exponentialOf(0, [-3, -1.5, 1.5]);
     const q = percentileOf(d, 1);

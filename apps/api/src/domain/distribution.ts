@@ -76,9 +76,32 @@ export function distributionCount(d: Distribution): number {
 
 // ---- exponential histograms ----
 
-/** The lower boundary of bucket `index` at `scale`: base^index = 2^(index * 2^-scale). */
+/**
+ * The lower boundary of bucket `index` at `scale`: base^index = 2^(index * 2^-scale), at most
+ * the largest double (the top bucket a double maps to ends past it, at 2^1024: every value in
+ * it is at most Number.MAX_VALUE).
+ */
 export function exponentialLowerBoundary(index: number, scale: number): number {
-  return 2 ** (index / 2 ** scale);
+  return Math.min(2 ** (index / 2 ** scale), Number.MAX_VALUE);
+}
+
+/**
+ * The bucket indexes a double (normal or subnormal, zero aside) maps to at `scale`, as the
+ * OpenTelemetry SDK maps them: open-telemetry/opentelemetry-js sdk-metrics
+ * src/aggregator/exponential-histogram/mapping ExponentMapping.ts (scale <= 0) and
+ * LogarithmMapping.ts (scale > 0), _minNormalLowerBoundaryIndex (less one where mapToIndex
+ * puts subnormals below it) to _maxNormalLowerBoundaryIndex, at commit 1c0e8fb5. A bucket
+ * outside holds no double: its bounds are past float64's range.
+ */
+export function exponentialIndexRange(scale: number): [number, number] {
+  const MIN_NORMAL_EXPONENT = -1022;
+  const MAX_NORMAL_EXPONENT = 1023;
+  if (scale > 0) {
+    return [MIN_NORMAL_EXPONENT * 2 ** scale - 1, (MAX_NORMAL_EXPONENT + 1) * 2 ** scale - 1];
+  }
+  const shift = -scale;
+  const min = Math.floor(MIN_NORMAL_EXPONENT / 2 ** shift) - (shift < 2 ? 1 : 0);
+  return [min, Math.floor(MAX_NORMAL_EXPONENT / 2 ** shift)];
 }
 
 /** The buckets at a coarser scale: index i becomes i >> by (floor division, negatives too). */
@@ -386,8 +409,8 @@ function exponentialBucketsInOrder(d: ExponentialDistribution): [number, number,
  * such a value still lies inside them.
  */
 const BOUNDARY_SLACK = 1e-12;
-const widenDown = (x: number) => x - Math.abs(x) * BOUNDARY_SLACK;
-const widenUp = (x: number) => x + Math.abs(x) * BOUNDARY_SLACK;
+const widenDown = (x: number) => Math.max(x - Math.abs(x) * BOUNDARY_SLACK, -Number.MAX_VALUE);
+const widenUp = (x: number) => Math.min(x + Math.abs(x) * BOUNDARY_SLACK, Number.MAX_VALUE);
 
 export interface KnownRange {
   /**
@@ -467,7 +490,8 @@ export function percentileOf(
         if (floor !== null && floor > lower) lower = floor;
         if (ceiling !== null && ceiling < upper) upper = ceiling;
         // The geometric middle of the bucket: the least relative error for any value in it.
-        const mid = isZero ? 0 : Math.sign(lo) * Math.sqrt(lo * hi);
+        // (Each root apart: lo * hi is past float64's range at its ends.)
+        const mid = isZero ? 0 : Math.sign(lo) * Math.sqrt(Math.abs(lo)) * Math.sqrt(Math.abs(hi));
         const value = Math.min(upper, Math.max(lower, mid));
         return { p, value, exact: false, method: 'exponential-histogram', lower, upper };
       }

@@ -4,7 +4,7 @@
 // src/JsHistogram.encoding.ts (V2 cookies, ZigZag LEB128 counts, negative = run of zeros),
 // v3.0.1; its own decoder is ~1 ms a histogram, this one reads the counts only (a stages view
 // decodes thousands). Encoding goes through hdr-histogram-js itself.
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import type { PercentileAccuracy } from '@meshbench/schema';
 import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { nearestRank } from './propagation-stats.ts';
@@ -29,7 +29,17 @@ interface Layout {
   subBucketHalfCount: number;
 }
 
+let lastLayout: { digits: number; lowest: number; layout: Layout } | null = null;
+
+/** layoutOf, remembering the last one (a histogram's buckets are read one after another). */
 function layoutOf(digits: number, lowest: number): Layout {
+  if (lastLayout?.digits === digits && lastLayout.lowest === lowest) return lastLayout.layout;
+  const layout = computeLayout(digits, lowest);
+  lastLayout = { digits, lowest, layout };
+  return layout;
+}
+
+function computeLayout(digits: number, lowest: number): Layout {
   // JsHistogram.init: unit resolution up to 2 x 10^digits, a power-of-two sub-bucket count.
   const largestValueWithSingleUnitResolution = 2 * 10 ** digits;
   const unitMagnitude = Math.floor(Math.log2(lowest));
@@ -62,6 +72,55 @@ export function bucketBounds(h: Pick<HdrCounts, 'digits' | 'lowest'>, index: num
   return { low, high: low + 2 ** (bucketIndex + unitMagnitude) - 1 };
 }
 
+/**
+ * The counts array length HdrHistogram gives a histogram of this header, and its checks of the
+ * header: HdrHistogram/HdrHistogramJS JsHistogram.ts at 2be4f1f3 (constructor checks, init,
+ * establishSize, getBucketsNeededToCoverValue, getLengthForNumberOfBuckets) and the check Java's
+ * init adds (HdrHistogram/HdrHistogram AbstractHistogram.java at de84b0a7, whose
+ * fillCountsArrayFromSourceBuffer cannot write past this length either). A decoder sizes
+ * nothing from the encoded counts: what they claim past this length is refused.
+ */
+export function countsArrayLength(digits: number, lowest: number, highest: number): number {
+  if (!Number.isInteger(digits) || digits < 0 || digits > 5) {
+    throw new HdrDecodeError(`numberOfSignificantValueDigits ${digits} is not between 0 and 5`);
+  }
+  if (!(lowest >= 1) || lowest > 2 ** 62) {
+    throw new HdrDecodeError(`lowestDiscernibleValue ${lowest} is not between 1 and 2^62`);
+  }
+  if (!(highest >= 2 * lowest)) {
+    throw new HdrDecodeError(
+      `highestTrackableValue ${highest} is less than 2 x lowestDiscernibleValue (${lowest})`,
+    );
+  }
+  const unitMagnitude = Math.floor(Math.log2(lowest));
+  const subBucketCountMagnitude = Math.ceil(Math.log2(2 * 10 ** digits));
+  if (subBucketCountMagnitude + unitMagnitude > 62) {
+    throw new HdrDecodeError(
+      `${digits} significant digits cannot be represented beyond lowestDiscernibleValue ${lowest}`,
+    );
+  }
+  const subBucketCount = 2 ** Math.max(subBucketCountMagnitude, 1);
+  // getBucketsNeededToCoverValue as HdrHistogramJS has it in doubles: the bucket past
+  // Number.MAX_SAFE_INTEGER / 2 is the last (Java's, in longs, goes on to Long.MAX_VALUE / 2).
+  let smallestUntrackable = subBucketCount * 2 ** unitMagnitude;
+  let buckets = 1;
+  while (smallestUntrackable <= highest) {
+    if (smallestUntrackable > Number.MAX_SAFE_INTEGER / 2) {
+      buckets++;
+      break;
+    }
+    smallestUntrackable *= 2;
+    buckets++;
+  }
+  return (buckets + 1) * (subBucketCount / 2);
+}
+
+/** The most bytes V2's ZigZag LEB128-64b9B words take for `length` counts (9 a word). */
+const MAX_WORD_BYTES = 9;
+/** Enough of a deflate stream to hold its block header and the 40-byte V2 header. */
+const HEADER_INPUT_BYTES = 1024;
+const V2_HEADER_BYTES = 40;
+
 /** V2 bytes (compressed, or the plain encoding) to counts; throws HdrDecodeError on anything else. */
 export function decodeHdr(bytes: Uint8Array): HdrCounts {
   if (bytes.length < 8) throw new HdrDecodeError('shorter than an HdrHistogram header');
@@ -73,40 +132,92 @@ export function decodeHdr(bytes: Uint8Array): HdrCounts {
   }
   const length = outer.getInt32(4);
   if (length < 0 || 8 + length > bytes.length) throw new HdrDecodeError('truncated histogram');
+  const deflated = bytes.subarray(8, 8 + length);
+  // As AbstractHistogram.decodeFromCompressedByteBuffer: the header first, then no more output
+  // than the header's payload length, itself bounded by the counts its header allows. The
+  // header comes from at most 1 KiB of input (so at most ~1 MiB of output, deflate's ratio).
+  let head: Buffer;
+  try {
+    head = inflateSync(deflated.subarray(0, HEADER_INPUT_BYTES), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
+  } catch {
+    throw new HdrDecodeError('the compressed histogram does not inflate');
+  }
+  const payload = checkHeader(head);
+  if (deflated.length <= HEADER_INPUT_BYTES) {
+    // The whole stream was inflated already (at most ~1 MiB from 1 KiB).
+    if (head.length > V2_HEADER_BYTES + payload) {
+      throw new HdrDecodeError(
+        `the compressed histogram inflates past the ${V2_HEADER_BYTES + payload} bytes its header gives`,
+      );
+    }
+    return decodePlain(head);
+  }
   let raw: Buffer;
   try {
-    raw = inflateSync(bytes.subarray(8, 8 + length));
-  } catch {
+    raw = inflateSync(deflated, { maxOutputLength: V2_HEADER_BYTES + payload });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new HdrDecodeError(
+        `the compressed histogram inflates past the ${V2_HEADER_BYTES + payload} bytes its header gives`,
+      );
+    }
     throw new HdrDecodeError('the compressed histogram does not inflate');
   }
   return decodePlain(raw);
 }
 
-/** The plain V2 encoding (header and ZigZag LEB128 counts) to counts. */
-function decodePlain(raw: Uint8Array): HdrCounts {
-  if (raw.length < 40) throw new HdrDecodeError('shorter than an HdrHistogram header');
+/**
+ * A plain V2 header's checks; its payload length, at most what the counts its header allows
+ * can take. Throws HdrDecodeError naming the header field at fault.
+ */
+function checkHeader(raw: Uint8Array): number {
+  if (raw.length < V2_HEADER_BYTES) throw new HdrDecodeError('shorter than an HdrHistogram header');
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   if ((view.getInt32(0) & ~0xf0) !== V2_ENCODING_COOKIE_BASE) {
     throw new HdrDecodeError('not an HdrHistogram V2 encoding (cookie)');
   }
   const payload = view.getInt32(4);
-  const digits = view.getInt32(12);
-  const lowest = Number(view.getBigInt64(16));
-  if (digits < 0 || digits > 5 || lowest < 1 || payload < 0 || 40 + payload > raw.length) {
-    throw new HdrDecodeError('an HdrHistogram header out of range');
+  const limit = countsArrayLength(view.getInt32(12), headerLowest(view), headerHighest(view));
+  if (payload < 0 || payload > limit * MAX_WORD_BYTES) {
+    throw new HdrDecodeError(
+      `payload length ${payload} is more than the ${limit * MAX_WORD_BYTES} bytes its ${limit} counts can take`,
+    );
   }
-  const end = 40 + payload;
-  // Two passes: the length first, so the counts go straight into one array.
+  return payload;
+}
+
+const headerLowest = (view: DataView) => Number(view.getBigInt64(16));
+const headerHighest = (view: DataView) => Number(view.getBigInt64(24));
+
+/** The plain V2 encoding (header and ZigZag LEB128 counts) to counts. */
+function decodePlain(raw: Uint8Array): HdrCounts {
+  const payload = checkHeader(raw);
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const digits = view.getInt32(12);
+  const lowest = headerLowest(view);
+  const highest = headerHighest(view);
+  const limit = countsArrayLength(digits, lowest, highest);
+  if (V2_HEADER_BYTES + payload > raw.length) throw new HdrDecodeError('truncated histogram');
+  const end = V2_HEADER_BYTES + payload;
+  // Two passes: the length first, so the counts go straight into one array. A run of zeros or
+  // a count past the histogram's own length is refused before anything is allocated.
   let length = 0;
-  for (let pos = 40; pos < end; ) {
+  for (let pos = V2_HEADER_BYTES; pos < end; ) {
     const value = readWord(raw, pos, end);
     pos = wordEnd;
     length += value < 0 ? -value : 1;
+    if (length > limit) {
+      throw new HdrDecodeError(
+        `its counts run past the ${limit} that highestTrackableValue ${highest} and ${digits} significant digits allow (at ${length})`,
+      );
+    }
   }
   const counts = new Float64Array(length);
   let total = 0;
   let at = 0;
-  for (let pos = 40; pos < end; ) {
+  for (let pos = V2_HEADER_BYTES; pos < end; ) {
     const value = readWord(raw, pos, end);
     pos = wordEnd;
     if (value < 0) at -= value;

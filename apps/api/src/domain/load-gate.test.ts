@@ -107,9 +107,8 @@ describe('judgeLoadStep on HdrHistograms', () => {
       50_000,
     );
     expect(base.requests).toBe(1e9);
-    const t0 = performance.now();
+    // Its time beside the same histograms counting 20,000 requests: bench/load-gate.ts.
     const v = judge('load.p99>+5%', worse, base);
-    expect(performance.now() - t0).toBeLessThan(500);
     expect(v.verdict).toBe('regressed');
   });
 

@@ -1,6 +1,10 @@
 // Quantile sketches (DDSketch, 1 % relative accuracy): built from samples, stored as DDSketch
 // protobuf with their bins trimmed, merged on read. Percentiles at the nearest rank are read
 // in distribution.ts (the library's own quantile answers at a lower rank).
+// The library is pinned to exactly 2.1.1 in package.json: this module reads its private
+// fields (the stores' bins, offset and key range, the mapping's value()), which a minor
+// release may rename without notice. sketch.test.ts checks them against the library's own
+// answers; bump the pin only with that test passing.
 import { DDSketch } from '@datadog/sketches-js';
 // The library's own generated protobuf types, to write the bins it keeps without padding.
 import compiled from '@datadog/sketches-js/dist/ddsketch/proto/compiled.js';
@@ -182,7 +186,12 @@ export function sketchFromExponential(e: {
       if (!(c > 0)) return;
       const index = b.offset + k;
       // Bucket index i holds (base^i, base^(i+1)].
-      const mid = Math.sqrt(base ** index * base ** (index + 1));
+      // Each root apart, the top bucket's upper boundary held at the largest double: the
+      // product, or base^(index + 1) itself, is past float64's range at its ends.
+      const mid = Math.min(
+        Math.sqrt(base ** index) * Math.sqrt(Math.min(base ** (index + 1), Number.MAX_VALUE)),
+        Number.MAX_VALUE,
+      );
       if (Number.isFinite(mid) && mid > 0) s.accept(sign * mid, c);
     });
   };

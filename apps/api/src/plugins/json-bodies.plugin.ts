@@ -2,9 +2,11 @@
 // bytes and refused by the place at fault when they are not UTF-8, not JSON, or carry what
 // cannot be stored as sent (see ingest/stored-text.ts). Routes that read their own bodies
 // (events, results, OTLP) apply the same checks themselves.
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
 import { findBadValue, firstInvalidUtf8 } from '../ingest/stored-text.ts';
+import { readBody } from '../routes/request-body.ts';
 
 /** The decoded body, or an AppError naming what is wrong with it and where. */
 export function parseJsonBody(body: Buffer): unknown {
@@ -38,13 +40,14 @@ export function parseJsonBody(body: Buffer): unknown {
 export default fp(
   async (app) => {
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-      try {
-        done(null, parseJsonBody(body as Buffer));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    });
+    // Read here rather than by Fastify (parseAs), so that the bytes count against the
+    // replica's bound on bodies held (MESHBENCH_MAX_HELD_BYTES) as they arrive.
+    const limit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+    app.addContentTypeParser(
+      'application/json',
+      async (request: FastifyRequest, payload: AsyncIterable<Buffer>) =>
+        parseJsonBody(await readBody(payload, limit, undefined, request.holdBytes)),
+    );
   },
   { name: 'json-bodies' },
 );

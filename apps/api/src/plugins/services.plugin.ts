@@ -1,9 +1,11 @@
 // Wires repositories into services once; routes reach services through app.services.
+import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { clockRepository } from '../repositories/clock.repository.ts';
 import type { Database } from '../repositories/database.ts';
 import { eventsRepository } from '../repositories/events.repository.ts';
 import { gatesRepository } from '../repositories/gates.repository.ts';
+import { leasesRepository } from '../repositories/leases.repository.ts';
 import { lifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import { metricsRepository } from '../repositories/metrics.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
@@ -23,6 +25,7 @@ import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
 import { loadGateService } from '../services/load-gate.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
+import { otlpLogsService } from '../services/otlp-logs.service.ts';
 import { projectsService } from '../services/projects.service.ts';
 import { propagationService } from '../services/propagation.service.ts';
 import { reportsService } from '../services/reports.service.ts';
@@ -35,6 +38,8 @@ export interface ServicesOptions {
   maxBatchBytes: number;
   /** Event batches this replica works on at once (more: 503). */
   maxConcurrentBatches: number;
+  /** Event batches of one project this replica works on at once (more: 503). */
+  maxConcurrentBatchesPerProject?: number;
   adminToken: string | undefined;
   /** OTLP requests this replica decodes and stores at once (more: 503). */
   maxConcurrentOtlp: number;
@@ -51,6 +56,9 @@ export interface ServicesOptions {
 export const OTLP_RECEIVING_PER_SLOT = 4;
 /** OTLP bodies of the largest size that may be held in memory at once. */
 export const OTLP_BUFFERED_REQUESTS = 4;
+
+/** How often held metric points past their time are forgotten. */
+const HELD_EXPIRY_MS = 60_000;
 
 function build(
   database: Database,
@@ -77,20 +85,23 @@ function build(
     stages: stagesRepository(database),
     clocks,
   });
+  const ingest = ingestService({
+    runs,
+    events,
+    maxBatchBytes,
+    uploads: uploads.events,
+    maxConcurrentBatches,
+    maxConcurrentBatchesPerProject: opts.maxConcurrentBatchesPerProject,
+    // One connection: a batch is read whole before its transaction holds it.
+    readBeforeTransaction: database.kind === 'embedded',
+    warn,
+    debug,
+  });
   const services = {
     projects,
     runs: runsService({ runs, projects, claimHeld: metrics.claimHeld }),
-    ingest: ingestService({
-      runs,
-      events,
-      maxBatchBytes,
-      uploads: uploads.events,
-      maxConcurrentBatches,
-      // One connection: a batch is read whole before its transaction holds it.
-      readBeforeTransaction: database.kind === 'embedded',
-      warn,
-      debug,
-    }),
+    ingest,
+    otlpLogs: otlpLogsService({ runs, ingest }),
     export: exportService({ runs, events, propagation }),
     propagation: propagationReads,
     churn: churnService({ runs, propagation }),
@@ -175,12 +186,26 @@ export default fp<ServicesOptions>(
       (fields, message) => app.log.debug(fields, message),
     );
     app.decorate('services', services);
+    // Background work runs once across the replicas sharing the database: each job on the
+    // replica that holds its lease (background_leases), renewed at every tick; a lease whose
+    // holder stopped without giving it back expires after three of its ticks.
+    const leases = leasesRepository(app.database.db);
+    const holder = randomUUID();
+    const held = new Set<string>();
+    const holds = async (job: string, everyMs: number) => {
+      const ok = await leases.take(job, holder, 3 * everyMs);
+      if (ok) held.add(job);
+      else held.delete(job);
+      return ok;
+    };
     // Held points past their time (or beyond the bound) are forgotten, once a minute.
     const expiry = setInterval(() => {
-      services
-        .expireHeld(opts.unmatchedRetentionMs, opts.unmatchedMaxPoints)
+      holds('held-points-expiry', HELD_EXPIRY_MS)
+        .then((ok) =>
+          ok ? services.expireHeld(opts.unmatchedRetentionMs, opts.unmatchedMaxPoints) : undefined,
+        )
         .catch((error) => app.log.warn({ err: error }, 'forgetting held metric points failed'));
-    }, 60_000);
+    }, HELD_EXPIRY_MS);
     expiry.unref();
     // Finished runs written since their change points were looked for (metric points an
     // exporter flushed after the finish, a result file posted later) have them looked at
@@ -189,25 +214,33 @@ export default fp<ServicesOptions>(
       const looked = await services.history.recheckAlerts({
         warn: (error, runId) =>
           app.log.warn({ err: error }, `looking again at the change points of run ${runId} failed`),
+        looked: (runId) => app.log.info(`looked again at the change points of run ${runId}`),
         ...options,
       });
       // Alerts changed without a request: answers kept before would show them as they were.
       if (looked > 0) app.readCache?.invalidate();
       return looked;
     });
-    // The recheck in progress, if any: a tick while one runs starts none.
+    // The recheck in progress, if any: a tick while one runs starts none (but renews the
+    // lease, so no other replica takes the runs this one is at).
     let rechecking: Promise<unknown> | null = null;
     const recheck =
       opts.alertsRecheckMs > 0
         ? setInterval(() => {
-            rechecking ??= app
-              .recheckAlerts()
-              .catch((error) =>
-                app.log.warn({ err: error }, 'looking again at change points failed'),
-              )
-              .finally(() => {
-                rechecking = null;
-              });
+            holds('alerts-recheck', opts.alertsRecheckMs).then(
+              (ok) => {
+                if (!ok) return;
+                rechecking ??= app
+                  .recheckAlerts()
+                  .catch((error) =>
+                    app.log.warn({ err: error }, 'looking again at change points failed'),
+                  )
+                  .finally(() => {
+                    rechecking = null;
+                  });
+              },
+              (error) => app.log.warn({ err: error }, 'taking the alerts recheck lease failed'),
+            );
           }, opts.alertsRecheckMs)
         : undefined;
     recheck?.unref();
@@ -215,6 +248,8 @@ export default fp<ServicesOptions>(
       clearInterval(expiry);
       clearInterval(recheck);
       await rechecking;
+      // Given back, so another replica takes the work at its next tick, not at expiry.
+      for (const job of held) await leases.release(job, holder).catch(() => {});
     });
   },
   { name: 'services', dependencies: ['database'] },

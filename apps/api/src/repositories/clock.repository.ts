@@ -1,13 +1,6 @@
 // Node clocks: a run's clock reports, and its changes' corrected summaries (computed from
 // the raw first applications and the reports, kept beside the raw ones with clock='corrected').
-import {
-  CopyBinaryReader,
-  type Database,
-  isUuid,
-  type Tx,
-  tables,
-  uuidLiteral,
-} from '@meshbench/db';
+import { CopyBinaryReader, type Database, isUuid, type Tx, uuidLiteral } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import type { ClockReading, FirstApplication } from '../domain/clock-correction.ts';
 import type { SummaryToSave } from './events.repository.ts';
@@ -15,8 +8,6 @@ import { lockKey } from './events.repository.ts';
 import { replaceLatencyBlocks, upsertSummary } from './latency-blocks.ts';
 import { inRunBatchesText, planForObservations, readObservations } from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
-
-const { changeSummaries } = tables;
 
 export interface CorrectedToSave extends Omit<SummaryToSave, 'proxiesFingerprinted'> {
   clockMaxErrorUs: number;

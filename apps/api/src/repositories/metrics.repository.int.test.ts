@@ -155,10 +155,13 @@ describe.each(backends)('metrics repository series and points on $name', (backen
 
 // Forgetting held points is global to the database, so it is tested where no other test
 // file holds any: the embedded database each file opens for itself.
-describe('held metric points', () => {
+const embedded = backends.find((b) => b.name === 'embedded');
+
+// On an embedded database of its own: it counts every held point there is.
+describe.skipIf(!embedded)('held metric points', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await (backends[0] as (typeof backends)[number]).open();
+    database = await (embedded as (typeof backends)[number]).open();
     await migrateDatabase(database);
   });
   afterAll(async () => database?.close());
@@ -198,7 +201,6 @@ describe('held metric points', () => {
     );
 
   it('forgets those past their time, and the oldest beyond the bound', async () => {
-    expect(backends[0]?.name).toBe('embedded');
     const metrics = metricsRepository(database);
     const hold = (names: string[]) =>
       metrics.holdPoints(

@@ -6,6 +6,7 @@ import {
   createdReport,
   createdToken,
   finishedRun,
+  otlpExportLogsResponse,
   otlpExportMetricsResponse,
   project as projectAnswer,
   run as runAnswer,
@@ -90,6 +91,29 @@ const remoteWrite = (runId: string) =>
   );
 
 /** An OTLP/JSON export of one gauge point tagged with the run. */
+const otlpLog = (runId: string) =>
+  JSON.stringify({
+    resourceLogs: [
+      {
+        resource: { attributes: [{ key: 'meshbench.run', value: { stringValue: runId } }] },
+        scopeLogs: [
+          {
+            logRecords: [
+              {
+                eventName: 'meshbench.lifecycle',
+                timeUnixNano: String(Date.now() * 1e6),
+                attributes: [
+                  { key: 'phase', value: { stringValue: 'running' } },
+                  { key: 'entity', value: { stringValue: 'alloc-1' } },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
 const otlp = (runId: string) =>
   JSON.stringify({
     resourceMetrics: [
@@ -251,6 +275,18 @@ const ROWS: Record<string, Row> = {
       },
     }),
     // The request is any writer's; which runs its points may reach is per point (below).
+    expect: { none: 401, other: 200, own: 200, admin: 200 },
+  },
+  'POST /v1/logs': {
+    call: async (f) => ({
+      path: '/v1/logs',
+      init: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: otlpLog((await f.run()).id),
+      },
+    }),
+    // As /v1/metrics: a record naming a run its token may not write is rejected (below).
     expect: { none: 401, other: 200, own: 200, admin: 200 },
   },
   'POST /api/v1/write': {
@@ -421,5 +457,37 @@ describe.each(backends)('write access on $name', (backend) => {
     expect(await points()).toBe(0);
     expect(await send('own')).toBe(0);
     expect(await points()).toBe(1);
+  });
+
+  it("lets an OTLP log record reach only runs of the token's project", async () => {
+    const f = await fixture();
+    const run = await f.run();
+    const send = async (who: Who) => {
+      const response = await fetch(`${server.url}/v1/logs`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${tokenOf(f, who)}`,
+        },
+        body: otlpLog(run.id),
+      });
+      const body = checkAnswer(
+        '/v1/logs',
+        response.status,
+        await response.json(),
+        otlpExportLogsResponse,
+      );
+      return Number(body.partialSuccess?.rejectedLogRecords ?? 0);
+    };
+    const stored = async () => {
+      const response = await fetch(`${server.url}/api/v1/runs/${run.id}/events`, {
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      });
+      return (await response.text()).trim().split('\n').filter(Boolean).length;
+    };
+    expect(await send('other')).toBe(1);
+    expect(await stored()).toBe(0);
+    expect(await send('own')).toBe(0);
+    expect(await stored()).toBe(1);
   });
 });

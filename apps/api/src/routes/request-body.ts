@@ -9,6 +9,8 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 
 const INFLATE = { chunkSize: 256 * 1024 };
+/** How often a body kept at shutdown (its reader behind) is looked at again. */
+const CUT_CHECK_MS = 50;
 
 /**
  * The body of one request on its way in. It ends in an error when the client sends nothing
@@ -23,12 +25,25 @@ export class BodyGuard extends Transform {
   receivedEncodedLength = 0;
   private readonly timer: NodeJS.Timeout;
 
+  private readonly rateTimer: NodeJS.Timeout | undefined;
+  /** Bytes received since the rate window began. */
+  private windowBytes = 0;
+  /** Whether the reader held the body back at some moment of this rate window. */
+  private readerBehind = false;
+
   constructor(
     private readonly raw: IncomingMessage,
     private readonly idleMs: number,
+    /** The least a body must bring, on average over each window; rate 0: no minimum. */
+    private readonly minRate: { bytesPerS: number; windowMs: number } = {
+      bytesPerS: 0,
+      windowMs: 0,
+    },
   ) {
     super();
     this.timer = setTimeout(() => this.idle(), idleMs);
+    if (minRate.bytesPerS > 0)
+      this.rateTimer = setInterval(() => this.checkRate(), minRate.windowMs);
     const gone = () => {
       if (!raw.complete) {
         this.destroy(
@@ -44,29 +59,75 @@ export class BodyGuard extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.receivedEncodedLength += chunk.length;
+    this.windowBytes += chunk.length;
     this.timer.refresh();
+    // Output not yet taken by the reader (the chunk in hand is not pushed yet).
+    if (this.readableLength > 0 || this.raw.readableLength > 0) this.readerBehind = true;
     done(null, chunk);
   }
 
   override _flush(done: TransformCallback): void {
     clearTimeout(this.timer);
+    clearInterval(this.rateTimer);
     done();
   }
 
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
     clearTimeout(this.timer);
+    clearInterval(this.rateTimer);
     this.raw.unpipe(this);
     done(error);
   }
 
-  /** Ends the body now (shutdown): a 503 the client may send again. */
+  /**
+   * Shutdown: ends the body with `error` (a 503 the client may send again) as soon as it
+   * waits for the client, now or later. A body that the reader is behind on (a COPY or a
+   * transaction holding it back, all the client sent waiting here or in the socket's stream)
+   * is an upload in flight, and goes on.
+   */
   cut(error: AppError): void {
-    if (!this.raw.complete) this.destroy(error);
+    const check = () => {
+      if (this.destroyed || this.raw.complete) return clearInterval(watch);
+      if (this.behind()) return;
+      clearInterval(watch);
+      this.destroy(error);
+    };
+    const watch = setInterval(check, CUT_CHECK_MS);
+    watch.unref();
+    check();
+  }
+
+  /** Whether bytes the client sent are waiting for the reader (here or in the socket's stream). */
+  private behind(): boolean {
+    return this.readableLength > 0 || this.writableLength > 0 || this.raw.readableLength > 0;
+  }
+
+  /**
+   * The minimum rate: a body that brought less than bytesPerS on average over the window
+   * just ended ends in a 408, so that a client sending a byte now and then (never idle
+   * long enough for the idle timeout) cannot hold a request, its slot and its bytes for
+   * as long as it likes. A window in which the reader held the body back is not counted.
+   */
+  private checkRate(): void {
+    if (this.destroyed || this.raw.complete) return;
+    const { bytesPerS, windowMs } = this.minRate;
+    const brought = this.windowBytes;
+    const excused = this.readerBehind || this.behind();
+    this.windowBytes = 0;
+    this.readerBehind = false;
+    if (excused || brought >= (bytesPerS * windowMs) / 1000) return;
+    this.destroy(
+      new AppError(
+        408,
+        'body_too_slow',
+        `the body arrived at ${Math.round((brought * 1000) / windowMs)} bytes/s over the last ${windowMs} ms, below the minimum of ${bytesPerS} bytes/s (MESHBENCH_BODY_MIN_RATE)`,
+      ),
+    );
   }
 
   private idle(): void {
     if (this.destroyed || this.raw.complete) return;
-    if (this.readableLength > 0 || this.writableLength > 0 || this.raw.readableLength > 0) {
+    if (this.behind()) {
       this.timer.refresh(); // the reader is behind, not the client
       return;
     }

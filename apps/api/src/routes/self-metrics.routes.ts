@@ -134,6 +134,29 @@ const routes: FastifyPluginAsync = async (app) => {
     'OTLP requests answered 503 because too many were in progress.',
     () => otlp().overloaded,
   );
+  // OTLP logs (POST /v1/logs): probe events sent as OpenTelemetry events.
+  const logs = () => app.services.otlpLogs.counters;
+  for (const [name, help, read] of [
+    ['requests', 'OTLP/HTTP logs export requests received.', () => logs().requests],
+    ['records', 'OTLP log records received.', () => logs().records],
+    [
+      'events',
+      'Probe events stored from OTLP log records (meshbench.* events).',
+      () => logs().events,
+    ],
+    [
+      'rejected_records',
+      'OTLP log records rejected (partial_success): not a meshbench event, or no run the token may write.',
+      () => logs().rejected,
+    ],
+    [
+      'duplicate_events',
+      'Probe events from OTLP log records stored before (retried exports), acknowledged and stored once.',
+      () => logs().duplicates,
+    ],
+  ] as const) {
+    counter(`meshbench_otlp_logs_${name}_total`, help, read);
+  }
   // Prometheus remote write (POST /api/v1/write), each counter named for what it counts.
   const prw = () => app.services.prometheusWrite.counters;
   for (const [name, help, read] of [
@@ -176,9 +199,22 @@ const routes: FastifyPluginAsync = async (app) => {
   }
   counter(
     'meshbench_events_overloaded_total',
-    'Event batches answered 503 because MESHBENCH_MAX_CONCURRENT_BATCHES were in progress.',
+    'Event batches answered 503 because MESHBENCH_MAX_CONCURRENT_BATCHES were in progress (or the project held its share).',
     () => app.services.ingest.counters.overloaded,
   );
+  counter(
+    'meshbench_held_bytes_refused_total',
+    'Requests answered 503 because bodies in progress held MESHBENCH_MAX_HELD_BYTES.',
+    () => app.heldBytes.refused(),
+  );
+  new client.Gauge({
+    name: 'meshbench_held_body_bytes',
+    help: 'Bytes of request bodies held in memory by requests in progress now (bounded by MESHBENCH_MAX_HELD_BYTES).',
+    registers: [registry],
+    collect() {
+      this.set(app.heldBytes.held());
+    },
+  });
   for (const path of ['events', 'results'] as const) {
     const c = () => app.services.uploads[path];
     const what = path === 'events' ? 'event batches' : 'result files';

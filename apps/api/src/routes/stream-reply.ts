@@ -3,11 +3,13 @@
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { constants, createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Spool } from './spool.ts';
 
 /**
- * A body fed by `stream` through the `write` it is given, which waits while the client is
- * slow. A client that stops reading must not hold the export (and its transaction, on the
- * embedded database the only connection) open: its going away ends the export.
+ * A body fed by `stream` through the `write` it is given. What the client has not read yet
+ * waits in a Spool (memory, then a file of its own), never in the export: a client that
+ * reads slowly or stops reading does not hold the export, and its transaction (on the
+ * embedded database the only connection), open. Its going away ends the export.
  */
 export function streamedBody<T extends string | Buffer>(
   request: FastifyRequest,
@@ -16,24 +18,18 @@ export function streamedBody<T extends string | Buffer>(
   what: string,
 ): PassThrough {
   const out = new PassThrough();
+  const spool = new Spool(out);
   let gone = false;
   reply.raw.on('close', () => {
     gone = true;
     out.destroy();
   });
-  const write = (chunk: T) =>
-    new Promise<void>((resolve, reject) => {
-      if (gone || out.destroyed) return reject(new Error('the client went away'));
-      if (out.write(chunk)) return resolve();
-      const onClose = () => reject(new Error('the client went away'));
-      out.once('close', onClose);
-      out.once('drain', () => {
-        out.off('close', onClose);
-        resolve();
-      });
-    });
+  const write = async (chunk: T) => {
+    if (gone || out.destroyed) throw new Error('the client went away');
+    await spool.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  };
   stream(write).then(
-    () => out.end(),
+    () => spool.end(),
     (error) => {
       if (!gone) request.log.error({ err: error }, `${what} failed`);
       out.destroy();

@@ -487,13 +487,22 @@ export function historyService(deps: {
         /** Only this project's runs. */
         projectId?: string;
         warn?: (error: unknown, runId: string) => void;
+        /** Told of each run looked at. */
+        looked?: (runId: string) => void;
       } = {},
     ): Promise<number> {
-      const { limit = RECHECK_BATCH, settledMs = RECHECK_SETTLED_MS, projectId, warn } = options;
+      const {
+        limit = RECHECK_BATCH,
+        settledMs = RECHECK_SETTLED_MS,
+        projectId,
+        warn,
+        looked,
+      } = options;
       const behind = await facts.alertsBehind(limit, settledMs, projectId);
       for (const runId of behind) {
         try {
           await afterFinish(runId);
+          looked?.(runId);
         } catch (error) {
           warn?.(error, runId);
           await facts.postpone(runId);

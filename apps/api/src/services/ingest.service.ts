@@ -13,6 +13,7 @@ import type {
   SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import { peekBody } from '../routes/request-body.ts';
 import type { UploadCounts } from './upload-counts.ts';
 
 export const LATENCY_BLOCK_SIZE = 1024;
@@ -25,7 +26,18 @@ export interface IngestInput {
   digest: () => string;
   /** The lines of a larger input (a source) this batch holds; NDJSON only. */
   lines?: SourceLines | undefined;
+  /** Told of bytes the batch keeps in memory while it is read (may refuse them: 503). */
+  hold?: ((bytes: number) => void) | undefined;
 }
+
+/**
+ * Bytes of a batch that must have arrived (or its end) before it takes a batch slot on
+ * Postgres: a client that sends its headers and then a byte now and then holds no slot.
+ */
+export const SLOT_AFTER_BYTES = 64 * 1024;
+
+/** How long a project that asked for a batch slot counts as wanting slots (fair shares). */
+export const FAIR_SHARE_MEMORY_MS = 10_000;
 
 /** Seconds a client is told to wait when every batch slot of the replica is taken. */
 export const RETRY_AFTER_OVERLOADED_S = 1;
@@ -39,6 +51,11 @@ export function ingestService(deps: {
   /** Batches in progress at once; past it a batch is refused with 503 (load shedding). */
   maxConcurrentBatches?: number;
   /**
+   * A project's share of the batch slots while another project wants them too (asked for
+   * one within FAIR_SHARE_MEMORY_MS); alone, a project may take every slot.
+   */
+  maxConcurrentBatchesPerProject?: number;
+  /**
    * Read and decode the whole batch before its transaction opens (the embedded database:
    * its one connection must not wait for a client's bytes). Otherwise rows stream into
    * COPY as they arrive.
@@ -50,26 +67,69 @@ export function ingestService(deps: {
   const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
   const maxInFlight = deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
+  const maxPerProject = Math.min(
+    maxInFlight,
+    deps.maxConcurrentBatchesPerProject ?? Number.POSITIVE_INFINITY,
+  );
   const counters = { overloaded: 0 };
   let inFlight = 0;
+  /** Slots taken, by the project of the batch's run. */
+  const byProject = new Map<string, number>();
+  /** When each project last asked for a slot (taken or refused). */
+  const asked = new Map<string, number>();
 
-  /** Takes a batch slot, or refuses the batch when none is free. */
-  function admit(): () => void {
+  /** Whether a project other than `projectId` asked for a slot lately or holds one. */
+  function othersWant(projectId: string, now: number): boolean {
+    let others = false;
+    for (const [other, at] of asked) {
+      if (now - at > FAIR_SHARE_MEMORY_MS && !byProject.has(other)) asked.delete(other);
+      else if (other !== projectId) others = true;
+    }
+    return others;
+  }
+
+  const refuse = (message: string) => {
+    counters.overloaded++;
+    const error = new AppError(
+      503,
+      'overloaded',
+      `${message}; send the batch again after Retry-After`,
+    );
+    error.retryAfterS = RETRY_AFTER_OVERLOADED_S;
+    return error;
+  };
+
+  /**
+   * Takes a batch slot for a batch of `projectId`'s run, or refuses the batch when none is
+   * free, or when that project holds its share already while another project wants slots
+   * too: one project's uploads (or one client's) cannot keep every slot and lock the other
+   * projects out, and a project alone still uses them all.
+   */
+  function admit(projectId: string): () => void {
+    const now = Date.now();
+    const contended = othersWant(projectId, now);
+    asked.set(projectId, now);
     if (inFlight >= maxInFlight) {
-      counters.overloaded++;
-      const error = new AppError(
-        503,
-        'overloaded',
-        `this server already works on ${maxInFlight} event batches (MESHBENCH_MAX_CONCURRENT_BATCHES); send the batch again after Retry-After`,
+      throw refuse(
+        `this server already works on ${maxInFlight} event batches (MESHBENCH_MAX_CONCURRENT_BATCHES)`,
       );
-      error.retryAfterS = RETRY_AFTER_OVERLOADED_S;
-      throw error;
+    }
+    const mine = byProject.get(projectId) ?? 0;
+    if (mine >= maxPerProject && contended) {
+      throw refuse(
+        `this server already works on ${mine} event batches of this run's project, its share while other projects send batches too (MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT)`,
+      );
     }
     inFlight++;
+    byProject.set(projectId, mine + 1);
     let released = false;
     return () => {
-      if (!released) inFlight--;
+      if (released) return;
       released = true;
+      inFlight--;
+      const left = (byProject.get(projectId) ?? 1) - 1;
+      if (left > 0) byProject.set(projectId, left);
+      else byProject.delete(projectId);
     };
   }
 
@@ -84,9 +144,12 @@ export function ingestService(deps: {
           field: 'lines',
         });
       }
-      const release = admit();
+      // The slot is taken inside, once the batch's bytes are there (see ingestBatch).
+      let release = () => {};
       try {
-        const result = await ingestBatch(run.id, input);
+        const result = await ingestBatch(run.id, input, () => {
+          release = admit(run.projectId);
+        });
         if (result.duplicate) uploads.countDuplicate();
         else uploads.countStored(result.accepted);
         return result;
@@ -103,14 +166,24 @@ export function ingestService(deps: {
     },
   };
 
-  async function ingestBatch(runId: string, input: IngestInput): Promise<IngestResult> {
+  async function ingestBatch(
+    runId: string,
+    input: IngestInput,
+    takeSlot: () => void,
+  ): Promise<IngestResult> {
     const { lines } = input;
     let consumed = false;
+    // Streaming into COPY (Postgres), the slot is taken once the first SLOT_AFTER_BYTES
+    // (or the whole body) have arrived; read whole first (embedded), once it is all read.
+    const source = deps.readBeforeTransaction
+      ? input.body
+      : (await peekBody(input.body, SLOT_AFTER_BYTES)).body;
     async function* read(): AsyncGenerator<Buffer> {
-      yield* input.body;
+      yield* source;
       consumed = true;
     }
     const body = read();
+    if (!deps.readBeforeTransaction) takeSlot();
 
     const started = performance.now();
     const phases = { readMs: 0, sentMs: 0, copiedMs: 0, summarizedMs: 0 };
@@ -123,10 +196,14 @@ export function ingestService(deps: {
     );
     if (deps.readBeforeTransaction) {
       const whole: Uint8Array[] = [];
-      for await (const chunk of rows) whole.push(chunk);
+      for await (const chunk of rows) {
+        input.hold?.(chunk.length);
+        whole.push(chunk);
+      }
       rows = whole;
       checkLines(batch, lines);
       phases.readMs = since();
+      takeSlot();
     }
     const claim = await events.inBatch(
       runId,
@@ -355,3 +432,4 @@ function toSummary(set: LatencySet): Omit<SummaryToSave, 'proxiesFingerprinted'>
     blocks,
   };
 }
+export type IngestService = ReturnType<typeof ingestService>;

@@ -28,6 +28,7 @@ import {
   INTERVAL_FORMATS,
   intervalResultRow,
   k6IntervalResults,
+  LOCUST_STEP_KEYS,
   ResultFileError,
   type ResultFileProblem,
   type SampleFormat,
@@ -127,7 +128,11 @@ export function resultsService(deps: {
   ): Promise<ImportResultsResponse> => {
     const given = Object.entries(step)
       .filter(([, v]) => v !== undefined)
-      .map(([k]) => k);
+      .map(([k]) => k)
+      // A Locust file does not say its mode, users or target rate: the upload may (decoder).
+      .filter(
+        (k) => decoded.format !== 'locust' || !(LOCUST_STEP_KEYS as readonly string[]).includes(k),
+      );
     if (!decoded.intervals && given.length > 0) {
       throw new AppError(
         400,

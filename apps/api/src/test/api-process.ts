@@ -41,8 +41,14 @@ export interface ApiProcess {
   json(path: string, init?: RequestInit): Promise<unknown>;
 }
 
-/** Starts the API and waits until its health check answers. */
-export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+/**
+ * Starts the API and waits until its health check answers. `attempts`: 1 when the test is
+ * whether the first start comes up (a start that dies is otherwise tried again).
+ */
+export async function startApiProcess(
+  env: Record<string, string>,
+  attempts = 3,
+): Promise<ApiProcess> {
   // A port found free can be taken by another process before the API binds it (the machine
   // runs other suites): then the API exits and another server may answer the health check.
   // Such a start is tried again on another port.
@@ -51,12 +57,12 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
     try {
       started = await startOnce(env);
     } catch (error) {
-      if (attempt >= 3) throw error;
+      if (attempt >= attempts) throw error;
       continue;
     }
     await new Promise((r) => setTimeout(r, 200));
     if (started.child.exitCode === null) return started;
-    if (attempt >= 3) throw new Error(`the API exited with ${started.child.exitCode}`);
+    if (attempt >= attempts) throw new Error(`the API exited with ${started.child.exitCode}`);
   }
 }
 
@@ -79,6 +85,8 @@ async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
       // info: the server's "Server listening at" line, which proves this process bound it.
       MESHBENCH_LOG_LEVEL: 'info',
       MESHBENCH_ADMIN_TOKEN: PROCESS_ADMIN_TOKEN,
+      // Stopped at once unless a test is about the drain: no balancer waits to see readiness.
+      MESHBENCH_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,23 +9,48 @@ import type { z } from 'zod';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
 import { checkAnswer } from './answer.ts';
+import { startPgbouncer } from './pgbouncer.ts';
 
 export interface Backend {
-  name: 'embedded' | 'postgres';
+  name: 'embedded' | 'postgres' | 'pgbouncer';
   open: () => Promise<Database>;
 }
 
-export const backends: Backend[] = [
-  { name: 'embedded', open: () => openDatabase({}) },
-  ...(process.env.DATABASE_URL
-    ? [
-        {
-          name: 'postgres' as const,
-          open: () => openDatabase({ url: process.env.DATABASE_URL, poolSize: 4 }),
+/**
+ * The databases a suite runs on, named by MESHBENCH_TEST_BACKENDS (comma-separated):
+ * `embedded`; `postgres`, DATABASE_URL directly; `pgbouncer`, DATABASE_URL through a
+ * pgbouncer in transaction pooling mode that the suite starts and stops. Unset: embedded,
+ * and postgres when DATABASE_URL is set.
+ */
+function chosenBackends(): Backend[] {
+  const url = process.env.DATABASE_URL;
+  const named = process.env.MESHBENCH_TEST_BACKENDS?.split(',').map((n) => n.trim());
+  const all: Record<Backend['name'], Backend['open']> = {
+    embedded: () => openDatabase({}),
+    postgres: () => openDatabase({ url, poolSize: 4 }),
+    pgbouncer: async () => {
+      const bouncer = await startPgbouncer(url as string);
+      const database = await openDatabase({ url: bouncer.url, poolSize: 4 });
+      return {
+        ...database,
+        async close() {
+          await database.close();
+          await bouncer.stop();
         },
-      ]
-    : []),
-];
+      };
+    },
+  };
+  const names = named ?? ['embedded', ...(url ? ['postgres'] : [])];
+  return names.map((name) => {
+    if (!(name in all))
+      throw new Error(`MESHBENCH_TEST_BACKENDS: ${name}? expected embedded, postgres, pgbouncer`);
+    if (name !== 'embedded' && !url)
+      throw new Error(`MESHBENCH_TEST_BACKENDS names ${name}: set DATABASE_URL`);
+    return { name: name as Backend['name'], open: all[name as Backend['name']] };
+  });
+}
+
+export const backends: Backend[] = chosenBackends();
 
 /** The admin token of every test server unless a suite sets its own. */
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';

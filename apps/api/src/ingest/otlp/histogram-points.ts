@@ -3,7 +3,7 @@
 // buckets (metrics.proto v1.5: HistogramDataPoint, ExponentialHistogramDataPoint). A layout
 // the data model forbids is refused as a whole request (OtlpDecodeError) naming the metric,
 // the point and the field; a point without temporality alone.
-import { encodeDistribution } from '../../domain/distribution.ts';
+import { encodeDistribution, exponentialIndexRange } from '../../domain/distribution.ts';
 import type { MetricRecord } from '../metric-record.ts';
 import {
   type ExpBuckets,
@@ -119,6 +119,14 @@ function exponentialLayout(hp: ExpHistogramPoint, at: string): Uint8Array {
     bucketCounts.forEach((c, i) => {
       if (!(c >= 0)) throw invalid(at, `${field}.bucketCounts[${i}] is not a count`);
     });
+    // Only the buckets a double maps to: past them a bucket's bounds are past float64's range.
+    const [first, last] = exponentialIndexRange(scale);
+    if (bucketCounts.length > 0 && (offset < first || offset + bucketCounts.length - 1 > last)) {
+      throw invalid(
+        at,
+        `${field}.offset ${offset} with ${bucketCounts.length} buckets reaches past the buckets a double maps to at scale ${scale} (${first} to ${last})`,
+      );
+    }
     return { offset, bucketCounts };
   };
   return encodeDistribution({

@@ -10,7 +10,11 @@
 // Bucket indexes: Prometheus' bucket i holds (base^(i-1), base^i], OpenTelemetry's bucket i
 // (the exponential form, domain/distribution.ts) holds (base^i, base^(i+1)]: the same
 // bucket is index i here and i - 1 there.
-import type { Distribution, ExponentialBuckets } from '../../domain/distribution.ts';
+import {
+  type Distribution,
+  type ExponentialBuckets,
+  exponentialIndexRange,
+} from '../../domain/distribution.ts';
 import type { BucketSpan, WireHistogram } from './remote-write-reader.ts';
 
 /** The schema of custom bucket bounds (custom_values). */
@@ -38,17 +42,34 @@ function counts(deltas: number[], absolute: number[], isFloat: boolean, side: st
 }
 
 /** The buckets as {index, count}, by the spans. */
-function place(spans: BucketSpan[], buckets: number[], side: string): ExponentialBuckets {
+function place(
+  spans: BucketSpan[],
+  buckets: number[],
+  side: string,
+  /** Prometheus bucket indexes the schema's doubles map to; none past them is laid out. */
+  range: [number, number] | null = null,
+): ExponentialBuckets {
   let total = 0;
+  let gaps = 0;
   for (let i = 0; i < spans.length; i++) {
     const s = spans[i] as BucketSpan;
     if (i > 0 && s.offset < 0) throw new Error(`${side} span ${i} has a negative offset`);
+    if (i > 0) gaps += s.offset;
     total += s.length;
   }
   if (total !== buckets.length) {
     throw new Error(`${side} spans cover ${total} buckets, but ${buckets.length} are sent`);
   }
   if (buckets.length === 0) return { offset: 0, bucketCounts: [] };
+  if (range) {
+    const from = (spans[0] as BucketSpan).offset;
+    const to = from + gaps + total - 1;
+    if (from < range[0] || to > range[1]) {
+      throw new Error(
+        `${side} spans reach buckets ${from} to ${to}, past the ones a double maps to (${range[0]} to ${range[1]})`,
+      );
+    }
+  }
   // Dense from the first bucket to the last, gaps as zero.
   const first = (spans[0] as BucketSpan).offset;
   const dense: number[] = [];
@@ -85,7 +106,7 @@ export function nativeDistribution(h: WireHistogram): Distribution {
     if (h.negativeSpans.length > 0 || neg.length > 0) {
       throw new Error('a custom-buckets histogram has negative buckets');
     }
-    const placed = place(h.positiveSpans, pos, 'positive side');
+    const placed = place(h.positiveSpans, pos, 'positive side', [0, bounds.length]);
     const dense = new Array<number>(bounds.length + 1).fill(0);
     placed.bucketCounts.forEach((c, i) => {
       const index = placed.offset + i;
@@ -104,9 +125,11 @@ export function nativeDistribution(h: WireHistogram): Distribution {
       throw new Error('zero_threshold is not a finite number >= 0');
     }
     if (!(h.zeroCount >= 0)) throw new Error('zero_count is negative');
-    const positive = place(h.positiveSpans, pos, 'positive side');
-    const negative = place(h.negativeSpans, neg, 'negative side');
     // Prometheus index i is OpenTelemetry index i - 1 (see the header).
+    const [first, last] = exponentialIndexRange(h.schema);
+    const range: [number, number] = [first + 1, last + 1];
+    const positive = place(h.positiveSpans, pos, 'positive side', range);
+    const negative = place(h.negativeSpans, neg, 'negative side', range);
     positive.offset -= 1;
     negative.offset -= 1;
     d = {

@@ -236,4 +236,48 @@ describe('mapRemoteWrite', () => {
       'a histogram of "b" is invalid: 1 observations are in buckets, but the count is 99',
     ]);
   });
+
+  it('refuses native buckets past the ones a double maps to, before laying out their gaps', () => {
+    // Schema 0: Prometheus indexes -1022 to 1024 (OpenTelemetry's -1023 to 1023, one lower).
+    const at = (first: number, gap: number, schema = 0) =>
+      native({
+        count: 2,
+        schema,
+        positiveSpans: [
+          { offset: first, length: 1 },
+          { offset: gap, length: 1 },
+        ],
+        positiveDeltas: [1, 0],
+      });
+    const out = mapRemoteWrite(
+      request([
+        series({ __name__: 'top' }, [], { histograms: [at(1022, 0)] }),
+        series({ __name__: 'past' }, [], { histograms: [at(1022, 2)] }),
+        series({ __name__: 'below' }, [], { histograms: [at(-1023, 0)] }),
+        // A gap of 2^31 - 1 zeros: refused without an array that long.
+        series({ __name__: 'gap' }, [], { histograms: [at(0, 2 ** 31 - 1)] }),
+        series({ __name__: 'custom' }, [], {
+          histograms: [
+            native({
+              count: 2,
+              schema: -53,
+              customValues: [1, 2],
+              positiveSpans: [
+                { offset: 0, length: 1 },
+                { offset: 2 ** 31 - 1, length: 1 },
+              ],
+              positiveDeltas: [1, 0],
+            }),
+          ],
+        }),
+      ]),
+    );
+    expect(out.records.map((r) => r.name)).toEqual(['top']);
+    expect([...out.refused.keys()]).toEqual([
+      'a histogram of "past" is invalid: positive side spans reach buckets 1022 to 1025, past the ones a double maps to (-1022 to 1024)',
+      'a histogram of "below" is invalid: positive side spans reach buckets -1023 to -1022, past the ones a double maps to (-1022 to 1024)',
+      'a histogram of "gap" is invalid: positive side spans reach buckets 0 to 2147483648, past the ones a double maps to (-1022 to 1024)',
+      'a histogram of "custom" is invalid: positive side spans reach buckets 0 to 2147483648, past the ones a double maps to (0 to 2)',
+    ]);
+  });
 });

@@ -10,6 +10,7 @@ import { isIstioCsvHeader } from './istio-csv.decoder.ts';
 import { isJmeterCsvHeader, isJmeterCsvSample } from './jmeter-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
+import { isLocustJson, locustCsvKind } from './locust.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
 import { isVegetaLine } from './vegeta.decoder.ts';
@@ -30,6 +31,7 @@ export type BodyKind =
   | 'hdr-log'
   | 'hey'
   | 'jmeter'
+  | 'locust-csv'
   | 'wrk'
   | 'vegeta';
 
@@ -50,6 +52,7 @@ export function sniff(text: string): BodyKind | null {
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
+  if (locustCsvKind(firstLine) !== null) return 'locust-csv';
   if (isHeyCsvHeader(firstLine)) return 'hey';
   if (isJmeterCsvHeader(firstLine) || isJmeterCsvSample(firstLine)) return 'jmeter';
   if (looksLikeWrk(head)) return looksLikeWrk4(head) ? 'wrk' : 'wrk2';
@@ -61,6 +64,8 @@ export function sniff(text: string): BodyKind | null {
 export function formatOfDocument(doc: unknown): ResultFormat | null {
   // Meshery wraps Fortio results, so it is tested before Fortio's own shape.
   if (isMesheryResults(doc)) return 'smp';
+  // Locust's --json is a list of stats entries.
+  if (isLocustJson(doc)) return 'locust';
   if (!isRecord(doc)) return null;
   // Nighthawk's Fortio-compatible output is Fortio's format: it reads as Fortio.
   if (isRecord(doc.DurationHistogram)) return 'fortio';
@@ -82,6 +87,7 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
 /** The format of a result file, or null when it is none we read (or does not parse). */
 export async function detectFormat(text: string): Promise<ResultFormat | null> {
   const kind = sniff(text);
+  if (kind === 'locust-csv') return 'locust';
   if (
     kind === 'istio-csv' ||
     kind === 'wrk2' ||

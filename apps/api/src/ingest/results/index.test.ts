@@ -19,6 +19,7 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
   ['vegeta', publicFixture('vegeta/ocm-api-load-results.json'), 1],
   ['ghz', publicFixture('bojand-ghz/SayHello-report1.json'), 1],
   ['jmeter', publicFixture('apache-jmeter/HTMLReportTestFile.csv'), 1],
+  ['locust', localFixture('locust-2.12.1_stats.csv'), 3],
 ];
 
 describe('decodeResults', () => {

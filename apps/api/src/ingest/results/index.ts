@@ -11,7 +11,7 @@ import {
   type PercentileMethod,
   type ResultFormat,
 } from '@meshbench/schema';
-import { detectFormat, formatOfDocument, sniff } from './detect.ts';
+import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeGhz } from './ghz.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
@@ -25,6 +25,13 @@ import {
   decodeK6NdjsonResults,
   type K6NdjsonDecoded,
 } from './k6-ndjson.decoder.ts';
+import {
+  decodeLocustCsv,
+  decodeLocustJson,
+  LOCUST_FILES,
+  looksLikeLocustHtml,
+  withLocustStep,
+} from './locust.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
@@ -49,6 +56,7 @@ export {
   intervalResultRow,
 } from './interval-results.ts';
 export { decodeK6NdjsonChunks } from './k6-ndjson.stream.ts';
+export { LOCUST_STEP_KEYS } from './locust.decoder.ts';
 export { ResultFileError, type ResultFileProblem } from './result-file-error.ts';
 export {
   decodeSampleChunks,
@@ -107,6 +115,8 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   // Raw samples: the decoder marks each percentile (raw-samples.ts).
   hey: 'raw',
   jmeter: 'raw',
+  // Locust's decoder marks each percentile with its bucket bound (locust-buckets.ts).
+  locust: 'tool-histogram',
   // wrk 4's own rank rule over whole us, printed to 2 decimals (wrk.decoder.ts).
   wrk: 'reported',
   vegeta: 'raw',
@@ -125,6 +135,8 @@ const NAMES: Record<ResultFormat, string> = {
   'hdr-log': 'an HdrHistogram interval log',
   hey: 'a hey -o csv file',
   jmeter: 'a JMeter JTL CSV',
+  locust:
+    "Locust's --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv, _distribution.csv) or its --json output",
   wrk: 'a wrk 4 report',
   vegeta: 'Vegeta JSON results',
   ghz: 'a ghz JSON report',
@@ -167,7 +179,10 @@ export async function decodeResultFile(
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
     return { ...k6IntervalResults(decodeK6Ndjson(body), step), intervals: true };
   }
-  return { ...(await decodeResults(text, format)), intervals: false };
+  const decoded = await decodeResults(text, format);
+  if (decoded.format === 'locust')
+    decoded.results = decoded.results.map((r) => withLocustStep(r, step));
+  return { ...decoded, intervals: false };
 }
 
 /**
@@ -226,7 +241,8 @@ export async function decodeResults(
   else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
     doc = await parseYaml(body);
   } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);
-  const detected = doc === undefined ? kind : formatOfDocument(doc);
+  const detected =
+    doc === undefined ? (kind === 'locust-csv' ? 'locust' : kind) : formatOfDocument(doc);
 
   let chosen: ResultFormat;
   if (format === 'auto') {
@@ -237,6 +253,12 @@ export async function decodeResults(
       );
     }
     if (detected === null || detected === 'json' || detected === 'yaml') {
+      if (looksLikeLocustHtml(body.slice(0, SNIFF_CHARS))) {
+        throw new ResultFileError(
+          'undetectable',
+          `a Locust HTML report holds only the percentiles Locust computed, not its response-time buckets; post its ${LOCUST_FILES} instead (format=locust)`,
+        );
+      }
       throw new ResultFileError(
         'undetectable',
         `cannot tell the format of the file; the formats read are ${acceptedFormats()}; ${FORMAT_HINT}`,
@@ -260,9 +282,13 @@ export async function decodeResults(
     );
   }
   const decoded =
-    chosen in DOCUMENT_DECODERS
-      ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
-      : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
+    chosen === 'locust'
+      ? doc === undefined
+        ? decodeLocustCsv(body)
+        : decodeLocustJson(doc)
+      : chosen in DOCUMENT_DECODERS
+        ? DOCUMENT_DECODERS[chosen as keyof typeof DOCUMENT_DECODERS](doc)
+        : TEXT_DECODERS[chosen as keyof typeof TEXT_DECODERS](body);
   return checkedResults(chosen, decoded);
 }
 

@@ -33,7 +33,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         description:
-          'A batch of probe events: `application/x-ndjson` (one event per line, at most 1 MiB a line) or `application/json` (an array); `Content-Encoding: gzip` allowed. Atomic: all stored or none. A 4xx names the line and field at fault. Retries with the same `Idempotency-Key` are acknowledged and stored once. A batch cut from a larger input names it (`source`, `lines`): lines of that input already stored are refused with 409, so the input sent again, however it is cut, stores nothing twice (see GET /runs/{id}/events/sources/{source}). A body that stops arriving for `MESHBENCH_BODY_TIMEOUT_MS` gets 408 and is rolled back; a server at its limit of batches in progress, shutting down, or without its database (e.g. restarting), answers 503 with `Retry-After`.',
+          'A batch of probe events: `application/x-ndjson` (one event per line, at most 1 MiB a line) or `application/json` (an array); `Content-Encoding: gzip` allowed. Atomic: all stored or none. A 4xx names the line and field at fault. Retries with the same `Idempotency-Key` are acknowledged and stored once. A batch cut from a larger input names it (`source`, `lines`): lines of that input already stored are refused with 409, so the input sent again, however it is cut, stores nothing twice (see GET /runs/{id}/events/sources/{source}). A body that stops arriving for `MESHBENCH_BODY_TIMEOUT_MS`, or brings less than `MESHBENCH_BODY_MIN_RATE` bytes a second over a window of `MESHBENCH_BODY_RATE_WINDOW_MS`, gets 408 and is rolled back; a server at its limit of batches in progress (a batch takes a slot once its first 64 KiB have arrived, or on the embedded database once read whole), of the share of them one project may hold while another project sends too (`MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT`), or of body bytes held (`MESHBENCH_MAX_HELD_BYTES`), shutting down, or without its database (e.g. restarting), answers 503 with `Retry-After`.',
         params: z.object({ id: z.string().min(1) }),
         querystring: eventBatchQuery,
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
@@ -72,6 +72,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           format,
           idempotencyKey: request.headers['idempotency-key'],
           digest,
+          hold: request.holdBytes,
           lines:
             request.query.source && request.query.lines
               ? { source: request.query.source, ...request.query.lines }

@@ -1,14 +1,15 @@
-// POST /v1/metrics: the OTLP/HTTP metrics receiver. Protobuf or JSON, gzip or not, with
-// the responses the OTLP specification prescribes: ExportMetricsServiceResponse (with
-// partial_success for rejected points) in the request's own encoding, and failures as a
-// google.rpc.Status with the status codes that make exporters retry (429/503) or not.
+// POST /v1/metrics and /v1/logs: the OTLP/HTTP metrics and logs receivers. Protobuf or JSON,
+// gzip or not, with the responses the OTLP specification prescribes: ExportMetricsService-
+// or ExportLogsServiceResponse (partial_success for what was rejected) in the request's own
+// encoding, and failures as a google.rpc.Status with the status codes that make exporters retry (429/503) or not.
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import protobuf from 'protobufjs/minimal.js';
 import { AppError, asAppError } from '../../errors.ts';
+import { encodeLogsResponse } from '../../ingest/otlp/otlp-logs.ts';
 import { encodeOtlpResponse } from '../../ingest/otlp/otlp-message.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
-import type { OtlpFormat } from '../../services/otlp.service.ts';
+import type { OtlpFormat, OtlpResult } from '../../services/otlp.service.ts';
 import { BodyGuard, decodedBody, readBody } from '../request-body.ts';
 
 const FORMATS: Record<string, OtlpFormat> = {
@@ -66,6 +67,12 @@ export interface OtlpRoutesOptions {
   bodyDeadlineMs: number;
 }
 
+const METRICS_DESCRIPTION =
+  "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points go to runs of the token's project (the admin's: any): a point names its run by the attribute `meshbench.run` (run id or slug), else is matched by `deployment.environment` and the run's time window. Refused points are counted in `partial_success.rejected_data_points` with the reasons in `error_message`: a run the token may not write (or none), a point outside its run's window (a cumulative point before the start is kept as the reference of the run's first increase), times outside 1970-9999, names over 1024 bytes, attribute values over 4096 bytes. Points that match no run yet are kept (MESHBENCH_UNMATCHED_RETENTION_MS) for a run of their environment created later to claim, and named in `error_message` without being rejected; a point stored before (a retried export: same series, time and start) is stored once. Delta points cover [start_time_unix_nano, time_unix_nano]. Failures the exporter should retry are 503 with `Retry-After` (seconds), a status OTLP exporters retry: the database unavailable (e.g. restarting; 2 s), or the replica at capacity (1 s): more than MESHBENCH_MAX_CONCURRENT_OTLP requests being decoded and stored, four times as many bodies arriving, or four times MESHBENCH_OTLP_MAX_BYTES of bodies held. A body that has not arrived whole within MESHBENCH_OTLP_BODY_DEADLINE_MS gets 408.";
+
+const LOGS_DESCRIPTION =
+  "OTLP/HTTP logs export (ExportLogsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed: probe events sent as OpenTelemetry events. A log record named `meshbench.change`, `meshbench.observation`, `meshbench.incident`, `meshbench.lifecycle` or `meshbench.clock` (LogRecord `event_name`, or the attribute `event.name`) is the probe event POST /api/v1/runs/{id}/events takes: its fields are the record's attributes of the same names (`attrs.<key>` into `attrs`; other dotted names, such as `log.file.name`, are not part of the event), its time (`at`, an incident's `from`) the record's `time_unix_nano`, else `observed_time_unix_nano` (to the microsecond, digits past it dropped as the events API drops them). Its run is the attribute `meshbench.run` (run id or slug) of the record, else of its scope, else of its resource; else the run of the resource's `deployment.environment(.name)` whose window holds the record's time; a run of the token's project (the admin's: any). Every record is checked as the events API checks an event before anything is stored: a malformed meshbench event is a 400 naming the record (`resourceLogs[i].scopeLogs[j].logRecords[k]`) and field, and stores nothing. The events of each run are one events-API batch (all stored or none) whose idempotency key is the digest of the events, so a retried export is stored once (acknowledged, and said in `error_message`); a request whose events go to several runs is stored run by run. Records that are not meshbench events, or that name a run that does not exist or the token may not write, or match none, are counted in `partial_success.rejected_log_records` with the reasons in `error_message`. Failures the exporter should retry are 503 with `Retry-After`, as on /v1/metrics.";
+
 const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -95,83 +102,129 @@ const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
     return reply.code(status).type('application/json').send(JSON.stringify({ code, message }));
   });
 
+  /**
+   * Reads an export's body within the replica's bounds (slots for bodies arriving and for the
+   * work, bytes held), hands it to `work`, and answers in the request's own encoding.
+   */
+  async function exportBody(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    work: (body: Buffer, format: OtlpFormat, projectId: string | null) => Promise<OtlpResult>,
+    encode: (rejected: number, message: string) => Uint8Array,
+    rejectedField: 'rejectedDataPoints' | 'rejectedLogRecords',
+  ) {
+    const format = formatOf(request);
+    if (!format) {
+      throw new AppError(
+        415,
+        'unsupported_media_type',
+        `Content-Type must be application/x-protobuf or application/json, got "${request.headers['content-type'] ?? 'none'}"`,
+      );
+    }
+    const otlp = app.services.otlp;
+    // A slot for the body to arrive in, held while it arrives (at most bodyDeadlineMs),
+    // then one of the slots of the work: senders that trickle never hold those.
+    const arriving = otlp.admitBody();
+    let held = 0;
+    const hold = (bytes: number) => {
+      otlp.buffer(bytes);
+      held += bytes;
+      try {
+        request.holdBytes(bytes);
+      } catch (error) {
+        otlp.unbuffer(bytes);
+        held -= bytes;
+        throw error;
+      }
+    };
+    const deadline = setTimeout(() => {
+      if (request.body instanceof BodyGuard)
+        request.body.cut(
+          new AppError(
+            408,
+            'body_timeout',
+            `the body did not arrive within ${opts.bodyDeadlineMs} ms (MESHBENCH_OTLP_BODY_DEADLINE_MS)`,
+          ),
+        );
+    }, opts.bodyDeadlineMs);
+    let body: Buffer;
+    try {
+      body = await readOtlpBody(request, opts.maxBytes, hold);
+    } catch (error) {
+      otlp.unbuffer(held);
+      throw error;
+    } finally {
+      clearTimeout(deadline);
+      arriving();
+    }
+    let release: () => void = () => {};
+    try {
+      release = otlp.admit();
+      const { principal } = request;
+      const result = await work(
+        body,
+        format,
+        principal.kind === 'project' ? principal.projectId : null,
+      );
+      if (format === 'protobuf') {
+        return reply
+          .type('application/x-protobuf')
+          .send(Buffer.from(encode(result.rejected, result.message)));
+      }
+      return reply.type('application/json').send(
+        JSON.stringify(
+          result.message
+            ? {
+                partialSuccess: {
+                  [rejectedField]: result.rejected,
+                  errorMessage: result.message,
+                },
+              }
+            : {},
+        ),
+      );
+    } finally {
+      release();
+      otlp.unbuffer(held);
+    }
+  }
+
   app.post(
     '/v1/metrics',
     {
       schema: {
         tags: ['otlp'],
-        description:
-          "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points go to runs of the token's project (the admin's: any): a point names its run by the attribute `meshbench.run` (run id or slug), else is matched by `deployment.environment` and the run's time window. Refused points are counted in `partial_success.rejected_data_points` with the reasons in `error_message`: a run the token may not write (or none), a point outside its run's window (a cumulative point before the start is kept as the reference of the run's first increase), times outside 1970-9999, names over 1024 bytes, attribute values over 4096 bytes. Points that match no run yet are kept (MESHBENCH_UNMATCHED_RETENTION_MS) for a run of their environment created later to claim, and named in `error_message` without being rejected; a point stored before (a retried export: same series, time and start) is stored once. Delta points cover [start_time_unix_nano, time_unix_nano]. Failures the exporter should retry are 503 with `Retry-After` (seconds), a status OTLP exporters retry: the database unavailable (e.g. restarting; 2 s), or the replica at capacity (1 s): more than MESHBENCH_MAX_CONCURRENT_OTLP requests being decoded and stored, four times as many bodies arriving, or four times MESHBENCH_OTLP_MAX_BYTES of bodies held. A body that has not arrived whole within MESHBENCH_OTLP_BODY_DEADLINE_MS gets 408.",
+        description: METRICS_DESCRIPTION,
         security: [{ bearer: [] }],
       },
     },
-    async (request, reply) => {
-      const format = formatOf(request);
-      if (!format) {
-        throw new AppError(
-          415,
-          'unsupported_media_type',
-          `Content-Type must be application/x-protobuf or application/json, got "${request.headers['content-type'] ?? 'none'}"`,
-        );
-      }
-      const otlp = app.services.otlp;
-      // A slot for the body to arrive in, held while it arrives (at most bodyDeadlineMs),
-      // then one of the slots of the work: senders that trickle never hold those.
-      const arriving = otlp.admitBody();
-      let held = 0;
-      const hold = (bytes: number) => {
-        otlp.buffer(bytes);
-        held += bytes;
-      };
-      const deadline = setTimeout(() => {
-        if (request.body instanceof BodyGuard)
-          request.body.cut(
-            new AppError(
-              408,
-              'body_timeout',
-              `the body did not arrive within ${opts.bodyDeadlineMs} ms (MESHBENCH_OTLP_BODY_DEADLINE_MS)`,
-            ),
-          );
-      }, opts.bodyDeadlineMs);
-      let body: Buffer;
-      try {
-        body = await readOtlpBody(request, opts.maxBytes, hold);
-      } catch (error) {
-        otlp.unbuffer(held);
-        throw error;
-      } finally {
-        clearTimeout(deadline);
-        arriving();
-      }
-      let release: () => void = () => {};
-      try {
-        release = otlp.admit();
-        const { principal } = request;
-        const result = await otlp.export(body, format, {
-          projectId: principal.kind === 'project' ? principal.projectId : null,
-        });
-        if (format === 'protobuf') {
-          return reply
-            .type('application/x-protobuf')
-            .send(Buffer.from(encodeOtlpResponse(result.rejected, result.message)));
-        }
-        return reply.type('application/json').send(
-          JSON.stringify(
-            result.message
-              ? {
-                  partialSuccess: {
-                    rejectedDataPoints: result.rejected,
-                    errorMessage: result.message,
-                  },
-                }
-              : {},
-          ),
-        );
-      } finally {
-        release();
-        otlp.unbuffer(held);
-      }
+    (request, reply) =>
+      exportBody(
+        request,
+        reply,
+        (body, format, projectId) => app.services.otlp.export(body, format, { projectId }),
+        encodeOtlpResponse,
+        'rejectedDataPoints',
+      ),
+  );
+
+  app.post(
+    '/v1/logs',
+    {
+      schema: {
+        tags: ['otlp'],
+        description: LOGS_DESCRIPTION,
+        security: [{ bearer: [] }],
+      },
     },
+    (request, reply) =>
+      exportBody(
+        request,
+        reply,
+        (body, format, projectId) => app.services.otlpLogs.export(body, format, { projectId }),
+        encodeLogsResponse,
+        'rejectedLogRecords',
+      ),
   );
 };
 export default routes;

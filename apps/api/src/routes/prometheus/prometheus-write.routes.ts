@@ -106,6 +106,13 @@ const routes: FastifyPluginAsync<PrometheusWriteRoutesOptions> = async (app, opt
       const hold = (bytes: number) => {
         service.buffer(bytes);
         held += bytes;
+        try {
+          request.holdBytes(bytes);
+        } catch (error) {
+          service.unbuffer(bytes);
+          held -= bytes;
+          throw error;
+        }
       };
       const deadline = setTimeout(() => {
         if (request.body instanceof BodyGuard)

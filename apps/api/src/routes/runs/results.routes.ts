@@ -100,7 +100,12 @@ const routes: FastifyPluginAsyncZod<{
           );
           return reply.code(result.duplicate ? 200 : 201).send(result);
         }
-        const bytes = await readBody(body, opts.maxResultBytes, 'MESHBENCH_MAX_RESULT_BYTES');
+        const bytes = await readBody(
+          body,
+          opts.maxResultBytes,
+          'MESHBENCH_MAX_RESULT_BYTES',
+          request.holdBytes,
+        );
         const badByte = firstInvalidUtf8(bytes);
         if (badByte >= 0) {
           throw new AppError(

@@ -1,14 +1,25 @@
-import { apiError, run, runList } from '@meshbench/schema';
+import { apiError, health, liveness, run, runList } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, jsonBody, useServer } from '../../test/harness.ts';
 
 describe.each(backends)('runs on $name', (backend) => {
   const server = useServer(backend);
 
+  it('is live and ready while it serves and its database answers', async () => {
+    const live = await server.anonJson('/health/live', undefined, liveness);
+    const ready = await server.anonJson('/health/ready', undefined, health);
+    expect([live.status, live.body]).toEqual([200, { status: 'ok' }]);
+    expect([ready.status, ready.body.status]).toEqual([200, 'ok']);
+  });
+
   it('reports health with the database kind', async () => {
     const { status, body } = await server.json('/health');
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'ok', database: backend.name });
+    // pgbouncer is a Postgres as far as the API can tell.
+    expect(body).toEqual({
+      status: 'ok',
+      database: backend.name === 'embedded' ? 'embedded' : 'postgres',
+    });
   });
 
   it('creates a run with an unguessable slug, readable by id and by slug', async () => {

@@ -28,7 +28,8 @@ function Counters({ items }: { items: Counter[] }) {
         >
           <dt>{c.label}</dt>
           <dd data-testid={`ingest-${c.id}`}>{count.format(c.value)}</dd>
-          {c.warn && c.value > 0 && <p className="ingest-hint">{c.warn}</p>}
+          {/* A second dd of the same term: a dl's groups hold only dt and dd (axe: definition-list). */}
+          {c.warn && c.value > 0 && <dd className="ingest-hint">{c.warn}</dd>}
         </div>
       ))}
     </dl>

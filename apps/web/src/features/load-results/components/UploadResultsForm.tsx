@@ -18,6 +18,8 @@ const FORMAT_NAMES: Record<string, string> = {
   'istio-csv': "Istio's perf CSV",
   hey: 'hey -o csv',
   jmeter: 'JMeter JTL CSV',
+  'hdr-log': 'HdrHistogram interval log',
+  locust: 'Locust CSV (_stats.csv...) or --json',
   wrk: 'wrk 4 report',
   vegeta: 'Vegeta JSON results',
   ghz: 'ghz JSON report',
