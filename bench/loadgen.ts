@@ -1,4 +1,4 @@
-// bench/loadgen: the raw-sample formats (hey -o csv, JMeter's JTL CSV) of a 10-minute run at
+// bench/loadgen: the raw-sample formats (hey -o csv, JMeter's JTL CSV, Vegeta's JSON) of a 10-minute run at
 // 10,000 requests a second (6,000,000 samples; --seconds N scales it), each posted gzip to the
 // results import over 127.0.0.1, read as it arrives. Printed: the import's time as a multiple
 // of the run's real time (budget >= 20x), its rate, and the API's peak RSS before and after.
@@ -38,8 +38,11 @@ function random(seed: number) {
 }
 
 interface Format {
-  name: 'hey' | 'jmeter';
-  header: string;
+  name: 'hey' | 'jmeter' | 'vegeta';
+  /** The header line, if the format has one. */
+  header: string | null;
+  /** COPY's options for the same text. */
+  copy: string;
   /** The unlogged table COPY fills: the file's columns. */
   table: string;
   row: (startMs: number, latencyMs: number, status: number) => string;
@@ -51,6 +54,7 @@ const FORMATS: Format[] = [
     name: 'hey',
     header:
       'response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset',
+    copy: 'format csv, header true',
     table:
       'response_time float8, dial float8, dns float8, req_write float8, delay float8, res_read float8, status int, "offset" float8',
     row: (startMs, ms, status) =>
@@ -61,10 +65,21 @@ const FORMATS: Format[] = [
     name: 'jmeter',
     header:
       'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect',
+    copy: 'format csv, header true',
     table:
       'ts bigint, elapsed int, label text, code text, message text, thread text, data_type text, success boolean, failure text, bytes bigint, sent bigint, grp int, all_threads int, url text, latency int, idle int, connect int',
     row: (startMs, ms, status) =>
       `${T0_MS + Math.floor(startMs)},${Math.round(ms)},GET /,${status},${status === 200 ? 'OK' : 'Service Unavailable'},Thread Group 1-${1 + (Math.floor(startMs) % 50)},text,${status === 200},,1290,120,50,50,http://127.0.0.1:8080/,${Math.round(ms * 0.9)},0,0`,
+  },
+  {
+    // tsenart/vegeta lib/results_easyjson.go: one object a line, latency in ns. No header, and
+    // JSON is no column COPY can split: each line COPYed whole into one text column.
+    name: 'vegeta',
+    header: null,
+    copy: 'format text',
+    table: 'line text',
+    row: (startMs, ms, status) =>
+      `{"attack":"bench","seq":${Math.floor(startMs * 10)},"code":${status},"timestamp":"${new Date(T0_MS + Math.floor(startMs)).toISOString().slice(0, 23)}${String(Math.floor((startMs % 1) * 1e6)).padStart(6, '0')}Z","latency":${Math.round(ms * 1e6)},"bytes_out":0,"bytes_in":1290,"error":"${status === 200 ? '' : '503 Service Unavailable'}","body":null,"method":"GET","url":"http://127.0.0.1:8080/","headers":{"Content-Type":["text/plain"]}}`,
   },
 ];
 
@@ -75,7 +90,7 @@ async function gzipFile(f: Format): Promise<{ gzip: Buffer; bytes: number; sampl
   let samples = 0;
   const parts: Buffer[] = [];
   function* text(): Generator<string> {
-    yield `${f.header}\n`;
+    if (f.header !== null) yield `${f.header}\n`;
     for (let s = 0; s < SECONDS; s++) {
       const rows: string[] = [];
       for (let k = 0; k < RPS; k++) {
@@ -116,10 +131,7 @@ async function copyBaseline(f: Format, gzip: Buffer): Promise<number> {
     const started = performance.now();
     const gunzip = createGunzip({ chunkSize: 256 * 1024 });
     gunzip.end(gzip);
-    await pipeline(
-      gunzip,
-      client.query(copyFrom(`copy ${table} from stdin with (format csv, header true)`)),
-    );
+    await pipeline(gunzip, client.query(copyFrom(`copy ${table} from stdin with (${f.copy})`)));
     return performance.now() - started;
   } finally {
     await client.query(`drop table if exists ${table}`);
@@ -155,7 +167,7 @@ async function main() {
         const started = performance.now();
         const response = await fetch(`${api.url}/api/v1/runs/${runId}/results`, {
           method: 'POST',
-          headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', ...AUTH },
+          headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip', ...AUTH },
           body: gzip,
         });
         const answer = await response.text();

@@ -52,9 +52,9 @@ Usage:
   meshbench run create --benchmark B --scenario S --mesh NAME[@VERSION] [options]
   meshbench events <run> <file.ndjson | ->          post probe events (NDJSON), in batches
   meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
-                                                    k6, wrk2, SMP, Istio perf CSV, HdrHistogram
+                                                    k6, wrk, wrk2, SMP, Istio perf CSV, HdrHistogram
                                                     log, Locust CSV or --json, hey CSV, JMeter
-                                                    JTL CSV); --format NAME
+                                                    JTL CSV, Vegeta JSON, ghz JSON); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher

@@ -18,9 +18,11 @@ export const resultFormat = z
     'jmeter',
     'locust',
     'wrk',
+    'vegeta',
+    'ghz',
   ])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), locust Locust's --csv files or its --json output, wrk wg/wrk 4's text report (wrk2 is giltene/wrk2's)",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), locust Locust's --csv files or its --json output, vegeta Vegeta's JSON results, ghz ghz's JSON report, wrk wg/wrk 4's text report (wrk2 is giltene/wrk2's)",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 
@@ -82,7 +84,7 @@ export const loadResult = z.object({
   percentiles: z
     .array(percentileValue)
     .describe(
-      "latency percentiles, p in [0, 100], ascending. method 'reported': as the tool computed and printed it (Fortio, k6 and Istio's CSV interpolate between values; no bound known); 'hdr': from the tool's HdrHistogram (wrk2: 3 significant digits before printing); 'tool-histogram': computed here at the nearest rank from the tool's own histogram buckets (Fortio), the true value within [lower, upper], the value interpolated linearly inside that bucket",
+      "latency percentiles, p in [0, 100], ascending. method 'reported': as the tool computed and printed it (Fortio, k6 and Istio's CSV interpolate between values; no bound known); 'hdr': from the tool's HdrHistogram (wrk2: 3 significant digits before printing); 'tool-histogram': computed here at the nearest rank from the tool's own histogram buckets (Fortio), the true value within [lower, upper], the value interpolated linearly inside that bucket; 'raw': a raw-sample file (hey, JMeter, Vegeta, ghz with details), nearest rank over the file's values, exact: false with the tool's recording resolution as [lower, upper] (hey ±0.05 ms, JMeter ±1 ms, Vegeta and ghz +1 µs); wrk 4's are 'reported' (its own rank rule, printed to 2 decimals)",
     ),
   histogram: z
     .array(histogramBin)

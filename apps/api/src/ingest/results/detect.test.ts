@@ -70,6 +70,10 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'local/wrk2-readme-latency.txt': 'wrk2',
   'local/hey-0.1.4-debian.csv': 'hey',
   'local/wrk-4.1.0-debian.txt': 'wrk',
+  'vegeta/ocm-api-load-results.json': 'vegeta',
+  'bojand-ghz/SayHello-report1.json': 'ghz',
+  'vegeta/e2e-2019-results.json': 'vegeta',
+  'vegeta/loadgentest-2016-results.json': 'vegeta',
   'apache-jmeter/HTMLReportTestFile.csv': 'jmeter',
   'apache-jmeter/HTMLReportFalseTestFile.csv': 'jmeter',
 };

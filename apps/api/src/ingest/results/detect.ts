@@ -3,6 +3,7 @@
 // that says whether it is a text report (wrk2, Istio CSV) or a document to parse (JSON,
 // YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
+import { isGhzReport } from './ghz.decoder.ts';
 import { looksLikeHdrLog } from './hdr-log.decoder.ts';
 import { isHeyCsvHeader } from './hey-csv.decoder.ts';
 import { isIstioCsvHeader } from './istio-csv.decoder.ts';
@@ -12,6 +13,7 @@ import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
 import { isLocustJson, locustCsvKind } from './locust.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
+import { isVegetaLine } from './vegeta.decoder.ts';
 import { looksLikeWrk4 } from './wrk.decoder.ts';
 import { looksLikeWrk } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
@@ -30,7 +32,8 @@ export type BodyKind =
   | 'hey'
   | 'jmeter'
   | 'locust-csv'
-  | 'wrk';
+  | 'wrk'
+  | 'vegeta';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -44,6 +47,8 @@ export function sniff(text: string): BodyKind | null {
   // not one JSON document; told by its first line, when that line ends within the prefix.
   const lineEnds = firstLine.length < head.trimStart().length || text.length <= SNIFF_CHARS;
   if (lineEnds && isK6NdjsonLine(firstLine)) return 'k6-ndjson';
+  // Vegeta's JSON results: one object a line, opening with its "attack" and "seq".
+  if (isVegetaLine(firstLine)) return 'vegeta';
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
@@ -74,6 +79,7 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
     return 'nighthawk';
   }
   if (isK6Summary(doc)) return 'k6';
+  if (isGhzReport(doc)) return 'ghz';
   if (isSmpResult(doc)) return 'smp';
   return null;
 }
@@ -90,6 +96,7 @@ export async function detectFormat(text: string): Promise<ResultFormat | null> {
     kind === 'hey' ||
     kind === 'jmeter' ||
     kind === 'wrk' ||
+    kind === 'vegeta' ||
     kind === null
   ) {
     return kind;

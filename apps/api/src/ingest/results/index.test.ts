@@ -16,6 +16,8 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
   ['istio-csv', publicFixture('istio-tools/benchmark.csv'), 82],
   ['hey', localFixture('hey-0.1.4-debian.csv'), 1],
   ['wrk', localFixture('wrk-4.1.0-debian.txt'), 1],
+  ['vegeta', publicFixture('vegeta/ocm-api-load-results.json'), 1],
+  ['ghz', publicFixture('bojand-ghz/SayHello-report1.json'), 1],
   ['jmeter', publicFixture('apache-jmeter/HTMLReportTestFile.csv'), 1],
   ['locust', localFixture('locust-2.12.1_stats.csv'), 3],
 ];

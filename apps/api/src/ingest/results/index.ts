@@ -13,6 +13,7 @@ import {
 } from '@meshbench/schema';
 import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
+import { decodeGhz } from './ghz.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import { decodeHeyCsv } from './hey-csv.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
@@ -40,6 +41,7 @@ import {
   MAX_RESULTS_PER_FILE,
   parseJson,
 } from './values.ts';
+import { decodeVegetaJson } from './vegeta.decoder.ts';
 import { decodeWrk } from './wrk.decoder.ts';
 import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
@@ -78,6 +80,7 @@ const DOCUMENT_DECODERS = {
   nighthawk: decodeNighthawk,
   k6: decodeK6,
   smp: decodeSmp,
+  ghz: decodeGhz,
 } satisfies Partial<Record<ResultFormat, (doc: unknown) => Decoded>>;
 
 /** Formats that are text reports: decoded line by line. */
@@ -88,6 +91,7 @@ const TEXT_DECODERS = {
   hey: decodeHeyCsv,
   jmeter: decodeJmeterCsv,
   wrk: decodeWrk,
+  vegeta: decodeVegetaJson,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -115,6 +119,9 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   locust: 'tool-histogram',
   // wrk 4's own rank rule over whole us, printed to 2 decimals (wrk.decoder.ts).
   wrk: 'reported',
+  vegeta: 'raw',
+  // With details the decoder marks them raw; without, ghz's own.
+  ghz: 'reported',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -131,6 +138,8 @@ const NAMES: Record<ResultFormat, string> = {
   locust:
     "Locust's --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv, _distribution.csv) or its --json output",
   wrk: 'a wrk 4 report',
+  vegeta: 'Vegeta JSON results',
+  ghz: 'a ghz JSON report',
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */
@@ -228,7 +237,7 @@ export async function decodeResults(
   // broken JSON), YAML when it looks like a YAML result or the format named is written as
   // YAML, JSON again (for its error) when a JSON-only format is named.
   let doc: unknown;
-  if (kind === 'json' && format !== 'k6-ndjson') doc = parseJson(body);
+  if (kind === 'json' && format !== 'k6-ndjson' && format !== 'vegeta') doc = parseJson(body);
   else if (kind === 'yaml' || (kind === null && format !== 'auto' && YAML_FORMATS.has(format))) {
     doc = await parseYaml(body);
   } else if (kind === null && (format === 'fortio' || format === 'k6')) doc = parseJson(body);

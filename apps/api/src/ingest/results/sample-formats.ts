@@ -5,10 +5,12 @@ import { HeyCsvAggregator } from './hey-csv.decoder.ts';
 import { JmeterCsvAggregator } from './jmeter-csv.decoder.ts';
 import { feedLineChunks, type LineChunkLimits } from './line-chunks.ts';
 import type { SampleAggregator, SampleDecoded } from './raw-samples.ts';
+import { VegetaJsonAggregator } from './vegeta.decoder.ts';
 
 export const SAMPLE_AGGREGATORS = {
   hey: () => new HeyCsvAggregator(),
   jmeter: () => new JmeterCsvAggregator(),
+  vegeta: () => new VegetaJsonAggregator(),
 } satisfies Partial<Record<ResultFormat, () => SampleAggregator>>;
 
 export type SampleFormat = keyof typeof SAMPLE_AGGREGATORS;

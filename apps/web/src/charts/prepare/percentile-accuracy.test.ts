@@ -101,6 +101,14 @@ describe('describeAccuracy', () => {
       ),
     ).toBe('estimated by exponential-histogram: between 1.09 ms and 1.19 ms; within ±4.43 %');
   });
+  it("says a raw sample's percentile is within the tool's resolution", () => {
+    // JMeter's whole ms: 12 ms is 11 .. 13 ms.
+    expect(
+      describeAccuracy({ exact: false, method: 'raw', lower: 11, upper: 13 }, formatMsBound),
+    ).toBe(
+      "nearest rank over the tool's samples, each recorded to its resolution: between 11.0 ms and 13.0 ms",
+    );
+  });
   it('says when no bound is known', () => {
     expect(describeAccuracy({ exact: false, method: 'reported' }, formatMsBound)).toBe(
       'as the tool reported it (computed by the tool): no bound known',

@@ -50,6 +50,9 @@ function lead(method: Accuracy['method']): string {
       return 'as the tool reported it (computed by the tool)';
     case 'summary':
       return 'an OTLP Summary quantile as the client sent it';
+    case 'raw':
+      // Only an estimate when the tool recorded each value to a resolution (raw-sample files).
+      return "nearest rank over the tool's samples, each recorded to its resolution";
     case undefined:
       return 'estimated';
     default:

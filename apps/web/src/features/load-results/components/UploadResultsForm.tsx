@@ -21,6 +21,8 @@ const FORMAT_NAMES: Record<string, string> = {
   'hdr-log': 'HdrHistogram interval log',
   locust: 'Locust CSV (_stats.csv...) or --json',
   wrk: 'wrk 4 report',
+  vegeta: 'Vegeta JSON results',
+  ghz: 'ghz JSON report',
 };
 
 export function UploadResultsForm({ runId }: { runId: string }) {
@@ -47,7 +49,8 @@ export function UploadResultsForm({ runId }: { runId: string }) {
       <h3>Add results</h3>
       <p className="panel-sub">
         A result file as the load generator wrote it: Fortio, Nighthawk, k6 (summary or --out json),
-        wrk, wrk2, SMP, Istio&apos;s perf CSV, hey -o csv or a JMeter JTL CSV.
+        wrk, wrk2, SMP, Istio&apos;s perf CSV, hey -o csv, a JMeter JTL CSV, Vegeta&apos;s JSON or a
+        ghz JSON report results.
       </p>
       <div className="upload-fields">
         <label>
