@@ -16,7 +16,12 @@ export const PROCESS_ADMIN_TOKEN = 'faults-admin-token-0123456789';
 export const processBackends = [
   {
     name: 'embedded',
-    env: () => ({ MESHBENCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'meshbench-faults-')) }),
+    // DATABASE_URL '' drops the runner's own (set when the suite also runs on Postgres), so
+    // that this backend is the embedded database and not Postgres under another name.
+    env: () => ({
+      MESHBENCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'meshbench-faults-')),
+      DATABASE_URL: '',
+    }),
   },
   ...(process.env.DATABASE_URL
     ? [{ name: 'postgres', env: () => ({ DATABASE_URL: process.env.DATABASE_URL as string }) }]
@@ -75,20 +80,22 @@ async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('MESHBENCH_')),
   );
+  const childEnv: Record<string, string> = {
+    ...inherited,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    STATSD_PORT: '0',
+    MESHBENCH_DEMO: '0',
+    // info: the server's "Server listening at" line, which proves this process bound it.
+    MESHBENCH_LOG_LEVEL: 'info',
+    MESHBENCH_ADMIN_TOKEN: PROCESS_ADMIN_TOKEN,
+    // Stopped at once unless a test is about the drain: no balancer waits to see readiness.
+    MESHBENCH_DRAIN_MS: '0',
+    ...env,
+  };
+  if (childEnv.DATABASE_URL === '') delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, [SERVER], {
-    env: {
-      ...inherited,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      STATSD_PORT: '0',
-      MESHBENCH_DEMO: '0',
-      // info: the server's "Server listening at" line, which proves this process bound it.
-      MESHBENCH_LOG_LEVEL: 'info',
-      MESHBENCH_ADMIN_TOKEN: PROCESS_ADMIN_TOKEN,
-      // Stopped at once unless a test is about the drain: no balancer waits to see readiness.
-      MESHBENCH_DRAIN_MS: '0',
-      ...env,
-    },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Ready when this process says it listens on the port and the health check answers: a
