@@ -54,7 +54,8 @@ Usage:
   meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
                                                     k6, wrk, wrk2, SMP, Istio perf CSV, HdrHistogram
                                                     log, Locust CSV or --json, hey CSV, JMeter
-                                                    JTL CSV, Vegeta JSON, ghz JSON); --format NAME
+                                                    JTL CSV, Vegeta JSON, ghz JSON, Gatling
+                                                    simulation.log); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher

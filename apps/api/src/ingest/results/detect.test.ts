@@ -71,6 +71,9 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'local/hey-0.1.4-debian.csv': 'hey',
   'local/wrk-4.1.0-debian.txt': 'wrk',
   'vegeta/ocm-api-load-results.json': 'vegeta',
+  'gatling/single_node_with_known_stats-simulation.log': 'gatling',
+  // Told, to be refused by name (gatling.decoder.test.ts).
+  'gatling/known_stats-binary-simulation.log': 'gatling',
   'bojand-ghz/SayHello-report1.json': 'ghz',
   'vegeta/e2e-2019-results.json': 'vegeta',
   'vegeta/loadgentest-2016-results.json': 'vegeta',

@@ -3,6 +3,8 @@
 // that says whether it is a text report (wrk2, Istio CSV) or a document to parse (JSON,
 // YAML); a document's format is then told from its parsed content.
 import type { ResultFormat } from '@meshbench/schema';
+import { isGatlingRunLine } from './gatling.decoder.ts';
+import { isGatlingBinaryLog } from './gatling-binary.ts';
 import { isGhzReport } from './ghz.decoder.ts';
 import { looksLikeHdrLog } from './hdr-log.decoder.ts';
 import { isHeyCsvHeader } from './hey-csv.decoder.ts';
@@ -33,7 +35,8 @@ export type BodyKind =
   | 'jmeter'
   | 'locust-csv'
   | 'wrk'
-  | 'vegeta';
+  | 'vegeta'
+  | 'gatling';
 
 // The YAML formats we read name one of these keys at the top (Nighthawk's `results`,
 // SMP's `latencies_ms` (top or under `client`), Meshery's `runner_results`); any other
@@ -49,6 +52,8 @@ export function sniff(text: string): BodyKind | null {
   if (lineEnds && isK6NdjsonLine(firstLine)) return 'k6-ndjson';
   // Vegeta's JSON results: one object a line, opening with its "attack" and "seq".
   if (isVegetaLine(firstLine)) return 'vegeta';
+  // Gatling's simulation.log: its RUN record; a binary one (3.13 on) is told to be refused.
+  if (isGatlingRunLine(firstLine) || isGatlingBinaryLog(head)) return 'gatling';
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';
   if (isIstioCsvHeader(firstLine)) return 'istio-csv';
@@ -97,6 +102,7 @@ export async function detectFormat(text: string): Promise<ResultFormat | null> {
     kind === 'jmeter' ||
     kind === 'wrk' ||
     kind === 'vegeta' ||
+    kind === 'gatling' ||
     kind === null
   ) {
     return kind;

@@ -13,6 +13,7 @@ import {
 } from '@meshbench/schema';
 import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts';
 import { decodeFortio } from './fortio.decoder.ts';
+import { decodeGatlingLog } from './gatling.decoder.ts';
 import { decodeGhz } from './ghz.decoder.ts';
 import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
 import { decodeHeyCsv } from './hey-csv.decoder.ts';
@@ -47,6 +48,7 @@ import { decodeWrk2 } from './wrk2.decoder.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
 export { SNIFF_CHARS } from './detect.ts';
+export { gatlingBinaryHint } from './gatling-binary.ts';
 export type { StepDefaults } from './hdr-log.decoder.ts';
 export {
   type DecodedInterval,
@@ -92,6 +94,7 @@ const TEXT_DECODERS = {
   jmeter: decodeJmeterCsv,
   wrk: decodeWrk,
   vegeta: decodeVegetaJson,
+  gatling: decodeGatlingLog,
 } satisfies Partial<Record<ResultFormat, (text: string) => Decoded>>;
 
 /** The document formats that tools also write as YAML. */
@@ -120,6 +123,7 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   // wrk 4's own rank rule over whole us, printed to 2 decimals (wrk.decoder.ts).
   wrk: 'reported',
   vegeta: 'raw',
+  gatling: 'raw',
   // With details the decoder marks them raw; without, ghz's own.
   ghz: 'reported',
 };
@@ -139,6 +143,7 @@ const NAMES: Record<ResultFormat, string> = {
     "Locust's --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv, _distribution.csv) or its --json output",
   wrk: 'a wrk 4 report',
   vegeta: 'Vegeta JSON results',
+  gatling: "Gatling's text simulation.log (3.x up to 3.12)",
   ghz: 'a ghz JSON report',
 };
 

@@ -2,8 +2,10 @@
 // is checked as UTF-8 and written to the format's aggregator, so what is held is the
 // aggregator's state and at most one unfinished line, never the file. k6's --out json stream
 // and the raw-sample formats (hey's CSV, JMeter's JTL...) are read through it.
+
 import { isUtf8 } from 'node:buffer';
 import { invalidUtf8At } from '../stored-text.ts';
+import { gatlingBinaryHint } from './gatling-binary.ts';
 import { ResultFileError } from './result-file-error.ts';
 
 const NEWLINE = 0x0a;
@@ -47,7 +49,7 @@ export async function feedLineChunks(
         line++;
       throw new ResultFileError(
         'invalid_utf8',
-        `the file is not valid UTF-8 (byte ${fed + at + 1}, line ${line}); result files are UTF-8 text`,
+        `the file is not valid UTF-8 (byte ${fed + at + 1}, line ${line}); result files are UTF-8 text${fed === 0 ? gatlingBinaryHint(bytes) : ''}`,
         { line },
       );
     }

@@ -1,6 +1,7 @@
 // The raw-sample formats: each one's aggregator, so that a file of them is read whole or as
 // it arrives (a stream over the size a whole file may have) by the same code.
 import type { ResultFormat } from '@meshbench/schema';
+import { GatlingLogAggregator } from './gatling.decoder.ts';
 import { HeyCsvAggregator } from './hey-csv.decoder.ts';
 import { JmeterCsvAggregator } from './jmeter-csv.decoder.ts';
 import { feedLineChunks, type LineChunkLimits } from './line-chunks.ts';
@@ -11,6 +12,7 @@ export const SAMPLE_AGGREGATORS = {
   hey: () => new HeyCsvAggregator(),
   jmeter: () => new JmeterCsvAggregator(),
   vegeta: () => new VegetaJsonAggregator(),
+  gatling: () => new GatlingLogAggregator(),
 } satisfies Partial<Record<ResultFormat, () => SampleAggregator>>;
 
 export type SampleFormat = keyof typeof SAMPLE_AGGREGATORS;

@@ -22,6 +22,7 @@ const FORMAT_NAMES: Record<string, string> = {
   locust: 'Locust CSV (_stats.csv...) or --json',
   wrk: 'wrk 4 report',
   vegeta: 'Vegeta JSON results',
+  gatling: 'Gatling simulation.log (text, up to 3.12)',
   ghz: 'ghz JSON report',
 };
 
