@@ -55,7 +55,7 @@ Usage:
                                                     k6, wrk, wrk2, SMP, Istio perf CSV, HdrHistogram
                                                     log, Locust CSV or --json, hey CSV, JMeter
                                                     JTL CSV, Vegeta JSON, ghz JSON, Gatling
-                                                    simulation.log); --format NAME
+                                                    simulation.log, oha JSON); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench compare <run> --baseline B [--fail-on RULE]...
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher

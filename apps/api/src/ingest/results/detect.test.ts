@@ -53,6 +53,7 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'local/k6-handle-summary.json': 'k6',
   'local/k6-out-json.ndjson': 'k6-ndjson',
   'local/k6-summary-export.json': 'k6',
+  'local/oha-json.json': 'oha',
   'local/k6-v1-machine-readable.json': 'k6',
   'locust/docs-0.13.0-example_distribution.csv': 'locust',
   'locust/docs-0.13.0-example_requests.csv': 'locust',

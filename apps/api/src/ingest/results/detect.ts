@@ -13,6 +13,7 @@ import { isJmeterCsvHeader, isJmeterCsvSample } from './jmeter-csv.decoder.ts';
 import { isK6Summary } from './k6.decoder.ts';
 import { isK6NdjsonLine } from './k6-ndjson.decoder.ts';
 import { isLocustJson, locustCsvKind } from './locust.decoder.ts';
+import { isOhaReport } from './oha.decoder.ts';
 import { isMesheryResults, isSmpResult } from './smp.decoder.ts';
 import { isRecord, parseJson } from './values.ts';
 import { isVegetaLine } from './vegeta.decoder.ts';
@@ -85,6 +86,7 @@ export function formatOfDocument(doc: unknown): ResultFormat | null {
   }
   if (isK6Summary(doc)) return 'k6';
   if (isGhzReport(doc)) return 'ghz';
+  if (isOhaReport(doc)) return 'oha';
   if (isSmpResult(doc)) return 'smp';
   return null;
 }

@@ -17,6 +17,7 @@ const SAMPLES: Array<[ResultFormat, string, number]> = [
   ['hey', localFixture('hey-0.1.4-debian.csv'), 1],
   ['wrk', localFixture('wrk-4.1.0-debian.txt'), 1],
   ['vegeta', publicFixture('vegeta/ocm-api-load-results.json'), 1],
+  ['oha', localFixture('oha-json.json'), 1],
   ['gatling', publicFixture('gatling/single_node_with_known_stats-simulation.log'), 1],
   ['ghz', publicFixture('bojand-ghz/SayHello-report1.json'), 1],
   ['jmeter', publicFixture('apache-jmeter/HTMLReportTestFile.csv'), 1],

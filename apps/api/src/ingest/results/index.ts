@@ -34,6 +34,7 @@ import {
   withLocustStep,
 } from './locust.decoder.ts';
 import { decodeNighthawk } from './nighthawk.decoder.ts';
+import { decodeOha } from './oha.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { decodeSmp } from './smp.decoder.ts';
 import {
@@ -83,6 +84,7 @@ const DOCUMENT_DECODERS = {
   k6: decodeK6,
   smp: decodeSmp,
   ghz: decodeGhz,
+  oha: decodeOha,
 } satisfies Partial<Record<ResultFormat, (doc: unknown) => Decoded>>;
 
 /** Formats that are text reports: decoded line by line. */
@@ -126,6 +128,8 @@ const PERCENTILE_METHOD: Record<ResultFormat, PercentileMethod> = {
   gatling: 'raw',
   // With details the decoder marks them raw; without, ghz's own.
   ghz: 'reported',
+  // oha's own: index floor(p / 100 * n) of its sorted durations (oha.decoder.ts).
+  oha: 'reported',
 };
 
 const NAMES: Record<ResultFormat, string> = {
@@ -145,6 +149,7 @@ const NAMES: Record<ResultFormat, string> = {
   vegeta: 'Vegeta JSON results',
   gatling: "Gatling's text simulation.log (3.x up to 3.12)",
   ghz: 'a ghz JSON report',
+  oha: "oha's JSON summary (--output-format json)",
 };
 
 /** Every format read, as `format` value and what it is: "fortio (Fortio JSON), ...". */

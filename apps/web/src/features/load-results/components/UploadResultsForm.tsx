@@ -23,6 +23,7 @@ const FORMAT_NAMES: Record<string, string> = {
   wrk: 'wrk 4 report',
   vegeta: 'Vegeta JSON results',
   gatling: 'Gatling simulation.log (text, up to 3.12)',
+  oha: 'oha JSON summary',
   ghz: 'ghz JSON report',
 };
 
