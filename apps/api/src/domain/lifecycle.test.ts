@@ -51,6 +51,29 @@ describe('lifecycle phases', () => {
     expect(rankFor(90, 10)).toBe(9);
   });
 
+  it('ranks by nearest rank (the least k with k/N >= p) where ceil, floor and round differ', () => {
+    // N = 7: 50 % needs k >= 3.5, 90 % k >= 6.3, 99 % k >= 6.93. Rounding would give 4, 6, 7
+    // and flooring 3, 6, 6: totals like 1000, 10 or 3 at 90 % cannot tell those rules apart.
+    expect(rankFor(50, 7)).toBe(4);
+    expect(rankFor(90, 7)).toBe(7);
+    expect(rankFor(99, 7)).toBe(7);
+    // N = 6: 50 % is exactly rank 3 (no epsilon pushes it to 4); 1 % of 6 is 0.06, rank 1.
+    expect(rankFor(50, 6)).toBe(3);
+    expect(rankFor(1, 6)).toBe(1);
+  });
+
+  it('times 90 % of 7 joined at the 7th arrival, not the 6th', () => {
+    // 7 entities declared and seen, one a second: 6 of 7 is 85.7 %, short of 90 %.
+    const arrivals = [1000, 2000, 3000, 4000, 5000, 6000, 7000];
+    const { timeTo } = phaseTimeline(arrivals, 7, 1, 10_000);
+    expect(timeTo).toEqual([
+      { percent: 50, offsetMs: 4000 },
+      { percent: 90, offsetMs: 7000 },
+      { percent: 99, offsetMs: 7000 },
+      { percent: 100, offsetMs: 7000 },
+    ]);
+  });
+
   it('times 50/90/99/100 % of the total from sorted first arrivals', () => {
     const arrivals = [-500, 1000, 2000, 3000, 9000, 12_000, 13_000, 14_000];
     const { points, timeTo } = phaseTimeline(arrivals, 10, 3, 5000);
