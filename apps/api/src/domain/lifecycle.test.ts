@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  arrivalsPerBucket,
   cumulative,
   declaredTotal,
   phaseFromArrivals,
@@ -41,6 +42,36 @@ describe('lifecycle phases', () => {
       source: 'observed',
     });
     expect(declaredTotal('joined', null, {}, 7)).toEqual({ total: 7, source: 'observed' });
+  });
+
+  it('skips a zero attrs total, names the topology as the source, and falls back to what was seen', () => {
+    // attrs.total 0 is no declaration: the topology's nodes count instead.
+    expect(declaredTotal('joined', 0, { nodes: 5 }, 3)).toEqual({ total: 5, source: 'topology' });
+    expect(declaredTotal('running', null, { instances: 8 }, 3)).toEqual({
+      total: 8,
+      source: 'topology',
+    });
+    expect(declaredTotal('registered', null, { services: 4 }, 3)).toEqual({
+      total: 4,
+      source: 'topology',
+    });
+    // A registration phase with neither instances nor services counts what was seen.
+    expect(declaredTotal('registered', null, { nodes: 5 }, 3)).toEqual({
+      total: 3,
+      source: 'observed',
+    });
+  });
+
+  it('puts arrivals in buckets from the origin, before it in the first, past the axis in the last', () => {
+    // Origin 1000 ms, 3 buckets of 1 s: -1500 ms and 0 ms -> bucket 0, 1500 ms -> 1, 98 s -> 2.
+    expect(arrivalsPerBucket([-500, 1000, 2500, 99_000], 1000, 3, 1000)).toEqual(
+      new Map([
+        [0, 2],
+        [1, 1],
+        [2, 1],
+      ]),
+    );
+    expect(arrivalsPerBucket([], 0, 3, 1000)).toEqual(new Map());
   });
 
   it('ranks the entity that reaches a percentage', () => {
@@ -146,5 +177,26 @@ describe('steadyStart', () => {
       ),
     ).toEqual({ phase: 'running', atMs: 30_000, reached: false });
     expect(steadyStart([], {})).toBeNull();
+  });
+  it('skips a phase with no arrivals, and is the latest phase whatever the order', () => {
+    expect(steadyStart([{ phase: 'joined', attrsTotal: null, firsts: firsts() }], {})).toBeNull();
+    // The later phase comes first: the earlier one after it does not replace it.
+    expect(
+      steadyStart(
+        [
+          { phase: 'running', attrsTotal: null, firsts: firsts(10_000, 60_000) },
+          { phase: 'joined', attrsTotal: null, firsts: firsts(5000, 10_000) },
+          { phase: 'scheduled', attrsTotal: null, firsts: firsts() },
+        ],
+        {},
+      ),
+    ).toEqual({ phase: 'running', atMs: 60_000, reached: true });
+  });
+  it('breaks a tie by the phase name, in either order', () => {
+    const a = { phase: 'running', attrsTotal: null, firsts: firsts(1000, 50_000) };
+    const b = { phase: 'scheduled', attrsTotal: null, firsts: firsts(2000, 50_000) };
+    const want = { phase: 'running', atMs: 50_000, reached: true };
+    expect(steadyStart([a, b], {})).toEqual(want);
+    expect(steadyStart([b, a], {})).toEqual(want);
   });
 });
