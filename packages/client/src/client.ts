@@ -27,6 +27,7 @@ import {
   ingestStats,
   type listResultsQuery,
   type listRunsQuery,
+  liveness,
   type loadGateQuery,
   loadStages,
   type pointsQuery,
@@ -109,6 +110,8 @@ const enc = encodeURIComponent;
 /** Every route's path under API_BASE, for calls and for links (CSV, NDJSON) alike. */
 export const paths = {
   health: () => '/health',
+  healthLive: () => '/health/live',
+  healthReady: () => '/health/ready',
   history: (q: HistoryQuery) => `/history${queryString(q)}`,
   comparability: (q: ComparabilityQuery) => `/compare/comparability${queryString(q)}`,
   ingestStats: () => '/ingest/stats',
@@ -217,6 +220,10 @@ export function createClient(transport: Transport) {
 
   return {
     health: (opts?: CallOptions) => get('/health', paths.health(), health, opts),
+    /** Whether the process serves (a balancer's liveness probe). */
+    healthLive: (opts?: CallOptions) => get('/health/live', paths.healthLive(), liveness, opts),
+    /** Whether the replica takes traffic: its database answers and it is not draining. */
+    healthReady: (opts?: CallOptions) => get('/health/ready', paths.healthReady(), health, opts),
     history: (q: HistoryQuery, opts?: CallOptions) =>
       get('/history', paths.history(q), history, opts),
     ingestStats: (opts?: CallOptions) =>
