@@ -91,6 +91,11 @@ describe('lifecycle phases', () => {
     // N = 6: 50 % is exactly rank 3 (no epsilon pushes it to 4); 1 % of 6 is 0.06, rank 1.
     expect(rankFor(50, 6)).toBe(3);
     expect(rankFor(1, 6)).toBe(1);
+    // A fractional declared total still gives a whole rank: 100 % of 2.5 needs k >= 2.5,
+    // 90 % of 2.2 needs k >= 1.98.
+    expect(rankFor(100, 2.5)).toBe(3);
+    expect(rankFor(90, 2.2)).toBe(2);
+    expect(rankFor(50, 0)).toBe(1);
   });
 
   it('times 90 % of 7 joined at the 7th arrival, not the 6th', () => {

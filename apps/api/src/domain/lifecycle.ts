@@ -45,10 +45,11 @@ export function declaredTotal(
 /**
  * The 1-based rank of the entity whose arrival reaches `percent` % of `total`: the shared
  * nearest rank, and rank 1 for an empty total (no entity reaches it; callers compare the
- * rank with what arrived).
+ * rank with what arrived). A fractional `attrs.total` (a runner may send 2.5) is clamped
+ * by nearestRank to 2.5; the ceiling makes it the whole rank 3, i.e. ceil(p/100 * total).
  */
 export function rankFor(percent: number, total: number): number {
-  return Math.max(1, nearestRank(percent, total));
+  return Math.max(1, Math.ceil(nearestRank(percent, total)));
 }
 
 /** Cumulative counts and rates from per-bucket arrivals (index -> entities). */
