@@ -27,6 +27,7 @@ import {
   ingestStats,
   type listResultsQuery,
   type listRunsQuery,
+  liveness,
   type loadGateQuery,
   loadStages,
   type pointsQuery,
@@ -109,6 +110,8 @@ const enc = encodeURIComponent;
 /** Every route's path under API_BASE, for calls and for links (CSV, NDJSON) alike. */
 export const paths = {
   health: () => '/health',
+  healthReady: () => '/health/ready',
+  healthLive: () => '/health/live',
   history: (q: HistoryQuery) => `/history${queryString(q)}`,
   comparability: (q: ComparabilityQuery) => `/compare/comparability${queryString(q)}`,
   ingestStats: () => '/ingest/stats',
@@ -217,6 +220,10 @@ export function createClient(transport: Transport) {
 
   return {
     health: (opts?: CallOptions) => get('/health', paths.health(), health, opts),
+    /** The same as health(): 503 while the server drains or its database does not answer. */
+    healthReady: (opts?: CallOptions) => get('/health/ready', paths.healthReady(), health, opts),
+    /** Liveness: 200 while the process serves requests, database or not. */
+    healthLive: (opts?: CallOptions) => get('/health/live', paths.healthLive(), liveness, opts),
     history: (q: HistoryQuery, opts?: CallOptions) =>
       get('/history', paths.history(q), history, opts),
     ingestStats: (opts?: CallOptions) =>
