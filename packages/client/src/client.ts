@@ -110,8 +110,8 @@ const enc = encodeURIComponent;
 /** Every route's path under API_BASE, for calls and for links (CSV, NDJSON) alike. */
 export const paths = {
   health: () => '/health',
-  healthReady: () => '/health/ready',
   healthLive: () => '/health/live',
+  healthReady: () => '/health/ready',
   history: (q: HistoryQuery) => `/history${queryString(q)}`,
   comparability: (q: ComparabilityQuery) => `/compare/comparability${queryString(q)}`,
   ingestStats: () => '/ingest/stats',
@@ -220,10 +220,10 @@ export function createClient(transport: Transport) {
 
   return {
     health: (opts?: CallOptions) => get('/health', paths.health(), health, opts),
-    /** The same as health(): 503 while the server drains or its database does not answer. */
-    healthReady: (opts?: CallOptions) => get('/health/ready', paths.healthReady(), health, opts),
-    /** Liveness: 200 while the process serves requests, database or not. */
+    /** Whether the process serves (a balancer's liveness probe). */
     healthLive: (opts?: CallOptions) => get('/health/live', paths.healthLive(), liveness, opts),
+    /** Whether the replica takes traffic: its database answers and it is not draining. */
+    healthReady: (opts?: CallOptions) => get('/health/ready', paths.healthReady(), health, opts),
     history: (q: HistoryQuery, opts?: CallOptions) =>
       get('/history', paths.history(q), history, opts),
     ingestStats: (opts?: CallOptions) =>
