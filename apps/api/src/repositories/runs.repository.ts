@@ -128,6 +128,16 @@ export function runsRepository(db: Db) {
       return row;
     },
 
+    /** The project a deleted run was in, from its audit row; undefined if none was deleted. */
+    async deletedProjectOf(runId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ projectId: runDeletions.projectId })
+        .from(runDeletions)
+        .where(eq(runDeletions.deletedRunId, runId))
+        .limit(1);
+      return row?.projectId;
+    },
+
     /**
      * Deletes the run and every row of it, in one transaction: each table of the schema with
      * a `run_id` column (read from the catalog, so a table added later is not missed; a

@@ -48,6 +48,10 @@ export function runsService(deps: {
     /** The stored run, for access checks; undefined when there is none. */
     find: (idOrSlug: string) => runs.find(idOrSlug),
 
+    /** The project of a run by id, the run stored or deleted (its audit row); else undefined. */
+    projectOf: async (runId: string): Promise<string | undefined> =>
+      (await runs.find(runId))?.projectId ?? (await runs.deletedProjectOf(runId)),
+
     async create(body: CreateRunBody, principal: Principal): Promise<Run> {
       const projectId = await projects.projectForNewRun(body.project, principal);
       const startedAt = body.startedAt ? new Date(body.startedAt) : new Date();

@@ -214,6 +214,11 @@ describe.each(backends)('run deletion on $name', (backend) => {
     ).toBe(404);
     expect(await server.json(`/reports/${shared.body.slug}`, {}, report)).toEqual(frozen);
 
+    // The report of a deleted run is still its project's to delete, not any token's.
+    const reportPath = `/reports/${shared.body.slug}`;
+    expect((await server.api(reportPath, as(other.token, { method: 'DELETE' }))).status).toBe(403);
+    expect((await server.api(reportPath, as(own.token, { method: 'DELETE' }))).status).toBe(204);
+
     const audit = (await server.app.database.db.execute(
       sql`select project_id, slug, deleted_by, rows from run_deletions where deleted_run_id = ${victim.id}`,
     )) as unknown as {
