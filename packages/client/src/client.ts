@@ -319,6 +319,12 @@ export function createClient(transport: Transport) {
       get: (runId: string, opts?: CallOptions) => get('/runs/{id}', paths.run(runId), run, opts),
       finish: (runId: string, body: z.input<typeof finishRunBody>, opts?: CallOptions) =>
         call('PATCH', '/runs/{id}', paths.run(runId), finishedRun, opts, json(body)),
+      /**
+       * Deletes the run and every row of it (by id or slug; its project's token or the admin).
+       * Reports that froze it keep their content.
+       */
+      delete: (runId: string, opts?: CallOptions) =>
+        call('DELETE', '/runs/{id}', paths.run(runId), nothing, opts),
       changes: (runId: string, opts?: CallOptions) =>
         get('/runs/{id}/changes', paths.changes(runId), changeList, opts),
       /** Every change of the run at once (a churn test): rows, pooled, per-change P99s, heatmap. */
