@@ -5,49 +5,20 @@
 // (a cost per request would be 50,000x). The verdicts are checked in
 // apps/api/src/domain/load-gate.test.ts.
 // Run: npx tsx load-gate.ts
-import {
-  countedOf,
-  decodeHdr,
-  HdrMerger,
-  judgeLoadStep,
-  type LoadStepSide,
-  parseLoadRule,
-  prng,
-} from '@meshbench/api/load-gate';
-import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
+import { hdrStep, judgeLoadStep, logNormalUs, parseLoadRule, STEP } from '@meshbench/api/load-gate';
 import { budget, reportBudgets } from './lib/budget.ts';
 
-const STEP = { mode: 'both', connections: 64, targetRps: 1000 };
 const REPEATS = 7;
-
-function hdrStep(valuesUs: number[], scaleCounts: number): LoadStepSide {
-  const h = build({ numberOfSignificantValueDigits: 3 });
-  for (const v of valuesUs) h.recordValueWithCount(v, scaleCounts);
-  const counts = decodeHdr(new Uint8Array(Buffer.from(encodeIntoCompressedBase64(h), 'base64')));
-  const merger = new HdrMerger('us');
-  merger.add(counts, 'us');
-  return {
-    ...STEP,
-    achievedRps: 1000,
-    requests: valuesUs.length * scaleCounts,
-    errors: 0,
-    percentiles: merger.percentileValues([50, 90, 99, 99.9]),
-    histogram: countedOf(merger.counts as NonNullable<typeof merger.counts>, 1000),
-    format: 'hdr-log',
-  };
-}
-
-function logNormalUs(seed: number, n: number, scale = 1): number[] {
-  const rnd = prng(seed);
-  return Array.from({ length: n }, () => Math.max(1, Math.round(rnd.logNormal(2000, 0.6) * scale)));
-}
 
 const rule = parseLoadRule('load.p99>+5%');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 function timeJudge(scaleCounts: number): { ms: number; verdict: string } {
   const base = hdrStep(logNormalUs(8, 20_000), scaleCounts);
-  const worse = hdrStep(logNormalUs(9, 20_000, 1.1), scaleCounts);
+  const worse = hdrStep(
+    logNormalUs(9, 20_000).map((v) => Math.round(v * 1.1)),
+    scaleCounts,
+  );
   const times: number[] = [];
   let verdict = '';
   for (let i = 0; i < REPEATS; i++) {

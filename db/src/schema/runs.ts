@@ -36,3 +36,27 @@ export const runs = pgTable(
     index('runs_project_idx').on(t.projectId, t.startedAt.desc()),
   ],
 );
+
+/**
+ * The audit of run deletions: who deleted which run of which project, when, and how many rows
+ * of each table went with it. Not keyed to `runs` (the run is gone); kept after it.
+ */
+export const runDeletions = pgTable(
+  'run_deletions',
+  {
+    id: uuid('id').primaryKey(),
+    /** The deleted run's id (no foreign key: the run no longer exists). */
+    deletedRunId: uuid('deleted_run_id').notNull(),
+    slug: text('slug').notNull(),
+    projectId: uuid('project_id').notNull(),
+    benchmark: text('benchmark').notNull(),
+    /** "admin", or "token:<token id>" of the project's token that asked. */
+    deletedBy: text('deleted_by').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`now()`),
+    /** Rows removed per table, the runs row included. */
+    rows: jsonb('rows').$type<Record<string, number>>().notNull(),
+  },
+  (t) => [index('run_deletions_project_idx').on(t.projectId, t.deletedAt.desc())],
+);

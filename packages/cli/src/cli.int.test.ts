@@ -467,6 +467,41 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect(refused.stderr).toContain('not valid');
   });
 
+  it("deletes a run with its project's token: exit 3 for another project's, 4 once gone", async () => {
+    const tokenOf = async (suffix: string) => {
+      const name = `cli-delete-${suffix}-${Date.now()}`;
+      expect((await cli(['project', 'create', name, '--private'], env)).code).toBe(0);
+      const created = await cli(['token', 'create', name, '--name', 'ci', '--json'], env);
+      return {
+        MESHBENCH_URL: server.url,
+        MESHBENCH_TOKEN: createdToken.parse(JSON.parse(created.stdout)).token,
+      };
+    };
+    const own = await tokenOf('own');
+    const other = await tokenOf('other');
+    const created = await cli(
+      ['run', 'create', '--benchmark', 'cli-test', '--scenario', 'delete', '--mesh', 'consul'],
+      own,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const run = created.stdout.trim();
+    const posted = await cli(['events', run, eventsFile(10, () => 0)], own);
+    expect(posted.code, posted.stderr).toBe(0);
+    const admin = createClient(fetchTransport({ url: server.url, token: ADMIN }));
+
+    const refused = await cli(['run', 'delete', run], other);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('another project');
+    expect((await admin.runs.get(run)).id).toBe(run);
+
+    const deleted = await cli(['run', 'delete', run], own);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout.trim()).toBe(`run ${run} deleted`);
+    await expect(admin.runs.get(run)).rejects.toMatchObject({ status: 404 });
+    expect((await cli(['run', 'delete', run], own)).code).toBe(4);
+    expect((await cli(['run', 'delete'], own)).code).toBe(2);
+  });
+
   it('exits 2 on usage errors and 4 for an unknown run', async () => {
     expect((await cli(['compare', 'x', '--fail-on', 'p98>1s'], env)).code).toBe(2);
     expect((await cli(['frobnicate'], env)).code).toBe(2);

@@ -57,6 +57,9 @@ Usage:
                                                     JTL CSV, Vegeta JSON, ghz JSON, Gatling
                                                     simulation.log, oha JSON); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
+  meshbench run delete <run>                        delete the run and every row of it (its
+                                                    project's token or the admin); reports
+                                                    that froze it keep their content
   meshbench compare <run> --baseline B [--fail-on RULE]...
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher
                                                     Metric Format JSON (a benchmark per change)
@@ -525,6 +528,14 @@ export async function main(
         return EXIT.ok;
       }
       return await gate(ctx, run.id, values);
+    }
+    if (command === 'run' && rest[0] === 'delete') {
+      const runRef = rest[1];
+      if (!runRef) throw new UsageError('run delete needs a run id or slug');
+      if (rest.length > 2) throw new UsageError('run delete takes one run');
+      await ctx.api.runs.delete(runRef);
+      ctx.out(ctx.json ? JSON.stringify({ deleted: runRef }) : `run ${runRef} deleted`);
+      return EXIT.ok;
     }
     if (command === 'events') {
       const [runRef, file] = rest;

@@ -27,6 +27,7 @@ import {
   ingestStats,
   type listResultsQuery,
   type listRunsQuery,
+  liveness,
   type loadGateQuery,
   loadStages,
   type pointsQuery,
@@ -109,6 +110,8 @@ const enc = encodeURIComponent;
 /** Every route's path under API_BASE, for calls and for links (CSV, NDJSON) alike. */
 export const paths = {
   health: () => '/health',
+  healthLive: () => '/health/live',
+  healthReady: () => '/health/ready',
   history: (q: HistoryQuery) => `/history${queryString(q)}`,
   comparability: (q: ComparabilityQuery) => `/compare/comparability${queryString(q)}`,
   ingestStats: () => '/ingest/stats',
@@ -217,6 +220,10 @@ export function createClient(transport: Transport) {
 
   return {
     health: (opts?: CallOptions) => get('/health', paths.health(), health, opts),
+    /** Whether the process serves (a balancer's liveness probe). */
+    healthLive: (opts?: CallOptions) => get('/health/live', paths.healthLive(), liveness, opts),
+    /** Whether the replica takes traffic: its database answers and it is not draining. */
+    healthReady: (opts?: CallOptions) => get('/health/ready', paths.healthReady(), health, opts),
     history: (q: HistoryQuery, opts?: CallOptions) =>
       get('/history', paths.history(q), history, opts),
     ingestStats: (opts?: CallOptions) =>
@@ -312,6 +319,12 @@ export function createClient(transport: Transport) {
       get: (runId: string, opts?: CallOptions) => get('/runs/{id}', paths.run(runId), run, opts),
       finish: (runId: string, body: z.input<typeof finishRunBody>, opts?: CallOptions) =>
         call('PATCH', '/runs/{id}', paths.run(runId), finishedRun, opts, json(body)),
+      /**
+       * Deletes the run and every row of it (by id or slug; its project's token or the admin).
+       * Reports that froze it keep their content.
+       */
+      delete: (runId: string, opts?: CallOptions) =>
+        call('DELETE', '/runs/{id}', paths.run(runId), nothing, opts),
       changes: (runId: string, opts?: CallOptions) =>
         get('/runs/{id}/changes', paths.changes(runId), changeList, opts),
       /** Every change of the run at once (a churn test): rows, pooled, per-change P99s, heatmap. */

@@ -1,6 +1,7 @@
 // Lifecycle phases over a run: cumulative counts per bucket, rates, and the time it took
 // to reach 50/90/99/100 % of the declared total.
 import type { Topology } from '@meshbench/schema';
+import { nearestRank } from './propagation-stats.ts';
 
 export const TIME_TO_PERCENTS = [50, 90, 99, 100] as const;
 
@@ -41,9 +42,14 @@ export function declaredTotal(
   return { total: observed, source: 'observed' };
 }
 
-/** The 1-based rank of the entity whose arrival reaches `percent` % of `total`. */
+/**
+ * The 1-based rank of the entity whose arrival reaches `percent` % of `total`: the shared
+ * nearest rank, and rank 1 for an empty total (no entity reaches it; callers compare the
+ * rank with what arrived). A fractional `attrs.total` (a runner may send 2.5) is clamped
+ * by nearestRank to 2.5; the ceiling makes it the whole rank 3, i.e. ceil(p/100 * total).
+ */
 export function rankFor(percent: number, total: number): number {
-  return Math.max(1, Math.ceil((percent / 100) * total - 1e-9));
+  return Math.max(1, Math.ceil(nearestRank(percent, total)));
 }
 
 /** Cumulative counts and rates from per-bucket arrivals (index -> entities). */

@@ -3,34 +3,10 @@ import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../demo/prng.ts';
 import { decodeHdr } from './hdr.ts';
+import { hdrStep, logNormalUs, STEP } from './load-gate.test-fixtures.ts';
 import { countedOf, evaluateLoadRule, judgeLoadStep, type LoadStepSide } from './load-gate.ts';
 import { HdrMerger } from './load-steps.ts';
 import { countsBootstrap, percentileBootstrap } from './quantile-bootstrap.ts';
-
-const STEP = { mode: 'both', connections: 64, targetRps: 1000 };
-
-/** A step whose histogram hdr-histogram-js itself recorded (values in µs, 3 digits). */
-function hdrStep(valuesUs: number[], scaleCounts = 1): LoadStepSide {
-  const h = build({ numberOfSignificantValueDigits: 3 });
-  for (const v of valuesUs) h.recordValueWithCount(v, scaleCounts);
-  const counts = decodeHdr(new Uint8Array(Buffer.from(encodeIntoCompressedBase64(h), 'base64')));
-  const merger = new HdrMerger('us');
-  merger.add(counts, 'us');
-  return {
-    ...STEP,
-    achievedRps: 1000,
-    requests: valuesUs.length * scaleCounts,
-    errors: 0,
-    percentiles: merger.percentileValues([50, 90, 99, 99.9]),
-    histogram: countedOf(merger.counts as NonNullable<typeof merger.counts>, 1000),
-    format: 'hdr-log',
-  };
-}
-
-function logNormalUs(seed: number, n: number, medianUs = 2000): number[] {
-  const rnd = prng(seed);
-  return Array.from({ length: n }, () => Math.max(1, Math.round(rnd.logNormal(medianUs, 0.6))));
-}
 
 const judge = (rule: string, current: LoadStepSide | null, baseline: LoadStepSide | null) =>
   judgeLoadStep({ rule: parseLoadRule(rule), step: STEP, current, baseline, noiseFloorMs: null });

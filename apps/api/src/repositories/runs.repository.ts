@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql }
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
 
-const { runs } = tables;
+const { runs, runDeletions } = tables;
 export type RunRow = typeof runs.$inferSelect;
 
 /** A run's identity and window (epoch ms), what metric points are matched against. */
@@ -126,6 +126,64 @@ export function runsRepository(db: Db) {
         )
         .limit(1);
       return row;
+    },
+
+    /** The project a deleted run was in, from its audit row; undefined if none was deleted. */
+    async deletedProjectOf(runId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ projectId: runDeletions.projectId })
+        .from(runDeletions)
+        .where(eq(runDeletions.deletedRunId, runId))
+        .limit(1);
+      return row?.projectId;
+    },
+
+    /**
+     * Deletes the run and every row of it, in one transaction: each table of the schema with
+     * a `run_id` column (read from the catalog, so a table added later is not missed; a
+     * partitioned table through its parent), then the run. The run's row is locked first, so
+     * a write to it that checks its foreign key waits and then fails. The deletion is kept in
+     * `run_deletions` (who, when, rows per table) in the same transaction. Returns the rows
+     * removed per table (the run's own as `runs`), or undefined when the run was gone already.
+     */
+    async delete(
+      runId: string,
+      audit: { id: string; deletedBy: string },
+    ): Promise<{ run: RunRow; rows: Record<string, number> } | undefined> {
+      return db.transaction(async (tx) => {
+        const [run] = await tx.select().from(runs).where(eq(runs.id, runId)).for('update');
+        if (!run) return undefined;
+        const tables = rowsOf<{ name: string }>(
+          await tx.execute(sql`
+            select c.relname as name from pg_attribute a
+            join pg_class c on c.oid = a.attrelid
+            join pg_namespace n on n.oid = c.relnamespace
+            where a.attname = 'run_id' and not a.attisdropped and c.relkind in ('r', 'p')
+              and not c.relispartition and n.nspname = current_schema()
+            order by c.relname`),
+        ).map((r) => r.name);
+        const rows: Record<string, number> = {};
+        for (const table of tables) {
+          const [counted] = rowsOf<{ n: unknown }>(
+            await tx.execute(sql`
+              with gone as (delete from ${sql.identifier(table)} where run_id = ${runId} returning 1)
+              select count(*)::int8 as n from gone`),
+          );
+          rows[table] = Number(counted?.n ?? 0);
+        }
+        await tx.delete(runs).where(eq(runs.id, runId));
+        rows.runs = 1;
+        await tx.insert(runDeletions).values({
+          id: audit.id,
+          deletedRunId: run.id,
+          slug: run.slug,
+          projectId: run.projectId,
+          benchmark: run.benchmark,
+          deletedBy: audit.deletedBy,
+          rows,
+        });
+        return { run, rows };
+      });
     },
 
     /**

@@ -155,6 +155,13 @@ const ROWS: Record<string, Row> = {
     }),
     expect: runScoped(200),
   },
+  'DELETE /api/v1/runs/{id}': {
+    call: async (f) => ({
+      path: `/api/v1/runs/${(await f.run()).id}`,
+      init: { method: 'DELETE' },
+    }),
+    expect: runScoped(204),
+  },
   'POST /api/v1/runs/{id}/events': {
     call: async (f) => ({
       path: `/api/v1/runs/${(await f.run()).id}/events`,

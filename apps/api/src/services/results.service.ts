@@ -63,6 +63,12 @@ const STATUS: Record<ResultFileProblem, number> = {
   too_complex: 422,
 };
 
+/** A streamed upload's identity: its key, and the SHA-256 of its body as sent (known once read). */
+export interface StreamIdentity {
+  idempotencyKey?: string | undefined;
+  digest: () => string;
+}
+
 export function resultsService(deps: {
   runs: RunsRepository;
   results: ResultsRepository;
@@ -117,6 +123,42 @@ export function resultsService(deps: {
     }
     uploads.countDuplicate();
     return { ...(earlier.answer as Omit<ImportResultsResponse, 'duplicate'>), duplicate: true };
+  };
+
+  /**
+   * A file read as it arrives, into the run: a retry under a stored Idempotency-Key is only
+   * read (to hash it) and answered as before; else `decode` reads the stream, and its points
+   * are stored unless the same bytes (by their SHA-256, known once read) were stored before.
+   */
+  const storeStream = async (
+    runRef: string,
+    chunks: AsyncIterable<Uint8Array>,
+    step: StepDefaults,
+    identity: StreamIdentity,
+    intervals: boolean,
+    decode: () => Promise<Omit<Decoded, 'intervals'>>,
+  ): Promise<ImportResultsResponse> => {
+    const run = await runOf(runRef);
+    const upload = { idempotencyKey: identity.idempotencyKey, step };
+    if (upload.idempotencyKey !== undefined) {
+      const earlier = await results.findUpload(run.id, upload.idempotencyKey, null, stepText(step));
+      if (earlier) {
+        for await (const _chunk of chunks) {
+          // only hashed (by the route, as they arrive)
+        }
+        return repeat(earlier, upload, identity.digest());
+      }
+    }
+    const decoded = await decoding(decode);
+    const bodySha256 = identity.digest();
+    const earlier = await results.findUpload(
+      run.id,
+      upload.idempotencyKey,
+      bodySha256,
+      stepText(step),
+    );
+    if (earlier) return repeat(earlier, upload, bodySha256);
+    return store(run, { ...decoded, intervals } as Decoded, step, { ...upload, bodySha256 });
   };
 
   /** A whole decoded file into the run, all its points or none. */
@@ -219,43 +261,16 @@ export function resultsService(deps: {
      * import() stores the same bytes: only once the last line is decoded, so a stream that
      * fails or stops part way stores nothing. The run is looked up before the first byte.
      */
-    async importK6Stream(
+    importK6Stream(
       runRef: string,
       chunks: AsyncIterable<Uint8Array>,
       step: StepDefaults,
       limits: { maxLineBytes: number; lineSetting?: string },
-      /** `digest`: the SHA-256 of the body as sent, known once `chunks` are read to their end. */
-      identity: { idempotencyKey?: string | undefined; digest: () => string },
+      identity: StreamIdentity,
     ): Promise<ImportResultsResponse> {
-      const run = await runOf(runRef);
-      const upload = { idempotencyKey: identity.idempotencyKey, step };
-      if (upload.idempotencyKey !== undefined) {
-        // A retry under a key already stored: its bytes are only read, to be compared.
-        const earlier = await results.findUpload(
-          run.id,
-          upload.idempotencyKey,
-          null,
-          stepText(step),
-        );
-        if (earlier) {
-          for await (const _chunk of chunks) {
-            // only hashed (by the route, as they arrive)
-          }
-          return repeat(earlier, upload, identity.digest());
-        }
-      }
-      const decoded = await decoding(async () =>
+      return storeStream(runRef, chunks, step, identity, true, async () =>
         k6IntervalResults(await decodeK6NdjsonChunks(chunks, limits), step),
       );
-      const bodySha256 = identity.digest();
-      const earlier = await results.findUpload(
-        run.id,
-        upload.idempotencyKey,
-        bodySha256,
-        stepText(step),
-      );
-      if (earlier) return repeat(earlier, upload, bodySha256);
-      return store(run, { ...decoded, intervals: true }, step, { ...upload, bodySha256 });
     },
 
     /**
@@ -263,42 +278,17 @@ export function resultsService(deps: {
      * aggregator keeps counts, never the samples, and the point is stored only once the last
      * line is decoded, so a stream that fails or stops part way stores nothing.
      */
-    async importSampleStream(
+    importSampleStream(
       runRef: string,
       format: SampleFormat,
       chunks: AsyncIterable<Uint8Array>,
       step: StepDefaults,
       limits: { maxLineBytes: number; lineSetting?: string },
-      identity: { idempotencyKey?: string | undefined; digest: () => string },
+      identity: StreamIdentity,
     ): Promise<ImportResultsResponse> {
-      const run = await runOf(runRef);
-      const upload = { idempotencyKey: identity.idempotencyKey, step };
-      if (upload.idempotencyKey !== undefined) {
-        const earlier = await results.findUpload(
-          run.id,
-          upload.idempotencyKey,
-          null,
-          stepText(step),
-        );
-        if (earlier) {
-          for await (const _chunk of chunks) {
-            // only hashed (by the route, as they arrive)
-          }
-          return repeat(earlier, upload, identity.digest());
-        }
-      }
-      const decoded = await decoding(async () =>
+      return storeStream(runRef, chunks, step, identity, false, async () =>
         checkedResults(format, await decodeSampleChunks(format, chunks, limits)),
       );
-      const bodySha256 = identity.digest();
-      const earlier = await results.findUpload(
-        run.id,
-        upload.idempotencyKey,
-        bodySha256,
-        stepText(step),
-      );
-      if (earlier) return repeat(earlier, upload, bodySha256);
-      return store(run, { ...decoded, intervals: false }, step, { ...upload, bodySha256 });
     },
 
     /**

@@ -8,11 +8,11 @@ import {
   type Run,
   type RunList,
 } from '@meshbench/schema';
-import { type Principal, privateProjectsVisible } from '../domain/access.ts';
+import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
 import { compareVersions } from '../domain/versions.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { RunRow, RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
-import type { ProjectsService } from './projects.service.ts';
+import { type ProjectsService, refuse } from './projects.service.ts';
 
 /** 128 random bits, base64url: the unguessable share id of a run. */
 export const newSlug = () => randomBytes(16).toString('base64url');
@@ -47,6 +47,10 @@ export function runsService(deps: {
   return {
     /** The stored run, for access checks; undefined when there is none. */
     find: (idOrSlug: string) => runs.find(idOrSlug),
+
+    /** The project of a run by id, the run stored or deleted (its audit row); else undefined. */
+    projectOf: async (runId: string): Promise<string | undefined> =>
+      (await runs.find(runId))?.projectId ?? (await runs.deletedProjectOf(runId)),
 
     async create(body: CreateRunBody, principal: Principal): Promise<Run> {
       const projectId = await projects.projectForNewRun(body.project, principal);
@@ -106,6 +110,28 @@ export function runsService(deps: {
       const row = await runs.find(idOrSlug);
       if (!row) throw notFound(`run "${idOrSlug}"`);
       return toRun(row);
+    },
+
+    /**
+     * Deletes a run and every row of it (events, points, results, kept facts, gate results,
+     * alerts), for a token of its project or the admin; audited in `run_deletions`. Reports
+     * that froze the run keep their snapshot. Returns what was deleted, for the log.
+     */
+    async delete(idOrSlug: string, principal: Principal) {
+      const row = await runs.find(idOrSlug);
+      if (!row) throw notFound(`run "${idOrSlug}"`);
+      refuse(writeRefusal(principal, row.projectId));
+      const deletedBy = principal.kind === 'project' ? `token:${principal.tokenId}` : 'admin';
+      const gone = await runs.delete(row.id, { id: randomUUID(), deletedBy });
+      // Deleted by another request between the two reads: it is gone all the same.
+      if (!gone) throw notFound(`run "${idOrSlug}"`);
+      return {
+        runId: row.id,
+        slug: row.slug,
+        projectId: row.projectId,
+        deletedBy,
+        rows: gone.rows,
+      };
     },
 
     async finish(idOrSlug: string, body: FinishRunBody): Promise<Run> {

@@ -121,6 +121,25 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.delete(
+    '/runs/:id',
+    {
+      schema: {
+        tags: ['runs'],
+        description:
+          "Deletes the run and every row of it: events, observations, lifecycle rows, clock reports, metric series and points, result files and their intervals, kept facts, gate results and alerts. A token of the run's project or the admin token only. Recorded in the `run_deletions` table (who, when, rows per table). Reports that froze the run keep their frozen content. A second DELETE answers 404.",
+        params: runParams,
+        response: { 204: z.null(), 401: apiError, 403: apiError, 404: apiError },
+        security: [{ bearer: [] }],
+      },
+    },
+    async (request, reply) => {
+      const deleted = await services.runs.delete(request.params.id, request.principal);
+      request.log.info({ runDeletion: deleted }, 'run deleted');
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get(
     '/runs/:id/changes',
     {

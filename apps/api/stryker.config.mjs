@@ -1,0 +1,21 @@
+// Mutation testing of the rank rules (issue 28): the shared nearest rank
+// (src/domain/propagation-stats.ts, nearestRank) and lifecycle's "time to N % joined".
+// `npm run mutate` in apps/api; not part of CI (a run takes minutes on 2 cores).
+import { createRequire } from 'node:module';
+
+// Under pnpm, Stryker's core cannot see its sibling plugins by name: load the runner by path.
+const require = createRequire(import.meta.url);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  plugins: [require.resolve('@stryker-mutator/vitest-runner')],
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.stryker.config.ts', related: false },
+  mutate: ['src/domain/propagation-stats.ts:10-18', 'src/domain/lifecycle.ts'],
+  coverageAnalysis: 'perTest',
+  concurrency: 1,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+};
