@@ -329,7 +329,7 @@ export function IngestPage() {
             <UploadPanel
               id="results"
               title="Load-test result files"
-              how="POST /api/v1/runs/{id}/results: Fortio, Nighthawk, k6, wrk, wrk2, SMP, Istio's CSV, hey, JMeter, Vegeta, ghz"
+              how="POST /api/v1/runs/{id}/results: Fortio, Nighthawk, k6, wrk, wrk2, SMP, Istio's CSV, HdrHistogram logs, Locust, hey, JMeter, Vegeta, ghz, oha, Gatling"
               item="Load results stored"
               c={stats.data.results}
             />
