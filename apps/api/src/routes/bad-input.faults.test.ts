@@ -621,7 +621,7 @@ const resultCases: Case[] = [
   }),
   resultCase('truncated JSON', fortio({}).slice(0, 80), /JSON|format|recognis|unexpected/i),
   resultCase('JSON of no known tool', JSON.stringify({ hello: 'world' }), /format|recognis/i, 415),
-  resultCase('an unknown format', fortio({}), /format/i, 400, '?format=jmeter'),
+  resultCase('an unknown format', fortio({}), /format/i, 400, '?format=tsung'),
   resultCase(
     'fortio with a histogram to 1e308',
     fortio({}, { Data: [{ Start: -1e308, End: 1e308, Percent: 100, Count: 2 }] }),
