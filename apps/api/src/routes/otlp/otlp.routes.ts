@@ -10,7 +10,8 @@ import { encodeLogsResponse } from '../../ingest/otlp/otlp-logs.ts';
 import { encodeOtlpResponse } from '../../ingest/otlp/otlp-message.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { OtlpFormat, OtlpResult } from '../../services/otlp.service.ts';
-import { BodyGuard, decodedBody, readBody } from '../request-body.ts';
+import { readAdmittedBody } from '../admitted-body.ts';
+import { decodedBody, readBody } from '../request-body.ts';
 
 const FORMATS: Record<string, OtlpFormat> = {
   'application/x-protobuf': 'protobuf',
@@ -41,25 +42,6 @@ const formatOf = (request: FastifyRequest): OtlpFormat | undefined =>
  * replica's bound on OTLP bytes held (`hold`, which throws a 503 past it) as it arrives.
  * OTLP/HTTP names gzip alone: deflate is refused (415).
  */
-async function readOtlpBody(
-  request: FastifyRequest,
-  maxBytes: number,
-  hold: (bytes: number) => void,
-): Promise<Buffer> {
-  try {
-    const body = decodedBody(request, request.body as Readable, { deflate: false });
-    return await readBody(body, maxBytes, 'MESHBENCH_OTLP_MAX_BYTES', hold);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    // The exporter gave up mid-body (a timeout, a restart): its business, not a fault here.
-    const code = (error as { code?: string }).code ?? '';
-    if (code === 'ECONNRESET' || (error as Error).message === 'aborted') {
-      throw new AppError(400, 'aborted', 'the client closed the request before its body ended');
-    }
-    throw error;
-  }
-}
-
 export interface OtlpRoutesOptions {
   /** Largest request, decompressed (413 past it). */
   maxBytes: number;
@@ -124,39 +106,14 @@ const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
     const otlp = app.services.otlp;
     // A slot for the body to arrive in, held while it arrives (at most bodyDeadlineMs),
     // then one of the slots of the work: senders that trickle never hold those.
-    const arriving = otlp.admitBody();
-    let held = 0;
-    const hold = (bytes: number) => {
-      otlp.buffer(bytes);
-      held += bytes;
-      try {
-        request.holdBytes(bytes);
-      } catch (error) {
-        otlp.unbuffer(bytes);
-        held -= bytes;
-        throw error;
-      }
-    };
-    const deadline = setTimeout(() => {
-      if (request.body instanceof BodyGuard)
-        request.body.cut(
-          new AppError(
-            408,
-            'body_timeout',
-            `the body did not arrive within ${opts.bodyDeadlineMs} ms (MESHBENCH_OTLP_BODY_DEADLINE_MS)`,
-          ),
-        );
-    }, opts.bodyDeadlineMs);
-    let body: Buffer;
-    try {
-      body = await readOtlpBody(request, opts.maxBytes, hold);
-    } catch (error) {
-      otlp.unbuffer(held);
-      throw error;
-    } finally {
-      clearTimeout(deadline);
-      arriving();
-    }
+    const { body, held } = await readAdmittedBody(request, otlp, opts.bodyDeadlineMs, (hold) =>
+      readBody(
+        decodedBody(request, request.body as Readable, { deflate: false }),
+        opts.maxBytes,
+        'MESHBENCH_OTLP_MAX_BYTES',
+        hold,
+      ),
+    );
     let release: () => void = () => {};
     try {
       release = otlp.admit();

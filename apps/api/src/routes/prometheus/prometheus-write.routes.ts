@@ -13,7 +13,8 @@ import { AppError, asAppError } from '../../errors.ts';
 import type { Held } from '../../ingest/prometheus/remote-write-map.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { RemoteWriteVersion } from '../../services/prometheus-write.service.ts';
-import { BodyGuard, readBody } from '../request-body.ts';
+import { readAdmittedBody } from '../admitted-body.ts';
+import { readBody } from '../request-body.ts';
 
 export const WRITE_V1 = 'prometheus.WriteRequest';
 export const WRITE_V2 = 'io.prometheus.write.v2.Request';
@@ -101,48 +102,9 @@ const routes: FastifyPluginAsync<PrometheusWriteRoutesOptions> = async (app, opt
         );
       }
       const service = app.services.prometheusWrite;
-      const arriving = service.admitBody();
-      let held = 0;
-      const hold = (bytes: number) => {
-        service.buffer(bytes);
-        held += bytes;
-        try {
-          request.holdBytes(bytes);
-        } catch (error) {
-          service.unbuffer(bytes);
-          held -= bytes;
-          throw error;
-        }
-      };
-      const deadline = setTimeout(() => {
-        if (request.body instanceof BodyGuard)
-          request.body.cut(
-            new AppError(
-              408,
-              'body_timeout',
-              `the body did not arrive within ${opts.bodyDeadlineMs} ms (MESHBENCH_OTLP_BODY_DEADLINE_MS)`,
-            ),
-          );
-      }, opts.bodyDeadlineMs);
-      let body: Buffer;
-      try {
-        body = await readBody(
-          request.body as Readable,
-          opts.maxBytes,
-          'MESHBENCH_OTLP_MAX_BYTES',
-          hold,
-        );
-      } catch (error) {
-        service.unbuffer(held);
-        const code = (error as { code?: string }).code ?? '';
-        if (code === 'ECONNRESET' || (error as Error).message === 'aborted') {
-          throw new AppError(400, 'aborted', 'the client closed the request before its body ended');
-        }
-        throw error;
-      } finally {
-        clearTimeout(deadline);
-        arriving();
-      }
+      const { body, held } = await readAdmittedBody(request, service, opts.bodyDeadlineMs, (hold) =>
+        readBody(request.body as Readable, opts.maxBytes, 'MESHBENCH_OTLP_MAX_BYTES', hold),
+      );
       let release: () => void = () => {};
       try {
         release = service.admit();
