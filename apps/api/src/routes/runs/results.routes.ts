@@ -15,6 +15,7 @@ import { AppError } from '../../errors.ts';
 import {
   gatlingBinaryHint,
   isSampleFormat,
+  isVegetaGob,
   SNIFF_CHARS,
   sniff,
 } from '../../ingest/results/index.ts';
@@ -82,6 +83,8 @@ const routes: FastifyPluginAsyncZod<{
           const kind = sniff(peeked.head.toString('utf8'));
           streamed = kind === 'k6-ndjson';
           if (isSampleFormat(kind)) samples = kind;
+          // Vegeta's gob results (vegeta attack's own output) are bytes, not text.
+          else if (isVegetaGob(peeked.head)) samples = 'vegeta';
         }
         const idempotencyKey = request.headers['idempotency-key'];
         if (samples !== null) {
