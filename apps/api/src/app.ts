@@ -5,7 +5,6 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.ts';
-import { asAppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import jsonBodiesPlugin from './plugins/json-bodies.plugin.ts';
@@ -35,6 +34,7 @@ import resultsRoutes from './routes/runs/results.routes.ts';
 import runsRoutes from './routes/runs/runs.routes.ts';
 import tailRoutes from './routes/runs/tail.routes.ts';
 import selfMetricsRoutes from './routes/self-metrics.routes.ts';
+import { asAppError } from './services/failure.ts';
 
 export interface AppOptions {
   /** An open database to use instead of opening one from the config (tests). */

@@ -17,12 +17,12 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { ProxyStageRow } from '../export/perfetto/change-trace.ts';
 import type {
   DecodedClock,
   DecodedIncident,
   DecodedLifecycle,
-} from '../ingest/events/batch-assembler.ts';
+  ProxyStageRow,
+} from '../domain/event-records.ts';
 import { epochUs } from './epoch.ts';
 import {
   INCIDENT_COLUMNS,
