@@ -41,7 +41,7 @@ import {
   readObservations,
 } from './observation-scope.ts';
 import { rowsOf } from './result-rows.ts';
-import { markFinishedRunsStale } from './run-facts.repository.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 
 const { changes, changeSummaries, eventBatches, lifecyclePhases } = tables;
 
@@ -652,7 +652,7 @@ export function eventsRepository(database: Database) {
           };
         }
         const result = await work(batchStore(tx, runId, batchId));
-        await markFinishedRunsStale(tx.db, [runId]);
+        await markRunsWritten(tx.db, [runId]);
         return { duplicate: false as const, result };
       });
     },

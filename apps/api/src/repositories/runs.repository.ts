@@ -5,6 +5,7 @@ import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort, Topology } from 
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 
 const { runs, runDeletions } = tables;
 export type RunRow = typeof runs.$inferSelect;
@@ -284,13 +285,17 @@ export function runsRepository(db: Db) {
       };
     },
 
+    /** Finishes the run; its data version goes up with it (a live view's last event). */
     async finish(id: string, finishedAt: Date, status: string): Promise<RunRow | undefined> {
-      const [row] = await db
-        .update(runs)
-        .set({ finishedAt, status })
-        .where(eq(runs.id, id))
-        .returning();
-      return row;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(runs)
+          .set({ finishedAt, status })
+          .where(eq(runs.id, id))
+          .returning();
+        if (row) await markRunsWritten(tx, [id]);
+        return row;
+      });
     },
 
     /** The windows of runs named by id or slug. */
