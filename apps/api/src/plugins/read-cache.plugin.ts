@@ -25,6 +25,7 @@ const UNCACHED = new Set([
   '/api/v1/ingest/stats',
   '/api/v1/statsd/stats',
   '/api/v1/runs/:id/events',
+  '/api/v1/runs/:id/live',
 ]);
 const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 64 * 1024 * 1024;

@@ -3,13 +3,13 @@
 // computation), and a waiter whose leader's answer was not kept computes its own at once.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS } from '../domain/access.ts';
+import { ANONYMOUS, type Principal } from '../domain/access.ts';
 import readCachePlugin from './read-cache.plugin.ts';
 
 /** An app with the cache and one slow route whose computations are counted and released by hand. */
 async function appWithSlowRoute(status = 200) {
   const app = Fastify();
-  app.decorateRequest('principal', null);
+  app.decorateRequest('principal', undefined as unknown as { getter: () => Principal });
   await app.register(readCachePlugin, { ttlMs: 60_000 });
   app.addHook('onRequest', async (request, reply) => {
     request.principal = ANONYMOUS;

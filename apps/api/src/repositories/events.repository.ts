@@ -41,7 +41,7 @@ import {
   readObservations,
 } from './observation-scope.ts';
 import { rowsOf } from './result-rows.ts';
-import { markFinishedRunsStale } from './run-facts.repository.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 
 const { changes, changeSummaries, eventBatches, lifecyclePhases } = tables;
 
@@ -622,7 +622,7 @@ export function eventsRepository(database: Database) {
         const earlier = await claimBatch(tx, runId, claim);
         if (earlier) return earlier;
         const result = await work(batchStore(tx, runId, claim.batchId));
-        await markFinishedRunsStale(tx.db, [runId]);
+        await markRunsWritten(tx.db, [runId]);
         return { duplicate: false as const, result };
       });
     },
@@ -658,7 +658,7 @@ export function eventsRepository(database: Database) {
           };
           written.push(runId);
         }
-        if (written.length > 0) await markFinishedRunsStale(tx.db, written);
+        if (written.length > 0) await markRunsWritten(tx.db, written);
         return out;
       });
     },
