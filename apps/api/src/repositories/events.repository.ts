@@ -451,7 +451,8 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       await tx.db
         .update(eventBatches)
         .set({ accepted, bodySha256 })
-        .where(eq(eventBatches.id, batchId));
+        // By the whole key, run first: the batch is one row of the run's shard.
+        .where(and(eq(eventBatches.runId, runId), eq(eventBatches.id, batchId)));
     },
   };
 }
