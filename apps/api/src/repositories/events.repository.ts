@@ -17,12 +17,12 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { ProxyStageRow } from '../export/perfetto/change-trace.ts';
 import type {
   DecodedClock,
   DecodedIncident,
   DecodedLifecycle,
-} from '../ingest/events/batch-assembler.ts';
+  ProxyStageRow,
+} from '../domain/event-records.ts';
 import { epochUs } from './epoch.ts';
 import {
   INCIDENT_COLUMNS,
@@ -41,7 +41,7 @@ import {
   readObservations,
 } from './observation-scope.ts';
 import { rowsOf } from './result-rows.ts';
-import { markFinishedRunsStale } from './run-facts.repository.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 
 const { changes, changeSummaries, eventBatches, lifecyclePhases } = tables;
 
@@ -451,7 +451,8 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       await tx.db
         .update(eventBatches)
         .set({ accepted, bodySha256 })
-        .where(eq(eventBatches.id, batchId));
+        // By the whole key, run first: the batch is one row of the run's shard.
+        .where(and(eq(eventBatches.runId, runId), eq(eventBatches.id, batchId)));
     },
   };
 }
@@ -622,7 +623,7 @@ export function eventsRepository(database: Database) {
         const earlier = await claimBatch(tx, runId, claim);
         if (earlier) return earlier;
         const result = await work(batchStore(tx, runId, claim.batchId));
-        await markFinishedRunsStale(tx.db, [runId]);
+        await markRunsWritten(tx.db, [runId]);
         return { duplicate: false as const, result };
       });
     },
@@ -658,7 +659,7 @@ export function eventsRepository(database: Database) {
           };
           written.push(runId);
         }
-        if (written.length > 0) await markFinishedRunsStale(tx.db, written);
+        if (written.length > 0) await markRunsWritten(tx.db, written);
         return out;
       });
     },

@@ -3,6 +3,7 @@ import { APPLIED_STAGE, type IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
+import { peekBody } from '../ingest/body-chunks.ts';
 import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
 import type { BatchFormat } from '../ingest/events/event-stream.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
@@ -13,7 +14,6 @@ import type {
   SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
-import { peekBody } from '../routes/request-body.ts';
 import type { UploadCounts } from './upload-counts.ts';
 
 export const LATENCY_BLOCK_SIZE = 1024;

@@ -5,13 +5,15 @@
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import protobuf from 'protobufjs/minimal.js';
-import { AppError, asAppError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { readBody } from '../../ingest/body-chunks.ts';
 import { encodeLogsResponse } from '../../ingest/otlp/otlp-logs.ts';
 import { encodeOtlpResponse } from '../../ingest/otlp/otlp-message.ts';
+import { asAppError } from '../../services/failure.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { OtlpFormat, OtlpResult } from '../../services/otlp.service.ts';
 import { readAdmittedBody } from '../admitted-body.ts';
-import { decodedBody, readBody } from '../request-body.ts';
+import { decodedBody } from '../request-body.ts';
 
 const FORMATS: Record<string, OtlpFormat> = {
   'application/x-protobuf': 'protobuf',

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { limitedChunks, peekBody, readBody } from '../../ingest/body-chunks.ts';
 import {
   gatlingBinaryHint,
   isSampleFormat,
@@ -20,7 +21,7 @@ import {
   sniff,
 } from '../../ingest/results/index.ts';
 import { firstInvalidUtf8 } from '../../ingest/stored-text.ts';
-import { hashedBody, limitedChunks, peekBody, readBody } from '../request-body.ts';
+import { hashedBody } from '../request-body.ts';
 import { countRejections } from '../upload-rejections.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
