@@ -87,6 +87,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     unmatchedRetentionMs: config.unmatchedRetentionMs,
     unmatchedMaxPoints: config.unmatchedMaxPoints,
     alertsRecheckMs: config.alertsRecheckMs,
+    retentionMs: config.retentionMs,
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
   // Answers compressed as the client accepts (brotli, gzip, deflate), from 1 KiB: a run's
