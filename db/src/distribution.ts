@@ -32,7 +32,7 @@ export const DISTRIBUTED_TABLES = {
 } as const satisfies Record<string, { raw: boolean }>;
 
 /**
- * Small tables, or tables read across runs (lists, history, gates, alerts):
+ * Small tables, or tables read across runs (lists, history, gates, alerts, the finish worker):
  * `create_reference_table(t)`, a copy on every node. `runs` is one of them: a run is one row
  * a night per scenario, its slug is unique across runs (a unique key without the run id), and
  * the history and list read runs of many ids at once.
@@ -48,6 +48,7 @@ export const REFERENCE_TABLES = [
   'alerts',
   'run_facts',
   'run_metrics',
+  'run_finishes',
   'background_leases',
 ] as const;
 
