@@ -80,7 +80,7 @@ async function main() {
           `select brin_summarize_new_values(i.indexrelid) from pg_index i
            join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace
            join pg_class x on x.oid = i.indexrelid join pg_am a on a.oid = x.relam
-           where n.nspname = $1 and a.amname = 'brin'`,
+           where n.nspname = $1 and a.amname = 'brin' and x.relkind = 'i'`,
           [schema],
         );
       }
