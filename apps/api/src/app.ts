@@ -11,6 +11,7 @@ import jsonBodiesPlugin from './plugins/json-bodies.plugin.ts';
 import livePlugin from './plugins/live.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
 import readCachePlugin from './plugins/read-cache.plugin.ts';
+import readRoutingPlugin from './plugins/read-routing.plugin.ts';
 import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
@@ -76,6 +77,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(databasePlugin, {
     databaseUrl: config.databaseUrl,
+    databaseReadUrl: config.databaseReadUrl,
+    readMaxLagMs: config.readMaxLagMs,
     dataDir: options.inMemory ? undefined : config.dataDir,
     ...(options.database ? { database: options.database } : {}),
   });
@@ -93,6 +96,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
   await app.register(livePlugin, { pollMs: config.livePollMs });
+  // Before any route: it wraps the handlers of the reads that may go to the standby.
+  await app.register(readRoutingPlugin);
   // Answers compressed as the client accepts (brotli, gzip, deflate), from 1 KiB: a run's
   // JSON shrinks about tenfold. Registered after the read cache, so the cache keeps the plain
   // answer and each client gets its own encoding; before @fastify/static, so the web app's
