@@ -24,6 +24,7 @@ import { gatesService } from '../services/gates.service.ts';
 import { headlinesService } from '../services/headlines.service.ts';
 import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
+import { liveService } from '../services/live.service.ts';
 import { loadGateService } from '../services/load-gate.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
 import { otlpLogsService } from '../services/otlp-logs.service.ts';
@@ -141,10 +142,11 @@ function build(
     results: services.results,
     lifecycle: lifecycleRepository(database.db),
   });
+  const facts = runFactsRepository(database.db);
   const history = historyService({
     runs,
     gates,
-    facts: runFactsRepository(database.db),
+    facts,
     propagation: services.propagation,
     churn: services.churn,
     lifecycle: lifecycleRepository(database.db),
@@ -163,8 +165,23 @@ function build(
     comparability,
     loadGate,
   });
+  // A live state is the stored views' own reads, with their routes' defaults.
+  const live = liveService({
+    mark: (runId) => facts.liveMark(runId),
+    run: async (ref) => {
+      const found = await services.runs.get(ref);
+      return { ...found, gated: await gatesUseCases.hasResult(found.id) };
+    },
+    changes: (id) => services.propagation.changes(id),
+    propagation: (id, changeId, q) => services.propagation.propagation(id, changeId, q),
+    timeline: (id, q) => services.timeline.timeline(id, q),
+    series: (id, q) => services.metrics.series(id, q),
+    results: (id, ps) => services.results.list(id, ps),
+    stages: (id, ps) => services.results.stages(id, ps),
+  });
   return {
     ...services,
+    live,
     comparability,
     loadGate,
     headlines,

@@ -5,6 +5,7 @@ import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort, Topology } from 
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 import { beginFinish } from './run-finish.repository.ts';
 
 const { runs, runDeletions } = tables;
@@ -299,6 +300,7 @@ export function runsRepository(db: Db) {
           .where(eq(runs.id, id))
           .returning();
         if (row) await beginFinish(tx, id, firstStep);
+        if (row) await markRunsWritten(tx, [id]);
         return row;
       });
     },

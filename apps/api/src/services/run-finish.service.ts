@@ -5,9 +5,10 @@
 // goes on from the step that failed). Every step can run again with the same outcome.
 import type { FinishRunBody, FinishStep, GateResult, Run, RunFinishing } from '@meshbench/schema';
 import { finishStep } from '@meshbench/schema';
-import { AppError, asAppError } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import type { RunFinishRepository } from '../repositories/run-finish.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import { asAppError } from './failure.ts';
 import type { GatesService } from './gates.service.ts';
 import type { HistoryService } from './history.service.ts';
 import type { PropagationService } from './propagation.service.ts';
