@@ -94,6 +94,8 @@ function build(
     maxConcurrentBatchesPerProject: opts.maxConcurrentBatchesPerProject,
     // One connection: a batch is read whole before its transaction holds it.
     readBeforeTransaction: database.kind === 'embedded',
+    // And its observations stored in bounded pieces ahead of the transaction (issue 26).
+    stageObservations: database.kind === 'embedded',
     warn,
     debug,
   });
@@ -186,6 +188,13 @@ export default fp<ServicesOptions>(
       (fields, message) => app.log.debug(fields, message),
     );
     app.decorate('services', services);
+    // A batch staged on the embedded database by a process stopped meanwhile is removed
+    // before any other (one process holds the embedded database: none is in progress).
+    if (app.database.kind === 'embedded') {
+      const removed = await services.ingest.discardStagedBatches();
+      if (removed > 0)
+        app.log.warn(`removed ${removed} event batches left staged by a stopped process`);
+    }
     // Background work runs once across the replicas sharing the database: each job on the
     // replica that holds its lease (background_leases), renewed at every tick; a lease whose
     // holder stopped without giving it back expires after three of its ticks.

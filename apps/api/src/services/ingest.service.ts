@@ -4,7 +4,7 @@ import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applica
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
-import type { BatchFormat } from '../ingest/events/event-stream.ts';
+import { type BatchFormat, yieldToLoop } from '../ingest/events/event-stream.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type {
   BatchStore,
@@ -61,6 +61,13 @@ export function ingestService(deps: {
    * COPY as they arrive.
    */
   readBeforeTransaction?: boolean;
+  /**
+   * With readBeforeTransaction: store a batch's observations ahead of its transaction in
+   * bounded pieces, invisible until it commits (the embedded database: its one connection
+   * is never held by one long COPY while reads wait). The transaction then holds only the
+   * batch's kept state.
+   */
+  stageObservations?: boolean;
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
 }) {
@@ -158,6 +165,13 @@ export function ingestService(deps: {
       }
     },
 
+    /** Removes the batches left staged by a process stopped while it stored them; how many. */
+    async discardStagedBatches(): Promise<number> {
+      const left = await events.stagedBatches();
+      for (const id of left) await events.discardStaged(id, yieldToLoop);
+      return left.length;
+    },
+
     /** The lines of a source already stored on a run (what sending it again may skip). */
     async storedSourceLines(runRef: string, source: string) {
       const run = await runs.find(runRef);
@@ -205,50 +219,73 @@ export function ingestService(deps: {
       phases.readMs = since();
       takeSlot();
     }
-    const claim = await events.inBatch(
-      runId,
-      { batchId, idempotencyKey: input.idempotencyKey, lines },
-      async (store) => {
-        if (lines) {
-          const stored = await store.claimSourceLines(lines);
-          if (stored) {
-            throw new AppError(
-              409,
-              'lines_already_stored',
-              `lines ${lines.first}-${lines.last} of source ${lines.source} overlap lines ${stored.first}-${stored.last}, already stored on this run; GET /runs/{id}/events/sources/${lines.source} tells which lines are stored`,
-              { field: 'lines' },
-            );
-          }
+    const prepare = () => {
+      phases.sentMs = since();
+      for (const stages of batch.applications.values())
+        for (const apps of stages.values()) {
+          apps.prepare();
+          apps.fingerprints();
         }
-        await store.copyObservations(rows, () => {
-          phases.sentMs = since();
-          for (const stages of batch.applications.values())
-            for (const apps of stages.values()) {
-              apps.prepare();
-              apps.fingerprints();
+    };
+    // Staged: the rows go in by pieces now, the sums are made before the transaction opens.
+    // A retry under a key already stored is not staged (it stores nothing).
+    const staged =
+      deps.readBeforeTransaction === true &&
+      deps.stageObservations === true &&
+      !(input.idempotencyKey && (await events.keyTaken(runId, input.idempotencyKey)));
+    let claim: Awaited<ReturnType<typeof storeBatch>>;
+    try {
+      if (staged) {
+        await events.stageObservations(runId, batchId, rows as Uint8Array[], yieldToLoop);
+        rows = [];
+        prepare();
+      }
+      claim = await storeBatch();
+    } catch (error) {
+      if (staged) await events.discardStaged(batchId, yieldToLoop);
+      throw error;
+    }
+    if (staged && claim.duplicate) await events.discardStaged(batchId, yieldToLoop);
+    function storeBatch() {
+      return events.inBatch(
+        runId,
+        { batchId, idempotencyKey: input.idempotencyKey, lines },
+        async (store) => {
+          if (lines) {
+            const stored = await store.claimSourceLines(lines);
+            if (stored) {
+              throw new AppError(
+                409,
+                'lines_already_stored',
+                `lines ${lines.first}-${lines.last} of source ${lines.source} overlap lines ${stored.first}-${stored.last}, already stored on this run; GET /runs/{id}/events/sources/${lines.source} tells which lines are stored`,
+                { field: 'lines' },
+              );
             }
-        });
-        checkLines(batch, lines);
-        phases.copiedMs = since();
-        await store.copyIncidents(batch.incidents);
-        await store.copyLifecycle(batch.lifecycle);
-        await store.storeClocks(batch.clocks);
-        // From here to the commit this batch alone works on its changes' and phases' kept
-        // state: concurrent batches of one change merge one after the other, never over
-        // each other.
-        await store.lockKeptState(
-          [...batch.changes.keys(), ...batch.references.keys()],
-          summariesTouched(batch),
-          batch.phases.keys(),
-        );
-        await settleChanges(store, batch);
-        await mergePhases(store, batch);
-        await summarize(store, batch);
-        phases.summarizedMs = since();
-        await store.finish(batch.accepted, input.digest());
-        return batch.accepted;
-      },
-    );
+          }
+          if (staged) await store.unstage();
+          else await store.copyObservations(rows, prepare);
+          checkLines(batch, lines);
+          phases.copiedMs = since();
+          await store.copyIncidents(batch.incidents);
+          await store.copyLifecycle(batch.lifecycle);
+          await store.storeClocks(batch.clocks);
+          // From here to the commit this batch alone works on its changes' and phases' kept
+          // state: concurrent batches of one change merge one after the other, never over
+          // each other.
+          await store.lockKeptState(
+            [...batch.changes.keys(), ...batch.references.keys()],
+            summariesTouched(batch),
+            batch.phases.keys(),
+          );
+          await settleChanges(store, batch);
+          await mergePhases(store, batch);
+          await summarize(store, batch);
+          phases.summarizedMs = since();
+          await store.finish(batch.accepted, input.digest());
+          return batch.accepted;
+        },
+      );
+    }
     if (!claim.duplicate) {
       // Where a batch's time goes: read and sent, loaded, summarised, committed.
       debug({ run: runId, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
