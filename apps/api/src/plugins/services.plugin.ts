@@ -40,6 +40,8 @@ export interface ServicesOptions {
   maxConcurrentBatches: number;
   /** Event batches of one project this replica works on at once (more: 503). */
   maxConcurrentBatchesPerProject?: number;
+  maxConcurrentResultUploads?: number;
+  maxConcurrentResultUploadsPerProject?: number;
   adminToken: string | undefined;
   /** OTLP requests this replica decodes and stores at once (more: 503). */
   maxConcurrentOtlp: number;
@@ -111,6 +113,8 @@ function build(
       runs,
       results: resultsRepository(database.db),
       uploads: uploads.results,
+      maxConcurrentUploads: opts.maxConcurrentResultUploads,
+      maxConcurrentUploadsPerProject: opts.maxConcurrentResultUploadsPerProject,
     }),
     tail: tailService({
       runs,

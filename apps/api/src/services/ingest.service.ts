@@ -14,6 +14,7 @@ import type {
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import { peekBody } from '../routes/request-body.ts';
+import { fairSlots } from './fair-slots.ts';
 import type { UploadCounts } from './upload-counts.ts';
 
 export const LATENCY_BLOCK_SIZE = 1024;
@@ -36,11 +37,7 @@ export interface IngestInput {
  */
 export const SLOT_AFTER_BYTES = 64 * 1024;
 
-/** How long a project that asked for a batch slot counts as wanting slots (fair shares). */
-export const FAIR_SHARE_MEMORY_MS = 10_000;
-
-/** Seconds a client is told to wait when every batch slot of the replica is taken. */
-export const RETRY_AFTER_OVERLOADED_S = 1;
+export { FAIR_SHARE_MEMORY_MS, RETRY_AFTER_OVERLOADED_S } from './fair-slots.ts';
 
 export function ingestService(deps: {
   runs: RunsRepository;
@@ -73,72 +70,16 @@ export function ingestService(deps: {
 }) {
   const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
-  const maxInFlight = deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
-  const maxPerProject = Math.min(
-    maxInFlight,
-    deps.maxConcurrentBatchesPerProject ?? Number.POSITIVE_INFINITY,
-  );
-  const counters = { overloaded: 0 };
-  let inFlight = 0;
-  /** Slots taken, by the project of the batch's run. */
-  const byProject = new Map<string, number>();
-  /** When each project last asked for a slot (taken or refused). */
-  const asked = new Map<string, number>();
-
-  /** Whether a project other than `projectId` asked for a slot lately or holds one. */
-  function othersWant(projectId: string, now: number): boolean {
-    let others = false;
-    for (const [other, at] of asked) {
-      if (now - at > FAIR_SHARE_MEMORY_MS && !byProject.has(other)) asked.delete(other);
-      else if (other !== projectId) others = true;
-    }
-    return others;
-  }
-
-  const refuse = (message: string) => {
-    counters.overloaded++;
-    const error = new AppError(
-      503,
-      'overloaded',
-      `${message}; send the batch again after Retry-After`,
-    );
-    error.retryAfterS = RETRY_AFTER_OVERLOADED_S;
-    return error;
-  };
-
-  /**
-   * Takes a batch slot for a batch of `projectId`'s run, or refuses the batch when none is
-   * free, or when that project holds its share already while another project wants slots
-   * too: one project's uploads (or one client's) cannot keep every slot and lock the other
-   * projects out, and a project alone still uses them all.
-   */
-  function admit(projectId: string): () => void {
-    const now = Date.now();
-    const contended = othersWant(projectId, now);
-    asked.set(projectId, now);
-    if (inFlight >= maxInFlight) {
-      throw refuse(
-        `this server already works on ${maxInFlight} event batches (MESHBENCH_MAX_CONCURRENT_BATCHES)`,
-      );
-    }
-    const mine = byProject.get(projectId) ?? 0;
-    if (mine >= maxPerProject && contended) {
-      throw refuse(
-        `this server already works on ${mine} event batches of this run's project, its share while other projects send batches too (MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT)`,
-      );
-    }
-    inFlight++;
-    byProject.set(projectId, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      inFlight--;
-      const left = (byProject.get(projectId) ?? 1) - 1;
-      if (left > 0) byProject.set(projectId, left);
-      else byProject.delete(projectId);
-    };
-  }
+  const slots = fairSlots({
+    max: deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY,
+    perProject: deps.maxConcurrentBatchesPerProject ?? Number.POSITIVE_INFINITY,
+    what: 'event batches',
+    one: 'the batch',
+    maxSetting: 'MESHBENCH_MAX_CONCURRENT_BATCHES',
+    perProjectSetting: 'MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT',
+  });
+  const { counters } = slots;
+  const admit = (projectId: string) => slots.admit(projectId);
 
   return {
     counters,
