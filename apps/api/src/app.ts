@@ -86,6 +86,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     maxBatchBytes: config.maxBatchBytes,
     maxConcurrentBatches: config.maxConcurrentBatches,
     maxConcurrentBatchesPerProject: config.maxConcurrentBatchesPerProject,
+    maxConcurrentResultUploads: config.maxConcurrentResultUploads,
+    maxConcurrentResultUploadsPerProject: config.maxConcurrentResultUploadsPerProject,
     maxConcurrentOtlp: config.maxConcurrentOtlp,
     otlpMaxBytes: config.otlpMaxBytes,
     adminToken: config.adminToken,

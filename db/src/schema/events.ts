@@ -159,6 +159,25 @@ export const eventBatches = pgTable(
   ],
 );
 
+/**
+ * Batches whose rows are being stored in bounded pieces, each piece its own short
+ * transaction (the embedded database, whose one connection a long transaction would hold
+ * while every read waits). Their observations are in the table but no read sees them: reads
+ * leave out the batches listed here. The batch's own transaction removes its row here as it
+ * commits (the rows become visible at once); a refused batch removes its rows, then this
+ * row; rows left by a process killed meanwhile are removed when the database opens again.
+ * No foreign key to runs: a run deleted meanwhile leaves its staged rows to that cleanup.
+ */
+export const stagedEventBatches = pgTable(
+  'staged_event_batches',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey(),
+    runId: uuid('run_id').notNull(),
+    stagedAt: ts('staged_at').notNull().default(sql`now()`),
+  },
+  (t) => [index('staged_event_batches_run_idx').on(t.runId)],
+);
+
 /** The stage an observation without one is of. */
 export const DEFAULT_STAGE = 'applied';
 

@@ -179,6 +179,22 @@ export const envSchema = z.object({
       'MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT must be a whole number 1-1000',
     )
     .transform(Number),
+  MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS: z
+    .string()
+    .default('4')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 1000,
+      'MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS must be a whole number 1-1000',
+    )
+    .transform(Number),
+  MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT: z
+    .string()
+    .default('2')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 1000,
+      'MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT must be a whole number 1-1000',
+    )
+    .transform(Number),
   MESHBENCH_BODY_MIN_RATE: z
     .string()
     .regex(/^\d+$/, 'MESHBENCH_BODY_MIN_RATE must be a whole number of bytes per second (0 = off)')
@@ -270,6 +286,9 @@ export interface Config {
   otlpBodyDeadlineMs: number;
   /** Event batches one project may have in progress at once (at most maxConcurrentBatches). */
   maxConcurrentBatchesPerProject: number;
+  /** Result files stored at once, and one project's share of them while others send too. */
+  maxConcurrentResultUploads: number;
+  maxConcurrentResultUploadsPerProject: number;
   /** Bytes a second every request body must bring, on average over each rate window; 0: off. */
   bodyMinRate: number;
   /** The window over which bodyMinRate is checked. */
@@ -334,6 +353,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentOtlp: e.MESHBENCH_MAX_CONCURRENT_OTLP,
     otlpBodyDeadlineMs: e.MESHBENCH_OTLP_BODY_DEADLINE_MS,
     maxConcurrentBatchesPerProject: e.MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT,
+    maxConcurrentResultUploads: e.MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS,
+    maxConcurrentResultUploadsPerProject: e.MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT,
     bodyMinRate: e.MESHBENCH_BODY_MIN_RATE,
     bodyRateWindowMs: e.MESHBENCH_BODY_RATE_WINDOW_MS,
     maxHeldBytes: e.MESHBENCH_MAX_HELD_BYTES,

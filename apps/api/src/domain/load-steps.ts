@@ -1,6 +1,7 @@
 // A run's load steps from per-generator points: their HdrHistograms added (never an average
 // of percentiles), counts and rates summed, each generator's share judged; and the run's
 // intervals merged per time slot (the stages view). Pure: the service reads the rows.
+
 import {
   GENERATOR_SATURATED_CPU,
   GENERATOR_SHORTFALL_FRACTION,
@@ -22,6 +23,7 @@ import {
   hdrStats,
   scaled,
 } from './hdr.ts';
+import { runWhole } from './slices.ts';
 
 /** An HdrHistogram unit's values per millisecond. */
 export const UNIT_PER_MS: Record<HdrValueUnit, number> = { ns: 1e6, us: 1e3, ms: 1 };
@@ -433,6 +435,17 @@ export function addUpload(
   slots: Map<number, Slot>,
   upload: { labels: Record<string, string>; intervals: Omit<StoredInterval, 'resultId'>[] }[],
 ): Slot[] | null {
+  return runWhole(addUploadSteps(kept, earlierIntervals, grid, slots, upload));
+}
+
+/** addUpload one step an interval (runSliced runs it with the event loop between slices). */
+export function* addUploadSteps(
+  kept: KeptSlots,
+  earlierIntervals: number,
+  grid: SlotGrid,
+  slots: Map<number, Slot>,
+  upload: { labels: Record<string, string>; intervals: Omit<StoredInterval, 'resultId'>[] }[],
+): Generator<void, Slot[] | null> {
   if (kept.intervals !== earlierIntervals) return null;
   if (
     kept.grid !== null &&
@@ -451,6 +464,7 @@ export function addUpload(
       }
       if (!addToSlot(slot, i, point)) return null;
       changed.set(startMs, slot);
+      yield;
     }
   }
   return [...changed.values()];

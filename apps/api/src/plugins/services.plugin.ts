@@ -45,6 +45,8 @@ export interface ServicesOptions {
   maxConcurrentBatches: number;
   /** Event batches of one project this replica works on at once (more: 503). */
   maxConcurrentBatchesPerProject?: number;
+  maxConcurrentResultUploads?: number;
+  maxConcurrentResultUploadsPerProject?: number;
   adminToken: string | undefined;
   /** OTLP requests this replica decodes and stores at once (more: 503). */
   maxConcurrentOtlp: number;
@@ -104,6 +106,8 @@ function build(
     maxConcurrentBatchesPerProject: opts.maxConcurrentBatchesPerProject,
     // One connection: a batch is read whole before its transaction holds it.
     readBeforeTransaction: database.kind === 'embedded',
+    // And its observations stored in bounded pieces ahead of the transaction (issue 26).
+    stageObservations: database.kind === 'embedded',
     warn,
     debug,
     // A batch makes the run's corrected summaries stale: computed again now, not by a read.
@@ -121,6 +125,8 @@ function build(
       runs,
       results: resultsRepository(database.db),
       uploads: uploads.results,
+      maxConcurrentUploads: opts.maxConcurrentResultUploads,
+      maxConcurrentUploadsPerProject: opts.maxConcurrentResultUploadsPerProject,
     }),
     tail: tailService({
       runs,
@@ -241,6 +247,13 @@ export default fp<ServicesOptions>(
       (fields, message) => app.log.debug(fields, message),
     );
     app.decorate('services', services);
+    // A batch staged on the embedded database by a process stopped meanwhile is removed
+    // before any other (one process holds the embedded database: none is in progress).
+    if (app.database.kind === 'embedded') {
+      const removed = await services.ingest.discardStagedBatches();
+      if (removed > 0)
+        app.log.warn(`removed ${removed} event batches left staged by a stopped process`);
+    }
     // Background work runs once across the replicas sharing the database: each job on the
     // replica that holds its lease (background_leases), renewed at every tick; a lease whose
     // holder stopped without giving it back expires after three of its ticks.

@@ -6,7 +6,12 @@ import type { ClockReading, FirstApplication } from '../domain/clock-correction.
 import type { SummaryToSave } from './events.repository.ts';
 import { lockKey } from './events.repository.ts';
 import { replaceLatencyBlocks, upsertSummary } from './latency-blocks.ts';
-import { inRunBatchesText, planForObservations, readObservations } from './observation-scope.ts';
+import {
+  inRunBatches,
+  inRunBatchesText,
+  planForObservations,
+  readObservations,
+} from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
 
 export interface CorrectedToSave extends Omit<SummaryToSave, 'proxiesFingerprinted'> {
@@ -205,8 +210,7 @@ export function clockRepository(database: Database) {
             (extract(epoch from o.at) * 1000000)::float8 as at_us
           from observations o
           join changes c on c.run_id = o.run_id and c.id = o.change_id
-          where o.batch_id between (select min(id) from event_batches where run_id = ${runId})
-              and (select max(id) from event_batches where run_id = ${runId})
+          where ${inRunBatches(runId, 'o')}
             and o.run_id = ${runId} and o.node is not null and o.at < c.at
           order by o.node, o.at - c.at, o.proxy`),
       );

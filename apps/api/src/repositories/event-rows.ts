@@ -166,13 +166,26 @@ export class ObservationRows implements ObservationSink {
     attrs: Record<string, unknown> | undefined,
   ): void {
     const out = this.out;
+    const attrsJson = attrs && JSON.stringify(attrs);
+    // Room for the whole row first (text at 3 bytes a UTF-16 unit at most): a chunk the
+    // writer hands out ends at a row's end, so chunks can be stored as COPYs of their own.
+    const textRoom = (t: string | undefined) => 5 + (t === undefined ? 0 : t.length * 3);
+    out.room(
+      this.prefix.length +
+        textRoom(proxy) +
+        textRoom(node) +
+        12 +
+        textRoom(cause) +
+        textRoom(attrsJson) +
+        this.tail.length,
+    );
     out.bytes(this.prefix);
     out.text(proxy);
     out.text(node);
     out.room(12);
     out.pos = putTimestampField(out.buf, out.pos, atUs);
     out.text(cause);
-    out.text(attrs && JSON.stringify(attrs), JSONB_VERSION);
+    out.text(attrsJson, JSONB_VERSION);
     out.bytes(this.tail);
   }
 }

@@ -1,6 +1,8 @@
 // Probe-event batches: one transaction per batch, rows loaded by COPY, kept summaries.
 import { createHash } from 'node:crypto';
 import {
+  COPY_BINARY_HEADER,
+  COPY_BINARY_TRAILER,
   CopyBinaryReader,
   CopyBinaryWriter,
   copyText,
@@ -43,7 +45,10 @@ import {
 import { rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
 
-const { changes, changeSummaries, eventBatches, lifecyclePhases } = tables;
+const { changes, changeSummaries, eventBatches, lifecyclePhases, stagedEventBatches } = tables;
+
+/** Rows of a staged batch removed by one statement when it is refused (bounded pieces). */
+const DISCARD_ROWS = 5000;
 
 /** What a batch finds kept of a change before it: observations, and whether fingerprinted. */
 export interface PriorSummary {
@@ -447,6 +452,11 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
         });
     },
 
+    /** Makes the batch's staged observations visible as this transaction commits. */
+    async unstage(): Promise<void> {
+      await tx.db.delete(stagedEventBatches).where(eq(stagedEventBatches.id, batchId));
+    },
+
     async finish(accepted: number, bodySha256: string): Promise<void> {
       await tx.db
         .update(eventBatches)
@@ -585,6 +595,78 @@ export function eventsRepository(database: Database) {
       );
       const [row] = rowsOf<{ id: unknown }>(result);
       return Number(row?.id);
+    },
+
+    /**
+     * Stores a batch's observation rows (binary COPY chunks as ObservationRows writes them,
+     * each ending at a row's end, header first and trailer last) ahead of its transaction,
+     * one chunk per statement and transaction, `between()` awaited after each: on the
+     * embedded database (one connection) reads take their turn between the pieces instead of
+     * waiting for one long COPY. No read sees the rows until the batch's own transaction
+     * calls `unstage()`; a batch refused after this must `discardStaged()`.
+     */
+    async stageObservations(
+      runId: string,
+      batchId: number,
+      chunks: readonly Uint8Array[],
+      between: () => Promise<void>,
+    ): Promise<void> {
+      await database.db.insert(stagedEventBatches).values({ id: batchId, runId });
+      const last = chunks.length - 1;
+      for (let i = 0; i <= last; i++) {
+        let piece = chunks[i] as Uint8Array;
+        if (i === 0) piece = piece.subarray(COPY_BINARY_HEADER.length);
+        if (i === last) piece = piece.subarray(0, piece.length - COPY_BINARY_TRAILER.length);
+        if (piece.length === 0) continue;
+        await database.transaction((tx) =>
+          tx.copy(
+            'observations',
+            OBSERVATION_COLUMNS,
+            [COPY_BINARY_HEADER, piece, COPY_BINARY_TRAILER],
+            {
+              format: 'binary',
+            },
+          ),
+        );
+        await between();
+      }
+    },
+
+    /**
+     * Removes a staged batch's rows, DISCARD_ROWS a statement with `between()` after each,
+     * then its staged mark (the rows stay invisible until they are all gone).
+     */
+    async discardStaged(batchId: number, between: () => Promise<void>): Promise<void> {
+      for (;;) {
+        const removed = await readObservations(database, async (tx) => {
+          const result = await tx.db.execute(
+            sql`with removed as (delete from observations where ctid = any(array(
+                select ctid from observations where batch_id = ${batchId} limit ${DISCARD_ROWS}))
+                returning 1)
+              select count(*)::int as n from removed`,
+          );
+          return Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0);
+        });
+        if (removed === 0) break;
+        await between();
+      }
+      await database.db.delete(stagedEventBatches).where(eq(stagedEventBatches.id, batchId));
+    },
+
+    /** The batches left staged (by a process stopped while it stored them). */
+    async stagedBatches(): Promise<number[]> {
+      const rows = await database.db.select({ id: stagedEventBatches.id }).from(stagedEventBatches);
+      return rows.map((r) => r.id);
+    },
+
+    /** Whether the run has a batch under this Idempotency-Key already. */
+    async keyTaken(runId: string, idempotencyKey: string): Promise<boolean> {
+      const [row] = await database.db
+        .select({ id: eventBatches.id })
+        .from(eventBatches)
+        .where(and(eq(eventBatches.runId, runId), eq(eventBatches.idempotencyKey, idempotencyKey)))
+        .limit(1);
+      return row !== undefined;
     },
 
     /** The lines of a source stored on the run, as ranges in order, adjacent ones joined. */

@@ -8,7 +8,8 @@ import { type SQL, sql } from 'drizzle-orm';
 export function inRunBatches(runId: string, alias?: string): SQL {
   const column = sql.raw(alias ? `${alias}.batch_id` : 'batch_id');
   return sql`${column} between (select min(id) from event_batches where run_id = ${runId})
-    and (select max(id) from event_batches where run_id = ${runId})`;
+    and (select max(id) from event_batches where run_id = ${runId})
+    and ${column} <> all(array(select id from staged_event_batches where run_id = ${runId}))`;
 }
 
 /** The same range as SQL text for a statement that takes no parameters (DECLARE). */
@@ -18,7 +19,8 @@ export function inRunBatchesText(runUuid: string, alias?: string): string {
   }
   const column = alias ? `${alias}.batch_id` : 'batch_id';
   return `${column} between (select min(id) from event_batches where run_id = '${runUuid}'::uuid)
-    and (select max(id) from event_batches where run_id = '${runUuid}'::uuid)`;
+    and (select max(id) from event_batches where run_id = '${runUuid}'::uuid)
+    and ${column} <> all(array(select id from staged_event_batches where run_id = '${runUuid}'::uuid))`;
 }
 
 /**

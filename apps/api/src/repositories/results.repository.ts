@@ -4,7 +4,7 @@ import type { LoadResult, ResultFormat, StagePercentile } from '@meshbench/schem
 import { and, asc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
 import { decodeHdr, encodePlain } from '../domain/hdr.ts';
 import {
-  addUpload,
+  addUploadSteps,
   buildSlots,
   HdrMerger,
   type IntervalSpans,
@@ -17,6 +17,7 @@ import {
   slotStart,
   unitOf,
 } from '../domain/load-steps.ts';
+import { runSliced } from '../domain/slices.ts';
 import { lockKey } from './events.repository.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
 
@@ -321,6 +322,16 @@ function slotRow(runId: string, grid: SlotGrid, s: Slot): SlotRow {
   };
 }
 
+/** slotRow of each slot, one step a slot. */
+function* slotRows(runId: string, grid: SlotGrid, slots: Slot[]): Generator<void, SlotRow[]> {
+  const rows: SlotRow[] = [];
+  for (const s of slots) {
+    rows.push(slotRow(runId, grid, s));
+    yield;
+  }
+  return rows;
+}
+
 async function insertSlots(tx: Tx, rows: SlotRow[]) {
   for (let i = 0; i < rows.length; i += 500) {
     await tx
@@ -401,19 +412,18 @@ async function addToSlots(
       );
     for (const r of rows) slots.set(r.startMs, slotOf(r));
   }
-  const changed = addUpload(
-    kept,
-    earlier,
-    grid,
-    slots,
-    points.map((p) => ({ labels: p.result.labels, intervals: p.intervals })),
+  // Merged in slices, the event loop running between them: 20,000 intervals take seconds.
+  const changed = await runSliced(
+    addUploadSteps(
+      kept,
+      earlier,
+      grid,
+      slots,
+      points.map((p) => ({ labels: p.result.labels, intervals: p.intervals })),
+    ),
   );
   if (changed === null) await rebuildSlots(tx, runId);
-  else
-    await insertSlots(
-      tx,
-      changed.map((s) => slotRow(runId, grid, s)),
-    );
+  else await insertSlots(tx, await runSliced(slotRows(runId, grid, changed)));
 }
 
 /** A run's intervals, each with its point's id, in time order (counts as numbers). */

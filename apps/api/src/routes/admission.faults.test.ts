@@ -207,6 +207,77 @@ describe.each(backends.filter((b) => b.name === 'postgres'))(
   },
 );
 
+/** A small Fortio result file (the fields the decoder reads). */
+const fortioFile = (label: string) =>
+  JSON.stringify({
+    RunType: 'HTTP',
+    Labels: label,
+    StartTime: iso(0),
+    RequestedQPS: '100',
+    RequestedDuration: '10s',
+    ActualQPS: 99.9,
+    ActualDuration: 10_000_000_000,
+    NumThreads: 4,
+    DurationHistogram: {
+      Count: 2,
+      Min: 0.001,
+      Max: 0.002,
+      Sum: 0.003,
+      Avg: 0.0015,
+      StdDev: 0.0005,
+      Data: [{ Start: 0.001, End: 0.002, Percent: 100, Count: 2 }],
+      Percentiles: [{ Percentile: 50, Value: 0.0015 }],
+    },
+    RetCodes: { '200': 2 },
+  });
+
+describe.each(backends)('fair shares of result-file slots on $name', (backend) => {
+  const server = useServer(backend, {
+    MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS: '2',
+    MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT: '1',
+    MESHBENCH_BODY_MIN_RATE: '0',
+  });
+  const postFile = (runId: string, label: string) =>
+    server.json(`/runs/${runId}/results?format=fortio`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: fortioFile(label),
+    });
+  /** A k6 stream (read as it arrives: it holds its slot) of which only a first line came. */
+  const openStream = (runId: string) =>
+    rawUpload(server.url, `/api/v1/runs/${runId}/results?format=k6-ndjson`, {
+      token: server.token,
+      contentType: 'application/x-ndjson',
+      contentLength: 1_000_000,
+      start:
+        '{"type":"Metric","data":{"name":"http_reqs","type":"counter","contains":"default"},"metric":"http_reqs"}\n',
+    });
+
+  it("refuses a project's result file past its share while another project sends, and takes the other's", async () => {
+    const a = await projectRun(server, 'files-a');
+    const b = await projectRun(server, 'files-b');
+    const first = await openStream(a.run.id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await within(first, 100)).toBe(''); // held, no answer yet
+    // Project b sends a file: it takes the free slot.
+    const fromB = await postFile(b.run.id, 'b1');
+    expect(fromB.status, JSON.stringify(fromB.body)).toBe(201);
+    // A slot is free again, but project a holds its share while b sends too.
+    const second = await openStream(a.run.id);
+    const refused = await within(second, 3000);
+    second.abort();
+    expect(statusOf(refused), refused).toBe(503);
+    expect(headerOf(refused, 'retry-after')).toBe('1');
+    expect(refused).toContain('MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT');
+    // Project b still finds the slot project a may not take.
+    expect((await postFile(b.run.id, 'b2')).status).toBe(201);
+    // And project a, once its stream is gone, is served again.
+    first.abort();
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await postFile(a.run.id, 'a1')).status).toBe(201);
+  });
+});
+
 describe.each(backends)('bytes held by bodies in progress on $name', (backend) => {
   const server = useServer(backend, {
     MESHBENCH_MAX_HELD_BYTES: String(4 * 1024 * 1024),

@@ -5,7 +5,7 @@ import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { peekBody } from '../ingest/body-chunks.ts';
 import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
-import type { BatchFormat } from '../ingest/events/event-stream.ts';
+import { type BatchFormat, yieldToLoop } from '../ingest/events/event-stream.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type {
   BatchStore,
@@ -14,6 +14,7 @@ import type {
   SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import { fairSlots } from './fair-slots.ts';
 import type { UploadCounts } from './upload-counts.ts';
 
 export const LATENCY_BLOCK_SIZE = 1024;
@@ -36,11 +37,7 @@ export interface IngestInput {
  */
 export const SLOT_AFTER_BYTES = 64 * 1024;
 
-/** How long a project that asked for a batch slot counts as wanting slots (fair shares). */
-export const FAIR_SHARE_MEMORY_MS = 10_000;
-
-/** Seconds a client is told to wait when every batch slot of the replica is taken. */
-export const RETRY_AFTER_OVERLOADED_S = 1;
+export { FAIR_SHARE_MEMORY_MS, RETRY_AFTER_OVERLOADED_S } from './fair-slots.ts';
 
 export function ingestService(deps: {
   runs: RunsRepository;
@@ -61,6 +58,13 @@ export function ingestService(deps: {
    * COPY as they arrive.
    */
   readBeforeTransaction?: boolean;
+  /**
+   * With readBeforeTransaction: store a batch's observations ahead of its transaction in
+   * bounded pieces, invisible until it commits (the embedded database: its one connection
+   * is never held by one long COPY while reads wait). The transaction then holds only the
+   * batch's kept state.
+   */
+  stageObservations?: boolean;
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
   /** Told of each batch stored (not a retry): what is kept of the run is computed after it. */
@@ -68,72 +72,16 @@ export function ingestService(deps: {
 }) {
   const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
-  const maxInFlight = deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY;
-  const maxPerProject = Math.min(
-    maxInFlight,
-    deps.maxConcurrentBatchesPerProject ?? Number.POSITIVE_INFINITY,
-  );
-  const counters = { overloaded: 0 };
-  let inFlight = 0;
-  /** Slots taken, by the project of the batch's run. */
-  const byProject = new Map<string, number>();
-  /** When each project last asked for a slot (taken or refused). */
-  const asked = new Map<string, number>();
-
-  /** Whether a project other than `projectId` asked for a slot lately or holds one. */
-  function othersWant(projectId: string, now: number): boolean {
-    let others = false;
-    for (const [other, at] of asked) {
-      if (now - at > FAIR_SHARE_MEMORY_MS && !byProject.has(other)) asked.delete(other);
-      else if (other !== projectId) others = true;
-    }
-    return others;
-  }
-
-  const refuse = (message: string) => {
-    counters.overloaded++;
-    const error = new AppError(
-      503,
-      'overloaded',
-      `${message}; send the batch again after Retry-After`,
-    );
-    error.retryAfterS = RETRY_AFTER_OVERLOADED_S;
-    return error;
-  };
-
-  /**
-   * Takes a batch slot for a batch of `projectId`'s run, or refuses the batch when none is
-   * free, or when that project holds its share already while another project wants slots
-   * too: one project's uploads (or one client's) cannot keep every slot and lock the other
-   * projects out, and a project alone still uses them all.
-   */
-  function admit(projectId: string): () => void {
-    const now = Date.now();
-    const contended = othersWant(projectId, now);
-    asked.set(projectId, now);
-    if (inFlight >= maxInFlight) {
-      throw refuse(
-        `this server already works on ${maxInFlight} event batches (MESHBENCH_MAX_CONCURRENT_BATCHES)`,
-      );
-    }
-    const mine = byProject.get(projectId) ?? 0;
-    if (mine >= maxPerProject && contended) {
-      throw refuse(
-        `this server already works on ${mine} event batches of this run's project, its share while other projects send batches too (MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT)`,
-      );
-    }
-    inFlight++;
-    byProject.set(projectId, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      inFlight--;
-      const left = (byProject.get(projectId) ?? 1) - 1;
-      if (left > 0) byProject.set(projectId, left);
-      else byProject.delete(projectId);
-    };
-  }
+  const slots = fairSlots({
+    max: deps.maxConcurrentBatches ?? Number.POSITIVE_INFINITY,
+    perProject: deps.maxConcurrentBatchesPerProject ?? Number.POSITIVE_INFINITY,
+    what: 'event batches',
+    one: 'the batch',
+    maxSetting: 'MESHBENCH_MAX_CONCURRENT_BATCHES',
+    perProjectSetting: 'MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT',
+  });
+  const { counters } = slots;
+  const admit = (projectId: string) => slots.admit(projectId);
 
   return {
     counters,
@@ -257,6 +205,13 @@ export function ingestService(deps: {
       }
     },
 
+    /** Removes the batches left staged by a process stopped while it stored them; how many. */
+    async discardStagedBatches(): Promise<number> {
+      const left = await events.stagedBatches();
+      for (const id of left) await events.discardStaged(id, yieldToLoop);
+      return left.length;
+    },
+
     /** The lines of a source already stored on a run (what sending it again may skip). */
     async storedSourceLines(runRef: string, source: string) {
       const run = await runs.find(runRef);
@@ -304,11 +259,32 @@ export function ingestService(deps: {
       phases.readMs = since();
       takeSlot();
     }
-    const claim = await events.inBatch(
-      runId,
-      { batchId, idempotencyKey: input.idempotencyKey, lines },
-      (store) => writeBatch(store, batch, rows, input, phases, since),
-    );
+    // Staged: the rows go in by pieces now, the sums are made before the transaction opens.
+    // A retry under a key already stored is not staged (it stores nothing).
+    const staged =
+      deps.readBeforeTransaction === true &&
+      deps.stageObservations === true &&
+      !(input.idempotencyKey && (await events.keyTaken(runId, input.idempotencyKey)));
+    let claim: Awaited<ReturnType<typeof storeBatch>>;
+    try {
+      if (staged) {
+        await events.stageObservations(runId, batchId, rows as Uint8Array[], yieldToLoop);
+        rows = [];
+        prepareApplications(batch, phases, since);
+      }
+      claim = await storeBatch();
+    } catch (error) {
+      if (staged) await events.discardStaged(batchId, yieldToLoop);
+      throw error;
+    }
+    if (staged && claim.duplicate) await events.discardStaged(batchId, yieldToLoop);
+    function storeBatch() {
+      return events.inBatch(
+        runId,
+        { batchId, idempotencyKey: input.idempotencyKey, lines },
+        (store) => writeBatch(store, batch, rows, input, phases, since, staged),
+      );
+    }
     if (!claim.duplicate) {
       // Where a batch's time goes: read and sent, loaded, summarised, committed.
       debug({ run: runId, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
@@ -367,6 +343,8 @@ async function writeBatch(
   input: Pick<IngestInput, 'lines' | 'digest'>,
   phases: { sentMs: number; copiedMs: number; summarizedMs: number },
   since: () => number,
+  /** The observations were staged before the transaction: made visible, not copied. */
+  staged = false,
 ): Promise<number> {
   const { lines } = input;
   if (lines) {
@@ -380,14 +358,8 @@ async function writeBatch(
       );
     }
   }
-  await store.copyObservations(rows, () => {
-    phases.sentMs = since();
-    for (const stages of batch.applications.values())
-      for (const apps of stages.values()) {
-        apps.prepare();
-        apps.fingerprints();
-      }
-  });
+  if (staged) await store.unstage();
+  else await store.copyObservations(rows, () => prepareApplications(batch, phases, since));
   checkLines(batch, lines);
   phases.copiedMs = since();
   await store.copyIncidents(batch.incidents);
@@ -407,6 +379,20 @@ async function writeBatch(
   phases.summarizedMs = since();
   await store.finish(batch.accepted, input.digest());
   return batch.accepted;
+}
+
+/** The batch's first applications sorted and fingerprinted, once its rows are all sent. */
+function prepareApplications(
+  batch: BatchAssembler,
+  phases: { sentMs: number },
+  since: () => number,
+): void {
+  phases.sentMs = since();
+  for (const stages of batch.applications.values())
+    for (const apps of stages.values()) {
+      apps.prepare();
+      apps.fingerprints();
+    }
 }
 
 /** A batch of a source's lines holds exactly the lines it says it does. */

@@ -40,6 +40,7 @@ import { findBadValue } from '../ingest/stored-text.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ResultsRepository, ResultUpload } from '../repositories/results.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import { fairSlots } from './fair-slots.ts';
 import type { UploadCounts } from './upload-counts.ts';
 
 /**
@@ -74,8 +75,29 @@ export function resultsService(deps: {
   results: ResultsRepository;
   /** Where files stored are counted (rejections: by the route). */
   uploads: UploadCounts;
+  /** Files decoded and stored at once; past it 503 (load shedding). */
+  maxConcurrentUploads?: number;
+  /** A project's share of those while another project sends files too. */
+  maxConcurrentUploadsPerProject?: number;
 }) {
   const { runs, results, uploads } = deps;
+  const slots = fairSlots({
+    max: deps.maxConcurrentUploads ?? Number.POSITIVE_INFINITY,
+    perProject: deps.maxConcurrentUploadsPerProject ?? Number.POSITIVE_INFINITY,
+    what: 'result files',
+    one: 'the file',
+    maxSetting: 'MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS',
+    perProjectSetting: 'MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT',
+  });
+  /** `work` holding a slot of the run's project. */
+  const inSlot = async <T>(projectId: string, work: () => Promise<T>): Promise<T> => {
+    const release = slots.admit(projectId);
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
   const runOf = async (runRef: string) => {
     const run = await runs.find(runRef);
     if (!run) throw notFound(`run "${runRef}"`);
@@ -139,6 +161,20 @@ export function resultsService(deps: {
     decode: () => Promise<Omit<Decoded, 'intervals'>>,
   ): Promise<ImportResultsResponse> => {
     const run = await runOf(runRef);
+    return inSlot(run.projectId, () =>
+      storeRunStream(run, chunks, step, identity, intervals, decode),
+    );
+  };
+
+  /** storeStream once the run is found and a slot taken. */
+  const storeRunStream = async (
+    run: { id: string; status: string },
+    chunks: AsyncIterable<Uint8Array>,
+    step: StepDefaults,
+    identity: StreamIdentity,
+    intervals: boolean,
+    decode: () => Promise<Omit<Decoded, 'intervals'>>,
+  ): Promise<ImportResultsResponse> => {
     const upload = { idempotencyKey: identity.idempotencyKey, step };
     if (upload.idempotencyKey !== undefined) {
       const earlier = await results.findUpload(run.id, upload.idempotencyKey, null, stepText(step));
@@ -252,8 +288,10 @@ export function resultsService(deps: {
         stepText(step),
       );
       if (earlier) return repeat(earlier, upload, bodySha256);
-      const decoded = await decoding(() => decodeResultFile(text, format, step));
-      return store(run, decoded, step, { ...upload, bodySha256 });
+      return inSlot(run.projectId, async () => {
+        const decoded = await decoding(() => decodeResultFile(text, format, step));
+        return store(run, decoded, step, { ...upload, bodySha256 });
+      });
     },
 
     /**

@@ -15,7 +15,7 @@ import { detectFormat, formatOfDocument, SNIFF_CHARS, sniff } from './detect.ts'
 import { decodeFortio } from './fortio.decoder.ts';
 import { decodeGatlingLog } from './gatling.decoder.ts';
 import { decodeGhz } from './ghz.decoder.ts';
-import { decodeHdrLog, type StepDefaults } from './hdr-log.decoder.ts';
+import { decodeHdrLogSliced, type StepDefaults } from './hdr-log.decoder.ts';
 import { decodeHeyCsv } from './hey-csv.decoder.ts';
 import type { DecodedIntervalResults } from './interval-results.ts';
 import { decodeIstioCsv } from './istio-csv.decoder.ts';
@@ -184,7 +184,7 @@ export async function decodeResultFile(
       );
     }
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
-    return { ...decodeHdrLog(body, step), intervals: true };
+    return { ...(await decodeHdrLogSliced(body, step)), intervals: true };
   }
   if (format === 'k6-ndjson' || (format === 'auto' && kind === 'k6-ndjson')) {
     if (!/\S/.test(body)) throw new ResultFileError('empty', 'the file is empty');
