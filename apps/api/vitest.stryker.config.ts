@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// The unit tests Stryker runs against each mutant. By default those that reach the shared
-// nearestRank and lifecycle's rankFor (`npm run mutate`); scripts/mutation-score.mjs names
-// its own list (each changed file's colocated tests with these) in MESHBENCH_STRYKER_TESTS.
+// The unit tests Stryker runs against each mutant: those that reach the shared nearestRank
+// and lifecycle's rankFor (`npm run mutate`), and with them the colocated tests of the files
+// scripts/mutation-score.mjs mutates (MESHBENCH_STRYKER_TESTS).
 // Self-contained because Stryker runs from a sandbox copy of apps/api where
 // ../../vitest.tiers.ts is absent.
 const RANK_TESTS = [
@@ -17,6 +17,11 @@ const RANK_TESTS = [
 
 export default defineConfig({
   test: {
-    include: process.env.MESHBENCH_STRYKER_TESTS?.split(',') ?? RANK_TESTS,
+    include: [
+      ...new Set([
+        ...RANK_TESTS,
+        ...(process.env.MESHBENCH_STRYKER_TESTS?.split(',').filter(Boolean) ?? []),
+      ]),
+    ],
   },
 });
