@@ -16,6 +16,7 @@ import { limitedChunks, peekBody, readBody } from '../../ingest/body-chunks.ts';
 import {
   gatlingBinaryHint,
   isSampleFormat,
+  isVegetaGob,
   SNIFF_CHARS,
   sniff,
 } from '../../ingest/results/index.ts';
@@ -83,6 +84,8 @@ const routes: FastifyPluginAsyncZod<{
           const kind = sniff(peeked.head.toString('utf8'));
           streamed = kind === 'k6-ndjson';
           if (isSampleFormat(kind)) samples = kind;
+          // Vegeta's gob results (vegeta attack's own output) are bytes, not text.
+          else if (isVegetaGob(peeked.head)) samples = 'vegeta';
         }
         const idempotencyKey = request.headers['idempotency-key'];
         if (samples !== null) {
