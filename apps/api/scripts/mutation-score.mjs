@@ -14,7 +14,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const api = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = join(api, 'mutation-baseline.json');
@@ -96,8 +96,23 @@ function readBaseline() {
     : { commit: null, measuredAt: null, files: {} };
 }
 
+/** The files of `files` whose score is below their baseline's, as "file: was % -> now %". */
+export function dropsOf(baselineFiles, scores, files) {
+  const drops = [];
+  for (const f of files) {
+    const was = baselineFiles[f]?.score ?? null;
+    const now = scores[f]?.score ?? null;
+    if (was !== null && (now === null || now < was - TOLERANCE))
+      drops.push(`${f}: ${was} % -> ${now} %`);
+  }
+  return drops;
+}
+
 const args = process.argv.slice(2);
-if (args[0] === '--report') {
+const main = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;
+if (!main) {
+  // imported (by its test): nothing to run
+} else if (args[0] === '--report') {
   console.log(JSON.stringify(scoresOf(JSON.parse(readFileSync(args[1], 'utf8'))), null, 2));
 } else if (args[0] === '--update') {
   const baseline = readBaseline();
@@ -139,14 +154,9 @@ if (args[0] === '--report') {
     process.exit(0);
   }
   const scores = mutate(held);
-  const drops = [];
-  for (const f of held) {
-    const was = baseline.files[f].score;
-    const now = scores[f]?.score ?? null;
-    console.log(`${f}: ${now} % (baseline ${was} %)`);
-    if (was !== null && (now === null || now < was - TOLERANCE))
-      drops.push(`${f}: ${was} % -> ${now} %`);
-  }
+  for (const f of held)
+    console.log(`${f}: ${scores[f]?.score ?? null} % (baseline ${baseline.files[f].score} %)`);
+  const drops = dropsOf(baseline.files, scores, held);
   if (drops.length > 0) {
     console.error(`mutation score dropped:\n  ${drops.join('\n  ')}`);
     console.error('Kill the new survivors with a test (reports/mutation/changed.json lists them).');
