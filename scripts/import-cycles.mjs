@@ -2,28 +2,11 @@
 // and, in the web app, feature folder to feature folder (features/<a> -> features/<b> ->
 // features/<a>). Relative imports only, type imports included: a cycle of types is still a
 // knot to untie before either side can move. Usage: node scripts/import-cycles.mjs <dir>...
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { sources, target } from './source-files.mjs';
 
-const SOURCE = /\.(ts|tsx)$/;
 const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?['"](\.[^'"]+)['"]/g;
-
-function sources(dir, out = []) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'dist' && name !== 'fixtures') sources(path, out);
-    } else if (SOURCE.test(name)) out.push(path);
-  }
-  return out;
-}
-
-function target(from, spec) {
-  const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')])
-    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-  return null;
-}
 
 /** Every cycle found by a depth-first walk, as the list of its nodes. */
 function cycles(graph) {

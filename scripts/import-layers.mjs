@@ -6,8 +6,9 @@
 // *.test-fixtures.ts) may import anything. Relative imports only, type imports included:
 // a type that lives upstairs still ties the floors together.
 // Usage: node scripts/import-layers.mjs [api-src-dir]   (default apps/api/src)
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import { sources, target } from './source-files.mjs';
 
 /** What each layer may import, besides its own files. */
 export const LAYERS = {
@@ -21,27 +22,9 @@ export const LAYERS = {
   'errors.ts': [],
 };
 
-const SOURCE = /\.(ts|tsx)$/;
 const TEST = /\.(test|test-fixtures)\.tsx?$/;
 const IMPORT =
   /(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
-
-function sources(dir, out = []) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      if (name !== 'node_modules' && name !== 'dist' && name !== 'fixtures') sources(path, out);
-    } else if (SOURCE.test(name)) out.push(path);
-  }
-  return out;
-}
-
-function target(from, spec) {
-  const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')])
-    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-  return null;
-}
 
 /** The layer a file is in: its first folder under the root, or its name at the root. */
 const layerOf = (root, file) => relative(root, file).split(sep)[0];

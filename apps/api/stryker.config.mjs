@@ -1,5 +1,5 @@
 // Mutation testing of the rank rules (issue 28): the shared nearest rank
-// (src/domain/propagation-stats.ts, nearestRank) and lifecycle's "time to N % joined".
+// (src/domain/nearest-rank.ts) and lifecycle's "time to N % joined".
 // `npm run mutate` in apps/api; not part of CI (a run takes minutes on 2 cores).
 import { createRequire } from 'node:module';
 
@@ -11,11 +11,14 @@ export default {
   plugins: [require.resolve('@stryker-mutator/vitest-runner')],
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.stryker.config.ts', related: false },
-  mutate: ['src/domain/propagation-stats.ts:10-18', 'src/domain/lifecycle.ts'],
+  mutate: ['src/domain/nearest-rank.ts', 'src/domain/lifecycle.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 1,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  // scripts/mutation-score.mjs reads its own report (changed files only) from elsewhere.
+  jsonReporter: {
+    fileName: process.env.MESHBENCH_STRYKER_REPORT ?? 'reports/mutation/mutation.json',
+  },
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
 };

@@ -1,18 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
-// The unit tests Stryker runs against each mutant of the rank rules (stryker.config.mjs):
-// those that reach the shared nearestRank and lifecycle's rankFor. Self-contained because
-// Stryker runs from a sandbox copy of apps/api where ../../vitest.tiers.ts is absent.
+// The unit tests Stryker runs against each mutant: those that reach the shared nearestRank
+// and lifecycle's rankFor (`npm run mutate`), and with them the colocated tests of the files
+// scripts/mutation-score.mjs mutates (MESHBENCH_STRYKER_TESTS).
+// Self-contained because Stryker runs from a sandbox copy of apps/api where
+// ../../vitest.tiers.ts is absent.
+const RANK_TESTS = [
+  'src/domain/lifecycle.test.ts',
+  'src/domain/history-metrics.test.ts',
+  'src/domain/run-headline.test.ts',
+  'src/domain/propagation-stats.test.ts',
+  'src/domain/churn.test.ts',
+  'src/domain/coverage.test.ts',
+  'src/domain/tail-causes.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: [
-      'src/domain/lifecycle.test.ts',
-      'src/domain/history-metrics.test.ts',
-      'src/domain/run-headline.test.ts',
-      'src/domain/propagation-stats.test.ts',
-      'src/domain/churn.test.ts',
-      'src/domain/coverage.test.ts',
-      'src/domain/tail-causes.test.ts',
+      ...new Set([
+        ...RANK_TESTS,
+        ...(process.env.MESHBENCH_STRYKER_TESTS?.split(',').filter(Boolean) ?? []),
+      ]),
     ],
   },
 });

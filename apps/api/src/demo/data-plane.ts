@@ -1,7 +1,9 @@
 // A runner's view of a data-plane benchmark shaped like Istio's best-practice guide:
 // Fortio at a fixed 1,000 RPS with 2..64 connections in three sidecar modes, written as
 // the Fortio JSON files Fortio itself writes, plus a CPU sweep as Istio's perf CSV.
+
 import type { CreateRunBody } from '@meshbench/schema';
+import { nearestRank } from '../domain/nearest-rank.ts';
 import { prng } from './prng.ts';
 
 export interface DataPlaneMesh {
@@ -45,9 +47,7 @@ const RPS = 1000;
 const SECONDS = 30;
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[
-    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
-  ] as number;
+  return sorted[nearestRank(p, sorted.length) - 1] as number;
 }
 
 /** One Fortio JSON result, as `fortio load -json` writes it (durations in seconds). */

@@ -2,7 +2,7 @@
 // DurationHistogram.Data), with the bucket's bounds: the rank is exact, the value only
 // known to lie in the bucket, so it is estimated by linear interpolation inside it.
 import type { HistogramBin, PercentileValue } from '@meshbench/schema';
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 
 // The one nearest-rank definition, for the callers that read buckets.
 export { nearestRank };

@@ -4,7 +4,8 @@
 // distribution of one per-change percentile over the changes, and the (change x time since
 // change) heatmap. Every percentile is nearest rank.
 import type { HistogramScale } from '@meshbench/schema';
-import { histogramEdges, nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
+import { histogramEdges } from './propagation-stats.ts';
 import { SortedLatencies } from './sorted-latencies.ts';
 
 /** Nearest rank p over a sorted list; null when it is empty. */

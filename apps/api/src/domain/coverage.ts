@@ -2,7 +2,7 @@
 // benchmark's "96.6 % within 1 s" read the other way round). Exact: the latency of the
 // proxy at the nearest rank of that share, from the sorted first observations.
 import type { CoveragePoint } from '@meshbench/schema';
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 
 /**
  * The proxies that make `percent` of `base`: ceil(percent/100 x base), at least 1; none of

@@ -7,7 +7,7 @@
 // (explicit_bounds[i-1], explicit_bounds[i]]; ExponentialHistogramDataPoint bucket index i
 // holds (base^i, base^(i+1)] with base = 2^(2^-scale), and downscaling by d maps i to i >> d.
 import type { PercentileMethod } from '@meshbench/schema';
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 import {
   decodeSketch,
   encodeSketch,

@@ -7,7 +7,7 @@
 import { constants, inflateSync } from 'node:zlib';
 import type { PercentileAccuracy } from '@meshbench/schema';
 import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 
 const V2_ENCODING_COOKIE_BASE = 0x1c849303;
 const V2_COMPRESSED_COOKIE_BASE = 0x1c849304;

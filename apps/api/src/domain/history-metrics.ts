@@ -2,6 +2,7 @@
 // (pooled over every change of a run with several), its nodes' first joins and its
 // control-plane CPU (scale-up), its load steps (data plane: a step of several generators by
 // its merged row). Pure: the history service reads the rows, these functions compute.
+
 import type {
   HistoryMetric,
   PercentileAccuracy,
@@ -12,6 +13,7 @@ import type {
 } from '@meshbench/schema';
 import { withRequestedPercentiles } from './bucket-percentiles.ts';
 import { declaredTotal, rankFor, TIME_TO_PERCENTS } from './lifecycle.ts';
+import { lowerMedianRank } from './nearest-rank.ts';
 
 /** A value and how exact it is (null: not a percentile or a time to N %). */
 export interface Valued {
@@ -241,7 +243,7 @@ function medianOf<T>(rows: T[], value: (r: T) => number | null): { row: T; value
     .map((row) => ({ row, value: value(row) }))
     .filter((x): x is { row: T; value: number } => x.value !== null)
     .sort((a, b) => a.value - b.value);
-  return valued[Math.ceil(valued.length / 2) - 1] ?? null;
+  return valued[lowerMedianRank(valued.length) - 1] ?? null;
 }
 
 /**

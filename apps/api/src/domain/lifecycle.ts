@@ -1,7 +1,7 @@
 // Lifecycle phases over a run: cumulative counts per bucket, rates, and the time it took
 // to reach 50/90/99/100 % of the declared total.
 import type { Topology } from '@meshbench/schema';
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 
 export const TIME_TO_PERCENTS = [50, 90, 99, 100] as const;
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  computeSummary,
-  histogramEdges,
-  nearestRank,
-  type SummaryRequest,
-} from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
+import { computeSummary, histogramEdges, type SummaryRequest } from './propagation-stats.ts';
 import { SortedLatencies } from './sorted-latencies.ts';
 
 const ms = (values: number[]) =>

@@ -1,21 +1,12 @@
 // Exact statistics of a change's propagation: nearest-rank percentiles, the share within
 // a bound, histograms on linear or log bins, and the convergence curve (CDF).
 import type { CdfPoint, HistogramBin, HistogramScale, PercentileValue } from '@meshbench/schema';
+import { nearestRank } from './nearest-rank.ts';
 import { blockOfBound, blockOfRank, type SortedLatencies } from './sorted-latencies.ts';
 
 const US_PER_MS = 1000;
 const SAMPLED_CDF_MIN_BLOCKS = 64;
 const toMs = (us: number) => us / US_PER_MS;
-
-/**
- * Nearest-rank: the smallest observed value L such that at least p % of the
- * observations are <= L, i.e. the value at rank ceil(p/100 * n).
- */
-export function nearestRank(p: number, n: number): number {
-  // Rounded first so that 96 % of 1000 is rank 960, not 961 from 0.96 * 1000 = 960.0000000000001.
-  const exact = Math.round((p / 100) * n * 1e9) / 1e9;
-  return Math.min(n, Math.max(1, Math.ceil(exact)));
-}
 
 export interface HistogramRange {
   fromUs: number;
@@ -97,9 +88,7 @@ function cdfRanks(n: number, firsts: Float64Array, blockSize: number, points: nu
     ranks.push(n);
     return [...new Set(ranks)];
   }
-  const ranks = Array.from({ length: points }, (_, i) =>
-    Math.max(1, Math.ceil(((i + 1) / points) * n)),
-  );
+  const ranks = Array.from({ length: points }, (_, i) => nearestRank(((i + 1) / points) * 100, n));
   return [...new Set([1, ...ranks])];
 }
 

@@ -6,7 +6,7 @@
 // (the regularized incomplete beta). Two runs' resamples are independent, so the bootstrap
 // distribution of the difference of their percentiles is the convolution of the two. No
 // random draws: the same runs give the same interval, every time, on every machine.
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 import { incompleteBeta } from './student-t.ts';
 
 /** Probabilities below this are left out of a distribution (their sum stays below 1e-9). */
@@ -31,7 +31,7 @@ function binomialAtLeast(n: number, q: number, k: number): number {
 export function percentileBootstrap(sorted: ArrayLike<number>, percentile: number): Atom[] {
   const n = sorted.length;
   if (n === 0) return [];
-  const k = Math.max(1, Math.ceil((percentile / 100) * n));
+  const k = nearestRank(percentile, n);
   // Ranks far from k carry no mass: start where P(Q <= x_j) is already above NEGLIGIBLE.
   const spread = Math.sqrt(n * (k / n) * (1 - k / n)) + 1;
   const window = Math.ceil(8 * spread) + 2;
@@ -98,7 +98,7 @@ export function percentileDifference(
   level = 0.95,
 ): PercentileDifference | null {
   if (current.length === 0 || baseline.length === 0) return null;
-  const rank = (n: number) => Math.max(1, Math.ceil((percentile / 100) * n)) - 1;
+  const rank = (n: number) => nearestRank(percentile, n) - 1;
   const delta =
     (current[rank(current.length)] as number) - (baseline[rank(baseline.length)] as number);
   const dist = differenceOf(

@@ -7,7 +7,7 @@ import {
   TAIL_CAUSE_PERCENTILES,
   UNEXPLAINED_CAUSE,
 } from '@meshbench/schema';
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 
 /**
  * The rules (the tail route's OpenAPI description says the same):

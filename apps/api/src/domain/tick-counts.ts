@@ -5,7 +5,7 @@
 // recorded value is the true one only to within the tool's rounding, and each percentile says
 // so with its [lower, upper].
 import type { PercentileValue } from '@meshbench/schema';
-import { nearestRank } from './propagation-stats.ts';
+import { nearestRank } from './nearest-rank.ts';
 
 /** Ticks counted in a dense array below this; larger (rare, slow) ticks in a map. */
 const DENSE_TICKS = 1 << 22;

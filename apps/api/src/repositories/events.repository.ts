@@ -25,6 +25,7 @@ import type {
   DecodedLifecycle,
   ProxyStageRow,
 } from '../domain/event-records.ts';
+import type { KeptSummary } from '../domain/kept-summary.ts';
 import { epochUs } from './epoch.ts';
 import {
   INCIDENT_COLUMNS,
@@ -65,17 +66,8 @@ export interface StoredChange {
   expected: number | null;
 }
 
-export interface SummaryToSave {
-  count: number;
-  observations: number;
-  repeats: number;
-  beforeChange: number;
-  minUs: number | null;
-  maxUs: number | null;
-  sumUs: number;
-  blockSize: number;
-  blockFirsts: Float64Array;
-  blocks: Float64Array[];
+/** A kept summary (built by domain/kept-summary.ts) as a batch stores it. */
+export interface SummaryToSave extends KeptSummary {
   proxiesFingerprinted: boolean;
 }
 

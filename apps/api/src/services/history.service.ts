@@ -54,6 +54,7 @@ import type { ChurnService } from './churn.service.ts';
 import type { DetectionOf } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
 import type { ResultsService } from './results.service.ts';
+import { readSeriesRows } from './series-reader.ts';
 
 /** The split step's window over a history (Otava's default). */
 const HISTORY_WINDOW = 50;
@@ -200,7 +201,7 @@ export function historyService(deps: {
     const cpu = (await metrics.listSeries(run.id)).find((s) => isCpuSeries(s.name));
     if (cpu) {
       const toMs = run.finishedAt ? run.finishedAt.getTime() : Date.now();
-      const rows = (await metrics.seriesRows(run.id, [cpu.id], startMs, toMs, false)).get(cpu.id);
+      const rows = (await readSeriesRows(metrics, run.id, [cpu], startMs, toMs)).get(cpu.id);
       // A counter of CPU seconds (Istio's and Linkerd's process_cpu_seconds_total) in cores.
       const samples = isCpuSecondsCounter(cpu)
         ? cpuCoresRows(rows ?? [], startMs)

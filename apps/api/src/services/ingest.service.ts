@@ -1,7 +1,7 @@
 // The events use case: a batch is decoded, checked and stored whole, or not at all.
 import { APPLIED_STAGE, type IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
-import { splitBlocks } from '../domain/sorted-latencies.ts';
+import { keptSummary } from '../domain/kept-summary.ts';
 import { AppError, notFound } from '../errors.ts';
 import { peekBody } from '../ingest/body-chunks.ts';
 import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
@@ -11,13 +11,10 @@ import type {
   BatchStore,
   EventsRepository,
   SourceLines,
-  SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import { fairSlots } from './fair-slots.ts';
 import type { UploadCounts } from './upload-counts.ts';
-
-export const LATENCY_BLOCK_SIZE = 1024;
 
 export interface IngestInput {
   body: AsyncIterable<Buffer>;
@@ -502,7 +499,7 @@ async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void
     // Fingerprinted from its first observations on, or never (batches stored before there
     // were fingerprints): a batch can only prove its proxies new against every earlier one.
     const proxiesFingerprinted = priorObservations === 0 || kept?.proxiesFingerprinted === true;
-    await store.saveSummary(changeId, stage, { ...toSummary(set), proxiesFingerprinted });
+    await store.saveSummary(changeId, stage, { ...keptSummary(set), proxiesFingerprinted });
   }
   await store.saveFingerprints(fingerprints);
 }
@@ -535,19 +532,4 @@ async function mergePhases(store: BatchStore, batch: BatchAssembler): Promise<vo
   }
 }
 
-function toSummary(set: LatencySet): Omit<SummaryToSave, 'proxiesFingerprinted'> {
-  const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
-  return {
-    count: set.sorted.length,
-    observations: set.observations,
-    repeats: set.repeats,
-    beforeChange: set.beforeChange,
-    minUs: set.sorted.length > 0 ? (set.sorted[0] as number) : null,
-    maxUs: set.sorted.length > 0 ? (set.sorted[set.sorted.length - 1] as number) : null,
-    sumUs: set.sumUs,
-    blockSize: LATENCY_BLOCK_SIZE,
-    blockFirsts: new Float64Array(blocks.map((b) => b[0] as number)),
-    blocks,
-  };
-}
 export type IngestService = ReturnType<typeof ingestService>;

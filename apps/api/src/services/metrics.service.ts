@@ -22,6 +22,7 @@ import { notFound } from '../errors.ts';
 import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { MetricsRepository, SeriesRow } from '../repositories/metrics.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
+import { readSeriesRows } from './series-reader.ts';
 
 const needsHeavy = (kind: string) => {
   const cls = valueClass(kind as SeriesKind);
@@ -71,22 +72,8 @@ export function metricsService(deps: {
   const run = (ref: string) => findRun(runs, ref);
   const axis = (row: RunRow) => runAxis(deps, row);
 
-  async function rowsFor(
-    runId: string,
-    list: SeriesRow[],
-    fromMs: number,
-    toMs: number,
-    heavyToo: boolean,
-  ) {
-    const heavyIds = heavyToo ? list.filter((s) => needsHeavy(s.kind)).map((s) => s.id) : [];
-    const lightIds = list.filter((s) => !heavyIds.includes(s.id)).map((s) => s.id);
-    const [light, heavy] = await Promise.all([
-      metrics.seriesRows(runId, lightIds, fromMs, toMs, false),
-      metrics.seriesRows(runId, heavyIds, fromMs, toMs, true),
-    ]);
-    for (const [k, v] of heavy) light.set(k, v);
-    return light;
-  }
+  const rowsFor = (runId: string, list: SeriesRow[], fromMs: number, toMs: number) =>
+    readSeriesRows(metrics, runId, list, fromMs, toMs, needsHeavy);
 
   return {
     async series(ref: string, q: SeriesQuery = {}): Promise<Series[]> {
@@ -95,7 +82,7 @@ export function metricsService(deps: {
       const list = await metrics.listSeries(row.id);
       const fromMs = row.startedAt.getTime();
       const toMs = row.finishedAt ? row.finishedAt.getTime() : Date.UTC(9999, 0, 1);
-      const rows = await rowsFor(row.id, list, fromMs, toMs, true);
+      const rows = await rowsFor(row.id, list, fromMs, toMs);
       return list.map((s) => ({
         ...describeSeries(s),
         stats: combineStats(
@@ -114,7 +101,7 @@ export function metricsService(deps: {
       if (!s) throw notFound(`series "${seriesId}" of run "${ref}"`);
       const { fromMs, toMs } = await axis(row);
       const kind = s.kind as SeriesKind;
-      const rows = (await rowsFor(row.id, [s], fromMs, toMs, true)).get(s.id) ?? [];
+      const rows = (await rowsFor(row.id, [s], fromMs, toMs)).get(s.id) ?? [];
       const normal = normalize(kind, rows, fromMs);
       const bucketMs = bucketWidth(toMs - fromMs, q.points);
       const buckets = Math.max(1, Math.ceil((toMs - fromMs + 1) / bucketMs));

@@ -23,21 +23,21 @@ import {
 import { correctLatencies, nodeClocks } from '../domain/clock-correction.ts';
 import { coverage, coverageRanks } from '../domain/coverage.ts';
 import { latencySet } from '../domain/first-applications.ts';
+import { keptSummary } from '../domain/kept-summary.ts';
+import { nearestRank } from '../domain/nearest-rank.ts';
 import {
   blocksNeeded,
   computeSummary,
-  nearestRank,
   planSummary,
   type SummaryPlan,
 } from '../domain/propagation-stats.ts';
-import { SortedLatencies, splitBlocks } from '../domain/sorted-latencies.ts';
+import { SortedLatencies } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type { ClockRepository } from '../repositories/clock.repository.ts';
 import { type PropagationRepository, toFloat64 } from '../repositories/propagation.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import type { StagesRepository } from '../repositories/stages.repository.ts';
-import { LATENCY_BLOCK_SIZE } from './ingest.service.ts';
 
 export type PropagationRequest = Omit<PropagationQuery, 'clock'> & {
   clock?: ClockBasis;
@@ -87,19 +87,8 @@ export function propagationService(deps: {
       const firsts = await store.firstApplications();
       const corrected = correctLatencies(firsts, change.atUs, nodeClocks(await store.reports()));
       const set = latencySet(corrected.latencies, Math.max(change.observations, firsts.length));
-      const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
-      const n = set.sorted.length;
       await store.save({
-        count: n,
-        observations: set.observations,
-        repeats: set.repeats,
-        beforeChange: set.beforeChange,
-        minUs: n > 0 ? (set.sorted[0] as number) : null,
-        maxUs: n > 0 ? (set.sorted[n - 1] as number) : null,
-        sumUs: set.sumUs,
-        blockSize: LATENCY_BLOCK_SIZE,
-        blockFirsts: new Float64Array(blocks.map((b) => b[0] as number)),
-        blocks,
+        ...keptSummary(set),
         clockMaxErrorUs: corrected.maxErrorUs,
         clockNodes: corrected.clockNodes,
         uncorrectedNodes: corrected.uncorrectedNodes,

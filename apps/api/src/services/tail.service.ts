@@ -17,7 +17,7 @@ import {
   rawCuts,
   type TailCuts,
 } from '../domain/clock-correction.ts';
-import { nearestRank } from '../domain/propagation-stats.ts';
+import { nearestRank } from '../domain/nearest-rank.ts';
 import { blockOfRank, SortedLatencies } from '../domain/sorted-latencies.ts';
 import { minTailCount, rankAttribution } from '../domain/tail-attribution.ts';
 import {

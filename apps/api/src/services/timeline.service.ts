@@ -27,6 +27,7 @@ import type { KeptPhase, LifecycleRepository } from '../repositories/lifecycle.r
 import type { MetricsRepository } from '../repositories/metrics.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import { describeSeries, findRun, runAxis } from './metrics.service.ts';
+import { readSeriesRows } from './series-reader.ts';
 
 /** Buckets of `bucketMs` from `fromMs`; times before fall in the first, after in the last. */
 export interface BucketAxis {
@@ -81,13 +82,14 @@ async function readSeries(
   axis: BucketAxis,
 ): Promise<{ buckets: Map<string, BucketValues[]>; levels: Map<string, LevelRow[]> }> {
   // Summaries' quantiles are a heavy column, read for them alone.
-  const summaries = list.filter((x) => x.kind === 'summary').map((x) => x.id);
-  const others = list.filter((x) => x.kind !== 'summary').map((x) => x.id);
-  const [rows, summaryRows] = await Promise.all([
-    metrics.seriesRows(runId, others, axis.fromMs, axis.toMs, false),
-    metrics.seriesRows(runId, summaries, axis.fromMs, axis.toMs, true),
-  ]);
-  for (const [k, v] of summaryRows) rows.set(k, v);
+  const rows = await readSeriesRows(
+    metrics,
+    runId,
+    list,
+    axis.fromMs,
+    axis.toMs,
+    (kind) => kind === 'summary',
+  );
   const out = new Map<string, BucketValues[]>();
   const levels = new Map<string, LevelRow[]>();
   for (const { id, kind, name, unit } of list) {

@@ -20,7 +20,8 @@ import {
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { propagationCsv } from './propagation.csv.ts';
+import { propagationCsv } from '../../export/csv.ts';
+import { sendCsv, wantsCsv } from '../csv-reply.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
 const errors = { 400: apiError, 401: apiError, 404: apiError };
@@ -181,21 +182,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         request.params.changeId,
         query,
       );
-      const wantsCsv =
-        format === 'csv' ||
-        (format === undefined && request.headers.accept?.startsWith('text/csv'));
-      if (wantsCsv) {
-        return (
-          reply
-            .type('text/csv; charset=utf-8')
-            .header(
-              'content-disposition',
-              `attachment; filename="propagation-${request.params.changeId}.csv"`,
-            )
-            .serializer((s: string) => s)
-            // The CSV bypasses the JSON response schema (its own serializer above).
-            .send(propagationCsv(result) as never)
-        );
+      if (wantsCsv(format, request.headers.accept)) {
+        return sendCsv(reply, `propagation-${request.params.changeId}.csv`, propagationCsv(result));
       }
       return result;
     },

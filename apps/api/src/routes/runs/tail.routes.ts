@@ -17,7 +17,8 @@ import {
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { tailCsv } from './tail.csv.ts';
+import { tailCsv } from '../../export/csv.ts';
+import { sendCsv, wantsCsv } from '../csv-reply.ts';
 
 const params = z.object({
   id: z.string().min(1).describe('run id or share slug'),
@@ -113,21 +114,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, ...query } = request.query;
       const result = await services.tail.tail(request.params.id, request.params.changeId, query);
-      const wantsCsv =
-        format === 'csv' ||
-        (format === undefined && request.headers.accept?.startsWith('text/csv'));
-      if (wantsCsv) {
-        return (
-          reply
-            .type('text/csv; charset=utf-8')
-            .header(
-              'content-disposition',
-              `attachment; filename="tail-${request.params.changeId}.csv"`,
-            )
-            .serializer((s: string) => s)
-            // The CSV bypasses the JSON response schema (its own serializer above).
-            .send(tailCsv(result) as never)
-        );
+      if (wantsCsv(format, request.headers.accept)) {
+        return sendCsv(reply, `tail-${request.params.changeId}.csv`, tailCsv(result));
       }
       return result;
     },

@@ -3,6 +3,7 @@
 // rate drawn as a line per (run, mode, configuration) against connections. Points of one
 // configuration repeated (a re-run, a file posted twice) are one point: their median, with the
 // range beside it, never one of them silently.
+import { lowerMedianRank } from '@meshbench/api/nearest-rank';
 import type { StoredLoadResult } from '@meshbench/schema';
 import { linearTicks, niceCeil } from './axis.ts';
 import { type MarkedPercentile, markMsPercentile } from './percentile-accuracy.ts';
@@ -398,7 +399,7 @@ export interface RatePoint {
 /** The lower median (nearest rank 50) of some values; null when there are none. */
 function lowerMedian(values: (number | null)[]): number | null {
   const v = values.filter((x): x is number => x !== null).sort((a, b) => a - b);
-  return v.length === 0 ? null : (v[Math.ceil(v.length / 2) - 1] as number);
+  return v.length === 0 ? null : (v[lowerMedianRank(v.length) - 1] as number);
 }
 
 const MEDIAN_FIELDS = [
@@ -432,7 +433,7 @@ export function medianOfRepeats(rows: readonly StoredLoadResult[]): StoredLoadRe
       .map((r) => r.percentiles.find((q) => q.p === p))
       .filter((q): q is NonNullable<typeof q> => q !== undefined)
       .sort((a, b) => a.ms - b.ms);
-    return values[Math.ceil(values.length / 2) - 1] as (typeof values)[number];
+    return values[lowerMedianRank(values.length) - 1] as (typeof values)[number];
   });
   const sum = (k: 'requests' | 'errors') =>
     rows.every((r) => r[k] === null) ? null : rows.reduce((t, r) => t + (r[k] ?? 0), 0);
