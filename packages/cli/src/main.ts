@@ -57,7 +57,7 @@ Usage:
   meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
                                                     k6, wrk, wrk2, SMP, Istio perf CSV, HdrHistogram
                                                     log, Locust CSV or --json, hey CSV, JMeter
-                                                    JTL CSV, Vegeta JSON, ghz JSON, Gatling
+                                                    JTL CSV, Vegeta binary or JSON, ghz JSON, Gatling
                                                     simulation.log, oha JSON); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench run show <run>                          the run's numbers: per change applied/expected,

@@ -44,6 +44,14 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\//,
+      'DATABASE_READ_URL must be a postgres:// or postgresql:// URL (a streaming standby of DATABASE_URL)',
+    )
+    .optional(),
+  MESHBENCH_READ_MAX_LAG_MS: ms('MESHBENCH_READ_MAX_LAG_MS', 2000, 100, 600_000),
   MESHBENCH_DATA_DIR: z.string().min(1).default('./.meshbench'),
   MESHBENCH_PUBLIC_URL: z
     .string()
@@ -195,6 +203,10 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A streaming standby of databaseUrl for reads that may lag (docs/deploy.md). */
+  databaseReadUrl: string | undefined;
+  /** A standby that has not replayed what the primary had flushed this long ago serves no read. */
+  readMaxLagMs: number;
   dataDir: string;
   /** Where users reach the app (links in shared pages); never taken from a request's Host. */
   publicUrl: string | undefined;
@@ -276,10 +288,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(message.includes(name) ? message : `${name}: ${message}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL)
+    throw new ConfigError(
+      'DATABASE_READ_URL is a standby of DATABASE_URL, which is unset (the embedded database has no standby)',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
+    readMaxLagMs: e.MESHBENCH_READ_MAX_LAG_MS,
     dataDir: resolve(e.MESHBENCH_DATA_DIR),
     publicUrl: e.MESHBENCH_PUBLIC_URL?.replace(/\/+$/, ''),
     statsdPort: e.STATSD_PORT,

@@ -18,8 +18,8 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { asc, eq, sql } from 'drizzle-orm';
+import type { MetricRecord, StoredExemplar } from '../domain/metric-record.ts';
 import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
-import type { MetricRecord, StoredExemplar } from '../ingest/metric-record.ts';
 import { latestMs, putMsField } from './epoch.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';

@@ -6,6 +6,7 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql }
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
+import { beginFinish } from './run-finish.repository.ts';
 
 const { runs, runDeletions } = tables;
 export type RunRow = typeof runs.$inferSelect;
@@ -285,14 +286,20 @@ export function runsRepository(db: Db) {
       };
     },
 
-    /** Finishes the run; its data version goes up with it (a live view's last event). */
-    async finish(id: string, finishedAt: Date, status: string): Promise<RunRow | undefined> {
+    /** Finishes the run, and begins finishing it at `firstStep` (run_finishes), at once. */
+    async finish(
+      id: string,
+      finishedAt: Date,
+      status: string,
+      firstStep: string,
+    ): Promise<RunRow | undefined> {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(runs)
           .set({ finishedAt, status })
           .where(eq(runs.id, id))
           .returning();
+        if (row) await beginFinish(tx, id, firstStep);
         if (row) await markRunsWritten(tx, [id]);
         return row;
       });
