@@ -50,13 +50,21 @@ function apply(client: QueryClient, routeId: string, s: RunLive, ended: boolean)
 export function useRunLive(routeId: string, open: boolean): LiveStatus | null {
   const client = useQueryClient();
   const [status, setStatus] = useState<LiveStatus | null>(null);
+  // Once following, until the end event: states during the finish already say `finished`.
+  const [following, setFollowing] = useState(false);
   useEffect(() => {
-    if (!open || typeof EventSource === 'undefined') return;
+    if (open) setFollowing(true);
+  }, [open]);
+  useEffect(() => {
+    if (!following || typeof EventSource === 'undefined') return;
     const source = new EventSource(`/api/v1${paths.live(routeId)}`);
     const on = (kind: 'state' | 'end') => (e: MessageEvent<string>) => {
       const parsed = runLive.safeParse(JSON.parse(e.data));
       if (!parsed.success) return;
-      if (kind === 'end') source.close();
+      if (kind === 'end') {
+        source.close();
+        setFollowing(false);
+      }
       apply(client, routeId, parsed.data, kind === 'end');
       setStatus({
         state: kind === 'end' ? 'ended' : 'streaming',
@@ -73,6 +81,6 @@ export function useRunLive(routeId: string, open: boolean): LiveStatus | null {
       source.removeEventListener('end', end);
       source.close();
     };
-  }, [client, routeId, open]);
+  }, [client, routeId, following]);
   return status;
 }
