@@ -48,6 +48,8 @@ export const REFERENCE_TABLES = [
   'run_facts',
   'run_metrics',
   'background_leases',
+  // Prometheus 1.0 metadata per metric family and project: small, read by every replica.
+  'prometheus_metadata',
 ] as const;
 
 /**
