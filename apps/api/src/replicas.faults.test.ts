@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, PROCESS_ADMIN_TOKEN, startApiProcess } from './test/api-process.ts';
 import { type EmptyDatabase, emptyDatabase } from './test/empty-database.ts';
 import { type Haproxy, startHaproxy } from './test/haproxy.ts';
+import { openLive } from './test/live-reader.ts';
 import { type Pgbouncer, startPgbouncer } from './test/pgbouncer.ts';
 
 const url = process.env.DATABASE_URL;
@@ -104,6 +105,64 @@ describe.skipIf(!url)('two replicas behind haproxy, through pgbouncer, on one Po
     }
     await bouncer?.stop();
     await database?.drop();
+  });
+
+  it('shows a write on one replica to a live viewer on the other, and ends there with the stored result', async () => {
+    const [writer, watcher] = replicas as [ApiProcess, ApiProcess];
+    const headers = {
+      authorization: `Bearer ${PROCESS_ADMIN_TOKEN}`,
+      'content-type': 'application/x-ndjson',
+    };
+    const run = await writer.json(
+      '/runs',
+      {
+        method: 'POST',
+        body: JSON.stringify({ benchmark: 'replicas', scenario: 'live', mesh: { name: 'consul' } }),
+      },
+      runAnswer,
+    );
+    const viewer = await openLive(watcher.url, run.id);
+    expect(viewer.status).toBe(200);
+    await viewer.next((e) => e.type === 'state');
+    const lines = (from: number, n: number) =>
+      Array.from({ length: n }, (_, k) =>
+        JSON.stringify({
+          type: 'observation',
+          change: 'c1',
+          proxy: `p${from + k}`,
+          at: new Date(T0 + 10 + from + k).toISOString(),
+        }),
+      );
+    const change = JSON.stringify({
+      type: 'change',
+      id: 'c1',
+      kind: 'endpoint',
+      target: 'hey',
+      action: 'delete',
+      at: new Date(T0).toISOString(),
+      expected: 300,
+    });
+    const posted = Date.now();
+    const answer = await fetch(`${writer.url}/api/v1/runs/${run.id}/events`, {
+      method: 'POST',
+      headers,
+      body: [change, ...lines(0, 200)].join('\n'),
+    });
+    expect(answer.status).toBe(200);
+    const seen = await viewer.next((e) => e.state.propagation[0]?.summary?.count === 200);
+    // Polled every 250 ms, at most one state a second: well within 2 s of the write.
+    expect(seen.receivedAt - posted).toBeLessThan(2000);
+    await fetch(`${writer.url}/api/v1/runs/${run.id}/events`, {
+      method: 'POST',
+      headers,
+      body: lines(200, 100).join('\n'),
+    });
+    await writer.json(`/runs/${run.id}`, { method: 'PATCH', body: '{}' });
+    const end = await viewer.next((e) => e.type === 'end');
+    await viewer.ended;
+    expect(end.state.propagation[0]?.summary?.count).toBe(300);
+    const stored = await writer.json(`/runs/${run.id}/changes/c1/propagation`, {}, propagation);
+    expect(end.state.propagation[0]?.summary).toEqual(stored);
   });
 
   it('looks again at each run’s change points once, on one replica or the other', async () => {

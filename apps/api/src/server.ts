@@ -95,6 +95,8 @@ async function main() {
       token: config.adminToken ?? internal?.token,
       statsdPort: app.statsd.udpPort ?? 0,
       log: (m) => app.log.info(m),
+      // A scale-up arriving for four minutes: its page and `meshbench watch` move.
+      liveMs: 240_000,
     })
       .finally(() => internal && app.services.projects.revokeServerToken(internal.id))
       .then(

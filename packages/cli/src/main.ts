@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { ApiRequestError, type Client, createClient } from '@meshbench/client';
+import { ApiRequestError, type Client, createClient, watchRun } from '@meshbench/client';
 import {
   evaluate,
   isLoadRule,
@@ -21,6 +21,8 @@ import {
   type FinishRunBody,
   FORMAT_HINT,
   type GateVerdict,
+  LIVE_MAX_CHANGES,
+  LIVE_STAGE_PERCENTILES,
   type Propagation,
   type Run,
   type Topology,
@@ -39,6 +41,7 @@ import {
   markdownSummary,
 } from './markdown.ts';
 import { mergeBaseOf, mergeBaseRun } from './merge-base.ts';
+import { type RunView, runHeading, runLines, runSummary } from './run-view.ts';
 
 export const EXIT = { ok: 0, gateFailed: 1, usage: 2, api: 3, notFound: 4 } as const;
 
@@ -57,6 +60,12 @@ Usage:
                                                     JTL CSV, Vegeta binary or JSON, ghz JSON, Gatling
                                                     simulation.log, oha JSON); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
+  meshbench run show <run>                          the run's numbers: per change applied/expected,
+                                                    P50/P99 (exact or bounded), phases, RPS per
+                                                    stage
+  meshbench watch <run>                             the same, as it happens (a line per change,
+                                                    at most once a second), ending with what
+                                                    run show prints once the run finishes
   meshbench run delete <run>                        delete the run and every row of it (its
                                                     project's token or the admin); reports
                                                     that froze it keep their content
@@ -132,6 +141,7 @@ class UsageError extends Error {}
 interface Ctx {
   api: Client;
   url: string;
+  token: string | undefined;
   json: boolean;
   out: (s: string) => void;
   err: (s: string) => void;
@@ -435,6 +445,67 @@ async function gate(ctx: Ctx, runRef: string, values: Record<string, unknown>): 
   return failed ? EXIT.gateFailed : EXIT.ok;
 }
 
+/** The run's stored views, read as a live state reads them (the routes' defaults). */
+async function storedView(ctx: Ctx, runRef: string): Promise<RunView> {
+  const run = await ctx.api.runs.get(runRef);
+  const changes = await ctx.api.runs.changes(run.id);
+  const carried = changes.slice(0, LIVE_MAX_CHANGES);
+  const propagation = [];
+  for (const c of carried) {
+    const summary = await ctx.api.runs.propagation(run.id, c.id).catch((error: unknown) => {
+      if (error instanceof ApiRequestError && (error.status === 404 || error.status === 409))
+        return null;
+      throw error;
+    });
+    propagation.push({ change: c.id, summary });
+  }
+  const stages = await ctx.api.runs
+    .loadStages(run.id, { percentiles: LIVE_STAGE_PERCENTILES.join(',') })
+    .catch((error: unknown) => {
+      if (error instanceof ApiRequestError && error.status === 404) return null;
+      throw error;
+    });
+  return {
+    run,
+    changes,
+    propagation,
+    changesLeftOut: changes.length - carried.length,
+    timeline: await ctx.api.runs.timeline(run.id),
+    series: await ctx.api.runs.series(run.id),
+    results: await ctx.api.runs.results(run.id),
+    stages,
+  };
+}
+
+/**
+ * Follows the run's live stream: its numbers at each state (at most one a second), then, at
+ * the end, what `run show` prints. --json: each event as one line of JSON.
+ */
+async function watch(ctx: Ctx, runRef: string): Promise<number> {
+  let first = true;
+  for await (const event of watchRun(runRef, { url: ctx.url, token: ctx.token })) {
+    if (first) {
+      ctx.err(`watching ${runHeading(event.state)}`);
+      first = false;
+    }
+    if (ctx.json) {
+      ctx.out(JSON.stringify({ event: event.kind, id: event.id, state: event.state }));
+      continue;
+    }
+    if (event.kind === 'end') {
+      ctx.out(runSummary(event.state));
+      return EXIT.ok;
+    }
+    const time = new Date().toISOString().slice(11, 19);
+    ctx.out(
+      runLines(event.state)
+        .map((line) => `${time} ${line}`)
+        .join('\n'),
+    );
+  }
+  return EXIT.ok;
+}
+
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv,
@@ -503,6 +574,7 @@ export async function main(
       }),
     ),
     url,
+    token: (values.token as string | undefined) ?? env.MESHBENCH_TOKEN,
     json: Boolean(values.json),
     out: io.out,
     err: io.err,
@@ -533,6 +605,18 @@ export async function main(
         return EXIT.ok;
       }
       return await gate(ctx, run.id, values);
+    }
+    if (command === 'run' && rest[0] === 'show') {
+      const runRef = rest[1];
+      if (!runRef) throw new UsageError('run show needs a run id or slug');
+      const view = await storedView(ctx, runRef);
+      ctx.out(ctx.json ? JSON.stringify(view) : runSummary(view));
+      return EXIT.ok;
+    }
+    if (command === 'watch') {
+      const runRef = rest[0];
+      if (!runRef) throw new UsageError('watch needs a run id or slug');
+      return await watch(ctx, runRef);
     }
     if (command === 'run' && rest[0] === 'delete') {
       const runRef = rest[1];

@@ -17,7 +17,11 @@ export const runLive = z.object({
     .number()
     .int()
     .describe("the run's data version this state was read at or after (also the event's id)"),
-  open: z.boolean().describe('whether the run is still running (false: the last event)'),
+  open: z
+    .boolean()
+    .describe(
+      'whether the run is still running; false: finished (the end event comes once its finish is complete)',
+    ),
   run: run.describe('as GET /runs/{id} answers'),
   changes: changeList.describe('as GET /runs/{id}/changes answers'),
   propagation: z

@@ -13,6 +13,7 @@ import {
 } from './data-plane.ts';
 import { endpointPropagationRun, propagationScenarios } from './endpoint-propagation.ts';
 import { kubernetesScaleUpScenarios, loadKubernetesScaleUp } from './kubernetes-scale-up.ts';
+import { startLiveScaleUp } from './live.ts';
 import { loadLocustStages } from './locust.ts';
 import { NIGHTLY_MESHES, nightlyRuns } from './nightly.ts';
 import { loadOtlpLogsPropagation } from './otlp-logs.ts';
@@ -36,6 +37,7 @@ export {
   kubernetesScaleUpScenarios,
   linkerdKubernetesScaleUp,
 } from './kubernetes-scale-up.ts';
+export { startLiveScaleUp } from './live.ts';
 export { istioLocustScenario, loadLocustStages, locustStageReports } from './locust.ts';
 export { NIGHTLY_MESHES, NIGHTS, nightlyRun, nightlyRuns, REGRESSION_NIGHT } from './nightly.ts';
 export {
@@ -60,9 +62,13 @@ export async function loadDemo(opts: {
   /** The app's StatsD port (0: off, the scale-up run then has no StatsD series). */
   statsdPort?: number;
   log?: (message: string) => void;
+  /** A scale-up posted as it happens for this long (ms) beside the rest; 0 or unset: none. */
+  liveMs?: number;
 }): Promise<Run[]> {
   const api = apiClient(opts.baseUrl, opts.token);
   const loaded: Run[] = [];
+  // First, so that it is there to open while the rest loads.
+  const live = opts.liveMs ? await startLiveScaleUp({ ...opts, durationMs: opts.liveMs }) : null;
 
   // Control plane: one endpoint change reaching 20,000 proxies, on each mesh.
   for (const scenario of propagationScenarios) {
@@ -139,5 +145,6 @@ export async function loadDemo(opts: {
     loaded.push(await api.finishRun(created.id, finishedAt));
   }
 
+  if (live) loaded.push(await live.done);
   return loaded;
 }

@@ -50,16 +50,26 @@ export async function markRunsWritten(db: Pick<Db, 'execute'>, runIds: string[])
 export function runFactsRepository(db: Db) {
   return {
     /**
-     * A run's data version (0 before its first write) and status, in one cheap read: what a
-     * live view polls. Undefined: no such run (deleted).
+     * A run's data version (0 before its first write), status, and whether its finish is
+     * still under way (run_finishes has a next step), in one cheap read: what a live view
+     * polls. Undefined: no such run (deleted).
      */
-    async liveMark(runId: string): Promise<{ version: number; status: string } | undefined> {
+    async liveMark(
+      runId: string,
+    ): Promise<{ version: number; status: string; finishing: boolean } | undefined> {
       const result = await db.execute(sql`
-        select r.status, coalesce(f.data_version, 0) as version
-          from runs r left join run_facts f on f.run_id = r.id
+        select r.status, coalesce(f.data_version, 0) as version,
+               (fin.step is not null) as finishing
+          from runs r
+          left join run_facts f on f.run_id = r.id
+          left join run_finishes fin on fin.run_id = r.id
          where r.id = ${runId}`);
-      const [row] = rowsOf<{ status: string; version: number | string }>(result);
-      return row ? { version: Number(row.version), status: row.status } : undefined;
+      const [row] = rowsOf<{ status: string; version: number | string; finishing: boolean }>(
+        result,
+      );
+      return row
+        ? { version: Number(row.version), status: row.status, finishing: row.finishing === true }
+        : undefined;
     },
 
     /**

@@ -19,8 +19,8 @@ import {
 } from '@meshbench/schema';
 import { AppError } from '../errors.ts';
 
-/** A run's data version and status (undefined: no such run). */
-export type LiveMark = { version: number; status: string } | undefined;
+/** A run's data version, status and whether its finish is under way (undefined: no such run). */
+export type LiveMark = { version: number; status: string; finishing: boolean } | undefined;
 
 /** The reads a live state is made of: the stored views' own services. */
 export interface LiveReads {
@@ -173,7 +173,9 @@ export function liveHub(live: LiveService, opts: LiveHubOptions) {
         for (const v of this.viewers) v.close();
         return opts.pollMs;
       }
-      const open = mark.status === 'running';
+      // A finish under way (its gate, kept summaries...) is not the end yet: its steps change
+      // what the stored views answer, so states go on until it is complete.
+      const open = mark.status === 'running' || mark.finishing;
       if (open && this.latest?.id === mark.version) return opts.pollMs;
       const wait = this.lastEmitAt + minIntervalMs - Date.now();
       if (open && wait > 0) return wait;
@@ -188,8 +190,8 @@ export function liveHub(live: LiveService, opts: LiveHubOptions) {
     }
 
     /**
-     * The run finished: what the finish does next (the gate, kept summaries) may still land,
-     * so the state is read until two reads settleMs apart agree, and that is the end event.
+     * The run finished and its finish is complete: the state is read until two reads
+     * settleMs apart agree (a write racing the finish), and that is the end event.
      */
     private async finish(version: number) {
       let state = await live.state(this.runId, version);

@@ -24,6 +24,7 @@ import {
   type PropagationOptions,
 } from '../hooks/propagation-options.ts';
 import { shownChanges } from '../hooks/shown-changes.ts';
+import { type LiveStatus, useRunLive } from '../hooks/use-run-live.ts';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
 import './run-page.css';
 
@@ -50,6 +51,8 @@ export function RunPage() {
   const { id = '' } = useParams();
   const run = useRun(id);
   const changes = useChanges(id);
+  // While the run is open, its views follow the live stream.
+  const live = useRunLive(id, run.data?.status === 'running');
   useDocumentTitle(
     run.data
       ? `${meshLabel(run.data)} · ${run.data.benchmark} / ${run.data.scenario}`
@@ -118,6 +121,7 @@ export function RunPage() {
       ) : (
         <>
           <RunHeader run={run.data} />
+          <LiveBadge live={live} open={run.data.status === 'running'} />
           <GateSection runId={run.data.id} gated={run.data.gated} />
           <div className="run-actions">
             <RunExports
@@ -187,5 +191,19 @@ export function RunPage() {
         </>
       )}
     </>
+  );
+}
+
+/** Whether the page is following the run as it happens, and when it last moved. */
+function LiveBadge({ live, open }: { live: LiveStatus | null; open: boolean }) {
+  if (!open && live?.state !== 'ended') return null;
+  return (
+    <p className={`live-badge${live?.state === 'streaming' ? ' live-on' : ''}`} data-testid="live">
+      {live === null
+        ? 'Live: connecting…'
+        : live.state === 'ended'
+          ? `Finished while watched: showing the stored result (data version ${live.version}).`
+          : `Live: updated ${live.at.toLocaleTimeString()} (data version ${live.version}); at most once a second.`}
+    </p>
   );
 }
