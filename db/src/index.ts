@@ -3,6 +3,7 @@ export * from './client.ts';
 export { CopyBinaryReader, timestampLiteral, uuidLiteral } from './copy-binary-reader.ts';
 export * from './copy-binary-writer.ts';
 export { copyText } from './copy-text.ts';
+export * from './distribution.ts';
 export { migrationsFolder } from './migrations-folder.ts';
 export {
   formatLsn,

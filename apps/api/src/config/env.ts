@@ -132,6 +132,12 @@ export const envSchema = z.object({
     .default('1000')
     .transform(Number)
     .refine((n) => n <= 60_000, 'MESHBENCH_READ_CACHE_MS must be at most 60000'),
+  MESHBENCH_LIVE_POLL_MS: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_LIVE_POLL_MS must be a whole number of milliseconds')
+    .default('250')
+    .transform(Number)
+    .refine((n) => n >= 50 && n <= 10_000, 'MESHBENCH_LIVE_POLL_MS must be between 50 and 10000'),
   MESHBENCH_ALERTS_RECHECK_MS: z
     .string()
     .regex(/^\d+$/, 'MESHBENCH_ALERTS_RECHECK_MS must be a whole number of milliseconds (0 = off)')
@@ -235,6 +241,8 @@ export interface Config {
   maxStreamResultBytes: number;
   /** How long a read's answer is served again from this replica's memory; 0: never. */
   readCacheMs: number;
+  /** How often a watched run's data version is read (GET /runs/{id}/live). */
+  livePollMs: number;
   /** Longest wait for the next bytes of a request body before it ends in a 408. */
   bodyTimeoutMs: number;
   /** Longest time a whole request (headers and body) may take to arrive. */
@@ -308,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxResultBytes: e.MESHBENCH_MAX_RESULT_BYTES,
     maxStreamResultBytes: e.MESHBENCH_MAX_STREAM_RESULT_BYTES,
     readCacheMs: e.MESHBENCH_READ_CACHE_MS,
+    livePollMs: e.MESHBENCH_LIVE_POLL_MS,
     bodyTimeoutMs: e.MESHBENCH_BODY_TIMEOUT_MS,
     requestTimeoutMs: e.MESHBENCH_REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.MESHBENCH_SHUTDOWN_TIMEOUT_MS,

@@ -4,9 +4,9 @@
 // of events and result files (stored, retried, rejected), and the process's CPU, memory,
 // garbage collection and event-loop lag. The same counters as GET /api/v1/ingest/stats,
 // read at each scrape.
+
 import type { FastifyPluginAsync } from 'fastify';
 import client from 'prom-client';
-import { READ_REASONS } from '../repositories/database.ts';
 
 /** Process metrics are the process's, whatever app is scraped: collected once. */
 let processRegistry: client.Registry | undefined;
@@ -257,8 +257,7 @@ const routes: FastifyPluginAsync = async (app) => {
       collect() {
         this.reset();
         for (const target of ['primary', 'standby'] as const)
-          for (const reason of READ_REASONS) {
-            const n = standby.counts[target][reason];
+          for (const [reason, n] of Object.entries(standby.counts[target])) {
             if (n > 0 || (target === 'standby') === (reason === 'standby'))
               this.inc({ target, reason }, n);
           }

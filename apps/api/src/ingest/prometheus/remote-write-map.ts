@@ -22,7 +22,7 @@
 // - Exemplars go with the point their series' last sample (or histogram) made in the
 //   request: stored, held or refused with it.
 import { encodeDistribution } from '../../domain/distribution.ts';
-import type { MetricRecord, StoredExemplar } from '../metric-record.ts';
+import type { MetricRecord, StoredExemplar } from '../../domain/metric-record.ts';
 import { inRange, OTLP_LIMITS } from '../otlp/otlp-values.ts';
 import { nativeDistribution } from './native-histogram.ts';
 import {

@@ -9,12 +9,13 @@
 // never 429: Prometheus 2.x drops a batch answered 429 unless told to retry it.
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, asAppError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { readBody } from '../../ingest/body-chunks.ts';
 import type { Held } from '../../ingest/prometheus/remote-write-map.ts';
+import { asAppError } from '../../services/failure.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { RemoteWriteVersion } from '../../services/prometheus-write.service.ts';
 import { readAdmittedBody } from '../admitted-body.ts';
-import { readBody } from '../request-body.ts';
 
 export const WRITE_V1 = 'prometheus.WriteRequest';
 export const WRITE_V2 = 'io.prometheus.write.v2.Request';
