@@ -1,6 +1,6 @@
 // A real streaming standby under the API (DATABASE_READ_URL): a throwaway primary (initdb on
 // its own port) and a standby of it (pg_basebackup -R, on another), both Debian's Postgres.
-// The list, report, compare, history and export reads are served by the standby (its own
+// The list, report, compare and export reads are served by the standby (its own
 // statement log shows them); a standby whose replay is paused never shows a writer an answer
 // without its write, and past the lag bound shows no one; a standby that is down leaves the
 // reads answered by the primary, and the API's log and /metrics say so.
@@ -181,7 +181,7 @@ describe.skipIf(!runnable)(title, () => {
     }
   });
 
-  it('serves the list, report, compare, history and export reads from the standby, as the primary would', async () => {
+  it('serves the list, report, compare and export reads from the standby (history from the primary), as the primary would', async () => {
     const before =
       (await metric(api, 'meshbench_standby_reads_total', '{target="standby",reason="standby"}')) ??
       0;
