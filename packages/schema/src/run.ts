@@ -50,9 +50,10 @@ export type FinishRunBody = z.infer<typeof finishRunBody>;
 
 /**
  * The steps of finishing a run, in the order they run (a run not `finished` has only
- * clock-correction): corrected summaries first, so the gate reads their clock error.
+ * clock-correction and load-slots): corrected summaries and load slots first, so the gate
+ * reads them.
  */
-export const finishStep = z.enum(['clock-correction', 'gate', 'alerts', 'history']);
+export const finishStep = z.enum(['clock-correction', 'load-slots', 'gate', 'alerts', 'history']);
 export type FinishStep = z.infer<typeof finishStep>;
 
 /** Finishing not complete: the step it is at (it and every later one undone). */

@@ -60,6 +60,9 @@ export const OTLP_RECEIVING_PER_SLOT = 4;
 /** OTLP bodies of the largest size that may be held in memory at once. */
 export const OTLP_BUFFERED_REQUESTS = 4;
 
+/** Runs whose corrected summaries one worker tick computes at most. */
+const CORRECTIONS_BATCH = 20;
+
 /** How often held metric points past their time are forgotten. */
 const HELD_EXPIRY_MS = 60_000;
 
@@ -99,6 +102,8 @@ function build(
     readBeforeTransaction: database.kind === 'embedded',
     warn,
     debug,
+    // A batch makes the run's corrected summaries stale: computed again now, not by a read.
+    afterStored: (runId) => propagationReads.correctAfterWrite(runId),
   });
   const services = {
     projects,
@@ -190,6 +195,7 @@ function build(
       gates: gatesUseCases,
       propagation: services.propagation,
       history,
+      results: services.results,
     }),
   };
 }
@@ -210,6 +216,11 @@ declare module 'fastify' {
     resumeFinishes(
       options?: Parameters<Services['finish']['resumeUnfinished']>[0],
     ): Promise<number>;
+    /**
+     * Computes the corrected summaries of runs written since theirs were
+     * (services.propagation.correctStale), then forgets the read cache's answers if any.
+     */
+    correctStale(limit?: number): Promise<number>;
   }
 }
 
@@ -247,6 +258,8 @@ export default fp<ServicesOptions>(
     // exporter flushed after the finish, a result file posted later) have them looked at
     // again. The need is kept in the database (run_facts), so a restart loses none.
     app.decorate('recheckAlerts', async (options = {}) => {
+      // Older finished runs without kept facts have them kept first (no alert on them).
+      const kept = await services.history.keepMissing({ projectId: options.projectId });
       const looked = await services.history.recheckAlerts({
         warn: (error, runId) =>
           app.log.warn({ err: error }, `looking again at the change points of run ${runId} failed`),
@@ -254,7 +267,7 @@ export default fp<ServicesOptions>(
         ...options,
       });
       // Alerts changed without a request: answers kept before would show them as they were.
-      if (looked > 0) app.readCache?.invalidate();
+      if (looked + kept > 0) app.readCache?.invalidate();
       return looked;
     });
     // Finishes that stopped part way (a step failed, a replica stopped mid-finish) go on
@@ -269,6 +282,13 @@ export default fp<ServicesOptions>(
       if (looked > 0) app.readCache?.invalidate();
       return looked;
     });
+    app.decorate('correctStale', async (limit = CORRECTIONS_BATCH) => {
+      const looked = await services.propagation.correctStale(limit, (error, runId) =>
+        app.log.warn({ err: error }, `correcting the clocks of run ${runId} failed`),
+      );
+      if (looked > 0) app.readCache?.invalidate();
+      return looked;
+    });
     // The recheck in progress, if any: a tick while one runs starts none (but renews the
     // leases, so no other replica takes the runs this one is at). Unfinished finishes go
     // first: a run's alerts are looked for by its history step.
@@ -279,10 +299,17 @@ export default fp<ServicesOptions>(
             Promise.all([
               holds('run-finish', opts.alertsRecheckMs),
               holds('alerts-recheck', opts.alertsRecheckMs),
+              holds('clock-corrections', opts.alertsRecheckMs),
             ]).then(
-              ([finishing, alerting]) => {
-                if (!finishing && !alerting) return;
+              ([finishing, alerting, correcting]) => {
+                if (!finishing && !alerting && !correcting) return;
                 rechecking ??= (async () => {
+                  if (correcting)
+                    await app
+                      .correctStale()
+                      .catch((error) =>
+                        app.log.warn({ err: error }, 'correcting run clocks failed'),
+                      );
                   if (finishing)
                     await app
                       .resumeFinishes()

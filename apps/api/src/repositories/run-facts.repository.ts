@@ -160,6 +160,22 @@ export function runFactsRepository(db: Db) {
       });
     },
 
+    /**
+     * Finished runs with no kept facts (finished before facts were kept) whose finish is not
+     * in progress (run_finishes), the oldest first.
+     */
+    async withoutFacts(limit: number, projectId?: string): Promise<string[]> {
+      const result = await db.execute(sql`
+        select r.id from runs r
+         where r.status = 'finished'
+           ${projectId === undefined ? sql`` : sql`and r.project_id = ${projectId}`}
+           and not exists (select 1 from run_facts f where f.run_id = r.id)
+           and not exists (select 1 from run_finishes u where u.run_id = r.id and u.step is not null)
+         order by r.finished_at
+         limit ${limit}`);
+      return rowsOf<{ id: string }>(result).map((r) => r.id);
+    },
+
     /** The series' change points were looked for with the run's data at `version`. */
     async alertsLookedFor(runId: string, version: number): Promise<void> {
       await db.execute(

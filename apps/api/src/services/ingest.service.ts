@@ -63,6 +63,8 @@ export function ingestService(deps: {
   readBeforeTransaction?: boolean;
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
+  /** Told of each batch stored (not a retry): what is kept of the run is computed after it. */
+  afterStored?: (runId: string) => void;
 }) {
   const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
@@ -151,7 +153,10 @@ export function ingestService(deps: {
           release = admit(run.projectId);
         });
         if (result.duplicate) uploads.countDuplicate();
-        else uploads.countStored(result.accepted);
+        else {
+          uploads.countStored(result.accepted);
+          deps.afterStored?.(run.id);
+        }
         return result;
       } finally {
         release();

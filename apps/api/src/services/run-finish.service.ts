@@ -12,13 +12,14 @@ import { asAppError } from './failure.ts';
 import type { GatesService } from './gates.service.ts';
 import type { HistoryService } from './history.service.ts';
 import type { PropagationService } from './propagation.service.ts';
+import type { ResultsService } from './results.service.ts';
 import type { RunsService } from './runs.service.ts';
 
 const STEPS = finishStep.options;
 
-/** A run not `finished` (failed, cancelled) is held to no thresholds: its clocks only. */
+/** A run not `finished` (failed, cancelled) is held to no thresholds: what its reads keep. */
 const stepsOf = (status: string): readonly FinishStep[] =>
-  status === 'finished' ? STEPS : ['clock-correction'];
+  status === 'finished' ? STEPS : ['clock-correction', 'load-slots'];
 
 /** The step after `step` for a run of `status`; null after the last. */
 function nextStep(step: FinishStep, status: string): FinishStep | null {
@@ -41,8 +42,9 @@ export function runFinishService(deps: {
   gates: Pick<GatesService, 'evaluate' | 'alertsAfterFinish' | 'hasResult' | 'result'>;
   propagation: Pick<PropagationService, 'warmCorrected'>;
   history: Pick<HistoryService, 'afterFinish'>;
+  results: Pick<ResultsService, 'keepSlots'>;
 }) {
-  const { runs, runsService, state, gates, propagation, history } = deps;
+  const { runs, runsService, state, gates, propagation, history, results } = deps;
 
   /** The gate verdict kept for the run; null when none is. */
   const keptGate = async (runId: string): Promise<GateResult | null> =>
@@ -63,6 +65,10 @@ export function runFinishService(deps: {
           case 'clock-correction':
             // Corrected summaries computed now, so the finished run's first reads are warm.
             await propagation.warmCorrected(run.id);
+            break;
+          case 'load-slots':
+            // Slots of intervals kept before slots were: built now, never by a read.
+            await results.keepSlots(run.id);
             break;
           case 'gate':
             gate = await gates.evaluate(run.id);

@@ -31,7 +31,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
             .describe('the id of the last event the client has (a data version)'),
         }),
         response: {
-          200: z.string().describe('text/event-stream'),
+          200: {
+            description: 'the run as Server-Sent Events',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
           204: z.null().describe('the run finished and the client has its end event'),
           404: apiError,
         },

@@ -1,7 +1,7 @@
 // Finishing a run is one resumable unit: a step that fails part way is kept as the run's
 // next step, shown on the run, and done by the next PATCH or by the background worker. The
-// failure is real: a trigger refuses the run's gate verdict (the gate step, the second of
-// four: clock-correction, gate, alerts, history), on each database.
+// failure is real: a trigger refuses the run's gate verdict (the gate step, the third of
+// five: clock-correction, load-slots, gate, alerts, history), on each database.
 import { randomBytes } from 'node:crypto';
 import { apiError, finishedRun, project, run as runSchema } from '@meshbench/schema';
 import { sql } from 'drizzle-orm';
