@@ -46,8 +46,11 @@ export const REFERENCE_TABLES = [
   'gate_results',
   'alerts',
   'run_facts',
+  'run_finishes',
   'run_metrics',
   'background_leases',
+  // Prometheus 1.0 metadata per metric family and project: small, read by every replica.
+  'prometheus_metadata',
 ] as const;
 
 /**
