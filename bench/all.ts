@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 const benches = [
   'ingest-propagation',
   'pooled-ingest',
+  'standby-reads',
   'statsd',
   'udp-batch',
   'otlp',

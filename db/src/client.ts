@@ -302,7 +302,82 @@ function openPostgres(
       return database.transaction((tx) => tx.copyOut(query));
     },
     async transaction(fn) {
-      if (!routing || !onStandby()) return inTransaction(fn);
+      const client = await pool.connect();
+      let released = false;
+      try {
+        await client.query(BEGIN);
+        const tx: Tx = {
+          db: drizzlePg(client, { schema }) as unknown as Db,
+          async copy(table, columns, source, options) {
+            const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
+            // The COPY can fail before its source has ended: on a connection that broke
+            // (a restart), node-postgres fails the query on the next tick. The failure is kept,
+            // stops the loop at the next chunk, and is awaited below; until then it must not
+            // count as an unhandled rejection, which would end the process.
+            let failed: Error | undefined;
+            const done = new Promise<void>((resolve, reject) => {
+              stream.on('finish', resolve);
+              stream.on('error', (error: Error) => {
+                failed ??= error;
+                reject(error);
+              });
+            });
+            done.catch(() => {});
+            try {
+              for await (const chunk of source) {
+                if (failed) throw failed;
+                if (!stream.write(chunk)) {
+                  await new Promise<void>((resolve, reject) => {
+                    const fail = (error: Error) => reject(error);
+                    stream.once('error', fail);
+                    stream.once('drain', () => {
+                      stream.off('error', fail);
+                      resolve();
+                    });
+                  });
+                }
+              }
+            } catch (error) {
+              // Abort the COPY (CopyFail) so the connection is usable for ROLLBACK.
+              stream.destroy(error as Error);
+              await done.catch(() => {});
+              throw error;
+            }
+            stream.end();
+            options?.whileFinishing?.();
+            await done;
+          },
+          async copyOut(query) {
+            const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
+            const parts: Buffer[] = [];
+            for await (const chunk of stream) parts.push(chunk as Buffer);
+            return Buffer.concat(parts);
+          },
+        };
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          client.release(true);
+          released = true;
+        }
+        throw error;
+      } finally {
+        if (!released) client.release();
+      }
+    },
+    async close() {
+      routing?.reads.close();
+      await Promise.all([primary.end(), standbyPool?.end()]);
+    },
+  };
+  if (routing) {
+    const inTransaction = database.transaction.bind(database);
+    database.transaction = async (fn) => {
+      if (!onStandby()) return inTransaction(fn);
       try {
         return await inTransaction(fn);
       } catch (error) {
@@ -312,79 +387,7 @@ function openPostgres(
         routing.reads.wroteOnRead();
         return routing.reads.run('primary', () => inTransaction(fn));
       }
-    },
-    async close() {
-      routing?.reads.close();
-      await Promise.all([primary.end(), standbyPool?.end()]);
-    },
-  };
-  async function inTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    let released = false;
-    try {
-      await client.query(BEGIN);
-      const tx: Tx = {
-        db: drizzlePg(client, { schema }) as unknown as Db,
-        async copy(table, columns, source, options) {
-          const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
-          // The COPY can fail before its source has ended: on a connection that broke
-          // (a restart), node-postgres fails the query on the next tick. The failure is kept,
-          // stops the loop at the next chunk, and is awaited below; until then it must not
-          // count as an unhandled rejection, which would end the process.
-          let failed: Error | undefined;
-          const done = new Promise<void>((resolve, reject) => {
-            stream.on('finish', resolve);
-            stream.on('error', (error: Error) => {
-              failed ??= error;
-              reject(error);
-            });
-          });
-          done.catch(() => {});
-          try {
-            for await (const chunk of source) {
-              if (failed) throw failed;
-              if (!stream.write(chunk)) {
-                await new Promise<void>((resolve, reject) => {
-                  const fail = (error: Error) => reject(error);
-                  stream.once('error', fail);
-                  stream.once('drain', () => {
-                    stream.off('error', fail);
-                    resolve();
-                  });
-                });
-              }
-            }
-          } catch (error) {
-            // Abort the COPY (CopyFail) so the connection is usable for ROLLBACK.
-            stream.destroy(error as Error);
-            await done.catch(() => {});
-            throw error;
-          }
-          stream.end();
-          options?.whileFinishing?.();
-          await done;
-        },
-        async copyOut(query) {
-          const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
-          const parts: Buffer[] = [];
-          for await (const chunk of stream) parts.push(chunk as Buffer);
-          return Buffer.concat(parts);
-        },
-      };
-      const result = await fn(tx);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        client.release(true);
-        released = true;
-      }
-      throw error;
-    } finally {
-      if (!released) client.release();
-    }
+    };
   }
   return database;
 }

@@ -18,17 +18,16 @@ export const STANDBY_ROUTES: readonly string[] = [
   '/api/v1/runs/headlines',
   '/api/v1/reports/:slug',
   '/api/v1/compare/comparability',
+  '/api/v1/history',
   '/api/v1/runs/:id/events',
   '/api/v1/runs/:id/changes/:changeId/perfetto',
 ];
 
-/**
- * Reads that may lag but still write today, read from the primary until they do not: the
- * history keeps the facts of runs it finds without them (history.service.ts factsOfAll).
- * Any other write of a standby read is refused by the standby and made again on the primary
- * (db read-routing.ts), counted as meshbench_standby_writes_on_read_total.
+/*
+ * Every GET is a pure read (routes/read-only.int.test.ts). A write made in a standby read
+ * anyway is refused by the standby and made again on the primary (db read-routing.ts),
+ * counted as meshbench_standby_writes_on_read_total.
  */
-export const PRIMARY_FOR_NOW: readonly string[] = ['/api/v1/history'];
 
 /** The header a write's answer carries, and a read may send back, with the WAL position. */
 export const LSN_HEADER = 'meshbench-lsn';
