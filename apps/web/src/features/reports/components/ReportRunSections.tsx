@@ -5,6 +5,7 @@ import type { ReportRun } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
+import { RunSummary } from '../../../ui/RunSummary.tsx';
 import { useUrlScale } from '../../../ui/url-state.ts';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { TailSharesPanel } from '../../compare/components/TailSharesPanel.tsx';
@@ -95,7 +96,7 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
 export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: ComparedRun }) {
   return (
     <article className="report-run" data-testid="report-run" data-run-id={frozen.run.id}>
-      <RunFacts run={frozen.run} frozen />
+      <RunFacts run={frozen.run} frozen summary={<RunSummary headline={frozen.headline} />} />
       {frozen.changes.length === 0 && frozen.loadResults.length === 0 && (
         <p className="state" data-testid="report-run-empty">
           {frozen.timeline
