@@ -10,6 +10,7 @@ import { useUrlScale } from '../../../ui/url-state.ts';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { TailSharesPanel } from '../../compare/components/TailSharesPanel.tsx';
 import type { ComparedRun } from '../../compare/prepare/compared-runs.ts';
+import { StagesView } from '../../load-results/index.ts';
 import { ChangeHead } from '../../runs/components/ChangeHead.tsx';
 import { ConvergenceView } from '../../runs/components/ConvergenceView.tsx';
 import { HistogramView } from '../../runs/components/HistogramView.tsx';
@@ -107,6 +108,8 @@ export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: Com
       {frozen.changes.map((c) => (
         <FrozenChangeSection key={c.linear.change.id} change={c} run={run} />
       ))}
+      {/* A stages run is read by its stages: first, as on the run page. */}
+      {frozen.stages && <StagesView stages={frozen.stages} />}
       <LoadOverlayPanel runs={[run]} results={[frozen.loadResults]} />
     </article>
   );
