@@ -47,7 +47,7 @@ describe('runSummary', () => {
       worst: { changeId: 'churn-13', p99Ms: 7862.357 },
     };
     expect(runSummary(h)).toBe(
-      '20,000 first applications over 20 changes in 9,000.0 ms; P50 80.0 ms, P99 5,295.6 ms; 96.8 % within 1 s; worst change churn-13: P99 7,862.4 ms',
+      '20,000 first applications over 20 changes in 9.000 s; P50 80.0 ms, P99 5.296 s; 96.8 % within 1 s; worst change churn-13: P99 7.862 s',
     );
   });
 

@@ -141,13 +141,13 @@ describe('deltaRows', () => {
     });
     // 2,000 - 175,524.146 = -173,524.146; / 175,524.146 = -98.86 %.
     expect(row('p99')?.cells[1]).toMatchObject({
-      value: '2,000.0 ms',
+      value: '2.000 s',
       abs: '-173.5 s',
       rel: '-98.9 %',
       verdict: 'better',
     });
     // 500 - 4,800 = -4,300; / 4,800 = -89.58 %.
-    expect(row('mean')?.cells[1]?.abs).toBe('-4,300.0 ms');
+    expect(row('mean')?.cells[1]?.abs).toBe('-4.300 s');
     expect(row('mean')?.cells[1]?.rel).toBe('-89.6 %');
     expect(row('max')?.cells[1]).toMatchObject({ abs: '±0', rel: '±0.0 %', verdict: 'same' });
     // 30 - 12 = 18 more proxies never applied it: +150 %, worse.

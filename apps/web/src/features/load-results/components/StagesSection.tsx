@@ -5,6 +5,7 @@
 import type { LoadStages } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { ReferenceArea } from 'recharts';
+import { durationTickFormatter } from '../../../charts/prepare/duration.ts';
 import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
 import {
   formatErrorRate,
@@ -149,7 +150,7 @@ export function StagesView({ stages: data }: { stages: LoadStages }) {
                 {...time}
                 height={240}
                 formatY={formatMs}
-                formatYTick={formatDuration}
+                formatYTick={durationTickFormatter(prepared.latency.y.ticks)}
                 describePoint={(key, row) => {
                   const m = prepared.marks.get(row.x);
                   const marked = key === 'p50' ? m?.p50 : key === 'p99' ? m?.p99 : undefined;
