@@ -18,7 +18,7 @@ import {
   unitOf,
 } from '../domain/load-steps.ts';
 import { lockKey } from './events.repository.ts';
-import { markFinishedRunsStale } from './run-facts.repository.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 
 const { loadResults, loadIntervals, loadSlots, resultUploads } = tables;
 
@@ -131,7 +131,7 @@ export function resultsRepository(db: Db) {
             .returning({ id: loadResults.id });
           stored = (stored ?? 0) + rows.length;
         }
-        await markFinishedRunsStale(tx, [runId]);
+        await markRunsWritten(tx, [runId]);
       });
       return stored;
     },
@@ -179,7 +179,7 @@ export function resultsRepository(db: Db) {
           }
         }
         await addToSlots(tx, runId, earlier, points);
-        await markFinishedRunsStale(tx, [runId]);
+        await markRunsWritten(tx, [runId]);
       });
       return duplicate ? null : points.length;
     },
