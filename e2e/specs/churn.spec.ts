@@ -64,12 +64,12 @@ test('a churn run shows pooled and per-change P99s apart, and opens a change fro
   const pooled = page.getByTestId('churn-pooled');
   await expect(pooled).toContainText('pooled: every first application of every change together');
   await expect(page.getByTestId('churn-pooled-p50')).toHaveText('100.0 ms');
-  await expect(page.getByTestId('churn-pooled-p99')).toHaveText('1,000.0 ms');
+  await expect(page.getByTestId('churn-pooled-p99')).toHaveText('1.000 s');
   // Per-change P99s: 100, 200, 1000 ms -> median (rank 2) 200 ms, max 1000 ms.
   const perChange = page.getByTestId('churn-per-change');
   await expect(perChange).toContainText('distribution of per-change P99s');
   await expect(page.getByTestId('churn-per-change-median')).toHaveText('200.0 ms');
-  await expect(page.getByTestId('churn-per-change-max')).toHaveText('1,000.0 ms');
+  await expect(page.getByTestId('churn-per-change-max')).toHaveText('1.000 s');
 
   // The heatmap: a row per change, in change order, a legend, and the numbers as a table.
   await expect(page.getByTestId('heatmap-row-label')).toHaveText([/^c1/, /^c2/, /^c3/]);

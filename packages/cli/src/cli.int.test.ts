@@ -198,7 +198,7 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
       '| p99 | 990.0 ms | 1188.0 ms | +198 ms (+20.0 %) 🔺 | ❌ `p99>+10%` |',
     );
     expect(failing.stdout).toContain('| within1s | 100.0 % | 83.4 % |');
-    expect(failing.stdout).toContain('- `within1s<95%`: 83.4 < 95');
+    expect(failing.stdout).toContain('- `within1s<95%`: 83.4 % < 95 %');
     expect(failing.stdout).toContain(`/compare?runs=${base},${current}`);
     expect(readFileSync(summaryFile, 'utf8')).toBe(`${failing.stdout.trimEnd()}\n`);
 

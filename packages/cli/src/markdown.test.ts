@@ -40,7 +40,7 @@ describe('markdownSummary', () => {
     expect(md).toContain(
       '| within1s | 96.6 % | 94.0 % | -2.6 pp (-2.7 %) 🔺 | ❌ `within1s<95%` |',
     );
-    expect(md).toContain('- `p99>+10%`: 1000 > 880');
+    expect(md).toContain('- `p99>+10%`: 1.000 s > 880.0 ms');
     expect(md).toContain('[Open the comparison](http://x/compare?runs=a,b)');
   });
 });

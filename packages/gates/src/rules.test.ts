@@ -113,3 +113,14 @@ describe('parseLoadRule', () => {
     expect(breaks(parseLoadRule('load.rps<-5%'), 950, 950)).toBe(false);
   });
 });
+
+describe('a failed rule says why in units', () => {
+  it('writes latencies as every page writes them, the share in %', () => {
+    // +10 % of 136.3 ms is 149.93 ms.
+    expect(evaluate(parseRule('p99>+10%'), 176.8, 136.3).reason).toBe('176.8 ms > 149.9 ms');
+    expect(evaluate(parseRule('p99>1500ms'), 2000, null).reason).toBe('2.000 s > 1.500 s');
+    expect(evaluate(parseRule('within1s<95%'), 90.5, null).reason).toBe('90.5 % < 95 %');
+    expect(evaluate(parseRule('missing>0'), 3, null).reason).toBe('3 > 0');
+    expect(evaluate(parseRule('p99>1500ms'), 1000, null).reason).toBe('ok');
+  });
+});

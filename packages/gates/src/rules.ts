@@ -5,6 +5,7 @@
 import {
   type ComparabilityPin,
   comparabilityPin,
+  formatDurationMs,
   LOAD_METRICS,
   type LoadMetric,
   METRICS,
@@ -128,11 +129,23 @@ export function evaluate(rule: Rule, current: number | null, baseline: number | 
     baseline,
     bound,
     failed,
-    reason: failed ? `${round(current)} ${rule.op} ${round(bound)}` : 'ok',
+    reason: failed
+      ? `${inUnits(rule.metric, current)} ${rule.op} ${inUnits(rule.metric, bound)}`
+      : 'ok',
   };
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/**
+ * A metric's value as a person reads it, in its unit: a latency as every page writes one
+ * ("176.8 ms", "1.502 s"), the share within 1 s in %, a missing count as a count.
+ */
+function inUnits(metric: Metric, v: number): string {
+  if (metric === 'within1s') return `${round(v)} %`;
+  if (metric === 'missing') return String(round(v));
+  return formatDurationMs(v);
+}
 
 /**
  * A data-plane rule, held at every load step: "load.p99>+10%" (relative to the baseline's

@@ -3,6 +3,7 @@ export * from './accuracy.ts';
 export * from './alerts.ts';
 export * from './churn.ts';
 export * from './comparability.ts';
+export * from './duration.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './gates.ts';

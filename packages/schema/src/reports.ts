@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { comparability } from './comparability.ts';
 import { timeline } from './metrics.ts';
 import { propagation } from './propagation.ts';
-import { storedLoadResult } from './results-api.ts';
+import { loadStages, storedLoadResult } from './results-api.ts';
 import { run, runHeadline } from './run.ts';
 import { tail, tailCause } from './tail.ts';
 
@@ -56,6 +56,12 @@ export const reportRun = z.object({
     .optional()
     .describe(
       'the scale-up timeline as it was (REPORT_TIMELINE_POINTS per line); null when the run had none, absent in reports made before timelines were kept',
+    ),
+  stages: loadStages
+    .nullable()
+    .optional()
+    .describe(
+      'a run with interval data: its stages as they were (GET /runs/{id}/results/stages at P50, P90 and P99); null when it had none, absent in reports made before stages were kept',
     ),
   headline: runHeadline
     .nullable()

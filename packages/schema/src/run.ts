@@ -195,6 +195,19 @@ export const runHeadline = z.discriminatedUnion('kind', [
       .object({ changeId: z.string(), p99Ms: z.number() })
       .nullable()
       .describe('pooled: the change with the highest own P99 (exact, nearest rank); else null'),
+    // Optional: reports frozen before the summary sentence was kept lack these.
+    expected: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe('proxies expected (pooled: the sum over the changes); null when not declared'),
+    p50: percentileValue.nullable().optional().describe('nearest-rank P50 of those latencies'),
+    lastMs: z
+      .number()
+      .nullable()
+      .optional()
+      .describe('the slowest of those latencies: the change reached every proxy seen by then'),
   }),
   z.object({
     runId: z.uuid(),
@@ -206,6 +219,19 @@ export const runHeadline = z.discriminatedUnion('kind', [
       .number()
       .nullable()
       .describe('from the run start to the last of `total` entities; null when not all arrived'),
+    meanPerS: z
+      .number()
+      .nullable()
+      .optional()
+      .describe('count / timeToAllMs in seconds (the C2M "per second"); null when not all arrived'),
+    peakPerS: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe(
+        'the most entities that arrived in one second (seconds counted from the run start); exact',
+      ),
   }),
   z.object({
     runId: z.uuid(),
@@ -233,6 +259,42 @@ export const runHeadline = z.discriminatedUnion('kind', [
       .describe(
         'points of that step (same mode, connections, rate and config); the slowest is shown',
       ),
+    overBaseline: z
+      .object({
+        mode: z.string(),
+        connections: z.number().int().nullable(),
+        rps: z.number(),
+        config: z.string().nullable(),
+        p50: percentileValue.nullable(),
+        p99: percentileValue.nullable(),
+        baselineP50: percentileValue.nullable(),
+        baselineP99: percentileValue.nullable(),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        "the latency a mesh adds: of the steps with a baseline step at the same target rate and connections, at the top such rate, the one whose P99 is furthest above its baseline's; null without a baseline",
+      ),
+    stages: z
+      .object({
+        targetRps: z.number().nullable().describe("the top stage's target rate"),
+        achievedRps: z.number().nullable().describe("the top stage's achieved rate"),
+        held: z
+          .boolean()
+          .describe(
+            'achieved at least GENERATOR_SHORTFALL_FRACTION (95 %) of the target in the top stage',
+          ),
+        limit: z.number().describe('N of "P99 under N x median" (Istio\'s 5)'),
+        intervalMs: z.number(),
+        intervals: z.number().int().describe('intervals with both a P50 and a P99'),
+        under: z.number().int().describe('of those, intervals whose P99 < limit x P50'),
+        fromEstimates: z
+          .boolean()
+          .describe('some of those P50s or P99s are estimates, so the count is one too'),
+      })
+      .nullable()
+      .optional()
+      .describe('a run with interval data (a stages run); null without'),
   }),
 ]);
 export type RunHeadline = z.infer<typeof runHeadline>;

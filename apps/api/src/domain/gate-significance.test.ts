@@ -17,13 +17,15 @@ describe('gateSignificance', () => {
     expect(s.verdict).toBe('regressed');
     expect(s.delta).toBe(100);
     expect(s.low).toBeGreaterThan(0);
-    expect(s.reason).toMatch(/^\+100 ms, 95 % interval .* beyond the rule's minimum \(50 ms\)$/);
+    expect(s.reason).toMatch(
+      /^\+100.0 ms, 95 % interval .* beyond the rule's minimum \(50.0 ms\)$/,
+    );
   });
 
   it('is not comparable when the clocks may be off by as much as the difference', () => {
     expect(gateSignificance({ ...input, clockErrorMs: 120 })).toMatchObject({
       verdict: 'not-comparable',
-      reason: "the clocks' error (± 120 ms) is as large as the difference (100 ms)",
+      reason: "the clocks' error (± 120.0 ms) is as large as the difference (100.0 ms)",
     });
     expect(gateSignificance({ ...input, clockErrorMs: 1.2 }).verdict).toBe('regressed');
   });
@@ -31,7 +33,7 @@ describe('gateSignificance', () => {
   it('holds a shift within the noise floor as no significant change', () => {
     expect(gateSignificance({ ...input, noiseFloorMs: 150 })).toMatchObject({
       verdict: 'no-significant-change',
-      reason: '100 ms is within the noise floor (150 ms)',
+      reason: '100.0 ms is within the noise floor (150.0 ms)',
     });
   });
 

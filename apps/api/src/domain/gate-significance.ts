@@ -3,6 +3,7 @@
 // observations regresses only when (1) the bootstrap interval of the percentile difference
 // excludes zero, (2) the difference is larger than the rule's own minimum and (3) larger than
 // the project's noise floor, learnt from runs of one configuration repeated (A/A runs).
+import { formatDurationMs } from '@meshbench/schema';
 import { type PercentileDifference, percentileDifference } from './quantile-bootstrap.ts';
 
 export type SignificanceVerdict =
@@ -35,7 +36,8 @@ export interface SignificanceInput {
   clockErrorMs?: number | null;
 }
 
-export const ms = (v: number) => `${Math.round(v * 10) / 10} ms`;
+/** A duration as every page writes one (@meshbench/schema's duration.ts): "176.8 ms", "1.502 s". */
+export const ms = (v: number) => formatDurationMs(v);
 
 export function gateSignificance(input: SignificanceInput, level = 0.95): Significance {
   const { noiseFloorMs } = input;

@@ -44,7 +44,7 @@ export function churnService(deps: { runs: RunsRepository; propagation: Propagat
      */
     async pooledHeadline(runRef: string, withinMs: number) {
       const all = await service.runPropagation(runRef, {
-        percentiles: [99],
+        percentiles: [50, 99],
         withinMs,
         bins: 1,
         scale: 'linear',
@@ -62,6 +62,9 @@ export function churnService(deps: { runs: RunsRepository; propagation: Propagat
         withinMs,
         withinFraction: all.pooled.withinFraction,
         worst,
+        expected: all.pooled.expected,
+        p50: all.pooled.percentiles.find((q) => q.p === 50) ?? null,
+        lastMs: all.pooled.maxMs,
       };
     },
 

@@ -4,7 +4,7 @@
 // the list, so the list itself stays one query.
 import type { RunHeadline } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible } from '../domain/access.ts';
-import { dataPlaneHeadline, scaleUpHeadline } from '../domain/run-headline.ts';
+import { dataPlaneHeadline, scaleUpHeadline, stagesHeadline } from '../domain/run-headline.ts';
 import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import type { ChurnService } from './churn.service.ts';
@@ -18,7 +18,7 @@ export function headlinesService(deps: {
   runs: Pick<RunsRepository, 'readableByIds' | 'find'>;
   propagation: Pick<PropagationService, 'changes' | 'propagation'>;
   churn: Pick<ChurnService, 'pooledHeadline'>;
-  results: Pick<ResultsService, 'list'>;
+  results: Pick<ResultsService, 'list' | 'stages'>;
   lifecycle: Pick<LifecycleRepository, 'phases'>;
 }) {
   const { runs, propagation, churn, results, lifecycle } = deps;
@@ -32,7 +32,7 @@ export function headlinesService(deps: {
       const [first] = await propagation.changes(run.id);
       if (first) {
         const p = await propagation.propagation(run.id, first.id, {
-          percentiles: [99],
+          percentiles: [50, 99],
           withinMs: HEADLINE_WITHIN_MS,
           bins: 1,
           scale: 'linear',
@@ -48,11 +48,17 @@ export function headlinesService(deps: {
           withinMs: HEADLINE_WITHIN_MS,
           withinFraction: p.withinFraction,
           worst: null,
+          expected: p.expected,
+          p50: p.percentiles.find((q) => q.p === 50) ?? null,
+          lastMs: p.maxMs,
         };
       }
     }
     const points = dataPlaneHeadline(await results.list(run.id));
-    if (points) return { runId: run.id, kind: 'data-plane', ...points };
+    if (points) {
+      const stages = stagesHeadline(await results.stages(run.id, [50, 99]));
+      return { runId: run.id, kind: 'data-plane', ...points, stages };
+    }
     const phases = scaleUpHeadline(
       await lifecycle.phases(run.id),
       run.topology,

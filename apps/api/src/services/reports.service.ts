@@ -57,6 +57,9 @@ export function headline(runs: ReportRun[]): string {
     .join(' · ');
 }
 
+/** The percentiles a report keeps of a stages run: the run page's defaults (P50, P90, P99). */
+export const REPORT_STAGE_PERCENTILES = [50, 90, 99] as const;
+
 export function reportsService(deps: {
   reports: ReportsRepository;
   runs: RunsService;
@@ -91,11 +94,13 @@ export function reportsService(deps: {
     const { slug: _slug, projectId: _projectId, ...shown } = run;
     const timeline = await timelines.timeline(run.id, { points: REPORT_TIMELINE_POINTS });
     const hasTimeline = timeline.phases.length > 0 || timeline.series.length > 0;
+    const stages = await results.stages(run.id, [...REPORT_STAGE_PERCENTILES]);
     return {
       run: shown,
       changes,
       loadResults: await results.list(run.id),
       timeline: hasTimeline ? timeline : null,
+      stages: stages.series.length > 0 ? stages : null,
       headline: await headlines.ofRun(run.id),
     };
   }

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 // Draws prepared convergence curves of several runs on one chart, one line per run.
 import {
   CartesianGrid,
@@ -11,7 +12,8 @@ import {
   YAxis,
 } from 'recharts';
 import type { OverlayRow, PreparedCdfOverlay } from './prepare/cdf-overlay.ts';
-import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
+import { durationTickFormatter } from './prepare/duration.ts';
+import { formatMs, formatPercent } from './prepare/format.ts';
 import type { SeriesStyle } from './prepare/series-style.ts';
 import {
   AXIS_TICK,
@@ -60,7 +62,9 @@ export function CdfOverlayChart({
   series: OverlaySeries[];
   height?: number;
 }) {
-  const [ticks, onResize] = useFittedTicks(overlay.ticks, formatDuration, PANEL_MARGIN, 52);
+  // One unit on the axis: the one its largest tick takes.
+  const tickText = useMemo(() => durationTickFormatter(overlay.ticks), [overlay.ticks]);
+  const [ticks, onResize] = useFittedTicks(overlay.ticks, tickText, PANEL_MARGIN, 52);
   const drawn = series.filter((s) => overlay.keys.includes(s.key));
   return (
     <ResponsiveContainer width="100%" height={height} onResize={onResize}>
@@ -73,7 +77,7 @@ export function CdfOverlayChart({
           scale={overlay.scale}
           domain={overlay.domain}
           ticks={ticks}
-          tickFormatter={formatDuration}
+          tickFormatter={tickText}
           allowDataOverflow
           tick={AXIS_TICK}
           label={axisLabel('time since the change')}

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 // Draws a prepared convergence curve: % of expected proxies updated vs time since the change.
 import {
   CartesianGrid,
@@ -11,7 +12,8 @@ import {
   YAxis,
 } from 'recharts';
 import type { ConvergencePoint, PreparedCdf } from './prepare/cdf.ts';
-import { formatDuration, formatMs, formatPercent } from './prepare/format.ts';
+import { durationTickFormatter } from './prepare/duration.ts';
+import { formatMs, formatPercent } from './prepare/format.ts';
 import {
   AXIS_TICK,
   axisLabel,
@@ -43,7 +45,9 @@ export function ConvergenceChart({
   color: string;
   height?: number;
 }) {
-  const [ticks, onResize] = useFittedTicks(cdf.ticks, formatDuration, PANEL_MARGIN, 52);
+  // One unit on the axis: the one its largest tick takes.
+  const tickText = useMemo(() => durationTickFormatter(cdf.ticks), [cdf.ticks]);
+  const [ticks, onResize] = useFittedTicks(cdf.ticks, tickText, PANEL_MARGIN, 52);
   return (
     <ResponsiveContainer width="100%" height={height} onResize={onResize}>
       <LineChart data={cdf.points} margin={PANEL_MARGIN}>
@@ -55,7 +59,7 @@ export function ConvergenceChart({
           scale={cdf.scale}
           domain={cdf.domain}
           ticks={ticks}
-          tickFormatter={formatDuration}
+          tickFormatter={tickText}
           allowDataOverflow
           tick={AXIS_TICK}
           label={axisLabel('time since the change')}

@@ -1,6 +1,6 @@
 // Draws a prepared latency histogram: bars on a linear or log time axis, with the marked
 // percentiles and the "within" threshold as vertical lines.
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import {
   Bar,
   BarChart,
@@ -12,7 +12,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatCount, formatDuration } from './prepare/format.ts';
+import { durationTickFormatter } from './prepare/duration.ts';
+import { formatCount } from './prepare/format.ts';
 import type { HistogramBar, PreparedHistogram } from './prepare/histogram.ts';
 import {
   AXIS_TICK,
@@ -71,7 +72,9 @@ export function HistogramChart({
   /** What the time axis measures. */
   axisTitle?: string;
 }) {
-  const [ticks, fitTicks] = useFittedTicks(histogram.ticks, formatDuration, MARGIN, 52);
+  // One unit on the axis: the one its largest tick takes.
+  const tickText = useMemo(() => durationTickFormatter(histogram.ticks), [histogram.ticks]);
+  const [ticks, fitTicks] = useFittedTicks(histogram.ticks, tickText, MARGIN, 52);
   const measureBars = useCallback((w: number) => narrowBarWidth(histogram, w), [histogram]);
   const [barSize, fitBars] = usePlotMeasure(undefined, measureBars, MARGIN, 52);
   const onResize = useCallback(
@@ -97,7 +100,7 @@ export function HistogramChart({
           scale={histogram.scale}
           domain={histogram.domain}
           ticks={ticks}
-          tickFormatter={formatDuration}
+          tickFormatter={tickText}
           allowDataOverflow
           tick={AXIS_TICK}
           label={axisLabel(axisTitle)}

@@ -110,6 +110,7 @@ export function SeriesLineChart({
         />
         <YAxis
           type="number"
+          scale={lines.y.scale}
           domain={lines.y.domain}
           ticks={lines.y.ticks}
           tickFormatter={formatYTick}

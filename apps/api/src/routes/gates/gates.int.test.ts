@@ -353,7 +353,7 @@ describe.each(backends)('gates and history on $name', (backend) => {
     expect(withinNoise?.verdicts[0]?.significance).toMatchObject({
       verdict: 'no-significant-change',
       noiseFloorMs: 150,
-      reason: '100 ms is within the noise floor (150 ms)',
+      reason: '100.0 ms is within the noise floor (150.0 ms)',
     });
     expect(withinNoise?.passed).toBe(true);
   });

@@ -143,6 +143,10 @@ describe.each(backends)('runs list on $name', (backend) => {
       p99: { p: 99, ms: 1500 },
       withinMs: 1000,
       withinFraction: 0.5,
+      // The summary sentence's: 3 of 4 in 1.5 s, P50 the second of three.
+      expected: 4,
+      p50: { p: 50, ms: 200, exact: true },
+      lastMs: 1500,
     });
     expect(of(scaleUp.id)).toEqual({
       runId: scaleUp.id,
@@ -151,6 +155,9 @@ describe.each(backends)('runs list on $name', (backend) => {
       count: 3,
       total: 3,
       timeToAllMs: 30_000,
+      // 3 in 30 s; one in each of the seconds 10, 20 and 30.
+      meanPerS: 0.1,
+      peakPerS: 1,
     });
     expect(of(partial.id)).toMatchObject({ count: 1, total: 6, timeToAllMs: null });
     expect(of(dataPlane.id)).toMatchObject({
@@ -159,6 +166,20 @@ describe.each(backends)('runs list on $name', (backend) => {
       connections: 16,
       rps: 3000,
       p99: { p: 99, ms: 4.237 },
+      // Baseline rows of the same config, rate and connections exist at 3,000 RPS for
+      // none_mtls (both P99 2,811 us, baseline 634) and v2-sd-full-nullvm (3,921 and 709 us):
+      // the second adds more (Python's csv module on the file).
+      overBaseline: {
+        mode: 'both',
+        connections: 16,
+        rps: 3000,
+        config: 'v2-sd-full-nullvm',
+        p50: { ms: 2.745 },
+        p99: { ms: 3.921 },
+        baselineP50: { ms: 0.324 },
+        baselineP99: { ms: 0.709 },
+      },
+      stages: null,
     });
     expect(of(empty.id)).toBeUndefined();
 

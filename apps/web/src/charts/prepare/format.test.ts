@@ -66,15 +66,15 @@ describe('formatPercent', () => {
 });
 
 describe('formatDuration', () => {
-  it('switches to seconds at ten seconds, or at a whole second (duration.ts)', () => {
+  it('switches to seconds at one second (duration.ts)', () => {
     expect(formatDuration(200)).toBe('200 ms');
     expect(formatDuration(999)).toBe('999 ms');
     expect(formatDuration(1000)).toBe('1 s');
-    expect(formatDuration(2500)).toBe('2,500 ms');
+    expect(formatDuration(2500)).toBe('2.5 s');
     expect(formatDuration(100_000)).toBe('100 s');
     expect(formatDuration(0.01)).toBe('0.01 ms');
     expect(formatDuration(239_644.333)).toBe('240 s');
-    expect(formatDuration(1234)).toBe('1,230 ms');
+    expect(formatDuration(1234)).toBe('1.23 s');
     expect(formatDuration(16.667)).toBe('16.7 ms');
   });
 });

@@ -96,7 +96,7 @@ describe('history', () => {
     });
     expect(marks.map((m) => [m.index, m.series, m.change, m.before, m.after, m.pValue])).toEqual([
       [1, 's · istio', '−20.0 %', '100.0 ms', '80.0 ms', '0.0005'],
-      [2, 's · consul · main', '+50.0 %', '800.0 ms', '1,200.0 ms', '2.0e-5'],
+      [2, 's · consul · main', '+50.0 %', '800.0 ms', '1.200 s', '2.0e-5'],
     ]);
   });
   it('reads one scenario at a time, the one with most runs first', () => {

@@ -1,7 +1,7 @@
 import type { LoadStages } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { markKey } from './load-results.ts';
-import { elapsedAxis, formatClock, prepareStages } from './load-stages.ts';
+import { elapsedAxis, formatClock, prepareStages, stagesRpsAxis } from './load-stages.ts';
 
 const hdr = { exact: false, method: 'hdr' as const, relativeError: 0.001 };
 const exact = { exact: true, method: 'raw' as const };
@@ -147,5 +147,30 @@ describe('stages view', () => {
       '1:15',
       '1:02:05',
     ]);
+  });
+});
+
+describe('stages rate axis', () => {
+  it("puts Istio's 1k, 5k, 25k and 500k steps on a log axis, a tick at each target", () => {
+    const axis = stagesRpsAxis([999, 5001, 24_999, 486_667], [1000, 5000, 25_000, 500_000]);
+    expect(axis).toEqual({
+      scale: 'log',
+      domain: [499.5, 750_000],
+      ticks: [1000, 5000, 25_000, 500_000],
+    });
+  });
+
+  it('stays linear from 0 when the rates span less than 20x', () => {
+    const axis = stagesRpsAxis([1000, 5000, 19_000], [1000, 5000, 19_000]);
+    expect(axis.scale).toBe('linear');
+    expect(axis.domain[0]).toBe(0);
+    // 20x is log: the boundary.
+    expect(stagesRpsAxis([1000, 20_000], [null, null]).scale).toBe('log');
+  });
+
+  it('drops a zero rate from a log chart (it has no place on it)', () => {
+    const axis = stagesRpsAxis([0, 1000, 500_000], []);
+    expect(axis.scale).toBe('log');
+    expect(axis.domain[0]).toBe(500);
   });
 });

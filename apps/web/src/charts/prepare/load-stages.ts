@@ -6,7 +6,7 @@ import type {
   StagePercentile as LoadStagePercentile,
   LoadStages,
 } from '@meshbench/schema';
-import { linearTicks, niceCeil } from './axis.ts';
+import { linearTicks, logTicks, niceCeil } from './axis.ts';
 import {
   markKey,
   type NumberAxis,
@@ -93,6 +93,28 @@ function lines(
   return { series, rows, x, y: valueAxis(values) };
 }
 
+/** A log axis when the rates span at least this ratio (Istio's 1k ... 500k: 500). */
+const LOG_RATIO = 20;
+
+/**
+ * The achieved-rate axis. Istio's stages run 1k, 5k, 25k and 500k RPS: on a linear axis the
+ * first three lie on the floor. When the positive rates span 20x or more, a log axis with a
+ * tick at each stage's target rate (so each step reads against its own number), from half
+ * the lowest to 1.5x the highest; else a linear axis from 0.
+ */
+export function stagesRpsAxis(values: number[], targets: (number | null)[]): NumberAxis {
+  const positive = values.filter((v) => Number.isFinite(v) && v > 0);
+  const lo = Math.min(...positive);
+  const hi = Math.max(...positive);
+  if (positive.length === 0 || hi / lo < LOG_RATIO) return valueAxis(values);
+  const steps = [...new Set(targets.filter((t): t is number => t !== null && t > 0))].sort(
+    (a, b) => a - b,
+  );
+  const domain: [number, number] = [Math.min(lo, steps[0] ?? lo) / 2, Math.max(hi, ...steps) * 1.5];
+  const ticks = steps.length >= 2 && steps.length <= 8 ? steps : logTicks(domain[0], domain[1]);
+  return { scale: 'log', domain, ticks };
+}
+
 const stageName = (s: LoadStage) =>
   [
     s.mode,
@@ -101,6 +123,22 @@ const stageName = (s: LoadStage) =>
   ]
     .filter(Boolean)
     .join(' · ');
+
+/** The achieved rate over time, on stagesRpsAxis (on a log axis, a zero rate is no point). */
+function rpsLines(rows: SeriesRow[], x: NumberAxis, stages: LoadStage[]): PreparedLines | null {
+  const values = rows.map((r) => r.rps as number);
+  const y = stagesRpsAxis(
+    values,
+    stages.map((s) => s.targetRps),
+  );
+  const shown =
+    y.scale === 'log'
+      ? rows.map((r) => ({ ...r, rps: typeof r.rps === 'number' && r.rps > 0 ? r.rps : null }))
+      : rows;
+  const series = [{ key: 'rps', label: 'achieved RPS', color: STAGE_COLORS.rps, dash: '' }];
+  const drawn = lines(shown, series, x, values);
+  return drawn && { ...drawn, y };
+}
 
 export function prepareStages(
   raw: LoadStages,
@@ -178,12 +216,7 @@ export function prepareStages(
     };
   });
   return {
-    rps: lines(
-      rpsRows,
-      [{ key: 'rps', label: 'achieved RPS', color: STAGE_COLORS.rps, dash: '' }],
-      x,
-      rpsRows.map((r) => r.rps as number),
-    ),
+    rps: rpsLines(rpsRows, x, data.stages),
     errors: lines(
       errorRows,
       [{ key: 'errorRate', label: 'error rate', color: STAGE_COLORS.errors, dash: '' }],

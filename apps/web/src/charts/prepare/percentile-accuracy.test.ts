@@ -31,8 +31,8 @@ describe('formatMsBound', () => {
     expect(formatMsBound(15.01, 'upper')).toBe('15.1 ms');
     expect(formatMsBound(0.0005, 'upper')).toBe('0.001 ms');
     expect(formatMsBound(0.0005, 'lower')).toBe('0.000 ms');
-    // 25,000.2 ms is written in s (duration.ts): rounded up at one decimal of a second.
-    expect(formatMsBound(25_000.2, 'upper')).toBe('25.1 s');
+    // 25,000.2 ms is written in s to four digits (duration.ts): rounded up at 0.01 s.
+    expect(formatMsBound(25_000.2, 'upper')).toBe('25.01 s');
   });
   it('leaves a bound that is already at the shown decimals as it is', () => {
     // 12.3 × 10 is 122.99999999999999 in binary; it is still 12.3.

@@ -144,10 +144,10 @@ describe('prepareSeriesStats: what a run cannot know', () => {
     const [bounded, plain] = table.rows;
     expect(bounded).toMatchObject({
       min: '≥ 0.010 ms',
-      max: '≤ 5,000.0 ms',
-      beforeRun: 'may include values recorded up to 4,200.0 ms before the run started',
+      max: '≤ 5.000 s',
+      beforeRun: 'may include values recorded up to 4.200 s before the run started',
     });
-    expect(bounded?.maxBound).toContain("the run's max is not known: at most 5,000.0 ms");
+    expect(bounded?.maxBound).toContain("the run's max is not known: at most 5.000 s");
     expect(plain).toMatchObject({ min: '40', max: '60', beforeRun: null, minBound: null });
     expect(table).toMatchObject({ bounded: true, beforeRun: true });
   });

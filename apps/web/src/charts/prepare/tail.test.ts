@@ -122,7 +122,7 @@ describe('tailCutNote', () => {
     });
     expect(note.warning).toBe(false);
     expect(note.text).toBe(
-      'The tail is the proxies slower than P95 (1,810 ms), not slower than 1 s: the median (1,020 ms) is slower than 1 s, so 1 s would put more than half of the 20,000 proxies that applied the change in the "tail". Pick "> 1 s" to see it anyway.',
+      'The tail is the proxies slower than P95 (1.81 s), not slower than 1 s: the median (1.02 s) is slower than 1 s, so 1 s would put more than half of the 20,000 proxies that applied the change in the "tail". Pick "> 1 s" to see it anyway.',
     );
   });
 

@@ -89,10 +89,11 @@ describe('formatting', () => {
     expect(formatValue(300 * 1024 * 1024, 'By')).toBe('300 MiB');
     expect(formatValue(2.5 * 1024 ** 3, 'By')).toBe('2.5 GiB');
     expect(formatValue(9.1797, 'ms')).toBe('9.18 ms');
-    expect(formatValue(1500, 'ms')).toBe('1,500.0 ms');
-    expect(formatValue(12_345, 'ms')).toBe('12.3 s');
+    expect(formatValue(1500, 'ms')).toBe('1.500 s');
+    expect(formatValue(12_346, 'ms')).toBe('12.35 s');
     expect(formatValue(0.25, 's')).toBe('250.0 ms');
-    expect(formatValue(720, 's')).toBe('12.0 min');
+    expect(formatValue(720, 's')).toBe('720.0 s');
+    expect(formatValue(1_200, 's')).toBe('20.00 min');
     expect(formatValue(42.25, '%')).toBe('42.3 %');
     expect(formatValue(13, '{stream}')).toBe('13 stream');
     expect(formatValue(308.5, null)).toBe('308.5');

@@ -14,6 +14,7 @@ export { LoadControls } from './components/LoadControls.tsx';
 export { LoadResultsReport } from './components/LoadResultsReport.tsx';
 export { ProxyCpuPanel, ProxyMemoryPanel } from './components/ProxyResourcePanels.tsx';
 export type { LoadPanelProps } from './components/panel-props.ts';
+export { StagesView } from './components/StagesSection.tsx';
 export { TailBandPanel } from './components/TailBandPanel.tsx';
 export { ThroughputPanel } from './components/ThroughputPanel.tsx';
 export { UploadResultsForm } from './components/UploadResultsForm.tsx';

@@ -3,7 +3,8 @@
 // table behind them. Shown only when a run has load results. The view is in the page's URL.
 import type { StoredLoadResult } from '@meshbench/schema';
 import { useMemo } from 'react';
-import { formatDuration, formatMs } from '../../../charts/prepare/format.ts';
+import { durationTickFormatter } from '../../../charts/prepare/duration.ts';
+import { formatMs } from '../../../charts/prepare/format.ts';
 import { formatErrorRate, formatErrorRateTick } from '../../../charts/prepare/load-format.ts';
 import { prepareModeMultiples } from '../../../charts/prepare/load-multiples.ts';
 import {
@@ -93,7 +94,9 @@ export function LoadOverlayPanel({
           multiples={latency.multiples}
           {...x}
           formatY={formatMs}
-          formatYTick={formatDuration}
+          formatYTick={durationTickFormatter(
+            latency.multiples.find((m) => m.lines)?.lines?.y.ticks ?? [],
+          )}
         />
       </div>
       <div className="panel load-compare-panel" data-testid="load-compare-errors">

@@ -1,7 +1,10 @@
-// The compared runs side by side: mesh (in its colour), what ran where, and which is the baseline.
+// The compared runs side by side: mesh (in its colour), its summary sentence, what ran where,
+// and which is the baseline.
+import type { RunHeadline } from '@meshbench/schema';
 import { Link } from 'react-router';
 import { formatCount, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
+import { RunSummary } from '../../../ui/RunSummary.tsx';
 import { StatusBadge } from '../../../ui/StatusBadge.tsx';
 import type { ComparedRun, RunFacts } from '../prepare/compared-runs.ts';
 
@@ -17,8 +20,11 @@ function topologyText(t: RunFacts['topology']): string {
 export function RunCards({
   runs,
   linkToRuns,
+  headlines,
 }: {
   runs: ComparedRun[];
+  /** Each run's headline by id, for its summary sentence (live: GET /runs/headlines; a report: frozen). */
+  headlines?: ReadonlyMap<string, RunHeadline | null>;
   /** Live comparisons link each card to its run page; a frozen report reaches nothing else. */
   linkToRuns: boolean;
 }) {
@@ -51,6 +57,7 @@ export function RunCards({
               <span className="muted run-card-vs">vs baseline</span>
             )}
           </header>
+          <RunSummary headline={headlines?.get(run.id)} />
           <dl>
             <dt>Scenario</dt>
             <dd>

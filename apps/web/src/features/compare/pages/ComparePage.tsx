@@ -7,6 +7,7 @@ import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ShareButton } from '../../../ui/ShareButton.tsx';
 import { useUrlScale } from '../../../ui/url-state.ts';
+import { useRunHeadlines } from '../../runs/hooks/use-runs.ts';
 import { ChangeComparison } from '../components/ChangeComparison.tsx';
 import { ComparabilityWarning } from '../components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../components/DifferencesWarning.tsx';
@@ -92,6 +93,7 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
   const loadResults = useLoadResults(runs.map((r) => r.id));
   const comparability = useComparability(runs.map((r) => r.id));
   const timelines = useTimelines(runs.map((r) => r.id));
+  const headlines = useRunHeadlines(runs.map((r) => r.id));
   const timelineData = timelines.map((q) => (q.isError ? null : q.data));
   const timelineError = timelines.find((q) => q.isError)?.error;
   const nothing =
@@ -99,7 +101,7 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
     timelines.every((q) => q.isSuccess && q.data.phases.length + q.data.series.length === 0);
   return (
     <>
-      <RunCards runs={compared} linkToRuns />
+      <RunCards runs={compared} linkToRuns headlines={headlines.data} />
       {comparability.isError && (
         <ErrorMessage error={comparability.error} what="whether the runs are comparable" />
       )}

@@ -1,6 +1,14 @@
 import type { PercentileValue, Propagation } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { delta, deltaRows, formatAbsolute, formatRelative, shownVerdict } from './deltas.ts';
+import {
+  beyondBounds,
+  boundsOf,
+  delta,
+  deltaRows,
+  formatAbsolute,
+  formatRelative,
+  shownVerdict,
+} from './deltas.ts';
 
 /** A summary with only the fields the table reads set; the rest are empty. */
 function summary(p: {
@@ -22,9 +30,10 @@ function summary(p: {
     minMs: 0,
     maxMs: p.max,
     meanMs: p.mean,
+    // Raw latencies: exact (the API says so of every propagation percentile).
     percentiles: [
-      { p: 50, ms: p.p50 },
-      { p: 99, ms: p.p99 },
+      { p: 50, ms: p.p50, exact: true, method: 'raw' },
+      { p: 99, ms: p.p99, exact: true, method: 'raw' },
     ],
     withinMs: 1000,
     withinCount: 0,
@@ -141,22 +150,22 @@ describe('deltaRows', () => {
     });
     // 2,000 - 175,524.146 = -173,524.146; / 175,524.146 = -98.86 %.
     expect(row('p99')?.cells[1]).toMatchObject({
-      value: '2,000.0 ms',
+      value: '2.000 s',
       abs: '-173.5 s',
       rel: '-98.9 %',
       verdict: 'better',
     });
     // 500 - 4,800 = -4,300; / 4,800 = -89.58 %.
-    expect(row('mean')?.cells[1]?.abs).toBe('-4,300.0 ms');
+    expect(row('mean')?.cells[1]?.abs).toBe('-4.300 s');
     expect(row('mean')?.cells[1]?.rel).toBe('-89.6 %');
     expect(row('max')?.cells[1]).toMatchObject({ abs: '±0', rel: '±0.0 %', verdict: 'same' });
-    // 30 - 12 = 18 more proxies never applied it: +150 %, worse.
+    // 30 - 12 = 18 more proxies never applied it, worse; said in counts, not "+150 %".
     expect(row('missing')?.cells[1]).toEqual({
       value: '30',
       marked: null,
       fromEstimate: false,
       abs: '+18',
-      rel: '+150.0 %',
+      rel: '12 → 30',
       verdict: 'worse',
       relVerdict: 'worse',
     });
@@ -261,5 +270,46 @@ describe('the colour of a difference as shown', () => {
     });
     // 0.5 - 0.5006 = -0.06 points, shown "-0.1 pp": worse.
     expect(cellOf(0.5006, 0.5)).toMatchObject({ abs: '-0.1 pp', verdict: 'worse' });
+  });
+});
+
+describe('a difference is coloured only beyond the bounds of its estimates', () => {
+  const hdr = (lower: number, upper: number) =>
+    ({ exact: false, method: 'hdr', lower, upper }) as const;
+  it('reads the bound each estimator states', () => {
+    expect(boundsOf(10, { exact: true, method: 'raw' })).toEqual([10, 10]);
+    expect(boundsOf(10, hdr(9.9, 10.1))).toEqual([9.9, 10.1]);
+    expect(boundsOf(100, { exact: false, method: 'ddsketch', relativeError: 0.01 })).toEqual([
+      99, 101,
+    ]);
+    expect(boundsOf(100, { exact: false, method: 'clock-corrected', clockErrorMs: 1.2 })).toEqual([
+      98.8, 101.2,
+    ]);
+    // As reported, or nothing said: nothing bounds it.
+    expect(boundsOf(100, { exact: false, method: 'reported' })).toBeNull();
+    expect(boundsOf(100, undefined)).toBeNull();
+  });
+  it('calls bounds that meet or overlap no significant difference', () => {
+    expect(beyondBounds([9.9, 10.1], [10.1, 10.3])).toBe(false);
+    expect(beyondBounds([9.9, 10.1], [10.11, 10.3])).toBe(true);
+    expect(beyondBounds([10, 10], [10.001, 10.001])).toBe(true);
+    expect(beyondBounds(null, [1, 1])).toBe(false);
+  });
+  it('leaves "+0.001 ms" between two overlapping estimates neutral, and colours a clear one', () => {
+    const run = (p50: Partial<PercentileValue>) => {
+      const s = summary({ within: 0.8, p50: 0, p99: 900, mean: 60, max: 1000, missing: 0 });
+      return { ...s, percentiles: s.percentiles.map((x) => (x.p === 50 ? { ...x, ...p50 } : x)) };
+    };
+    const near = deltaRows([
+      run({ ms: 10, ...hdr(9.99, 10.01) }),
+      run({ ms: 10.001, ...hdr(9.991, 10.011) }),
+    ]);
+    const cell = near.find((r) => r.metric.key === 'p50')?.cells[1];
+    expect(cell).toMatchObject({ abs: '~+0.001 ms', verdict: 'same', relVerdict: 'same' });
+    const far = deltaRows([
+      run({ ms: 10, ...hdr(9.99, 10.01) }),
+      run({ ms: 12, ...hdr(11.99, 12.01) }),
+    ]);
+    expect(far.find((r) => r.metric.key === 'p50')?.cells[1]?.verdict).toBe('worse');
   });
 });

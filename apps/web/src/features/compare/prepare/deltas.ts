@@ -175,6 +175,40 @@ export function cellWithoutDelta(
   };
 }
 
+/**
+ * Where the true value of a percentile lies, by what the API says of it: an exact value is
+ * itself; an estimate its stated bound ([lower, upper], ± relativeError, ± clockErrorMs);
+ * null when nothing bounds it (an estimate "as reported", or no accuracy given).
+ */
+export function boundsOf(
+  ms: number | null | undefined,
+  a: Accuracy | null | undefined,
+): [number, number] | null {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return null;
+  const certainty = certaintyOf(a);
+  if (certainty === 'exact') return [ms, ms];
+  if (certainty === 'unknown' || !a) return null;
+  if (a.lower !== undefined || a.upper !== undefined)
+    return [a.lower ?? Number.NEGATIVE_INFINITY, a.upper ?? Number.POSITIVE_INFINITY];
+  if (a.relativeError !== undefined) {
+    const e = Math.abs(a.relativeError) * Math.abs(ms);
+    return [ms - e, ms + e];
+  }
+  if (a.clockErrorMs !== undefined) return [ms - a.clockErrorMs, ms + a.clockErrorMs];
+  return null;
+}
+
+/**
+ * A difference between two percentiles is coloured only when it cannot be the estimators':
+ * both are bounded and the bounds do not meet. Two exact values always differ as shown (the
+ * bootstrap interval of the gates needs the raw latencies, which the compare page does not
+ * read); "+0.001 ms" between two estimates whose bounds overlap is neutral.
+ */
+export function beyondBounds(a: [number, number] | null, b: [number, number] | null): boolean {
+  if (!a || !b) return false;
+  return a[1] < b[0] || b[1] < a[0];
+}
+
 /** A compared run's cell with its difference from the baseline, as shown and coloured. */
 export function cellWithDelta(
   value: string,
@@ -182,6 +216,7 @@ export function cellWithDelta(
   d: Delta,
   shown: { abs: string; rel: string },
   fromEstimate: boolean,
+  significant = true,
 ): DeltaCell {
   return {
     value,
@@ -189,10 +224,14 @@ export function cellWithDelta(
     abs: markDerived(shown.abs, fromEstimate),
     rel: markDerived(shown.rel, fromEstimate),
     fromEstimate,
-    verdict: shownVerdict(d.verdict, shown.abs),
-    relVerdict: shownVerdict(d.verdict, shown.rel),
+    verdict: significant ? shownVerdict(d.verdict, shown.abs) : 'same',
+    relVerdict: significant ? shownVerdict(d.verdict, shown.rel) : 'same',
   };
 }
+
+/** A count's change as counts: "1 → 3", never "+200 %" of a handful of proxies. */
+export const formatCountChange = (from: number, to: number) =>
+  `${formatCount(from)} → ${formatCount(to)}`;
 
 /** The table: summaries[0] is the baseline; a run without this change has a null summary. */
 export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
@@ -210,8 +249,17 @@ export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
       if (!d) return cellWithoutDelta(value, marked, i === 0);
       const fromEstimate =
         certaintyOf(accuracy) === 'estimate' || certaintyOf(baseAccuracy) === 'estimate';
-      const shown = { abs: formatAbsolute(d.abs, metric.unit), rel: formatRelative(d.rel) };
-      return cellWithDelta(value, marked, d, shown, fromEstimate);
+      const shown = {
+        abs: formatAbsolute(d.abs, metric.unit),
+        rel:
+          metric.unit === 'count'
+            ? formatCountChange(base as number, v as number)
+            : formatRelative(d.rel),
+      };
+      const significant = metric.accuracy
+        ? beyondBounds(boundsOf(base, baseAccuracy), boundsOf(v, accuracy))
+        : true;
+      return cellWithDelta(value, marked, d, shown, fromEstimate, significant);
     });
     const { key, label, unit, better } = metric;
     return { metric: { key, label, unit, better }, cells };

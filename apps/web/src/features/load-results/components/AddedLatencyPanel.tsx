@@ -1,12 +1,8 @@
 // (b) What the sidecars add: each mode's latency minus the baseline's at the same
 // connections and rate (Istio: "subtract base from both").
 import { useMemo } from 'react';
-import {
-  formatCount,
-  formatDuration,
-  formatDurationDelta,
-  formatPercent,
-} from '../../../charts/prepare/format.ts';
+import { durationTickFormatter } from '../../../charts/prepare/duration.ts';
+import { formatCount, formatDurationDelta, formatPercent } from '../../../charts/prepare/format.ts';
 import { prepareAddedLatency } from '../../../charts/prepare/load-added-latency.ts';
 import { formatRpsCell } from '../../../charts/prepare/load-format.ts';
 import { FROM_ESTIMATE, markDerived } from '../../../charts/prepare/percentile-accuracy.ts';
@@ -40,7 +36,7 @@ export function AddedLatencyPanel({
               lines={prepared.lines}
               {...xAxisOf(axis)}
               formatY={formatDurationDelta}
-              formatYTick={formatDuration}
+              formatYTick={durationTickFormatter(prepared.lines.y.ticks)}
             />
           </>
         )

@@ -2,7 +2,8 @@
 // at one rate, as the Istio data-plane guide draws it, or along the rate achieved at one
 // connection count: the latency-vs-throughput curve and its knee.
 import { useMemo } from 'react';
-import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
+import { durationTickFormatter } from '../../../charts/prepare/duration.ts';
+import { formatCount, formatMs } from '../../../charts/prepare/format.ts';
 import { formatRpsCell } from '../../../charts/prepare/load-format.ts';
 import { prepareLatencyVsConnections } from '../../../charts/prepare/load-latency.ts';
 import { SeriesLineChart } from '../../../charts/SeriesLineChart.tsx';
@@ -39,7 +40,7 @@ export function LatencyPanel({
               lines={prepared.lines}
               {...x}
               formatY={formatMs}
-              formatYTick={formatDuration}
+              formatYTick={durationTickFormatter(prepared.lines.y.ticks)}
             />
           </>
         )

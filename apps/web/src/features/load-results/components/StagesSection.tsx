@@ -2,8 +2,10 @@
 // 5k, 25k, 500k RPS steps): achieved rate, error rate and P50 / P99 over time with the
 // "P99 < N x median" band (N in the URL), and a summary row per stage with each generator's
 // rate and flags. Nothing is shown for a run without interval data.
+import type { LoadStages } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { ReferenceArea } from 'recharts';
+import { durationTickFormatter } from '../../../charts/prepare/duration.ts';
 import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
 import {
   formatErrorRate,
@@ -23,19 +25,27 @@ import { SeriesKey } from './SeriesKey.tsx';
 
 const clockLabel = (s: number) => `${formatClock(s)} in`;
 
+/** The run page's container: reads the stages at the percentiles the page shows. */
 export function StagesSection({ runId }: { runId: string }) {
-  const [view, setView] = useLoadView();
+  const [view] = useLoadView();
   const stages = useLoadStages(runId, view.percentiles);
+  if (stages.isError) return <ErrorMessage error={stages.error} what="the load stages" />;
+  if (!stages.data) return null;
+  return <StagesView stages={stages.data} />;
+}
+
+/**
+ * The stages drawn from an answer in hand (the run page's, or a report's frozen copy, which
+ * holds P50, P90 and P99 only: a percentile it lacks shows as none). Nothing without intervals.
+ */
+export function StagesView({ stages: data }: { stages: LoadStages }) {
+  const [view, setView] = useLoadView();
   const shown = useMemo(
     () => [...new Set([MEDIAN, ...view.percentiles, TAIL])].sort((a, b) => a - b),
     [view.percentiles],
   );
-  const prepared = useMemo(
-    () => (stages.data ? prepareStages(stages.data, view.limit, shown) : null),
-    [stages.data, view.limit, shown],
-  );
-  if (stages.isError) return <ErrorMessage error={stages.error} what="the load stages" />;
-  if (!prepared || !stages.data || stages.data.series.length === 0) return null;
+  const prepared = useMemo(() => prepareStages(data, view.limit, shown), [data, view.limit, shown]);
+  if (data.series.length === 0) return null;
   // The stages shaded, alternately, behind every chart of the section.
   const spans = prepared.spans.map((s, i) => (
     <ReferenceArea
@@ -60,15 +70,18 @@ export function StagesSection({ runId }: { runId: string }) {
       <header className="change-head data-plane-head">
         <h2>Stages</h2>
         <p className="muted">
-          {formatCount(stages.data.series.length)} intervals of{' '}
-          {formatDuration(stages.data.intervalMs)}, {formatCount(prepared.table.length)} stage
+          {formatCount(data.series.length)} intervals of {formatDuration(data.intervalMs)},{' '}
+          {formatCount(prepared.table.length)} stage
           {prepared.table.length === 1 ? '' : 's'}
         </p>
       </header>
       <div className="chart-grid load-grid">
         <div className="panel load-panel" data-testid="stages-rps">
           <h3>Achieved RPS</h3>
-          <p className="panel-sub">All load generators together, per interval; stages shaded</p>
+          <p className="panel-sub">
+            All load generators together, per interval; stages shaded
+            {prepared.rps?.y.scale === 'log' && "; log scale, a tick at each stage's target"}
+          </p>
           {prepared.rps && (
             <SeriesLineChart
               lines={prepared.rps}
@@ -78,10 +91,10 @@ export function StagesSection({ runId }: { runId: string }) {
             />
           )}
         </div>
-        <div className="panel load-panel" data-testid="stages-errors">
-          <h3>Error rate</h3>
-          <p className="panel-sub">% of the interval's requests that failed</p>
-          {prepared.errors ? (
+        {prepared.errors ? (
+          <div className="panel load-panel" data-testid="stages-errors">
+            <h3>Error rate</h3>
+            <p className="panel-sub">% of the interval's requests that failed</p>
             <SeriesLineChart
               lines={prepared.errors}
               {...time}
@@ -89,10 +102,18 @@ export function StagesSection({ runId }: { runId: string }) {
               formatYTick={formatErrorRateTick}
               yWidth={64}
             />
-          ) : (
+          </div>
+        ) : (
+          // No chart: one slim line with the reason, after the charts (as LoadPanel does).
+          <div
+            className="panel load-panel load-panel-empty"
+            data-testid="stages-errors"
+            data-empty="true"
+          >
+            <h3>Error rate</h3>
             <p className="state">No interval counts its errors.</p>
-          )}
-        </div>
+          </div>
+        )}
         <div className="panel load-panel stages-latency" data-testid="stages-latency">
           <div className="panel-head">
             <div>
@@ -129,7 +150,7 @@ export function StagesSection({ runId }: { runId: string }) {
                 {...time}
                 height={240}
                 formatY={formatMs}
-                formatYTick={formatDuration}
+                formatYTick={durationTickFormatter(prepared.latency.y.ticks)}
                 describePoint={(key, row) => {
                   const m = prepared.marks.get(row.x);
                   const marked = key === 'p50' ? m?.p50 : key === 'p99' ? m?.p99 : undefined;
@@ -145,13 +166,8 @@ export function StagesSection({ runId }: { runId: string }) {
           <thead>
             <tr>
               <th>Stage</th>
-              <th>Mode</th>
-              <th className="num">Connections</th>
               <th className="num">Target RPS</th>
               <th className="num">Achieved RPS</th>
-              <th>From – to</th>
-              <th className="num">Requests</th>
-              <th className="num">Error rate</th>
               {shown.map((p) => (
                 <th key={p} className="num">
                   P{p}
@@ -160,6 +176,11 @@ export function StagesSection({ runId }: { runId: string }) {
               <th className="num">
                 P{TAIL} / P{MEDIAN}
               </th>
+              <th className="num">Error rate</th>
+              <th className="num">Requests</th>
+              <th>From – to</th>
+              <th>Mode</th>
+              <th className="num">Connections</th>
               <th>Generators</th>
             </tr>
           </thead>
@@ -172,14 +193,16 @@ export function StagesSection({ runId }: { runId: string }) {
                 data-over={String(r.over)}
               >
                 <td>{k + 1}</td>
-                <td>{r.mode}</td>
-                <td className="num">{formatCount(r.connections)}</td>
                 <td className="num">{formatRpsCell(r.targetRps)}</td>
                 <td className="num">{formatRpsCell(r.achievedRps)}</td>
-                <td>
-                  {formatClock(r.fromMs / 1000)} – {formatClock(r.toMs / 1000)}
+                {r.percentiles.map((p) => (
+                  <td key={p.p} className="num">
+                    <MarkedValue marked={p.marked} />
+                  </td>
+                ))}
+                <td className="num" title={r.ratioFromEstimate ? FROM_ESTIMATE : undefined}>
+                  {markDerived(formatRatio(r.ratio), r.ratioFromEstimate)}
                 </td>
-                <td className="num">{formatCount(r.requests)}</td>
                 <td
                   className="num"
                   title={
@@ -192,14 +215,12 @@ export function StagesSection({ runId }: { runId: string }) {
                     ? '—'
                     : `${formatErrorRate(r.errorRate * 100)} (${formatCount(r.errors)})`}
                 </td>
-                {r.percentiles.map((p) => (
-                  <td key={p.p} className="num">
-                    <MarkedValue marked={p.marked} />
-                  </td>
-                ))}
-                <td className="num" title={r.ratioFromEstimate ? FROM_ESTIMATE : undefined}>
-                  {markDerived(formatRatio(r.ratio), r.ratioFromEstimate)}
+                <td className="num">{formatCount(r.requests)}</td>
+                <td>
+                  {formatClock(r.fromMs / 1000)} – {formatClock(r.toMs / 1000)}
                 </td>
+                <td>{r.mode}</td>
+                <td className="num">{formatCount(r.connections)}</td>
                 <td>
                   {r.generators.length === 0
                     ? '—'

@@ -5,10 +5,12 @@ import type { ReportRun } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
+import { RunSummary } from '../../../ui/RunSummary.tsx';
 import { useUrlScale } from '../../../ui/url-state.ts';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { TailSharesPanel } from '../../compare/components/TailSharesPanel.tsx';
 import type { ComparedRun } from '../../compare/prepare/compared-runs.ts';
+import { StagesView } from '../../load-results/index.ts';
 import { ChangeHead } from '../../runs/components/ChangeHead.tsx';
 import { ConvergenceView } from '../../runs/components/ConvergenceView.tsx';
 import { HistogramView } from '../../runs/components/HistogramView.tsx';
@@ -95,7 +97,7 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
 export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: ComparedRun }) {
   return (
     <article className="report-run" data-testid="report-run" data-run-id={frozen.run.id}>
-      <RunFacts run={frozen.run} frozen />
+      <RunFacts run={frozen.run} frozen summary={<RunSummary headline={frozen.headline} />} />
       {frozen.changes.length === 0 && frozen.loadResults.length === 0 && (
         <p className="state" data-testid="report-run-empty">
           {frozen.timeline
@@ -106,6 +108,8 @@ export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: Com
       {frozen.changes.map((c) => (
         <FrozenChangeSection key={c.linear.change.id} change={c} run={run} />
       ))}
+      {/* A stages run is read by its stages: first, as on the run page. */}
+      {frozen.stages && <StagesView stages={frozen.stages} />}
       <LoadOverlayPanel runs={[run]} results={[frozen.loadResults]} />
     </article>
   );

@@ -65,7 +65,11 @@ function ReportBody({ report }: { report: Report }) {
         </>
       ) : (
         <>
-          <RunCards runs={view.runs} linkToRuns={false} />
+          <RunCards
+            runs={view.runs}
+            linkToRuns={false}
+            headlines={new Map(report.runs.map((r) => [r.run.id, r.headline ?? null]))}
+          />
           <ComparabilityWarning comparability={report.comparability} />
           <DifferencesWarning differences={view.differences} />
           {view.pairs.map((pair) => (

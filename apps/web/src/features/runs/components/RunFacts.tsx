@@ -22,8 +22,11 @@ export function RunFacts({
   run,
   frozen = false,
   children,
+  summary,
 }: {
   run: FactsRun;
+  /** The run's summary sentence (ui/RunSummary), read first: under the title, above the facts. */
+  summary?: ReactNode;
   /** A report's run: a section title under the report's, and how long it ran, not the clock. */
   frozen?: boolean;
   /** What can be done with the run, after its status (the run page's Share). */
@@ -47,6 +50,7 @@ export function RunFacts({
         <StatusBadge status={run.status} />
         {children}
       </div>
+      {summary}
       <dl className="facts">
         <div>
           <dt>Platform</dt>

@@ -6,9 +6,10 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatCount, formatTimestamp, NO_VALUE } from '../../../charts/prepare/format.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
+import { runSummary } from '../../../ui/run-summary.ts';
 import { StatusBadge } from '../../../ui/StatusBadge.tsx';
 import { type SortColumn, sortDirection } from '../hooks/run-list-url.ts';
-import { commitOf, HEADLINE_KIND, headlineText, topologyText } from '../hooks/run-row.ts';
+import { commitOf, HEADLINE_KIND, topologyText } from '../hooks/run-row.ts';
 
 export const MAX_COMPARED = 4;
 
@@ -73,7 +74,7 @@ function HeadlineCell({ headline }: { headline: RunHeadline | null | undefined }
   return (
     <td className="headline" data-testid="run-headline" data-kind={headline.kind}>
       <span className="headline-kind">{HEADLINE_KIND[headline.kind]}</span>
-      <span className="headline-number">{headlineText(headline)}</span>
+      <span className="headline-number">{runSummary(headline)}</span>
     </td>
   );
 }

@@ -185,8 +185,10 @@ export function RunPage() {
             </p>
           )}
           <Suspense fallback={<Loading what="the data-plane charts" />}>
-            <DataPlaneSection run={run.data} />
+            {/* A stages run is read by its stages (issue 31): they come first; the section
+                draws nothing for a run without interval data. */}
             <StagesSection runId={run.data.id} />
+            <DataPlaneSection run={run.data} />
           </Suspense>
         </>
       )}

@@ -287,6 +287,8 @@ export function TimelineView({
             </div>
             <ScaleUpNumbers numbers={numbers} id={numbersId} />
           </div>
+          {/* The phase table directly under the chart it tabulates (issue 31). */}
+          {t.phases.length > 0 && <PhaseTable t={t} />}
         </div>
       )}
       {t.series.length > 0 && (
@@ -377,7 +379,9 @@ export function TimelineView({
           {seriesStats}
         </div>
       )}
-      {t.phases.length > 0 && <PhaseTable t={t} />}
+      {t.phases.length > 0 && aligned.phases.length === 0 && numbers.length === 0 && (
+        <PhaseTable t={t} />
+      )}
     </>
   );
 }
