@@ -22,6 +22,8 @@ const benches = [
   'results',
   'k6-stream',
   'loadgen',
+  'live',
+  'retention',
 ];
 const failed: string[] = [];
 for (const bench of benches) {
