@@ -12,6 +12,13 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { migrationsFolder } from './migrations-folder.ts';
+import {
+  isReadOnlyRefusal,
+  onStandby,
+  type StandbyOptions,
+  type StandbyReads,
+  standbyReads,
+} from './read-routing.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -55,6 +62,8 @@ export interface Database {
   copyOut(query: string): Promise<Buffer>;
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** The streaming standby reads may go to (DATABASE_READ_URL), when there is one. */
+  readonly standby?: StandbyReads;
 }
 
 export interface DatabaseOptions {
@@ -69,17 +78,34 @@ export interface DatabaseOptions {
    * one to an unreachable host); past it the query fails as the database being unavailable.
    */
   connectTimeoutMs?: number;
+  /** postgres:// URL of a streaming standby of `url`, for reads that may lag. */
+  readUrl?: string | undefined;
+  /** How the standby is judged (read-routing.ts); defaults below. */
+  standby?: Partial<StandbyOptions>;
 }
+
+/** A standby more than this far behind the primary's flushed WAL serves no read. */
+export const DEFAULT_STANDBY_MAX_LAG_MS = 2000;
 
 /** How long a query waits for a pool connection unless told. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.readUrl && !options.url)
+    throw new Error('a read standby (DATABASE_READ_URL) needs a primary (DATABASE_URL)');
+  const maxLagMs = options.standby?.maxLagMs ?? DEFAULT_STANDBY_MAX_LAG_MS;
   const database = options.url
     ? openPostgres(
         options.url,
         options.poolSize ?? 10,
         options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        options.readUrl
+          ? {
+              url: options.readUrl,
+              maxLagMs,
+              probeMs: options.standby?.probeMs ?? Math.min(1000, Math.max(50, maxLagMs / 4)),
+            }
+          : undefined,
       )
     : await openEmbedded(options.dataDir);
   return database;
@@ -225,7 +251,7 @@ const copyStatement = (
  */
 const BEGIN = 'begin; set local jit = off';
 
-function openPostgres(url: string, max: number, connectTimeoutMs: number): Database {
+function openPool(url: string, max: number, connectTimeoutMs: number): pg.Pool {
   // Nothing session-wide on these connections (no startup options, no session SET,
   // advisory lock or named prepared statement), so they can be pgbouncer's in transaction
   // pooling mode.
@@ -245,86 +271,121 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
+  return pool;
+}
+
+function openPostgres(
+  url: string,
+  max: number,
+  connectTimeoutMs: number,
+  read: (StandbyOptions & { url: string }) | undefined,
+): Database {
+  const primary = openPool(url, max, connectTimeoutMs);
+  // With a standby, queries take the pool of their request's scope (the primary outside one).
+  const routing = read
+    ? standbyReads(
+        primary,
+        openPool(read.url, max, connectTimeoutMs),
+        read,
+        databaseUnavailableReason,
+      )
+    : undefined;
+  const pool = (routing?.pool ?? primary) as unknown as pg.Pool;
+  const standbyPool = routing ? routing.pool.standbyPool : undefined;
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const database: Database = {
     kind: 'postgres',
     db,
+    ...(routing ? { standby: routing.reads } : {}),
     copyOut(query) {
       // In a transaction of its own, for its SET LOCAL.
       return database.transaction((tx) => tx.copyOut(query));
     },
     async transaction(fn) {
-      const client = await pool.connect();
-      let released = false;
+      if (!routing || !onStandby()) return inTransaction(fn);
       try {
-        await client.query(BEGIN);
-        const tx: Tx = {
-          db: drizzlePg(client, { schema }) as unknown as Db,
-          async copy(table, columns, source, options) {
-            const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
-            // The COPY can fail before its source has ended: on a connection that broke
-            // (a restart), node-postgres fails the query on the next tick. The failure is kept,
-            // stops the loop at the next chunk, and is awaited below; until then it must not
-            // count as an unhandled rejection, which would end the process.
-            let failed: Error | undefined;
-            const done = new Promise<void>((resolve, reject) => {
-              stream.on('finish', resolve);
-              stream.on('error', (error: Error) => {
-                failed ??= error;
-                reject(error);
-              });
-            });
-            done.catch(() => {});
-            try {
-              for await (const chunk of source) {
-                if (failed) throw failed;
-                if (!stream.write(chunk)) {
-                  await new Promise<void>((resolve, reject) => {
-                    const fail = (error: Error) => reject(error);
-                    stream.once('error', fail);
-                    stream.once('drain', () => {
-                      stream.off('error', fail);
-                      resolve();
-                    });
-                  });
-                }
-              }
-            } catch (error) {
-              // Abort the COPY (CopyFail) so the connection is usable for ROLLBACK.
-              stream.destroy(error as Error);
-              await done.catch(() => {});
-              throw error;
-            }
-            stream.end();
-            options?.whileFinishing?.();
-            await done;
-          },
-          async copyOut(query) {
-            const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
-            const parts: Buffer[] = [];
-            for await (const chunk of stream) parts.push(chunk as Buffer);
-            return Buffer.concat(parts);
-          },
-        };
-        const result = await fn(tx);
-        await client.query('COMMIT');
-        return result;
+        return await inTransaction(fn);
       } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          client.release(true);
-          released = true;
-        }
-        throw error;
-      } finally {
-        if (!released) client.release();
+        // A read that still writes (a summary kept on first read): the standby refused the
+        // write, so the whole transaction is made again on the primary.
+        if (!isReadOnlyRefusal(error)) throw error;
+        routing.reads.wroteOnRead();
+        return routing.reads.run('primary', () => inTransaction(fn));
       }
     },
     async close() {
-      await pool.end();
+      routing?.reads.close();
+      await Promise.all([primary.end(), standbyPool?.end()]);
     },
   };
+  async function inTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let released = false;
+    try {
+      await client.query(BEGIN);
+      const tx: Tx = {
+        db: drizzlePg(client, { schema }) as unknown as Db,
+        async copy(table, columns, source, options) {
+          const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
+          // The COPY can fail before its source has ended: on a connection that broke
+          // (a restart), node-postgres fails the query on the next tick. The failure is kept,
+          // stops the loop at the next chunk, and is awaited below; until then it must not
+          // count as an unhandled rejection, which would end the process.
+          let failed: Error | undefined;
+          const done = new Promise<void>((resolve, reject) => {
+            stream.on('finish', resolve);
+            stream.on('error', (error: Error) => {
+              failed ??= error;
+              reject(error);
+            });
+          });
+          done.catch(() => {});
+          try {
+            for await (const chunk of source) {
+              if (failed) throw failed;
+              if (!stream.write(chunk)) {
+                await new Promise<void>((resolve, reject) => {
+                  const fail = (error: Error) => reject(error);
+                  stream.once('error', fail);
+                  stream.once('drain', () => {
+                    stream.off('error', fail);
+                    resolve();
+                  });
+                });
+              }
+            }
+          } catch (error) {
+            // Abort the COPY (CopyFail) so the connection is usable for ROLLBACK.
+            stream.destroy(error as Error);
+            await done.catch(() => {});
+            throw error;
+          }
+          stream.end();
+          options?.whileFinishing?.();
+          await done;
+        },
+        async copyOut(query) {
+          const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
+          const parts: Buffer[] = [];
+          for await (const chunk of stream) parts.push(chunk as Buffer);
+          return Buffer.concat(parts);
+        },
+      };
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        client.release(true);
+        released = true;
+      }
+      throw error;
+    } finally {
+      if (!released) client.release();
+    }
+  }
   return database;
 }
 

@@ -5,12 +5,13 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.ts';
-import { asAppError } from './errors.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import jsonBodiesPlugin from './plugins/json-bodies.plugin.ts';
+import livePlugin from './plugins/live.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
 import readCachePlugin from './plugins/read-cache.plugin.ts';
+import readRoutingPlugin from './plugins/read-routing.plugin.ts';
 import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
@@ -29,12 +30,14 @@ import otlpRoutes from './routes/otlp/otlp.routes.ts';
 import projectsRoutes from './routes/projects/projects.routes.ts';
 import prometheusWriteRoutes from './routes/prometheus/prometheus-write.routes.ts';
 import reportsRoutes from './routes/reports/reports.routes.ts';
+import liveRoutes from './routes/runs/live.routes.ts';
 import metricsRoutes from './routes/runs/metrics.routes.ts';
 import perfettoRoutes from './routes/runs/perfetto.routes.ts';
 import resultsRoutes from './routes/runs/results.routes.ts';
 import runsRoutes from './routes/runs/runs.routes.ts';
 import tailRoutes from './routes/runs/tail.routes.ts';
 import selfMetricsRoutes from './routes/self-metrics.routes.ts';
+import { asAppError } from './services/failure.ts';
 
 export interface AppOptions {
   /** An open database to use instead of opening one from the config (tests). */
@@ -74,6 +77,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(databasePlugin, {
     databaseUrl: config.databaseUrl,
+    databaseReadUrl: config.databaseReadUrl,
+    readMaxLagMs: config.readMaxLagMs,
     dataDir: options.inMemory ? undefined : config.dataDir,
     ...(options.database ? { database: options.database } : {}),
   });
@@ -91,6 +96,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     alertsRecheckMs: config.alertsRecheckMs,
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
+  await app.register(livePlugin, { pollMs: config.livePollMs });
+  // Before any route: it wraps the handlers of the reads that may go to the standby.
+  await app.register(readRoutingPlugin);
   // Answers compressed as the client accepts (brotli, gzip, deflate), from 1 KiB: a run's
   // JSON shrinks about tenfold. Registered after the read cache, so the cache keeps the plain
   // answer and each client gets its own encoding; before @fastify/static, so the web app's
@@ -126,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     async (api) => {
       await api.register(healthRoutes);
       await api.register(runsRoutes);
+      await api.register(liveRoutes);
       await api.register(projectsRoutes);
       await api.register(gatesRoutes);
       await api.register(eventsRoutes);

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { type Database, openDatabase } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asAppError } from './errors.ts';
+import { asAppError } from './services/failure.ts';
 
 const url = process.env.DATABASE_URL;
 

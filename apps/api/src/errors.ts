@@ -1,5 +1,6 @@
-// The one error type: every failure the API reports is an AppError mapped in app.ts.
-import { databaseUnavailableReason } from './repositories/database.ts';
+// The one error type: every failure the API reports is an AppError mapped in app.ts. It
+// imports nothing, so a pure decoder that throws one loads no database driver
+// (services/failure.ts tells a lost database apart).
 
 export class AppError extends Error {
   /** Seconds the client is told to wait before trying again (a Retry-After header). */
@@ -34,14 +35,4 @@ export function databaseUnavailable(reason: string): AppError {
   );
   error.retryAfterS = RETRY_AFTER_DATABASE_S;
   return error;
-}
-
-/**
- * The AppError a failure is reported as: itself, or a 503 for a lost or refused database
- * connection (a restart, a crash, no free connection in time); undefined for anything else.
- */
-export function asAppError(error: unknown): AppError | undefined {
-  if (error instanceof AppError) return error;
-  const reason = databaseUnavailableReason(error);
-  return reason ? databaseUnavailable(reason) : undefined;
 }

@@ -136,7 +136,7 @@ export const lifecyclePhases = pgTable(
 export const eventBatches = pgTable(
   'event_batches',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
     runId: uuid('run_id')
       .notNull()
       .references(() => runs.id, { onDelete: 'cascade' }),
@@ -148,7 +148,10 @@ export const eventBatches = pgTable(
     firstLine: integer('first_line'),
     lastLine: integer('last_line'),
   },
+  // Keyed by run first (docs/scale.md: distributable by run id); the id alone stays unique
+  // by its identity sequence, and a run's batch range is one walk of this key.
   (t) => [
+    primaryKey({ columns: [t.runId, t.id] }),
     uniqueIndex('event_batches_key_idx').on(t.runId, t.idempotencyKey),
     index('event_batches_source_idx')
       .on(t.runId, t.source, t.firstLine)
@@ -168,11 +171,11 @@ export const eventBatches = pgTable(
 export const stagedEventBatches = pgTable(
   'staged_event_batches',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey(),
     runId: uuid('run_id').notNull(),
+    id: bigint('id', { mode: 'number' }).notNull(),
     stagedAt: ts('staged_at').notNull().default(sql`now()`),
   },
-  (t) => [index('staged_event_batches_run_idx').on(t.runId)],
+  (t) => [primaryKey({ columns: [t.runId, t.id] })],
 );
 
 /** The stage an observation without one is of. */

@@ -1,4 +1,5 @@
 export * from './events.ts';
+export * from './finish.ts';
 export * from './gates.ts';
 export * from './history.ts';
 export * from './leases.ts';

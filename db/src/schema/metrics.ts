@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -35,7 +36,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 export const metricSeries = pgTable(
   'metric_series',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
     runId: uuid('run_id')
       .notNull()
       .references(() => runs.id, { onDelete: 'cascade' }),
@@ -48,7 +49,12 @@ export const metricSeries = pgTable(
     keyHash: text('key_hash').notNull(),
     createdAt: ts('created_at').notNull().default(sql`now()`),
   },
-  (t) => [uniqueIndex('metric_series_key_idx').on(t.runId, t.keyHash)],
+  // Keyed by run first (docs/scale.md: distributable by run id); the id alone stays unique
+  // by its identity sequence.
+  (t) => [
+    primaryKey({ columns: [t.runId, t.id] }),
+    uniqueIndex('metric_series_key_idx').on(t.runId, t.keyHash),
+  ],
 );
 
 /**

@@ -54,7 +54,7 @@ Usage:
   meshbench upload <run> <file>...                  post load-test result files (Fortio, Nighthawk,
                                                     k6, wrk, wrk2, SMP, Istio perf CSV, HdrHistogram
                                                     log, Locust CSV or --json, hey CSV, JMeter
-                                                    JTL CSV, Vegeta JSON, ghz JSON, Gatling
+                                                    JTL CSV, Vegeta binary or JSON, ghz JSON, Gatling
                                                     simulation.log, oha JSON); --format NAME
   meshbench run finish <run> [--status S] [--gate --baseline B --fail-on RULE...]
   meshbench run delete <run>                        delete the run and every row of it (its

@@ -133,6 +133,8 @@ export const paths = {
     `/runs/headlines${queryString({ ids: [ids].flat().join(',') })}`,
   run: (runId: string) => `/runs/${enc(runId)}`,
   changes: (runId: string) => `/runs/${enc(runId)}/changes`,
+  /** The run's live events (text/event-stream): read with watchRun, or EventSource. */
+  live: (runId: string) => `/runs/${enc(runId)}/live`,
   runPropagation: (runId: string, q: RunPropagationQuery = {}) =>
     `/runs/${enc(runId)}/propagation${queryString(q)}`,
   propagation: (runId: string, changeId: string, q: PropagationQuery = {}) =>

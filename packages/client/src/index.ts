@@ -2,4 +2,5 @@
 // parsed with its schema from @meshbench/schema. Browser- and Node-safe.
 export * from './client.ts';
 export * from './errors.ts';
+export * from './live.ts';
 export * from './transport.ts';

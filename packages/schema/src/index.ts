@@ -6,6 +6,7 @@ export * from './comparability.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './gates.ts';
+export * from './live.ts';
 export * from './load-results.ts';
 export * from './metrics.ts';
 export * from './projects.ts';

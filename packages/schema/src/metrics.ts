@@ -12,6 +12,8 @@ export const seriesKind = z.enum([
   'distribution',
   'exponential_histogram',
   'summary',
+  // A Prometheus gauge histogram: each point a distribution at its time, never added up.
+  'gauge_histogram',
 ]);
 export type SeriesKind = z.infer<typeof seriesKind>;
 

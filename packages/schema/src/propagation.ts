@@ -53,7 +53,7 @@ export const propagationQuery = z.object({
   clock: clockBasis
     .default('raw')
     .describe(
-      'raw (default) or corrected: latencies with node clock offsets taken out; corrected on a run without clock reports is a 409',
+      'raw (default) or corrected: latencies with node clock offsets taken out; corrected on a run without clock reports is a 409 no_clock_data, and while its corrected summary is not computed yet a 409 clock_pending',
     ),
 });
 export type PropagationQuery = z.infer<typeof propagationQuery>;
@@ -135,7 +135,7 @@ export const propagationClock = z.object({
     .boolean()
     .optional()
     .describe(
-      'on a raw answer: the corrected summary is being computed after new events (a raw read never waits for it; ?clock=corrected does), so `corrected` is null for now',
+      'on a raw answer: the corrected summary is not computed for the latest events yet (it is computed after each batch, at the finish and by the background worker, never by a read; a read waits for a computation in progress on its replica), so `corrected` is null for now and ?clock=corrected answers 409 clock_pending with Retry-After',
     ),
   maxClockErrorMs: z
     .number()

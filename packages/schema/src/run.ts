@@ -48,6 +48,26 @@ export const finishRunBody = z.strictObject({
 });
 export type FinishRunBody = z.infer<typeof finishRunBody>;
 
+/**
+ * The steps of finishing a run, in the order they run (a run not `finished` has only
+ * clock-correction and load-slots): corrected summaries and load slots first, so the gate
+ * reads them.
+ */
+export const finishStep = z.enum(['clock-correction', 'load-slots', 'gate', 'alerts', 'history']);
+export type FinishStep = z.infer<typeof finishStep>;
+
+/** Finishing not complete: the step it is at (it and every later one undone). */
+export const runFinishing = z
+  .object({
+    step: finishStep.describe('the next step to do'),
+    failures: z.number().int().describe('tries of this step that failed'),
+    failedAt: z.string().nullable().describe('the last failure of this step, if any'),
+  })
+  .describe(
+    'GET /runs/{id} and PATCH only, absent when finishing is complete: the step finishing is at. A failed step is tried again by the next PATCH and by the background worker.',
+  );
+export type RunFinishing = z.infer<typeof runFinishing>;
+
 export const run = z.object({
   id: z.uuid(),
   slug: z.string(),
@@ -70,6 +90,7 @@ export const run = z.object({
     .describe(
       'GET /runs/{id} only: whether a gate verdict is kept for the run (GET /runs/{id}/gate answers 404 otherwise)',
     ),
+  finishing: runFinishing.optional(),
 });
 export type Run = z.infer<typeof run>;
 

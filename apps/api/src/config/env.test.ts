@@ -17,6 +17,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://a/b', DATABASE_READ_URL: 'standby:5432' }),
+    ).toThrow(/DATABASE_READ_URL/);
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://standby/b' })).toThrow(
+      /DATABASE_READ_URL .*DATABASE_URL, which is unset/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://a/b', MESHBENCH_READ_MAX_LAG_MS: '5' }),
+    ).toThrow(/MESHBENCH_READ_MAX_LAG_MS/);
     expect(() => loadConfig({ MESHBENCH_DEMO: 'yes' })).toThrow(/MESHBENCH_DEMO/);
     expect(() => loadConfig({ MESHBENCH_ADMIN_TOKEN: 'short' })).toThrow(/MESHBENCH_ADMIN_TOKEN/);
   });

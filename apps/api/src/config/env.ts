@@ -44,6 +44,14 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\//,
+      'DATABASE_READ_URL must be a postgres:// or postgresql:// URL (a streaming standby of DATABASE_URL)',
+    )
+    .optional(),
+  MESHBENCH_READ_MAX_LAG_MS: ms('MESHBENCH_READ_MAX_LAG_MS', 2000, 100, 600_000),
   MESHBENCH_DATA_DIR: z.string().min(1).default('./.meshbench'),
   MESHBENCH_PUBLIC_URL: z
     .string()
@@ -124,6 +132,12 @@ export const envSchema = z.object({
     .default('1000')
     .transform(Number)
     .refine((n) => n <= 60_000, 'MESHBENCH_READ_CACHE_MS must be at most 60000'),
+  MESHBENCH_LIVE_POLL_MS: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_LIVE_POLL_MS must be a whole number of milliseconds')
+    .default('250')
+    .transform(Number)
+    .refine((n) => n >= 50 && n <= 10_000, 'MESHBENCH_LIVE_POLL_MS must be between 50 and 10000'),
   MESHBENCH_ALERTS_RECHECK_MS: z
     .string()
     .regex(/^\d+$/, 'MESHBENCH_ALERTS_RECHECK_MS must be a whole number of milliseconds (0 = off)')
@@ -205,6 +219,10 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A streaming standby of databaseUrl for reads that may lag (docs/deploy.md). */
+  databaseReadUrl: string | undefined;
+  /** A standby that has not replayed what the primary had flushed this long ago serves no read. */
+  readMaxLagMs: number;
   dataDir: string;
   /** Where users reach the app (links in shared pages); never taken from a request's Host. */
   publicUrl: string | undefined;
@@ -239,6 +257,8 @@ export interface Config {
   maxStreamResultBytes: number;
   /** How long a read's answer is served again from this replica's memory; 0: never. */
   readCacheMs: number;
+  /** How often a watched run's data version is read (GET /runs/{id}/live). */
+  livePollMs: number;
   /** Longest wait for the next bytes of a request body before it ends in a 408. */
   bodyTimeoutMs: number;
   /** Longest time a whole request (headers and body) may take to arrive. */
@@ -287,10 +307,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(message.includes(name) ? message : `${name}: ${message}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL)
+    throw new ConfigError(
+      'DATABASE_READ_URL is a standby of DATABASE_URL, which is unset (the embedded database has no standby)',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
+    readMaxLagMs: e.MESHBENCH_READ_MAX_LAG_MS,
     dataDir: resolve(e.MESHBENCH_DATA_DIR),
     publicUrl: e.MESHBENCH_PUBLIC_URL?.replace(/\/+$/, ''),
     statsdPort: e.STATSD_PORT,
@@ -309,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxResultBytes: e.MESHBENCH_MAX_RESULT_BYTES,
     maxStreamResultBytes: e.MESHBENCH_MAX_STREAM_RESULT_BYTES,
     readCacheMs: e.MESHBENCH_READ_CACHE_MS,
+    livePollMs: e.MESHBENCH_LIVE_POLL_MS,
     bodyTimeoutMs: e.MESHBENCH_BODY_TIMEOUT_MS,
     requestTimeoutMs: e.MESHBENCH_REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.MESHBENCH_SHUTDOWN_TIMEOUT_MS,

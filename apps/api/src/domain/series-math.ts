@@ -409,6 +409,20 @@ function lastQuantiles(rows: NormalRow[]): Quantile[] | null {
 export const STAT_PERCENTILES: readonly number[] = [50, 90, 99];
 
 /**
+ * The last of rows in time order (the latest written of those at one time): a gauge
+ * histogram's figures at the end of a window. Prometheus' gauge histograms
+ * (prometheus/prometheus model/histogram/histogram.go at d15adb9ad7e5d9fbde3a9a8f30200593a5a14d86,
+ * CounterResetHint GaugeType: "a gauge histogram, where counter resets do not happen") go
+ * up and down: a sample is the distribution at its time, so two are never added.
+ */
+export function lastSnapshot(rows: NormalRow[]): NormalRow[] {
+  let last: NormalRow | undefined;
+  for (const r of rows)
+    if (!last || r.tMs > last.tMs || (r.tMs === last.tMs && r.atMs >= last.atMs)) last = r;
+  return last ? [last] : [];
+}
+
+/**
  * One series' stats over its rows (already normalized and windowed), with the nearest-rank
  * percentiles `ps` of a distribution's merged values.
  */
@@ -420,6 +434,8 @@ export function combineStats(
   runStartMs?: number,
 ): CombinedStats {
   const cls = valueClass(kind);
+  // A gauge histogram's points are snapshots: the window's figures are its last one's.
+  if (kind === 'gauge_histogram') rows = lastSnapshot(rows);
   let count = 0;
   let sum = 0;
   let last: number | null = null;
@@ -508,8 +524,10 @@ export function bucketize(
     g.push(r);
   }
   const out: Bucketed[] = [];
-  groups.forEach((g, i) => {
-    if (!g) return;
+  groups.forEach((whole, i) => {
+    if (!whole) return;
+    // A gauge histogram's bucket is its last snapshot in it, never a sum of snapshots.
+    const g = kind === 'gauge_histogram' ? lastSnapshot(whole) : whole;
     const offsetMs = i * bucketMs;
     let count = 0;
     let sum = 0;

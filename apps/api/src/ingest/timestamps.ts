@@ -149,10 +149,6 @@ export function parseTimestampUs(value: string): number | null {
   return inRange(ms * 1000 + micros);
 }
 
-/** RFC 3339 UTC with microseconds, as Postgres reads it and the API returns it. */
-export function formatTimestampUs(us: number): string {
-  const ms = Math.floor(us / 1000);
-  const micros = us - ms * 1000;
-  const iso = new Date(ms).toISOString(); // 2026-02-01T10:00:00.123Z
-  return `${iso.slice(0, 23)}${String(Math.round(micros)).padStart(3, '0')}Z`;
-}
+// Written in domain/ (the repositories and services write times too); the decoders keep
+// reading it from here beside the parsers.
+export { formatTimestampUs } from '../domain/timestamp-text.ts';

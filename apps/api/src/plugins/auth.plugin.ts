@@ -50,7 +50,7 @@ export default fp(
         throw new AppError(401, 'unauthorized', 'writes need "Authorization: Bearer <token>"');
       }
       // An answer this reader had a moment ago (access included) is sent again as it was.
-      if (reading && app.readCache.serve(request, reply)) return reply;
+      if (reading && (await app.readCache.serve(request, reply))) return reply;
       const { id } = (request.params ?? {}) as { id?: string };
       if (RUN_ROUTE.test(route) && id) {
         const run = await app.services.runs.find(id);

@@ -10,6 +10,9 @@ declare module 'fastify' {
 
 export interface DatabasePluginOptions {
   databaseUrl: string | undefined;
+  /** A streaming standby of databaseUrl for reads that may lag (read-routing.plugin.ts). */
+  databaseReadUrl?: string | undefined;
+  readMaxLagMs?: number;
   /** Embedded database directory; undefined keeps it in memory (tests). */
   dataDir: string | undefined;
   /** An already open database, e.g. shared by a test suite. */
@@ -19,7 +22,13 @@ export interface DatabasePluginOptions {
 export default fp<DatabasePluginOptions>(
   async (app, opts) => {
     const database =
-      opts.database ?? (await openDatabase({ url: opts.databaseUrl, dataDir: opts.dataDir }));
+      opts.database ??
+      (await openDatabase({
+        url: opts.databaseUrl,
+        dataDir: opts.dataDir,
+        readUrl: opts.databaseReadUrl,
+        ...(opts.readMaxLagMs ? { standby: { maxLagMs: opts.readMaxLagMs } } : {}),
+      }));
     await migrateDatabase(database);
     app.decorate('database', database);
     if (!opts.database) app.addHook('onClose', () => database.close());

@@ -5,8 +5,8 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
+import { readBody } from '../ingest/body-chunks.ts';
 import { findBadValue, firstInvalidUtf8 } from '../ingest/stored-text.ts';
-import { readBody } from '../routes/request-body.ts';
 
 /** The decoded body, or an AppError naming what is wrong with it and where. */
 export function parseJsonBody(body: Buffer): unknown {

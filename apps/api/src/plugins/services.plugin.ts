@@ -13,6 +13,7 @@ import { propagationRepository } from '../repositories/propagation.repository.ts
 import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
 import { runFactsRepository } from '../repositories/run-facts.repository.ts';
+import { runFinishRepository } from '../repositories/run-finish.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
 import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
@@ -23,6 +24,7 @@ import { gatesService } from '../services/gates.service.ts';
 import { headlinesService } from '../services/headlines.service.ts';
 import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
+import { liveService } from '../services/live.service.ts';
 import { loadGateService } from '../services/load-gate.service.ts';
 import { metricsServices } from '../services/metrics.wiring.ts';
 import { otlpLogsService } from '../services/otlp-logs.service.ts';
@@ -30,6 +32,7 @@ import { projectsService } from '../services/projects.service.ts';
 import { propagationService } from '../services/propagation.service.ts';
 import { reportsService } from '../services/reports.service.ts';
 import { resultsService } from '../services/results.service.ts';
+import { runFinishService } from '../services/run-finish.service.ts';
 import { runsService } from '../services/runs.service.ts';
 import { tailService } from '../services/tail.service.ts';
 import { uploadCounts } from '../services/upload-counts.ts';
@@ -58,6 +61,9 @@ export interface ServicesOptions {
 export const OTLP_RECEIVING_PER_SLOT = 4;
 /** OTLP bodies of the largest size that may be held in memory at once. */
 export const OTLP_BUFFERED_REQUESTS = 4;
+
+/** Runs whose corrected summaries one worker tick computes at most. */
+const CORRECTIONS_BATCH = 20;
 
 /** How often held metric points past their time are forgotten. */
 const HELD_EXPIRY_MS = 60_000;
@@ -100,6 +106,8 @@ function build(
     stageObservations: database.kind === 'embedded',
     warn,
     debug,
+    // A batch makes the run's corrected summaries stale: computed again now, not by a read.
+    afterStored: (runId) => propagationReads.correctAfterWrite(runId),
   });
   const services = {
     projects,
@@ -140,33 +148,60 @@ function build(
     results: services.results,
     lifecycle: lifecycleRepository(database.db),
   });
+  const facts = runFactsRepository(database.db);
+  const history = historyService({
+    runs,
+    gates,
+    facts,
+    propagation: services.propagation,
+    churn: services.churn,
+    lifecycle: lifecycleRepository(database.db),
+    metrics: metricsRepository(database),
+    results: services.results,
+    projects: {
+      find: (ref) => projects.find(ref),
+      detection: (id) => projects.detection(id),
+    },
+  });
+  const gatesUseCases = gatesService({
+    gates,
+    runs,
+    projects,
+    propagation: services.propagation,
+    comparability,
+    loadGate,
+  });
+  // A live state is the stored views' own reads, with their routes' defaults.
+  const live = liveService({
+    mark: (runId) => facts.liveMark(runId),
+    run: async (ref) => {
+      const found = await services.runs.get(ref);
+      return { ...found, gated: await gatesUseCases.hasResult(found.id) };
+    },
+    changes: (id) => services.propagation.changes(id),
+    propagation: (id, changeId, q) => services.propagation.propagation(id, changeId, q),
+    timeline: (id, q) => services.timeline.timeline(id, q),
+    series: (id, q) => services.metrics.series(id, q),
+    results: (id, ps) => services.results.list(id, ps),
+    stages: (id, ps) => services.results.stages(id, ps),
+  });
   return {
     ...services,
+    live,
     comparability,
     loadGate,
     headlines,
     reports: reportsService({ reports: reportsRepository(database.db), ...services, headlines }),
-    history: historyService({
+    history,
+    gates: gatesUseCases,
+    finish: runFinishService({
       runs,
-      gates,
-      facts: runFactsRepository(database.db),
+      runsService: services.runs,
+      state: runFinishRepository(database.db),
+      gates: gatesUseCases,
       propagation: services.propagation,
-      churn: services.churn,
-      lifecycle: lifecycleRepository(database.db),
-      metrics: metricsRepository(database),
+      history,
       results: services.results,
-      projects: {
-        find: (ref) => projects.find(ref),
-        detection: (id) => projects.detection(id),
-      },
-    }),
-    gates: gatesService({
-      gates,
-      runs,
-      projects,
-      propagation: services.propagation,
-      comparability,
-      loadGate,
     }),
   };
 }
@@ -180,6 +215,18 @@ declare module 'fastify' {
      * (history.recheckAlerts), then forgets the read cache's answers if any run was looked at.
      */
     recheckAlerts(options?: Parameters<Services['history']['recheckAlerts']>[0]): Promise<number>;
+    /**
+     * Goes on with runs whose finish stopped part way (services.finish.resumeUnfinished),
+     * then forgets the read cache's answers if any run was looked at.
+     */
+    resumeFinishes(
+      options?: Parameters<Services['finish']['resumeUnfinished']>[0],
+    ): Promise<number>;
+    /**
+     * Computes the corrected summaries of runs written since theirs were
+     * (services.propagation.correctStale), then forgets the read cache's answers if any.
+     */
+    correctStale(limit?: number): Promise<number>;
   }
 }
 
@@ -224,6 +271,8 @@ export default fp<ServicesOptions>(
     // exporter flushed after the finish, a result file posted later) have them looked at
     // again. The need is kept in the database (run_facts), so a restart loses none.
     app.decorate('recheckAlerts', async (options = {}) => {
+      // Older finished runs without kept facts have them kept first (no alert on them).
+      const kept = await services.history.keepMissing({ projectId: options.projectId });
       const looked = await services.history.recheckAlerts({
         warn: (error, runId) =>
           app.log.warn({ err: error }, `looking again at the change points of run ${runId} failed`),
@@ -231,28 +280,66 @@ export default fp<ServicesOptions>(
         ...options,
       });
       // Alerts changed without a request: answers kept before would show them as they were.
+      if (looked + kept > 0) app.readCache?.invalidate();
+      return looked;
+    });
+    // Finishes that stopped part way (a step failed, a replica stopped mid-finish) go on
+    // from the step kept as next (run_finishes), so a restart loses none either.
+    app.decorate('resumeFinishes', async (options = {}) => {
+      const looked = await services.finish.resumeUnfinished({
+        warn: (error, runId) =>
+          app.log.warn({ err: error }, `going on with finishing run ${runId} failed`),
+        done: (runId) => app.log.info(`finished the steps left of run ${runId}`),
+        ...options,
+      });
+      if (looked > 0) app.readCache?.invalidate();
+      return looked;
+    });
+    app.decorate('correctStale', async (limit = CORRECTIONS_BATCH) => {
+      const looked = await services.propagation.correctStale(limit, (error, runId) =>
+        app.log.warn({ err: error }, `correcting the clocks of run ${runId} failed`),
+      );
       if (looked > 0) app.readCache?.invalidate();
       return looked;
     });
     // The recheck in progress, if any: a tick while one runs starts none (but renews the
-    // lease, so no other replica takes the runs this one is at).
+    // leases, so no other replica takes the runs this one is at). Unfinished finishes go
+    // first: a run's alerts are looked for by its history step.
     let rechecking: Promise<unknown> | null = null;
     const recheck =
       opts.alertsRecheckMs > 0
         ? setInterval(() => {
-            holds('alerts-recheck', opts.alertsRecheckMs).then(
-              (ok) => {
-                if (!ok) return;
-                rechecking ??= app
-                  .recheckAlerts()
-                  .catch((error) =>
-                    app.log.warn({ err: error }, 'looking again at change points failed'),
-                  )
-                  .finally(() => {
-                    rechecking = null;
-                  });
+            Promise.all([
+              holds('run-finish', opts.alertsRecheckMs),
+              holds('alerts-recheck', opts.alertsRecheckMs),
+              holds('clock-corrections', opts.alertsRecheckMs),
+            ]).then(
+              ([finishing, alerting, correcting]) => {
+                if (!finishing && !alerting && !correcting) return;
+                rechecking ??= (async () => {
+                  if (correcting)
+                    await app
+                      .correctStale()
+                      .catch((error) =>
+                        app.log.warn({ err: error }, 'correcting run clocks failed'),
+                      );
+                  if (finishing)
+                    await app
+                      .resumeFinishes()
+                      .catch((error) =>
+                        app.log.warn({ err: error }, 'going on with unfinished runs failed'),
+                      );
+                  if (alerting)
+                    await app
+                      .recheckAlerts()
+                      .catch((error) =>
+                        app.log.warn({ err: error }, 'looking again at change points failed'),
+                      );
+                })().finally(() => {
+                  rechecking = null;
+                });
               },
-              (error) => app.log.warn({ err: error }, 'taking the alerts recheck lease failed'),
+              (error) => app.log.warn({ err: error }, 'taking the background leases failed'),
             );
           }, opts.alertsRecheckMs)
         : undefined;

@@ -157,6 +157,23 @@ export function clockRepository(database: Database) {
       });
     },
 
+    /**
+     * Runs with clock reports of which some change's corrected summary is missing or older
+     * than the run's latest batch: what the background worker corrects.
+     */
+    async staleCorrections(limit: number): Promise<string[]> {
+      const result = await db.execute(sql`
+        select distinct s.run_id from change_summaries s
+         where s.clock = 'raw'
+           and exists (select 1 from clock_reports r where r.run_id = s.run_id)
+           and not exists (
+             select 1 from change_summaries c
+              where c.run_id = s.run_id and c.change_id = s.change_id and c.stage = s.stage
+                and c.clock = 'corrected'
+                and c.clock_input_batch >= (select max(id) from event_batches b where b.run_id = s.run_id))
+         limit ${limit}`);
+      return rowsOf<{ run_id: string }>(result).map((r) => r.run_id);
+    },
     /** The run's clock reports (every node's), as the corrected summaries read them. */
     readings(runId: string): Promise<(ClockReading & { node: string })[]> {
       return database.transaction((tx) => reportsOf(tx, runId));

@@ -5,6 +5,12 @@
 export {
   type Database,
   databaseUnavailableReason,
+  formatLsn,
   migrateDatabase,
   openDatabase,
+  parseLsn,
+  READ_REASONS,
+  type ReadReason,
+  type ReadTarget,
+  type StandbyReads,
 } from '@meshbench/db';

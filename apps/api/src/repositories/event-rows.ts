@@ -16,7 +16,7 @@ import type {
   DecodedIncident,
   DecodedLifecycle,
   ObservationSink,
-} from '../ingest/events/batch-assembler.ts';
+} from '../domain/event-records.ts';
 
 export const OBSERVATION_COLUMNS = [
   'run_id',

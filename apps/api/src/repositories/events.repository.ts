@@ -19,12 +19,12 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { ProxyStageRow } from '../export/perfetto/change-trace.ts';
 import type {
   DecodedClock,
   DecodedIncident,
   DecodedLifecycle,
-} from '../ingest/events/batch-assembler.ts';
+  ProxyStageRow,
+} from '../domain/event-records.ts';
 import { epochUs } from './epoch.ts';
 import {
   INCIDENT_COLUMNS,
@@ -43,7 +43,7 @@ import {
   readObservations,
 } from './observation-scope.ts';
 import { rowsOf } from './result-rows.ts';
-import { markFinishedRunsStale } from './run-facts.repository.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 
 const { changes, changeSummaries, eventBatches, lifecyclePhases, stagedEventBatches } = tables;
 
@@ -461,7 +461,8 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       await tx.db
         .update(eventBatches)
         .set({ accepted, bodySha256 })
-        .where(eq(eventBatches.id, batchId));
+        // By the whole key, run first: the batch is one row of the run's shard.
+        .where(and(eq(eventBatches.runId, runId), eq(eventBatches.id, batchId)));
     },
   };
 }
@@ -697,47 +698,95 @@ export function eventsRepository(database: Database) {
      */
     async inBatch<T>(
       runId: string,
-      claim: { batchId: number; idempotencyKey: string | undefined; lines?: SourceLines },
+      claim: BatchKey,
       work: (store: BatchStore) => Promise<T>,
     ): Promise<BatchClaim<T>> {
-      const { batchId, idempotencyKey, lines } = claim;
       return database.transaction(async (tx) => {
-        const [claimed] = await tx.db
-          .insert(eventBatches)
-          .overridingSystemValue()
-          .values({
-            id: batchId,
-            runId,
-            idempotencyKey: idempotencyKey ?? null,
-            bodySha256: '',
-            accepted: 0,
-            source: lines?.source ?? null,
-            firstLine: lines?.first ?? null,
-            lastLine: lines?.last ?? null,
-          })
-          .onConflictDoNothing()
-          .returning({ id: eventBatches.id });
-        if (!claimed) {
-          const [earlier] = await tx.db
-            .select({ accepted: eventBatches.accepted, bodySha256: eventBatches.bodySha256 })
-            .from(eventBatches)
-            .where(
-              and(
-                eq(eventBatches.runId, runId),
-                eq(eventBatches.idempotencyKey, idempotencyKey ?? ''),
-              ),
-            );
-          return {
-            duplicate: true as const,
-            accepted: earlier?.accepted ?? 0,
-            bodySha256: earlier?.bodySha256 ?? '',
-          };
-        }
-        const result = await work(batchStore(tx, runId, batchId));
-        await markFinishedRunsStale(tx.db, [runId]);
+        const earlier = await claimBatch(tx, runId, claim);
+        if (earlier) return earlier;
+        const result = await work(batchStore(tx, runId, claim.batchId));
+        await markRunsWritten(tx.db, [runId]);
         return { duplicate: false as const, result };
       });
     },
+
+    /**
+     * Several runs' batches in one transaction: all stored or none (an OTLP logs request whose
+     * events go to several runs). Claimed and written in run id order, so two such requests
+     * take the runs' locks in one order and never each wait for the other.
+     */
+    async inBatches<T>(
+      batches: readonly { runId: string; claim: BatchKey }[],
+      work: (index: number, store: BatchStore) => Promise<T>,
+      /** Told of each batch whose key was claimed before, in the transaction (may throw). */
+      duplicate: (index: number, earlier: { accepted: number; bodySha256: string }) => void,
+    ): Promise<BatchClaim<T>[]> {
+      const order = batches
+        .map((_, i) => i)
+        .sort((a, b) => ((batches[a]?.runId ?? '') < (batches[b]?.runId ?? '') ? -1 : 1));
+      return database.transaction(async (tx) => {
+        const out: BatchClaim<T>[] = new Array(batches.length);
+        const written: string[] = [];
+        for (const i of order) {
+          const { runId, claim } = batches[i] as { runId: string; claim: BatchKey };
+          const earlier = await claimBatch(tx, runId, claim);
+          if (earlier) {
+            duplicate(i, earlier);
+            out[i] = earlier;
+            continue;
+          }
+          out[i] = {
+            duplicate: false as const,
+            result: await work(i, batchStore(tx, runId, claim.batchId)),
+          };
+          written.push(runId);
+        }
+        if (written.length > 0) await markRunsWritten(tx.db, written);
+        return out;
+      });
+    },
+  };
+}
+
+export interface BatchKey {
+  batchId: number;
+  idempotencyKey: string | undefined;
+  lines?: SourceLines | undefined;
+}
+
+/** Claims a batch's id and idempotency key on the transaction; the earlier batch if the key was. */
+async function claimBatch(
+  tx: Tx,
+  runId: string,
+  claim: BatchKey,
+): Promise<{ duplicate: true; accepted: number; bodySha256: string } | null> {
+  const { batchId, idempotencyKey, lines } = claim;
+  const [claimed] = await tx.db
+    .insert(eventBatches)
+    .overridingSystemValue()
+    .values({
+      id: batchId,
+      runId,
+      idempotencyKey: idempotencyKey ?? null,
+      bodySha256: '',
+      accepted: 0,
+      source: lines?.source ?? null,
+      firstLine: lines?.first ?? null,
+      lastLine: lines?.last ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: eventBatches.id });
+  if (claimed) return null;
+  const [earlier] = await tx.db
+    .select({ accepted: eventBatches.accepted, bodySha256: eventBatches.bodySha256 })
+    .from(eventBatches)
+    .where(
+      and(eq(eventBatches.runId, runId), eq(eventBatches.idempotencyKey, idempotencyKey ?? '')),
+    );
+  return {
+    duplicate: true as const,
+    accepted: earlier?.accepted ?? 0,
+    bodySha256: earlier?.bodySha256 ?? '',
   };
 }
 export type EventsRepository = ReturnType<typeof eventsRepository>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredExemplar } from '../ingest/metric-record.ts';
+import type { StoredExemplar } from '../domain/metric-record.ts';
 import { readCopyBinary, timestampOf } from '../test/copy-binary-reader.ts';
 import { copyChunks, type PointToStore, pointRows } from './metrics.repository.ts';
 

@@ -18,11 +18,11 @@ import {
   uuidLiteral,
 } from '@meshbench/db';
 import { asc, eq, sql } from 'drizzle-orm';
+import type { MetricRecord, StoredExemplar } from '../domain/metric-record.ts';
 import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
-import type { MetricRecord, StoredExemplar } from '../ingest/metric-record.ts';
 import { latestMs, putMsField } from './epoch.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
-import { markFinishedRunsStale } from './run-facts.repository.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 import type { RunWindow } from './runs.repository.ts';
 
 const { metricSeries } = tables;
@@ -311,7 +311,7 @@ export function metricsRepository(database: Database) {
       try {
         await database.transaction(async (tx) => {
           await tx.copy('metric_points', POINT_COLUMNS, copyChunks(rows), { format: 'binary' });
-          await markFinishedRunsStale(tx.db, runIds);
+          await markRunsWritten(tx.db, runIds);
         });
         return { stored: n, duplicates: 0 };
       } catch (error) {
@@ -331,7 +331,7 @@ export function metricsRepository(database: Database) {
             on conflict do nothing`),
         );
         const stored = rowCountOf(result);
-        if (stored > 0) await markFinishedRunsStale(tx.db, runIds);
+        if (stored > 0) await markRunsWritten(tx.db, runIds);
         return stored;
       });
       return { stored, duplicates: n - stored };
@@ -414,7 +414,7 @@ export function metricsRepository(database: Database) {
           select count(*)::int as n from stored`);
         const stored = Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
         // A run posted after the fact is finished already when it claims its points.
-        if (stored > 0) await markFinishedRunsStale(tx.db, [run.id]);
+        if (stored > 0) await markRunsWritten(tx.db, [run.id]);
         return stored;
       });
     },

@@ -19,7 +19,7 @@ import {
 } from '../domain/load-steps.ts';
 import { runSliced } from '../domain/slices.ts';
 import { lockKey } from './events.repository.ts';
-import { markFinishedRunsStale } from './run-facts.repository.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
 
 const { loadResults, loadIntervals, loadSlots, resultUploads } = tables;
 
@@ -132,7 +132,7 @@ export function resultsRepository(db: Db) {
             .returning({ id: loadResults.id });
           stored = (stored ?? 0) + rows.length;
         }
-        await markFinishedRunsStale(tx, [runId]);
+        await markRunsWritten(tx, [runId]);
       });
       return stored;
     },
@@ -180,7 +180,7 @@ export function resultsRepository(db: Db) {
           }
         }
         await addToSlots(tx, runId, earlier, points);
-        await markFinishedRunsStale(tx, [runId]);
+        await markRunsWritten(tx, [runId]);
       });
       return duplicate ? null : points.length;
     },

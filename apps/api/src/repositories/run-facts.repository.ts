@@ -28,24 +28,40 @@ export interface KeptFactsEntry {
 const STORE_CHUNK = 500;
 
 /**
- * Writes reached these runs: the kept facts of the finished ones are no longer current.
- * Called by each write inside its own transaction, so the mark commits with the rows it
- * speaks for or not at all: a write can never be kept while the facts computed without it
- * still count as current. A history computing the run's facts at the same time read the
+ * Writes reached these runs: each run's data version goes up by one. It is what a live view
+ * polls (GET /runs/{id}/live: the event id), and for a finished run it marks the kept facts
+ * as no longer current. Called by each write inside its own transaction, so the mark commits
+ * with the rows it speaks for or not at all: a write can never be kept while the facts
+ * computed without it still count as current, and a live view that read version v has seen
+ * every write up to v. A history computing the run's facts at the same time read the
  * version before this one, and keeps what it computed as stale. Rows are locked in run id
- * order, as `store` locks them, so two transactions that touch several runs do not deadlock.
+ * order, as `store` locks them, so two transactions that touch several runs do not deadlock;
+ * each write calls it last, so the row lock is held only until its commit.
  */
-export async function markFinishedRunsStale(db: Pick<Db, 'execute'>, runIds: string[]) {
+export async function markRunsWritten(db: Pick<Db, 'execute'>, runIds: string[]) {
   if (runIds.length === 0) return;
   await db.execute(sql`
     insert into run_facts (run_id, data_version)
-    select id, 1 from runs where id = any(${sql.param(runIds)}::uuid[]) and status = 'finished'
+    select id, 1 from runs where id = any(${sql.param(runIds)}::uuid[])
     order by id
     on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
 }
 
 export function runFactsRepository(db: Db) {
   return {
+    /**
+     * A run's data version (0 before its first write) and status, in one cheap read: what a
+     * live view polls. Undefined: no such run (deleted).
+     */
+    async liveMark(runId: string): Promise<{ version: number; status: string } | undefined> {
+      const result = await db.execute(sql`
+        select r.status, coalesce(f.data_version, 0) as version
+          from runs r left join run_facts f on f.run_id = r.id
+         where r.id = ${runId}`);
+      const [row] = rowsOf<{ status: string; version: number | string }>(result);
+      return row ? { version: Number(row.version), status: row.status } : undefined;
+    },
+
     /**
      * The kept facts of the runs named (those that have a run_facts row), in one query: every
      * metric, or only `metric` and those named in `also` (a history reads one).
@@ -108,7 +124,7 @@ export function runFactsRepository(db: Db) {
       options: { alertsPending?: boolean } = {},
     ): Promise<void> {
       if (entries.length === 0) return;
-      // In run id order, as markFinishedRunsStale locks them.
+      // In run id order, as markRunsWritten locks them.
       entries = [...entries].sort((x, y) => (x.runId < y.runId ? -1 : x.runId > y.runId ? 1 : 0));
       await db.transaction(async (tx) => {
         const ids = entries.map((e) => e.runId);
@@ -142,6 +158,22 @@ export function runFactsRepository(db: Db) {
             });
         }
       });
+    },
+
+    /**
+     * Finished runs with no kept facts (finished before facts were kept) whose finish is not
+     * in progress (run_finishes), the oldest first.
+     */
+    async withoutFacts(limit: number, projectId?: string): Promise<string[]> {
+      const result = await db.execute(sql`
+        select r.id from runs r
+         where r.status = 'finished'
+           ${projectId === undefined ? sql`` : sql`and r.project_id = ${projectId}`}
+           and not exists (select 1 from run_facts f where f.run_id = r.id)
+           and not exists (select 1 from run_finishes u where u.run_id = r.id and u.step is not null)
+         order by r.finished_at
+         limit ${limit}`);
+      return rowsOf<{ id: string }>(result).map((r) => r.id);
     },
 
     /** The series' change points were looked for with the run's data at `version`. */

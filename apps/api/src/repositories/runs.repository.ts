@@ -5,6 +5,8 @@ import type { CreateRunBody, ListRunsQuery, RunFacets, RunSort, Topology } from 
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
+import { markRunsWritten } from './run-facts.repository.ts';
+import { beginFinish } from './run-finish.repository.ts';
 
 const { runs, runDeletions } = tables;
 export type RunRow = typeof runs.$inferSelect;
@@ -284,13 +286,23 @@ export function runsRepository(db: Db) {
       };
     },
 
-    async finish(id: string, finishedAt: Date, status: string): Promise<RunRow | undefined> {
-      const [row] = await db
-        .update(runs)
-        .set({ finishedAt, status })
-        .where(eq(runs.id, id))
-        .returning();
-      return row;
+    /** Finishes the run, and begins finishing it at `firstStep` (run_finishes), at once. */
+    async finish(
+      id: string,
+      finishedAt: Date,
+      status: string,
+      firstStep: string,
+    ): Promise<RunRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(runs)
+          .set({ finishedAt, status })
+          .where(eq(runs.id, id))
+          .returning();
+        if (row) await beginFinish(tx, id, firstStep);
+        if (row) await markRunsWritten(tx, [id]);
+        return row;
+      });
     },
 
     /** The windows of runs named by id or slug. */

@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { TailCuts } from '../domain/clock-correction.ts';
 import type { AttributeCount } from '../domain/tail-attribution.ts';
 import type { TailIncident, TailObservation } from '../domain/tail-causes.ts';
-import { formatTimestampUs } from '../ingest/timestamps.ts';
+import { formatTimestampUs } from '../domain/timestamp-text.ts';
 import { inRunBatches, readObservations } from './observation-scope.ts';
 import { num, numOrNull, rowsOf } from './result-rows.ts';
 

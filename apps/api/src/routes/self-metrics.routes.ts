@@ -4,6 +4,7 @@
 // of events and result files (stored, retried, rejected), and the process's CPU, memory,
 // garbage collection and event-loop lag. The same counters as GET /api/v1/ingest/stats,
 // read at each scrape.
+
 import type { FastifyPluginAsync } from 'fastify';
 import client from 'prom-client';
 
@@ -246,6 +247,50 @@ const routes: FastifyPluginAsync = async (app) => {
       if (receiver) this.set({ receiver }, 1);
     },
   });
+  const standby = app.database.standby;
+  if (standby) {
+    new client.Counter({
+      name: 'meshbench_standby_reads_total',
+      help: 'Reads that may go to the standby (DATABASE_READ_URL), by where they went and why: standby; or primary because the standby was behind the caller’s write (behind), past MESHBENCH_READ_MAX_LAG_MS (lagging), or away (down).',
+      labelNames: ['target', 'reason'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const target of ['primary', 'standby'] as const)
+          for (const [reason, n] of Object.entries(standby.counts[target])) {
+            if (n > 0 || (target === 'standby') === (reason === 'standby'))
+              this.inc({ target, reason }, n);
+          }
+      },
+    });
+    counter(
+      'meshbench_standby_failovers_total',
+      'Reads begun on the standby whose queries failed as it went away, finished on the primary.',
+      () => standby.counts.failovers,
+    );
+    counter(
+      'meshbench_standby_writes_on_read_total',
+      'Statements or transactions of a standby read that wrote (a summary kept on first read), refused by the standby and made again on the primary.',
+      () => standby.counts.writesOnRead,
+    );
+    new client.Gauge({
+      name: 'meshbench_standby_up',
+      help: 'Whether the standby answered its last probe as a standby in recovery (1) or not (0: reads go to the primary).',
+      registers: [registry],
+      collect() {
+        this.set(standby.state().up ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'meshbench_standby_lag_bytes',
+      help: 'The primary’s flushed WAL minus what the standby has replayed, at the last probe of both.',
+      registers: [registry],
+      collect() {
+        const lag = standby.state().lagBytes;
+        if (lag !== undefined) this.set(lag);
+      },
+    });
+  }
 
   app.get(
     '/metrics',

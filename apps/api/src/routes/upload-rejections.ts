@@ -2,7 +2,7 @@
 // route, so refusals before its handler (auth, the request's schema) count as well as the
 // handler's and its service's. The reply is not read: the error says what it will be.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { asAppError } from '../errors.ts';
+import { asAppError } from '../services/failure.ts';
 import type { UploadCounts } from '../services/upload-counts.ts';
 
 /** An onError hook counting a 4xx answer of the route in `counts`. */

@@ -241,8 +241,9 @@ export function historyService(deps: {
 
   /**
    * The runs' facts: kept ones read in one query (every metric, or only `metric`, with the
-   * names of those kept in `names`); a finished run without current ones (it finished before
-   * they were kept, or a write came after) computed and kept; a running run computed afresh.
+   * names of those kept in `names`); a run without current ones (running, finished before
+   * they were kept, or written since) computed afresh and not kept: a read writes nothing
+   * (a finish keeps them, and the background worker those of runs written since or older).
    */
   async function factsOfAll(
     rows: RunRow[],
@@ -271,20 +272,15 @@ export function historyService(deps: {
       } else missing.push(i);
     });
     const names = new Set(metric === undefined ? [] : await facts.metricNames(current));
-    // Computed a few at a time; the finished runs' kept together, in one transaction.
-    const toKeep: KeptFactsEntry[] = [];
+    // Computed a few at a time.
     let next = 0;
     const worker = async () => {
       while (next < missing.length) {
         const i = missing[next++] as number;
-        const r = rows[i] as RunRow;
-        const f = await computeFacts(r);
-        out[i] = f;
-        if (r.status === 'finished') toKeep.push(keptEntry(r, kept.get(r.id)?.dataVersion ?? 0, f));
+        out[i] = await computeFacts(rows[i] as RunRow);
       }
     };
     await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, missing.length) }, worker));
-    await facts.store(toKeep);
     for (const f of out) for (const k of Object.keys(f.values)) names.add(k);
     return { all: out, names };
   }
@@ -472,6 +468,24 @@ export function historyService(deps: {
 
   return {
     afterFinish,
+
+    /**
+     * The background worker's part: keeps the facts of finished runs that have none (they
+     * finished before facts were kept), up to `limit`, dated by the version read first; no
+     * alert is raised on them (alerts are for runs finishing now). Returns how many it kept.
+     */
+    async keepMissing(options: { limit?: number; projectId?: string } = {}): Promise<number> {
+      const ids = await facts.withoutFacts(options.limit ?? RECHECK_BATCH, options.projectId);
+      const toKeep: KeptFactsEntry[] = [];
+      for (const id of ids) {
+        const run = await runs.find(id);
+        if (run?.status !== 'finished') continue;
+        const version = (await facts.ofRuns([run.id])).get(run.id)?.dataVersion ?? 0;
+        toKeep.push(keptEntry(run, version, await computeFacts(run)));
+      }
+      await facts.store(toKeep);
+      return toKeep.length;
+    },
 
     /**
      * Looks again at the change points of the series of finished runs whose data changed

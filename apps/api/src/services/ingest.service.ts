@@ -3,6 +3,7 @@ import { APPLIED_STAGE, type IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
+import { peekBody } from '../ingest/body-chunks.ts';
 import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
 import { type BatchFormat, yieldToLoop } from '../ingest/events/event-stream.ts';
 import { formatTimestampUs } from '../ingest/timestamps.ts';
@@ -13,7 +14,6 @@ import type {
   SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
-import { peekBody } from '../routes/request-body.ts';
 import { fairSlots } from './fair-slots.ts';
 import type { UploadCounts } from './upload-counts.ts';
 
@@ -67,6 +67,8 @@ export function ingestService(deps: {
   stageObservations?: boolean;
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
+  /** Told of each batch stored (not a retry): what is kept of the run is computed after it. */
+  afterStored?: (runId: string) => void;
 }) {
   const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
@@ -99,7 +101,10 @@ export function ingestService(deps: {
           release = admit(run.projectId);
         });
         if (result.duplicate) uploads.countDuplicate();
-        else uploads.countStored(result.accepted);
+        else {
+          uploads.countStored(result.accepted);
+          deps.afterStored?.(run.id);
+        }
         return result;
       } finally {
         release();
@@ -111,6 +116,100 @@ export function ingestService(deps: {
       const left = await events.stagedBatches();
       for (const id of left) await events.discardStaged(id, yieldToLoop);
       return left.length;
+    },
+
+    /**
+     * Batches of several runs stored in one transaction: all or none (an OTLP logs request
+     * whose events go to several runs). Each is read whole before the transaction opens, and
+     * the request takes one batch slot (one transaction, one connection). A batch whose key
+     * was stored before is acknowledged as a duplicate, the others stored.
+     */
+    async ingestTogether(
+      parts: readonly { runRef: string; input: IngestInput }[],
+    ): Promise<IngestResult[]> {
+      const found = [];
+      for (const { runRef, input } of parts) {
+        const run = await runs.find(runRef);
+        if (!run) throw notFound(`run "${runRef}"`);
+        if (input.lines) {
+          throw new AppError(400, 'invalid_request', 'source lines apply to single batches only', {
+            field: 'lines',
+          });
+        }
+        found.push(run);
+      }
+      const started = performance.now();
+      const since = () => Math.round(performance.now() - started);
+      const prepared: {
+        runId: string;
+        batchId: number;
+        batch: BatchAssembler;
+        rows: Uint8Array[];
+        input: IngestInput;
+      }[] = [];
+      for (let i = 0; i < parts.length; i++) {
+        const { input } = parts[i] as { input: IngestInput };
+        const runId = (found[i] as { id: string }).id;
+        const batchId = await events.reserveBatchId();
+        const observations = events.observationRows(runId, batchId);
+        const batch = new BatchAssembler(observations, 1);
+        const rows: Uint8Array[] = [];
+        await inPart(i, async () => {
+          for await (const chunk of observations.rows(
+            batch.read(input.body, input.format, maxBatchBytes),
+          )) {
+            input.hold?.(chunk.length);
+            rows.push(chunk);
+          }
+        });
+        prepared.push({ runId, batchId, batch, rows, input });
+      }
+      if (prepared.length === 0) return [];
+      const release = admit((found[0] as { projectId: string }).projectId);
+      try {
+        const phases = { readMs: since(), sentMs: 0, copiedMs: 0, summarizedMs: 0 };
+        const claims = await events.inBatches(
+          prepared.map((p) => ({
+            runId: p.runId,
+            claim: { batchId: p.batchId, idempotencyKey: p.input.idempotencyKey },
+          })),
+          (i, store) => {
+            const p = prepared[i] as (typeof prepared)[0];
+            return inPart(i, () => writeBatch(store, p.batch, p.rows, p.input, phases, since));
+          },
+          (i, earlier) => {
+            // Checked in the transaction: a key reused for other events stores nothing at all.
+            const p = prepared[i] as (typeof prepared)[0];
+            if (p.input.digest() !== earlier.bodySha256) {
+              throw new PartFailure(
+                i,
+                new AppError(
+                  422,
+                  'idempotency_key_reused',
+                  `Idempotency-Key "${p.input.idempotencyKey}" was used for a different batch on run ${p.runId}`,
+                ),
+              );
+            }
+          },
+        );
+        const results = claims.map((claim): IngestResult => {
+          if (claim.duplicate) {
+            uploads.countDuplicate();
+            return { accepted: claim.accepted, duplicate: true };
+          }
+          uploads.countStored(claim.result);
+          return { accepted: claim.result, duplicate: false };
+        });
+        if (claims.some((c) => !c.duplicate)) {
+          debug({ runs: prepared.map((p) => p.runId), ...phases, committedMs: since() }, 'batches');
+          events
+            .summarizeIndex()
+            .catch((error) => warn(error, 'summarising the observations index failed'));
+        }
+        return results;
+      } finally {
+        release();
+      }
     },
 
     /** The lines of a source already stored on a run (what sending it again may skip). */
@@ -160,73 +259,29 @@ export function ingestService(deps: {
       phases.readMs = since();
       takeSlot();
     }
-    const prepare = () => {
-      phases.sentMs = since();
-      for (const stages of batch.applications.values())
-        for (const apps of stages.values()) {
-          apps.prepare();
-          apps.fingerprints();
-        }
-    };
     // Staged: the rows go in by pieces now, the sums are made before the transaction opens.
     // A retry under a key already stored is not staged (it stores nothing).
     const staged =
       deps.readBeforeTransaction === true &&
       deps.stageObservations === true &&
       !(input.idempotencyKey && (await events.keyTaken(runId, input.idempotencyKey)));
-    let claim: Awaited<ReturnType<typeof storeBatch>>;
+    let claim: Awaited<ReturnType<typeof events.inBatch<number>>>;
     try {
       if (staged) {
         await events.stageObservations(runId, batchId, rows as Uint8Array[], yieldToLoop);
         rows = [];
-        prepare();
+        prepareApplications(batch, phases, since);
       }
-      claim = await storeBatch();
+      claim = await events.inBatch(
+        runId,
+        { batchId, idempotencyKey: input.idempotencyKey, lines },
+        (store) => writeBatch(store, batch, rows, input, phases, since, staged),
+      );
     } catch (error) {
       if (staged) await events.discardStaged(batchId, yieldToLoop);
       throw error;
     }
     if (staged && claim.duplicate) await events.discardStaged(batchId, yieldToLoop);
-    function storeBatch() {
-      return events.inBatch(
-        runId,
-        { batchId, idempotencyKey: input.idempotencyKey, lines },
-        async (store) => {
-          if (lines) {
-            const stored = await store.claimSourceLines(lines);
-            if (stored) {
-              throw new AppError(
-                409,
-                'lines_already_stored',
-                `lines ${lines.first}-${lines.last} of source ${lines.source} overlap lines ${stored.first}-${stored.last}, already stored on this run; GET /runs/{id}/events/sources/${lines.source} tells which lines are stored`,
-                { field: 'lines' },
-              );
-            }
-          }
-          if (staged) await store.unstage();
-          else await store.copyObservations(rows, prepare);
-          checkLines(batch, lines);
-          phases.copiedMs = since();
-          await store.copyIncidents(batch.incidents);
-          await store.copyLifecycle(batch.lifecycle);
-          await store.storeClocks(batch.clocks);
-          // From here to the commit this batch alone works on its changes' and phases' kept
-          // state: concurrent batches of one change merge one after the other, never over
-          // each other.
-          await store.lockKeptState(
-            [...batch.changes.keys(), ...batch.references.keys()],
-            summariesTouched(batch),
-            batch.phases.keys(),
-          );
-          await settleChanges(store, batch);
-          await mergePhases(store, batch);
-          await summarize(store, batch);
-          phases.summarizedMs = since();
-          await store.finish(batch.accepted, input.digest());
-          return batch.accepted;
-        },
-      );
-    }
     if (!claim.duplicate) {
       // Where a batch's time goes: read and sent, loaded, summarised, committed.
       debug({ run: runId, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
@@ -253,6 +308,88 @@ export function ingestService(deps: {
     }
     return { accepted: claim.accepted, duplicate: true };
   }
+}
+
+/** A failure of one of ingestTogether's batches, saying which (its index). */
+export class PartFailure extends Error {
+  constructor(
+    readonly part: number,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'PartFailure';
+  }
+}
+
+async function inPart<T>(part: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof PartFailure ? error : new PartFailure(part, error);
+  }
+}
+
+/**
+ * What a batch's transaction does once its key is claimed: its rows loaded, its changes
+ * settled, its kept summaries and phases brought up to date, under their locks.
+ */
+async function writeBatch(
+  store: BatchStore,
+  batch: BatchAssembler,
+  rows: AsyncIterable<Uint8Array> | Uint8Array[],
+  input: Pick<IngestInput, 'lines' | 'digest'>,
+  phases: { sentMs: number; copiedMs: number; summarizedMs: number },
+  since: () => number,
+  /** Its observations staged before (stageObservations): made visible, not copied. */
+  staged = false,
+): Promise<number> {
+  const { lines } = input;
+  if (lines) {
+    const stored = await store.claimSourceLines(lines);
+    if (stored) {
+      throw new AppError(
+        409,
+        'lines_already_stored',
+        `lines ${lines.first}-${lines.last} of source ${lines.source} overlap lines ${stored.first}-${stored.last}, already stored on this run; GET /runs/{id}/events/sources/${lines.source} tells which lines are stored`,
+        { field: 'lines' },
+      );
+    }
+  }
+  if (staged) await store.unstage();
+  else await store.copyObservations(rows, () => prepareApplications(batch, phases, since));
+  checkLines(batch, lines);
+  phases.copiedMs = since();
+  await store.copyIncidents(batch.incidents);
+  await store.copyLifecycle(batch.lifecycle);
+  await store.storeClocks(batch.clocks);
+  // From here to the commit this batch alone works on its changes' and phases' kept
+  // state: concurrent batches of one change merge one after the other, never over
+  // each other.
+  await store.lockKeptState(
+    [...batch.changes.keys(), ...batch.references.keys()],
+    summariesTouched(batch),
+    batch.phases.keys(),
+  );
+  await settleChanges(store, batch);
+  await mergePhases(store, batch);
+  await summarize(store, batch);
+  phases.summarizedMs = since();
+  await store.finish(batch.accepted, input.digest());
+  return batch.accepted;
+}
+
+/** The batch's first applications sorted and fingerprinted (while its rows are sent). */
+function prepareApplications(
+  batch: BatchAssembler,
+  phases: { sentMs: number },
+  since: () => number,
+): void {
+  phases.sentMs = since();
+  for (const stages of batch.applications.values())
+    for (const apps of stages.values()) {
+      apps.prepare();
+      apps.fingerprints();
+    }
 }
 
 /** A batch of a source's lines holds exactly the lines it says it does. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricRecord } from '../ingest/metric-record.ts';
+import type { MetricRecord } from '../domain/metric-record.ts';
 import type { RunWindow } from '../repositories/runs.repository.ts';
 import { inWindow } from './metrics-ingest.service.ts';
 

@@ -4,8 +4,8 @@
 // Nothing here is shared between replicas: caches only save look-ups that any replica
 // could redo, and the rows written are keyed so that a retry through any replica is one.
 import { createHash } from 'node:crypto';
+import type { MetricRecord } from '../domain/metric-record.ts';
 import { mergeAggregate } from '../domain/series-math.ts';
-import type { MetricRecord } from '../ingest/metric-record.ts';
 import type {
   HeldPoint,
   MetricsRepository,

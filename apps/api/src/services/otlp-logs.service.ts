@@ -1,5 +1,6 @@
 // OTLP/HTTP logs: the records that are meshbench events go to the events use case as one
-// batch per run (the events API's validation, atomicity and idempotency), named by their
+// batch per run, every run's batch in one transaction (the events API's validation,
+// idempotency, and atomicity across the whole request), each event's run named by its
 // meshbench.run, else matched by deployment.environment and time to a run of the token's
 // project. Records that are not meshbench events, or that reach no run the token may
 // write, are rejected in partial_success with the reason.
@@ -14,7 +15,7 @@ import {
 } from '../ingest/otlp/otlp-logs.ts';
 import { OtlpDecodeError } from '../ingest/otlp/otlp-message.ts';
 import type { RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
-import type { IngestService } from './ingest.service.ts';
+import { type IngestService, PartFailure } from './ingest.service.ts';
 import { NOT_WRITABLE } from './metrics-ingest.service.ts';
 import type { OtlpFormat } from './otlp.service.ts';
 
@@ -33,7 +34,7 @@ const MAX_REASONS = 10;
 
 export function otlpLogsService(deps: {
   runs: Pick<RunsRepository, 'windowsByRef' | 'windowsIn'>;
-  ingest: Pick<IngestService, 'ingest'>;
+  ingest: Pick<IngestService, 'ingestTogether'>;
 }) {
   const { runs, ingest } = deps;
   const counters = { requests: 0, records: 0, events: 0, rejected: 0, duplicates: 0 };
@@ -86,7 +87,7 @@ export function otlpLogsService(deps: {
    * One run's events as an events-API batch. Its idempotency key is the digest of the batch
    * itself, so the same records exported again (a retry, in either encoding) are stored once.
    */
-  async function store(runId: string, records: EventRecord[]) {
+  function batchOf(runId: string, records: EventRecord[]) {
     // NDJSON in pieces of about 64 KiB, as a body arrives from a socket: never one string
     // or buffer of the whole batch.
     const chunks: Buffer[] = [];
@@ -102,19 +103,32 @@ export function otlpLogsService(deps: {
       }
     }
     const digest = hash.digest('hex');
-    try {
-      return await ingest.ingest(runId, {
+    return {
+      runRef: runId,
+      input: {
         body: (async function* () {
           yield* chunks;
         })(),
-        format: 'ndjson',
+        format: 'ndjson' as const,
         idempotencyKey: `otlp-logs:${digest}`,
         digest: () => digest,
-      });
-    } catch (error) {
-      // The events use case names a line of the batch: name the log record instead.
+      },
+    };
+  }
+
+  /**
+   * Every run's events in one transaction (all stored or none); a failure that the events
+   * use case names by a line of a run's batch is named by its log record instead.
+   */
+  async function store(byRun: Map<string, EventRecord[]>) {
+    const lists = [...byRun.values()];
+    try {
+      return await ingest.ingestTogether([...byRun].map(([runId, list]) => batchOf(runId, list)));
+    } catch (failure) {
+      const part = failure instanceof PartFailure ? failure.part : undefined;
+      const error = failure instanceof PartFailure ? failure.cause : failure;
       const line = error instanceof AppError ? error.where.line : undefined;
-      const record = line !== undefined ? records[line - 1] : undefined;
+      const record = part !== undefined && line !== undefined ? lists[part]?.[line - 1] : undefined;
       if (!(error instanceof AppError) || !record) throw error;
       const message = error.message.replace(/^line \d+: /, '');
       const { field } = error.where;
@@ -174,11 +188,12 @@ export function otlpLogsService(deps: {
       for (const event of byRun.size > 1 ? events : unrouted) checkLogEvent(event);
       let stored = 0;
       let duplicates = 0;
-      for (const [runId, list] of byRun) {
-        const result = await store(runId, list);
-        if (result.duplicate) duplicates += list.length;
+      const results = byRun.size > 0 ? await store(byRun) : [];
+      const lists = [...byRun.values()];
+      results.forEach((result, i) => {
+        if (result.duplicate) duplicates += lists[i]?.length ?? 0;
         else stored += result.accepted;
-      }
+      });
       counters.events += stored;
       counters.duplicates += duplicates;
       const rejected = [...reasons.values()].reduce((a, b) => a + b, 0);

@@ -5,8 +5,8 @@
 // any were not. Requests in progress are bounded: past the bound a 503 + Retry-After,
 // which Prometheus retries (a 429 it would drop).
 import snappy from 'snappy';
+import type { MetricRecord } from '../domain/metric-record.ts';
 import { AppError } from '../errors.ts';
-import type { MetricRecord } from '../ingest/metric-record.ts';
 import {
   addHeld,
   type Held,

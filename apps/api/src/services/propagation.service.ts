@@ -108,49 +108,103 @@ export function propagationService(deps: {
     });
   }
 
-  /**
-   * The change's corrected summary, recomputed first when missing or stale (a batch came
-   * after it was computed); undefined when the run has no clock reports.
-   */
-  async function correctedSummary(runId: string, changeId: string, stage: string) {
-    return (await correctedState(runId, changeId, stage, true)).summary;
+  /** Whether a change's kept corrected summary was computed from the run's latest batch. */
+  const fresh = (row: { summary: SummaryRow | null } | undefined, latest: number) => {
+    const input = row?.summary?.clockInputBatch;
+    return input !== null && input !== undefined && input >= latest;
+  };
+
+  /** Computes the corrected summary of the change at `stage` when missing or stale. */
+  async function correctIfStale(runId: string, changeId: string, stage: string) {
+    const { latestBatch } = await clocks.clockState(runId);
+    const row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
+    if (row && !fresh(row, latestBatch)) await computeCorrected(runId, changeId, stage);
   }
 
-  /** Corrected summaries being computed in the background, by run, change and stage. */
-  const computing = new Map<string, Promise<void>>();
+  /**
+   * Computes the corrected summary of each of the run's changes that lacks a fresh one;
+   * returns how many it computed.
+   */
+  async function correctRun(runId: string): Promise<number> {
+    if (!(await clocks.clockState(runId)).hasReports) return 0;
+    let computed = 0;
+    for (const { changeId: id, stage } of await propagation.stagesOf(runId)) {
+      const before = await propagation.changeWithSummary(runId, id, 'corrected', stage);
+      await correctIfStale(runId, id, stage);
+      const after = await propagation.changeWithSummary(runId, id, 'corrected', stage);
+      if (before?.summary?.computedAtUs !== after?.summary?.computedAtUs) computed++;
+    }
+    return computed;
+  }
 
   /**
-   * The change's corrected summary when fresh. Missing or stale (a batch came after it was
-   * computed): with `wait`, computed now; without, computed in the background and reported
-   * as pending, so a raw read never waits for the correction.
+   * Corrections this process is computing after a write, by run: the work, and whether
+   * another write came while it ran (then it runs once more). A read never starts one.
+   */
+  const correcting = new Map<string, { job: Promise<unknown>; again: boolean }>();
+
+  /**
+   * After a write to the run: its corrected summaries computed in the background of this
+   * process (a failure, or a process that stops, is left to the background worker).
+   */
+  function correctAfterWrite(runId: string): void {
+    const running = correcting.get(runId);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const entry = { job: Promise.resolve() as Promise<unknown>, again: false };
+    correcting.set(runId, entry);
+    entry.job = (async () => {
+      try {
+        do {
+          entry.again = false;
+          await correctRun(runId);
+        } while (entry.again);
+      } finally {
+        // In the same turn as the last check of `again`: a write after it starts a new job.
+        correcting.delete(runId);
+      }
+    })().catch(() => {});
+  }
+
+  /**
+   * The change's corrected summary as kept, never computed here (a read writes nothing).
+   * Missing or stale (a batch came after it was computed): pending, no summary. A correction
+   * this process is computing for the run (after a write) is waited for first, so on one
+   * replica every read after a write answers alike; pending is what another replica's write,
+   * or a correction that failed, leaves until the background worker computes it.
    */
   async function correctedState(
     runId: string,
     changeId: string,
     stage: string,
-    wait: boolean,
   ): Promise<{ hasReports: boolean; pending: boolean; summary: SummaryRow | undefined }> {
-    const { hasReports, latestBatch: latest } = await clocks.clockState(runId);
-    if (!hasReports) return { hasReports, pending: false, summary: undefined };
-    let row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
-    const input = row?.summary?.clockInputBatch;
-    if (row && (input === null || input === undefined || input < latest)) {
-      const key = JSON.stringify([runId, changeId, stage]);
-      let job = computing.get(key);
-      if (!job) {
-        job = computeCorrected(runId, changeId, stage).finally(() => computing.delete(key));
-        computing.set(key, job);
-      }
-      if (!wait) {
-        // Its failure is the next corrected read's to report (it computes again).
-        job.catch(() => {});
-        return { hasReports, pending: true, summary: undefined };
-      }
-      await job;
-      row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
-    }
-    return { hasReports, pending: false, summary: row?.summary ?? undefined };
+    const state = async () => {
+      const { hasReports, latestBatch } = await clocks.clockState(runId);
+      if (!hasReports) return { hasReports, pending: false, summary: undefined };
+      const row = await propagation.changeWithSummary(runId, changeId, 'corrected', stage);
+      if (row && !fresh(row, latestBatch)) return { hasReports, pending: true, summary: undefined };
+      return { hasReports, pending: false, summary: row?.summary ?? undefined };
+    };
+    const first = await state();
+    const job = correcting.get(runId)?.job;
+    if (!first.pending || !job) return first;
+    await job;
+    return state();
   }
+
+  /** A corrected read of a change whose corrected summary is not computed yet. */
+  const correctionPending = (runRef: string, changeId: string) => {
+    const error = new AppError(
+      409,
+      'clock_pending',
+      `the corrected latencies of change "${changeId}" in run "${runRef}" are not computed yet (a batch came after them); ask again after Retry-After, or ask for clock=raw`,
+      { field: 'clock' },
+    );
+    error.retryAfterS = 1;
+    return error;
+  };
 
   /** Corrected percentiles carry their bound: the largest clock error of any latency. */
   const withClockError = (ps: PercentileValue[], errorUs: number): PercentileValue[] =>
@@ -250,8 +304,9 @@ export function propagationService(deps: {
       const stage = q.stage ?? defaultStage(stages);
       const rawRow = await propagation.changeWithSummary(run.id, changeId, 'raw', stage);
       if (!rawRow) throw notFound(`change "${changeId}" in run "${runRef}"`);
-      const state = await correctedState(run.id, changeId, stage, basis === 'corrected');
+      const state = await correctedState(run.id, changeId, stage);
       const corrected = state.summary;
+      if (basis === 'corrected' && state.pending) throw correctionPending(runRef, changeId);
       if (basis === 'corrected' && !corrected) {
         throw new AppError(
           409,
@@ -442,26 +497,42 @@ export function propagationService(deps: {
     },
 
     /**
-     * A change's corrected summary at `stage`, computed first when missing or stale; undefined
-     * when the run has no clock reports (the tail reads its ranks and clock error).
+     * A change's corrected summary at `stage` as kept (after waiting for a correction this
+     * process is computing); pending when missing or stale. The tail reads its ranks and
+     * clock error.
      */
-    correctedSummary: (runId: string, changeId: string, stage: string = APPLIED_STAGE) =>
-      correctedSummary(runId, changeId, stage),
+    correctedRead: (runId: string, changeId: string, stage: string = APPLIED_STAGE) =>
+      correctedState(runId, changeId, stage),
+
+    correctionPending,
 
     /**
      * Computes the corrected summary of each of the run's changes that lacks a fresh one:
-     * done when a run is finished, so its first reads are warm.
+     * a step of finishing the run, and the background worker's for runs written since.
      */
-    async warmCorrected(runId: string): Promise<number> {
-      if (!(await clocks.clockState(runId)).hasReports) return 0;
-      let computed = 0;
-      for (const { changeId: id, stage } of await propagation.stagesOf(runId)) {
-        const before = await propagation.changeWithSummary(runId, id, 'corrected', stage);
-        await correctedSummary(runId, id, stage);
-        const after = await propagation.changeWithSummary(runId, id, 'corrected', stage);
-        if (before?.summary?.computedAtUs !== after?.summary?.computedAtUs) computed++;
+    warmCorrected: correctRun,
+
+    /** After a write to the run: its corrections computed in this process's background. */
+    correctAfterWrite,
+
+    /**
+     * The background worker's part: the corrections of up to `limit` runs written since
+     * theirs were computed (a write whose process stopped, or whose correction failed).
+     * Returns how many runs it looked at; a run that fails is tried at a later tick.
+     */
+    async correctStale(
+      limit: number,
+      warn?: (error: unknown, runId: string) => void,
+    ): Promise<number> {
+      const ids = await clocks.staleCorrections(limit);
+      for (const runId of ids) {
+        try {
+          await correctRun(runId);
+        } catch (error) {
+          warn?.(error, runId);
+        }
       }
-      return computed;
+      return ids.length;
     },
 
     /** What the run's clock reports, and its observations before their changes, say. */

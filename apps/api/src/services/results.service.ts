@@ -428,15 +428,23 @@ export function resultsService(deps: {
         }));
     },
 
+    /**
+     * Rebuilds the run's kept slots when they do not hold every interval (intervals kept
+     * before slots were): a step of finishing the run. True when it rebuilt them.
+     */
+    async keepSlots(runId: string): Promise<boolean> {
+      if ((await results.slotsOfRun(runId, [])) !== null) return false;
+      await results.rebuildSlots(runId);
+      return true;
+    },
+
     /** A run's interval data over time: merged per slot, and one summary per step. */
     async stages(runRef: string, percentiles: number[]): Promise<LoadStages> {
       const run = await runOf(runRef);
-      // Slots are kept at ingest; a run whose intervals predate them has them built once.
-      let kept = await results.slotsOfRun(run.id, percentiles);
-      if (kept === null) {
-        await results.rebuildSlots(run.id);
-        kept = await results.slotsOfRun(run.id, percentiles);
-      }
+      // Slots are kept at ingest; a run whose intervals predate them (or an upload landing
+      // between the two reads) is merged from its intervals here, and nothing is stored: a
+      // read writes nothing (the run's finish rebuilds its slots).
+      const kept = await results.slotsOfRun(run.id, percentiles);
       if (kept?.slots.length === 0) return { intervalMs: 0, series: [], stages: [] };
       const [rows, histograms] = await Promise.all([
         results.ofRun(run.id),
@@ -452,7 +460,6 @@ export function resultsService(deps: {
             r.startedAtUs,
           ),
         );
-      // An upload landing between reading the slots and the spans: merged from the intervals.
       if (kept === null)
         return buildStages(points, await results.intervalsOfRun(run.id), percentiles);
       return stagesOf(points, kept.spans, kept.grid, kept.slots, percentiles);

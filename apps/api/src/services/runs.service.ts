@@ -134,7 +134,11 @@ export function runsService(deps: {
       };
     },
 
-    async finish(idOrSlug: string, body: FinishRunBody): Promise<Run> {
+    /**
+     * Sets the run's status and finish time, with finishing begun at `firstStep` in the same
+     * transaction (services/run-finish.service.ts runs the steps).
+     */
+    async finish(idOrSlug: string, body: FinishRunBody, firstStep: string): Promise<Run> {
       const row = await runs.find(idOrSlug);
       if (!row) throw notFound(`run "${idOrSlug}"`);
       const finishedAt = body.finishedAt ? new Date(body.finishedAt) : new Date();
@@ -148,7 +152,7 @@ export function runsService(deps: {
           },
         );
       }
-      const updated = await runs.finish(row.id, finishedAt, body.status ?? 'finished');
+      const updated = await runs.finish(row.id, finishedAt, body.status ?? 'finished', firstStep);
       return toRun(updated as RunRow);
     },
   };

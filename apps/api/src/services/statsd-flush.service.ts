@@ -3,11 +3,11 @@
 // in between) and writes them through the metrics ingest, keeping them in a bounded backlog
 // while the database cannot take them. The sockets are the plugin's (plugins/statsd.plugin.ts).
 import type { StatsdStats } from '@meshbench/schema';
-import type { MetricRecord } from '../ingest/metric-record.ts';
-import { statsdRecord } from '../ingest/metric-record.ts';
+import type { MetricRecord } from '../domain/metric-record.ts';
 import { StatsdAggregator } from '../ingest/statsd/statsd-aggregate.ts';
 import { isTransientDbError, StatsdBacklog } from '../ingest/statsd/statsd-backlog.ts';
 import { StatsdReader } from '../ingest/statsd/statsd-lines.ts';
+import { statsdRecord } from '../ingest/statsd/statsd-record.ts';
 import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
 
 /** Retries of a failed write: from this delay, doubled up to the next, while it fails. */

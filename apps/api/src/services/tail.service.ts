@@ -62,7 +62,7 @@ export function tailService(deps: {
   propagation: PropagationRepository;
   tail: TailRepository;
   clocks: Pick<ClockRepository, 'clockState' | 'readings'>;
-  corrected: Pick<PropagationService, 'correctedSummary'>;
+  corrected: Pick<PropagationService, 'correctedRead' | 'correctionPending'>;
 }) {
   const { runs, propagation, tail, clocks, corrected } = deps;
 
@@ -133,10 +133,17 @@ export function tailService(deps: {
         );
       return rawBasis;
     }
-    const [summary, readings] = await Promise.all([
-      corrected.correctedSummary(runId, changeId),
+    const [state, readings] = await Promise.all([
+      corrected.correctedRead(runId, changeId),
       clocks.readings(runId),
     ]);
+    // Not computed yet (a batch came after it): asked for, said so; by default, the raw cut,
+    // which the answer's `clock` names.
+    if (state.pending) {
+      if (asked === 'corrected') throw corrected.correctionPending(runRef, changeId);
+      return rawBasis;
+    }
+    const summary = state.summary;
     return {
       clock: 'corrected',
       summary: summary ?? null,

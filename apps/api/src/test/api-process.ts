@@ -41,6 +41,8 @@ export interface ApiProcess {
   child: ChildProcess;
   /** Resolves with the exit code (or signal) when the process ends. */
   exited: Promise<number | NodeJS.Signals>;
+  /** The last 16 KiB the process wrote (its log). */
+  output(): string;
   /** An answer's body; with the route's schema, checked against it (see answer.ts). */
   json<S extends z.ZodType>(path: string, init: RequestInit, schema: S): Promise<z.output<S>>;
   json(path: string, init?: RequestInit): Promise<unknown>;
@@ -132,6 +134,7 @@ async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
     url,
     child,
     exited,
+    output: () => said,
     async json(path: string, init: RequestInit = {}, schema?: z.ZodType) {
       const headers = new Headers(init.headers);
       headers.set('authorization', `Bearer ${PROCESS_ADMIN_TOKEN}`);

@@ -1,7 +1,7 @@
 // A PostgreSQL cluster of a test's own (initdb on its own port), for what the shared server
 // must never suffer: stops, restarts and outages in the middle of ingest.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,17 @@ const freePort = () =>
 export interface PgCluster {
   url: string;
   port: number;
+  /** The data directory. */
+  data: string;
+  /** The postmaster's PID (its postmaster.pid), while it runs. */
+  pid(): number | undefined;
+  /** What the server logged. */
+  log(): string;
+  /**
+   * Fast shutdown by the postmaster's PID (SIGINT), resolved once that process is gone: no
+   * pg_ctl, as an operator's `kill` or a machine that loses the server.
+   */
+  stopByPid(): Promise<void>;
   start(): void;
   /** Fast shutdown: every connection is cut, as in a restart by an operator. */
   stop(): void;
@@ -39,8 +50,18 @@ export interface PgCluster {
   startAsync(): Promise<void>;
 }
 
-/** initdb's a new cluster in a temporary directory and starts it on a free port. */
-export async function makeCluster(): Promise<PgCluster> {
+export interface ClusterOptions {
+  /** Server settings (`name=value`) passed with -c at every start. */
+  settings?: string[];
+  /**
+   * Instead of initdb: a streaming standby of this cluster (`pg_basebackup -R`, WAL streamed
+   * during the copy), in recovery from the start.
+   */
+  standbyOf?: PgCluster;
+}
+
+/** initdb's a new cluster (or copies a standby) in a temporary directory and starts it on a free port. */
+export async function makeCluster(clusterOptions: ClusterOptions = {}): Promise<PgCluster> {
   const bin = binDir();
   if (!bin) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
   const port = await freePort();
@@ -58,7 +79,15 @@ export async function makeCluster(): Promise<PgCluster> {
     if (res.status !== 0)
       throw new Error(`${cmd} ${args.join(' ')} failed: ${res.stderr || res.stdout}`);
   };
-  asUser('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const primary = clusterOptions.standbyOf;
+  if (primary)
+    // initdb's pg_hba.conf trusts replication connections from 127.0.0.1; -R writes
+    // standby.signal and primary_conninfo.
+    asUser('pg_basebackup', [
+      ...['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'],
+      ...['-D', data, '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
+    ]);
+  else asUser('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const asUserAsync = (cmd: string, args: string[]) =>
     new Promise<void>((resolve, reject) => {
       const root = process.getuid?.() === 0;
@@ -81,10 +110,45 @@ export async function makeCluster(): Promise<PgCluster> {
     asUser('pg_ctl', ['-D', data, '-w', '-t', '60', ...extra, action]);
   const ctlAsync = (action: string, extra: string[] = []) =>
     asUserAsync('pg_ctl', ['-D', data, '-w', '-t', '60', ...extra, action]);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const settings = (clusterOptions.settings ?? []).map((s) => ` -c ${s}`).join('');
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off${settings}`;
+  const pid = () => {
+    try {
+      const n = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      return Number.isInteger(n) && n > 0 ? n : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const alive = (n: number) => {
+    try {
+      process.kill(n, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const cluster: PgCluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    data,
+    pid,
+    log: () => {
+      try {
+        return readFileSync(join(dir, 'log'), 'utf8');
+      } catch {
+        return '';
+      }
+    },
+    async stopByPid() {
+      const n = pid();
+      if (n === undefined || !alive(n)) return;
+      process.kill(n, 'SIGINT');
+      for (let i = 0; alive(n); i++) {
+        if (i > 600) throw new Error(`postgres (PID ${n}) still runs 60 s after SIGINT`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     start: () => ctl('start', ['-o', options, '-l', join(dir, 'log')]),
     stop: () => ctl('stop', ['-m', 'fast']),
     startAsync: () => ctlAsync('start', ['-o', options, '-l', join(dir, 'log')]),

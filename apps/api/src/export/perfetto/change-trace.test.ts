@@ -1,13 +1,14 @@
 // The trace decoded by protobufjs with the vendored upstream proto, against tracks, parents,
 // slices and nanosecond timestamps worked out here from the inputs, not from the encoder.
 import { describe, expect, it } from 'vitest';
+import type { ProxyStageRow } from '../../domain/event-records.ts';
 import {
   decodeTrace as decode,
   nsOf as ns,
   type Packet,
   tracksAndSlices,
 } from '../../test/perfetto-trace.ts';
-import { ChangeTrace, type ProxyStageRow, type TraceChange } from './change-trace.ts';
+import { ChangeTrace, type TraceChange } from './change-trace.ts';
 import { SLICE_BEGIN, TraceWriter } from './trace-writer.ts';
 
 const T0_US = Date.UTC(2026, 1, 1, 10, 0, 0) * 1000 + 123; // µs, not a whole ms

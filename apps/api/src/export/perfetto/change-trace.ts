@@ -5,6 +5,7 @@
 // slices into lanes (its documented way of showing overlapping, asynchronous slices);
 // a collapsed node shows a summary of its proxies. Timestamps are Unix epoch nanoseconds,
 // from the database's microseconds.
+import type { ProxyStageRow } from '../../domain/event-records.ts';
 import { LEXICOGRAPHIC, SLICE_BEGIN, SLICE_END, TraceWriter } from './trace-writer.ts';
 
 export interface TraceChange {
@@ -12,14 +13,6 @@ export interface TraceChange {
   kind: string;
   target: string;
   action: string;
-  atUs: number;
-}
-
-/** A proxy's first observation of the change at one stage. Rows of a proxy are adjacent. */
-export interface ProxyStageRow {
-  proxy: string;
-  node: string | null;
-  stage: string;
   atUs: number;
 }
 

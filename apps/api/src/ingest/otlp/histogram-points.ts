@@ -4,7 +4,7 @@
 // the data model forbids is refused as a whole request (OtlpDecodeError) naming the metric,
 // the point and the field; a point without temporality alone.
 import { encodeDistribution, exponentialIndexRange } from '../../domain/distribution.ts';
-import type { MetricRecord } from '../metric-record.ts';
+import type { MetricRecord } from '../../domain/metric-record.ts';
 import {
   type ExpBuckets,
   type ExpHistogramPoint,

@@ -2,7 +2,7 @@
 // last value (an int64 past 2^53 kept exactly beside it), a cumulative sum's running total
 // as sent, a delta sum over [start_time_unix_nano, time_unix_nano].
 // Each returns why the point is refused, or null when `base` is filled and to be stored.
-import type { MetricRecord } from '../metric-record.ts';
+import type { MetricRecord } from '../../domain/metric-record.ts';
 import type { Metric, NumberPoint } from './otlp-message.ts';
 import { CUMULATIVE, DELTA, exactInt, isInt64, num, temporality } from './otlp-values.ts';
 

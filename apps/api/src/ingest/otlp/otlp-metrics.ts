@@ -4,7 +4,7 @@
 // them (opentelemetry-proto opentelemetry/proto/metrics/v1/metrics.proto v1.5). Here: the
 // walk over requests and what every point shares (tags, times, flags); each kind's own
 // fields in number-points.ts, histogram-points.ts and summary-points.ts.
-import type { MetricRecord } from '../metric-record.ts';
+import type { MetricRecord } from '../../domain/metric-record.ts';
 import { exponentialHistogramPoint, histogramPoint } from './histogram-points.ts';
 import { gaugePoint, sumPoint } from './number-points.ts';
 import {

@@ -1,6 +1,6 @@
 // Summary data points as records: count and sum since the start (cumulative by definition),
 // quantiles as sent.
-import type { MetricRecord } from '../metric-record.ts';
+import type { MetricRecord } from '../../domain/metric-record.ts';
 import type { SummaryPoint } from './otlp-message.ts';
 import { num, optNum } from './otlp-values.ts';
 

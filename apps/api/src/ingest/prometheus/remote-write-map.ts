@@ -15,6 +15,8 @@
 // - Counters and histograms are cumulative: kept as sent with their start (2.0's
 //   start_timestamp, or the deprecated created_timestamp; unknown: 0), and turned into the
 //   run's increases on read, across resets (domain/series-math.ts).
+// - A gauge histogram (type GAUGEHISTOGRAM, or a native histogram with ResetHint GAUGE) is a
+//   distribution at its time, stored as kind gauge_histogram: never an increase.
 // - Stale markers (the NaN 0x7ff0000000000002) end a series and carry no value, and other
 //   NaN or infinite samples have no place in a series' numbers: they are acknowledged as
 //   written and not stored (counted apart, `notStored`).
@@ -22,7 +24,7 @@
 // - Exemplars go with the point their series' last sample (or histogram) made in the
 //   request: stored, held or refused with it.
 import { encodeDistribution } from '../../domain/distribution.ts';
-import type { MetricRecord, StoredExemplar } from '../metric-record.ts';
+import type { MetricRecord, StoredExemplar } from '../../domain/metric-record.ts';
 import { inRange, OTLP_LIMITS } from '../otlp/otlp-values.ts';
 import { nativeDistribution } from './native-histogram.ts';
 import {
@@ -48,9 +50,6 @@ const UCUM: Record<string, string> = {
   ratio: '1',
   percent: '%',
 };
-
-/** Why gauge histograms are refused: their buckets go up and down, not cumulative. */
-const GAUGE_HISTOGRAMS = 'gauge histograms are not stored (only cumulative histograms are)';
 
 /** What a record (or a refusal) holds of the request: the three things the sender counts. */
 export interface Held {
@@ -499,11 +498,12 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     unit: string | null,
   ): void {
     const one = { samples: 0, histograms: 1, exemplars: 0 };
-    if (type === METRIC_TYPE.gaugeHistogram || h.resetHint === RESET_HINT_GAUGE) {
-      refuse(`${GAUGE_HISTOGRAMS} ("${l.name}")`, one);
-      return;
-    }
-    const start = h.startTimestamp || s.createdMs;
+    // A gauge histogram (the series' type, or the sample's reset hint GAUGE: prompb
+    // types.proto / io/prometheus/write/v2 types.proto Histogram.ResetHint, and
+    // model/histogram CounterResetHint GaugeType, at d15adb9ad7e5d9fbde3a9a8f30200593a5a14d86)
+    // is a distribution at its time: no start, no increase (series-math.ts lastSnapshot).
+    const gauge = type === METRIC_TYPE.gaugeHistogram || h.resetHint === RESET_HINT_GAUGE;
+    const start = gauge ? 0 : h.startTimestamp || s.createdMs;
     const late = timeRefusal(l.name, h.timestamp, start);
     if (late) {
       refuse(late, one);
@@ -527,7 +527,11 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     }
     const r = base();
     r.name = l.name;
-    r.kind = layout.form === 'explicit' ? 'histogram' : 'exponential_histogram';
+    r.kind = gauge
+      ? 'gauge_histogram'
+      : layout.form === 'explicit'
+        ? 'histogram'
+        : 'exponential_histogram';
     r.unit = unit;
     r.tags = l.tags;
     r.runRef = l.runRef;
@@ -536,7 +540,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     r.count = h.count;
     r.sum = finite(h.sum) ? h.sum : null;
     r.sketch = encodeDistribution(layout);
-    r.startAtMs = start;
+    r.startAtMs = gauge ? null : start;
     push(r, one);
   }
 

@@ -66,6 +66,7 @@ export {
   isSampleFormat,
   type SampleFormat,
 } from './sample-formats.ts';
+export { isVegetaGob } from './vegeta-gob.decoder.ts';
 export { detectFormat, sniff };
 
 export interface DecodedResults {
@@ -146,7 +147,7 @@ const NAMES: Record<ResultFormat, string> = {
   locust:
     "Locust's --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv, _distribution.csv) or its --json output",
   wrk: 'a wrk 4 report',
-  vegeta: 'Vegeta JSON results',
+  vegeta: "Vegeta's results: vegeta attack's binary (gob) output, or JSON (vegeta encode -to json)",
   gatling: "Gatling's text simulation.log (3.x up to 3.12)",
   ghz: 'a ghz JSON report',
   oha: "oha's JSON summary (--output-format json)",

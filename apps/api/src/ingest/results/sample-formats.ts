@@ -7,6 +7,7 @@ import { JmeterCsvAggregator } from './jmeter-csv.decoder.ts';
 import { feedLineChunks, type LineChunkLimits } from './line-chunks.ts';
 import type { SampleAggregator, SampleDecoded } from './raw-samples.ts';
 import { VegetaJsonAggregator } from './vegeta.decoder.ts';
+import { decodeVegetaGobChunks, isVegetaGob, VEGETA_GOB_HEAD } from './vegeta-gob.decoder.ts';
 
 export const SAMPLE_AGGREGATORS = {
   hey: () => new HeyCsvAggregator(),
@@ -26,6 +27,12 @@ export async function decodeSampleChunks(
   chunks: AsyncIterable<Uint8Array>,
   limits: LineChunkLimits,
 ): Promise<SampleDecoded> {
+  if (format === 'vegeta') {
+    // Vegeta's results as JSON lines, or as the gob stream `vegeta attack` writes.
+    const peeked = await peekChunks(chunks, VEGETA_GOB_HEAD);
+    chunks = peeked.chunks;
+    if (isVegetaGob(peeked.head)) return decodeVegetaGobChunks(chunks, limits);
+  }
   const agg = SAMPLE_AGGREGATORS[format]();
   let first = true;
   // A byte order mark is no part of the first line.
@@ -40,4 +47,37 @@ export async function decodeSampleChunks(
   };
   await feedLineChunks(chunks, sink, limits);
   return agg.end();
+}
+
+/** The first `bytes` of a stream (fewer if it ends first), and the whole stream again. */
+export async function peekChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  bytes: number,
+): Promise<{ head: Uint8Array; chunks: AsyncIterable<Uint8Array> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const taken: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    size += next.value.length;
+  }
+  const head = Buffer.concat(taken).subarray(0, bytes);
+  return {
+    head,
+    chunks: (async function* () {
+      yield* taken;
+      if (done) return;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    })(),
+  };
 }

@@ -70,19 +70,22 @@ export class VegetaJsonAggregator implements SampleAggregator {
     }
     const startUs = typeof timestamp === 'string' ? parseTimestampUs(timestamp) : null;
     if (startUs === null) throw bad('timestamp', 'must be an RFC 3339 timestamp');
-    const ns = latency as number;
+    this.add(code as number, startUs, latency as number, o.attack);
+  }
+
+  /** One request: its status (0: no response), start (epoch us) and latency (ns). */
+  add(status: number, startUs: number, ns: number, attack: unknown): void {
     this.counts.add(Math.floor(ns / 1000));
     if (startUs < this.firstStartUs) this.firstStartUs = startUs;
     // Whole us: an epoch in us as a double has no room for fractions (timestamps are read to
     // the us), so the span is the measured one to within 1 us.
     const endUs = startUs + Math.floor(ns / 1000);
     if (endUs > this.lastEndUs) this.lastEndUs = endUs;
-    const status = code as number;
     if (status < 200 || status >= 400) {
       this.errors++;
       this.errorsByCode[String(status)] = (this.errorsByCode[String(status)] ?? 0) + 1;
     }
-    if (typeof o.attack === 'string' && this.attacks.size < 2) this.attacks.add(o.attack);
+    if (typeof attack === 'string' && this.attacks.size < 2) this.attacks.add(attack);
   }
 
   end(): SampleDecoded {

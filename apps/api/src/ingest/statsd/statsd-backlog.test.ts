@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricRecord } from '../metric-record.ts';
+import type { MetricRecord } from '../../domain/metric-record.ts';
 import { isTransientDbError, StatsdBacklog } from './statsd-backlog.ts';
 
 const records = (n: number, from = 0) =>

@@ -3,7 +3,7 @@
 // restart) and written, oldest first and each once, when it can. Memory is bounded by a
 // number of points (records, one per series and interval): past it the newest are dropped,
 // and what they held is counted per sample, as StatsD received it.
-import type { MetricRecord } from '../metric-record.ts';
+import type { MetricRecord } from '../../domain/metric-record.ts';
 
 export interface BacklogChunk {
   records: MetricRecord[];

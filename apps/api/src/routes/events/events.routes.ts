@@ -10,8 +10,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { bodyChunks } from '../../ingest/body-chunks.ts';
 import type { BatchFormat } from '../../ingest/events/event-stream.ts';
-import { bodyChunks, hashedBody } from '../request-body.ts';
+import { hashedBody } from '../request-body.ts';
 import { streamedBody } from '../stream-reply.ts';
 import { countRejections } from '../upload-rejections.ts';
 

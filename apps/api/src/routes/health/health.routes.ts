@@ -4,7 +4,8 @@
 // a shutdown; 200, or 503 with the reason.
 import { health, healthUnavailable, liveness } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { asAppError, databaseUnavailable, RETRY_AFTER_DATABASE_S } from '../../errors.ts';
+import { databaseUnavailable, RETRY_AFTER_DATABASE_S } from '../../errors.ts';
+import { asAppError } from '../../services/failure.ts';
 
 /** A database that has not answered in this long is reported unavailable. */
 const HEALTH_TIMEOUT_MS = 5_000;

@@ -412,4 +412,55 @@ describe.each(backends)('OTLP/HTTP logs on $name', (backend) => {
     expect(await exported(server, first.id)).toHaveLength(1);
     expect(await exported(server, second.id)).toHaveLength(1);
   });
+
+  it('stores nothing of any run when the part of another run fails in the transaction', async () => {
+    // Both orders: a request's runs are written in run id order, so whichever of the two is
+    // written first, the other's failure (found only while storing: a change neither sent nor
+    // stored, which no check before the transaction sees) must take it back.
+    for (const failing of [0, 1]) {
+      const runs = [await createRun(server), await createRun(server)];
+      const good = (runId: string) =>
+        observationLog(runId, [
+          {
+            eventName: 'meshbench.lifecycle',
+            timeUnixNano: String(BigInt(T0_US) * 1000n),
+            attributes: [attr('phase', 'running'), attr('entity', `e-${runId}`)],
+          },
+        ]).resourceLogs[0];
+      const bad = (runId: string) =>
+        observationLog(runId, [
+          {
+            eventName: 'meshbench.lifecycle',
+            timeUnixNano: String(BigInt(T0_US) * 1000n),
+            attributes: [attr('phase', 'running'), attr('entity', 'x')],
+          },
+          {
+            eventName: 'meshbench.observation',
+            timeUnixNano: String(BigInt(T0_US) * 1000n),
+            attributes: [attr('change', 'never-sent'), attr('proxy', 'p')],
+          },
+        ]).resourceLogs[0];
+      const body = {
+        resourceLogs: runs.map((run, i) => (i === failing ? bad(run.id) : good(run.id))),
+      };
+      const response = await postLogs(server, JSON.stringify(body), {
+        'content-type': 'application/json',
+      });
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { message: string }).message).toBe(
+        `log record resourceLogs[${failing}].scopeLogs[0].logRecords[1] (meshbench.observation): observation of change "never-sent", which is neither in this batch nor stored for this run`,
+      );
+      for (const run of runs) expect(await exported(server, run.id)).toEqual(['']);
+
+      // The same request without the failing record stores both runs' events, once each.
+      body.resourceLogs[failing] = good((runs[failing] as { id: string }).id);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const stored = await postLogs(server, JSON.stringify(body), {
+          'content-type': 'application/json',
+        });
+        expect(stored.status).toBe(200);
+      }
+      for (const run of runs) expect(await exported(server, run.id)).toHaveLength(1);
+    }
+  });
 });

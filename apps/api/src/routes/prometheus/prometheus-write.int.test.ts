@@ -7,6 +7,7 @@ import {
   type Series,
   seriesExemplars,
   seriesList,
+  seriesPoints,
 } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, jsonBody, type TestServer, useServer } from '../../test/harness.ts';
@@ -208,6 +209,87 @@ describe.each(backends)('Prometheus remote write on $name', (backend) => {
       lower: 0.1,
       upper: 0.5,
     });
+  });
+
+  it('gauge histograms (ResetHint GAUGE, or typed GAUGEHISTOGRAM; int and float): each sample a distribution at its time', async () => {
+    const t0 = Date.now() - 60_000;
+    const run = await createRun(server, { startedAt: iso(t0) });
+    const at = (s: number) => t0 + s * 1000;
+    const own = { __name__: '', meshbench_run: run.id };
+    // Schema 0 buckets (0.5,1] and (1,2]. The queue's distribution goes 5, then 3, then 8
+    // entries: a cumulative histogram would read the drop as a reset and add 5 + 3 + 8.
+    const snapshot = (a: number, b: number, t: number) => ({
+      countInt: a + b,
+      sum: a * 0.75 + b * 1.5,
+      schema: 0,
+      positiveSpans: [{ offset: 0, length: 2 }],
+      positiveDeltas: [a, b - a],
+      resetHint: 3,
+      timestamp: at(t),
+    });
+    const answer = await v2(
+      requestV2([
+        {
+          labels: { ...own, __name__: 'queue_depth_2' },
+          histograms: [snapshot(4, 1, 2), snapshot(1, 2, 4), snapshot(2, 6, 6)],
+        },
+        {
+          // Float counts, typed by the series' metadata (MetricType GAUGEHISTOGRAM = 4).
+          labels: { ...own, __name__: 'queue_float' },
+          metadata: { type: 4, unit: '' },
+          histograms: [
+            {
+              countFloat: 2.5,
+              sum: 3,
+              schema: 0,
+              positiveSpans: [{ offset: 0, length: 2 }],
+              positiveCounts: [1.5, 1],
+              timestamp: at(3),
+            },
+          ],
+        },
+      ]),
+    );
+    expect(answer).toMatchObject({ status: 204, samples: 0, histograms: 4 });
+    // 1.0 carries native histograms too, with the same reset hint.
+    const v1answer = await v1({
+      timeseries: [
+        {
+          labels: labels('queue_depth_1', { meshbench_run: run.id }),
+          histograms: [snapshot(4, 1, 2), snapshot(1, 2, 4), snapshot(2, 6, 6)],
+        },
+      ],
+    });
+    expect(v1answer.status).toBe(204);
+    const list = await series(server, run.id);
+    for (const name of ['queue_depth_2', 'queue_depth_1']) {
+      const depth = named(list, name);
+      // The run's figures are the last snapshot's: 8 entries, 2 in (0.5,1] and 6 in (1,2].
+      expect(depth.kind).toBe('gauge_histogram');
+      expect(depth.stats).toMatchObject({ count: 8, sum: 2 * 0.75 + 6 * 1.5 });
+      // Rank 4 of 8 falls in (1, 2]; had the snapshots been added (16: 7 then 9), rank 8 in (0.5, 1].
+      const p50 = depth.stats.percentiles?.find((p) => p.p === 50);
+      expect(p50?.lower).toBeCloseTo(1, 9);
+      expect(p50?.upper).toBeCloseTo(2, 9);
+      // Each point is its own snapshot, at its time.
+      const points = await server.json(
+        `/runs/${run.id}/series/${depth.id}/points?points=60`,
+        undefined,
+        seriesPoints,
+      );
+      expect(points.body.points.map((p) => [p.offsetMs, p.count])).toEqual([
+        [2000, 5],
+        [4000, 3],
+        [6000, 8],
+      ]);
+    }
+    const float = named(list, 'queue_float');
+    expect(float.kind).toBe('gauge_histogram');
+    expect(float.stats).toMatchObject({ count: 2.5, sum: 3 });
+    // Rank ceil(0.5 * 2.5) = 2: past the 1.5 in (0.5, 1], in (1, 2].
+    const fp50 = float.stats.percentiles?.find((p) => p.p === 50);
+    expect(fp50?.lower).toBeCloseTo(1, 9);
+    expect(fp50?.upper).toBeCloseTo(2, 9);
   });
 
   it('answers 415 for other messages and encodings, 401 without a token', async () => {

@@ -1,4 +1,5 @@
 import { apiError, ingestResult, propagation, runClocks } from '@meshbench/schema';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   backends,
@@ -71,10 +72,8 @@ describe.each(backends)('node clocks on $name', (backend) => {
 
   it('gives corrected percentiles with their clock error beside the raw ones', async () => {
     const run = await skewedRun(server);
-    // Right after the events, a raw read does not wait for the correction: it is pending.
-    const first = await read(run.id, 'percentiles=50');
-    expect(first.body.clock).toMatchObject({ available: true, pending: true, corrected: null });
-    // A corrected read waits for it; raw reads after it carry the corrected brief.
+    // The batch started the correction; a corrected read waits for it (a read computes
+    // nothing itself), and raw reads after it carry the corrected brief.
     expect((await read(run.id, 'percentiles=50&clock=corrected')).status).toBe(200);
     const raw = await read(run.id, 'percentiles=50,99&withinMs=110');
     expect(raw.status).toBe(200);
@@ -126,6 +125,65 @@ describe.each(backends)('node clocks on $name', (backend) => {
     expect(text).toContain('percentile,p50,120,\n');
     expect(text).toContain('corrected-percentile,p50,100,1\n');
     expect(text).toContain('clock,uncorrectedNodes,1,\n');
+  });
+
+  it('says a correction not computed yet is pending, and the background worker computes it', async () => {
+    const run = await skewedRun(server);
+    await read(run.id, 'percentiles=50&clock=corrected');
+    // The database refuses to store the run's corrected summaries from now on (a correction
+    // that fails, or whose replica stopped; a batch may still mark them stale): a later batch
+    // leaves the kept one stale.
+    const db = server.app.database.db;
+    const fn = `refuse_${run.id.replaceAll('-', '')}`;
+    await db.execute(
+      sql.raw(`create function ${fn}() returns trigger language plpgsql as $$
+        begin
+          if new.run_id = '${run.id}' and new.clock = 'corrected'
+             and new.clock_input_batch is not null then
+            raise exception 'refused by the test';
+          end if;
+          return new;
+        end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger ${fn} before insert or update on change_summaries
+        for each row execute function ${fn}()`),
+    );
+    const more = [{ type: 'clock', node: 'd', at: at(0), offsetMs: -30, errorMs: 2 }];
+    expect((await postEvents(server, run.id, ndjson(more))).status).toBe(200);
+    // Raw: answered, the correction said to be pending, not computed by the read.
+    const raw = await read(run.id, 'percentiles=50&withinMs=111');
+    expect(raw.status).toBe(200);
+    expect(raw.body.clock).toMatchObject({ available: true, pending: true, corrected: null });
+    const refused = await server.json(
+      `/runs/${run.id}/changes/c1/propagation?clock=corrected&percentiles=51`,
+      {},
+      apiError,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('clock_pending');
+    // The tail: by default cut on the raw latencies, which it names; corrected asked, 409.
+    const tail = await server.json(`/runs/${run.id}/changes/c1/tail?thresholdMs=100`);
+    expect(tail.status).toBe(200);
+    expect((tail.body as { clock: string }).clock).toBe('raw');
+    const tailCorrected = await server.json(
+      `/runs/${run.id}/changes/c1/tail?thresholdMs=100&clock=corrected`,
+      {},
+      apiError,
+    );
+    expect(tailCorrected.body.code).toBe('clock_pending');
+
+    await db.execute(sql.raw(`drop trigger ${fn} on change_summaries`));
+    await db.execute(sql.raw(`drop function ${fn}()`));
+    expect(await server.app.correctStale(1000)).toBeGreaterThanOrEqual(1);
+    const after = await read(run.id, 'percentiles=50&clock=corrected&withinMs=112');
+    expect(after.status).toBe(200);
+    // d's report is in: every node corrected.
+    expect(after.body.clock).toMatchObject({
+      pending: false,
+      uncorrectedNodes: 0,
+      correctedNodes: 4,
+    });
   });
 
   it('lists node clocks, and the nodes provably behind', async () => {

@@ -61,7 +61,7 @@ describe.each(backends)('kept stage slots on $name', (backend) => {
   it('uploads at once into the same slots equal the same uploads one after another', async () => {
     // The per-run advisory lock (lockSlots) is what makes this hold on Postgres: without it
     // each transaction reads the slots before the others commit and writes its own sum over
-    // theirs. A read heals such slots (rebuilt when they do not hold every interval), so the
+    // theirs. A read merges from the intervals when the slots do not hold every one, so the
     // kept rows are checked first, as the uploads left them.
     const logs = [51, 52, 53, 54].map((seed) =>
       writeHdrLog({ seed, startMs: START, intervals: 30, perInterval: 200, medianUs: 700 * seed }),

@@ -12,14 +12,16 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { limitedChunks, peekBody, readBody } from '../../ingest/body-chunks.ts';
 import {
   gatlingBinaryHint,
   isSampleFormat,
+  isVegetaGob,
   SNIFF_CHARS,
   sniff,
 } from '../../ingest/results/index.ts';
 import { firstInvalidUtf8 } from '../../ingest/stored-text.ts';
-import { hashedBody, limitedChunks, peekBody, readBody } from '../request-body.ts';
+import { hashedBody } from '../request-body.ts';
 import { countRejections } from '../upload-rejections.ts';
 
 const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
@@ -82,6 +84,8 @@ const routes: FastifyPluginAsyncZod<{
           const kind = sniff(peeked.head.toString('utf8'));
           streamed = kind === 'k6-ndjson';
           if (isSampleFormat(kind)) samples = kind;
+          // Vegeta's gob results (vegeta attack's own output) are bytes, not text.
+          else if (isVegetaGob(peeked.head)) samples = 'vegeta';
         }
         const idempotencyKey = request.headers['idempotency-key'];
         if (samples !== null) {

@@ -27,6 +27,11 @@ const errors = { 400: apiError, 401: apiError, 404: apiError };
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
+  /** The run with what is left of finishing it, when anything is (absent once complete). */
+  const withFinishing = async <T extends { id: string }>(r: T) => {
+    const finishing = await services.finish.finishing(r.id);
+    return finishing ? { ...r, finishing } : r;
+  };
 
   app.post(
     '/runs',
@@ -88,7 +93,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const found = await services.runs.get(request.params.id);
       // Whether to ask for the gate at all: a page need not read a 404 for most runs.
-      return { ...found, gated: await services.gates.hasResult(found.id) };
+      return withFinishing({ ...found, gated: await services.gates.hasResult(found.id) });
     },
   );
 
@@ -106,18 +111,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const finished = await services.runs.finish(request.params.id, request.body);
-      const gate =
-        finished.status === 'finished' ? await services.gates.evaluate(finished.id) : null;
-      // Corrected summaries computed now, so the finished run's first reads are warm.
-      await services.propagation.warmCorrected(finished.id);
-      if (finished.status === 'finished') {
-        await services.gates.alertsAfterFinish(finished.id, gate);
-        // What a history reads of the run, kept now (a history of 1,000 runs computes none),
-        // and the change points of its series in every alerting metric kept as alerts.
-        await services.history.afterFinish(finished.id);
-      }
-      return { ...finished, gate };
+      const finished = await services.finish.finish(request.params.id, request.body);
+      return withFinishing(finished);
     },
   );
 

@@ -21,7 +21,7 @@ const FORMAT_NAMES: Record<string, string> = {
   'hdr-log': 'HdrHistogram interval log',
   locust: 'Locust CSV (_stats.csv...) or --json',
   wrk: 'wrk 4 report',
-  vegeta: 'Vegeta JSON results',
+  vegeta: 'Vegeta results (binary or JSON)',
   gatling: 'Gatling simulation.log (text, up to 3.12)',
   oha: 'oha JSON summary',
   ghz: 'ghz JSON report',

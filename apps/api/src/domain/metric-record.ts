@@ -1,9 +1,8 @@
-// What StatsD flushes and OTLP requests both become: one aggregate of one series over one
-// interval (or at one instant), not yet tied to a run.
+// What StatsD flushes, OTLP requests and remote writes all become: one aggregate of one
+// series over one interval (or at one instant), not yet tied to a run. A data shape shared
+// by the decoders (ingest/) that make it and the metrics repository that stores it.
 import type { SeriesKind, SeriesSource } from '@meshbench/schema';
-import type { AggregateValues } from '../domain/series-math.ts';
-import type { AggregateRow } from './statsd/statsd-aggregate.ts';
-import { parseTags } from './statsd/statsd-lines.ts';
+import type { AggregateValues } from './series-math.ts';
 
 /** An exemplar kept with a point (Prometheus remote write): its own time, value and labels. */
 export interface StoredExemplar {
@@ -33,34 +32,4 @@ export interface MetricRecord extends AggregateValues {
   lastExact: string | null;
   /** Exemplars sent with the point (Prometheus remote write). */
   exemplars?: StoredExemplar[] | null;
-}
-
-/** A StatsD aggregate as a record: DogStatsD tags parsed, `run` taken out, `env` read. */
-export function statsdRecord(row: AggregateRow): MetricRecord {
-  const tags = parseTags(row.tags);
-  const runRef = tags.run ?? null;
-  delete tags.run;
-  if (row.containerId) tags.container_id = row.containerId;
-  return {
-    source: 'statsd',
-    name: row.name,
-    kind: row.kind,
-    unit: row.kind === 'timer' ? 'ms' : null,
-    tags,
-    runRef: runRef || null,
-    env: tags.env || null,
-    tMs: row.tMs,
-    intervalMs: row.intervalMs,
-    startAtMs: null,
-    count: row.count,
-    sum: row.sum,
-    min: row.min,
-    max: row.max,
-    last: row.last,
-    lastAtMs: row.lastAtMs,
-    sketch: row.sketch,
-    members: row.members,
-    quantiles: null,
-    lastExact: row.lastExact,
-  };
 }

@@ -1,0 +1,64 @@
+// How each table would be placed on Citus (docs/scale.md): sharded by run id, copied to
+// every node, or kept on the coordinator. A test holds the live catalog to these lists, so a
+// table added to the schema without a place here fails it.
+
+/** The column every distributed table is sharded by, colocated with each other. */
+export const DISTRIBUTION_COLUMN = 'run_id';
+
+/**
+ * A run's data, read and written one run at a time: `create_distributed_table(t, 'run_id')`.
+ * Each one's primary key and unique keys include run_id; `raw` tables hold what a run's kept
+ * summaries were computed from, and are what retention drops (docs/scale.md, Retention).
+ */
+export const DISTRIBUTED_TABLES = {
+  changes: { raw: false },
+  observations: { raw: true },
+  incidents: { raw: true },
+  lifecycle_events: { raw: true },
+  lifecycle_firsts: { raw: false },
+  lifecycle_phases: { raw: false },
+  event_batches: { raw: false },
+  staged_event_batches: { raw: false },
+  change_summaries: { raw: false },
+  proxy_fingerprints: { raw: false },
+  latency_blocks: { raw: false },
+  clock_reports: { raw: true },
+  metric_series: { raw: false },
+  metric_points: { raw: true },
+  load_results: { raw: false },
+  load_intervals: { raw: true },
+  load_slots: { raw: false },
+  result_uploads: { raw: false },
+} as const satisfies Record<string, { raw: boolean }>;
+
+/**
+ * Small tables, or tables read across runs (lists, history, gates, alerts):
+ * `create_reference_table(t)`, a copy on every node. `runs` is one of them: a run is one row
+ * a night per scenario, its slug is unique across runs (a unique key without the run id), and
+ * the history and list read runs of many ids at once.
+ */
+export const REFERENCE_TABLES = [
+  'projects',
+  'api_tokens',
+  'runs',
+  'run_deletions',
+  'reports',
+  'thresholds',
+  'gate_results',
+  'alerts',
+  'run_facts',
+  'run_metrics',
+  'background_leases',
+] as const;
+
+/**
+ * Tables of no run and too busy to copy to every node: a local table of the coordinator
+ * (`citus_add_local_table_to_metadata`). `unmatched_points` holds metric points no run has
+ * claimed yet, for minutes, keyed by environment and time.
+ */
+export const COORDINATOR_TABLES = ['unmatched_points'] as const;
+
+/** The raw tables retention empties for a run (its summaries and facts are kept). */
+export const RAW_TABLES = Object.entries(DISTRIBUTED_TABLES)
+  .filter(([, t]) => t.raw)
+  .map(([name]) => name);
