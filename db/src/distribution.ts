@@ -22,7 +22,8 @@ export const DISTRIBUTED_TABLES = {
   change_summaries: { raw: false },
   proxy_fingerprints: { raw: false },
   latency_blocks: { raw: false },
-  clock_reports: { raw: true },
+  // Kept: a few rows a node, and what a kept clock-corrected summary is read beside.
+  clock_reports: { raw: false },
   metric_series: { raw: false },
   metric_points: { raw: true },
   load_results: { raw: false },
@@ -32,7 +33,7 @@ export const DISTRIBUTED_TABLES = {
 } as const satisfies Record<string, { raw: boolean }>;
 
 /**
- * Small tables, or tables read across runs (lists, history, gates, alerts):
+ * Small tables, or tables read across runs (lists, history, gates, alerts, the finish worker):
  * `create_reference_table(t)`, a copy on every node. `runs` is one of them: a run is one row
  * a night per scenario, its slug is unique across runs (a unique key without the run id), and
  * the history and list read runs of many ids at once.
@@ -47,8 +48,12 @@ export const REFERENCE_TABLES = [
   'gate_results',
   'alerts',
   'run_facts',
+  'run_finishes',
   'run_metrics',
+  'run_finishes',
   'background_leases',
+  // Prometheus 1.0 metadata per metric family and project: small, read by every replica.
+  'prometheus_metadata',
 ] as const;
 
 /**

@@ -94,6 +94,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     unmatchedRetentionMs: config.unmatchedRetentionMs,
     unmatchedMaxPoints: config.unmatchedMaxPoints,
     alertsRecheckMs: config.alertsRecheckMs,
+    retentionMs: config.retentionMs,
   });
   await app.register(readCachePlugin, { ttlMs: config.readCacheMs });
   await app.register(livePlugin, { pollMs: config.livePollMs });

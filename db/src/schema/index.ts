@@ -6,5 +6,6 @@ export * from './leases.ts';
 export * from './load-results.ts';
 export * from './metrics.ts';
 export * from './projects.ts';
+export * from './prometheus.ts';
 export * from './reports.ts';
 export * from './runs.ts';

@@ -1,6 +1,6 @@
 // Projects own runs; API tokens give write access to one project, stored only as hashes.
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The project of runs created without one; made by the migration that adds projects. */
 export const DEFAULT_PROJECT_ID = '00000000-0000-4000-8000-000000000001';
@@ -15,6 +15,12 @@ export const projects = pgTable('projects', {
    * they differ from the defaults; null: the defaults.
    */
   detection: jsonb('detection').$type<Record<string, number>>(),
+  /**
+   * Days a run's raw rows (observations, incidents, lifecycle events, clock reports, metric
+   * points, load intervals) are kept once the run is done; null: kept for ever. Its summaries,
+   * history values and the runs pinned as a baseline or shared in a report are always kept.
+   */
+  rawRetentionDays: integer('raw_retention_days'),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 6 })
     .notNull()
     .default(sql`now()`),

@@ -27,6 +27,8 @@ export const runs = pgTable(
       .notNull()
       .default(sql`now()`),
     changeCount: integer('change_count').notNull().default(0),
+    /** When retention dropped the run's raw rows (its project's raw_retention_days); null: kept. */
+    rawDroppedAt: timestamp('raw_dropped_at', { withTimezone: true, precision: 6 }),
   },
   (t) => [
     // The runs list: newest first, optionally narrowed by mesh/benchmark/scenario.

@@ -467,6 +467,25 @@ describe.each(backends)('meshbench CLI on $name', (backend) => {
     expect(refused.stderr).toContain('not valid');
   });
 
+  it("shows and sets a project's raw data retention; exit 2 on a bad day count", async () => {
+    const name = `cli-retention-${Date.now()}`;
+    expect((await cli(['project', 'create', name], env)).code).toBe(0);
+    const shown = await cli(['project', 'retention', name], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('raw rows kept for ever; 0 runs dropped theirs');
+    const set = await cli(['project', 'retention', name, '--raw-days', '90', '--json'], env);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ rawRetentionDays: 90, rawDroppedRuns: 0 });
+    for (const bad of ['0', '1.5', 'ninety']) {
+      const refused = await cli(['project', 'retention', name, '--raw-days', bad], env);
+      expect(refused.code, bad).toBe(2);
+      expect(refused.stderr, bad).toContain('--raw-days');
+    }
+    expect((await cli(['project', 'retention', name], env)).stdout).toContain('90 days');
+    const kept = await cli(['project', 'retention', name, '--keep-raw'], env);
+    expect(kept.stdout).toContain('for ever');
+  });
+
   it("deletes a run with its project's token: exit 3 for another project's, 4 once gone", async () => {
     const tokenOf = async (suffix: string) => {
       const name = `cli-delete-${suffix}-${Date.now()}`;

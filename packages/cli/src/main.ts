@@ -64,6 +64,9 @@ Usage:
   meshbench export <run> --format bmf               the run's propagation numbers as Bencher
                                                     Metric Format JSON (a benchmark per change)
   meshbench project create <name> [--private]         (admin token)
+  meshbench project retention <project> [--raw-days N | --keep-raw]
+                                                    shows, or sets, the days a done run's raw
+                                                    rows are kept (--keep-raw: for ever)
   meshbench token create <project> --name N           prints the token (shown once)
   meshbench token list <project>
   meshbench token revoke <token-id>
@@ -469,6 +472,8 @@ export async function main(
         project: { type: 'string' },
         private: { type: 'boolean' },
         name: { type: 'string' },
+        'raw-days': { type: 'string' },
+        'keep-raw': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -592,6 +597,27 @@ export async function main(
         ctx.json
           ? JSON.stringify(project)
           : `${project.id} ${project.name} (${project.visibility})`,
+      );
+      return EXIT.ok;
+    }
+    if (command === 'project' && rest[0] === 'retention') {
+      const target = rest[1];
+      if (!target) throw new UsageError('project retention needs a project');
+      if (values['raw-days'] !== undefined && values['keep-raw'])
+        throw new UsageError('project retention takes --raw-days N or --keep-raw, not both');
+      const rawDays = values['raw-days'];
+      if (rawDays !== undefined && !/^[1-9]\d{0,4}$/.test(String(rawDays)))
+        throw new UsageError(`--raw-days: ${rawDays}? a whole number of days from 1`);
+      const retention =
+        rawDays !== undefined || values['keep-raw']
+          ? await ctx.api.projects.setRetention(target, {
+              rawRetentionDays: rawDays !== undefined ? Number(rawDays) : null,
+            })
+          : await ctx.api.projects.retention(target);
+      ctx.out(
+        ctx.json
+          ? JSON.stringify(retention)
+          : `${retention.projectId}: raw rows kept ${retention.rawRetentionDays === null ? 'for ever' : `${retention.rawRetentionDays} days`}; ${retention.rawDroppedRuns} runs dropped theirs`,
       );
       return EXIT.ok;
     }

@@ -33,9 +33,11 @@ import {
   type pointsQuery,
   project,
   projectDetection,
+  projectRetention,
   propagation,
   type propagationQuery,
   type putDetectionBody,
+  type putRetentionBody,
   report,
   run,
   runClocks,
@@ -120,6 +122,7 @@ export const paths = {
   projectTokens: (projectId: string) => `/projects/${enc(projectId)}/tokens`,
   projectThresholds: (projectId: string) => `/projects/${enc(projectId)}/thresholds`,
   projectDetection: (projectId: string) => `/projects/${enc(projectId)}/detection`,
+  projectRetention: (projectId: string) => `/projects/${enc(projectId)}/retention`,
   token: (tokenId: string) => `/tokens/${enc(tokenId)}`,
   threshold: (thresholdId: string) => `/thresholds/${enc(thresholdId)}`,
   projectAlerts: (projectId: string, q: { state?: string } = {}) =>
@@ -262,6 +265,21 @@ export function createClient(transport: Transport) {
           '/projects/{id}/detection',
           paths.projectDetection(projectId),
           projectDetection,
+          opts,
+          json(body),
+        ),
+      retention: (projectId: string, opts?: CallOptions) =>
+        get('/projects/{id}/retention', paths.projectRetention(projectId), projectRetention, opts),
+      setRetention: (
+        projectId: string,
+        body: z.input<typeof putRetentionBody>,
+        opts?: CallOptions,
+      ) =>
+        call(
+          'PUT',
+          '/projects/{id}/retention',
+          paths.projectRetention(projectId),
+          projectRetention,
           opts,
           json(body),
         ),

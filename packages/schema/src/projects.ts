@@ -66,3 +66,29 @@ export const projectDetection = z.object({
   defaults: detectionSettings,
 });
 export type ProjectDetection = z.infer<typeof projectDetection>;
+
+/** Raw data retention: days a done run's raw rows are kept; null keeps them for ever. */
+const rawRetentionDays = z
+  .number()
+  .int('rawRetentionDays must be a whole number of days')
+  .min(1)
+  .max(36_500)
+  .nullable();
+
+/** PUT /projects/{id}/retention. */
+export const putRetentionBody = z.strictObject({
+  rawRetentionDays: rawRetentionDays.meta({ example: 90 }),
+});
+export type PutRetentionBody = z.infer<typeof putRetentionBody>;
+
+export const projectRetention = z.object({
+  projectId: z.uuid(),
+  rawRetentionDays: rawRetentionDays.describe(
+    "days a run's raw rows (observations, incidents, lifecycle events, clock reports, metric points, load intervals) are kept after the run's last activity; null: for ever",
+  ),
+  rawDroppedRuns: z
+    .number()
+    .int()
+    .describe("the project's runs whose raw rows retention has dropped (exact)"),
+});
+export type ProjectRetention = z.infer<typeof projectRetention>;

@@ -144,6 +144,12 @@ export const envSchema = z.object({
     .default('10000')
     .transform(Number)
     .refine((n) => n <= 3_600_000, 'MESHBENCH_ALERTS_RECHECK_MS must be at most 3600000'),
+  MESHBENCH_RETENTION_MS: z
+    .string()
+    .regex(/^\d+$/, 'MESHBENCH_RETENTION_MS must be a whole number of milliseconds (0 = off)')
+    .default('3600000')
+    .transform(Number)
+    .refine((n) => n <= 86_400_000, 'MESHBENCH_RETENTION_MS must be at most 86400000'),
   MESHBENCH_BODY_TIMEOUT_MS: ms('MESHBENCH_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
   MESHBENCH_REQUEST_TIMEOUT_MS: ms('MESHBENCH_REQUEST_TIMEOUT_MS', 600_000, 1000, 86_400_000),
   MESHBENCH_SHUTDOWN_TIMEOUT_MS: ms('MESHBENCH_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -240,6 +246,8 @@ export interface Config {
    * are looked at again; 0: never.
    */
   alertsRecheckMs: number;
+  /** How often the raw rows of runs past their project's retention are dropped; 0: never. */
+  retentionMs: number;
   /** StatsD aggregation interval: one row per series per interval per replica. */
   statsdFlushMs: number;
   /** batch: the udp-batch addon (recvmmsg) where it is built, else dgram; dgram: node:dgram. */
@@ -325,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unmatchedRetentionMs: e.MESHBENCH_UNMATCHED_RETENTION_MS,
     unmatchedMaxPoints: e.MESHBENCH_UNMATCHED_MAX_POINTS,
     alertsRecheckMs: e.MESHBENCH_ALERTS_RECHECK_MS,
+    retentionMs: e.MESHBENCH_RETENTION_MS,
     statsdFlushMs: e.MESHBENCH_STATSD_FLUSH_MS,
     statsdUdp: e.MESHBENCH_STATSD_UDP,
     statsdBacklogMaxPoints: e.MESHBENCH_STATSD_BACKLOG_MAX_POINTS,

@@ -12,6 +12,7 @@ import { projectsRepository } from '../repositories/projects.repository.ts';
 import { propagationRepository } from '../repositories/propagation.repository.ts';
 import { reportsRepository } from '../repositories/reports.repository.ts';
 import { resultsRepository } from '../repositories/results.repository.ts';
+import { retentionRepository } from '../repositories/retention.repository.ts';
 import { runFactsRepository } from '../repositories/run-facts.repository.ts';
 import { runFinishRepository } from '../repositories/run-finish.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
@@ -32,6 +33,7 @@ import { projectsService } from '../services/projects.service.ts';
 import { propagationService } from '../services/propagation.service.ts';
 import { reportsService } from '../services/reports.service.ts';
 import { resultsService } from '../services/results.service.ts';
+import { retentionService } from '../services/retention.service.ts';
 import { runFinishService } from '../services/run-finish.service.ts';
 import { runsService } from '../services/runs.service.ts';
 import { tailService } from '../services/tail.service.ts';
@@ -55,6 +57,8 @@ export interface ServicesOptions {
   unmatchedMaxPoints: number;
   /** How often the change points of runs written after their finish are looked at again. */
   alertsRecheckMs: number;
+  /** How often raw rows past their project's retention are dropped; 0 or unset: never. */
+  retentionMs?: number;
 }
 
 /** Bodies that may be arriving at once per OTLP slot of work. */
@@ -203,6 +207,10 @@ function build(
       history,
       results: services.results,
     }),
+    retention: retentionService({
+      retention: retentionRepository(database.db),
+      projects: { find: (ref) => projects.find(ref) },
+    }),
   };
 }
 export type Services = ReturnType<typeof build>;
@@ -344,10 +352,40 @@ export default fp<ServicesOptions>(
           }, opts.alertsRecheckMs)
         : undefined;
     recheck?.unref();
+    // Raw rows past their project's retention are dropped on the lease holder; a tick while
+    // a sweep runs starts none. Reads cached before a sweep may still show dropped rows for
+    // MESHBENCH_READ_CACHE_MS: the cache is forgotten when a sweep dropped any.
+    let sweeping: Promise<unknown> | null = null;
+    const retentionMs = opts.retentionMs ?? 0;
+    const retention =
+      retentionMs > 0
+        ? setInterval(() => {
+            holds('raw-retention', retentionMs).then(
+              (ok) => {
+                if (!ok) return;
+                sweeping ??= services.retention
+                  .sweep()
+                  .then((dropped) => {
+                    for (const d of dropped)
+                      app.log.info({ rows: d.rows }, `dropped the raw rows of run ${d.runId}`);
+                    if (dropped.length > 0) app.readCache?.invalidate();
+                  })
+                  .catch((error) => app.log.warn({ err: error }, 'dropping raw rows failed'))
+                  .finally(() => {
+                    sweeping = null;
+                  });
+              },
+              (error) => app.log.warn({ err: error }, 'taking the retention lease failed'),
+            );
+          }, retentionMs)
+        : undefined;
+    retention?.unref();
     app.addHook('onClose', async () => {
       clearInterval(expiry);
       clearInterval(recheck);
+      clearInterval(retention);
       await rechecking;
+      await sweeping;
       // Given back, so another replica takes the work at its next tick, not at expiry.
       for (const job of held) await leases.release(job, holder).catch(() => {});
     });

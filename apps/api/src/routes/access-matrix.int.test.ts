@@ -229,6 +229,13 @@ const ROWS: Record<string, Row> = {
     }),
     expect: runScoped(200),
   },
+  'PUT /api/v1/projects/{id}/retention': {
+    call: async (f) => ({
+      path: `/api/v1/projects/${f.own.id}/retention`,
+      init: json('PUT', { rawRetentionDays: 365 }),
+    }),
+    expect: runScoped(200),
+  },
   'DELETE /api/v1/thresholds/{id}': {
     call: async (f) => {
       const t = await f.admin(

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Database } from '../repositories/database.ts';
 import { lifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import { metricsRepository } from '../repositories/metrics.repository.ts';
+import { prometheusMetadataRepository } from '../repositories/prometheus-metadata.repository.ts';
 import type { RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
 import { metricsService } from './metrics.service.ts';
 import { metricsIngestService } from './metrics-ingest.service.ts';
@@ -32,7 +33,11 @@ export function metricsServices(
     metricsIngest,
     otlp: otlpService({ ingest: metricsIngest, ...otlpLimits }),
     /** Prometheus remote write, bounded as OTLP is (the same limits, slots of its own). */
-    prometheusWrite: prometheusWriteService({ ingest: metricsIngest, ...otlpLimits }),
+    prometheusWrite: prometheusWriteService({
+      ingest: metricsIngest,
+      metadata: prometheusMetadataRepository(database.db),
+      ...otlpLimits,
+    }),
     /** A new run takes the held points of its project and environment in its window. */
     claimHeld: (run: RunWindow) => metrics.claimHeld(run),
     expireHeld: (holdMs: number, maxPoints: number) => metrics.expireHeld(holdMs, maxPoints),

@@ -17,10 +17,18 @@ import {
   decodeRequestV2,
   decodeWriteRequestV1,
   RemoteWriteDecodeError,
+  type WireRequest,
 } from '../ingest/prometheus/remote-write-reader.ts';
+import type {
+  FamilyMetadata,
+  PrometheusMetadataRepository,
+} from '../repositories/prometheus-metadata.repository.ts';
 import { RETRY_AFTER_OVERLOADED_S } from './ingest.service.ts';
 import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
 import type { OtlpLimits } from './otlp.service.ts';
+
+/** Name endings of a family's series (OpenMetrics: counters, histograms, summaries). */
+const SUFFIXES = ['_total', '_bucket', '_sum', '_count', '_created', '_gcount', '_gsum'];
 
 /** What a sender is told of points kept for a run that does not exist yet. */
 const HELD_NOTE =
@@ -49,8 +57,13 @@ export function snappyLength(body: Buffer): number {
   return Number.NaN;
 }
 
-export function prometheusWriteService(deps: { ingest: MetricsIngestService } & OtlpLimits) {
-  const { ingest, maxInFlight, maxReceiving, maxBufferedBytes } = deps;
+export function prometheusWriteService(
+  deps: {
+    ingest: MetricsIngestService;
+    metadata: Pick<PrometheusMetadataRepository, 'save' | 'of'>;
+  } & OtlpLimits,
+) {
+  const { ingest, metadata, maxInFlight, maxReceiving, maxBufferedBytes } = deps;
   const counters = {
     requests: 0,
     samples: 0,
@@ -79,6 +92,41 @@ export function prometheusWriteService(deps: { ingest: MetricsIngestService } & 
       released = true;
     };
   };
+
+  /**
+   * 1.0 metadata comes apart from the samples (Prometheus sends it in requests of its own,
+   * storage/remote MetadataWatcher): what a request carries is kept for the scope's later
+   * requests, and the families of a request that carries none are read by what was kept.
+   * The request's own metadata wins over what is kept.
+   */
+  async function withKeptMetadata(request: WireRequest, scope: WriteScope): Promise<void> {
+    const key = scope.projectId ?? '';
+    if (request.metadata.size > 0) {
+      const families = new Map<string, FamilyMetadata>();
+      for (const [family, m] of request.metadata) {
+        families.set(family, { type: m.type, help: m.help ?? '', unit: m.unit });
+      }
+      await metadata.save(key, families);
+    }
+    const wanted = new Set<string>();
+    for (const s of request.series) {
+      let name: string | undefined;
+      for (let i = 0; i + 1 < s.labels.length; i += 2) {
+        if (s.labels[i] === '__name__') name = s.labels[i + 1];
+      }
+      if (!name) continue;
+      const base = name;
+      // The family a series may belong to: itself, or its name less a suffix Prometheus adds.
+      const bases = SUFFIXES.filter((x) => base.endsWith(x)).map((x) => base.slice(0, -x.length));
+      for (const family of [base, ...bases]) {
+        if (!request.metadata.has(family)) wanted.add(family);
+      }
+    }
+    if (wanted.size === 0) return;
+    for (const [family, m] of await metadata.of(key, [...wanted])) {
+      request.metadata.set(family, m);
+    }
+  }
 
   return {
     counters,
@@ -148,6 +196,7 @@ export function prometheusWriteService(deps: { ingest: MetricsIngestService } & 
       let mapped: ReturnType<typeof mapRemoteWrite>;
       try {
         const request = version === 2 ? decodeRequestV2(body) : decodeWriteRequestV1(body);
+        if (version === 1) await withKeptMetadata(request, scope);
         mapped = mapRemoteWrite(request);
       } catch (error) {
         if (error instanceof RemoteWriteDecodeError) {

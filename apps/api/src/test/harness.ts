@@ -107,6 +107,8 @@ export function useServer(
       // No recheck in the background: it would look at other test files' runs in the shared
       // database. A test calls services.history.recheckAlerts for its own project.
       MESHBENCH_ALERTS_RECHECK_MS: '0',
+      // Nor retention: a test sweeps its own project (services.retention.sweep).
+      MESHBENCH_RETENTION_MS: '0',
       ...env,
     });
     server.token = config.adminToken as string;

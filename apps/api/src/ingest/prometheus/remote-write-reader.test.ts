@@ -152,12 +152,13 @@ function histogramOf(h: Obj): Omit<WireHistogram, 'inexact'> {
 
 function expectedV1(bytes: Uint8Array) {
   const o = WriteRequest.toObject(WriteRequest.decode(bytes), opts) as Obj;
-  const metadata = new Map<string, { type: number; unit: string }>();
+  const metadata = new Map<string, { type: number; unit: string; help: string }>();
   for (const m of o.metadata as Obj[]) {
     if (m.metricFamilyName) {
       metadata.set(m.metricFamilyName as string, {
         type: m.type as number,
         unit: m.unit as string,
+        help: m.help as string,
       });
     }
   }

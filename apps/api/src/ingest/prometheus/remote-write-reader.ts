@@ -135,7 +135,7 @@ export interface WireRequest {
   version: 1 | 2;
   series: WireSeries[];
   /** 1.0's MetricMetadata by metric family name (2.0 carries it per series). */
-  metadata: Map<string, { type: number; unit: string }>;
+  metadata: Map<string, { type: number; unit: string; help?: string }>;
 }
 
 export class RemoteWriteDecodeError extends Error {}
@@ -316,15 +316,17 @@ export function decodeWriteRequestV1(body: Buffer): WireRequest {
       let type = 0;
       let name = '';
       let unit = '';
+      let help = '';
       while (w.pos < end) {
         const t = w.varint32();
         const f = t >>> 3;
         if (f === 1 && (t & 7) === VARINT) type = w.varint32();
         else if (f === 2 && (t & 7) === LEN) name = w.string(end);
+        else if (f === 4 && (t & 7) === LEN) help = w.string(end);
         else if (f === 5 && (t & 7) === LEN) unit = w.string(end);
         else w.skip(t & 7, end);
       }
-      if (name) out.metadata.set(name, { type, unit });
+      if (name) out.metadata.set(name, { type, unit, help });
     } else w.skip(wt, limit);
   }
   return out;

@@ -5,7 +5,9 @@ import {
   createTokenBody,
   project,
   projectDetection,
+  projectRetention,
   putDetectionBody,
+  putRetentionBody,
   tokenInfo,
 } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,7 +17,7 @@ const projectParams = z.object({ id: z.string().min(1).describe('project id or n
 const errors = { 400: apiError, 401: apiError, 403: apiError, 404: apiError };
 
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const { projects } = app.services;
+  const { projects, retention } = app.services;
   const write = { schema: { security: [{ bearer: [] }] } };
 
   app.post(
@@ -109,6 +111,37 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => projects.setDetection(request.params.id, request.body, request.principal),
+  );
+
+  app.get(
+    '/projects/:id/retention',
+    {
+      schema: {
+        tags: ['projects'],
+        description:
+          "The project's raw data retention: days a run's raw rows are kept after its last activity (null: for ever), and how many of its runs have had them dropped.",
+        params: projectParams,
+        response: { 200: projectRetention, 401: apiError, 404: apiError },
+      },
+    },
+    async (request) => retention.read(request.params.id, request.principal),
+  );
+
+  app.put(
+    '/projects/:id/retention',
+    {
+      ...write,
+      schema: {
+        ...write.schema,
+        tags: ['projects'],
+        description:
+          "Sets the project's raw data retention (admin, or a token of the project). Once a run is done and older than this many days (its finish, else its start, and never before it was stored), a background sweep drops its observations, incidents, lifecycle events, clock reports, metric points and load intervals, keeping its summaries, history values and load results. Runs pinned as a threshold's baseline or in a report, runs still running, and finished runs whose history facts are not current keep everything. null keeps raw rows for ever.",
+        params: projectParams,
+        body: putRetentionBody,
+        response: { 200: projectRetention, ...errors },
+      },
+    },
+    async (request) => retention.set(request.params.id, request.body, request.principal),
   );
 
   app.delete(

@@ -113,6 +113,62 @@ describe.each(backends)('Prometheus remote write on $name', (backend) => {
     expect(p50).toMatchObject({ exact: false, lower: 0.1, upper: 0.5 });
   });
 
+  it('1.0: metadata sent apart (as Prometheus does) is kept per project and read with later series', async () => {
+    const t0 = Date.now() - 60_000;
+    const run = await createRun(server, { startedAt: iso(t0) });
+    const at = (s: number) => t0 + s * 1000;
+    const family = unique('pilot_xds_pushes').replace(/-/g, '_');
+    const gaugeFamily = unique('config_size').replace(/-/g, '_');
+    // First a request of metadata alone: a counter whose name lacks _total, and a gauge with
+    // a unit.
+    const meta = await v1({
+      metadata: [
+        { type: 1, metricFamilyName: family, help: 'xDS pushes', unit: '' },
+        { type: 2, metricFamilyName: gaugeFamily, help: 'config size', unit: 'bytes' },
+      ],
+    });
+    expect(meta.status).toBe(204);
+    const samples = (values: number[]) =>
+      values.map((value, i) => ({ value, timestamp: at(i + 1) }));
+    const answer = await v1({
+      timeseries: [
+        { labels: labels(family, { meshbench_run: run.id }), samples: samples([10, 15, 22, 4, 9]) },
+        { labels: labels(gaugeFamily, { meshbench_run: run.id }), samples: samples([7, 5]) },
+      ],
+    });
+    expect(answer.status).toBe(204);
+    const list = await series(server, run.id);
+    // A counter by the kept type: the first point the reference, then +5, +7, a reset
+    // (4 whole), +5 = 21. Read by its name alone it would be a gauge whose last is 9.
+    const pushes = named(list, family);
+    expect(pushes.kind).toBe('counter');
+    expect(pushes.stats.sum).toBe(21);
+    expect(named(list, gaugeFamily)).toMatchObject({ kind: 'gauge', unit: 'By' });
+
+    // Another project's token, the same family without metadata: read by its name.
+    const p = await server.json(
+      '/projects',
+      jsonBody({ name: unique('metadata'), visibility: 'private' }),
+      projectAnswer,
+    );
+    const t = await server.json(
+      `/projects/${p.body.id}/tokens`,
+      jsonBody({ name: 'prometheus' }),
+      createdToken,
+    );
+    const theirs = await createRun(server, { startedAt: iso(t0), project: p.body.id });
+    const written = await v1(
+      {
+        timeseries: [
+          { labels: labels(family, { meshbench_run: theirs.id }), samples: samples([10, 15]) },
+        ],
+      },
+      t.body.token,
+    );
+    expect(written.status).toBe(204);
+    expect(named(await series(server, theirs.id), family).kind).toBe('gauge');
+  });
+
   it('2.0: start timestamps, metadata types and native histograms, read back', async () => {
     const t0 = Date.now() - 60_000;
     const run = await createRun(server, { startedAt: iso(t0) });
