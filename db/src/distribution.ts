@@ -49,7 +49,6 @@ export const REFERENCE_TABLES = [
   'run_facts',
   'run_finishes',
   'run_metrics',
-  'run_finishes',
   'background_leases',
   // Prometheus 1.0 metadata per metric family and project: small, read by every replica.
   'prometheus_metadata',
