@@ -386,7 +386,11 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       const b = name.slice(0, name.lastIndexOf('_'));
       const t = typeOf(s, b);
       const which = name.endsWith('_sum') ? 'sum' : 'count';
-      if (t === METRIC_TYPE.histogram || (t === 0 && bucketFamilies.has(b))) {
+      // A histogram's _sum and _count join its family only beside its buckets in this
+      // request: alone (a family split across requests by Prometheus' shards) they stay the
+      // series they are, as a histogram of them would take the time of the buckets' point,
+      // sent in another request, and one of the two would be dropped as a retry.
+      if ((t === METRIC_TYPE.histogram || t === 0) && bucketFamilies.has(b)) {
         form = 'histogram';
         family = b;
         part = which;

@@ -195,6 +195,46 @@ describe.each(backends)('Prometheus remote write on $name', (backend) => {
     expect(named(await series(server, theirs.id), family).kind).toBe('gauge');
   });
 
+  it('1.0: a histogram family typed by kept metadata and split across requests loses no part', async () => {
+    const t0 = Date.now() - 60_000;
+    const run = await createRun(server, { startedAt: iso(t0) });
+    const own = { meshbench_run: run.id, job: 'istiod' };
+    const at = (s: number) => t0 + s * 1000;
+    const family = unique('push_seconds').replace(/-/g, '_');
+    // The family's type kept from a metadata request, as Prometheus sends it apart.
+    expect(
+      (await v1({ metadata: [{ type: 3, metricFamilyName: family, help: '', unit: '' }] })).status,
+    ).toBe(204);
+    const two = (a: number, b: number) => [
+      { value: a, timestamp: at(1) },
+      { value: b, timestamp: at(2) },
+    ];
+    // One shard sends the buckets, another the sum and count of the same scrapes.
+    const buckets = await v1({
+      timeseries: [
+        { labels: labels(`${family}_bucket`, { ...own, le: '0.1' }), samples: two(3, 5) },
+        { labels: labels(`${family}_bucket`, { ...own, le: '+Inf' }), samples: two(4, 9) },
+      ],
+    });
+    expect(buckets.status).toBe(204);
+    const sumCount = await v1({
+      timeseries: [
+        { labels: labels(`${family}_sum`, own), samples: two(1.5, 4) },
+        { labels: labels(`${family}_count`, own), samples: two(4, 9) },
+      ],
+    });
+    expect(sumCount.status).toBe(204);
+    const list = await series(server, run.id);
+    // The buckets' histogram: 5 observations between the points, 2 of them <= 0.1 s.
+    const histogram = named(list, family);
+    expect(histogram.kind).toBe('histogram');
+    expect(histogram.stats.count).toBe(5);
+    // The sum and count, acknowledged with 204, are kept as the series they were sent as
+    // (a histogram point of them at the buckets' times was dropped as a retry before).
+    expect(named(list, `${family}_sum`).stats.last).toBe(4);
+    expect(named(list, `${family}_count`).stats.last).toBe(9);
+  });
+
   it('2.0: start timestamps, metadata types and native histograms, read back', async () => {
     const t0 = Date.now() - 60_000;
     const run = await createRun(server, { startedAt: iso(t0) });
