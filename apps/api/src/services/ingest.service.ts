@@ -200,6 +200,10 @@ export function ingestService(deps: {
           uploads.countStored(claim.result);
           return { accepted: claim.result, duplicate: false };
         });
+        // As after a single batch: what is kept of each run written is computed after it.
+        claims.forEach((c, i) => {
+          if (!c.duplicate) deps.afterStored?.((prepared[i] as (typeof prepared)[0]).runId);
+        });
         if (claims.some((c) => !c.duplicate)) {
           debug({ runs: prepared.map((p) => p.runId), ...phases, committedMs: since() }, 'batches');
           events
