@@ -18,6 +18,7 @@ export const DISTRIBUTED_TABLES = {
   lifecycle_firsts: { raw: false },
   lifecycle_phases: { raw: false },
   event_batches: { raw: false },
+  staged_event_batches: { raw: false },
   change_summaries: { raw: false },
   proxy_fingerprints: { raw: false },
   latency_blocks: { raw: false },
@@ -49,7 +50,6 @@ export const REFERENCE_TABLES = [
   'run_facts',
   'run_finishes',
   'run_metrics',
-  'run_finishes',
   'background_leases',
   // Prometheus 1.0 metadata per metric family and project: small, read by every replica.
   'prometheus_metadata',
@@ -58,11 +58,9 @@ export const REFERENCE_TABLES = [
 /**
  * Tables of no run and too busy to copy to every node: a local table of the coordinator
  * (`citus_add_local_table_to_metadata`). `unmatched_points` holds metric points no run has
- * claimed yet, for minutes, keyed by environment and time. `staged_event_batches` names the
- * batches whose observations are staged ahead of their transaction, which only the embedded
- * database does (never a Citus cluster).
+ * claimed yet, for minutes, keyed by environment and time.
  */
-export const COORDINATOR_TABLES = ['unmatched_points', 'staged_event_batches'] as const;
+export const COORDINATOR_TABLES = ['unmatched_points'] as const;
 
 /** The raw tables retention empties for a run (its summaries and facts are kept). */
 export const RAW_TABLES = Object.entries(DISTRIBUTED_TABLES)

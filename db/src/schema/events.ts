@@ -171,11 +171,11 @@ export const eventBatches = pgTable(
 export const stagedEventBatches = pgTable(
   'staged_event_batches',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey(),
     runId: uuid('run_id').notNull(),
+    id: bigint('id', { mode: 'number' }).notNull(),
     stagedAt: ts('staged_at').notNull().default(sql`now()`),
   },
-  (t) => [index('staged_event_batches_run_idx').on(t.runId)],
+  (t) => [primaryKey({ columns: [t.runId, t.id] })],
 );
 
 /** The stage an observation without one is of. */

@@ -31,7 +31,7 @@ const DISTRIBUTION_PERCENTILES = [
   'StatsD timers/histograms/distributions whose every interval held at most 256 unsampled samples (and at most 100,000 in the window): method raw, exact: true;',
   'more samples, or sampled ones: method ddsketch, the true value within relativeError (0.01) of value;',
   'OTLP exponential histograms (kind exponential_histogram, merged at the coarsest scale): method exponential-histogram, the true value in [lower, upper], the bucket (base^i, base^(i+1)] with base 2^(2^-scale) narrowed by the recorded min/max, value its geometric middle;',
-  "OTLP explicit-bucket histograms: method explicit-histogram, the true value in [lower, upper], the bucket the rank falls in (narrowed by min/max, or by streamMin/streamMax when the run's are unknown; null: the open-ended bucket when neither is known), value interpolated linearly inside the bucket narrowed by the run's own min/max only, or the bucket's closed side when it is open-ended and the run's extreme there is unknown;",
+  "OTLP explicit-bucket histograms: method explicit-histogram, the true value in [lower, upper], the bucket the rank falls in (narrowed by min/max, or by streamMin/streamMax when the run's are unknown; null: the open-ended bucket when neither is known), value interpolated linearly inside the bucket narrowed by the run's own min/max only, or the bucket's closed side when it is open-ended and the run's extreme there is unknown (a histogram without finite bounds, one bucket open on both sides, has no percentile unless a min, max or bound is known);",
   'summaries: the last quantiles as the client sent them (method summary, no bound).',
 ].join(' ');
 

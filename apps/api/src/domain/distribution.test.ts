@@ -152,6 +152,30 @@ describe('explicit-bucket histograms', () => {
     expect(percentileOf(h, 10, { min: 1, max: 70 })).toMatchObject({ lower: 1, upper: 5 });
   });
 
+  it('gives no value in a histogram without finite bounds unless something bounds it', () => {
+    // One bucket (-inf, +inf) of 4 values: nothing says where any of them lies.
+    const whole: Distribution = { form: 'explicit', bounds: [], counts: [4] };
+    expect(percentileOf(whole, 50)).toBeNull();
+    expect(percentilesOf(whole, [50, 99])).toEqual([]);
+    // The run's own extremes: interpolated between them (rank 2 of 4: 1 + 8 * 2/4).
+    expect(percentileOf(whole, 50, { min: 1, max: 9 })).toMatchObject({
+      value: 5,
+      lower: 1,
+      upper: 9,
+    });
+    // A stream's bounds only: the side one gives, never interpolated toward.
+    expect(percentileOf(whole, 50, { lowerBound: 2 })).toMatchObject({
+      value: 2,
+      lower: 2,
+      upper: null,
+    });
+    expect(percentileOf(whole, 50, { upperBound: 8 })).toMatchObject({
+      value: 8,
+      lower: null,
+      upper: 8,
+    });
+  });
+
   it('merges and subtracts bucket by bucket, on the common bounds when layouts differ', () => {
     const a = explicitOf([0, 5, 10], [1, 6, 7]);
     const b = explicitOf([0, 5, 10], [2, 20]);

@@ -447,7 +447,8 @@ const clamp = (v: number, r: KnownRange) => {
 
 /**
  * The nearest-rank percentile p (0, 100] (the value at rank ceil(p/100 * n)), with how it
- * was obtained and how far the true nearest-rank value can be from it. Null when empty.
+ * was obtained and how far the true nearest-rank value can be from it. Null when empty, or
+ * when nothing bounds the value (an explicit histogram's only bucket, extremes unknown).
  */
 export function percentileOf(
   d: Distribution,
@@ -512,11 +513,11 @@ export function percentileOf(
         if (range.max != null && (to === null || range.max < to)) to = range.max;
         // Linear inside the bucket: the k-th of c values is placed k/c of the way up. In an
         // open-ended bucket, its closed side.
-        let value: number;
+        let value: number | null;
         if (from !== null && to !== null) {
           value = Math.min(to, from + ((to - from) * (rank - before)) / c);
         } else {
-          value = (from ?? to) as number;
+          value = from ?? to;
         }
         // What the true value lies in: that, narrowed further by bounds that are not the
         // values' own extremes (never stretched toward).
@@ -528,6 +529,11 @@ export function percentileOf(
         if (range.upperBound != null && (upper === null || range.upperBound < upper)) {
           upper = range.upperBound;
         }
+        // A bucket open on both sides (a histogram without finite bounds: a classic family of
+        // `le="+Inf"` alone, an OTLP histogram without explicit_bounds) and no extreme known:
+        // the side a bound gives, else no value at all.
+        if (value === null) value = lower ?? upper;
+        if (value === null) return null;
         if (lower !== null && value < lower) value = lower;
         if (upper !== null && value > upper) value = upper;
         return { p, value, exact: false, method: 'explicit-histogram', lower, upper };

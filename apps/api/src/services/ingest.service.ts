@@ -1,7 +1,7 @@
 // The events use case: a batch is decoded, checked and stored whole, or not at all.
 import { APPLIED_STAGE, type IngestResult } from '@meshbench/schema';
 import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
-import { keptSummary } from '../domain/kept-summary.ts';
+import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { peekBody } from '../ingest/body-chunks.ts';
 import { BatchAssembler, differingField } from '../ingest/events/batch-assembler.ts';
@@ -11,10 +11,13 @@ import type {
   BatchStore,
   EventsRepository,
   SourceLines,
+  SummaryToSave,
 } from '../repositories/events.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import { fairSlots } from './fair-slots.ts';
 import type { UploadCounts } from './upload-counts.ts';
+
+export const LATENCY_BLOCK_SIZE = 1024;
 
 export interface IngestInput {
   body: AsyncIterable<Buffer>;
@@ -106,6 +109,13 @@ export function ingestService(deps: {
       } finally {
         release();
       }
+    },
+
+    /** Removes the batches left staged by a process stopped while it stored them; how many. */
+    async discardStagedBatches(): Promise<number> {
+      const left = await events.stagedBatches();
+      for (const id of left) await events.discardStaged(id, yieldToLoop);
+      return left.length;
     },
 
     /**
@@ -202,13 +212,6 @@ export function ingestService(deps: {
       }
     },
 
-    /** Removes the batches left staged by a process stopped while it stored them; how many. */
-    async discardStagedBatches(): Promise<number> {
-      const left = await events.stagedBatches();
-      for (const id of left) await events.discardStaged(id, yieldToLoop);
-      return left.length;
-    },
-
     /** The lines of a source already stored on a run (what sending it again may skip). */
     async storedSourceLines(runRef: string, source: string) {
       const run = await runs.find(runRef);
@@ -262,26 +265,23 @@ export function ingestService(deps: {
       deps.readBeforeTransaction === true &&
       deps.stageObservations === true &&
       !(input.idempotencyKey && (await events.keyTaken(runId, input.idempotencyKey)));
-    let claim: Awaited<ReturnType<typeof storeBatch>>;
+    let claim: Awaited<ReturnType<typeof events.inBatch<number>>>;
     try {
       if (staged) {
         await events.stageObservations(runId, batchId, rows as Uint8Array[], yieldToLoop);
         rows = [];
         prepareApplications(batch, phases, since);
       }
-      claim = await storeBatch();
+      claim = await events.inBatch(
+        runId,
+        { batchId, idempotencyKey: input.idempotencyKey, lines },
+        (store) => writeBatch(store, batch, rows, input, phases, since, staged),
+      );
     } catch (error) {
       if (staged) await events.discardStaged(batchId, yieldToLoop);
       throw error;
     }
     if (staged && claim.duplicate) await events.discardStaged(batchId, yieldToLoop);
-    function storeBatch() {
-      return events.inBatch(
-        runId,
-        { batchId, idempotencyKey: input.idempotencyKey, lines },
-        (store) => writeBatch(store, batch, rows, input, phases, since, staged),
-      );
-    }
     if (!claim.duplicate) {
       // Where a batch's time goes: read and sent, loaded, summarised, committed.
       debug({ run: runId, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
@@ -340,7 +340,7 @@ async function writeBatch(
   input: Pick<IngestInput, 'lines' | 'digest'>,
   phases: { sentMs: number; copiedMs: number; summarizedMs: number },
   since: () => number,
-  /** The observations were staged before the transaction: made visible, not copied. */
+  /** Its observations staged before (stageObservations): made visible, not copied. */
   staged = false,
 ): Promise<number> {
   const { lines } = input;
@@ -378,7 +378,7 @@ async function writeBatch(
   return batch.accepted;
 }
 
-/** The batch's first applications sorted and fingerprinted, once its rows are all sent. */
+/** The batch's first applications sorted and fingerprinted (while its rows are sent). */
 function prepareApplications(
   batch: BatchAssembler,
   phases: { sentMs: number },
@@ -499,7 +499,7 @@ async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void
     // Fingerprinted from its first observations on, or never (batches stored before there
     // were fingerprints): a batch can only prove its proxies new against every earlier one.
     const proxiesFingerprinted = priorObservations === 0 || kept?.proxiesFingerprinted === true;
-    await store.saveSummary(changeId, stage, { ...keptSummary(set), proxiesFingerprinted });
+    await store.saveSummary(changeId, stage, { ...toSummary(set), proxiesFingerprinted });
   }
   await store.saveFingerprints(fingerprints);
 }
@@ -532,4 +532,19 @@ async function mergePhases(store: BatchStore, batch: BatchAssembler): Promise<vo
   }
 }
 
+function toSummary(set: LatencySet): Omit<SummaryToSave, 'proxiesFingerprinted'> {
+  const blocks = splitBlocks(set.sorted, LATENCY_BLOCK_SIZE);
+  return {
+    count: set.sorted.length,
+    observations: set.observations,
+    repeats: set.repeats,
+    beforeChange: set.beforeChange,
+    minUs: set.sorted.length > 0 ? (set.sorted[0] as number) : null,
+    maxUs: set.sorted.length > 0 ? (set.sorted[set.sorted.length - 1] as number) : null,
+    sumUs: set.sumUs,
+    blockSize: LATENCY_BLOCK_SIZE,
+    blockFirsts: new Float64Array(blocks.map((b) => b[0] as number)),
+    blocks,
+  };
+}
 export type IngestService = ReturnType<typeof ingestService>;

@@ -113,6 +113,32 @@ describe.each(backends)('Prometheus remote write on $name', (backend) => {
     expect(p50).toMatchObject({ exact: false, lower: 0.1, upper: 0.5 });
   });
 
+  it('1.0: a classic histogram of le="+Inf" alone is read back with its count and no percentile', async () => {
+    const t0 = Date.now() - 60_000;
+    const run = await createRun(server, { startedAt: iso(t0) });
+    const own = { meshbench_run: run.id, job: 'istiod' };
+    const at = (s: number) => t0 + s * 1000;
+    const two = (a: number, b: number) => [
+      { value: a, timestamp: at(1) },
+      { value: b, timestamp: at(2) },
+    ];
+    const answer = await v1({
+      timeseries: [
+        { labels: labels('wait_seconds_bucket', { ...own, le: '+Inf' }), samples: two(4, 9) },
+        { labels: labels('wait_seconds_sum', own), samples: two(1.5, 4) },
+        { labels: labels('wait_seconds_count', own), samples: two(4, 9) },
+      ],
+    });
+    expect(answer.status).toBe(204);
+    // One bucket (-inf, +inf): 5 observations between the points, sum 2.5, and nothing that
+    // says where any of them lies (the list answered 500 before: a percentile without value).
+    const wait = named(await series(server, run.id), 'wait_seconds');
+    expect(wait.kind).toBe('histogram');
+    expect(wait.stats.count).toBe(5);
+    expect(wait.stats.sum).toBeCloseTo(2.5, 12);
+    expect(wait.stats.percentiles ?? []).toEqual([]);
+  });
+
   it('1.0: metadata sent apart (as Prometheus does) is kept per project and read with later series', async () => {
     const t0 = Date.now() - 60_000;
     const run = await createRun(server, { startedAt: iso(t0) });
