@@ -7,7 +7,7 @@
 // 2. The 178,000-observation batch end to end until accepted, with 100 viewers watching the
 //    run beside no viewer, alternated, median of each (budget <= 1.10); and with its summary
 //    read after (which then meets the watch's read of the new state).
-// Usage: tsx live.ts [--viewers N] [--rounds N] [--observations N] [--repeats N] [--embedded 0]
+// Usage: tsx live.ts [--viewers N] [--rounds N] [--observations N] [--repeats N] [--embedded 0] [--postgres 0]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ const ROUNDS = arg('rounds', 15);
 const N = arg('observations', 178_000);
 const REPEATS = arg('repeats', 3);
 const EMBEDDED = arg('embedded', 1);
+const POSTGRES = arg('postgres', 1);
 const ROUND_BATCH = 1000;
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -186,11 +187,13 @@ async function backend(name: string, api: ApiProcess) {
   console.log(`  API peak RSS ${fmt(api.peakRssMiB())} MiB`);
 }
 
-const pg = await startApi({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL });
-try {
-  await backend('postgres', pg);
-} finally {
-  await pg.stop();
+if (POSTGRES) {
+  const pg = await startApi({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL });
+  try {
+    await backend('postgres', pg);
+  } finally {
+    await pg.stop();
+  }
 }
 if (EMBEDDED) {
   const dir = mkdtempSync(join(tmpdir(), 'meshbench-bench-live-'));

@@ -7,6 +7,7 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler } from 'fastify
 import type { Config } from './config/env.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
+import idleConnectionsPlugin from './plugins/idle-connections.plugin.ts';
 import jsonBodiesPlugin from './plugins/json-bodies.plugin.ts';
 import livePlugin from './plugins/live.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
@@ -72,6 +73,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setErrorHandler(errorHandler());
   // Set on SIGTERM (server.ts); /health/ready reads it.
   app.decorate('lifecycle', { draining: false });
+  await app.register(idleConnectionsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(storableRequestPlugin);
 
