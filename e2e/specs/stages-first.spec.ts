@@ -19,7 +19,7 @@ test('a stages run opens on its stages, and its report keeps them', async ({ pag
   await expect(dataPlane).toBeVisible();
   // DOCUMENT_POSITION_FOLLOWING (4): the data plane comes after the stages.
   const order = await stages.evaluate(
-    (s, d) => s.compareDocumentPosition(d as Node),
+    (s, d) => s.compareDocumentPosition(d as typeof s),
     await dataPlane.elementHandle(),
   );
   expect(order & 4).toBe(4);
