@@ -374,6 +374,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
     let form: 'histogram' | 'summary' | null = null;
     let family = name;
     let part: 'bucket' | 'sum' | 'count' | 'quantile' | null = null;
+    let cumulativePart = false;
     if (name.endsWith('_bucket') && l.tags.le !== undefined) {
       const b = name.slice(0, -7);
       const t = typeOf(s, b);
@@ -386,18 +387,21 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       const b = name.slice(0, name.lastIndexOf('_'));
       const t = typeOf(s, b);
       const which = name.endsWith('_sum') ? 'sum' : 'count';
-      // A histogram's _sum and _count join its family only beside its buckets in this
+      // A family's _sum and _count join it only beside its buckets (or quantiles) in this
       // request: alone (a family split across requests by Prometheus' shards) they stay the
-      // series they are, as a histogram of them would take the time of the buckets' point,
-      // sent in another request, and one of the two would be dropped as a retry.
+      // series they are, cumulative counters when the family is typed so, as a point of them
+      // would take the time of the family's point sent in another request, and one of the
+      // two would be dropped as a retry.
       if ((t === METRIC_TYPE.histogram || t === 0) && bucketFamilies.has(b)) {
         form = 'histogram';
         family = b;
         part = which;
-      } else if (t === METRIC_TYPE.summary || (t === 0 && quantileFamilies.has(b))) {
+      } else if ((t === METRIC_TYPE.summary || t === 0) && quantileFamilies.has(b)) {
         form = 'summary';
         family = b;
         part = which;
+      } else if (t === METRIC_TYPE.histogram || t === METRIC_TYPE.summary) {
+        cumulativePart = true;
       }
     } else if (l.tags.quantile !== undefined) {
       const t = typeOf(s, name);
@@ -411,7 +415,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
         typeOf(s, name) ||
         (name.endsWith('_total') ? typeOf(s, name.slice(0, -6)) : 0) ||
         (name.endsWith('_total') ? METRIC_TYPE.counter : METRIC_TYPE.gauge);
-      const kind = t === METRIC_TYPE.counter ? 'counter' : 'gauge';
+      const kind = t === METRIC_TYPE.counter || cumulativePart ? 'counter' : 'gauge';
       for (let i = 0; i < nSamples; i++) {
         plainRecord(s, i, l, kind, unitOf(s, name));
       }

@@ -229,10 +229,15 @@ describe.each(backends)('Prometheus remote write on $name', (backend) => {
     const histogram = named(list, family);
     expect(histogram.kind).toBe('histogram');
     expect(histogram.stats.count).toBe(5);
-    // The sum and count, acknowledged with 204, are kept as the series they were sent as
-    // (a histogram point of them at the buckets' times was dropped as a retry before).
-    expect(named(list, `${family}_sum`).stats.last).toBe(4);
-    expect(named(list, `${family}_count`).stats.last).toBe(9);
+    // The sum and count, acknowledged with 204, are kept as the series they were sent as,
+    // cumulative as the family's type says (a histogram point of them at the buckets' times
+    // was dropped as a retry before): increases 9 - 4 and 4 - 1.5.
+    const count = named(list, `${family}_count`);
+    expect(count.kind).toBe('counter');
+    expect(count.stats.sum).toBe(5);
+    const sum = named(list, `${family}_sum`);
+    expect(sum.kind).toBe('counter');
+    expect(sum.stats.sum).toBeCloseTo(2.5, 12);
   });
 
   it('2.0: start timestamps, metadata types and native histograms, read back', async () => {
