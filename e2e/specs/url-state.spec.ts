@@ -84,6 +84,9 @@ test('scale-up run: the picked series and the zoom survive a reload; the series 
 
   // Zoom: a drag across the lifecycle chart, as a person does it.
   const chart = page.getByTestId('timeline-phases-chart');
+  // In view first: the mouse acts in the viewport (the summary line and the phase table
+  // under the chart moved it down the page).
+  await chart.scrollIntoViewIfNeeded();
   const box = await chart.boundingBox();
   if (!box) throw new Error('no lifecycle chart');
   await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
