@@ -32,7 +32,8 @@ export const S_LIMIT = 1000;
 const SIGNIFICANT = 4;
 
 const formatters = new Map<number, Intl.NumberFormat>();
-function fixed(digits: number): Intl.NumberFormat {
+/** A number formatter with exactly `digits` decimals in the UI's fixed locale (kept per digits). */
+export function fixed(digits: number): Intl.NumberFormat {
   let f = formatters.get(digits);
   if (!f) {
     f = new Intl.NumberFormat(LOCALE, {

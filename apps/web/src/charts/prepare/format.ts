@@ -1,25 +1,10 @@
 // How every number and time in the UI is written. One module, so that the page and the
 // e2e test that checks it against the API format a value the same way.
 
+import { fixed } from '@meshbench/schema';
 import { formatDurationMs, formatDurationTick } from './duration.ts';
 
 export { formatDurationBound, formatDurationDelta, formatDurationMs } from './duration.ts';
-
-/** Fixed so that figures read the same in every browser (and in the e2e test). */
-const LOCALE = 'en-US';
-
-const formatters = new Map<number, Intl.NumberFormat>();
-function fixed(digits: number): Intl.NumberFormat {
-  let f = formatters.get(digits);
-  if (!f) {
-    f = new Intl.NumberFormat(LOCALE, {
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    });
-    formatters.set(digits, f);
-  }
-  return f;
-}
 
 /** What a cell shows when the API has no value (e.g. missing without expected). */
 export const NO_VALUE = '—';
