@@ -2,20 +2,16 @@
 // with the route's zod schema from @meshbench/schema (the one the API serializes with).
 import {
   alert,
-  changeList,
   comparability,
   type comparabilityQuery,
+  contracts,
   createdReport,
   createdToken,
   type createProjectBody,
   type createReportBody,
-  type createRunBody,
   type createThresholdBody,
   type createTokenBody,
-  type eventBatchQuery,
   type exemplarsQuery,
-  finishedRun,
-  type finishRunBody,
   gateResult,
   gateVerdict,
   health,
@@ -23,10 +19,8 @@ import {
   type historyQuery,
   type importResultsQuery,
   importResultsResponse,
-  ingestResult,
   ingestStats,
   type listResultsQuery,
-  type listRunsQuery,
   liveness,
   type loadGateQuery,
   loadStages,
@@ -34,30 +28,19 @@ import {
   project,
   projectDetection,
   projectRetention,
-  propagation,
-  type propagationQuery,
   type putDetectionBody,
   type putRetentionBody,
+  type RouteContract,
   report,
-  run,
-  runClocks,
-  runFacets,
-  runHeadlines,
-  runList,
-  runPropagation,
-  type runPropagationQuery,
   seriesExemplars,
   seriesList,
   seriesPoints,
   type seriesQuery,
   significanceAnswer,
   type significanceQuery,
-  stageGap,
-  type stageGapQuery,
   type stagesQuery,
   statsdStats,
   storedLoadResult,
-  storedSourceLines,
   tail,
   tailAttribution,
   type tailAttributionQuery,
@@ -70,17 +53,33 @@ import {
 } from '@meshbench/schema';
 import { z } from 'zod';
 import { InvalidResponseError } from './errors.ts';
+import {
+  type CallOptions,
+  pathTo,
+  type QueryOf,
+  queryString,
+  type RawBody,
+  type RouteArgs,
+  type RouteAt,
+  type RouteKey,
+  routeAt,
+  routeCaller,
+} from './routes.ts';
 import type { SendInit, Transport } from './transport.ts';
 
-type QueryValue = string | number | boolean | readonly string[] | undefined;
-/** A route's query: the keys its schema takes, as they go on the wire. */
-type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: QueryValue };
+const runs = contracts.runs;
+const events = contracts.events;
 
-export type RunListQuery = QueryOf<typeof listRunsQuery>;
-export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'json' | 'csv' };
-export type RunPropagationQuery = QueryOf<typeof runPropagationQuery>;
+/** A route's query as its contract types it. */
+type QueryAt<C extends RouteContract> = C extends { query: infer Q extends z.ZodType }
+  ? QueryOf<Q>
+  : never;
+
+export type RunListQuery = QueryAt<typeof runs.list>;
+export type PropagationQuery = QueryAt<typeof runs.propagation>;
+export type RunPropagationQuery = QueryAt<typeof runs.runPropagation>;
 export type TailQuery = QueryOf<typeof tailQuery>;
-export type StageGapQuery = QueryOf<typeof stageGapQuery>;
+export type StageGapQuery = QueryAt<typeof runs.stageGap>;
 export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
 export type HistoryQuery = QueryOf<typeof historyQuery>;
 export type SignificanceQuery = QueryOf<typeof significanceQuery>;
@@ -92,20 +91,8 @@ export type SeriesQuery = QueryOf<typeof seriesQuery>;
 export type ExemplarsQuery = QueryOf<typeof exemplarsQuery>;
 export type PointsQuery = QueryOf<typeof pointsQuery>;
 export type TimelineQuery = QueryOf<typeof timelineQuery>;
-export type EventBatchQuery = QueryOf<typeof eventBatchQuery>;
+export type EventBatchQuery = QueryAt<typeof events.post>;
 export type ImportResultsQuery = QueryOf<typeof importResultsQuery>;
-
-/** `?a=1&b=2`: keys in the order given, unset and empty values left out, arrays repeated. */
-export function queryString(params: Record<string, QueryValue> = {}): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === '') continue;
-    if (Array.isArray(v)) for (const item of v) q.append(k, item);
-    else q.set(k, String(v));
-  }
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
 
 const enc = encodeURIComponent;
 
@@ -130,20 +117,20 @@ export const paths = {
   alert: (alertId: string) => `/alerts/${enc(alertId)}`,
   reports: () => '/reports',
   report: (slug: string) => `/reports/${enc(slug)}`,
-  runs: (q: RunListQuery = {}) => `/runs${queryString(q)}`,
-  runFacets: () => '/runs/facets',
+  runs: (q: RunListQuery = {}) => pathTo(runs.list, { query: q }),
+  runFacets: () => pathTo(runs.facets),
   runHeadlines: (ids: readonly string[]) =>
-    `/runs/headlines${queryString({ ids: [ids].flat().join(',') })}`,
-  run: (runId: string) => `/runs/${enc(runId)}`,
-  changes: (runId: string) => `/runs/${enc(runId)}/changes`,
+    pathTo(runs.headlines, { query: { ids: [ids].flat().join(',') } }),
+  run: (runId: string) => pathTo(runs.get, { params: { id: runId } }),
+  changes: (runId: string) => pathTo(runs.changes, { params: { id: runId } }),
   /** The run's live events (text/event-stream): read with watchRun, or EventSource. */
   live: (runId: string) => `/runs/${enc(runId)}/live`,
   runPropagation: (runId: string, q: RunPropagationQuery = {}) =>
-    `/runs/${enc(runId)}/propagation${queryString(q)}`,
+    pathTo(runs.runPropagation, { params: { id: runId }, query: q }),
   propagation: (runId: string, changeId: string, q: PropagationQuery = {}) =>
-    `/runs/${enc(runId)}/changes/${enc(changeId)}/propagation${queryString(q)}`,
+    pathTo(runs.propagation, { params: { id: runId, changeId }, query: q }),
   stageGap: (runId: string, changeId: string, q: StageGapQuery = {}) =>
-    `/runs/${enc(runId)}/changes/${enc(changeId)}/stages/gap${queryString(q)}`,
+    pathTo(runs.stageGap, { params: { id: runId, changeId }, query: q }),
   tail: (runId: string, changeId: string, q: TailQuery = {}) =>
     `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
@@ -155,11 +142,12 @@ export const paths = {
   significance: (runId: string, q: SignificanceQuery) =>
     `/runs/${enc(runId)}/significance${queryString(q)}`,
   loadGate: (runId: string, q: LoadGateQuery) => `/runs/${enc(runId)}/load-gate${queryString(q)}`,
-  clocks: (runId: string) => `/runs/${enc(runId)}/clocks`,
+  clocks: (runId: string) => pathTo(runs.clocks, { params: { id: runId } }),
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
-  events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
+  events: (runId: string, q: EventBatchQuery = {}) =>
+    pathTo(events.post, { params: { id: runId }, query: q }),
   eventSource: (runId: string, source: string) =>
-    `/runs/${enc(runId)}/events/sources/${enc(source)}`,
+    pathTo(events.sourceLines, { params: { id: runId, source } }),
   results: (runId: string, q: ResultsQuery | ImportResultsQuery = {}) =>
     `/runs/${enc(runId)}/results${queryString(q)}`,
   loadStages: (runId: string, q: LoadStagesQuery = {}) =>
@@ -173,21 +161,8 @@ export const paths = {
     `/runs/${enc(runId)}/timeline${queryString(q)}`,
 };
 
-/** Per call: an abort signal, and a token that replaces the transport's. */
-export interface CallOptions {
-  signal?: AbortSignal | undefined;
-  token?: string | undefined;
-}
-
-/** A body posted as it is (a file, a gzipped batch): the answer is still parsed. */
-export interface RawBody {
-  body: string | Uint8Array<ArrayBuffer> | Blob;
-  contentType?: string;
-  /** e.g. gzip, when the body is compressed. */
-  contentEncoding?: string;
-}
-
 export function createClient(transport: Transport) {
+  const send = routeCaller(transport);
   async function call<S extends z.ZodType>(
     method: string,
     route: string,
@@ -224,6 +199,9 @@ export function createClient(transport: Transport) {
     call('GET', route, path, schema, opts);
 
   return {
+    /** Any route by its contract's key, e.g. `GET /runs/:id`: a key the API lacks is a type error. */
+    request: async <K extends RouteKey>(key: K, args: RouteArgs<RouteAt<K>>, opts?: CallOptions) =>
+      send(routeAt(key), args, opts),
     health: (opts?: CallOptions) => get('/health', paths.health(), health, opts),
     /** Whether the process serves (a balancer's liveness probe). */
     healthLive: (opts?: CallOptions) => get('/health/live', paths.healthLive(), liveness, opts),
@@ -327,49 +305,37 @@ export function createClient(transport: Transport) {
     },
 
     runs: {
-      list: (q: RunListQuery = {}, opts?: CallOptions) =>
-        get('/runs', paths.runs(q), runList, opts),
-      create: (body: z.input<typeof createRunBody>, opts?: CallOptions) =>
-        call('POST', '/runs', paths.runs(), run, opts, json(body)),
-      facets: (opts?: CallOptions) => get('/runs/facets', paths.runFacets(), runFacets, opts),
+      list: (q: RunListQuery = {}, opts?: CallOptions) => send(runs.list, { query: q }, opts),
+      create: (body: z.input<typeof runs.create.body>, opts?: CallOptions) =>
+        send(runs.create, { body }, opts),
+      facets: (opts?: CallOptions) => send(runs.facets, {}, opts),
       /** Each run's headline number (runs without one are left out); at most 100 ids. */
       headlines: (ids: readonly string[], opts?: CallOptions) =>
-        get('/runs/headlines', paths.runHeadlines(ids), runHeadlines, opts),
+        send(runs.headlines, { query: { ids: [ids].flat().join(',') } }, opts),
       /** By id or share slug. */
-      get: (runId: string, opts?: CallOptions) => get('/runs/{id}', paths.run(runId), run, opts),
-      finish: (runId: string, body: z.input<typeof finishRunBody>, opts?: CallOptions) =>
-        call('PATCH', '/runs/{id}', paths.run(runId), finishedRun, opts, json(body)),
+      get: (runId: string, opts?: CallOptions) => send(runs.get, { params: { id: runId } }, opts),
+      finish: (runId: string, body: z.input<typeof runs.finish.body>, opts?: CallOptions) =>
+        send(runs.finish, { params: { id: runId }, body }, opts),
       /**
        * Deletes the run and every row of it (by id or slug; its project's token or the admin).
        * Reports that froze it keep their content.
        */
       delete: (runId: string, opts?: CallOptions) =>
-        call('DELETE', '/runs/{id}', paths.run(runId), nothing, opts),
+        send(runs.delete, { params: { id: runId } }, opts),
       changes: (runId: string, opts?: CallOptions) =>
-        get('/runs/{id}/changes', paths.changes(runId), changeList, opts),
+        send(runs.changes, { params: { id: runId } }, opts),
       /** Every change of the run at once (a churn test): rows, pooled, per-change P99s, heatmap. */
       runPropagation: (runId: string, q: RunPropagationQuery = {}, opts?: CallOptions) =>
-        get('/runs/{id}/propagation', paths.runPropagation(runId, q), runPropagation, opts),
+        send(runs.runPropagation, { params: { id: runId }, query: q }, opts),
       propagation: (
         runId: string,
         changeId: string,
         q: Omit<PropagationQuery, 'format'> = {},
         opts?: CallOptions,
-      ) =>
-        get(
-          '/runs/{id}/changes/{changeId}/propagation',
-          paths.propagation(runId, changeId, q),
-          propagation,
-          opts,
-        ),
+      ) => send(runs.propagation, { params: { id: runId, changeId }, query: q }, opts),
       /** The per-proxy gap between two stages of a change (first `to` minus first `from`). */
       stageGap: (runId: string, changeId: string, q: StageGapQuery = {}, opts?: CallOptions) =>
-        get(
-          '/runs/{id}/changes/{changeId}/stages/gap',
-          paths.stageGap(runId, changeId, q),
-          stageGap,
-          opts,
-        ),
+        send(runs.stageGap, { params: { id: runId, changeId }, query: q }, opts),
       tail: (
         runId: string,
         changeId: string,
@@ -398,15 +364,10 @@ export function createClient(transport: Transport) {
         get('/runs/{id}/load-gate', paths.loadGate(runId, q), gateVerdict, opts),
       /** Node clocks: their reports, and the nodes provably behind without them. */
       clocks: (runId: string, opts?: CallOptions) =>
-        get('/runs/{id}/clocks', paths.clocks(runId), runClocks, opts),
+        send(runs.clocks, { params: { id: runId } }, opts),
       /** Lines of a source the run holds, for a re-run to send only the others. */
       eventSource: (runId: string, source: string, opts?: CallOptions) =>
-        get(
-          '/runs/{id}/events/sources/{source}',
-          paths.eventSource(runId, source),
-          storedSourceLines,
-          opts,
-        ),
+        send(events.sourceLines, { params: { id: runId, source } }, opts),
       /**
        * A batch of events (NDJSON or a JSON array) posted as it is. With an idempotency key
        * the batch is stored once however often it is sent, so a transport may send it again.
@@ -415,24 +376,18 @@ export function createClient(transport: Transport) {
         runId: string,
         batch: RawBody & { query?: EventBatchQuery; idempotencyKey?: string },
         opts?: CallOptions,
-      ) => {
-        const init = raw({ contentType: 'application/x-ndjson', ...batch });
-        return call(
-          'POST',
-          '/runs/{id}/events',
-          paths.events(runId, batch.query),
-          ingestResult,
-          opts,
+      ) =>
+        send(
+          events.post,
           {
-            ...init,
-            headers: {
-              ...init.headers,
-              ...(batch.idempotencyKey ? { 'idempotency-key': batch.idempotencyKey } : {}),
-            },
+            params: { id: runId },
+            query: batch.query,
+            body: { contentType: 'application/x-ndjson', ...batch },
+            headers: batch.idempotencyKey ? { 'idempotency-key': batch.idempotencyKey } : {},
             idempotent: batch.idempotencyKey !== undefined,
           },
-        );
-      },
+          opts,
+        ),
       results: (runId: string, q: ResultsQuery = {}, opts?: CallOptions) =>
         get('/runs/{id}/results', paths.results(runId, q), z.array(storedLoadResult), opts),
       /**
