@@ -128,7 +128,9 @@ function okSchema(contract: RouteContract): z.ZodType | undefined {
     .map(Number)
     .filter((s) => s >= 200 && s < 300)
     .sort((a, b) => a - b)[0];
-  return status === undefined ? undefined : contract.responses[status];
+  const answer = status === undefined ? undefined : contract.responses[status];
+  // An answer that is not JSON (an event stream) is read by its own reader, not parsed here.
+  return answer && 'safeParse' in answer ? answer : undefined;
 }
 
 /** Sends the call a contract describes and parses the answer with its 2xx schema. */

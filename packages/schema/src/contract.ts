@@ -21,10 +21,18 @@ export interface RouteContract {
   body?: z.ZodType;
   /** The body is taken as bytes (a file, NDJSON), parsed by the route itself. */
   bodyBytes?: true;
-  /** Each status code's answer; a code without a schema here is never sent. */
-  responses: { readonly [status: number]: z.ZodType };
+  /** Each status code's answer: its schema, or for an answer that is not JSON its media. */
+  responses: { readonly [status: number]: z.ZodType | MediaResponse };
   /** Whether a bearer token is asked for (it is shown in the OpenAPI document). */
   bearer?: boolean;
+  /** Mounted at the server's root (OTLP's own paths, the scrape), not under /api/v1. */
+  root?: true;
+}
+
+/** An answer that is not JSON (an event stream), as the OpenAPI document names its media. */
+export interface MediaResponse {
+  description: string;
+  content: Readonly<Record<string, { schema: z.ZodType }>>;
 }
 
 /** A group of routes, each named as the client calls it. */

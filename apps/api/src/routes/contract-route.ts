@@ -18,8 +18,11 @@ export interface ContractSchema<C extends RouteContract> {
   security?: ReadonlyArray<{ [label: string]: readonly string[] }>;
 }
 
-export interface ContractConfig {
-  contract: RouteContract;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract the route was registered from (every API route has one). */
+    contract?: RouteContract;
+  }
 }
 
 /**
@@ -35,13 +38,13 @@ export function fromContract<const C extends RouteContract>(contract: C) {
     ...(contract.query ? { querystring: contract.query } : {}),
     ...(contract.headers ? { headers: contract.headers } : {}),
     ...(contract.body ? { body: contract.body } : {}),
-    response: contract.responses,
+    ...(Object.keys(contract.responses).length > 0 ? { response: contract.responses } : {}),
     ...(contract.bearer ? { security: [{ bearer: [] }] } : {}),
   } as ContractSchema<C>;
   return {
     method: contract.method,
     url: contract.path,
     schema,
-    config: { contract } satisfies ContractConfig,
+    config: { contract },
   };
 }

@@ -20,9 +20,8 @@ export function recordRoutes(app: FastifyInstance): void {
   const table: RegisteredRoute[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
-    const config = route.config as { contract?: RouteContract } | undefined;
     for (const method of [route.method].flat()) {
-      table.push({ method, url: route.url, contract: config?.contract });
+      table.push({ method, url: route.url, contract: route.config?.contract });
     }
   });
 }

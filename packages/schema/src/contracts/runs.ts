@@ -23,7 +23,7 @@ import {
   runList,
 } from '../run.ts';
 
-export const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
+const runParams = z.object({ id: z.string().min(1).describe('run id or share slug') });
 const changeParams = runParams.extend({ changeId: z.string().min(1) });
 const errors = { 400: apiError, 401: apiError, 404: apiError };
 
