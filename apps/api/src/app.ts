@@ -31,6 +31,7 @@ import otlpRoutes from './routes/otlp/otlp.routes.ts';
 import projectsRoutes from './routes/projects/projects.routes.ts';
 import prometheusWriteRoutes from './routes/prometheus/prometheus-write.routes.ts';
 import reportsRoutes from './routes/reports/reports.routes.ts';
+import { recordRoutes } from './routes/route-table.ts';
 import liveRoutes from './routes/runs/live.routes.ts';
 import metricsRoutes from './routes/runs/metrics.routes.ts';
 import perfettoRoutes from './routes/runs/perfetto.routes.ts';
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setErrorHandler(errorHandler());
   // Set on SIGTERM (server.ts); /health/ready reads it.
   app.decorate('lifecycle', { draining: false });
+  recordRoutes(app);
   await app.register(idleConnectionsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(storableRequestPlugin);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createClient, paths, queryString } from './client.ts';
+import { createClient, paths } from './client.ts';
 import { ApiRequestError, InvalidResponseError } from './errors.ts';
+import { queryString } from './routes.ts';
 import { fetchTransport, type SendInit } from './transport.ts';
 
 const RUN = {

@@ -1,493 +1,316 @@
-// Every route of the API as a typed call: the path and query built here, the answer parsed
-// with the route's zod schema from @meshbench/schema (the one the API serializes with).
+// Every route of the API as a typed call, derived from the route contracts in
+// @meshbench/schema: the path, params, query and body are the contract's, and the answer is
+// parsed with the contract's 2xx schema (the one the API serializes with).
+import { contracts, type RouteContract } from '@meshbench/schema';
+import type { z } from 'zod';
 import {
-  alert,
-  changeList,
-  comparability,
-  type comparabilityQuery,
-  createdReport,
-  createdToken,
-  type createProjectBody,
-  type createReportBody,
-  type createRunBody,
-  type createThresholdBody,
-  type createTokenBody,
-  type eventBatchQuery,
-  type exemplarsQuery,
-  finishedRun,
-  type finishRunBody,
-  gateResult,
-  gateVerdict,
+  type CallOptions,
+  pathTo,
+  type QueryOf,
+  type RawBody,
+  type RouteArgs,
+  type RouteAt,
+  type RouteKey,
+  routeAt,
+  routeCaller,
+} from './routes.ts';
+import type { Transport } from './transport.ts';
+
+const {
+  compare,
+  events,
+  gates,
   health,
-  history,
-  type historyQuery,
-  type importResultsQuery,
-  importResultsResponse,
-  ingestResult,
-  ingestStats,
-  type listResultsQuery,
-  type listRunsQuery,
-  liveness,
-  type loadGateQuery,
-  loadStages,
-  type pointsQuery,
-  project,
-  projectDetection,
-  projectRetention,
-  propagation,
-  type propagationQuery,
-  type putDetectionBody,
-  type putRetentionBody,
-  report,
-  run,
-  runClocks,
-  runFacets,
-  runHeadlines,
-  runList,
-  runPropagation,
-  type runPropagationQuery,
-  seriesExemplars,
-  seriesList,
-  seriesPoints,
-  type seriesQuery,
-  significanceAnswer,
-  type significanceQuery,
-  stageGap,
-  type stageGapQuery,
-  type stagesQuery,
-  statsdStats,
-  storedLoadResult,
-  storedSourceLines,
+  ingest,
+  metrics,
+  perfetto,
+  projects,
+  reports,
+  results,
+  runs,
   tail,
-  tailAttribution,
-  type tailAttributionQuery,
-  type tailQuery,
-  threshold,
-  timeline,
-  type timelineQuery,
-  tokenInfo,
-  type updateAlertBody,
-} from '@meshbench/schema';
-import { z } from 'zod';
-import { InvalidResponseError } from './errors.ts';
-import type { SendInit, Transport } from './transport.ts';
+} = contracts;
 
-type QueryValue = string | number | boolean | readonly string[] | undefined;
-/** A route's query: the keys its schema takes, as they go on the wire. */
-type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: QueryValue };
+/** A route's query as its contract types it. */
+type QueryAt<C extends RouteContract> = C extends { query: infer Q extends z.ZodType }
+  ? QueryOf<Q>
+  : never;
+/** A route's JSON body as its contract types it. */
+type BodyAt<C extends RouteContract> = C extends { body: infer B extends z.ZodType }
+  ? z.input<B>
+  : never;
 
-export type RunListQuery = QueryOf<typeof listRunsQuery>;
-export type PropagationQuery = QueryOf<typeof propagationQuery> & { format?: 'json' | 'csv' };
-export type RunPropagationQuery = QueryOf<typeof runPropagationQuery>;
-export type TailQuery = QueryOf<typeof tailQuery>;
-export type StageGapQuery = QueryOf<typeof stageGapQuery>;
-export type TailAttributionQuery = QueryOf<typeof tailAttributionQuery>;
-export type HistoryQuery = QueryOf<typeof historyQuery>;
-export type SignificanceQuery = QueryOf<typeof significanceQuery>;
-export type LoadGateQuery = QueryOf<typeof loadGateQuery>;
-export type ComparabilityQuery = QueryOf<typeof comparabilityQuery>;
-export type ResultsQuery = QueryOf<typeof listResultsQuery>;
-export type LoadStagesQuery = QueryOf<typeof stagesQuery>;
-export type SeriesQuery = QueryOf<typeof seriesQuery>;
-export type ExemplarsQuery = QueryOf<typeof exemplarsQuery>;
-export type PointsQuery = QueryOf<typeof pointsQuery>;
-export type TimelineQuery = QueryOf<typeof timelineQuery>;
-export type EventBatchQuery = QueryOf<typeof eventBatchQuery>;
-export type ImportResultsQuery = QueryOf<typeof importResultsQuery>;
+export type RunListQuery = QueryAt<typeof runs.list>;
+export type PropagationQuery = QueryAt<typeof runs.propagation>;
+export type RunPropagationQuery = QueryAt<typeof runs.runPropagation>;
+export type TailQuery = QueryAt<typeof tail.tail>;
+export type StageGapQuery = QueryAt<typeof runs.stageGap>;
+export type TailAttributionQuery = QueryAt<typeof tail.attribution>;
+export type HistoryQuery = QueryAt<typeof gates.history>;
+export type SignificanceQuery = QueryAt<typeof gates.significance>;
+export type LoadGateQuery = QueryAt<typeof gates.loadGate>;
+export type ComparabilityQuery = QueryAt<typeof compare.comparability>;
+export type AlertsQuery = QueryAt<typeof gates.alerts>;
+export type ResultsQuery = QueryAt<typeof results.list>;
+export type LoadStagesQuery = QueryAt<typeof results.stages>;
+export type SeriesQuery = QueryAt<typeof metrics.series>;
+export type ExemplarsQuery = QueryAt<typeof metrics.exemplars>;
+export type PointsQuery = QueryAt<typeof metrics.points>;
+export type TimelineQuery = QueryAt<typeof metrics.timeline>;
+export type EventBatchQuery = QueryAt<typeof events.post>;
+export type ImportResultsQuery = QueryAt<typeof results.import>;
 
-/** `?a=1&b=2`: keys in the order given, unset and empty values left out, arrays repeated. */
-export function queryString(params: Record<string, QueryValue> = {}): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || v === '') continue;
-    if (Array.isArray(v)) for (const item of v) q.append(k, item);
-    else q.set(k, String(v));
-  }
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
-const enc = encodeURIComponent;
+/** The params of a route whose one param is `id` (a run, project, token, threshold, alert). */
+const byId = (id: string) => ({ params: { id } });
+const change = (id: string, changeId: string) => ({ params: { id, changeId } });
 
 /** Every route's path under API_BASE, for calls and for links (CSV, NDJSON) alike. */
 export const paths = {
-  health: () => '/health',
-  healthLive: () => '/health/live',
-  healthReady: () => '/health/ready',
-  history: (q: HistoryQuery) => `/history${queryString(q)}`,
-  comparability: (q: ComparabilityQuery) => `/compare/comparability${queryString(q)}`,
-  ingestStats: () => '/ingest/stats',
-  statsdStats: () => '/statsd/stats',
-  projects: () => '/projects',
-  projectTokens: (projectId: string) => `/projects/${enc(projectId)}/tokens`,
-  projectThresholds: (projectId: string) => `/projects/${enc(projectId)}/thresholds`,
-  projectDetection: (projectId: string) => `/projects/${enc(projectId)}/detection`,
-  projectRetention: (projectId: string) => `/projects/${enc(projectId)}/retention`,
-  token: (tokenId: string) => `/tokens/${enc(tokenId)}`,
-  threshold: (thresholdId: string) => `/thresholds/${enc(thresholdId)}`,
-  projectAlerts: (projectId: string, q: { state?: string } = {}) =>
-    `/projects/${enc(projectId)}/alerts${queryString(q)}`,
-  alert: (alertId: string) => `/alerts/${enc(alertId)}`,
-  reports: () => '/reports',
-  report: (slug: string) => `/reports/${enc(slug)}`,
-  runs: (q: RunListQuery = {}) => `/runs${queryString(q)}`,
-  runFacets: () => '/runs/facets',
+  health: () => pathTo(health.health),
+  healthLive: () => pathTo(health.live),
+  healthReady: () => pathTo(health.ready),
+  history: (q: HistoryQuery) => pathTo(gates.history, { query: q }),
+  comparability: (q: ComparabilityQuery) => pathTo(compare.comparability, { query: q }),
+  ingestStats: () => pathTo(ingest.ingestStats),
+  statsdStats: () => pathTo(ingest.statsdStats),
+  projects: () => pathTo(projects.list),
+  projectTokens: (projectId: string) => pathTo(projects.tokens, byId(projectId)),
+  projectThresholds: (projectId: string) => pathTo(gates.thresholds, byId(projectId)),
+  projectDetection: (projectId: string) => pathTo(projects.detection, byId(projectId)),
+  projectRetention: (projectId: string) => pathTo(projects.retention, byId(projectId)),
+  token: (tokenId: string) => pathTo(projects.revokeToken, byId(tokenId)),
+  threshold: (thresholdId: string) => pathTo(gates.deleteThreshold, byId(thresholdId)),
+  projectAlerts: (projectId: string, q: AlertsQuery = {}) =>
+    pathTo(gates.alerts, { ...byId(projectId), query: q }),
+  alert: (alertId: string) => pathTo(gates.updateAlert, byId(alertId)),
+  reports: () => pathTo(reports.create),
+  report: (slug: string) => pathTo(reports.get, { params: { slug } }),
+  runs: (q: RunListQuery = {}) => pathTo(runs.list, { query: q }),
+  runFacets: () => pathTo(runs.facets),
   runHeadlines: (ids: readonly string[]) =>
-    `/runs/headlines${queryString({ ids: [ids].flat().join(',') })}`,
-  run: (runId: string) => `/runs/${enc(runId)}`,
-  changes: (runId: string) => `/runs/${enc(runId)}/changes`,
+    pathTo(runs.headlines, { query: { ids: [ids].flat().join(',') } }),
+  run: (runId: string) => pathTo(runs.get, byId(runId)),
+  changes: (runId: string) => pathTo(runs.changes, byId(runId)),
   /** The run's live events (text/event-stream): read with watchRun, or EventSource. */
-  live: (runId: string) => `/runs/${enc(runId)}/live`,
+  live: (runId: string) => pathTo(contracts.live.live, byId(runId)),
   runPropagation: (runId: string, q: RunPropagationQuery = {}) =>
-    `/runs/${enc(runId)}/propagation${queryString(q)}`,
+    pathTo(runs.runPropagation, { ...byId(runId), query: q }),
   propagation: (runId: string, changeId: string, q: PropagationQuery = {}) =>
-    `/runs/${enc(runId)}/changes/${enc(changeId)}/propagation${queryString(q)}`,
+    pathTo(runs.propagation, { ...change(runId, changeId), query: q }),
   stageGap: (runId: string, changeId: string, q: StageGapQuery = {}) =>
-    `/runs/${enc(runId)}/changes/${enc(changeId)}/stages/gap${queryString(q)}`,
+    pathTo(runs.stageGap, { ...change(runId, changeId), query: q }),
   tail: (runId: string, changeId: string, q: TailQuery = {}) =>
-    `/runs/${enc(runId)}/changes/${enc(changeId)}/tail${queryString(q)}`,
+    pathTo(tail.tail, { ...change(runId, changeId), query: q }),
   tailAttribution: (runId: string, changeId: string, q: TailAttributionQuery = {}) =>
-    `/runs/${enc(runId)}/changes/${enc(changeId)}/tail/attribution${queryString(q)}`,
+    pathTo(tail.attribution, { ...change(runId, changeId), query: q }),
   /** A change as a Perfetto trace (binary; open it at ui.perfetto.dev): a link, no call. */
   perfettoTrace: (runId: string, changeId: string) =>
-    `/runs/${enc(runId)}/changes/${enc(changeId)}/perfetto`,
-  gate: (runId: string) => `/runs/${enc(runId)}/gate`,
+    pathTo(perfetto.trace, change(runId, changeId)),
+  gate: (runId: string) => pathTo(gates.gate, byId(runId)),
   significance: (runId: string, q: SignificanceQuery) =>
-    `/runs/${enc(runId)}/significance${queryString(q)}`,
-  loadGate: (runId: string, q: LoadGateQuery) => `/runs/${enc(runId)}/load-gate${queryString(q)}`,
-  clocks: (runId: string) => `/runs/${enc(runId)}/clocks`,
+    pathTo(gates.significance, { ...byId(runId), query: q }),
+  loadGate: (runId: string, q: LoadGateQuery) =>
+    pathTo(gates.loadGate, { ...byId(runId), query: q }),
+  clocks: (runId: string) => pathTo(runs.clocks, byId(runId)),
   /** The run's raw events as NDJSON (GET), or where a batch of them is posted. */
-  events: (runId: string, q: EventBatchQuery = {}) => `/runs/${enc(runId)}/events${queryString(q)}`,
+  events: (runId: string, q: EventBatchQuery = {}) =>
+    pathTo(events.post, { ...byId(runId), query: q }),
   eventSource: (runId: string, source: string) =>
-    `/runs/${enc(runId)}/events/sources/${enc(source)}`,
+    pathTo(events.sourceLines, { params: { id: runId, source } }),
   results: (runId: string, q: ResultsQuery | ImportResultsQuery = {}) =>
-    `/runs/${enc(runId)}/results${queryString(q)}`,
+    pathTo(results.list, { ...byId(runId), query: q as ResultsQuery }),
   loadStages: (runId: string, q: LoadStagesQuery = {}) =>
-    `/runs/${enc(runId)}/results/stages${queryString(q)}`,
-  series: (runId: string, q: SeriesQuery = {}) => `/runs/${enc(runId)}/series${queryString(q)}`,
+    pathTo(results.stages, { ...byId(runId), query: q }),
+  series: (runId: string, q: SeriesQuery = {}) =>
+    pathTo(metrics.series, { ...byId(runId), query: q }),
   seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}) =>
-    `/runs/${enc(runId)}/series/${enc(seriesId)}/points${queryString(q)}`,
+    pathTo(metrics.points, { params: { id: runId, seriesId }, query: q }),
   seriesExemplars: (runId: string, seriesId: string, q: ExemplarsQuery = {}) =>
-    `/runs/${enc(runId)}/series/${enc(seriesId)}/exemplars${queryString(q)}`,
+    pathTo(metrics.exemplars, { params: { id: runId, seriesId }, query: q }),
   timeline: (runId: string, q: TimelineQuery = {}) =>
-    `/runs/${enc(runId)}/timeline${queryString(q)}`,
+    pathTo(metrics.timeline, { ...byId(runId), query: q }),
 };
 
-/** Per call: an abort signal, and a token that replaces the transport's. */
-export interface CallOptions {
-  signal?: AbortSignal | undefined;
-  token?: string | undefined;
-}
-
-/** A body posted as it is (a file, a gzipped batch): the answer is still parsed. */
-export interface RawBody {
-  body: string | Uint8Array<ArrayBuffer> | Blob;
-  contentType?: string;
-  /** e.g. gzip, when the body is compressed. */
-  contentEncoding?: string;
-}
+/** A body posted as it is, with the query of its route and an idempotency key. */
+type Upload<Q> = RawBody & { query?: Q; idempotencyKey?: string };
+/** Stored once however often it is sent, when it names an idempotency key. */
+const once = (upload: { idempotencyKey?: string }) => ({
+  headers: (upload.idempotencyKey ? { 'idempotency-key': upload.idempotencyKey } : {}) as Record<
+    string,
+    string
+  >,
+  idempotent: upload.idempotencyKey !== undefined,
+});
 
 export function createClient(transport: Transport) {
-  async function call<S extends z.ZodType>(
-    method: string,
-    route: string,
-    path: string,
-    schema: S,
-    opts: CallOptions = {},
-    init: SendInit = {},
-  ): Promise<z.output<S>> {
-    const body = await transport.request(method, path, {
-      ...init,
-      headers: {
-        ...init.headers,
-        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
-      },
-      signal: opts.signal,
-    });
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) throw new InvalidResponseError(`${method} ${route}`, parsed.error.issues);
-    return parsed.data;
-  }
-  const json = (value: unknown): SendInit => ({
-    body: JSON.stringify(value),
-    headers: { 'content-type': 'application/json' },
-  });
-  const raw = (r: RawBody): SendInit => ({
-    body: r.body,
-    headers: {
-      'content-type': r.contentType ?? 'application/octet-stream',
-      ...(r.contentEncoding ? { 'content-encoding': r.contentEncoding } : {}),
-    },
-  });
-  const nothing = z.null();
-  const get = <S extends z.ZodType>(route: string, path: string, schema: S, opts?: CallOptions) =>
-    call('GET', route, path, schema, opts);
+  const send = routeCaller(transport);
 
   return {
-    health: (opts?: CallOptions) => get('/health', paths.health(), health, opts),
+    /** Any route by its contract's key, e.g. `GET /runs/:id`: a key the API lacks is a type error. */
+    request: async <K extends RouteKey>(key: K, args: RouteArgs<RouteAt<K>>, opts?: CallOptions) =>
+      send(routeAt(key), args, opts),
+    health: (opts?: CallOptions) => send(health.health, {}, opts),
     /** Whether the process serves (a balancer's liveness probe). */
-    healthLive: (opts?: CallOptions) => get('/health/live', paths.healthLive(), liveness, opts),
+    healthLive: (opts?: CallOptions) => send(health.live, {}, opts),
     /** Whether the replica takes traffic: its database answers and it is not draining. */
-    healthReady: (opts?: CallOptions) => get('/health/ready', paths.healthReady(), health, opts),
-    history: (q: HistoryQuery, opts?: CallOptions) =>
-      get('/history', paths.history(q), history, opts),
-    ingestStats: (opts?: CallOptions) =>
-      get('/ingest/stats', paths.ingestStats(), ingestStats, opts),
-    statsdStats: (opts?: CallOptions) =>
-      get('/statsd/stats', paths.statsdStats(), statsdStats, opts),
+    healthReady: (opts?: CallOptions) => send(health.ready, {}, opts),
+    history: (q: HistoryQuery, opts?: CallOptions) => send(gates.history, { query: q }, opts),
+    ingestStats: (opts?: CallOptions) => send(ingest.ingestStats, {}, opts),
+    statsdStats: (opts?: CallOptions) => send(ingest.statsdStats, {}, opts),
 
     projects: {
-      list: (opts?: CallOptions) => get('/projects', paths.projects(), z.array(project), opts),
-      create: (body: z.input<typeof createProjectBody>, opts?: CallOptions) =>
-        call('POST', '/projects', paths.projects(), project, opts, json(body)),
+      list: (opts?: CallOptions) => send(projects.list, {}, opts),
+      create: (body: BodyAt<typeof projects.create>, opts?: CallOptions) =>
+        send(projects.create, { body }, opts),
       tokens: (projectId: string, opts?: CallOptions) =>
-        get('/projects/{id}/tokens', paths.projectTokens(projectId), z.array(tokenInfo), opts),
-      createToken: (projectId: string, body: z.input<typeof createTokenBody>, opts?: CallOptions) =>
-        call(
-          'POST',
-          '/projects/{id}/tokens',
-          paths.projectTokens(projectId),
-          createdToken,
-          opts,
-          json(body),
-        ),
+        send(projects.tokens, byId(projectId), opts),
+      createToken: (
+        projectId: string,
+        body: BodyAt<typeof projects.createToken>,
+        opts?: CallOptions,
+      ) => send(projects.createToken, { ...byId(projectId), body }, opts),
       revokeToken: (tokenId: string, opts?: CallOptions) =>
-        call('DELETE', '/tokens/{id}', paths.token(tokenId), nothing, opts),
+        send(projects.revokeToken, byId(tokenId), opts),
       detection: (projectId: string, opts?: CallOptions) =>
-        get('/projects/{id}/detection', paths.projectDetection(projectId), projectDetection, opts),
+        send(projects.detection, byId(projectId), opts),
       setDetection: (
         projectId: string,
-        body: z.input<typeof putDetectionBody>,
+        body: BodyAt<typeof projects.setDetection>,
         opts?: CallOptions,
-      ) =>
-        call(
-          'PUT',
-          '/projects/{id}/detection',
-          paths.projectDetection(projectId),
-          projectDetection,
-          opts,
-          json(body),
-        ),
+      ) => send(projects.setDetection, { ...byId(projectId), body }, opts),
       retention: (projectId: string, opts?: CallOptions) =>
-        get('/projects/{id}/retention', paths.projectRetention(projectId), projectRetention, opts),
+        send(projects.retention, byId(projectId), opts),
       setRetention: (
         projectId: string,
-        body: z.input<typeof putRetentionBody>,
+        body: BodyAt<typeof projects.setRetention>,
         opts?: CallOptions,
-      ) =>
-        call(
-          'PUT',
-          '/projects/{id}/retention',
-          paths.projectRetention(projectId),
-          projectRetention,
-          opts,
-          json(body),
-        ),
+      ) => send(projects.setRetention, { ...byId(projectId), body }, opts),
       thresholds: (projectId: string, opts?: CallOptions) =>
-        get(
-          '/projects/{id}/thresholds',
-          paths.projectThresholds(projectId),
-          z.array(threshold),
-          opts,
-        ),
+        send(gates.thresholds, byId(projectId), opts),
       createThreshold: (
         projectId: string,
-        body: z.input<typeof createThresholdBody>,
+        body: BodyAt<typeof gates.createThreshold>,
         opts?: CallOptions,
-      ) =>
-        call(
-          'POST',
-          '/projects/{id}/thresholds',
-          paths.projectThresholds(projectId),
-          threshold,
-          opts,
-          json(body),
-        ),
-      alerts: (projectId: string, q: { state?: string } = {}, opts?: CallOptions) =>
-        get('/projects/{id}/alerts', paths.projectAlerts(projectId, q), z.array(alert), opts),
-      updateAlert: (alertId: string, body: z.input<typeof updateAlertBody>, opts?: CallOptions) =>
-        call('PATCH', '/alerts/{id}', paths.alert(alertId), alert, opts, json(body)),
+      ) => send(gates.createThreshold, { ...byId(projectId), body }, opts),
+      alerts: (projectId: string, q: AlertsQuery = {}, opts?: CallOptions) =>
+        send(gates.alerts, { ...byId(projectId), query: q }, opts),
+      updateAlert: (alertId: string, body: BodyAt<typeof gates.updateAlert>, opts?: CallOptions) =>
+        send(gates.updateAlert, { ...byId(alertId), body }, opts),
       deleteThreshold: (thresholdId: string, opts?: CallOptions) =>
-        call('DELETE', '/thresholds/{id}', paths.threshold(thresholdId), nothing, opts),
+        send(gates.deleteThreshold, byId(thresholdId), opts),
     },
 
     compare: {
       /** Whether the runs (the first the baseline) can be compared: the compare page's warnings. */
       comparability: (q: ComparabilityQuery, opts?: CallOptions) =>
-        get('/compare/comparability', paths.comparability(q), comparability, opts),
+        send(compare.comparability, { query: q }, opts),
     },
 
     reports: {
-      create: (body: z.input<typeof createReportBody>, opts?: CallOptions) =>
-        call('POST', '/reports', paths.reports(), createdReport, opts, json(body)),
-      get: (slug: string, opts?: CallOptions) =>
-        get('/reports/{slug}', paths.report(slug), report, opts),
+      create: (body: BodyAt<typeof reports.create>, opts?: CallOptions) =>
+        send(reports.create, { body }, opts),
+      get: (slug: string, opts?: CallOptions) => send(reports.get, { params: { slug } }, opts),
       delete: (slug: string, opts?: CallOptions) =>
-        call('DELETE', '/reports/{slug}', paths.report(slug), nothing, opts),
+        send(reports.delete, { params: { slug } }, opts),
     },
 
     runs: {
-      list: (q: RunListQuery = {}, opts?: CallOptions) =>
-        get('/runs', paths.runs(q), runList, opts),
-      create: (body: z.input<typeof createRunBody>, opts?: CallOptions) =>
-        call('POST', '/runs', paths.runs(), run, opts, json(body)),
-      facets: (opts?: CallOptions) => get('/runs/facets', paths.runFacets(), runFacets, opts),
+      list: (q: RunListQuery = {}, opts?: CallOptions) => send(runs.list, { query: q }, opts),
+      create: (body: BodyAt<typeof runs.create>, opts?: CallOptions) =>
+        send(runs.create, { body }, opts),
+      facets: (opts?: CallOptions) => send(runs.facets, {}, opts),
       /** Each run's headline number (runs without one are left out); at most 100 ids. */
       headlines: (ids: readonly string[], opts?: CallOptions) =>
-        get('/runs/headlines', paths.runHeadlines(ids), runHeadlines, opts),
+        send(runs.headlines, { query: { ids: [ids].flat().join(',') } }, opts),
       /** By id or share slug. */
-      get: (runId: string, opts?: CallOptions) => get('/runs/{id}', paths.run(runId), run, opts),
-      finish: (runId: string, body: z.input<typeof finishRunBody>, opts?: CallOptions) =>
-        call('PATCH', '/runs/{id}', paths.run(runId), finishedRun, opts, json(body)),
+      get: (runId: string, opts?: CallOptions) => send(runs.get, byId(runId), opts),
+      finish: (runId: string, body: BodyAt<typeof runs.finish>, opts?: CallOptions) =>
+        send(runs.finish, { ...byId(runId), body }, opts),
       /**
        * Deletes the run and every row of it (by id or slug; its project's token or the admin).
        * Reports that froze it keep their content.
        */
-      delete: (runId: string, opts?: CallOptions) =>
-        call('DELETE', '/runs/{id}', paths.run(runId), nothing, opts),
-      changes: (runId: string, opts?: CallOptions) =>
-        get('/runs/{id}/changes', paths.changes(runId), changeList, opts),
+      delete: (runId: string, opts?: CallOptions) => send(runs.delete, byId(runId), opts),
+      changes: (runId: string, opts?: CallOptions) => send(runs.changes, byId(runId), opts),
       /** Every change of the run at once (a churn test): rows, pooled, per-change P99s, heatmap. */
       runPropagation: (runId: string, q: RunPropagationQuery = {}, opts?: CallOptions) =>
-        get('/runs/{id}/propagation', paths.runPropagation(runId, q), runPropagation, opts),
+        send(runs.runPropagation, { ...byId(runId), query: q }, opts),
       propagation: (
         runId: string,
         changeId: string,
         q: Omit<PropagationQuery, 'format'> = {},
         opts?: CallOptions,
-      ) =>
-        get(
-          '/runs/{id}/changes/{changeId}/propagation',
-          paths.propagation(runId, changeId, q),
-          propagation,
-          opts,
-        ),
+      ) => send(runs.propagation, { ...change(runId, changeId), query: q }, opts),
       /** The per-proxy gap between two stages of a change (first `to` minus first `from`). */
       stageGap: (runId: string, changeId: string, q: StageGapQuery = {}, opts?: CallOptions) =>
-        get(
-          '/runs/{id}/changes/{changeId}/stages/gap',
-          paths.stageGap(runId, changeId, q),
-          stageGap,
-          opts,
-        ),
+        send(runs.stageGap, { ...change(runId, changeId), query: q }, opts),
       tail: (
         runId: string,
         changeId: string,
         q: Omit<TailQuery, 'format'> = {},
         opts?: CallOptions,
-      ) => get('/runs/{id}/changes/{changeId}/tail', paths.tail(runId, changeId, q), tail, opts),
+      ) => send(tail.tail, { ...change(runId, changeId), query: q }, opts),
       /** The attribute values over-represented in the tail, by lift. */
       tailAttribution: (
         runId: string,
         changeId: string,
         q: TailAttributionQuery = {},
         opts?: CallOptions,
-      ) =>
-        get(
-          '/runs/{id}/changes/{changeId}/tail/attribution',
-          paths.tailAttribution(runId, changeId, q),
-          tailAttribution,
-          opts,
-        ),
-      gate: (runId: string, opts?: CallOptions) =>
-        get('/runs/{id}/gate', paths.gate(runId), gateResult, opts),
+      ) => send(tail.attribution, { ...change(runId, changeId), query: q }, opts),
+      gate: (runId: string, opts?: CallOptions) => send(gates.gate, byId(runId), opts),
       significance: (runId: string, q: SignificanceQuery, opts?: CallOptions) =>
-        get('/runs/{id}/significance', paths.significance(runId, q), significanceAnswer, opts),
+        send(gates.significance, { ...byId(runId), query: q }, opts),
       /** A data-plane rule (load.p99>+10%) held at each load step, as a threshold holds it. */
       loadGate: (runId: string, q: LoadGateQuery, opts?: CallOptions) =>
-        get('/runs/{id}/load-gate', paths.loadGate(runId, q), gateVerdict, opts),
+        send(gates.loadGate, { ...byId(runId), query: q }, opts),
       /** Node clocks: their reports, and the nodes provably behind without them. */
-      clocks: (runId: string, opts?: CallOptions) =>
-        get('/runs/{id}/clocks', paths.clocks(runId), runClocks, opts),
+      clocks: (runId: string, opts?: CallOptions) => send(runs.clocks, byId(runId), opts),
       /** Lines of a source the run holds, for a re-run to send only the others. */
       eventSource: (runId: string, source: string, opts?: CallOptions) =>
-        get(
-          '/runs/{id}/events/sources/{source}',
-          paths.eventSource(runId, source),
-          storedSourceLines,
-          opts,
-        ),
+        send(events.sourceLines, { params: { id: runId, source } }, opts),
       /**
        * A batch of events (NDJSON or a JSON array) posted as it is. With an idempotency key
        * the batch is stored once however often it is sent, so a transport may send it again.
        */
-      postEvents: (
-        runId: string,
-        batch: RawBody & { query?: EventBatchQuery; idempotencyKey?: string },
-        opts?: CallOptions,
-      ) => {
-        const init = raw({ contentType: 'application/x-ndjson', ...batch });
-        return call(
-          'POST',
-          '/runs/{id}/events',
-          paths.events(runId, batch.query),
-          ingestResult,
-          opts,
+      postEvents: (runId: string, batch: Upload<EventBatchQuery>, opts?: CallOptions) =>
+        send(
+          events.post,
           {
-            ...init,
-            headers: {
-              ...init.headers,
-              ...(batch.idempotencyKey ? { 'idempotency-key': batch.idempotencyKey } : {}),
-            },
-            idempotent: batch.idempotencyKey !== undefined,
+            ...byId(runId),
+            query: batch.query,
+            body: { contentType: 'application/x-ndjson', ...batch },
+            ...once(batch),
           },
-        );
-      },
+          opts,
+        ),
       results: (runId: string, q: ResultsQuery = {}, opts?: CallOptions) =>
-        get('/runs/{id}/results', paths.results(runId, q), z.array(storedLoadResult), opts),
+        send(results.list, { ...byId(runId), query: q }, opts),
       /**
        * A load generator's result file, as it is; format "auto" lets the API tell. With an
        * idempotency key, a retry of a request that may have reached the server is stored once.
        */
-      importResults: (
-        runId: string,
-        file: RawBody & { query?: ImportResultsQuery; idempotencyKey?: string },
-        opts?: CallOptions,
-      ) => {
-        const init = raw(file);
-        return call(
-          'POST',
-          '/runs/{id}/results',
-          paths.results(runId, file.query),
-          importResultsResponse,
-          opts,
-          {
-            ...init,
-            headers: {
-              ...init.headers,
-              ...(file.idempotencyKey ? { 'idempotency-key': file.idempotencyKey } : {}),
-            },
-            idempotent: file.idempotencyKey !== undefined,
-          },
-        );
-      },
-      /** The run's stages over time, from its interval histograms. */
-      loadStages: (runId: string, q: LoadStagesQuery = {}, opts?: CallOptions) =>
-        get('/runs/{id}/results/stages', paths.loadStages(runId, q), loadStages, opts),
-      series: (runId: string, q: SeriesQuery = {}, opts?: CallOptions) =>
-        get('/runs/{id}/series', paths.series(runId, q), seriesList, opts),
-      seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}, opts?: CallOptions) =>
-        get(
-          '/runs/{id}/series/{seriesId}/points',
-          paths.seriesPoints(runId, seriesId, q),
-          seriesPoints,
+      importResults: (runId: string, file: Upload<ImportResultsQuery>, opts?: CallOptions) =>
+        send(
+          results.import,
+          { ...byId(runId), query: file.query, body: file, ...once(file) },
           opts,
         ),
+      /** The run's stages over time, from its interval histograms. */
+      loadStages: (runId: string, q: LoadStagesQuery = {}, opts?: CallOptions) =>
+        send(results.stages, { ...byId(runId), query: q }, opts),
+      series: (runId: string, q: SeriesQuery = {}, opts?: CallOptions) =>
+        send(metrics.series, { ...byId(runId), query: q }, opts),
+      seriesPoints: (runId: string, seriesId: string, q: PointsQuery = {}, opts?: CallOptions) =>
+        send(metrics.points, { params: { id: runId, seriesId }, query: q }, opts),
       /** The exemplars remote write sent with a series' points, with their own times and labels. */
       seriesExemplars: (
         runId: string,
         seriesId: string,
         q: ExemplarsQuery = {},
         opts?: CallOptions,
-      ) =>
-        get(
-          '/runs/{id}/series/{seriesId}/exemplars',
-          paths.seriesExemplars(runId, seriesId, q),
-          seriesExemplars,
-          opts,
-        ),
+      ) => send(metrics.exemplars, { params: { id: runId, seriesId }, query: q }, opts),
       timeline: (runId: string, q: TimelineQuery = {}, opts?: CallOptions) =>
-        get('/runs/{id}/timeline', paths.timeline(runId, q), timeline, opts),
+        send(metrics.timeline, { ...byId(runId), query: q }, opts),
     },
   };
 }

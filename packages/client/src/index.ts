@@ -3,4 +3,5 @@
 export * from './client.ts';
 export * from './errors.ts';
 export * from './live.ts';
+export * from './routes.ts';
 export * from './transport.ts';

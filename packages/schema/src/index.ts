@@ -3,6 +3,8 @@ export * from './accuracy.ts';
 export * from './alerts.ts';
 export * from './churn.ts';
 export * from './comparability.ts';
+export * from './contract.ts';
+export * from './contracts/index.ts';
 export * from './duration.ts';
 export * from './errors.ts';
 export * from './events.ts';

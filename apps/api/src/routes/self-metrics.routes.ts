@@ -5,8 +5,10 @@
 // garbage collection and event-loop lag. The same counters as GET /api/v1/ingest/stats,
 // read at each scrape.
 
+import { selfMetricsRoutes as c } from '@meshbench/schema';
 import type { FastifyPluginAsync } from 'fastify';
 import client from 'prom-client';
+import { fromContract } from './contract-route.ts';
 
 /** Process metrics are the process's, whatever app is scraped: collected once. */
 let processRegistry: client.Registry | undefined;
@@ -313,19 +315,12 @@ const routes: FastifyPluginAsync = async (app) => {
     });
   }
 
-  app.get(
-    '/metrics',
-    {
-      schema: {
-        tags: ['health'],
-        description:
-          "This replica's own metrics in the Prometheus text format: the StatsD listener's and OTLP receiver's counters, and the process's CPU, memory and event-loop lag.",
-      },
-    },
-    async (_request, reply) => {
+  app.route({
+    ...fromContract(c.metrics),
+    handler: async (_request, reply) => {
       const text = (await registry.metrics()) + (await processMetrics().metrics());
       return reply.type(registry.contentType).send(text);
     },
-  );
+  });
 };
 export default routes;

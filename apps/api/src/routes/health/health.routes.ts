@@ -2,13 +2,11 @@
 // restarts a replica that fails it, so it checks nothing else). /health/ready and /health:
 // whether this replica should get traffic: the database answers and it is not draining for
 // a shutdown; 200, or 503 with the reason.
-import { health, healthUnavailable, liveness } from '@meshbench/schema';
+import { healthRoutes as c, HEALTH_TIMEOUT_MS } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { databaseUnavailable, RETRY_AFTER_DATABASE_S } from '../../errors.ts';
 import { asAppError } from '../../services/failure.ts';
-
-/** A database that has not answered in this long is reported unavailable. */
-const HEALTH_TIMEOUT_MS = 5_000;
+import { fromContract } from '../contract-route.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,8 +14,6 @@ declare module 'fastify' {
     lifecycle: { draining: boolean };
   }
 }
-
-const readyDescription = `200 when the database answers; 503 with \`Retry-After\` and the reason when the replica should get no traffic: \`status\` unavailable (\`code\`: database_unavailable) when the database cannot be reached or has not answered within ${HEALTH_TIMEOUT_MS / 1000} s, as while a PostgreSQL server restarts; \`status\` draining (\`code\`: draining) from SIGTERM until the replica closes (MESHBENCH_DRAIN_MS), while it still serves every other request. The process itself stays up and serves again as soon as the database does.`;
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const ready = async (reply: import('fastify').FastifyReply) => {
@@ -68,39 +64,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     return reply.send({ status: 'ok' as const, database: app.database.kind });
   };
 
-  app.get(
-    '/health',
-    {
-      schema: {
-        tags: ['health'],
-        description: `The same as /health/ready. ${readyDescription}`,
-        response: { 200: health, 503: healthUnavailable },
-      },
-    },
-    (_request, reply) => ready(reply),
-  );
-  app.get(
-    '/health/ready',
-    {
-      schema: {
-        tags: ['health'],
-        description: `Readiness, for a balancer's health check or an orchestrator's readiness probe. ${readyDescription}`,
-        response: { 200: health, 503: healthUnavailable },
-      },
-    },
-    (_request, reply) => ready(reply),
-  );
-  app.get(
-    '/health/live',
-    {
-      schema: {
-        tags: ['health'],
-        description:
-          'Liveness: 200 while the process serves requests, draining or not, database or not (a liveness probe that restarted a replica whose database is away would not bring the database back).',
-        response: { 200: liveness },
-      },
-    },
-    async () => ({ status: 'ok' as const }),
-  );
+  app.route({
+    ...fromContract(c.health),
+    handler: (_request, reply) => ready(reply),
+  });
+  app.route({
+    ...fromContract(c.ready),
+    handler: (_request, reply) => ready(reply),
+  });
+  app.route({
+    ...fromContract(c.live),
+    handler: async () => ({ status: 'ok' as const }),
+  });
 };
 export default routes;

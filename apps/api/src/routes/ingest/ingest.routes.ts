@@ -1,8 +1,9 @@
 // What this replica has received on its ingest paths: the StatsD listener's and OTLP
 // receiver's counters, and the upload paths' (events, result files).
-import { ingestStats, statsdStats } from '@meshbench/schema';
+import { ingestRoutes as c } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Principal } from '../../domain/access.ts';
+import { fromContract } from '../contract-route.ts';
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
@@ -20,30 +21,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     };
   };
 
-  app.get(
-    '/statsd/stats',
-    {
-      schema: {
-        tags: ['metrics'],
-        description:
-          "This replica's StatsD listener and OTLP receiver counters: lines, malformed lines, events, unmatched aggregates, rows written. The last malformed line is shown to the admin token only (StatsD lines carry no project).",
-        response: { 200: statsdStats },
-      },
-    },
-    async (request) => statsdNow(request.principal),
-  );
+  app.route({
+    ...fromContract(c.statsdStats),
+    handler: async (request) => statsdNow(request.principal),
+  });
 
-  app.get(
-    '/ingest/stats',
-    {
-      schema: {
-        tags: ['metrics'],
-        description:
-          "What this replica has received on every ingest path since it started: StatsD and OTLP (as /statsd/stats), Prometheus remote write, OTLP logs, and the events API's and result uploads' requests stored, retried and rejected, with the last rejection's message. Messages are scoped to the caller: the admin token sees the replica's last rejection and malformed line, a project's token its own project's last rejection, no token none.",
-        response: { 200: ingestStats },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...fromContract(c.ingestStats),
+    handler: async (request) => {
       const { principal } = request;
       return {
         messagesShown:
@@ -55,6 +40,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         results: services.uploads.results.seenBy(principal),
       } as const;
     },
-  );
+  });
 };
 export default routes;

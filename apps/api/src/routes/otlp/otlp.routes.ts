@@ -3,6 +3,7 @@
 // or ExportLogsServiceResponse (partial_success for what was rejected) in the request's own
 // encoding, and failures as a google.rpc.Status with the status codes that make exporters retry (429/503) or not.
 import type { Readable } from 'node:stream';
+import { otlpRoutes as c } from '@meshbench/schema';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import protobuf from 'protobufjs/minimal.js';
 import { AppError } from '../../errors.ts';
@@ -13,6 +14,7 @@ import { asAppError } from '../../services/failure.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { OtlpFormat, OtlpResult } from '../../services/otlp.service.ts';
 import { readAdmittedBody } from '../admitted-body.ts';
+import { fromContract } from '../contract-route.ts';
 import { decodedBody } from '../request-body.ts';
 
 const FORMATS: Record<string, OtlpFormat> = {
@@ -50,12 +52,6 @@ export interface OtlpRoutesOptions {
   /** Longest a whole body may take to arrive (408 past it). */
   bodyDeadlineMs: number;
 }
-
-const METRICS_DESCRIPTION =
-  "OTLP/HTTP metrics export (ExportMetricsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed. Data points go to runs of the token's project (the admin's: any): a point names its run by the attribute `meshbench.run` (run id or slug), else is matched by `deployment.environment` and the run's time window. Refused points are counted in `partial_success.rejected_data_points` with the reasons in `error_message`: a run the token may not write (or none), a point outside its run's window (a cumulative point before the start is kept as the reference of the run's first increase), times outside 1970-9999, names over 1024 bytes, attribute values over 4096 bytes. Points that match no run yet are kept (MESHBENCH_UNMATCHED_RETENTION_MS) for a run of their environment created later to claim, and named in `error_message` without being rejected; a point stored before (a retried export: same series, time and start) is stored once. Delta points cover [start_time_unix_nano, time_unix_nano]. Failures the exporter should retry are 503 with `Retry-After` (seconds), a status OTLP exporters retry: the database unavailable (e.g. restarting; 2 s), or the replica at capacity (1 s): more than MESHBENCH_MAX_CONCURRENT_OTLP requests being decoded and stored, four times as many bodies arriving, or four times MESHBENCH_OTLP_MAX_BYTES of bodies held. A body that has not arrived whole within MESHBENCH_OTLP_BODY_DEADLINE_MS gets 408.";
-
-const LOGS_DESCRIPTION =
-  "OTLP/HTTP logs export (ExportLogsServiceRequest) as `application/x-protobuf` or `application/json`, `Content-Encoding: gzip` allowed: probe events sent as OpenTelemetry events. A log record named `meshbench.change`, `meshbench.observation`, `meshbench.incident`, `meshbench.lifecycle` or `meshbench.clock` (LogRecord `event_name`, or the attribute `event.name`) is the probe event POST /api/v1/runs/{id}/events takes: its fields are the record's attributes of the same names (`attrs.<key>` into `attrs`; other dotted names, such as `log.file.name`, are not part of the event), its time (`at`, an incident's `from`) the record's `time_unix_nano`, else `observed_time_unix_nano` (to the microsecond, digits past it dropped as the events API drops them). Its run is the attribute `meshbench.run` (run id or slug) of the record, else of its scope, else of its resource; else the run of the resource's `deployment.environment(.name)` whose window holds the record's time; a run of the token's project (the admin's: any). Every record is checked as the events API checks an event before anything is stored: a malformed meshbench event is a 400 naming the record (`resourceLogs[i].scopeLogs[j].logRecords[k]`) and field, and stores nothing. The events of each run are one events-API batch (all stored or none) whose idempotency key is the digest of the events, so a retried export is stored once (acknowledged, and said in `error_message`); a request whose events go to several runs is one transaction: every run's batch is stored, or none. Records that are not meshbench events, or that name a run that does not exist or the token may not write, or match none, are counted in `partial_success.rejected_log_records` with the reasons in `error_message`. Failures the exporter should retry are 503 with `Retry-After`, as on /v1/metrics.";
 
 const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
   app.removeAllContentTypeParsers();
@@ -148,16 +144,9 @@ const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
     }
   }
 
-  app.post(
-    '/v1/metrics',
-    {
-      schema: {
-        tags: ['otlp'],
-        description: METRICS_DESCRIPTION,
-        security: [{ bearer: [] }],
-      },
-    },
-    (request, reply) =>
+  app.route({
+    ...fromContract(c.metrics),
+    handler: (request, reply) =>
       exportBody(
         request,
         reply,
@@ -165,18 +154,11 @@ const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
         encodeOtlpResponse,
         'rejectedDataPoints',
       ),
-  );
+  });
 
-  app.post(
-    '/v1/logs',
-    {
-      schema: {
-        tags: ['otlp'],
-        description: LOGS_DESCRIPTION,
-        security: [{ bearer: [] }],
-      },
-    },
-    (request, reply) =>
+  app.route({
+    ...fromContract(c.logs),
+    handler: (request, reply) =>
       exportBody(
         request,
         reply,
@@ -184,6 +166,6 @@ const routes: FastifyPluginAsync<OtlpRoutesOptions> = async (app, opts) => {
         encodeLogsResponse,
         'rejectedLogRecords',
       ),
-  );
+  });
 };
 export default routes;
