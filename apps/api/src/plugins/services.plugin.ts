@@ -40,6 +40,7 @@ import { resultsService } from '../services/results.service.ts';
 import { retentionService } from '../services/retention.service.ts';
 import { runFactsService } from '../services/run-facts.service.ts';
 import { runFinishService } from '../services/run-finish.service.ts';
+import { withHandedRuns } from '../services/run-lookup.ts';
 import { runsService } from '../services/runs.service.ts';
 import { stageGapService } from '../services/stage-gap.service.ts';
 import { tailService } from '../services/tail.service.ts';
@@ -87,7 +88,8 @@ export function buildServices(
   debug: (fields: Record<string, unknown>, message: string) => void,
 ) {
   const { maxBatchBytes, maxConcurrentBatches, adminToken } = opts;
-  const runs = runsRepository(database.db);
+  // A read's run, loaded by its access check (auth.plugin.ts), is its first lookup's.
+  const runs = withHandedRuns(runsRepository(database.db));
   const propagation = propagationRepository(database);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
