@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { tierFiles } from '../../vitest.tiers.ts';
 
-// The tiers (unit, int, faults) are chosen by MESHBENCH_TEST_TIER: see vitest.tiers.ts.
+// The tiers (unit, medium, int, faults) are chosen by MESHBENCH_TEST_TIER: see vitest.tiers.ts.
 const faults = process.env.MESHBENCH_TEST_TIER === 'faults';
 
 export default defineConfig({

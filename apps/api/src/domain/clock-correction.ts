@@ -4,6 +4,7 @@
 // Sign convention, everywhere in meshbench: an offset is the node's clock minus the
 // reference clock (positive: the node's clock is ahead). A change's `at` is taken to be on
 // the reference clock; an observation's `at` is on its node's clock.
+import type { PercentileValue } from '@meshbench/schema';
 
 /** A node's clock at a moment of the reference clock, microseconds. */
 export interface ClockReading {
@@ -278,3 +279,14 @@ export function correctedCuts(
     cutsUs: nodes.map((n) => nodeCutUs(clocks.get(n) as NodeClock, changeAtUs, thresholdUs)),
   };
 }
+
+/** Corrected percentiles carry their bound: the largest clock error of any latency. */
+export const withClockError = (ps: PercentileValue[], errorUs: number): PercentileValue[] =>
+  ps.map((p) => ({
+    ...p,
+    exact: false,
+    method: 'clock-corrected' as const,
+    clockErrorMs: errorUs / 1000,
+    lower: p.ms - errorUs / 1000,
+    upper: p.ms + errorUs / 1000,
+  }));

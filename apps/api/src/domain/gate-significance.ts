@@ -116,3 +116,9 @@ export function noiseFloor(groups: number[][]): number | null {
   }
   return floor;
 }
+
+/** The percentile a metric names (p99.9 -> 99.9), or null for mean, max and shares. */
+export function percentileOf(metric: string): number | null {
+  const m = /^p(\d+(?:\.\d+)?)$/.exec(metric);
+  return m ? Number(m[1]) : null;
+}

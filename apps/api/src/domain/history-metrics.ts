@@ -285,3 +285,38 @@ export function loadValue(
 export const LOAD_METRICS = ['loadP50', 'loadP99', 'achievedRps', 'errorRate'] as const;
 export const isLoadMetric = (m: HistoryMetric): m is (typeof LOAD_METRICS)[number] =>
   (LOAD_METRICS as readonly string[]).includes(m);
+
+/** The metrics of a run's propagation: pooled over the changes of a run with several. */
+export const POOLABLE = new Set<HistoryMetric>([
+  'p50',
+  'p90',
+  'p95',
+  'p96',
+  'p99',
+  'p99.9',
+  'mean',
+  'max',
+  'within1s',
+  'missing',
+]);
+
+/** Whether a kept alert's load point (its details) is `a`. */
+export const samePoint = (a: LoadPoint | null, b: unknown): boolean => {
+  const p = b as LoadPoint | undefined;
+  return (
+    a !== null &&
+    p !== undefined &&
+    p.mode === a.mode &&
+    p.connections === a.connections &&
+    p.targetRps === a.targetRps &&
+    (p.config ?? null) === a.config
+  );
+};
+
+/** A history metric of a run; data-plane metrics at `point`. */
+export const metricOf = (f: RunFacts, metric: HistoryMetric, point: LoadPoint | null) =>
+  isLoadMetric(metric)
+    ? point
+      ? loadValue(f.load, point, metric)
+      : null
+    : (f.values[metric] ?? null);

@@ -11,6 +11,7 @@ import fp from 'fastify-plugin';
 import { ANONYMOUS, type Principal, readRefusal, writeRefusal } from '../domain/access.ts';
 import { AppError } from '../errors.ts';
 import { refuse } from '../services/projects.service.ts';
+import { handOn, inRunScope } from '../services/run-lookup.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,6 +41,10 @@ export default fp(
       return app.services.projects.authenticate(match[1]);
     }
 
+    // The rest of each request runs where a read's run can be handed on (below), so the
+    // handler's service finds it instead of looking it up again.
+    app.addHook('onRequest', (_request, _reply, done) => inRunScope(done));
+
     app.addHook('onRequest', async (request, reply) => {
       request.principal = ANONYMOUS;
       request.principal = await principalOf(request);
@@ -55,6 +60,7 @@ export default fp(
       if (RUN_ROUTE.test(route) && id) {
         const run = await app.services.runs.find(id);
         if (!run) return; // the route answers 404 itself
+        if (reading) handOn(id, run);
         refuse(
           reading
             ? readRefusal(

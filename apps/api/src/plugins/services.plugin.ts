@@ -18,10 +18,14 @@ import { runFinishRepository } from '../repositories/run-finish.repository.ts';
 import { runsRepository } from '../repositories/runs.repository.ts';
 import { stagesRepository } from '../repositories/stages.repository.ts';
 import { tailRepository } from '../repositories/tail.repository.ts';
+import { alertsService } from '../services/alerts.service.ts';
+import { changePointsService } from '../services/change-points.service.ts';
 import { churnService } from '../services/churn.service.ts';
+import { clockCorrectionService } from '../services/clock-correction.service.ts';
+import { clocksService } from '../services/clocks.service.ts';
 import { comparabilityService } from '../services/comparability.service.ts';
 import { exportService } from '../services/export.service.ts';
-import { gatesService } from '../services/gates.service.ts';
+import { gateVerdictsService } from '../services/gate-verdicts.service.ts';
 import { headlinesService } from '../services/headlines.service.ts';
 import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
@@ -34,9 +38,13 @@ import { propagationService } from '../services/propagation.service.ts';
 import { reportsService } from '../services/reports.service.ts';
 import { resultsService } from '../services/results.service.ts';
 import { retentionService } from '../services/retention.service.ts';
+import { runFactsService } from '../services/run-facts.service.ts';
 import { runFinishService } from '../services/run-finish.service.ts';
+import { withHandedRuns } from '../services/run-lookup.ts';
 import { runsService } from '../services/runs.service.ts';
+import { stageGapService } from '../services/stage-gap.service.ts';
 import { tailService } from '../services/tail.service.ts';
+import { thresholdsService } from '../services/thresholds.service.ts';
 import { uploadCounts } from '../services/upload-counts.ts';
 
 export interface ServicesOptions {
@@ -72,14 +80,16 @@ const CORRECTIONS_BATCH = 20;
 /** How often held metric points past their time are forgotten. */
 const HELD_EXPIRY_MS = 60_000;
 
-function build(
+/** The services on a database: what the plugin decorates the app with, and what the medium tests call. */
+export function buildServices(
   database: Database,
   opts: ServicesOptions,
   warn: (error: unknown, message: string) => void,
   debug: (fields: Record<string, unknown>, message: string) => void,
 ) {
   const { maxBatchBytes, maxConcurrentBatches, adminToken } = opts;
-  const runs = runsRepository(database.db);
+  // A read's run, loaded by its access check (auth.plugin.ts), is its first lookup's.
+  const runs = withHandedRuns(runsRepository(database.db));
   const propagation = propagationRepository(database);
   const events = eventsRepository(database);
   const projects = projectsService({ projects: projectsRepository(database.db), adminToken });
@@ -91,12 +101,10 @@ function build(
   });
   const uploads = uploadCounts();
   const clocks = clockRepository(database);
-  const propagationReads = propagationService({
-    runs,
-    propagation,
-    stages: stagesRepository(database),
-    clocks,
-  });
+  const corrections = clockCorrectionService({ propagation, clocks });
+  const propagationReads = propagationService({ runs, propagation, corrections });
+  const stageGap = stageGapService({ runs, propagation, stages: stagesRepository(database) });
+  const runClocks = clocksService({ runs, clocks });
   const ingest = ingestService({
     runs,
     events,
@@ -111,7 +119,7 @@ function build(
     warn,
     debug,
     // A batch makes the run's corrected summaries stale: computed again now, not by a read.
-    afterStored: (runId) => propagationReads.correctAfterWrite(runId),
+    afterStored: (runId) => corrections.correctAfterWrite(runId),
   });
   const services = {
     projects,
@@ -119,7 +127,13 @@ function build(
     ingest,
     otlpLogs: otlpLogsService({ runs, ingest }),
     export: exportService({ runs, events, propagation }),
-    propagation: propagationReads,
+    /** A change's propagation, the gap between its stages, and the run's node clocks. */
+    propagation: {
+      ...propagationReads,
+      stageGap: stageGap.stageGap,
+      clocks: runClocks.clocks,
+    },
+    corrections,
     churn: churnService({ runs, propagation }),
     results: resultsService({
       runs,
@@ -133,7 +147,7 @@ function build(
       propagation,
       tail: tailRepository(database),
       clocks,
-      corrected: propagationReads,
+      corrected: corrections,
     }),
 
     ...metrics,
@@ -153,21 +167,34 @@ function build(
     lifecycle: lifecycleRepository(database.db),
   });
   const facts = runFactsRepository(database.db);
-  const history = historyService({
+  const alerts = alertsService({ gates, runs, projects });
+  const runFacts = runFactsService({
     runs,
-    gates,
     facts,
     propagation: services.propagation,
     churn: services.churn,
     lifecycle: lifecycleRepository(database.db),
     metrics: metricsRepository(database),
     results: services.results,
+  });
+  const changePoints = changePointsService({
+    runs,
+    facts,
+    runFacts,
+    alerts,
+    projects: { detection: (id) => projects.detection(id) },
+  });
+  const history = historyService({
+    runs,
+    runFacts,
+    alerts,
     projects: {
       find: (ref) => projects.find(ref),
       detection: (id) => projects.detection(id),
     },
   });
-  const gatesUseCases = gatesService({
+  const thresholds = thresholdsService({ gates, runs, projects });
+  const verdicts = gateVerdictsService({
     gates,
     runs,
     projects,
@@ -180,7 +207,7 @@ function build(
     mark: (runId) => facts.liveMark(runId),
     run: async (ref) => {
       const found = await services.runs.get(ref);
-      return { ...found, gated: await gatesUseCases.hasResult(found.id) };
+      return { ...found, gated: await verdicts.hasResult(found.id) };
     },
     changes: (id) => services.propagation.changes(id),
     propagation: (id, changeId, q) => services.propagation.propagation(id, changeId, q),
@@ -197,14 +224,30 @@ function build(
     headlines,
     reports: reportsService({ reports: reportsRepository(database.db), ...services, headlines }),
     history,
-    gates: gatesUseCases,
+    runFacts,
+    changePoints,
+    thresholds,
+    verdicts,
+    alerts,
+    /** What the gate routes call: thresholds, verdicts and alerts. */
+    gates: {
+      createThreshold: thresholds.createThreshold,
+      thresholds: thresholds.thresholds,
+      deleteThreshold: thresholds.deleteThreshold,
+      result: verdicts.result,
+      hasResult: verdicts.hasResult,
+      significance: verdicts.significance,
+      alerts: alerts.alerts,
+      updateAlert: alerts.updateAlert,
+    },
     finish: runFinishService({
       runs,
       runsService: services.runs,
       state: runFinishRepository(database.db),
-      gates: gatesUseCases,
-      propagation: services.propagation,
-      history,
+      gates: verdicts,
+      alerts,
+      propagation: corrections,
+      history: changePoints,
       results: services.results,
     }),
     retention: retentionService({
@@ -213,16 +256,18 @@ function build(
     }),
   };
 }
-export type Services = ReturnType<typeof build>;
+export type Services = ReturnType<typeof buildServices>;
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     /**
      * Looks again at the change points of finished runs written after they were looked for
-     * (history.recheckAlerts), then forgets the read cache's answers if any run was looked at.
+     * (changePoints.recheckAlerts), then forgets the read cache's answers if any run was looked at.
      */
-    recheckAlerts(options?: Parameters<Services['history']['recheckAlerts']>[0]): Promise<number>;
+    recheckAlerts(
+      options?: Parameters<Services['changePoints']['recheckAlerts']>[0],
+    ): Promise<number>;
     /**
      * Goes on with runs whose finish stopped part way (services.finish.resumeUnfinished),
      * then forgets the read cache's answers if any run was looked at.
@@ -232,7 +277,7 @@ declare module 'fastify' {
     ): Promise<number>;
     /**
      * Computes the corrected summaries of runs written since theirs were
-     * (services.propagation.correctStale), then forgets the read cache's answers if any.
+     * (services.corrections.correctStale), then forgets the read cache's answers if any.
      */
     correctStale(limit?: number): Promise<number>;
   }
@@ -240,7 +285,7 @@ declare module 'fastify' {
 
 export default fp<ServicesOptions>(
   async (app, opts) => {
-    const services = build(
+    const services = buildServices(
       app.database,
       opts,
       (err, message) => app.log.warn({ err }, message),
@@ -280,8 +325,8 @@ export default fp<ServicesOptions>(
     // again. The need is kept in the database (run_facts), so a restart loses none.
     app.decorate('recheckAlerts', async (options = {}) => {
       // Older finished runs without kept facts have them kept first (no alert on them).
-      const kept = await services.history.keepMissing({ projectId: options.projectId });
-      const looked = await services.history.recheckAlerts({
+      const kept = await services.runFacts.keepMissing({ projectId: options.projectId });
+      const looked = await services.changePoints.recheckAlerts({
         warn: (error, runId) =>
           app.log.warn({ err: error }, `looking again at the change points of run ${runId} failed`),
         looked: (runId) => app.log.info(`looked again at the change points of run ${runId}`),
@@ -304,7 +349,7 @@ export default fp<ServicesOptions>(
       return looked;
     });
     app.decorate('correctStale', async (limit = CORRECTIONS_BATCH) => {
-      const looked = await services.propagation.correctStale(limit, (error, runId) =>
+      const looked = await services.corrections.correctStale(limit, (error, runId) =>
         app.log.warn({ err: error }, `correcting the clocks of run ${runId} failed`),
       );
       if (looked > 0) app.readCache?.invalidate();

@@ -8,10 +8,11 @@ import { finishStep } from '@meshbench/schema';
 import { AppError } from '../errors.ts';
 import type { RunFinishRepository } from '../repositories/run-finish.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
+import type { AlertsService } from './alerts.service.ts';
+import type { ChangePointsService } from './change-points.service.ts';
+import type { ClockCorrectionService } from './clock-correction.service.ts';
 import { asAppError } from './failure.ts';
-import type { GatesService } from './gates.service.ts';
-import type { HistoryService } from './history.service.ts';
-import type { PropagationService } from './propagation.service.ts';
+import type { GateVerdictsService } from './gate-verdicts.service.ts';
 import type { ResultsService } from './results.service.ts';
 import type { RunsService } from './runs.service.ts';
 
@@ -39,12 +40,13 @@ export function runFinishService(deps: {
   runs: Pick<RunsRepository, 'find'>;
   runsService: Pick<RunsService, 'finish'>;
   state: RunFinishRepository;
-  gates: Pick<GatesService, 'evaluate' | 'alertsAfterFinish' | 'hasResult' | 'result'>;
-  propagation: Pick<PropagationService, 'warmCorrected'>;
-  history: Pick<HistoryService, 'afterFinish'>;
+  gates: Pick<GateVerdictsService, 'evaluate' | 'hasResult' | 'result'>;
+  alerts: Pick<AlertsService, 'alertsAfterFinish'>;
+  propagation: Pick<ClockCorrectionService, 'warmCorrected'>;
+  history: Pick<ChangePointsService, 'afterFinish'>;
   results: Pick<ResultsService, 'keepSlots'>;
 }) {
-  const { runs, runsService, state, gates, propagation, history, results } = deps;
+  const { runs, runsService, state, gates, alerts, propagation, history, results } = deps;
 
   /** The gate verdict kept for the run; null when none is. */
   const keptGate = async (runId: string): Promise<GateResult | null> =>
@@ -75,7 +77,7 @@ export function runFinishService(deps: {
             break;
           case 'alerts':
             gate ??= await keptGate(run.id);
-            await gates.alertsAfterFinish(run.id, gate);
+            await alerts.alertsAfterFinish(run.id, gate);
             break;
           case 'history':
             // What a history reads of the run, kept now (a history of 1,000 runs computes

@@ -31,7 +31,7 @@ import type { ClockRepository } from '../repositories/clock.repository.ts';
 import { type PropagationRepository, toFloat64 } from '../repositories/propagation.repository.ts';
 import type { RunsRepository } from '../repositories/runs.repository.ts';
 import type { TailRepository } from '../repositories/tail.repository.ts';
-import type { PropagationService } from './propagation.service.ts';
+import type { ClockCorrectionService } from './clock-correction.service.ts';
 
 type ClockBasis = 'raw' | 'corrected';
 
@@ -62,7 +62,7 @@ export function tailService(deps: {
   propagation: PropagationRepository;
   tail: TailRepository;
   clocks: Pick<ClockRepository, 'clockState' | 'readings'>;
-  corrected: Pick<PropagationService, 'correctedRead' | 'correctionPending'>;
+  corrected: Pick<ClockCorrectionService, 'correctedRead' | 'correctionPending'>;
 }) {
   const { runs, propagation, tail, clocks, corrected } = deps;
 

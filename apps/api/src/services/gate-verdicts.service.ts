@@ -1,7 +1,7 @@
-// Regression gates: thresholds per project and benchmark, evaluated when a run finishes,
-// against a named run or the median of a branch's last finished runs; and history, one
-// number across runs. The rules and metrics are the CLI's own (packages/gates).
-import { randomUUID } from 'node:crypto';
+// Gate verdicts: a finished run's thresholds evaluated against a named run or the median of
+// a branch's last finished runs, a percentile's significance against pooled baseline runs
+// and A/A repeats, and the verdicts kept per run. The rules and metrics are the CLI's own
+// (packages/gates).
 import {
   evaluate,
   isLoadRule,
@@ -10,31 +10,20 @@ import {
   metricsOf,
   parseLoadRule,
   parseRule,
-  RuleError,
 } from '@meshbench/gates';
 import type {
-  Alert,
-  AlertState,
   ComparabilityPin,
-  CreateThresholdBody,
   GateResult,
   Metric,
   Propagation,
   Significance,
   SignificanceAnswer,
   SignificanceQuery,
-  Threshold,
-  UpdateAlertBody,
 } from '@meshbench/schema';
-import { type Principal, privateProjectsVisible, writeRefusal } from '../domain/access.ts';
-import { gateSignificance, noiseFloor } from '../domain/gate-significance.ts';
-import { AppError, notFound } from '../errors.ts';
-import type {
-  AlertRow,
-  GateResultRow,
-  GatesRepository,
-  ThresholdRow,
-} from '../repositories/gates.repository.ts';
+import type { Principal } from '../domain/access.ts';
+import { gateSignificance, noiseFloor, percentileOf } from '../domain/gate-significance.ts';
+import { notFound } from '../errors.ts';
+import type { GateResultRow, GatesRepository } from '../repositories/gates.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
 import {
   branchBaselineRuns,
@@ -43,43 +32,10 @@ import {
 } from './branch-baseline.ts';
 import type { ComparabilityService } from './comparability.service.ts';
 import type { LoadGateService } from './load-gate.service.ts';
-import { type ProjectsService, refuse } from './projects.service.ts';
+import type { ProjectsService } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
+import { runOf } from './run-lookup.ts';
 
-/** The percentile a metric names (p99.9 -> 99.9), or null for mean, max and shares. */
-function percentileOf(metric: string): number | null {
-  const m = /^p(\d+(?:\.\d+)?)$/.exec(metric);
-  return m ? Number(m[1]) : null;
-}
-
-const toAlert = (a: AlertRow): Alert => ({
-  id: a.id,
-  projectId: a.projectId,
-  kind: a.kind as Alert['kind'],
-  series: a.series as Alert['series'],
-  runId: a.runId,
-  previousRunId: a.previousRunId,
-  details: a.details,
-  state: a.state as AlertState,
-  detected: a.detected,
-  log: a.log as Alert['log'],
-  createdAt: a.createdAt.toISOString(),
-  updatedAt: a.updatedAt.toISOString(),
-});
-
-const seriesKeyOf = (s: Alert['series']) =>
-  JSON.stringify([s.benchmark, s.scenario, s.mesh, s.branch, s.metric]);
-
-const toThreshold = (t: ThresholdRow): Threshold => ({
-  id: t.id,
-  projectId: t.projectId,
-  benchmark: t.benchmark,
-  scenario: t.scenario,
-  rule: t.rule,
-  baseline: t.baseline,
-  last: t.last,
-  createdAt: t.createdAt.toISOString(),
-});
 const toResult = (r: GateResultRow): GateResult => ({
   runId: r.runId,
   passed: r.passed,
@@ -87,12 +43,12 @@ const toResult = (r: GateResultRow): GateResult => ({
   verdicts: r.verdicts as GateResult['verdicts'],
 });
 
-export function gatesService(deps: {
-  gates: GatesRepository;
+export function gateVerdictsService(deps: {
+  gates: Pick<GatesRepository, 'applicable' | 'saveResult' | 'result' | 'firstChangeLatenciesMs'>;
   runs: RunsRepository;
   projects: ProjectsService;
-  propagation: PropagationService;
-  comparability: ComparabilityService;
+  propagation: Pick<PropagationService, 'changes' | 'propagation'>;
+  comparability: Pick<ComparabilityService, 'againstBaseline'>;
   /** Data-plane rules (load.p99>+10%), held step by step. */
   loadGate: Pick<LoadGateService, 'verdict'>;
 }) {
@@ -243,125 +199,10 @@ export function gatesService(deps: {
     return warnings.length > 0 ? warnings.map((w) => w.reason).join('; ') : undefined;
   }
 
-  /** A failed gate is an alert of its own: the run, its failed rules. */
-  async function gateAlert(run: RunRow, result: GateResult): Promise<void> {
-    if (result.passed) return;
-    const series = {
-      benchmark: run.benchmark,
-      scenario: run.scenario,
-      mesh: run.meshName,
-      branch: run.labels.branch ?? null,
-      metric: 'gate',
-    };
-    const seriesKey = seriesKeyOf(series);
-    const kept = await gates.alertsOfSeries(run.projectId, seriesKey, 'gate');
-    const details = {
-      failed: result.verdicts
-        .filter((v) => v.failed)
-        .map((v) => ({ rule: v.rule, reason: v.reason })),
-    };
-    const same = kept.find((a) => a.runId === run.id);
-    if (same) {
-      await gates.updateAlert(same.id, { details });
-      return;
-    }
-    await gates.insertAlert({
-      id: randomUUID(),
-      projectId: run.projectId,
-      kind: 'gate',
-      seriesKey,
-      series,
-      runId: run.id,
-      previousRunId: null,
-      details,
-      state: 'open',
-      detected: true,
-      log: [{ at: new Date().toISOString(), by: 'meshbench', action: 'detected', toRunId: run.id }],
-    });
-  }
-
-  async function whoIs(principal: Principal): Promise<string> {
-    if (principal.kind === 'admin') return 'admin';
-    if (principal.kind === 'project') {
-      const token = await projects.tokenName(principal.tokenId);
-      return token ?? `token ${principal.tokenId}`;
-    }
-    return 'anonymous';
-  }
-
-  async function projectFor(ref: string, principal: Principal): Promise<string> {
-    const list = await projects.list({ kind: 'admin' });
-    const project = list.find((p) => p.id === ref || p.name === ref);
-    if (!project) throw notFound(`project "${ref}"`);
-    refuse(writeRefusal(principal, project.id));
-    return project.id;
-  }
-
   return {
-    async createThreshold(
-      projectRef: string,
-      body: CreateThresholdBody,
-      principal: Principal,
-    ): Promise<Threshold> {
-      const projectId = await projectFor(projectRef, principal);
-      try {
-        const rule = isLoadRule(body.rule) ? parseLoadRule(body.rule) : parseRule(body.rule);
-        if (rule.relative && !body.baseline) {
-          throw new AppError(
-            400,
-            'invalid_threshold',
-            `"${body.rule}" is relative: give a baseline (a run id or branch:NAME)`,
-            { field: 'baseline' },
-          );
-        }
-      } catch (error) {
-        if (error instanceof RuleError)
-          throw new AppError(400, 'invalid_threshold', error.message, { field: 'rule' });
-        throw error;
-      }
-      // A baseline run is one the token may read: its numbers show in every verdict.
-      const base = await readableBaselineRun(
-        { runs, projects },
-        projectId,
-        body.baseline,
-        principal,
-      );
-      if (body.baseline && !body.baseline.startsWith('branch:') && !base) {
-        throw new AppError(
-          400,
-          'invalid_threshold',
-          `baseline: no run "${body.baseline}" (give a run id or branch:NAME)`,
-          { field: 'baseline' },
-        );
-      }
-      return toThreshold(
-        await gates.insertThreshold({
-          id: randomUUID(),
-          projectId,
-          benchmark: body.benchmark,
-          scenario: body.scenario ?? null,
-          rule: body.rule,
-          baseline: body.baseline ?? null,
-          last: body.last,
-        }),
-      );
-    },
-
-    async thresholds(projectRef: string, principal: Principal): Promise<Threshold[]> {
-      return (await gates.thresholdsOf(await projectFor(projectRef, principal))).map(toThreshold);
-    },
-
-    async deleteThreshold(id: string, principal: Principal): Promise<void> {
-      const t = await gates.threshold(id);
-      if (!t) throw notFound(`threshold "${id}"`);
-      refuse(writeRefusal(principal, t.projectId));
-      await gates.deleteThreshold(id);
-    },
-
     /** Evaluates the thresholds that apply to a finished run; null when none apply. */
     async evaluate(runId: string): Promise<GateResult | null> {
-      const run = await runs.find(runId);
-      if (!run) throw notFound(`run "${runId}"`);
+      const run = await runOf(runs, runId);
       const applicable = await gates.applicable(run.projectId, run.benchmark, run.scenario);
       if (applicable.length === 0) return null;
       const read = summaryReader();
@@ -422,54 +263,13 @@ export function gatesService(deps: {
       );
     },
 
-    /**
-     * After a run finished: a failed gate, kept as an alert (its change points are the
-     * history's: history.service afterFinish).
-     */
-    async alertsAfterFinish(runId: string, gate: GateResult | null): Promise<void> {
-      const run = await runs.find(runId);
-      if (!run) throw notFound(`run "${runId}"`);
-      if (gate) await gateAlert(run, gate);
-    },
-
-    async alerts(
-      projectRef: string,
-      state: AlertState | undefined,
-      principal: Principal,
-    ): Promise<Alert[]> {
-      const list = await projects.list({ kind: 'admin' });
-      const project = list.find((p) => p.id === projectRef || p.name === projectRef);
-      if (!project) throw notFound(`project "${projectRef}"`);
-      const visible = privateProjectsVisible(principal);
-      if (project.visibility === 'private' && visible !== 'all' && visible !== project.id)
-        throw notFound(`project "${projectRef}"`);
-      return (await gates.alertsOf(project.id, state)).map(toAlert);
-    },
-
-    async updateAlert(id: string, body: UpdateAlertBody, principal: Principal): Promise<Alert> {
-      const a = await gates.alert(id);
-      if (!a) throw notFound(`alert "${id}"`);
-      refuse(writeRefusal(principal, a.projectId));
-      const log = [
-        ...(a.log as Record<string, unknown>[]),
-        {
-          at: new Date().toISOString(),
-          by: await whoIs(principal),
-          action: body.state,
-          ...(body.reason ? { reason: body.reason } : {}),
-        },
-      ];
-      return toAlert(await gates.updateAlert(id, { state: body.state, log }));
-    },
-
     /** The significance of a run's percentile against a baseline, as a gate would test it. */
     async significance(
       runRef: string,
       q: SignificanceQuery,
       principal: Principal,
     ): Promise<SignificanceAnswer> {
-      const run = await runs.find(runRef);
-      if (!run) throw notFound(`run "${runRef}"`);
+      const run = await runOf(runs, runRef);
       await readableBaselineRun({ runs, projects }, run.projectId, q.baseline, principal);
       const read = summaryReader();
       const baseline = await baselineOf(run, q.baseline, q.last, read);
@@ -490,8 +290,7 @@ export function gatesService(deps: {
     hasResult: async (runId: string): Promise<boolean> => (await gates.result(runId)) !== undefined,
 
     async result(runRef: string): Promise<GateResult> {
-      const run = await runs.find(runRef);
-      if (!run) throw notFound(`run "${runRef}"`);
+      const run = await runOf(runs, runRef);
       const row = await gates.result(run.id);
       if (!row)
         throw notFound(
@@ -501,4 +300,4 @@ export function gatesService(deps: {
     },
   };
 }
-export type GatesService = ReturnType<typeof gatesService>;
+export type GateVerdictsService = ReturnType<typeof gateVerdictsService>;
