@@ -10,10 +10,17 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ingestStats, run as runAnswer, type Series, seriesList } from '@meshbench/schema';
+import {
+  ingestStats,
+  run as runAnswer,
+  type Series,
+  seriesList,
+  seriesPoints,
+} from '@meshbench/schema';
 import client from 'prom-client';
 import snappy from 'snappy';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nearestRank } from '../../domain/nearest-rank.ts';
 import {
   type ApiProcess,
   freePort,
@@ -311,5 +318,203 @@ describe.each(processBackends)(
       // No classic histogram part left as a series of its own: every family arrived whole.
       expect(list.filter((s) => /_(bucket|sum|count)$/.test(s.name))).toEqual([]);
     });
+  },
+);
+
+/** The split exporter's histogram: its bounds, and what each label set observes. */
+const SPLIT_BOUNDS = [0.01, 0.05, 0.1, 0.25, 0.5, 1];
+const OBSERVED: Record<string, number[]> = {
+  '/a': [
+    0.003, 0.007, 0.02, 0.03, 0.04, 0.06, 0.07, 0.08, 0.09, 0.12, 0.2, 0.3, 0.4, 0.45, 0.6, 0.7,
+    0.9, 1.5, 2, 3,
+  ],
+  '/b': [0.004, 0.06, 0.07, 0.3, 0.3, 0.35, 0.8, 0.9, 0.95, 4],
+};
+
+describe.each(processBackends)(
+  'A classic histogram that Prometheus 2.42 splits across requests on $name',
+  (backend) => {
+    let api: ApiProcess | undefined;
+    let prometheus: ChildProcess | undefined;
+    const dirs: string[] = [];
+    const servers: Server[] = [];
+    afterAll(async () => {
+      prometheus?.kill('SIGTERM');
+      if (prometheus && prometheus.exitCode === null) {
+        await new Promise((r) => prometheus?.once('exit', r));
+      }
+      if (api) {
+        api.child.kill('SIGTERM');
+        await api.exited;
+      }
+      for (const s of servers) await close(s);
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    });
+
+    it('stores the histogram the exporter exposed, with 3 shards of 5 samples a request', async () => {
+      const env = { ...backend.env(), PORT: String(await freePort()) };
+      api = await startApiProcess(env);
+      const run = await api.json(
+        '/runs',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            benchmark: 'prometheus-remote-write',
+            scenario: `split-${process.pid}-${Date.now()}`,
+            mesh: { name: 'istio', version: '1.22' },
+            startedAt: new Date(Date.now() - 1000).toISOString(),
+          }),
+        },
+        runAnswer,
+      );
+      const registry = new client.Registry();
+      const histogram = new client.Histogram({
+        name: 'demo_split_seconds',
+        help: 'latency by route',
+        labelNames: ['route'],
+        buckets: SPLIT_BOUNDS,
+        registers: [registry],
+      });
+      for (const route of Object.keys(OBSERVED)) histogram.zero({ route });
+      let scrapes = 0;
+      const target = createServer(async (_req, res) => {
+        scrapes++;
+        res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+      });
+      const exporterPort = await listen(target);
+      servers.push(target);
+
+      const dir = mkdtempSync(join(tmpdir(), 'meshbench-prometheus-split-'));
+      dirs.push(dir);
+      const config = join(dir, 'prometheus.yml');
+      // 3 shards, each sending at most 5 samples a request: a scrape's 2 x 9 histogram
+      // series (and Prometheus' own up and scrape_* series) go in several requests.
+      writeFileSync(
+        config,
+        [
+          'global:',
+          '  scrape_interval: 1s',
+          '  external_labels:',
+          `    meshbench_run: ${run.id}`,
+          'scrape_configs:',
+          '  - job_name: exporter',
+          '    static_configs:',
+          `      - targets: ['127.0.0.1:${exporterPort}']`,
+          'remote_write:',
+          `  - url: ${api.url}/api/v1/write`,
+          '    authorization:',
+          '      credentials: faults-admin-token-0123456789',
+          '    queue_config:',
+          '      min_shards: 3',
+          '      max_shards: 3',
+          '      max_samples_per_send: 5',
+          '      batch_send_deadline: 200ms',
+          '      min_backoff: 100ms',
+          '      max_backoff: 1s',
+          '',
+        ].join('\n'),
+      );
+      const promPort = await freePort();
+      prometheus = spawn(
+        PROMETHEUS,
+        [
+          `--config.file=${config}`,
+          `--storage.tsdb.path=${join(dir, 'data')}`,
+          `--web.listen-address=127.0.0.1:${promPort}`,
+          '--storage.tsdb.retention.time=1h',
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let said = '';
+      prometheus.stderr?.on('data', (c: Buffer) => {
+        said = (said + c.toString()).slice(-8000);
+      });
+      const seriesNow = async () =>
+        (await (api as ApiProcess).json(`/runs/${run.id}/series`, {}, seriesList)) as Series[];
+      const scraped = async (n: number) => {
+        const from = scrapes;
+        await until(`${n} scrapes`, async () => (scrapes >= from + n ? true : undefined));
+      };
+      const ofRoute = (list: Series[], route: string) =>
+        list.find((s) => s.name === 'demo_split_seconds' && s.tags.route === route);
+
+      // The first points, all zero: what the run's increases are counted from.
+      await scraped(2);
+      await until('both label sets in the run', async () => {
+        const list = await seriesNow();
+        return ofRoute(list, '/a') && ofRoute(list, '/b') ? list : undefined;
+      }).catch(async (error) => {
+        const names = (await seriesNow()).map((x) => `${x.name}${JSON.stringify(x.tags)}`);
+        throw new Error(
+          `${(error as Error).message}; series: ${names.join(', ')}; Prometheus said:\n${said}`,
+        );
+      });
+      for (const [route, values] of Object.entries(OBSERVED)) {
+        for (const v of values) histogram.observe({ route }, v);
+      }
+      await scraped(3);
+      const list = await until(
+        'every observation',
+        async () => {
+          const l = await seriesNow();
+          return Object.entries(OBSERVED).every(
+            ([route, values]) => ofRoute(l, route)?.stats.count === values.length,
+          )
+            ? l
+            : undefined;
+        },
+        45_000,
+      ).catch(async (error) => {
+        const got = (await seriesNow()).map(
+          (x) => `${x.name}${JSON.stringify(x.tags)} ${x.stats.count}`,
+        );
+        throw new Error(
+          `${(error as Error).message}; series: ${got.join(', ')}; Prometheus said:\n${said}`,
+        );
+      });
+      // Every part joined its point: no bucket, sum or count left as a series of its own.
+      expect(list.filter((s) => /^demo_split_seconds_/.test(s.name))).toEqual([]);
+      const stats = await (api as ApiProcess).json('/ingest/stats', {}, ingestStats);
+      expect(stats.prometheus.refused).toBe(0);
+
+      for (const [route, values] of Object.entries(OBSERVED)) {
+        const s = ofRoute(list, route) as Series;
+        expect(s.kind).toBe('histogram');
+        expect(s.stats.count).toBe(values.length);
+        expect(s.stats.sum).toBeCloseTo(
+          values.reduce((a, b) => a + b, 0),
+          9,
+        );
+        // Every rank's bucket is the exporter's: the histogram stored is the one exposed.
+        const ps = values.map((_, i) => Math.round(((i + 1) / values.length) * 10_000) / 100);
+        const points = await (api as ApiProcess).json(
+          `/runs/${run.id}/series/${s.id}/points?percentiles=${ps.join(',')}`,
+          {},
+          seriesPoints,
+        );
+        const sorted = [...values].sort((a, b) => a - b);
+        for (const p of ps) {
+          const v = sorted[nearestRank(p, values.length) - 1] as number;
+          const bucket = SPLIT_BOUNDS.findIndex((b) => v <= b);
+          const got = points.series.stats.percentiles?.find((x) => x.p === p);
+          expect({ route, p, upper: got?.upper }).toEqual({
+            route,
+            p,
+            upper: bucket < 0 ? null : SPLIT_BOUNDS[bucket],
+          });
+          const below = bucket < 0 ? SPLIT_BOUNDS.length - 1 : bucket - 1;
+          if (below >= 0) {
+            expect({ route, p, lower: got?.lower }).toEqual({
+              route,
+              p,
+              lower: SPLIT_BOUNDS[below],
+            });
+          }
+        }
+      }
+      const metrics = await fetch(`${(api as ApiProcess).url}/metrics`).then((r) => r.text());
+      const assembled = /meshbench_prometheus_write_histograms_assembled_total (\d+)/.exec(metrics);
+      expect(Number(assembled?.[1])).toBeGreaterThan(0);
+    }, 300_000);
   },
 );
