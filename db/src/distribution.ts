@@ -30,6 +30,8 @@ export const DISTRIBUTED_TABLES = {
   load_intervals: { raw: true },
   load_slots: { raw: false },
   result_uploads: { raw: false },
+  staged_result_uploads: { raw: false },
+  staged_load_slots: { raw: false },
 } as const satisfies Record<string, { raw: boolean }>;
 
 /**

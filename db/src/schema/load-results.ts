@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   doublePrecision,
   index,
@@ -136,6 +137,63 @@ export const loadSlots = pgTable(
     hdr: bytea('hdr').notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.startMs] })],
+);
+
+/**
+ * Interval-log uploads whose rows are being stored in bounded pieces, each piece a short
+ * transaction of its own (the embedded database, whose one connection a long transaction
+ * would hold while every read waits). `id` is the stage's first reserved load-result id;
+ * `result_ids` are the ids reserved for its points. Their intervals are in load_intervals
+ * already but no read sees them (reads leave out the result ids listed here), their points
+ * are not in load_results yet, and the slots they make are in staged_load_slots. The
+ * upload's short final transaction inserts its points, moves its slots into load_slots and
+ * removes its row here: all of it becomes visible at once. A refused upload removes its rows
+ * in pieces, then this row; rows left by a process killed meanwhile are removed when the
+ * database opens again. No foreign key to runs: a run deleted meanwhile leaves its staged
+ * rows to that cleanup.
+ */
+export const stagedResultUploads = pgTable(
+  'staged_result_uploads',
+  {
+    runId: uuid('run_id').notNull(),
+    id: bigint('id', { mode: 'number' }).notNull(),
+    resultIds: bigint('result_ids', { mode: 'number' }).array().notNull(),
+    /** Its slots were rebuilt from every interval (a new grid): they replace all of the run's. */
+    replace: boolean('replace').notNull().default(false),
+    stagedAt: timestamp('staged_at', { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.id] })],
+);
+
+/**
+ * A staged upload's slots (load_slots' columns, merged outside any transaction from the
+ * run's kept slots and the upload's intervals), written in pieces: the upload's final
+ * transaction upserts them into load_slots in one statement (or, when the upload rebuilt
+ * the run's slots, they take the place of all of the run's).
+ */
+export const stagedLoadSlots = pgTable(
+  'staged_load_slots',
+  {
+    runId: uuid('run_id').notNull(),
+    stageId: bigint('stage_id', { mode: 'number' }).notNull(),
+    startMs: real('start_ms').notNull(),
+    intervalMs: real('interval_ms').notNull(),
+    unit: text('unit').notNull(),
+    durationMs: real('duration_ms').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+    errors: bigint('errors', { mode: 'number' }),
+    generators: integer('generators').notNull(),
+    minMs: real('min_ms'),
+    maxMs: real('max_ms'),
+    roundingMs: real('rounding_ms').notNull(),
+    percentiles: jsonb('percentiles')
+      .$type<{ p: number; ms: number; accuracy: unknown }[]>()
+      .notNull(),
+    hdr: bytea('hdr').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.stageId, t.startMs] })],
 );
 
 /**

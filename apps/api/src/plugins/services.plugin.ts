@@ -299,6 +299,13 @@ export default fp<ServicesOptions>(
       if (removed > 0)
         app.log.warn(`removed ${removed} event batches left staged by a stopped process`);
     }
+    // So are interval logs staged by a stopped process; on Postgres, where other replicas may
+    // be storing one now, only those staged more than an hour ago.
+    const removedUploads = await services.results.discardStagedUploads(
+      app.database.kind === 'embedded' ? 0 : 3_600_000,
+    );
+    if (removedUploads > 0)
+      app.log.warn(`removed ${removedUploads} result files left staged by a stopped process`);
     // Background work runs once across the replicas sharing the database: each job on the
     // replica that holds its lease (background_leases), renewed at every tick; a lease whose
     // holder stopped without giving it back expires after three of its ticks.

@@ -17,11 +17,19 @@ import {
   slotStart,
   unitOf,
 } from '../domain/load-steps.ts';
-import { runSliced } from '../domain/slices.ts';
+import { runSliced, yieldToLoop } from '../domain/slices.ts';
 import { lockKey } from './events.repository.ts';
+import { rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
 
-const { loadResults, loadIntervals, loadSlots, resultUploads } = tables;
+const {
+  loadResults,
+  loadIntervals,
+  loadSlots,
+  resultUploads,
+  stagedLoadSlots,
+  stagedResultUploads,
+} = tables;
 
 /** A result file as stored once: what recognises it again, and the answer it got. */
 export interface ResultUpload {
@@ -138,51 +146,108 @@ export function resultsRepository(db: Db) {
     },
 
     /**
-     * One transaction: each step's point, then its intervals under the point's id; a file's
-     * points and intervals are stored together or not at all.
+     * A file's points with their intervals, and its intervals added into the run's kept
+     * slots: visible together or not at all. The intervals, then the slots they make, are
+     * staged in pieces of STAGE_BYTES, each a statement of its own with `between()` awaited
+     * after it, invisible to reads meanwhile (staged_result_uploads); the slots are merged
+     * with no transaction open; a short final transaction checks that no other upload
+     * changed the run's slots meanwhile (else the merge is done again), records the upload
+     * and its points and makes it all visible. On the embedded database (one connection)
+     * reads take their turn between the pieces. Null: the upload was stored before (nothing
+     * stored). A refused or failed upload leaves nothing visible; its staged rows are removed.
      */
     async insertIntervalPoints(
       runId: string,
       format: ResultFormat,
       points: IntervalPointInsert[],
       upload?: ResultUpload,
+      between: () => Promise<void> = yieldToLoop,
     ): Promise<number | null> {
       if (points.length === 0) return 0;
-      let duplicate = false;
-      await db.transaction(async (tx) => {
-        if (!(await claimUpload(tx, runId, upload))) {
-          duplicate = true;
-          return;
-        }
-        // One upload at a time adds into a run's slots: none loses another's counts.
-        await lockSlots(tx, runId);
-        const earlier = await intervalCount(tx, runId);
-        for (const p of points) {
-          const [row] = await tx
-            .insert(loadResults)
-            .values({ runId, format, ...p.result, generator: p.generator, hdr: asBuffer(p.hdr) })
-            .returning({ id: loadResults.id });
-          const resultId = (row as { id: number }).id;
-          for (let i = 0; i < p.intervals.length; i += 1000) {
-            await tx.insert(loadIntervals).values(
-              p.intervals.slice(i, i + 1000).map((v) => ({
-                runId,
-                resultId,
-                startMs: v.startMs,
-                durationMs: v.durationMs,
-                count: v.count,
-                errors: v.errors,
-                minMs: v.minMs,
-                maxMs: v.maxMs,
-                hdr: asBuffer(v.hdr),
-              })),
-            );
+      const ids = await reserveResultIds(db, points.length);
+      const stageId = ids[0] as number;
+      await db.insert(stagedResultUploads).values({ runId, id: stageId, resultIds: ids });
+      let visible = false;
+      try {
+        await stageIntervals(db, runId, ids, points, between);
+        for (let attempt = 0; ; attempt++) {
+          // After MERGE_ATTEMPTS merges that other uploads overtook, the merge is done under
+          // the run's slot lock, in the final transaction (as slow as it is, but once).
+          const locked = attempt >= MERGE_ATTEMPTS;
+          const merged = locked ? null : await mergeUpload(db, runId, ids, points);
+          if (merged) {
+            await stageSlots(db, runId, stageId, merged.rows, between);
+            await db
+              .update(stagedResultUploads)
+              .set({ replace: merged.replace })
+              .where(
+                and(eq(stagedResultUploads.runId, runId), eq(stagedResultUploads.id, stageId)),
+              );
           }
+          const outcome = await db.transaction(async (tx): Promise<FinalOutcome> => {
+            // One upload at a time adds into a run's slots: none loses another's counts.
+            await lockSlots(tx, runId);
+            if (merged && !sameBasis(await slotBasis(tx, runId), merged.basis)) return 'moved';
+            if (!(await claimUpload(tx, runId, upload))) return 'duplicate';
+            await tx
+              .insert(loadResults)
+              .overridingSystemValue()
+              .values(
+                points.map((p, k) => ({
+                  id: ids[k] as number,
+                  runId,
+                  format,
+                  ...p.result,
+                  generator: p.generator,
+                  hdr: asBuffer(p.hdr),
+                })),
+              );
+            if (merged) await applyStagedSlots(tx, runId, stageId, merged.replace);
+            else {
+              const inTx = await mergeUpload(tx, runId, ids, points);
+              if (inTx.replace) await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
+              await insertSlots(tx, inTx.rows);
+            }
+            await tx
+              .delete(stagedResultUploads)
+              .where(
+                and(eq(stagedResultUploads.runId, runId), eq(stagedResultUploads.id, stageId)),
+              );
+            await markRunsWritten(tx, [runId]);
+            return 'stored';
+          });
+          if (outcome === 'moved') continue;
+          if (outcome === 'duplicate') return null;
+          visible = true;
+          return points.length;
         }
-        await addToSlots(tx, runId, earlier, points);
-        await markRunsWritten(tx, [runId]);
-      });
-      return duplicate ? null : points.length;
+      } finally {
+        if (visible) await discardStagedSlots(db, runId, stageId, between);
+        else await discardStagedUpload(db, runId, stageId, between);
+      }
+    },
+
+    /**
+     * Removes the uploads left staged by a process stopped while it stored them (staged more
+     * than `olderThanMs` ago: 0 when no other process can be storing one); how many.
+     */
+    async discardStagedUploads(
+      olderThanMs: number,
+      between: () => Promise<void> = yieldToLoop,
+    ): Promise<number> {
+      const left = await db
+        .select({ runId: stagedResultUploads.runId, id: stagedResultUploads.id })
+        .from(stagedResultUploads)
+        .where(
+          sql`${stagedResultUploads.stagedAt} <= now() - ${olderThanMs} * interval '1 millisecond'`,
+        );
+      for (const { runId, id } of left) await discardStagedUpload(db, runId, id, between);
+      // Slots of uploads made visible whose process stopped before it removed them.
+      const orphans = await db
+        .selectDistinct({ runId: stagedLoadSlots.runId, stageId: stagedLoadSlots.stageId })
+        .from(stagedLoadSlots);
+      for (const o of orphans) await discardStagedSlots(db, o.runId, o.stageId, between);
+      return left.length;
     },
 
     /**
@@ -212,7 +277,7 @@ export function resultsRepository(db: Db) {
             n: sql<number>`count(*)::int`,
           })
           .from(loadIntervals)
-          .where(eq(loadIntervals.runId, runId))
+          .where(visibleIntervals(runId))
           .groupBy(loadIntervals.resultId),
       ]);
       const merged = rows.reduce((n, r) => n + r.generators, 0);
@@ -280,13 +345,200 @@ function lockSlots(tx: Tx, runId: string) {
   );
 }
 
-async function intervalCount(tx: Tx, runId: string): Promise<number> {
-  const [row] = await tx
+/** Rows of a staged upload written, or removed, by one statement: about this many bytes. */
+const STAGE_BYTES = 256 * 1024;
+/** And at most this many rows (the statement's parameters). */
+const STAGE_ROWS = 1000;
+/** Rows of a staged upload removed by one statement when it is refused (bounded pieces). */
+const DISCARD_ROWS = 2000;
+/** Merges done with no transaction open before one is done under the run's slot lock. */
+const MERGE_ATTEMPTS = 3;
+
+type FinalOutcome = 'stored' | 'duplicate' | 'moved';
+
+/** `load_intervals` rows no staged upload holds (what every read of them sees). */
+function visibleIntervals(runId: string) {
+  return and(
+    eq(loadIntervals.runId, runId),
+    sql`${loadIntervals.resultId} <> all(array(select unnest(result_ids) from staged_result_uploads where run_id = ${runId}))`,
+  );
+}
+
+/** `n` ids of load_results' identity, taken ahead of the points' insert (ascending). */
+async function reserveResultIds(q: Db, n: number): Promise<number[]> {
+  const result = await q.execute(
+    sql`select nextval(pg_get_serial_sequence('load_results', 'id'))::float8 as id
+      from generate_series(1, ${n}::int)`,
+  );
+  return rowsOf<{ id: unknown }>(result)
+    .map((r) => Number(r.id))
+    .sort((a, b) => a - b);
+}
+
+/** Rows cut in pieces of about STAGE_BYTES (by `bytes` of each) and at most STAGE_ROWS. */
+function* pieces<T>(rows: Iterable<T>, bytes: (row: T) => number): Generator<T[]> {
+  let piece: T[] = [];
+  let size = 0;
+  for (const row of rows) {
+    piece.push(row);
+    size += bytes(row);
+    if (size >= STAGE_BYTES || piece.length >= STAGE_ROWS) {
+      yield piece;
+      piece = [];
+      size = 0;
+    }
+  }
+  if (piece.length > 0) yield piece;
+}
+
+/** An upload's intervals into load_intervals under its reserved ids, a piece a statement. */
+async function stageIntervals(
+  q: Db,
+  runId: string,
+  ids: number[],
+  points: IntervalPointInsert[],
+  between: () => Promise<void>,
+): Promise<void> {
+  const rows = points.flatMap((p, k) =>
+    p.intervals.map((v) => ({
+      runId,
+      resultId: ids[k] as number,
+      startMs: v.startMs,
+      durationMs: v.durationMs,
+      count: v.count,
+      errors: v.errors,
+      minMs: v.minMs,
+      maxMs: v.maxMs,
+      hdr: asBuffer(v.hdr),
+    })),
+  );
+  for (const piece of pieces(rows, (r) => r.hdr.length + 64)) {
+    await q.insert(loadIntervals).values(piece);
+    await between();
+  }
+}
+
+/** Slot rows into staged_load_slots under the stage, a piece a statement (any earlier ones removed). */
+async function stageSlots(
+  q: Db,
+  runId: string,
+  stageId: number,
+  rows: SlotRow[],
+  between: () => Promise<void>,
+): Promise<void> {
+  await discardStagedSlots(q, runId, stageId, between);
+  for (const piece of pieces(rows, (r) => r.hdr.length + 256)) {
+    await q.insert(stagedLoadSlots).values(piece.map((r) => ({ ...r, stageId })));
+    await between();
+  }
+}
+
+const SLOT_COLUMNS = `start_ms, interval_ms, unit, duration_ms, requests, errors, generators,
+  min_ms, max_ms, rounding_ms, percentiles, hdr`;
+
+/** The stage's slots into load_slots (in place of all of the run's when `replace`). */
+async function applyStagedSlots(tx: Tx, runId: string, stageId: number, replace: boolean) {
+  if (replace) await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
+  await tx.execute(
+    sql`insert into load_slots (run_id, ${sql.raw(SLOT_COLUMNS)})
+      select run_id, ${sql.raw(SLOT_COLUMNS)} from staged_load_slots
+      where run_id = ${runId} and stage_id = ${stageId}
+      on conflict (run_id, start_ms) do update set
+        interval_ms = excluded.interval_ms, unit = excluded.unit,
+        duration_ms = excluded.duration_ms, requests = excluded.requests,
+        errors = excluded.errors, generators = excluded.generators,
+        min_ms = excluded.min_ms, max_ms = excluded.max_ms,
+        rounding_ms = excluded.rounding_ms, percentiles = excluded.percentiles,
+        hdr = excluded.hdr`,
+  );
+}
+
+/** Deletes `table`'s rows `where`, DISCARD_ROWS a statement with `between()` after each. */
+async function deleteInPieces(
+  q: Db,
+  table: string,
+  where: ReturnType<typeof sql>,
+  between: () => Promise<void>,
+): Promise<void> {
+  for (;;) {
+    const result = await q.execute(
+      sql`with removed as (delete from ${sql.raw(table)} where ctid = any(array(
+          select ctid from ${sql.raw(table)} where ${where} limit ${DISCARD_ROWS}))
+          returning 1)
+        select count(*)::int as n from removed`,
+    );
+    if (Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0) === 0) return;
+    await between();
+  }
+}
+
+function discardStagedSlots(q: Db, runId: string, stageId: number, between: () => Promise<void>) {
+  return deleteInPieces(
+    q,
+    'staged_load_slots',
+    sql`run_id = ${runId} and stage_id = ${stageId}`,
+    between,
+  );
+}
+
+/**
+ * Removes a staged upload's intervals and slots in pieces, then its row (its intervals stay
+ * invisible until they are all gone). Nothing is left visible by it at any point.
+ */
+async function discardStagedUpload(
+  q: Db,
+  runId: string,
+  stageId: number,
+  between: () => Promise<void>,
+): Promise<void> {
+  const [row] = await q
+    .select({ resultIds: stagedResultUploads.resultIds })
+    .from(stagedResultUploads)
+    .where(and(eq(stagedResultUploads.runId, runId), eq(stagedResultUploads.id, stageId)));
+  if (!row) return;
+  await deleteInPieces(
+    q,
+    'load_intervals',
+    sql`run_id = ${runId} and result_id = any(${`{${row.resultIds.join(',')}}`}::int8[])`,
+    between,
+  );
+  await discardStagedSlots(q, runId, stageId, between);
+  await q
+    .delete(stagedResultUploads)
+    .where(and(eq(stagedResultUploads.runId, runId), eq(stagedResultUploads.id, stageId)));
+}
+
+/**
+ * What a merge of an upload into the run's slots starts from: the run's visible intervals
+ * and its kept slots' grid and intervals. An upload made visible meanwhile changes it.
+ */
+async function slotBasis(q: Db | Tx, runId: string) {
+  const [counted] = await q
     .select({ n: sql<number>`count(*)::int` })
     .from(loadIntervals)
-    .where(eq(loadIntervals.runId, runId));
-  return Number(row?.n ?? 0);
+    .where(visibleIntervals(runId));
+  const [keptRow] = await q
+    .select({
+      intervalMs: sql<number | null>`min(${loadSlots.intervalMs})`,
+      grids: sql<number>`count(distinct (${loadSlots.intervalMs}, ${loadSlots.unit}))::int`,
+      unit: sql<string | null>`min(${loadSlots.unit})`,
+      intervals: sql<number>`coalesce(sum(${loadSlots.generators}), 0)::int`,
+      slots: sql<number>`count(*)::int`,
+    })
+    .from(loadSlots)
+    .where(eq(loadSlots.runId, runId));
+  return {
+    earlier: Number(counted?.n ?? 0),
+    intervalMs: keptRow?.intervalMs === null ? null : Number(keptRow?.intervalMs),
+    grids: Number(keptRow?.grids ?? 0),
+    unit: keptRow?.unit ?? null,
+    intervals: Number(keptRow?.intervals ?? 0),
+    slots: Number(keptRow?.slots ?? 0),
+  };
 }
+type SlotBasis = Awaited<ReturnType<typeof slotBasis>>;
+
+const sameBasis = (a: SlotBasis, b: SlotBasis) => JSON.stringify(a) === JSON.stringify(b);
 
 const slotOf = (r: Omit<SlotRow, 'hdr'> & { hdr: unknown }): Slot => {
   const unit = unitOf({ hdrUnit: r.unit });
@@ -356,46 +608,47 @@ async function insertSlots(tx: Tx, rows: SlotRow[]) {
   }
 }
 
-/** The run's grid now (every interval's length, every point's unit). */
-async function gridOf(tx: Tx, runId: string): Promise<SlotGrid> {
-  const lengths = await tx
+/** The run's grid with an upload's points (every interval's length, every point's unit). */
+async function gridOf(q: Db | Tx, runId: string, adding: IntervalPointInsert[]): Promise<SlotGrid> {
+  const lengths = await q
     .select({ durationMs: loadIntervals.durationMs, n: sql<number>`count(*)::int` })
     .from(loadIntervals)
-    .where(eq(loadIntervals.runId, runId))
+    .where(visibleIntervals(runId))
     .groupBy(loadIntervals.durationMs);
-  const units = await tx
+  const units = await q
     .select({ labels: loadResults.labels })
     .from(loadResults)
     .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
   return slotGrid(
-    lengths.map((l) => ({ durationMs: l.durationMs, n: Number(l.n) })),
-    units,
+    [
+      ...lengths.map((l) => ({ durationMs: l.durationMs, n: Number(l.n) })),
+      ...adding.flatMap((p) => p.intervals.map((i) => ({ durationMs: i.durationMs, n: 1 }))),
+    ],
+    [...units, ...adding.map((p) => ({ labels: p.result.labels }))],
   );
 }
 
-/** An upload's intervals into the run's slots (under the run's slot lock). */
-async function addToSlots(
-  tx: Tx,
+/**
+ * An upload's intervals (its points under `ids`) merged into the run's kept slots, in
+ * slices with the event loop running between them (20,000 intervals take seconds): the
+ * slot rows it changes, or every slot of the run (`replace`) when they must be rebuilt, and
+ * the basis it merged on. With `q` a database (no transaction open), the caller checks the
+ * basis again under the run's slot lock before it writes the rows.
+ */
+async function mergeUpload(
+  q: Db | Tx,
   runId: string,
-  earlier: number,
+  ids: number[],
   points: IntervalPointInsert[],
-): Promise<void> {
-  const grid = await gridOf(tx, runId);
-  const [keptRow] = await tx
-    .select({
-      intervalMs: sql<number | null>`min(${loadSlots.intervalMs})`,
-      grids: sql<number>`count(distinct (${loadSlots.intervalMs}, ${loadSlots.unit}))::int`,
-      unit: sql<string | null>`min(${loadSlots.unit})`,
-      intervals: sql<number>`coalesce(sum(${loadSlots.generators}), 0)::int`,
-    })
-    .from(loadSlots)
-    .where(eq(loadSlots.runId, runId));
+): Promise<{ basis: SlotBasis; rows: SlotRow[]; replace: boolean }> {
+  const basis = await slotBasis(q, runId);
+  const grid = await gridOf(q, runId, points);
   const kept: KeptSlots = {
     grid:
-      keptRow?.intervalMs === null || keptRow?.intervalMs === undefined
+      basis.intervalMs === null
         ? null
-        : { intervalMs: Number(keptRow.intervalMs), unit: unitOf({ hdrUnit: keptRow.unit ?? '' }) },
-    intervals: Number(keptRow?.grids ?? 0) > 1 ? -1 : Number(keptRow?.intervals ?? 0),
+        : { intervalMs: basis.intervalMs, unit: unitOf({ hdrUnit: basis.unit ?? '' }) },
+    intervals: basis.grids > 1 ? -1 : basis.intervals,
   };
   const starts = [
     ...new Set(
@@ -404,7 +657,7 @@ async function addToSlots(
   ];
   const slots = new Map<number, Slot>();
   for (let i = 0; i < starts.length; i += 1000) {
-    const rows = await tx
+    const rows = await q
       .select()
       .from(loadSlots)
       .where(
@@ -412,18 +665,48 @@ async function addToSlots(
       );
     for (const r of rows) slots.set(r.startMs, slotOf(r));
   }
-  // Merged in slices, the event loop running between them: 20,000 intervals take seconds.
   const changed = await runSliced(
     addUploadSteps(
       kept,
-      earlier,
+      basis.earlier,
       grid,
       slots,
       points.map((p) => ({ labels: p.result.labels, intervals: p.intervals })),
     ),
   );
-  if (changed === null) await rebuildSlots(tx, runId);
-  else await insertSlots(tx, await runSliced(slotRows(runId, grid, changed)));
+  if (changed !== null) {
+    return { basis, rows: await runSliced(slotRows(runId, grid, changed)), replace: false };
+  }
+  // Every slot again, from the run's visible intervals and the upload's.
+  const earlierPoints = await q
+    .select({ id: loadResults.id, labels: loadResults.labels })
+    .from(loadResults)
+    .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
+  const intervals = [
+    ...(await intervalsOf(q, runId)),
+    ...points.flatMap((p, k) =>
+      p.intervals.map((v) => ({
+        resultId: ids[k] as number,
+        startMs: v.startMs,
+        durationMs: v.durationMs,
+        count: v.count,
+        errors: v.errors,
+        hdr: v.hdr,
+      })),
+    ),
+  ].sort((a, b) => a.startMs - b.startMs || a.resultId - b.resultId);
+  const rebuilt = buildSlots(
+    [
+      ...earlierPoints,
+      ...points.map((p, k) => ({ id: ids[k] as number, labels: p.result.labels })),
+    ],
+    intervals,
+  );
+  return {
+    basis,
+    rows: await runSliced(slotRows(runId, rebuilt.grid, rebuilt.slots)),
+    replace: true,
+  };
 }
 
 /** A run's intervals, each with its point's id, in time order (counts as numbers). */
@@ -438,7 +721,7 @@ async function intervalsOf(q: Db | Tx, runId: string) {
       hdr: loadIntervals.hdr,
     })
     .from(loadIntervals)
-    .where(eq(loadIntervals.runId, runId))
+    .where(visibleIntervals(runId))
     .orderBy(asc(loadIntervals.startMs), asc(loadIntervals.resultId));
   return rows.map((r) => ({ ...r, count: Number(r.count), hdr: asBytes(r.hdr) }));
 }

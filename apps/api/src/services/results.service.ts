@@ -270,6 +270,14 @@ export function resultsService(deps: {
   };
 
   const service = {
+    /**
+     * Removes interval-log uploads left staged by a process stopped while it stored them
+     * (staged more than `olderThanMs` ago); how many.
+     */
+    discardStagedUploads(olderThanMs: number): Promise<number> {
+      return results.discardStagedUploads(olderThanMs);
+    },
+
     async import(
       runRef: string,
       text: string,
