@@ -2,7 +2,13 @@
 // restarts a replica that fails it, so it checks nothing else). /health/ready and /health:
 // whether this replica should get traffic: the database answers and it is not draining for
 // a shutdown; 200, or 503 with the reason.
-import { health, healthUnavailable, liveness } from '@meshbench/schema';
+import {
+  type DemoProgress,
+  demoProgress,
+  health,
+  healthUnavailable,
+  liveness,
+} from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { databaseUnavailable, RETRY_AFTER_DATABASE_S } from '../../errors.ts';
 import { asAppError } from '../../services/failure.ts';
@@ -13,7 +19,7 @@ const HEALTH_TIMEOUT_MS = 5_000;
 declare module 'fastify' {
   interface FastifyInstance {
     /** Set on SIGTERM (server.ts): readiness fails while the replica still serves. */
-    lifecycle: { draining: boolean };
+    lifecycle: { draining: boolean; demo: DemoProgress };
   }
 }
 
@@ -67,6 +73,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     }
     return reply.send({ status: 'ok' as const, database: app.database.kind });
   };
+
+  app.get(
+    '/demo',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'How far the demo dataset has loaded',
+        description:
+          "The first start of an empty database posts the demo dataset in the background (unless MESHBENCH_DEMO=0): `loaded` of `total` runs so far; `off` when this process loads none. The web app's runs list shows it while it loads.",
+        response: { 200: demoProgress },
+      },
+    },
+    async () => app.lifecycle.demo,
+  );
 
   app.get(
     '/health',
