@@ -467,29 +467,36 @@ export type BatchClaim<T> =
 const iso = (column: string) =>
   `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** Every event of a run as the NDJSON lines the events API takes: changes first. */
+/**
+ * Every event of a run as the NDJSON lines the events API takes: changes first. Within a
+ * kind, by time, then by the line's own bytes (collate "C"): the rows have no unique key,
+ * but two rows that tie on both give the same line, so the order is total and the export
+ * is the same bytes whatever plan reads it (a restored copy, another Postgres).
+ */
 const EXPORT_QUERY = `
-  select 0 as part, json_strip_nulls(json_build_object('type', 'change', 'id', id, 'kind', kind,
+  select line from (
+  select 0 as part, at as at_time, json_strip_nulls(json_build_object('type', 'change', 'id', id, 'kind', kind,
     'target', target, 'action', action, 'at', ${iso('at')}, 'expected', expected))::text as line
     from changes where run_id = $1
   union all
-  select 1, json_strip_nulls(json_build_object('type', 'incident', 'kind', kind, 'node', node,
+  select 1, "from", json_strip_nulls(json_build_object('type', 'incident', 'kind', kind, 'node', node,
     'proxy', proxy, 'from', ${iso('"from"')}, 'to', ${iso('"to"')}, 'attrs', attrs))::text
     from incidents where run_id = $1
   union all
-  select 2, json_strip_nulls(json_build_object('type', 'lifecycle', 'phase', phase, 'entity', entity,
+  select 2, at, json_strip_nulls(json_build_object('type', 'lifecycle', 'phase', phase, 'entity', entity,
     'node', node, 'at', ${iso('at')}, 'attrs', attrs))::text
     from lifecycle_events where run_id = $1
   union all
-  select 3, json_strip_nulls(json_build_object('type', 'observation', 'change', change_id,
+  select 3, at, json_strip_nulls(json_build_object('type', 'observation', 'change', change_id,
     'proxy', proxy, 'node', node, 'at', ${iso('at')}, 'cause', cause, 'stage', stage,
     'attrs', attrs))::text
     from observations where run_id = $1 and $RANGE
   union all
-  select 4, json_build_object('type', 'clock', 'node', node, 'at', ${iso('at')},
+  select 4, at, json_build_object('type', 'clock', 'node', node, 'at', ${iso('at')},
     'offsetMs', offset_us / 1000, 'errorMs', error_us / 1000)::text
     from clock_reports where run_id = $1
-  order by part`;
+  ) as lines
+  order by part, at_time, line collate "C"`;
 
 /**
  * A format() string: %L are the run and change ids, quoted by the server. A proxy's rows

@@ -331,6 +331,42 @@ describe.each(backends)('events and propagation on $name', (backend) => {
     expect(posted.body).toEqual({ accepted: 4, duplicate: false });
   });
 
+  it('exports the events in one total order: by kind, then time, then the line itself', async () => {
+    const run = await createRun(server);
+    // Sent out of time order, with two observations and two clock reports at one instant
+    // in reverse byte order: the export must not depend on the order rows were stored in.
+    const clock = (node: string, ms: number) => ({
+      type: 'clock',
+      node,
+      at: at(ms),
+      offsetMs: 1,
+      errorMs: 0.5,
+    });
+    await postEvents(
+      server,
+      run.id,
+      ndjson([...batch, obs('pz', 250), obs('pa', 250), clock('n-b', 50), clock('n-a', 50)]),
+    );
+    const response = await server.api(`/runs/${run.id}/events`);
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).trim().split('\n');
+    const parsed = lines.map((l) => JSON.parse(l) as { type: string; at: string });
+    const kinds = ['change', 'incident', 'lifecycle', 'observation', 'clock'];
+    const sorted = lines
+      .map((line, i) => ({ line, kind: kinds.indexOf(parsed[i]?.type ?? ''), t: parsed[i]?.at }))
+      .sort(
+        (x, y) =>
+          x.kind - y.kind ||
+          Date.parse(x.t ?? '') - Date.parse(y.t ?? '') ||
+          (x.line < y.line ? -1 : x.line > y.line ? 1 : 0),
+      )
+      .map((x) => x.line);
+    expect(lines).toEqual(sorted);
+    expect(lines).toHaveLength(batch.length + 4);
+    // The first observation is the earliest (p9, 5 ms before the change), sent last of them.
+    expect(parsed[1]).toMatchObject({ type: 'observation', proxy: 'p9' });
+  });
+
   it('gives the tables as CSV', async () => {
     const run = await createRun(server);
     await postEvents(server, run.id, ndjson(batch));

@@ -109,7 +109,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['events'],
         description:
-          "The run's raw events as NDJSON, in the form POST /runs/{id}/events takes: changes, incidents, lifecycle events, then observations.",
+          "The run's raw events as NDJSON, in the form POST /runs/{id}/events takes: changes, incidents, lifecycle events, observations, then clock reports; within a kind by time, then by the line's bytes, so the same events always export as the same bytes.",
         params: z.object({ id: z.string().min(1) }),
         response: { 404: apiError },
       },

@@ -1,10 +1,16 @@
-// Vegeta's binary results (what `vegeta attack` writes; ingest/results/vegeta-gob.encode.ts
-// writes them as Go's gob.Encoder does) posted as a file, told by their bytes or named, and
-// stored as the same results written as JSON lines are: raw samples, nearest rank to the us.
+// Vegeta's binary results (what `vegeta attack` writes) posted as a file, told by their bytes
+// or named, and stored as the same results written as JSON lines are: raw samples, nearest
+// rank to the us. The files: written by Go's own encoding/gob with Vegeta's Result struct
+// (fixtures/generated/vegeta-gob), and by ingest/results/vegeta-gob.encode.ts.
 import { apiError, importResultsResponse, storedLoadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { publicFixture } from '../../ingest/results/test-fixtures.ts';
+import {
+  expectVegetaRecomputed,
+  GO_VEGETA_FILES,
+  goVegeta,
+} from '../../ingest/results/vegeta-go.test-fixtures.ts';
 import { encodeVegetaGob, vegetaResultOfJson } from '../../ingest/results/vegeta-gob.encode.ts';
 import { backends, createRun, useServer } from '../../test/harness.ts';
 
@@ -53,6 +59,19 @@ describe.each(backends)("Vegeta's binary results on $name", (backend) => {
       expect(gobPoint).toMatchObject({ requests: 3, errors: 1 });
     }
   });
+
+  it.each(GO_VEGETA_FILES)(
+    'stores %s.gob (Go wrote it) as its samples give it, told by its bytes',
+    async (name) => {
+      const { gob: file, samples } = goVegeta(name);
+      const run = await createRun(server);
+      const posted = await post(run.id, file, '');
+      expect(posted.status).toBe(201);
+      expect(posted.body).toMatchObject({ format: 'vegeta', imported: 1 });
+      const [point] = await stored(run.id);
+      expectVegetaRecomputed(point, samples);
+    },
+  );
 
   it('refuses a cut file with a 4xx that says so, storing nothing', async () => {
     const run = await createRun(server);
