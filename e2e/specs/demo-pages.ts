@@ -4,11 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   apiClient,
+  churnRun,
   consulScaleUp,
   dataPlaneMeshes,
   dataPlaneRun,
   endpointPropagationRun,
   fortioResult,
+  istioChurnScenario,
   NIGHTLY_MESHES,
   nightlyRun,
   propagationScenarios,
@@ -112,6 +114,25 @@ export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
     await api.finishRun(created.id, at(3_600_000));
   }
 
+  // Churn: the demo's run of many endpoint changes, and a report of it.
+  const churn = churnRun(istioChurnScenario);
+  const { finishedAt: churnEnd, ...churnStart } = churn.run;
+  const churned = await api.createRun({
+    ...churnStart,
+    benchmark,
+    labels: { ...churnStart.labels, ...labels },
+  });
+  await api.postEvents(churned.id, churn.events, `${benchmark}-churn`);
+  await api.finishRun(churned.id, churnEnd);
+  const churnReport = await fetch(`${baseUrl}/api/v1/reports`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ runs: [churned.id], title: 'Endpoint churn' }),
+  });
+  if (churnReport.status !== 201)
+    throw new Error(`churn report: ${churnReport.status} ${await churnReport.text()}`);
+  const { slug: churnSlug } = (await churnReport.json()) as { slug: string };
+
   const ids = propagation.map((r) => r.id);
   const res = await fetch(`${baseUrl}/api/v1/reports`, {
     method: 'POST',
@@ -130,6 +151,8 @@ export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
     { name: 'history', path: `/history?benchmark=${benchmark}` },
     { name: 'alerts', path: `/alerts?project=default&state=all&benchmark=${benchmark}` },
     { name: 'report', path: `/r/${report.slug}` },
+    { name: 'churn run', path: `/runs/${churned.id}` },
+    { name: 'churn report', path: `/r/${churnSlug}` },
     { name: 'ingest', path: '/ingest' },
   ];
 }

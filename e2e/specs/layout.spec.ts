@@ -128,3 +128,110 @@ test('a report prints as a document: title, runs, date and link', async ({ page 
   const pdf = await page.pdf({ format: 'A4' });
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 });
+
+const page_ = (name: string) => {
+  const found = pages.find((p) => p.name === name);
+  if (!found) throw new Error(`no ${name} page`);
+  return found;
+};
+
+/** A4's printable height (297 mm less the 12 mm margins) at 96 px an inch. */
+const A4_PRINTABLE_HEIGHT_PX = Math.floor(((297 - 2 * 12) / 25.4) * 96);
+
+// Runs in the page (print media): what a printed page would show that it should not (a
+// control, the navigation), and each chart that could be split across two sheets: one not
+// inside a box that avoids breaks inside it, or inside one taller than a sheet.
+const PRINT_FAULTS = `(() => {
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const name = (el) => el.tagName.toLowerCase() + (el.getAttribute('data-testid') ? '[' + el.getAttribute('data-testid') + ']' : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : '');
+  const controls = [...document.querySelectorAll('nav, button, select, input, textarea, [role="tab"], .segmented')].filter(shown).map(name);
+  const split = [];
+  for (const svg of document.querySelectorAll('svg.recharts-surface')) {
+    if (!shown(svg)) continue;
+    let box = null;
+    for (let p = svg; p; p = p.parentElement) {
+      if (getComputedStyle(p).breakInside === 'avoid') { box = p; break; }
+    }
+    if (!box) split.push(name(svg.parentElement) + ': in no unbreakable box');
+    else if (box.getBoundingClientRect().height > ${A4_PRINTABLE_HEIGHT_PX}) split.push(name(box) + ': taller than a sheet');
+  }
+  return { controls: controls.slice(0, 10), split: split.slice(0, 10) };
+})()`;
+
+test('in print, run pages and reports show their sentence and charts, no controls, no chart split', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: A4_PRINTABLE_PX, height: 1100 });
+  await page.emulateMedia({ media: 'print' });
+  for (const name of ['propagation run', 'data-plane run', 'churn run', 'report', 'churn report']) {
+    await test.step(name, async () => {
+      await settle(page, page_(name).path);
+      await expect(page.getByTestId('run-summary').first()).toBeVisible();
+      await expect(page.locator('.topbar')).toBeHidden();
+      const m = (await page.evaluate(PRINT_FAULTS)) as { controls: string[]; split: string[] };
+      expect(m.controls, `${name}: controls printed`).toEqual([]);
+      expect(m.split, `${name}: charts that may split across sheets`).toEqual([]);
+    });
+  }
+  // The report of three runs prints in few sheets (12 before the print sheet was tightened).
+  await settle(page, page_('report').path);
+  const pdf = (await page.pdf({ format: 'A4' })).toString('latin1');
+  const sheets = pdf.match(/\/Type\s*\/Page[^s]/g)?.length ?? 0;
+  expect(sheets).toBeGreaterThan(0);
+  expect(sheets, 'sheets of the three-run report').toBeLessThanOrEqual(8);
+});
+
+test('a churn report draws a change only when it is opened', async ({ page }) => {
+  await settle(page, page_('churn report').path);
+  const folds = page.getByTestId('report-change-fold');
+  await expect(folds).toHaveCount(20);
+  await expect(folds.first()).toContainText(/P50 .* P99 /);
+  // Folded: no change's table or chart is in the page.
+  await expect(page.getByTestId('report-change')).toHaveCount(0);
+  await expect(page.locator('[data-testid="report-histogram"]')).toHaveCount(0);
+  await folds.nth(3).locator('summary').click();
+  await expect(page.getByTestId('report-change')).toHaveCount(1);
+  await expect(page.getByTestId('report-change')).toHaveAttribute('data-change-id', 'churn-04');
+  await expect(page.getByTestId('percentile-table')).toHaveCount(1);
+});
+
+// Runs in the page: cells of the percentile tables past the right edge of their box (or of
+// the window), and values whose number and unit fell on two lines.
+const TABLE_FAULTS = `(() => {
+  const out = [];
+  const tables = document.querySelectorAll('[data-testid="percentile-table"], [data-testid="latency-table"], [data-testid="coverage-table"]');
+  for (const table of tables) {
+    const wrap = table.closest('.table-wrap') || table;
+    const right = Math.min(wrap.getBoundingClientRect().right, document.documentElement.clientWidth);
+    for (const cell of table.querySelectorAll('th, td')) {
+      const r = cell.getBoundingClientRect();
+      if (r.width > 0 && r.right > right + 1) out.push(cell.textContent + ': cut at ' + Math.round(right));
+    }
+    for (const cell of table.querySelectorAll('td')) {
+      if (!cell.textContent.includes(' ') || cell.querySelector('.clock-bound')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(cell.querySelector('.pct') || cell);
+      const tops = new Set([...range.getClientRects()].map((b) => Math.round(b.top)));
+      if (tops.size > 1) out.push(cell.textContent + ': on ' + tops.size + ' lines');
+    }
+  }
+  return out;
+})()`;
+
+test('at 700 px every column of the percentile tables is in view, each value on one line', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 700, height: 900 });
+  await settle(page, page_('propagation run').path);
+  const tables = page.locator(
+    '[data-testid="percentile-table"], [data-testid="latency-table"], [data-testid="coverage-table"]',
+  );
+  await expect(tables).toHaveCount(3);
+  await expect(page.getByTestId('pct-p99')).toBeVisible();
+  const faults = (await page.evaluate(TABLE_FAULTS)) as string[];
+  expect(faults).toEqual([]);
+});

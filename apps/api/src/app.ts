@@ -73,7 +73,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler());
   // Set on SIGTERM (server.ts); /health/ready reads it.
-  app.decorate('lifecycle', { draining: false });
+  app.decorate('lifecycle', {
+    draining: false,
+    demo: { state: 'off' as const, loaded: 0, total: 0 },
+  });
   recordRoutes(app);
   await app.register(idleConnectionsPlugin);
   await app.register(securityHeadersPlugin);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
-import { loadDemo } from './demo/index.ts';
+import { demoRunCount, loadDemo } from './demo/index.ts';
 
 /** The built web app beside this file's package: apps/web/dist. */
 function webRoot(): string | undefined {
@@ -86,6 +86,9 @@ async function main() {
   }
   if (wantDemo) {
     const started = Date.now();
+    // A scale-up arriving for four minutes: its page and `meshbench watch` move.
+    const liveMs = 240_000;
+    app.lifecycle.demo = { state: 'loading', loaded: 0, total: demoRunCount({ liveMs }) };
     // The demo posts like any runner: with a token, the admin's or one made for it.
     const internal = config.adminToken
       ? undefined
@@ -95,14 +98,22 @@ async function main() {
       token: config.adminToken ?? internal?.token,
       statsdPort: app.statsd.udpPort ?? 0,
       log: (m) => app.log.info(m),
-      // A scale-up arriving for four minutes: its page and `meshbench watch` move.
-      liveMs: 240_000,
+      liveMs,
+      // The runs list says how far it has got ("loading the demo: 12 of 60 runs").
+      onProgress: (loaded, total) => {
+        app.lifecycle.demo = { state: 'loading', loaded, total };
+      },
     })
       .finally(() => internal && app.services.projects.revokeServerToken(internal.id))
       .then(
-        (runs) =>
-          app.log.info(`demo data loaded: ${runs.length} run(s) in ${Date.now() - started} ms`),
-        (error) => app.log.error({ err: error }, 'demo data failed to load'),
+        (runs) => {
+          app.lifecycle.demo = { state: 'loaded', loaded: runs.length, total: runs.length };
+          app.log.info(`demo data loaded: ${runs.length} run(s) in ${Date.now() - started} ms`);
+        },
+        (error) => {
+          app.lifecycle.demo = { ...app.lifecycle.demo, state: 'failed' };
+          app.log.error({ err: error }, 'demo data failed to load');
+        },
       );
   }
 }

@@ -129,4 +129,8 @@ describe('formatDurationRange', () => {
     expect(formatDurationRange(950, 1_010)).toBe('950.0 ms – 1.010 s');
     expect(formatDurationRange(12_000, 24_000)).toBe('12.00 – 24.00 s');
   });
+  it('starts a span from zero at "0", never "0.000 ms"', () => {
+    expect(formatDurationRange(0, 500)).toBe('0 – 500.0 ms');
+    expect(formatDurationRange(0, 1_500)).toBe('0 – 1.500 s');
+  });
 });

@@ -147,8 +147,12 @@ export function durationTickFormatter(ticks: readonly number[]): (ms: number) =>
   return (ms) => `${threeDigits.format(ms / PER[unit])} ${unit}`;
 }
 
-/** A span, the unit said once when both ends share it: "10.0 – 20.0 ms", "9,950.0 ms – 10.1 s". */
+/**
+ * A span, the unit said once when both ends share it: "10.0 – 20.0 ms", "9,950.0 ms – 10.1 s";
+ * a span from zero starts at "0", which needs no unit or decimals: "0 – 500.0 ms".
+ */
 export function formatDurationRange(fromMs: number, toMs: number): string {
+  if (fromMs === 0) return `0 – ${formatDurationMs(toMs)}`;
   const from = formatDurationMs(fromMs);
   const to = formatDurationMs(toMs);
   const unit = (t: string) => t.slice(t.lastIndexOf(' '));

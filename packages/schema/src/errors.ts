@@ -30,3 +30,16 @@ export type HealthUnavailable = z.infer<typeof healthUnavailable>;
 /** GET /health/live: the process serves requests (nothing else is checked). */
 export const liveness = z.object({ status: z.literal('ok') });
 export type Liveness = z.infer<typeof liveness>;
+
+/**
+ * GET /demo: how far the demo dataset has loaded (the first `npm start` of an empty database
+ * posts it in the background): the web app's runs list says so while the runs arrive.
+ */
+export const demoProgress = z.object({
+  state: z
+    .enum(['off', 'loading', 'loaded', 'failed'])
+    .describe('off: this process loads no demo (the database held data, or MESHBENCH_DEMO=0)'),
+  loaded: z.number().int().nonnegative().describe('runs posted so far (exact)'),
+  total: z.number().int().nonnegative().describe('runs the demo posts in all (exact); 0 when off'),
+});
+export type DemoProgress = z.infer<typeof demoProgress>;

@@ -31,7 +31,7 @@ import {
   propagationScenarios,
   scenarioProxies,
 } from './endpoint-propagation.ts';
-import { apiClient, loadDemo } from './index.ts';
+import { apiClient, demoRunCount, loadDemo } from './index.ts';
 import { kubernetesScaleUpRun, kubernetesScaleUpScenarios } from './kubernetes-scale-up.ts';
 import { istioLocustScenario, locustStageReports } from './locust.ts';
 import { NIGHTLY_MESHES, NIGHTS, REGRESSION_NIGHT } from './nightly.ts';
@@ -78,11 +78,17 @@ describe.each(backends)('the demo dataset on $name', (backend) => {
       0,
     );
     const before = server.app.statsd.stats();
+    const progress: [number, number][] = [];
     const runs = await loadDemo({
       baseUrl: server.url,
       token: server.token,
       statsdPort: server.udpPort,
+      onProgress: (loaded, total) => progress.push([loaded, total]),
     });
+    // The runs list's "loading the demo: 12 of 60 runs": one step per run, to the total.
+    expect(progress.map(([n]) => n)).toEqual(runs.map((_, i) => i + 1));
+    expect(new Set(progress.map(([, total]) => total))).toEqual(new Set([runs.length]));
+    expect(demoRunCount({})).toBe(runs.length);
     expect(runs).toHaveLength(
       propagationScenarios.length +
         dataPlaneMeshes.length +

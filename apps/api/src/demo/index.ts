@@ -64,11 +64,25 @@ export async function loadDemo(opts: {
   log?: (message: string) => void;
   /** A scale-up posted as it happens for this long (ms) beside the rest; 0 or unset: none. */
   liveMs?: number;
+  /** Called as each run is in place: runs so far, and of how many (demoRunCount). */
+  onProgress?: (loaded: number, total: number) => void;
 }): Promise<Run[]> {
   const api = apiClient(opts.baseUrl, opts.token);
-  const loaded: Run[] = [];
+  const total = demoRunCount(opts);
+  const runs: Run[] = [];
+  // The live run counts once it exists (its page moves from then on), not when it ends.
+  let counted = 0;
+  const count = () => opts.onProgress?.(++counted, total);
+  const loaded = {
+    push(run: Run) {
+      runs.push(run);
+      count();
+    },
+    at: (i: number) => runs.at(i),
+  };
   // First, so that it is there to open while the rest loads.
   const live = opts.liveMs ? await startLiveScaleUp({ ...opts, durationMs: opts.liveMs }) : null;
+  if (live) count();
 
   // Control plane: one endpoint change reaching 20,000 proxies, on each mesh.
   for (const scenario of propagationScenarios) {
@@ -145,6 +159,20 @@ export async function loadDemo(opts: {
     loaded.push(await api.finishRun(created.id, finishedAt));
   }
 
-  if (live) loaded.push(await live.done);
-  return loaded;
+  if (live) runs.push(await live.done);
+  return runs;
+}
+
+/** How many runs loadDemo posts: what its progress counts up to. */
+export function demoRunCount(opts: { liveMs?: number }): number {
+  return (
+    propagationScenarios.length +
+    dataPlaneMeshes.length +
+    scaleUpScenarios.length +
+    kubernetesScaleUpScenarios.length +
+    // stages, Locust stages, OTLP logs, churn
+    4 +
+    [...nightlyRuns()].length +
+    (opts.liveMs ? 1 : 0)
+  );
 }

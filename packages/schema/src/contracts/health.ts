@@ -1,6 +1,6 @@
 // The health group: liveness and readiness for balancers and orchestrators.
 import { defineRoutes } from '../contract.ts';
-import { health, healthUnavailable, liveness } from '../errors.ts';
+import { demoProgress, health, healthUnavailable, liveness } from '../errors.ts';
 
 /** A database that has not answered in this long is reported unavailable. */
 export const HEALTH_TIMEOUT_MS = 5_000;
@@ -29,5 +29,14 @@ export const healthRoutes = defineRoutes({
     description:
       'Liveness: 200 while the process serves requests, draining or not, database or not (a liveness probe that restarted a replica whose database is away would not bring the database back).',
     responses: { 200: liveness },
+  },
+  demo: {
+    method: 'GET',
+    path: '/demo',
+    tags: ['health'],
+    summary: 'How far the demo dataset has loaded',
+    description:
+      "The first start of an empty database posts the demo dataset in the background (unless MESHBENCH_DEMO=0): `loaded` of `total` runs so far; `off` when this process loads none. The web app's runs list shows it while it loads.",
+    responses: { 200: demoProgress },
   },
 });

@@ -2,7 +2,7 @@
 // restarts a replica that fails it, so it checks nothing else). /health/ready and /health:
 // whether this replica should get traffic: the database answers and it is not draining for
 // a shutdown; 200, or 503 with the reason.
-import { healthRoutes as c, HEALTH_TIMEOUT_MS } from '@meshbench/schema';
+import { healthRoutes as c, type DemoProgress, HEALTH_TIMEOUT_MS } from '@meshbench/schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { databaseUnavailable, RETRY_AFTER_DATABASE_S } from '../../errors.ts';
 import { asAppError } from '../../services/failure.ts';
@@ -11,7 +11,7 @@ import { fromContract } from '../contract-route.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     /** Set on SIGTERM (server.ts): readiness fails while the replica still serves. */
-    lifecycle: { draining: boolean };
+    lifecycle: { draining: boolean; demo: DemoProgress };
   }
 }
 
@@ -75,6 +75,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...fromContract(c.live),
     handler: async () => ({ status: 'ok' as const }),
+  });
+  app.route({
+    ...fromContract(c.demo),
+    handler: async () => app.lifecycle.demo,
   });
 };
 export default routes;

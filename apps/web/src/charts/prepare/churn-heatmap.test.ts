@@ -49,9 +49,9 @@ describe('prepareHeatmap', () => {
 
   it('labels columns with their range in the unit that reads, the last one closed', () => {
     expect(prepared.columns.map((c) => c.label)).toEqual([
-      '0.000 ms – 500.0 ms',
+      '0 – 500.0 ms',
       '500.0 ms – 1.000 s',
-      '1.000 s – 1.500 s (closed)',
+      '1.000 – 1.500 s (closed)',
     ]);
   });
 
@@ -61,11 +61,15 @@ describe('prepareHeatmap', () => {
     expect(c1.cells.map((c) => c.count)).toEqual([8, 0, 1]);
     expect(c1.cells[0]!.color).toBe(HEAT_STOPS[4]);
     expect(c1.cells[1]!.color).toBe(EMPTY_CELL);
-    expect(c1.cells[2]!.title).toBe('c1: 1 proxy at 1.000 s – 1.500 s (closed)');
+    expect(c1.cells[2]!.title).toBe('c1: 1 proxy at 1.000 – 1.500 s (closed)');
     expect(prepared.rows[1]!.cells[1]!.title).toBe('c2: 5 proxies at 500.0 ms – 1.000 s');
   });
 
   it('labels every edge when there are few', () => {
     expect(prepared.ticks.map((t) => t.edge)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('writes its ticks in one unit, zero as "0 s" (not "0.000 ms")', () => {
+    expect(prepared.ticks.map((t) => t.label)).toEqual(['0 s', '0.5 s', '1 s', '1.5 s']);
   });
 });

@@ -3,7 +3,7 @@
 // count (log(1 + count) over log(1 + max)): a tail of a few proxies stays visible beside
 // bins of thousands, and an empty cell is no colour at all.
 import type { ChurnHeatmap } from '@meshbench/schema';
-import { formatDurationMs } from './duration.ts';
+import { durationTickFormatter, formatDurationRange } from './duration.ts';
 import { formatCount } from './format.ts';
 
 /** Light to dark blue: the stops of the colour scale, at 0, 1/4, 1/2, 3/4 and 1. */
@@ -72,7 +72,7 @@ export function prepareHeatmap(h: ChurnHeatmap): PreparedHeatmap {
     return {
       fromMs,
       toMs,
-      label: `${formatDurationMs(fromMs)} – ${formatDurationMs(toMs)}${last ? ' (closed)' : ''}`,
+      label: `${formatDurationRange(fromMs, toMs)}${last ? ' (closed)' : ''}`,
     };
   });
   const rows = h.rows.map((r) => ({
@@ -88,10 +88,11 @@ export function prepareHeatmap(h: ChurnHeatmap): PreparedHeatmap {
   const edges = h.edgesMs.length;
   const step = Math.max(1, Math.ceil((edges - 1) / TICKS));
   const ticks: PreparedHeatmap['ticks'] = [];
-  for (let e = 0; e < edges; e += step)
-    ticks.push({ edge: e, label: formatDurationMs(h.edgesMs[e]) });
+  // The axis in one unit, its zero "0 s" (not "0.000 ms"): the ticks' own formatter.
+  const tick = durationTickFormatter(h.edgesMs);
+  for (let e = 0; e < edges; e += step) ticks.push({ edge: e, label: tick(h.edgesMs[e] ?? 0) });
   if (edges > 1 && ticks[ticks.length - 1]?.edge !== edges - 1)
-    ticks.push({ edge: edges - 1, label: formatDurationMs(h.edgesMs[edges - 1]) });
+    ticks.push({ edge: edges - 1, label: tick(h.edgesMs[edges - 1] ?? 0) });
   return { columns, rows, maxCount: h.maxCount, ticks, legend: heatLegend(h.maxCount) };
 }
 

@@ -3,8 +3,9 @@
 // and tail causes.
 import type { ReportRun } from '@meshbench/schema';
 import { useMemo } from 'react';
-import { formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
+import { formatCount, formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
+import { LazyDetails } from '../../../ui/LazyDetails.tsx';
 import { RunSummary } from '../../../ui/RunSummary.tsx';
 import { useUrlScale } from '../../../ui/url-state.ts';
 import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
@@ -94,6 +95,19 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
   );
 }
 
+/** A folded change in one line: which change, how many applied it, its P50 and P99. */
+function ChangeLine({ propagation: p }: { propagation: FrozenChange['linear'] }) {
+  const pct = (x: number) => p.percentiles.find((y) => y.p === x)?.ms;
+  return (
+    <span data-testid="report-change-line">
+      <code>{p.change.id}</code> {p.change.kind} {p.change.target} {p.change.action} at{' '}
+      {formatTimestamp(p.change.at)}: {formatCount(p.count)}
+      {p.expected !== null && ` of ${formatCount(p.expected)}`} proxies; P50{' '}
+      {formatDurationMs(pct(50))}, P99 {formatDurationMs(pct(99))}
+    </span>
+  );
+}
+
 export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: ComparedRun }) {
   return (
     <article className="report-run" data-testid="report-run" data-run-id={frozen.run.id}>
@@ -105,9 +119,30 @@ export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: Com
             : 'This run had no changes and no load results when it was shared.'}
         </p>
       )}
-      {frozen.changes.map((c) => (
-        <FrozenChangeSection key={c.linear.change.id} change={c} run={run} />
-      ))}
+      {frozen.changes.length < 2 ? (
+        frozen.changes.map((c) => (
+          <FrozenChangeSection key={c.linear.change.id} change={c} run={run} />
+        ))
+      ) : (
+        // A churn run: the pooled headline is above; each change's detail waits, folded, until
+        // it is opened (a run of many changes would draw and print a page per change).
+        <section className="report-changes" data-testid="report-changes">
+          <h3 className="report-changes-title">
+            Per change ({frozen.changes.length} changes): open one for its table, histogram, curve
+            and tail
+          </h3>
+          {frozen.changes.map((c) => (
+            <LazyDetails
+              key={c.linear.change.id}
+              className="report-change-fold"
+              testId="report-change-fold"
+              summary={<ChangeLine propagation={c.linear} />}
+            >
+              {() => <FrozenChangeSection change={c} run={run} />}
+            </LazyDetails>
+          ))}
+        </section>
+      )}
       {/* A stages run is read by its stages: first, as on the run page. */}
       {frozen.stages && <StagesView stages={frozen.stages} />}
       <LoadOverlayPanel runs={[run]} results={[frozen.loadResults]} />

@@ -9,6 +9,7 @@ import {
 } from '../../../charts/prepare/format.ts';
 import { type Accuracy, certaintyOf } from '../../../charts/prepare/percentile-accuracy.ts';
 import { AccuracyLegend, PercentileValue } from '../../../ui/PercentileValue.tsx';
+import { useNarrow } from '../../../ui/use-narrow.ts';
 
 /** "99.9" -> "p99-9": a test id without a dot. */
 export const percentileTestId = (p: number) => `pct-p${String(p).replace('.', '-')}`;
@@ -19,6 +20,7 @@ export function stageLabel(stage: string): string {
 }
 
 export function PropagationTable({ propagation: p }: { propagation: Propagation }) {
+  const narrow = useNarrow();
   const applied = p.stage === 'applied';
   const counts = [
     {
@@ -98,75 +100,123 @@ export function PropagationTable({ propagation: p }: { propagation: Propagation 
     return pct ? withBound(pct.ms, pct.clockErrorMs ?? maxError) : null;
   };
   const note = brief || p.clock?.pending ? correctionNote(p.clock) : null;
+  const timeTitle = applied ? 'Time to apply' : `Time until ${p.stage}`;
+  const countCells = counts.map((c) => (
+    <td key={c.id} className="num" data-testid={c.id}>
+      {c.value}
+    </td>
+  ));
+  const latencyCells = latencies.map((l, i) => (
+    <td key={l.id} className={i === 0 ? 'num group-start' : 'num'} data-testid={l.id}>
+      {l.accuracy ? <PercentileValue ms={l.ms} accuracy={l.accuracy} /> : formatDurationMs(l.ms)}
+    </td>
+  ));
+  const correctedLatencyCells = latencies.map((l, i) => (
+    <td
+      key={l.id}
+      className={i === 0 ? 'num group-start' : 'num'}
+      data-testid={`corrected-${l.id}`}
+    >
+      {correctedLatency(l.id, i)}
+    </td>
+  ));
+  // Applied, expected and missing do not change with clocks: the row's label.
+  const correctedLabel = (span: number) => (
+    <th
+      scope="row"
+      colSpan={span}
+      className="corrected-label"
+      title="each node's clock offset taken out (its clock reports)"
+    >
+      clock-corrected
+    </th>
+  );
+  const correctedCountCells = counts.slice(3).map((c) => (
+    <td key={c.id} className="num" data-testid={`corrected-${c.id}`}>
+      {correctedCounts[c.id] ?? ''}
+    </td>
+  ));
+  const countHeads = counts.map((c) => (
+    <th key={c.id} className="num" title={c.title}>
+      {c.label}
+    </th>
+  ));
+  const latencyHeads = latencies.map((l, i) => (
+    <th key={l.id} className={i === 0 ? 'num group-start' : 'num'}>
+      {l.label}
+    </th>
+  ));
   return (
     <div className="table-wrap">
-      <table className="data stat-table" data-testid="percentile-table">
-        <thead>
-          <tr className="group-row">
-            <th colSpan={counts.length}>Proxies</th>
-            <th colSpan={latencies.length} className="group-start">
-              {applied ? 'Time to apply' : `Time until ${p.stage}`}
-            </th>
-          </tr>
-          <tr>
-            {counts.map((c) => (
-              <th key={c.id} className="num" title={c.title}>
-                {c.label}
-              </th>
-            ))}
-            {latencies.map((l, i) => (
-              <th key={l.id} className={i === 0 ? 'num group-start' : 'num'}>
-                {l.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            {counts.map((c) => (
-              <td key={c.id} className="num" data-testid={c.id}>
-                {c.value}
-              </td>
-            ))}
-            {latencies.map((l, i) => (
-              <td key={l.id} className={i === 0 ? 'num group-start' : 'num'} data-testid={l.id}>
-                {l.accuracy ? (
-                  <PercentileValue ms={l.ms} accuracy={l.accuracy} />
-                ) : (
-                  formatDurationMs(l.ms)
-                )}
-              </td>
-            ))}
-          </tr>
-          {brief && (
-            <tr data-testid="corrected-row">
-              {/* Applied, expected and missing do not change with clocks: the row's label. */}
-              <th
-                scope="row"
-                colSpan={3}
-                className="corrected-label"
-                title="each node's clock offset taken out (its clock reports)"
-              >
-                clock-corrected
-              </th>
-              {counts.slice(3).map((c) => (
-                <td key={c.id} className="num" data-testid={`corrected-${c.id}`}>
-                  {correctedCounts[c.id] ?? ''}
-                </td>
-              ))}
+      {narrow ? (
+        // A narrow window: the proxies, then the times a row per percentile (raw and
+        // clock-corrected side by side), so that P99 is in view without scrolling sideways.
+        <>
+          <table className="data stat-table" data-testid="percentile-table">
+            <thead>
+              <tr className="group-row">
+                <th colSpan={counts.length}>Proxies</th>
+              </tr>
+              <tr>{countHeads}</tr>
+            </thead>
+            <tbody>
+              <tr>{countCells}</tr>
+              {brief && (
+                <tr data-testid="corrected-row">
+                  {correctedLabel(3)}
+                  {correctedCountCells}
+                </tr>
+              )}
+            </tbody>
+          </table>
+          <table className="data stat-table latency-rows" data-testid="latency-table">
+            <thead>
+              <tr>
+                <th>{timeTitle}</th>
+                <th className="num">{brief ? 'raw' : ''}</th>
+                {brief && <th className="num">clock-corrected</th>}
+              </tr>
+            </thead>
+            <tbody>
               {latencies.map((l, i) => (
-                <td
-                  key={l.id}
-                  className={i === 0 ? 'num group-start' : 'num'}
-                  data-testid={`corrected-${l.id}`}
-                >
-                  {correctedLatency(l.id, i)}
-                </td>
+                <tr key={l.id}>
+                  <th scope="row">{l.label}</th>
+                  {latencyCells[i]}
+                  {brief && correctedLatencyCells[i]}
+                </tr>
               ))}
+            </tbody>
+          </table>
+        </>
+      ) : (
+        <table className="data stat-table" data-testid="percentile-table">
+          <thead>
+            <tr className="group-row">
+              <th colSpan={counts.length}>Proxies</th>
+              <th colSpan={latencies.length} className="group-start">
+                {timeTitle}
+              </th>
             </tr>
-          )}
-        </tbody>
-      </table>
+            <tr>
+              {countHeads}
+              {latencyHeads}
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              {countCells}
+              {latencyCells}
+            </tr>
+            {brief && (
+              <tr data-testid="corrected-row">
+                {correctedLabel(3)}
+                {correctedCountCells}
+                {correctedLatencyCells}
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
       <CoverageTable propagation={p} />
       {note && (
         <p className="accuracy-legend" data-testid="clock-note">

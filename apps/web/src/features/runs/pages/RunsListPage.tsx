@@ -8,6 +8,7 @@ import { comparePath } from '../../../api/urls.ts';
 import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { MeshName } from '../../../ui/MeshName.tsx';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
+import { DemoProgress } from '../components/DemoProgress.tsx';
 import { isFiltered, RunFilters } from '../components/RunFilters.tsx';
 import { MAX_COMPARED, RunsTable } from '../components/RunsTable.tsx';
 import {
@@ -157,6 +158,7 @@ export function RunsListPage() {
           </p>
         )}
       </div>
+      <DemoProgress />
       <RunFilters
         value={state.filters}
         facets={facets.data}

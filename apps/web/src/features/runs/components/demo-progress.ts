@@ -1,0 +1,19 @@
+// What the runs list says while the demo dataset loads on a first start (GET /api/v1/demo),
+// so that a person does not take an empty list for the demo: "Loading the demo: 12 of 60 runs".
+import { type DemoProgress, demoProgress } from '@meshbench/schema';
+
+/** The line, or null when there is nothing to say (no demo, or all of it in place). */
+export function demoProgressText(p: DemoProgress | undefined): string | null {
+  if (!p) return null;
+  if (p.state === 'loading')
+    return `Loading the demo: ${p.loaded} of ${p.total} runs (the list fills in as they arrive)`;
+  if (p.state === 'failed')
+    return `The demo stopped loading after ${p.loaded} of ${p.total} runs (the server's log says why)`;
+  return null;
+}
+
+export async function fetchDemoProgress(signal?: AbortSignal): Promise<DemoProgress> {
+  const res = await fetch('/api/v1/demo', { signal: signal ?? null });
+  if (!res.ok) throw new Error(`GET /api/v1/demo: ${res.status}`);
+  return demoProgress.parse(await res.json());
+}
