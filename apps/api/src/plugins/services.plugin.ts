@@ -184,6 +184,7 @@ function build(
     },
     changes: (id) => services.propagation.changes(id),
     propagation: (id, changeId, q) => services.propagation.propagation(id, changeId, q),
+    churn: (id, q) => services.churn.runPropagation(id, q),
     timeline: (id, q) => services.timeline.timeline(id, q),
     series: (id, q) => services.metrics.series(id, q),
     results: (id, ps) => services.results.list(id, ps),
