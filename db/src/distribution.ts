@@ -58,9 +58,10 @@ export const REFERENCE_TABLES = [
 /**
  * Tables of no run and too busy to copy to every node: a local table of the coordinator
  * (`citus_add_local_table_to_metadata`). `unmatched_points` holds metric points no run has
- * claimed yet, for minutes, keyed by environment and time.
+ * claimed yet, for minutes, keyed by environment and time; `prometheus_histogram_parts` the
+ * parts of classic histograms split across remote-write requests, until assembled.
  */
-export const COORDINATOR_TABLES = ['unmatched_points'] as const;
+export const COORDINATOR_TABLES = ['unmatched_points', 'prometheus_histogram_parts'] as const;
 
 /** The raw tables retention empties for a run (its summaries and facts are kept). */
 export const RAW_TABLES = Object.entries(DISTRIBUTED_TABLES)

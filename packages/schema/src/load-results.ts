@@ -24,7 +24,7 @@ export const resultFormat = z
     'ghz',
   ])
   .describe(
-    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), locust Locust's --csv files or its --json output, vegeta Vegeta's results (vegeta attack's binary gob output, or JSON lines), gatling Gatling's text simulation.log (up to 3.12; one line a request), ghz ghz's JSON report, oha oha's --output-format json summary, wrk wg/wrk 4's text report (wrk2 is giltene/wrk2's)",
+    "the runner whose result file is posted; k6-ndjson is k6's --out json stream of samples, hdr-log an HdrHistogram interval log, hey hey's -o csv and jmeter JMeter's JTL CSV (one line a request), locust Locust's --csv files or its --json output, vegeta Vegeta's results (vegeta attack's binary gob output, or JSON lines), gatling Gatling's simulation.log (text up to 3.12, one line a request, or binary from 3.13), ghz ghz's JSON report, oha oha's --output-format json summary, wrk wg/wrk 4's text report (wrk2 is giltene/wrk2's)",
   );
 export type ResultFormat = z.infer<typeof resultFormat>;
 

@@ -160,6 +160,7 @@ const routes: FastifyPluginAsync = async (app) => {
   }
   // Prometheus remote write (POST /api/v1/write), each counter named for what it counts.
   const prw = () => app.services.prometheusWrite.counters;
+  const parts = () => app.services.prometheusWrite.histogramPartsCounters;
   for (const [name, help, read] of [
     ['requests', 'Remote-write requests received.', () => prw().requests],
     ['samples', 'Remote-write float samples received.', () => prw().samples],
@@ -194,6 +195,26 @@ const routes: FastifyPluginAsync = async (app) => {
       'overloaded',
       'Remote-write requests answered 503 + Retry-After at capacity.',
       () => prw().overloaded,
+    ],
+    [
+      'histogram_parts',
+      'Parts of classic histogram points split across remote-write requests, merged with the parts other requests brought.',
+      () => parts().parts,
+    ],
+    [
+      'histograms_assembled',
+      'Classic histogram points assembled from parts that came in several remote-write requests.',
+      () => parts().assembled,
+    ],
+    [
+      'histogram_parts_late',
+      'Classic histogram parts that came after their point was assembled without them or released: stored as their own series.',
+      () => parts().late,
+    ],
+    [
+      'histograms_released',
+      'Classic histogram points whose parts never completed: their parts stored as their own series.',
+      () => parts().released,
     ],
   ] as const) {
     counter(`meshbench_prometheus_write_${name}_total`, help, read);

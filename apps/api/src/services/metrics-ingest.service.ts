@@ -177,6 +177,15 @@ export function metricsIngestService(deps: {
 
   return {
     replica,
+    /** Which of `refs` (run ids or slugs) name a run that `scope` may write. */
+    async writableRefs(refList: string[], scope: WriteScope): Promise<Set<string>> {
+      const out = new Set<string>();
+      if (refList.length === 0) return out;
+      for (const [ref, run] of await runsForRefs(refList, Date.now())) {
+        if (run && (scope.projectId === null || run.projectId === scope.projectId)) out.add(ref);
+      }
+      return out;
+    },
     async store(records: MetricRecord[], scope: WriteScope): Promise<StoreResult> {
       const result: StoreResult = {
         stored: 0,

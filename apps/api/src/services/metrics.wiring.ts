@@ -3,11 +3,13 @@ import { hostname } from 'node:os';
 import type { Database } from '../repositories/database.ts';
 import { lifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import { metricsRepository } from '../repositories/metrics.repository.ts';
+import { prometheusHistogramPartsRepository } from '../repositories/prometheus-histogram-parts.repository.ts';
 import { prometheusMetadataRepository } from '../repositories/prometheus-metadata.repository.ts';
 import type { RunsRepository, RunWindow } from '../repositories/runs.repository.ts';
 import { metricsService } from './metrics.service.ts';
 import { metricsIngestService } from './metrics-ingest.service.ts';
 import { type OtlpLimits, otlpService } from './otlp.service.ts';
+import { HISTOGRAM_PARTS_WAIT_MS, histogramPartsAssembler } from './prometheus-histogram-parts.ts';
 import { prometheusWriteService } from './prometheus-write.service.ts';
 import { timelineService } from './timeline.service.ts';
 
@@ -36,6 +38,11 @@ export function metricsServices(
     prometheusWrite: prometheusWriteService({
       ingest: metricsIngest,
       metadata: prometheusMetadataRepository(database.db),
+      histogramParts: histogramPartsAssembler({
+        parts: prometheusHistogramPartsRepository(database.db),
+        ingest: metricsIngest,
+        waitMs: HISTOGRAM_PARTS_WAIT_MS,
+      }),
       ...otlpLimits,
     }),
     /** A new run takes the held points of its project and environment in its window. */

@@ -26,6 +26,7 @@ import type {
 import { RETRY_AFTER_OVERLOADED_S } from './ingest.service.ts';
 import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.ts';
 import type { OtlpLimits } from './otlp.service.ts';
+import type { HistogramPartsAssembler } from './prometheus-histogram-parts.ts';
 
 /** Name endings of a family's series (OpenMetrics: counters, histograms, summaries). */
 const SUFFIXES = ['_total', '_bucket', '_sum', '_count', '_created', '_gcount', '_gsum'];
@@ -61,9 +62,11 @@ export function prometheusWriteService(
   deps: {
     ingest: MetricsIngestService;
     metadata: Pick<PrometheusMetadataRepository, 'save' | 'of'>;
+    /** Classic histogram points split across requests, made whole. */
+    histogramParts: HistogramPartsAssembler;
   } & OtlpLimits,
 ) {
-  const { ingest, metadata, maxInFlight, maxReceiving, maxBufferedBytes } = deps;
+  const { ingest, metadata, histogramParts, maxInFlight, maxReceiving, maxBufferedBytes } = deps;
   const counters = {
     requests: 0,
     samples: 0,
@@ -130,6 +133,7 @@ export function prometheusWriteService(
 
   return {
     counters,
+    histogramPartsCounters: histogramParts.counters,
     /** A slot for a body to arrive in, or a 503 when as many are arriving as may. */
     admitBody(): () => void {
       if (receiving >= maxReceiving) {
@@ -197,7 +201,7 @@ export function prometheusWriteService(
       try {
         const request = version === 2 ? decodeRequestV2(body) : decodeWriteRequestV1(body);
         if (version === 1) await withKeptMetadata(request, scope);
-        mapped = mapRemoteWrite(request);
+        mapped = mapRemoteWrite(request, await histogramParts.context(request, scope));
       } catch (error) {
         if (error instanceof RemoteWriteDecodeError) {
           const message =
@@ -211,18 +215,32 @@ export function prometheusWriteService(
       counters.exemplars += mapped.total.exemplars;
       counters.notStored += mapped.notStored;
 
-      const result = await ingest.store(mapped.records, scope);
+      // Parts of histogram points split across requests: merged with what came before, and
+      // the points now complete stored with the request's records.
+      const assembled = await histogramParts.merge(mapped.parts, scope);
+      const records =
+        assembled.records.length > 0 ? [...mapped.records, ...assembled.records] : mapped.records;
+      const heldOf =
+        assembled.records.length > 0 ? [...mapped.held, ...assembled.held] : mapped.held;
+      const result = await ingest.store(records, scope);
+      await assembled.stored();
       counters.held += result.held;
-      counters.duplicates += result.duplicates;
+      counters.duplicates += result.duplicates + assembled.duplicates;
+      await histogramParts.sweep();
 
       // Written: everything sent, less what the mapping and the store refused.
       const refused = new Map(mapped.refused);
+      for (const [why, h] of assembled.refused) {
+        const known = refused.get(why);
+        if (known) addHeld(known, h);
+        else refused.set(why, { ...h });
+      }
       const notWritten: Held = { samples: 0, histograms: 0, exemplars: 0 };
       for (const h of refused.values()) addHeld(notWritten, h);
       if (result.refusedRecords.size > 0) {
         const byRecord = new Map<MetricRecord, Held>();
-        mapped.records.forEach((r, i) => {
-          byRecord.set(r, mapped.held[i] as Held);
+        records.forEach((r, i) => {
+          byRecord.set(r, heldOf[i] as Held);
         });
         for (const [r, why] of result.refusedRecords) {
           const h = byRecord.get(r);
@@ -242,8 +260,10 @@ export function prometheusWriteService(
       counters.refused += notWritten.samples + notWritten.histograms + notWritten.exemplars;
       const notes = [
         ...(result.held > 0 ? [`${result.held} point(s) matched no run yet: ${HELD_NOTE}`] : []),
-        ...(result.duplicates > 0
-          ? [`${result.duplicates} point(s) were stored before (a retried request): stored once`]
+        ...(result.duplicates + assembled.duplicates > 0
+          ? [
+              `${result.duplicates + assembled.duplicates} point(s) were stored before (a retried request): stored once`,
+            ]
           : []),
       ];
       return {

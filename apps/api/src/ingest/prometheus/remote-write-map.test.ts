@@ -76,17 +76,47 @@ describe('mapRemoteWrite', () => {
     expect(out.held).toEqual([{ samples: 5, histograms: 0, exemplars: 0 }]);
   });
 
-  it('keeps the parts of a family whose count is in another request as their own series', () => {
+  it('gives back the parts of a histogram point whose +Inf bucket, sum and count are in another request', () => {
     const out = mapRemoteWrite(
       request([
-        series({ __name__: 'lat_bucket', le: '0.5' }, [1]),
-        series({ __name__: 'lat_bucket', le: '1' }, [3]),
+        series({ __name__: 'lat_bucket', le: '0.5', job: 'a' }, [1]),
+        series({ __name__: 'lat_bucket', le: '1', job: 'a' }, [3]),
       ]),
     );
-    expect(out.records.map((r) => [r.name, r.kind, r.tags.le, r.last])).toEqual([
-      ['lat_bucket', 'counter', '0.5', 1],
-      ['lat_bucket', 'counter', '1', 3],
-    ]);
+    expect(out.records).toEqual([]);
+    expect(out.parts).toHaveLength(1);
+    expect(out.parts[0]).toMatchObject({
+      family: 'lat',
+      tags: { job: 'a' },
+      buckets: { '0.5': 1, '1': 3 },
+      inf: null,
+      sum: null,
+      count: null,
+      held: { samples: 2, histograms: 0, exemplars: 0 },
+    });
+  });
+
+  it('holds a point to the le values its family label set had before', () => {
+    const whole = [
+      series({ __name__: 'lat_bucket', le: '1' }, [3]),
+      series({ __name__: 'lat_bucket', le: '+Inf' }, [4]),
+      series({ __name__: 'lat_sum' }, [2]),
+      series({ __name__: 'lat_count' }, [4]),
+    ];
+    const known = (les: number[]) => ({ lesOf: () => les, histogramFamilies: new Set<string>() });
+    // Its earlier points had le="0.5" too: the bucket is in another request.
+    const split = mapRemoteWrite(request(whole), known([0.5, 1]));
+    expect(split.records).toEqual([]);
+    expect(split.parts[0]).toMatchObject({ buckets: { '1': 3 }, inf: 4, sum: 2, count: 4 });
+    const one = mapRemoteWrite(request(whole), known([1]));
+    expect(one.parts).toEqual([]);
+    expect(one.records[0]).toMatchObject({ name: 'lat', kind: 'histogram', count: 4, sum: 2 });
+    // Not known at all: given back, to be held to what is kept of the family.
+    const unknown = mapRemoteWrite(request(whole), {
+      lesOf: () => undefined,
+      histogramFamilies: new Set(),
+    });
+    expect(unknown.parts).toHaveLength(1);
   });
 
   it('refuses a family whose buckets are not cumulative', () => {
@@ -94,11 +124,13 @@ describe('mapRemoteWrite', () => {
       request([
         series({ __name__: 'lat_bucket', le: '0.5' }, [4]),
         series({ __name__: 'lat_bucket', le: '1' }, [3]),
+        series({ __name__: 'lat_bucket', le: '+Inf' }, [5]),
+        series({ __name__: 'lat_sum' }, [2]),
         series({ __name__: 'lat_count' }, [5]),
       ]),
     );
     expect(out.records).toEqual([]);
-    expect([...out.refused.values()]).toEqual([{ samples: 3, histograms: 0, exemplars: 0 }]);
+    expect([...out.refused.values()]).toEqual([{ samples: 5, histograms: 0, exemplars: 0 }]);
   });
 
   it('makes a summary family one record with its quantiles in order', () => {
@@ -143,11 +175,10 @@ describe('mapRemoteWrite', () => {
       ['pilot_xds_pushes', 'counter'],
       ['x_total', 'counter'],
       ['pilot_proxies', 'gauge'],
-      // Typed histogram, but without its buckets in this request (a family split across
-      // requests): the sum and count stay their own series, cumulative as the type says.
-      ['hist_count', 'counter'],
-      ['hist_sum', 'counter'],
     ]);
+    // Typed histogram, but without its buckets in this request (a family split across
+    // requests): the sum and count are parts of its point, to be merged with the buckets.
+    expect(out.parts).toMatchObject([{ family: 'hist', sum: 3, count: 2, buckets: {} }]);
   });
 
   it('acknowledges stale markers, NaN and infinities without storing them', () => {

@@ -8,10 +8,15 @@
 //   `_bucket` series (with `le`), a summary's `quantile` series, and their `_sum`/`_count`
 //   beside them; `_total` is a counter; anything else a gauge.
 // - A classic histogram family (`X_bucket{le}`, `X_sum`, `X_count` of one label set and
-//   time) is one histogram record (explicit bounds from `le`, counts de-cumulated); a
-//   summary family (`X{quantile}`, `X_sum`, `X_count`) one summary record. Parts of a family
-//   whose count is not in the request (a family split across requests) are kept as the
-//   series they are (a cumulative counter or a gauge): nothing sent is dropped.
+//   time) is one histogram record (explicit bounds from `le`, counts de-cumulated) when the
+//   request holds all of it: its `+Inf` bucket, sum and count, and every `le` its earlier
+//   points had (`lesOf`). A point missing any (Prometheus' shards split a family across
+//   requests) is given back as its parts (`parts`), for the caller to merge with the parts
+//   other requests bring (services/prometheus-write.service.ts). A family's `_sum` and
+//   `_count` alone are parts when its type (metadata, or `histogramFamilies`) says so.
+// - A summary family (`X{quantile}`, `X_sum`, `X_count`) is one summary record. Parts of a
+//   summary whose count is not in the request are kept as the series they are (a
+//   cumulative counter or a gauge): nothing sent is dropped.
 // - Counters and histograms are cumulative: kept as sent with their start (2.0's
 //   start_timestamp, or the deprecated created_timestamp; unknown: 0), and turned into the
 //   run's increases on read, across resets (domain/series-math.ts).
@@ -23,6 +28,7 @@
 // - A unit from the metadata is kept in UCUM, as OTLP sends it (`seconds` is `s`).
 // - Exemplars go with the point their series' last sample (or histogram) made in the
 //   request: stored, held or refused with it.
+import { createHash } from 'node:crypto';
 import { encodeDistribution } from '../../domain/distribution.ts';
 import type { MetricRecord, StoredExemplar } from '../../domain/metric-record.ts';
 import { inRange, OTLP_LIMITS } from '../otlp/otlp-values.ts';
@@ -58,8 +64,43 @@ export interface Held {
   exemplars: number;
 }
 
+/** A classic histogram point's parts that one request holds (not all of them). */
+export interface HistogramPart {
+  family: string;
+  /** sha256 of the run label and the family's tags (without `le`). */
+  labelsKey: string;
+  tMs: number;
+  tags: Record<string, string>;
+  runRef: string | null;
+  env: string | null;
+  unit: string | null;
+  /** 0: unknown. */
+  startMs: number;
+  /** Finite buckets: `le` as sent -> cumulative count. */
+  buckets: Record<string, number>;
+  inf: number | null;
+  sum: number | null;
+  count: number | null;
+  exemplars: StoredExemplar[];
+  /** What the parts hold of the request. */
+  held: Held;
+}
+
+/** How a request's classic histograms are read beside what earlier requests brought. */
+export interface HistogramContext {
+  /** The finite `le`s (as numbers) the family label set's earlier points had, if known. */
+  lesOf(family: string, labelsKey: string): number[] | undefined;
+  /** Families known to be classic histograms: their `_sum` and `_count` alone are parts. */
+  histogramFamilies: ReadonlySet<string>;
+}
+
+/** One request read alone: a point is whole when its `+Inf` bucket, sum and count are in it. */
+const ALONE: HistogramContext = { lesOf: () => [], histogramFamilies: new Set() };
+
 export interface MappedWrite {
   records: MetricRecord[];
+  /** Classic histogram points the request holds part of. */
+  parts: HistogramPart[];
   /** Per record, what it holds of the request. */
   held: Held[];
   /** Everything the request carries. */
@@ -100,7 +141,7 @@ interface Labelled {
   runRef: string | null;
   env: string | null;
   /** As a part of a classic family: its tags without `le` or `quantile`, and their key. */
-  family?: { form: 'histogram' | 'summary'; labelled: Labelled; key: string };
+  family?: { form: 'histogram' | 'summary'; labelled: Labelled; key: string; labelsKey: string };
 }
 
 /**
@@ -179,11 +220,14 @@ interface FamilyPoint {
   form: 'histogram' | 'summary';
   name: string;
   labelled: Labelled;
+  labelsKey: string;
   unit: string | null;
   tMs: number;
   startMs: number;
   /** Finite `le` -> cumulative count; `+Inf` apart. */
   buckets: Map<number, number>;
+  /** Finite `le` as sent -> cumulative count. */
+  leTexts: Record<string, number>;
   infBucket: number | null;
   quantiles: Map<number, number>;
   count: number | null;
@@ -226,9 +270,20 @@ function storedExemplar(e: WireExemplar): StoredExemplar {
   return { tMs: e.timestamp, value: exemplarValue(e.value), labels };
 }
 
-export function mapRemoteWrite(request: WireRequest): MappedWrite {
+/** The key of a family's label set: its run label and tags (sorted, without `le`). */
+export function labelsKeyOf(runRef: string | null, tags: Record<string, string>): string {
+  return createHash('sha256')
+    .update(`${runRef ?? ''}\u0000${JSON.stringify(tags)}`)
+    .digest('base64url');
+}
+
+export function mapRemoteWrite(
+  request: WireRequest,
+  context: HistogramContext = ALONE,
+): MappedWrite {
   const out: MappedWrite = {
     records: [],
+    parts: [],
     held: [],
     total: none(),
     notStored: 0,
@@ -279,6 +334,7 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
         form,
         labelled: { name, tags, runRef: l.runRef, env: l.env },
         key: `${form}\u0000${name}\u0000${l.runRef ?? ''}\u0000${JSON.stringify(tags)}`,
+        labelsKey: form === 'histogram' ? labelsKeyOf(l.runRef, tags) : '',
       };
       l.family = family;
     }
@@ -293,10 +349,12 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
         form,
         name,
         labelled: family.labelled,
+        labelsKey: family.labelsKey,
         unit,
         tMs,
         startMs: 0,
         buckets: new Map(),
+        leTexts: {},
         infBucket: null,
         quantiles: new Map(),
         count: null,
@@ -400,7 +458,15 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
         form = 'summary';
         family = b;
         part = which;
-      } else if (t === METRIC_TYPE.histogram || t === METRIC_TYPE.summary) {
+      } else if (
+        t === METRIC_TYPE.histogram ||
+        (t === 0 && context.histogramFamilies.has(b) && !quantileFamilies.has(b))
+      ) {
+        // A part of a histogram point whose other parts come in other requests.
+        form = 'histogram';
+        family = b;
+        part = which;
+      } else if (t === METRIC_TYPE.summary) {
         cumulativePart = true;
       }
     } else if (l.tags.quantile !== undefined) {
@@ -438,7 +504,10 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
         if (Number.isNaN(le)) f.invalid = `series "${name}" has le="${l.tags.le}", not a number`;
         else if (le === Number.POSITIVE_INFINITY) f.infBucket = v;
         else if (f.buckets.has(le)) f.invalid = `series "${name}" has le="${l.tags.le}" twice`;
-        else f.buckets.set(le, v);
+        else {
+          f.buckets.set(le, v);
+          f.leTexts[l.tags.le as string] = v;
+        }
       } else if (part === 'quantile') {
         const q = labelNumber(l.tags.quantile as string);
         if (!(q >= 0 && q <= 1)) {
@@ -563,6 +632,10 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       refuse(f.invalid, held);
       return;
     }
+    if (f.form === 'histogram' && !whole(f)) {
+      histogramParts(f);
+      return;
+    }
     const count = f.count ?? (f.form === 'histogram' ? f.infBucket : null);
     if (count !== null && count < 0) {
       refuse(`the count of "${f.name}" is negative`, held);
@@ -621,23 +694,74 @@ export function mapRemoteWrite(request: WireRequest): MappedWrite {
       return;
     }
     r.kind = 'histogram';
-    const bounds = [...f.buckets.keys()].sort((a, b) => a - b);
-    const counts: number[] = [];
-    let before = 0;
-    for (const b of bounds) {
-      const c = f.buckets.get(b) as number;
-      if (c < before || c > count) {
-        refuse(
-          `the buckets of "${f.name}" are not cumulative (le="${b}" holds ${c}, after ${before}, of ${count})`,
-          held,
-        );
-        return;
-      }
-      counts.push(c - before);
-      before = c;
+    const sketch = histogramSketch(f.name, f.buckets, count);
+    if (typeof sketch === 'string') {
+      refuse(sketch, held);
+      return;
     }
-    counts.push(count - before);
-    r.sketch = encodeDistribution({ form: 'explicit', bounds, counts });
+    r.sketch = sketch;
     push(r, held);
   }
+
+  /** Whether the request holds the whole histogram point: +Inf, sum, count, every `le`. */
+  function whole(f: FamilyPoint): boolean {
+    if (f.infBucket === null || f.sum === null || f.count === null) return false;
+    const les = context.lesOf(f.name, f.labelsKey);
+    if (les === undefined) return false;
+    for (const le of les) if (!f.buckets.has(le)) return false;
+    return true;
+  }
+
+  /** A histogram point the request holds part of: its finite parts, for the caller. */
+  function histogramParts(f: FamilyPoint): void {
+    const finiteParts = f.parts.length / 3;
+    out.notStored += f.samples - finiteParts;
+    if (finiteParts === 0) {
+      out.notStored += f.exemplars.length;
+      return;
+    }
+    out.parts.push({
+      family: f.name,
+      labelsKey: f.labelsKey,
+      tMs: f.tMs,
+      tags: f.labelled.tags,
+      runRef: f.labelled.runRef,
+      env: f.labelled.env,
+      unit: f.unit,
+      startMs: f.startMs,
+      buckets: f.leTexts,
+      inf: f.infBucket,
+      sum: f.sum,
+      count: f.count,
+      exemplars: f.exemplars,
+      held: { samples: finiteParts, histograms: 0, exemplars: f.exemplars.length },
+    });
+  }
 }
+
+/**
+ * A classic histogram's explicit buckets from cumulative counts by finite `le` and its
+ * count, or why they are refused.
+ */
+export function histogramSketch(
+  name: string,
+  buckets: Map<number, number>,
+  count: number,
+): Uint8Array | string {
+  const bounds = [...buckets.keys()].sort((a, b) => a - b);
+  const counts: number[] = [];
+  let before = 0;
+  for (const b of bounds) {
+    const c = buckets.get(b) as number;
+    if (c < before || c > count) {
+      return `the buckets of "${name}" are not cumulative (le="${b}" holds ${c}, after ${before}, of ${count})`;
+    }
+    counts.push(c - before);
+    before = c;
+  }
+  counts.push(count - before);
+  return encodeDistribution({ form: 'explicit', bounds, counts });
+}
+
+/** A label value as a number, as `le` is read (exported for parts merged later). */
+export const leNumber = (text: string): number => labelNumber(text);

@@ -73,7 +73,7 @@ const EXPECTED: Record<string, ResultFormat | null> = {
   'local/wrk-4.1.0-debian.txt': 'wrk',
   'vegeta/ocm-api-load-results.json': 'vegeta',
   'gatling/single_node_with_known_stats-simulation.log': 'gatling',
-  // Told, to be refused by name (gatling.decoder.test.ts).
+  // Told by its opening; read from its bytes (gatling-binary.decoder.test.ts).
   'gatling/known_stats-binary-simulation.log': 'gatling',
   'bojand-ghz/SayHello-report1.json': 'ghz',
   'vegeta/e2e-2019-results.json': 'vegeta',

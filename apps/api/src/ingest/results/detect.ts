@@ -53,7 +53,7 @@ export function sniff(text: string): BodyKind | null {
   if (lineEnds && isK6NdjsonLine(firstLine)) return 'k6-ndjson';
   // Vegeta's JSON results: one object a line, opening with its "attack" and "seq".
   if (isVegetaLine(firstLine)) return 'vegeta';
-  // Gatling's simulation.log: its RUN record; a binary one (3.13 on) is told to be refused.
+  // Gatling's simulation.log: its RUN record, or the binary one's opening (3.13 on).
   if (isGatlingRunLine(firstLine) || isGatlingBinaryLog(head)) return 'gatling';
   if (/^\s*[[{]/.test(head)) return 'json';
   if (looksLikeHdrLog(head)) return 'hdr-log';

@@ -8,20 +8,18 @@
 // timestamps are System.currentTimeMillis whole ms, so end - start is the response time to
 // within 1 ms either side (bound as JMeter's elapsed). Only REQUEST records are counted; KO
 // ones are the errors, keyed by their message. From Gatling 3.13.0 (efd3ec7ce, "switch to a
-// binary log file") simulation.log is a binary file (RecordHeader bytes 0-4, big-endian ints,
-// cached strings); that layout is not read here: such a file is refused by name.
+// binary log file") simulation.log is a binary file, read from its bytes by
+// gatling-binary.decoder.ts; as text it is refused by name.
 export { gatlingBinaryHint, isGatlingBinaryLog } from './gatling-binary.ts';
 
-import { UNSPECIFIED_MODE } from '@meshbench/schema';
-import { TickCounts } from '../../domain/tick-counts.ts';
-import { GATLING_BINARY, isGatlingBinaryLog } from './gatling-binary.ts';
+import { GATLING_BINARY_AS_TEXT, isGatlingBinaryLog } from './gatling-binary.ts';
+import { GatlingRequests } from './gatling-requests.ts';
 import {
   decodeSampleText,
   LineSplitter,
   type SampleAggregator,
   type SampleDecoded,
   sampleNumber,
-  sampleResult,
 } from './raw-samples.ts';
 import { ResultFileError } from './result-file-error.ts';
 
@@ -36,14 +34,8 @@ const UNMAPPED = ['groups', 'USER', 'GROUP', 'ERROR', 'ASSERTION'];
 
 export class GatlingLogAggregator implements SampleAggregator {
   private readonly lines = new LineSplitter((line, no) => this.line(line, no));
-  /** Whole ms, each within 1 ms either side of the measured time. */
-  private readonly counts = new TickCounts(1, { below: 1, above: 1 });
+  private readonly requests = new GatlingRequests();
   private run: string[] | null = null;
-  private firstStart = Number.POSITIVE_INFINITY;
-  private lastEnd = Number.NEGATIVE_INFINITY;
-  private errors = 0;
-  private readonly errorsByCode: Record<string, number> = {};
-  private readonly names = new Set<string>();
 
   get linesRead(): number {
     return this.lines.linesRead;
@@ -57,7 +49,7 @@ export class GatlingLogAggregator implements SampleAggregator {
     if (line === '') return;
     if (this.run === null) {
       if (no === 1 && isGatlingBinaryLog(line)) {
-        throw new ResultFileError('invalid_line', `line 1: ${GATLING_BINARY}`, { line: 1 });
+        throw new ResultFileError('invalid_line', `line 1: ${GATLING_BINARY_AS_TEXT}`, { line: 1 });
       }
       if (!isGatlingRunLine(line)) {
         throw new ResultFileError(
@@ -103,40 +95,13 @@ export class GatlingLogAggregator implements SampleAggregator {
         field: 'status',
       });
     }
-    this.counts.add(end - start);
-    if (start < this.firstStart) this.firstStart = start;
-    if (end > this.lastEnd) this.lastEnd = end;
-    if (status === 'KO') {
-      this.errors++;
-      const message = (cells[6] as string).trim();
-      const key = message === '' ? 'KO' : message.slice(0, 100);
-      this.errorsByCode[key] = (this.errorsByCode[key] ?? 0) + 1;
-    }
-    if (this.names.size < 2) this.names.add(cells[2] as string);
+    this.requests.add(cells[2] as string, start, end, status === 'OK', cells[6] as string);
   }
 
   end(): SampleDecoded {
     if (this.run === null) throw new ResultFileError('empty', 'the file is empty');
-    if (this.counts.count === 0) {
-      throw new ResultFileError('no_results', 'the simulation.log has no REQUEST record');
-    }
-    const [, simulation, , , , version] = this.run;
-    const [name] = this.names;
-    const result = sampleResult(this.counts, {
-      mode: UNSPECIFIED_MODE,
-      // From the first request's start to the last one's end.
-      durationMs: this.lastEnd - this.firstStart,
-      errors: this.errors,
-      errorsByCode: this.errorsByCode,
-      labels: {
-        tool: 'gatling',
-        ...(simulation ? { simulation } : {}),
-        ...(version ? { gatlingVersion: version } : {}),
-        ...(this.names.size === 1 && name !== undefined ? { request: name } : {}),
-      },
-      startedAt: new Date(this.firstStart).toISOString(),
-    });
-    return { results: [result], unmapped: UNMAPPED };
+    const [, simulation = '', , , , version = ''] = this.run;
+    return this.requests.end({ simulation, version }, UNMAPPED);
   }
 }
 

@@ -148,7 +148,7 @@ const NAMES: Record<ResultFormat, string> = {
     "Locust's --csv files (_stats.csv, _stats_history.csv, _failures.csv, _exceptions.csv; before 0.14 _requests.csv, _distribution.csv) or its --json output",
   wrk: 'a wrk 4 report',
   vegeta: "Vegeta's results: vegeta attack's binary (gob) output, or JSON (vegeta encode -to json)",
-  gatling: "Gatling's text simulation.log (3.x up to 3.12)",
+  gatling: "Gatling's simulation.log (text up to 3.12, binary from 3.13)",
   ghz: 'a ghz JSON report',
   oha: "oha's JSON summary (--output-format json)",
 };

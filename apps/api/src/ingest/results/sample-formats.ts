@@ -2,6 +2,8 @@
 // it arrives (a stream over the size a whole file may have) by the same code.
 import type { ResultFormat } from '@meshbench/schema';
 import { GatlingLogAggregator } from './gatling.decoder.ts';
+import { decodeGatlingBinaryChunks } from './gatling-binary.decoder.ts';
+import { GATLING_BINARY_HEAD, isGatlingBinaryLog } from './gatling-binary.ts';
 import { HeyCsvAggregator } from './hey-csv.decoder.ts';
 import { JmeterCsvAggregator } from './jmeter-csv.decoder.ts';
 import { feedLineChunks, type LineChunkLimits } from './line-chunks.ts';
@@ -32,6 +34,13 @@ export async function decodeSampleChunks(
     const peeked = await peekChunks(chunks, VEGETA_GOB_HEAD);
     chunks = peeked.chunks;
     if (isVegetaGob(peeked.head)) return decodeVegetaGobChunks(chunks, limits);
+  }
+  if (format === 'gatling') {
+    // Gatling's text simulation.log (up to 3.12), or the binary one of 3.13 on.
+    const peeked = await peekChunks(chunks, GATLING_BINARY_HEAD);
+    chunks = peeked.chunks;
+    if (isGatlingBinaryLog(Buffer.from(peeked.head).toString('latin1')))
+      return decodeGatlingBinaryChunks(chunks, limits);
   }
   const agg = SAMPLE_AGGREGATORS[format]();
   let first = true;

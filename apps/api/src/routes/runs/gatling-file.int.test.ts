@@ -1,10 +1,20 @@
-// Gatling's text simulation.log (fixtures/public/gatling, gatling/gatling's own test file, and
-// a longer one laid out as LogFileDataWriter v3.12.0 writes it) posted as a file: told by its
-// RUN record, read as it arrives, stored as its REQUEST records say (read here with split).
+// Gatling's simulation.log posted as a file: the text one (fixtures/public/gatling,
+// gatling/gatling's own test file, and a longer one laid out as LogFileDataWriter v3.12.0
+// writes it; read here with split) and the binary one of 3.13 on (gatling/gatling's own, and
+// longer ones from the port of its writer). Told by its opening, read as it arrives, stored as
+// its REQUEST records say.
 import { readFileSync } from 'node:fs';
 import { apiError, importResultsResponse, storedLoadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { readGatlingBinary } from '../../ingest/results/gatling-binary.decoder.ts';
+import { encodeGatlingLog } from '../../ingest/results/gatling-binary.encode.ts';
+import {
+  expectRecomputed,
+  gatlingRun,
+  requestsOf,
+} from '../../ingest/results/gatling-binary.test-fixtures.ts';
+import type { GatlingRecord } from '../../ingest/results/gatling-binary.ts';
 import { publicFixture } from '../../ingest/results/test-fixtures.ts';
 import { backends, createRun, useServer } from '../../test/harness.ts';
 
@@ -87,23 +97,66 @@ describe.each(backends)("Gatling's simulation.log on $name", (backend) => {
     expect(stored.body).toEqual([]);
   });
 
-  it('refuses the binary simulation.log of Gatling 3.13 on by name', async () => {
-    const body = readFileSync(
-      new URL(
-        '../../../../../fixtures/public/gatling/known_stats-binary-simulation.log',
-        import.meta.url,
-      ),
-    );
+  const binaryUpstream = readFileSync(
+    new URL(
+      '../../../../../fixtures/public/gatling/known_stats-binary-simulation.log',
+      import.meta.url,
+    ),
+  );
+
+  for (const [name, records, query] of [
+    ['upstream binary', null, ''],
+    ['binary (8000 requests, written by the port)', gatlingRun(8000), ''],
+    ['binary named', gatlingRun(300), '?format=gatling'],
+  ] as const) {
+    it(`stores the ${name} simulation.log of Gatling 3.13 on as its REQUEST records say`, async () => {
+      const body = records === null ? binaryUpstream : encodeGatlingLog(records);
+      const run = await createRun(server);
+      const posted = await server.json(
+        `/runs/${run.id}/results${query}`,
+        { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body },
+        z.union([importResultsResponse, apiError]),
+      );
+      expect(posted.status).toBe(201);
+      expect(posted.body).toMatchObject({ format: 'gatling', imported: 1 });
+      const [point] = (await server.json(`/runs/${run.id}/results`, {}, z.array(storedLoadResult)))
+        .body;
+      // The raw records: read back by the port's own (gatling/gatling's file: checked byte for
+      // byte against the port in gatling-binary.decoder.test.ts).
+      const requests = requestsOf(records ?? (await recordsOf(binaryUpstream)));
+      expectRecomputed(point, requests);
+      if (records === null) expect(point).toMatchObject({ requests: 105, minMs: 87, maxMs: 368 });
+    });
+  }
+
+  it('refuses a cut binary simulation.log and stores nothing', async () => {
+    const body = encodeGatlingLog(gatlingRun(2000));
     const run = await createRun(server);
     const posted = await server.json(
       `/runs/${run.id}/results`,
-      { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: body.subarray(0, body.length - 3),
+      },
       z.union([importResultsResponse, apiError]),
     );
     expect(posted.status).toBeGreaterThanOrEqual(400);
     expect(posted.status).toBeLessThan(500);
-    expect(JSON.stringify(posted.body)).toMatch(
-      /binary simulation\.log \(Gatling 3\.13 or later\)/,
-    );
+    expect(JSON.stringify(posted.body)).toMatch(/the file ends inside record \d+/);
+    const stored = await server.json(`/runs/${run.id}/results`, {}, z.array(storedLoadResult));
+    expect(stored.body).toEqual([]);
   });
 });
+
+async function recordsOf(bytes: Uint8Array): Promise<GatlingRecord[]> {
+  const out: GatlingRecord[] = [];
+  await readGatlingBinary(
+    (async function* () {
+      yield bytes;
+    })(),
+    { maxLineBytes: 1 << 20 },
+    (r) => out.push(r),
+  );
+  return out;
+}

@@ -22,7 +22,7 @@ const FORMAT_NAMES: Record<string, string> = {
   locust: 'Locust CSV (_stats.csv...) or --json',
   wrk: 'wrk 4 report',
   vegeta: 'Vegeta results (binary or JSON)',
-  gatling: 'Gatling simulation.log (text, up to 3.12)',
+  gatling: 'Gatling simulation.log (text or binary)',
   oha: 'oha JSON summary',
   ghz: 'ghz JSON report',
 };
