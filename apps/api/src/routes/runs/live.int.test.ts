@@ -199,7 +199,10 @@ describe.each(backends)('live run on $name', (backend) => {
     expect(half.state.churn?.changes.at(-1)?.count).toBe(PROXIES / 2);
     expect(half.state.changesLeftOut).toBe(CHANGES - LIVE_MAX_CHANGES);
     expect((await postEvents(server, run.id, ndjson(lines(1)))).status).toBe(200);
-    const full = await reader.next((e) => e.state.churn?.pooled.count === CHANGES * PROXIES);
+    const full = await reader.next(
+      (e) => e.state.churn?.pooled.count === CHANGES * PROXIES,
+      30_000,
+    );
     expect(full.state.churn?.changes.every((r) => r.count === PROXIES)).toBe(true);
 
     const finished = await server.json(`/runs/${run.id}`, {
@@ -208,7 +211,7 @@ describe.each(backends)('live run on $name', (backend) => {
       body: '{}',
     });
     expect(finished.status).toBe(200);
-    const end = await reader.next((e) => e.type === 'end');
+    const end = await reader.next((e) => e.type === 'end', 30_000);
     await reader.ended;
     // The churn section exactly as the run page reads it stored.
     const query = new URLSearchParams(
