@@ -7,9 +7,10 @@
 // 2. The 178,000-observation batch end to end until accepted, with 100 viewers watching the
 //    run beside no viewer, alternated, median of each (budget <= 1.10); and with its summary
 //    read after (which then meets the watch's read of the new state).
-// Usage: tsx live.ts [--viewers N] [--rounds N] [--observations N] [--repeats N] [--embedded 0] [--postgres 0]
+//    Each pair prints its figures and the load average beside them (a shared machine).
+// Usage: tsx live.ts [--viewers N] [--rounds N] [--observations N] [--repeats N] [--embedded 0] [--postgres 0] [--port P]
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { EventStreamParser } from '@meshbench/client';
@@ -25,7 +26,13 @@ const arg = (name: string, fallback: number) => {
 const VIEWERS = arg('viewers', 100);
 const ROUNDS = arg('rounds', 15);
 const N = arg('observations', 178_000);
-const REPEATS = arg('repeats', 3);
+const REPEATS = arg('repeats', 5);
+/** The API's port (the embedded one is the next); 0: any free port. */
+const PORT = arg('port', 0);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const EMBEDDED = arg('embedded', 1);
 const POSTGRES = arg('postgres', 1);
 const ROUND_BATCH = 1000;
@@ -143,7 +150,7 @@ async function bigBatch(api: ApiProcess, viewers: number, i: number) {
 }
 
 async function backend(name: string, api: ApiProcess) {
-  console.log(`\n${name}`);
+  console.log(`\n${name} (load average ${load()})`);
   const one = await latency(api, 1);
   const many = await latency(api, VIEWERS);
   const p95One = rank(one, 95);
@@ -164,8 +171,10 @@ async function backend(name: string, api: ApiProcess) {
   // Alternated, the watched one first every other time: neither order gets the warmer start.
   for (let i = 0; i < REPEATS; i++) {
     const order = i % 2 === 0 ? [VIEWERS, 0] : [0, VIEWERS];
+    const pair: string[] = [];
     for (const v of order) {
       const got = await bigBatch(api, v, i);
+      pair.push(`${v} viewers ${fmt(got.acceptedMs)} ms`);
       if (v === 0) {
         none.push(got.ms);
         noneAccepted.push(got.acceptedMs);
@@ -175,6 +184,7 @@ async function backend(name: string, api: ApiProcess) {
         seen.push(got.seenMs);
       }
     }
+    console.log(`    pair ${i + 1}: ${pair.join(', ')} (accepted; load average ${load()})`);
   }
   // The cost to ingest: the batch until accepted (its 200), with and without the viewers.
   const ratio = median(watchedAccepted) / median(noneAccepted);
@@ -184,11 +194,14 @@ async function backend(name: string, api: ApiProcess) {
   console.log(
     `  the same with its summary read after: no viewer ${fmt(median(none))} ms, ${VIEWERS} viewers ${fmt(median(watched))} ms, ${fmt(median(watched) / median(none), 3)}x (the read meets the watch's own read of the new state); the viewers had the state ${fmt(median(seen))} ms after the post began (median)`,
   );
-  console.log(`  API peak RSS ${fmt(api.peakRssMiB())} MiB`);
+  console.log(`  API peak RSS ${fmt(api.peakRssMiB())} MiB; load average at the end ${load()}`);
 }
 
 if (POSTGRES) {
-  const pg = await startApi({ DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL });
+  const pg = await startApi({
+    DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    ...(PORT ? { PORT: String(PORT) } : {}),
+  });
   try {
     await backend('postgres', pg);
   } finally {
@@ -197,7 +210,11 @@ if (POSTGRES) {
 }
 if (EMBEDDED) {
   const dir = mkdtempSync(join(tmpdir(), 'meshbench-bench-live-'));
-  const embedded = await startApi({ DATABASE_URL: undefined, MESHBENCH_DATA_DIR: dir });
+  const embedded = await startApi({
+    DATABASE_URL: undefined,
+    MESHBENCH_DATA_DIR: dir,
+    ...(PORT ? { PORT: String(PORT + 1) } : {}),
+  });
   try {
     await backend('embedded', embedded);
   } finally {

@@ -52,6 +52,14 @@ export function runLines(view: RunView): string[] {
     );
   }
   if (view.changesLeftOut > 0) lines.push(`(${view.changesLeftOut} more changes not shown)`);
+  if (view.churn) {
+    // Every change of a churn run together: first applications over expected, pooled ranks.
+    const { pooled } = view.churn;
+    const total = pooled.expected ?? pooled.count;
+    lines.push(
+      `all ${view.churn.changes.length} changes ${view.churn.stage} ${pooled.count}/${pooled.expected ?? '?'} ${progressBar(pooled.count, total)} ${pct(pooled.count, total)}  pooled ${percentile(pooled.percentiles, 50)}  ${percentile(pooled.percentiles, 99)}`,
+    );
+  }
   for (const phase of view.timeline.phases)
     lines.push(
       `phase ${phase.phase} ${phase.count}/${phase.total} ${progressBar(phase.count, phase.total)} ${pct(phase.count, phase.total)}`,

@@ -211,6 +211,7 @@ export function buildServices(
     },
     changes: (id) => services.propagation.changes(id),
     propagation: (id, changeId, q) => services.propagation.propagation(id, changeId, q),
+    churn: (id, q) => services.churn.runPropagation(id, q),
     timeline: (id, q) => services.timeline.timeline(id, q),
     series: (id, q) => services.metrics.series(id, q),
     results: (id, ps) => services.results.list(id, ps),

@@ -3,6 +3,7 @@
 // version and hands each new state to every viewer of that run (docs/live.md).
 import {
   type ChangeList,
+  LIVE_CHURN_QUERY,
   LIVE_MAX_CHANGES,
   LIVE_MIN_INTERVAL_MS,
   LIVE_STAGE_PERCENTILES,
@@ -11,6 +12,8 @@ import {
   propagationQuery,
   type Run,
   type RunLive,
+  type RunPropagation,
+  runPropagationQuery,
   type Series,
   type StoredLoadResult,
   seriesQuery,
@@ -32,6 +35,8 @@ export interface LiveReads {
     changeId: string,
     q: ReturnType<typeof propagationQuery.parse>,
   ): Promise<Propagation>;
+  /** Every change of a churn run: per-change rows, pooled, per-change P99s, heatmap. */
+  churn(runId: string, q: ReturnType<typeof runPropagationQuery.parse>): Promise<RunPropagation>;
   timeline(runId: string, q: ReturnType<typeof timelineQuery.parse>): Promise<Timeline>;
   series(runId: string, q: ReturnType<typeof seriesQuery.parse>): Promise<Series[]>;
   results(runId: string, percentiles: number[]): Promise<StoredLoadResult[]>;
@@ -53,7 +58,8 @@ export function liveService(reads: LiveReads) {
   return {
     mark: (runId: string) => reads.mark(runId),
     /**
-     * The run's views now, read with each route's default query. `version` is the data
+     * The run's views now, read with each route's default query (a churn run's propagation
+     * over all its changes with the run page's). `version` is the data
      * version read before them, so the state holds every write up to it (maybe some after).
      */
     async state(runId: string, version: number): Promise<RunLive> {
@@ -73,6 +79,11 @@ export function liveService(reads: LiveReads) {
         changes,
         propagation,
         changesLeftOut: changes.length - carried.length,
+        // The run page's churn section: all changes, read in one go whatever their number.
+        churn:
+          changes.length >= 2
+            ? await reads.churn(run.id, runPropagationQuery.parse(LIVE_CHURN_QUERY))
+            : null,
         timeline: await reads.timeline(run.id, timelineQuery.parse({})),
         series: await reads.series(run.id, seriesQuery.parse({})),
         results: await reads.results(run.id, []),

@@ -5,8 +5,11 @@
 import {
   apiError,
   changeList,
+  LIVE_CHURN_QUERY,
+  LIVE_MAX_CHANGES,
   loadStages,
   propagation,
+  runPropagation,
   run as runSchema,
   seriesList,
   storedLoadResult,
@@ -132,6 +135,8 @@ describe.each(backends)('live run on $name', (backend) => {
     expect(end?.state.run).toEqual(stored.run);
     expect(end?.state.changes).toEqual(stored.changes);
     expect(end?.state.propagation).toEqual([{ change: 'c1', summary: stored.summary }]);
+    // One change: no churn section.
+    expect(end?.state.churn).toBeNull();
     expect(end?.state.timeline).toEqual(stored.timeline);
     expect(end?.state.series).toEqual(stored.series);
     expect(end?.state.results).toEqual(stored.results);
@@ -152,6 +157,92 @@ describe.each(backends)('live run on $name', (backend) => {
     await fresh.ended;
     // Every watch stopped with its run.
     expect(server.app.live.stats.watches).toBe(0);
+  });
+
+  it('streams every change of a churn run, pooled and per change, and ends equal to the stored views', async () => {
+    const CHANGES = LIVE_MAX_CHANGES + 5;
+    const PROXIES = 30;
+    const run = await createRun(server, { startedAt: at(-60_000) });
+    const reader = await openLive(server.url, run.id);
+    await reader.next((e) => e.type === 'state');
+    const ids = Array.from({ length: CHANGES }, (_, c) => `c${String(c).padStart(2, '0')}`);
+    const lines = (half: 0 | 1) =>
+      ids.flatMap((id, c) => [
+        ...(half === 0
+          ? [
+              {
+                type: 'change',
+                id,
+                kind: 'endpoint',
+                target: 'hey',
+                action: 'update',
+                at: at(c * 1000),
+                expected: PROXIES,
+              },
+            ]
+          : []),
+        ...Array.from({ length: PROXIES / 2 }, (_, k) => {
+          const i = half * (PROXIES / 2) + k;
+          return {
+            type: 'observation',
+            change: id,
+            proxy: `p-${i}`,
+            node: `n-${i % 3}`,
+            at: at(c * 1000 + ((i * 7 + c * 13) % 90) + 1),
+          };
+        }),
+      ]);
+    expect((await postEvents(server, run.id, ndjson(lines(0)))).status).toBe(200);
+    // Half of every change, the last ones (past the first 20) included.
+    const half = await reader.next((e) => e.state.churn?.pooled.count === (CHANGES * PROXIES) / 2);
+    expect(half.state.churn?.changes).toHaveLength(CHANGES);
+    expect(half.state.churn?.changes.at(-1)?.count).toBe(PROXIES / 2);
+    expect(half.state.changesLeftOut).toBe(CHANGES - LIVE_MAX_CHANGES);
+    expect((await postEvents(server, run.id, ndjson(lines(1)))).status).toBe(200);
+    const full = await reader.next(
+      (e) => e.state.churn?.pooled.count === CHANGES * PROXIES,
+      30_000,
+    );
+    expect(full.state.churn?.changes.every((r) => r.count === PROXIES)).toBe(true);
+
+    const finished = await server.json(`/runs/${run.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(finished.status).toBe(200);
+    const end = await reader.next((e) => e.type === 'end', 30_000);
+    await reader.ended;
+    // The churn section exactly as the run page reads it stored.
+    const query = new URLSearchParams(
+      Object.entries(LIVE_CHURN_QUERY).map(([k, v]): [string, string] => [k, String(v)]),
+    );
+    const stored = await server.json(
+      `/runs/${run.id}/propagation?${query}`,
+      undefined,
+      runPropagation,
+    );
+    expect(stored.status).toBe(200);
+    expect(end.state.churn).toEqual(stored.body);
+    expect(end.state.churn?.pooled.count).toBe(CHANGES * PROXIES);
+    expect(end.state.changes).toEqual(
+      (await server.json(`/runs/${run.id}/changes`, undefined, changeList)).body,
+    );
+    // Each change's own summary carried is its stored one.
+    expect(end.state.propagation.map((p) => p.change)).toEqual(ids.slice(0, LIVE_MAX_CHANGES));
+    for (const p of end.state.propagation)
+      expect(p.summary).toEqual(
+        (
+          await server.json(
+            `/runs/${run.id}/changes/${p.change}/propagation`,
+            undefined,
+            propagation,
+          )
+        ).body,
+      );
+    expect(end.state.run).toEqual(
+      (await server.json(`/runs/${run.id}`, undefined, runSchema)).body,
+    );
   });
 
   it('answers 404 naming the run for one that does not exist', async () => {

@@ -6,8 +6,13 @@ import { paths } from '@meshbench/client';
 import { type RunLive, runLive } from '@meshbench/schema';
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { runPropagationParams } from '../../churn/hooks/use-run-propagation.ts';
 import { TIMELINE_POINTS } from '../../timeline/hooks/use-timeline.ts';
+import { DEFAULT_PROPAGATION_OPTIONS } from './propagation-options.ts';
 import { SUMMARY_PARAMS } from './use-propagation.ts';
+
+/** The churn section's query with the page's defaults: what a live state's `churn` answers. */
+export const LIVE_CHURN_PARAMS = runPropagationParams(DEFAULT_PROPAGATION_OPTIONS, 'linear');
 
 export interface LiveStatus {
   /** streaming: events arriving; ended: the run finished while watched. */
@@ -27,6 +32,10 @@ export function liveEntries(routeId: string, s: RunLive): [QueryKey, unknown][] 
     ...s.propagation
       .filter((p) => p.summary !== null)
       .map((p): [QueryKey, unknown] => [['propagation', id, p.change, SUMMARY_PARAMS], p.summary]),
+    // A churn run: every change, pooled and per change, as the churn section reads it.
+    ...(s.churn
+      ? [[['run-propagation', id, LIVE_CHURN_PARAMS], s.churn] as [QueryKey, unknown]]
+      : []),
     [['timeline', id, TIMELINE_POINTS], s.timeline],
     [['load-results', id], s.results],
     [['load-stages', id, '50,99'], s.stages],
