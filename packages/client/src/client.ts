@@ -69,6 +69,7 @@ export const paths = {
   health: () => pathTo(health.health),
   healthLive: () => pathTo(health.live),
   healthReady: () => pathTo(health.ready),
+  demoProgress: () => pathTo(health.demo),
   history: (q: HistoryQuery) => pathTo(gates.history, { query: q }),
   comparability: (q: ComparabilityQuery) => pathTo(compare.comparability, { query: q }),
   ingestStats: () => pathTo(ingest.ingestStats),
@@ -154,6 +155,8 @@ export function createClient(transport: Transport) {
     healthLive: (opts?: CallOptions) => send(health.live, {}, opts),
     /** Whether the replica takes traffic: its database answers and it is not draining. */
     healthReady: (opts?: CallOptions) => send(health.ready, {}, opts),
+    /** How far the demo dataset has loaded on a first start. */
+    demoProgress: (opts?: CallOptions) => send(health.demo, {}, opts),
     history: (q: HistoryQuery, opts?: CallOptions) => send(gates.history, { query: q }, opts),
     ingestStats: (opts?: CallOptions) => send(ingest.ingestStats, {}, opts),
     statsdStats: (opts?: CallOptions) => send(ingest.statsdStats, {}, opts),

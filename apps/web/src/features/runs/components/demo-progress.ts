@@ -1,6 +1,7 @@
 // What the runs list says while the demo dataset loads on a first start (GET /api/v1/demo),
 // so that a person does not take an empty list for the demo: "Loading the demo: 12 of 60 runs".
-import { type DemoProgress, demoProgress } from '@meshbench/schema';
+import type { DemoProgress } from '@meshbench/schema';
+import { meshbench } from '../../../api/client.ts';
 
 /** The line, or null when there is nothing to say (no demo, or all of it in place). */
 export function demoProgressText(p: DemoProgress | undefined): string | null {
@@ -12,8 +13,6 @@ export function demoProgressText(p: DemoProgress | undefined): string | null {
   return null;
 }
 
-export async function fetchDemoProgress(signal?: AbortSignal): Promise<DemoProgress> {
-  const res = await fetch('/api/v1/demo', { signal: signal ?? null });
-  if (!res.ok) throw new Error(`GET /api/v1/demo: ${res.status}`);
-  return demoProgress.parse(await res.json());
+export function fetchDemoProgress(signal?: AbortSignal): Promise<DemoProgress> {
+  return meshbench.demoProgress({ signal });
 }
