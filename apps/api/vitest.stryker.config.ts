@@ -10,6 +10,7 @@ const RANK_TESTS = [
   'src/domain/history-metrics.test.ts',
   'src/domain/run-headline.test.ts',
   'src/domain/propagation-stats.test.ts',
+  'src/domain/propagation-stats.property.test.ts',
   'src/domain/churn.test.ts',
   'src/domain/coverage.test.ts',
   'src/domain/tail-causes.test.ts',
