@@ -20,6 +20,7 @@ export default defineConfig({
   test: {
     // Instrumented code runs several times slower: property tests must not time out in the dry run.
     testTimeout: 60_000,
+    setupFiles: ['scripts/stryker-setup.ts'],
     include: [
       ...new Set([
         ...RANK_TESTS,

@@ -61,6 +61,9 @@ const inputOf = (sorted: number[], denominator: number) => ({
   denominator,
 });
 
+/** Cases per property: `n`, or fewer when a run sets fast-check's global count (Stryker does). */
+const runs = (n: number) => fc.readConfigureGlobal().numRuns ?? n;
+
 describe('a summary from the planned blocks only', () => {
   it('equals the summary with every block loaded, for any block size', () => {
     fc.assert(
@@ -89,7 +92,7 @@ describe('a summary from the planned blocks only', () => {
           expect(fromPlan).toEqual(whole);
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -190,7 +193,7 @@ describe('every figure of a summary, recounted one value at a time', () => {
           expect(s.cdf.length).toBeLessThanOrEqual((req.cdfPoints ?? 200) + 1);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
