@@ -10,6 +10,7 @@ const RANK_TESTS = [
   'src/domain/history-metrics.test.ts',
   'src/domain/run-headline.test.ts',
   'src/domain/propagation-stats.test.ts',
+  'src/domain/propagation-stats.property.test.ts',
   'src/domain/churn.test.ts',
   'src/domain/coverage.test.ts',
   'src/domain/tail-causes.test.ts',
@@ -17,6 +18,9 @@ const RANK_TESTS = [
 
 export default defineConfig({
   test: {
+    // Instrumented code runs several times slower: property tests must not time out in the dry run.
+    testTimeout: 60_000,
+    setupFiles: ['scripts/stryker-setup.ts'],
     include: [
       ...new Set([
         ...RANK_TESTS,

@@ -1,6 +1,6 @@
 // Test-only: reads result files from the repo's public fixtures (fixtures/public, real
 // runners' output) and from this folder's hand-written fixtures.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { expect } from 'vitest';
@@ -8,7 +8,15 @@ import { ResultFileError } from './result-file-error.ts';
 import { parseJson } from './values.ts';
 import { parseYaml } from './yaml-bounded.ts';
 
-const PUBLIC = new URL('../../../../../fixtures/public/', import.meta.url);
+// The nearest fixtures/public up from here: the repo's, also from a copy of apps/api placed
+// deeper (Stryker's sandbox runs these tests from apps/api/.stryker-tmp/sandbox-*/).
+const PUBLIC = (() => {
+  for (let up = '../../../../../'; up.length < 60; up += '../') {
+    const dir = new URL(`${up}fixtures/public/`, import.meta.url);
+    if (existsSync(dir)) return dir;
+  }
+  throw new Error('no fixtures/public found above src/ingest/results');
+})();
 const LOCAL = new URL('./fixtures/', import.meta.url);
 
 /** A file under fixtures/public, e.g. "istio-tools/benchmark.csv"; a `.gz` one decompressed. */
