@@ -114,6 +114,13 @@ export class GatlingLogWriter {
   bytes(): Buffer {
     return Buffer.concat(this.parts);
   }
+
+  /** The bytes written since the last take, so a long file can be written in pieces. */
+  take(): Buffer {
+    const out = Buffer.concat(this.parts);
+    this.parts.length = 0;
+    return out;
+  }
 }
 
 /** Records as Gatling 3.13 on writes them. */
