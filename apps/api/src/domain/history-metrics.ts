@@ -11,6 +11,7 @@ import type {
   Propagation,
   Topology,
 } from '@meshbench/schema';
+import { METRICS } from '@meshbench/schema';
 import { withRequestedPercentiles } from './bucket-percentiles.ts';
 import { declaredTotal, rankFor, TIME_TO_PERCENTS } from './lifecycle.ts';
 import { lowerMedianRank } from './nearest-rank.ts';
@@ -287,18 +288,7 @@ export const isLoadMetric = (m: HistoryMetric): m is (typeof LOAD_METRICS)[numbe
   (LOAD_METRICS as readonly string[]).includes(m);
 
 /** The metrics of a run's propagation: pooled over the changes of a run with several. */
-export const POOLABLE = new Set<HistoryMetric>([
-  'p50',
-  'p90',
-  'p95',
-  'p96',
-  'p99',
-  'p99.9',
-  'mean',
-  'max',
-  'within1s',
-  'missing',
-]);
+export const POOLABLE = new Set<HistoryMetric>(METRICS);
 
 /** Whether a kept alert's load point (its details) is `a`. */
 export const samePoint = (a: LoadPoint | null, b: unknown): boolean => {
