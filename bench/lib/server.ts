@@ -35,7 +35,8 @@ export async function startApi(env: Record<string, string | undefined>): Promise
   const entry =
     process.env.BENCH_API_ENTRY ??
     fileURLToPath(new URL('../../apps/api/dist/server.js', import.meta.url));
-  const port = await freePort();
+  // A port the caller names (PORT in env) is the one the API listens on and is polled at.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under a bench.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const childEnv: Record<string, string | undefined> = {
