@@ -7,6 +7,9 @@ describe('demoProgressText', () => {
       'Loading the demo: 12 of 60 runs (the list fills in as they arrive)',
     );
   });
+  it('says nothing once every run is in place, while the live run still arrives', () => {
+    expect(demoProgressText({ state: 'loading', loaded: 63, total: 63 })).toBeNull();
+  });
   it('says nothing once loaded, or with no demo', () => {
     expect(demoProgressText({ state: 'loaded', loaded: 60, total: 60 })).toBeNull();
     expect(demoProgressText({ state: 'off', loaded: 0, total: 0 })).toBeNull();

@@ -6,6 +6,8 @@ import { meshbench } from '../../../api/client.ts';
 /** The line, or null when there is nothing to say (no demo, or all of it in place). */
 export function demoProgressText(p: DemoProgress | undefined): string | null {
   if (!p) return null;
+  // Every run is in place while the live run keeps arriving (a few minutes): the list is whole.
+  if (p.state === 'loading' && p.loaded >= p.total) return null;
   if (p.state === 'loading')
     return `Loading the demo: ${p.loaded} of ${p.total} runs (the list fills in as they arrive)`;
   if (p.state === 'failed')
