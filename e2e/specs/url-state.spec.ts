@@ -276,12 +276,13 @@ test('churn run: the table order survives a reload', async ({ page, baseURL }) =
   const rows = page.getByTestId('churn-row');
   await expect(rows).toHaveCount(3);
   const order = () => rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-change-id')));
-  expect(await order()).toEqual(['c1', 'c2', 'c3']);
+  await expect.poll(order).toEqual(['c1', 'c2', 'c3']);
   // Max, slowest first: 300, 200, 100 ms.
   await page.getByTestId('churn-sort-max').click();
   await expect(page).toHaveURL(/churnSort=-max/);
-  expect(await order()).toEqual(['c2', 'c3', 'c1']);
+  // The URL changes before the table re-renders: read the order until it settles.
+  await expect.poll(order).toEqual(['c2', 'c3', 'c1']);
   await reopen(page);
   await expect(rows).toHaveCount(3);
-  expect(await order()).toEqual(['c2', 'c3', 'c1']);
+  await expect.poll(order).toEqual(['c2', 'c3', 'c1']);
 });
