@@ -38,7 +38,7 @@ const interval = (
   hdr: hdrOf(valuesUs),
 });
 
-const POINTS = [
+const POINTS: { id: number; labels: Record<string, string> }[] = [
   { id: 1, labels: { hdrUnit: 'us' } },
   { id: 2, labels: { hdrUnit: 'us', hdrRoundingMs: '0.001' } },
 ];
