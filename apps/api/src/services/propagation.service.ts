@@ -9,7 +9,14 @@ import type {
   PropagationClock,
   PropagationQuery,
 } from '@meshbench/schema';
-import { COVERAGE_PERCENTS, DEFAULT_PERCENTILES } from '@meshbench/schema';
+import {
+  COVERAGE_PERCENTS,
+  DEFAULT_PERCENTILES,
+  type HistogramRange,
+  type HistogramRangeChoice,
+  linearHistogramRange,
+  logHistogramRange,
+} from '@meshbench/schema';
 import { defaultStage, stageList } from '../domain/change-stages.ts';
 import { withClockError } from '../domain/clock-correction.ts';
 import { coverage, coverageRanks } from '../domain/coverage.ts';
@@ -27,8 +34,9 @@ import { type PropagationRepository, toFloat64 } from '../repositories/propagati
 import type { ClockCorrectionService, SummaryRow } from './clock-correction.service.ts';
 import { type RunLookup, runOf } from './run-lookup.ts';
 
-export type PropagationRequest = Omit<PropagationQuery, 'clock'> & {
+export type PropagationRequest = Omit<PropagationQuery, 'clock' | 'range'> & {
   clock?: ClockBasis;
+  range?: HistogramRangeChoice;
   fromMs?: number;
   toMs?: number;
 };
@@ -173,13 +181,26 @@ export function propagationService(deps: {
             atOrBelowZero + 1,
           );
       }
-      const req = { ...q, percentiles: q.percentiles ?? [...DEFAULT_PERCENTILES], logStartUs };
+      const percentiles = q.percentiles ?? [...DEFAULT_PERCENTILES];
+      // ?range=auto: the range the page draws, from this answer's own percentiles.
+      const asked = q.fromMs !== undefined || q.toMs !== undefined;
+      let range: HistogramRange | null = {};
+      if (!asked && q.range === 'auto') {
+        range = await autoRange(q.scale, percentiles, q.withinMs, input, logStartUs, load);
+      }
+      const req = {
+        ...q,
+        ...range,
+        percentiles,
+        logStartUs: range?.fromMs === undefined ? logStartUs : undefined,
+      };
       const plan = planSummary(req, input, firsts, blockSize);
       // Coverage: of the expected proxies, or of those seen when the change declares none.
       const base = input.denominator;
       plan.ranks.push(...coverageRanks(COVERAGE_PERCENTS, base, n));
       const sample = await load(plan);
       const stats = computeSummary(req, input, sample);
+      if (range === null) Object.assign(stats, { histogram: [], underflow: 0, overflow: 0 });
       const clock: PropagationClock = {
         basis,
         available: state.hasReports,
@@ -235,6 +256,7 @@ export function propagationService(deps: {
         withinCount: stats.withinCount,
         withinFraction: stats.withinFraction,
         scale: q.scale,
+        histogramRange: asked ? 'asked' : q.range !== 'auto' ? 'data' : range ? 'auto' : 'none',
         histogram: stats.histogram,
         underflow: stats.underflow,
         overflow: stats.overflow,
@@ -254,3 +276,32 @@ export function propagationService(deps: {
   };
 }
 export type PropagationService = ReturnType<typeof propagationService>;
+
+/**
+ * The histogram range `?range=auto` gives (linearHistogramRange / logHistogramRange, the
+ * rules the page drew with): linear from the answer's percentiles, one lookup of their
+ * ranks; log from the smallest positive latency (`logStartUs`). Null: nothing to draw.
+ */
+async function autoRange(
+  scale: 'linear' | 'log',
+  percentiles: readonly number[],
+  withinMs: number,
+  input: { n: number; minUs: number | null },
+  logStartUs: number | undefined,
+  load: (plan: SummaryPlan) => Promise<SortedLatencies>,
+): Promise<HistogramRange | null> {
+  const { n, minUs } = input;
+  if (n === 0 || minUs === null) return null;
+  if (scale === 'log') {
+    return logHistogramRange(
+      minUs / 1000,
+      logStartUs === undefined ? undefined : logStartUs / 1000,
+    );
+  }
+  const ranks = percentiles.map((p) => nearestRank(p, n));
+  const sample = await load({ ranks, bounds: [] });
+  return linearHistogramRange(
+    percentiles.map((p, i) => ({ p, ms: sample.at(ranks[i] as number) / 1000 })),
+    withinMs,
+  );
+}
