@@ -300,26 +300,29 @@ describe('tail cuts', () => {
         fc.integer({ min: -200_000, max: 200_000 }),
         fc.integer({ min: 0, max: 2_000_000 }),
         fc.integer({ min: 0, max: 3 }).map((q) => q / 4),
-        (o0, o1, whole, frac) => {
+        // The change, on the reference clock, somewhere in the clock reports' span.
+        fc.integer({ min: 0, max: 2_000_000 }),
+        (o0, o1, whole, frac, changeAt) => {
           const threshold = whole + frac;
           const clocks = nodeClocks([
             { node: 'p', atUs: 0, offsetUs: o0, errorUs: 10 },
             { node: 'p', atUs: 4_000_000, offsetUs: o1, errorUs: 10 },
             { node: 'q', atUs: 0, offsetUs: o1, errorUs: 10 },
           ]);
-          const cuts = correctedCuts(clocks, 0, threshold);
-          expect(cuts.defaultUs).toBe(whole);
+          const cuts = correctedCuts(clocks, changeAt, threshold);
+          expect(cuts.defaultUs).toBe(changeAt + whole);
           expect(cuts.nodes).toEqual(['p', 'q']);
           cuts.nodes.forEach((n, i) => {
             const cut = cuts.cutsUs[i] as number;
-            expect(cut).toBe(nodeCutUs(clocks.get(n) as NodeClock, 0, threshold));
+            expect(cut).toBe(nodeCutUs(clocks.get(n) as NodeClock, changeAt, threshold));
             const lat = (atUs: number) =>
-              correctLatencies([{ node: n, atUs }], 0, clocks).latencies[0] as number;
+              correctLatencies([{ node: n, atUs }], changeAt, clocks).latencies[0] as number;
             expect(lat(cut)).toBeLessThanOrEqual(threshold);
             expect(lat(cut + 1)).toBeGreaterThan(threshold);
           });
-          // q holds one offset: its cut is the threshold's whole us, moved by that offset.
-          expect(cuts.cutsUs[1]).toBe(whole + o1);
+          // q holds one offset: its cut is the change plus the threshold's whole us, moved by
+          // that offset.
+          expect(cuts.cutsUs[1]).toBe(changeAt + whole + o1);
         },
       ),
     );
