@@ -67,7 +67,7 @@ export function testsOf(file, names = readdirSync(join(api, dirname(file)))) {
 
 function mutate(files) {
   // vitest.stryker.config.ts adds the rank rule's callers' tests to these.
-  const tests = [...new Set(files.flatMap(testsOf))];
+  const tests = [...new Set(files.flatMap((f) => testsOf(f)))];
   console.log(`mutating ${files.join(', ')}\n  with ${tests.join(', ') || 'no colocated test'}`);
   const run = spawnSync(
     'npx',
