@@ -4,7 +4,7 @@ import type { LoadResult, ResultFormat, StagePercentile } from '@meshbench/schem
 import { and, asc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
 import { decodeHdr, encodePlain } from '../domain/hdr.ts';
 import {
-  addUploadSteps,
+  addUploadFinishing,
   buildSlots,
   HdrMerger,
   type IntervalSpans,
@@ -740,18 +740,18 @@ async function mergeUpload(
       .where(inArray(kept.startMs, starts.slice(i, i + 1000)));
     for (const r of rows) slots.set(r.startMs, slotOf(r));
   }
+  // Each slot made into its row as soon as it is whole: its counts go (bounded memory).
   const changed = await runSliced(
-    addUploadSteps(
+    addUploadFinishing(
       kept,
       basis.earlier,
       grid,
       slots,
       points.map((p) => ({ labels: p.result.labels, intervals: p.intervals })),
+      (slot) => slotRow(runId, grid, slot),
     ),
   );
-  if (changed !== null) {
-    return { basis, rows: await runSliced(slotRows(runId, grid, changed)), replace: false };
-  }
+  if (changed !== null) return { basis, rows: changed, replace: false };
   // Every slot again, from the run's visible intervals and the upload's.
   const earlierPoints = await q
     .select({ id: loadResults.id, labels: loadResults.labels })
