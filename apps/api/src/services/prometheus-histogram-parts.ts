@@ -7,17 +7,17 @@
 // the same values again and store the point once. A part arriving after its point was
 // assembled without it, and the parts of a point that never completes (released after
 // `waitMs`), are stored as the series they were sent as: nothing accepted is lost.
+import type { HistogramPart } from '../domain/histogram-part.ts';
 import type { MetricRecord } from '../domain/metric-record.ts';
 import {
   type Held,
   type HistogramContext,
-  type HistogramPart,
   histogramSketch,
   leNumber,
+  type RequestHistogramPart,
 } from '../ingest/prometheus/remote-write-map.ts';
 import type { WireRequest } from '../ingest/prometheus/remote-write-reader.ts';
 import type {
-  HistogramParts,
   MergedParts,
   PrometheusHistogramPartsRepository,
 } from '../repositories/prometheus-histogram-parts.repository.ts';
@@ -63,21 +63,7 @@ function withLe(tags: Record<string, string>, le: string): Record<string, string
   );
 }
 
-type PartsOf = Pick<
-  HistogramParts,
-  | 'family'
-  | 'tMs'
-  | 'tags'
-  | 'runRef'
-  | 'environment'
-  | 'unit'
-  | 'startMs'
-  | 'buckets'
-  | 'inf'
-  | 'sum'
-  | 'count'
-  | 'exemplars'
->;
+type PartsOf = Omit<HistogramPart, 'labelsKey'>;
 
 /** Parts as the cumulative counters they were sent as (`le`s: only those buckets). */
 function partSeries(p: PartsOf, only?: { les: Set<string>; rest: boolean }): MetricRecord[] {
@@ -152,6 +138,40 @@ function assemble(row: MergedParts): MetricRecord | string {
   };
 }
 
+/**
+ * What a label set says of its series' family: a bucket's family (a `_bucket` series with
+ * `le`), or the family of a `_sum`/`_count` series (null: neither).
+ */
+interface FamilyHint {
+  bucketOf: string | null;
+  sumOf: string | null;
+}
+
+function hintOf(labels: string[]): FamilyHint {
+  let name = '';
+  let le = false;
+  for (let i = 0; i + 1 < labels.length; i += 2) {
+    if (labels[i] === '__name__') name = labels[i + 1] as string;
+    else if (labels[i] === 'le') le = true;
+  }
+  if (le && name.endsWith('_bucket')) return { bucketOf: name.slice(0, -7), sumOf: null };
+  if (name.endsWith('_sum') || name.endsWith('_count')) {
+    return { bucketOf: null, sumOf: name.slice(0, name.lastIndexOf('_')) };
+  }
+  return { bucketOf: null, sumOf: null };
+}
+
+/** Hints by label set: the 1.0 reader gives a label set sent before as the same array. */
+const hints = new WeakMap<string[], FamilyHint>();
+function cachedHintOf(labels: string[]): FamilyHint {
+  let hint = hints.get(labels);
+  if (!hint) {
+    hint = hintOf(labels);
+    hints.set(labels, hint);
+  }
+  return hint;
+}
+
 export function histogramPartsAssembler(deps: {
   parts: PrometheusHistogramPartsRepository;
   ingest: Pick<MetricsIngestService, 'store' | 'writableRefs'>;
@@ -184,16 +204,10 @@ export function histogramPartsAssembler(deps: {
       const withBuckets = new Set<string>();
       const alone = new Set<string>();
       for (const s of request.series) {
-        let name = '';
-        let le = false;
-        for (let i = 0; i + 1 < s.labels.length; i += 2) {
-          if (s.labels[i] === '__name__') name = s.labels[i + 1] as string;
-          else if (s.labels[i] === 'le') le = true;
-        }
-        if (le && name.endsWith('_bucket')) withBuckets.add(name.slice(0, -7));
-        else if (s.type === 0 && (name.endsWith('_sum') || name.endsWith('_count'))) {
-          alone.add(name.slice(0, name.lastIndexOf('_')));
-        }
+        // 2.0 label sets are arrays of their own each request: nothing to keep them by.
+        const hint = request.version === 1 ? cachedHintOf(s.labels) : hintOf(s.labels);
+        if (hint.bucketOf !== null) withBuckets.add(hint.bucketOf);
+        else if (s.type === 0 && hint.sumOf !== null) alone.add(hint.sumOf);
       }
       for (const f of withBuckets) {
         remember(families, `${key}\u0000${f}`, { histogram: true, until: Infinity });
@@ -228,7 +242,7 @@ export function histogramPartsAssembler(deps: {
      * Merges a request's parts into their points' rows and gives back what to store: the
      * points now complete, and parts that came too late to join theirs.
      */
-    async merge(list: HistogramPart[], scope: WriteScope): Promise<AssembledWrite> {
+    async merge(list: RequestHistogramPart[], scope: WriteScope): Promise<AssembledWrite> {
       const key = scope.projectId ?? '';
       const out: AssembledWrite = {
         records: [],
@@ -241,7 +255,7 @@ export function histogramPartsAssembler(deps: {
       counters.parts += list.length;
       const refs = [...new Set(list.map((p) => p.runRef).filter((r): r is string => !!r))];
       const writable = await ingest.writableRefs(refs, scope);
-      const accepted: HistogramPart[] = [];
+      const accepted: RequestHistogramPart[] = [];
       for (const p of list) {
         if (p.runRef && !writable.has(p.runRef)) {
           const r = out.refused.get(NOT_WRITABLE) ?? zero();
@@ -251,20 +265,9 @@ export function histogramPartsAssembler(deps: {
         } else accepted.push(p);
       }
       const rows = await parts.merge(
-        accepted.map((p) => ({
+        accepted.map(({ held: _held, ...p }) => ({
+          ...p,
           scope: key,
-          family: p.family,
-          labelsKey: p.labelsKey,
-          tMs: p.tMs,
-          tags: p.tags,
-          runRef: p.runRef,
-          environment: p.env,
-          unit: p.unit,
-          startMs: p.startMs,
-          buckets: p.buckets,
-          inf: p.inf,
-          sum: p.sum,
-          count: p.count,
           exemplars: p.exemplars.length > 0 ? p.exemplars : null,
         })),
       );

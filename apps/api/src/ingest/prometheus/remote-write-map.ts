@@ -30,6 +30,7 @@
 //   request: stored, held or refused with it.
 import { createHash } from 'node:crypto';
 import { encodeDistribution } from '../../domain/distribution.ts';
+import type { HistogramPart } from '../../domain/histogram-part.ts';
 import type { MetricRecord, StoredExemplar } from '../../domain/metric-record.ts';
 import { inRange, OTLP_LIMITS } from '../otlp/otlp-values.ts';
 import { nativeDistribution } from './native-histogram.ts';
@@ -65,22 +66,7 @@ export interface Held {
 }
 
 /** A classic histogram point's parts that one request holds (not all of them). */
-export interface HistogramPart {
-  family: string;
-  /** sha256 of the run label and the family's tags (without `le`). */
-  labelsKey: string;
-  tMs: number;
-  tags: Record<string, string>;
-  runRef: string | null;
-  env: string | null;
-  unit: string | null;
-  /** 0: unknown. */
-  startMs: number;
-  /** Finite buckets: `le` as sent -> cumulative count. */
-  buckets: Record<string, number>;
-  inf: number | null;
-  sum: number | null;
-  count: number | null;
+export interface RequestHistogramPart extends HistogramPart {
   exemplars: StoredExemplar[];
   /** What the parts hold of the request. */
   held: Held;
@@ -100,7 +86,7 @@ const ALONE: HistogramContext = { lesOf: () => [], histogramFamilies: new Set() 
 export interface MappedWrite {
   records: MetricRecord[];
   /** Classic histogram points the request holds part of. */
-  parts: HistogramPart[];
+  parts: RequestHistogramPart[];
   /** Per record, what it holds of the request. */
   held: Held[];
   /** Everything the request carries. */
@@ -110,6 +96,9 @@ export interface MappedWrite {
   /** Refused, by reason: what each refused. */
   refused: Map<string, Held>;
 }
+
+/** The exemplars of a series that sent none (most): read-only. */
+const NO_EXEMPLARS: StoredExemplar[] = Object.freeze([]) as unknown as StoredExemplar[];
 
 const none = (): Held => ({ samples: 0, histograms: 0, exemplars: 0 });
 
@@ -141,7 +130,43 @@ interface Labelled {
   runRef: string | null;
   env: string | null;
   /** As a part of a classic family: its tags without `le` or `quantile`, and their key. */
-  family?: { form: 'histogram' | 'summary'; labelled: Labelled; key: string; labelsKey: string };
+  family: {
+    form: 'histogram' | 'summary';
+    labelled: Labelled;
+    key: string;
+    labelsKey: string;
+  } | null;
+  /** The name less `_bucket`, for a series with `le` (null for others): its family. */
+  bucketOf: string | null;
+  /** The name less `_sum` or `_count` (null for others): the family it may be part of. */
+  sumOf: string | null;
+  /** `le` and `quantile` as numbers (NaN: absent or no number). */
+  le: number;
+  quantile: number;
+}
+
+/** A Labelled of a name and tags (the derived fields worked out). */
+function labelledOf(
+  name: string,
+  tags: Record<string, string>,
+  runRef: string | null,
+  env: string | null,
+): Labelled {
+  // Worked out once per label set: the slices are new strings, hashed again at each look-up.
+  const bucketOf = name.endsWith('_bucket') && tags.le !== undefined ? name.slice(0, -7) : null;
+  const sumOf =
+    name.endsWith('_sum') || name.endsWith('_count') ? name.slice(0, name.lastIndexOf('_')) : null;
+  return {
+    name,
+    tags,
+    runRef,
+    env,
+    family: null,
+    bucketOf,
+    sumOf,
+    le: tags.le === undefined ? Number.NaN : labelNumber(tags.le),
+    quantile: tags.quantile === undefined ? Number.NaN : labelNumber(tags.quantile),
+  };
 }
 
 /**
@@ -189,7 +214,7 @@ function labelsOf(labels: string[]): Labelled | string {
   }
   pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const tags = Object.fromEntries(pairs);
-  return { name, tags, runRef, env: tags[ENV_LABEL] ?? null };
+  return labelledOf(name, tags, runRef, tags[ENV_LABEL] ?? null);
 }
 
 const base = (): MetricRecord => ({
@@ -312,8 +337,8 @@ export function mapRemoteWrite(
   const quantileFamilies = new Set<string>();
   for (const l of labels) {
     if (typeof l === 'string') continue;
-    if (l.name.endsWith('_bucket') && l.tags.le !== undefined) {
-      bucketFamilies.add(l.name.slice(0, -7));
+    if (l.bucketOf !== null) {
+      bucketFamilies.add(l.bucketOf);
     } else if (l.tags.quantile !== undefined) quantileFamilies.add(l.name);
   }
 
@@ -332,7 +357,7 @@ export function mapRemoteWrite(
       const tags = drop ? tagsWithout(l.tags, drop) : l.tags;
       family = {
         form,
-        labelled: { name, tags, runRef: l.runRef, env: l.env },
+        labelled: labelledOf(name, tags, l.runRef, l.env),
         key: `${form}\u0000${name}\u0000${l.runRef ?? ''}\u0000${JSON.stringify(tags)}`,
         labelsKey: form === 'histogram' ? labelsKeyOf(l.runRef, tags) : '',
       };
@@ -369,7 +394,26 @@ export function mapRemoteWrite(
     return f;
   };
 
-  request.series.forEach((s, index) => {
+  for (let index = 0; index < request.series.length; index++) {
+    mapSeries(request.series[index] as WireSeries, index);
+  }
+
+  for (const atTimes of families.values()) for (const f of atTimes.values()) familyRecord(f);
+  return out;
+
+  /** The series' exemplars with the last point it made since `before`, or as its samples went. */
+  function attach(exemplars: StoredExemplar[], before: number, notStoredBefore: number): void {
+    if (exemplars.length === 0) return;
+    const last = out.records.length > before ? out.records.length - 1 : -1;
+    const held = out.held[last];
+    if (last >= 0 && held) {
+      const r = out.records[last] as MetricRecord;
+      r.exemplars = [...(r.exemplars ?? []), ...exemplars];
+      held.exemplars += exemplars.length;
+    } else if (out.notStored > notStoredBefore) out.notStored += exemplars.length;
+  }
+
+  function mapSeries(s: WireSeries, index: number): void {
     const nSamples = s.values.length;
     const nHistograms = s.histograms.length;
     const nExemplars = s.exemplars.length;
@@ -382,7 +426,7 @@ export function mapRemoteWrite(
       return;
     }
     // Exemplars must have a time (the 2.0 specification), and a sample to go with.
-    const exemplars: StoredExemplar[] = [];
+    const exemplars: StoredExemplar[] = nExemplars === 0 ? NO_EXEMPLARS : [];
     for (const e of s.exemplars) {
       if (e.timestamp === 0 || !inRange(e.timestamp)) {
         refuse(`an exemplar of "${l.name}" has no time in 1970-9999`, {
@@ -400,16 +444,6 @@ export function mapRemoteWrite(
       });
       exemplars.length = 0;
     }
-    /** The series' exemplars with the last point it made, or as its samples went. */
-    const attach = (last: number, notStored: boolean) => {
-      if (exemplars.length === 0) return;
-      const held = out.held[last];
-      if (last >= 0 && held) {
-        const r = out.records[last] as MetricRecord;
-        r.exemplars = [...(r.exemplars ?? []), ...exemplars];
-        held.exemplars += exemplars.length;
-      } else if (notStored) out.notStored += exemplars.length;
-    };
     if (nSamples > 0 && nHistograms > 0) {
       refuse(`series "${l.name}" carries both samples and histograms`, {
         samples: nSamples,
@@ -421,10 +455,9 @@ export function mapRemoteWrite(
     const name = l.name;
     const before = out.records.length;
     const notStoredBefore = out.notStored;
-    const lastMade = () => (out.records.length > before ? out.records.length - 1 : -1);
     if (nHistograms > 0) {
       for (const h of s.histograms) nativeRecord(s, h, l, typeOf(s, name), unitOf(s, name));
-      attach(lastMade(), out.notStored > notStoredBefore);
+      attach(exemplars, before, notStoredBefore);
       return;
     }
     if (nSamples === 0) return; // metadata (or exemplars) alone
@@ -433,16 +466,16 @@ export function mapRemoteWrite(
     let family = name;
     let part: 'bucket' | 'sum' | 'count' | 'quantile' | null = null;
     let cumulativePart = false;
-    if (name.endsWith('_bucket') && l.tags.le !== undefined) {
-      const b = name.slice(0, -7);
+    if (l.bucketOf !== null) {
+      const b = l.bucketOf;
       const t = typeOf(s, b);
       if (t === METRIC_TYPE.unknown || t === METRIC_TYPE.histogram) {
         form = 'histogram';
         family = b;
         part = 'bucket';
       }
-    } else if (name.endsWith('_sum') || name.endsWith('_count')) {
-      const b = name.slice(0, name.lastIndexOf('_'));
+    } else if (l.sumOf !== null) {
+      const b = l.sumOf;
       const t = typeOf(s, b);
       const which = name.endsWith('_sum') ? 'sum' : 'count';
       // A family's _sum and _count join it only beside its buckets (or quantiles) in this
@@ -485,7 +518,7 @@ export function mapRemoteWrite(
       for (let i = 0; i < nSamples; i++) {
         plainRecord(s, i, l, kind, unitOf(s, name));
       }
-      attach(lastMade(), out.notStored > notStoredBefore);
+      attach(exemplars, before, notStoredBefore);
       return;
     }
     const drop = part === 'bucket' ? 'le' : part === 'quantile' ? 'quantile' : null;
@@ -500,7 +533,7 @@ export function mapRemoteWrite(
       const partKind = part === 'quantile' ? 'gauge' : 'counter';
       f.parts.push(index, i, partKind === 'gauge' ? 1 : 0);
       if (part === 'bucket') {
-        const le = labelNumber(l.tags.le as string);
+        const le = l.le;
         if (Number.isNaN(le)) f.invalid = `series "${name}" has le="${l.tags.le}", not a number`;
         else if (le === Number.POSITIVE_INFINITY) f.infBucket = v;
         else if (f.buckets.has(le)) f.invalid = `series "${name}" has le="${l.tags.le}" twice`;
@@ -509,17 +542,14 @@ export function mapRemoteWrite(
           f.leTexts[l.tags.le as string] = v;
         }
       } else if (part === 'quantile') {
-        const q = labelNumber(l.tags.quantile as string);
+        const q = l.quantile;
         if (!(q >= 0 && q <= 1)) {
           f.invalid = `series "${name}" has quantile="${l.tags.quantile}", not in [0, 1]`;
         } else f.quantiles.set(q, v);
       } else if (part === 'sum') f.sum = v;
       else f.count = v;
     }
-  });
-
-  for (const atTimes of families.values()) for (const f of atTimes.values()) familyRecord(f);
-  return out;
+  }
 
   function timeRefusal(name: string, tMs: number, startMs: number): string | null {
     if (!inRange(tMs) || (startMs !== 0 && !inRange(startMs))) {
@@ -726,7 +756,7 @@ export function mapRemoteWrite(
       tMs: f.tMs,
       tags: f.labelled.tags,
       runRef: f.labelled.runRef,
-      env: f.labelled.env,
+      environment: f.labelled.env,
       unit: f.unit,
       startMs: f.startMs,
       buckets: f.leTexts,
