@@ -20,6 +20,7 @@ import {
   standbyReads,
 } from './read-routing.ts';
 import * as schema from './schema/index.ts';
+import { capUploads, type UploadConnections } from './upload-connections.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -64,6 +65,8 @@ export interface Database {
   close(): Promise<void>;
   /** The streaming standby reads may go to (DATABASE_READ_URL), when there is one. */
   readonly standby?: StandbyReads;
+  /** Postgres: the cap on pool connections held by uploads (upload-connections.ts). */
+  readonly uploads?: UploadConnections;
 }
 
 export interface DatabaseOptions {
@@ -73,6 +76,11 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Pool size for the server driver. */
   poolSize?: number;
+  /**
+   * Pool connections that code run as an upload (`uploads.run`) may hold at once; must be
+   * below the pool size, so that reads always find connections. Absent: no cap.
+   */
+  uploadConnections?: number | undefined;
   /**
    * Longest wait for a connection of the server driver (a free one of the pool, or a new
    * one to an unreachable host); past it the query fails as the database being unavailable.
@@ -87,6 +95,9 @@ export interface DatabaseOptions {
 /** A standby more than this far behind the primary's flushed WAL serves no read. */
 export const DEFAULT_STANDBY_MAX_LAG_MS = 2000;
 
+/** Connections of the server driver's pool unless told. */
+export const DEFAULT_POOL_SIZE = 10;
+
 /** How long a query waits for a pool connection unless told. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -97,7 +108,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const database = options.url
     ? openPostgres(
         options.url,
-        options.poolSize ?? 10,
+        options.poolSize ?? DEFAULT_POOL_SIZE,
+        options.uploadConnections,
         options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         options.readUrl
           ? {
@@ -291,6 +303,7 @@ function drizzleOf(client: pg.PoolClient): Db {
 function openPostgres(
   url: string,
   max: number,
+  uploadConnections: number | undefined,
   connectTimeoutMs: number,
   read: (StandbyOptions & { url: string }) | undefined,
 ): Database {
@@ -304,13 +317,23 @@ function openPostgres(
         databaseUnavailableReason,
       )
     : undefined;
-  const pool = (routing?.pool ?? primary) as unknown as pg.Pool;
+  if (uploadConnections !== undefined && !(uploadConnections >= 1 && uploadConnections < max))
+    throw new Error(
+      `uploads may hold 1 to ${max - 1} of the pool's ${max} connections, not ${uploadConnections}`,
+    );
+  // Uploads wait for a permit as long as a query waits for a pool connection.
+  const capped =
+    uploadConnections === undefined
+      ? undefined
+      : capUploads(routing?.pool ?? primary, uploadConnections, connectTimeoutMs);
+  const pool = (capped?.pool ?? routing?.pool ?? primary) as unknown as pg.Pool;
   const standbyPool = routing ? routing.pool.standbyPool : undefined;
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const database: Database = {
     kind: 'postgres',
     db,
     ...(routing ? { standby: routing.reads } : {}),
+    ...(capped ? { uploads: capped.uploads } : {}),
     copyOut(query) {
       // In a transaction of its own, for its SET LOCAL.
       return database.transaction((tx) => tx.copyOut(query));

@@ -17,4 +17,9 @@ export {
 export { DEFAULT_STAGE } from './schema/events.ts';
 export * as tables from './schema/index.ts';
 export { DEFAULT_PROJECT_ID } from './schema/projects.ts';
+export {
+  isUploadConnectionsBusy,
+  type UploadConnections,
+  UploadConnectionsBusy,
+} from './upload-connections.ts';
 export { isUuid } from './uuid.ts';

@@ -4,7 +4,7 @@ import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config/env.ts';
+import { type Config, POOL_SIZE } from './config/env.ts';
 import authPlugin from './plugins/auth.plugin.ts';
 import databasePlugin from './plugins/database.plugin.ts';
 import idleConnectionsPlugin from './plugins/idle-connections.plugin.ts';
@@ -20,6 +20,7 @@ import statsdPlugin from './plugins/statsd.plugin.ts';
 import storableRequestPlugin, {
   storableValidatorCompiler,
 } from './plugins/storable-request.plugin.ts';
+import uploadConnectionsPlugin from './plugins/upload-connections.plugin.ts';
 import webPlugin from './plugins/web.plugin.ts';
 import type { Database } from './repositories/database.ts';
 import compareRoutes from './routes/compare/compare.routes.ts';
@@ -86,6 +87,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     databaseUrl: config.databaseUrl,
     databaseReadUrl: config.databaseReadUrl,
     readMaxLagMs: config.readMaxLagMs,
+    poolSize: POOL_SIZE,
+    uploadConnections: config.uploadConnections,
     dataDir: options.inMemory ? undefined : config.dataDir,
     ...(options.database ? { database: options.database } : {}),
   });
@@ -107,6 +110,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(livePlugin, { pollMs: config.livePollMs });
   // Before any route: it wraps the handlers of the reads that may go to the standby.
   await app.register(readRoutingPlugin);
+  // Before any route: it wraps the handlers of the writes (their pool connections capped).
+  await app.register(uploadConnectionsPlugin);
   // Answers compressed as the client accepts (brotli, gzip, deflate), from 1 KiB: a run's
   // JSON shrinks about tenfold. Registered after the read cache, so the cache keeps the plain
   // answer and each client gets its own encoding; before @fastify/static, so the web app's

@@ -25,6 +25,14 @@ const flag = (name: string) =>
     .optional()
     .transform((v) => (v === undefined ? undefined : v === '1'));
 
+/** Connections of a replica's Postgres pool (passed to the database as its pool size). */
+export const POOL_SIZE = 10;
+/**
+ * Of them, how many writes may hold at once unless told (MESHBENCH_UPLOAD_CONNECTIONS): the
+ * batch and result-file slots (4 + 4) could otherwise take every one and starve reads.
+ */
+export const DEFAULT_UPLOAD_CONNECTIONS = 6;
+
 /** A duration in ms between `min` and `max`, named in its error. */
 const ms = (name: string, fallback: number, min: number, max: number) =>
   z
@@ -195,6 +203,14 @@ export const envSchema = z.object({
       'MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT must be a whole number 1-1000',
     )
     .transform(Number),
+  MESHBENCH_UPLOAD_CONNECTIONS: z
+    .string()
+    .default(String(DEFAULT_UPLOAD_CONNECTIONS))
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) < POOL_SIZE,
+      `MESHBENCH_UPLOAD_CONNECTIONS must be a whole number 1-${POOL_SIZE - 1} (below the pool's ${POOL_SIZE} connections)`,
+    )
+    .transform(Number),
   MESHBENCH_BODY_MIN_RATE: z
     .string()
     .regex(/^\d+$/, 'MESHBENCH_BODY_MIN_RATE must be a whole number of bytes per second (0 = off)')
@@ -289,6 +305,11 @@ export interface Config {
   /** Result files stored at once, and one project's share of them while others send too. */
   maxConcurrentResultUploads: number;
   maxConcurrentResultUploadsPerProject: number;
+  /**
+   * Postgres: pool connections that writes (uploads, and every request that is not a read)
+   * hold at once; more wait their turn, then get 503 + Retry-After. The rest stay for reads.
+   */
+  uploadConnections: number;
   /** Bytes a second every request body must bring, on average over each rate window; 0: off. */
   bodyMinRate: number;
   /** The window over which bodyMinRate is checked. */
@@ -355,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentBatchesPerProject: e.MESHBENCH_MAX_CONCURRENT_BATCHES_PER_PROJECT,
     maxConcurrentResultUploads: e.MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS,
     maxConcurrentResultUploadsPerProject: e.MESHBENCH_MAX_CONCURRENT_RESULT_UPLOADS_PER_PROJECT,
+    uploadConnections: e.MESHBENCH_UPLOAD_CONNECTIONS,
     bodyMinRate: e.MESHBENCH_BODY_MIN_RATE,
     bodyRateWindowMs: e.MESHBENCH_BODY_RATE_WINDOW_MS,
     maxHeldBytes: e.MESHBENCH_MAX_HELD_BYTES,

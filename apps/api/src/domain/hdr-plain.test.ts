@@ -6,6 +6,19 @@ import { prng } from '../demo/prng.ts';
 import { decodeHdr, encodePlain } from './hdr.ts';
 
 describe('encodePlain', () => {
+  it('holds no more memory than its own bytes (a slot row keeps it: 20,000 slots of a log)', () => {
+    const rnd = prng(26);
+    const h = build({ numberOfSignificantValueDigits: 3 });
+    for (let i = 0; i < 200; i++) h.recordValue(Math.max(1, Math.round(rnd.logNormal(2000, 0.5))));
+    h.recordValue(100_000);
+    const plain = encodePlain(
+      decodeHdr(new Uint8Array(Buffer.from(encodeIntoCompressedBase64(h), 'base64'))),
+    );
+    // Sparse counts: a few hundred bytes; a view of the worst case's buffer would be ~70 KB.
+    expect(plain.length).toBeLessThan(4096);
+    expect(plain.buffer.byteLength).toBe(plain.length);
+  });
+
   it.each([1, 2, 3])('round-trips seeded histograms through hdr-histogram-js (seed %i)', (seed) => {
     const rnd = prng(seed);
     const h = build({ bitBucketSize: 64, numberOfSignificantValueDigits: 3 });

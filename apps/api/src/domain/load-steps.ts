@@ -471,6 +471,56 @@ export function* addUploadSteps(
 }
 
 /**
+ * addUploadSteps, each slot handed to `finish` as soon as the upload adds nothing more to it,
+ * and then let go: a log of 20,000 intervals never holds 20,000 slots' counts at once (at
+ * 64 KiB each, 1.3 GB). What `finish` makes of them, in the order they were finished, or null
+ * as addUploadSteps.
+ */
+export function* addUploadFinishing<T>(
+  kept: KeptSlots,
+  earlierIntervals: number,
+  grid: SlotGrid,
+  slots: Map<number, Slot>,
+  upload: { labels: Record<string, string>; intervals: Omit<StoredInterval, 'resultId'>[] }[],
+  finish: (slot: Slot) => T,
+): Generator<void, T[] | null> {
+  if (kept.intervals !== earlierIntervals) return null;
+  if (
+    kept.grid !== null &&
+    (kept.grid.intervalMs !== grid.intervalMs || kept.grid.unit !== grid.unit)
+  ) {
+    return null;
+  }
+  /** Intervals of the upload still to add into each slot. */
+  const left = new Map<number, number>();
+  for (const point of upload)
+    for (const i of point.intervals) {
+      const startMs = slotStart(i.startMs, grid.intervalMs);
+      left.set(startMs, (left.get(startMs) ?? 0) + 1);
+    }
+  const out: T[] = [];
+  for (const point of upload) {
+    for (const i of point.intervals) {
+      const startMs = slotStart(i.startMs, grid.intervalMs);
+      let slot = slots.get(startMs);
+      if (!slot) {
+        slot = emptySlot(startMs, grid.unit);
+        slots.set(startMs, slot);
+      }
+      if (!addToSlot(slot, i, point)) return null;
+      const rest = (left.get(startMs) as number) - 1;
+      if (rest === 0) {
+        out.push(finish(slot));
+        slots.delete(startMs);
+        left.delete(startMs);
+      } else left.set(startMs, rest);
+      yield;
+    }
+  }
+  return out;
+}
+
+/**
  * Whether adding histograms of `adding`'s structure into `slot` gives what merging in any
  * order gives: same digits and lowest value add bucket by bucket (otherwise a histogram is
  * re-recorded into the first one's structure, which depends on the order).

@@ -13,6 +13,9 @@ export interface DatabasePluginOptions {
   /** A streaming standby of databaseUrl for reads that may lag (read-routing.plugin.ts). */
   databaseReadUrl?: string | undefined;
   readMaxLagMs?: number;
+  /** Postgres: its pool's size, and of it the connections writes may hold at once. */
+  poolSize?: number;
+  uploadConnections?: number;
   /** Embedded database directory; undefined keeps it in memory (tests). */
   dataDir: string | undefined;
   /** An already open database, e.g. shared by a test suite. */
@@ -27,6 +30,8 @@ export default fp<DatabasePluginOptions>(
         url: opts.databaseUrl,
         dataDir: opts.dataDir,
         readUrl: opts.databaseReadUrl,
+        ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
+        uploadConnections: opts.uploadConnections,
         ...(opts.readMaxLagMs ? { standby: { maxLagMs: opts.readMaxLagMs } } : {}),
       }));
     await migrateDatabase(database);

@@ -6,6 +6,7 @@ export {
   type Database,
   databaseUnavailableReason,
   formatLsn,
+  isUploadConnectionsBusy,
   migrateDatabase,
   openDatabase,
   parseLsn,

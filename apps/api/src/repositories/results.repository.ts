@@ -16,7 +16,7 @@ import {
   slotStartsOf,
 } from '../domain/load-slot-rows.ts';
 import {
-  addUploadSteps,
+  addUploadFinishing,
   buildSlots,
   type IntervalSpans,
   keptAnswers,
@@ -193,6 +193,9 @@ export function resultsRepository(db: Db) {
           const outcome = await db.transaction(async (tx): Promise<FinalOutcome> => {
             // One upload at a time adds into a run's slots: none loses another's counts.
             await lockSlots(tx, runId);
+            // An earlier upload's slots still being moved: they are moved first, so that a
+            // start's slot is never visible twice over (its and this upload's).
+            if (await slotsBeingMoved(tx, runId, stageId)) return 'pending';
             if (merged && !sameBasis(await slotBasis(tx, runId), merged.basis)) return 'moved';
             if (!(await claimUpload(tx, runId, upload))) return 'duplicate';
             await tx
@@ -208,8 +211,16 @@ export function resultsRepository(db: Db) {
                   hdr: asBuffer(p.hdr),
                 })),
               );
-            if (merged) await applyStagedSlots(tx, runId, stageId, merged.replace);
-            else {
+            // Visible once the staged upload's row goes (below): moved into load_slots after
+            // the commit, a piece a statement (moveStagedSlots).
+            if (merged) {
+              if (merged.replace) await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
+            } else {
+              // Under the lock: this attempt's merge, written here; an earlier attempt's
+              // staged slots must not become visible with the upload.
+              await tx
+                .delete(stagedLoadSlots)
+                .where(and(eq(stagedLoadSlots.runId, runId), eq(stagedLoadSlots.stageId, stageId)));
               const inTx = await mergeUpload(tx, runId, ids, points);
               if (inTx.replace) await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
               await insertSlots(tx, inTx.rows);
@@ -222,13 +233,19 @@ export function resultsRepository(db: Db) {
             await markRunsWritten(tx, [runId]);
             return 'stored';
           });
+          if (outcome === 'pending') {
+            // Not a merge overtaken: the same merge is made visible once they are moved.
+            await moveStagedSlots(db, runId, between);
+            attempt--;
+            continue;
+          }
           if (outcome === 'moved') continue;
           if (outcome === 'duplicate') return null;
           visible = true;
           return points.length;
         }
       } finally {
-        if (visible) await discardStagedSlots(db, runId, stageId, between);
+        if (visible) await moveStagedSlots(db, runId, between);
         else await discardStagedUpload(db, runId, stageId, between);
       }
     },
@@ -248,11 +265,15 @@ export function resultsRepository(db: Db) {
           sql`${stagedResultUploads.stagedAt} <= now() - ${olderThanMs} * interval '1 millisecond'`,
         );
       for (const { runId, id } of left) await discardStagedUpload(db, runId, id, between);
-      // Slots of uploads made visible whose process stopped before it removed them.
+      // Slots of uploads made visible whose process stopped before it moved them (they are
+      // visible where they are: moving them changes no read).
       const orphans = await db
-        .selectDistinct({ runId: stagedLoadSlots.runId, stageId: stagedLoadSlots.stageId })
-        .from(stagedLoadSlots);
-      for (const o of orphans) await discardStagedSlots(db, o.runId, o.stageId, between);
+        .selectDistinct({ runId: stagedLoadSlots.runId })
+        .from(stagedLoadSlots)
+        .where(
+          sql`not exists (select 1 from staged_result_uploads u where u.run_id = ${stagedLoadSlots.runId} and u.id = ${stagedLoadSlots.stageId})`,
+        );
+      for (const o of orphans) await moveStagedSlots(db, o.runId, between);
       return left.length;
     },
 
@@ -265,16 +286,13 @@ export function resultsRepository(db: Db) {
       percentiles: number[],
     ): Promise<{ grid: SlotGrid; slots: Slot[]; spans: IntervalSpans } | null> {
       // The histograms only when the kept percentiles do not answer.
-      const { hdr: _hdr, ...withoutHdr } = getTableColumns(loadSlots);
+      const slots = visibleSlots(db, runId);
+      const { hdr: _hdr, ...withoutHdr } = slots._.selectedFields;
       const columns = keptAnswers(percentiles)
         ? { ...withoutHdr, hdr: sql<null>`null` }
-        : getTableColumns(loadSlots);
+        : slots._.selectedFields;
       const [rows, spanRows] = await Promise.all([
-        db
-          .select(columns)
-          .from(loadSlots)
-          .where(eq(loadSlots.runId, runId))
-          .orderBy(asc(loadSlots.startMs)),
+        db.select(columns).from(slots).orderBy(asc(slots.startMs)),
         db
           .select({
             resultId: loadIntervals.resultId,
@@ -345,7 +363,7 @@ const DISCARD_ROWS = 2000;
 /** Merges done with no transaction open before one is done under the run's slot lock. */
 const MERGE_ATTEMPTS = 3;
 
-type FinalOutcome = 'stored' | 'duplicate' | 'moved';
+type FinalOutcome = 'stored' | 'duplicate' | 'moved' | 'pending';
 
 /** `load_intervals` rows no staged upload holds (what every read of them sees). */
 function visibleIntervals(runId: string) {
@@ -427,21 +445,79 @@ async function stageSlots(
 const SLOT_COLUMNS = `start_ms, interval_ms, unit, duration_ms, requests, errors, generators,
   min_ms, max_ms, rounding_ms, percentiles, hdr`;
 
-/** The stage's slots into load_slots (in place of all of the run's when `replace`). */
-async function applyStagedSlots(tx: Tx, runId: string, stageId: number, replace: boolean) {
-  if (replace) await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
-  await tx.execute(
-    sql`insert into load_slots (run_id, ${sql.raw(SLOT_COLUMNS)})
-      select run_id, ${sql.raw(SLOT_COLUMNS)} from staged_load_slots
-      where run_id = ${runId} and stage_id = ${stageId}
-      on conflict (run_id, start_ms) do update set
-        interval_ms = excluded.interval_ms, unit = excluded.unit,
-        duration_ms = excluded.duration_ms, requests = excluded.requests,
-        errors = excluded.errors, generators = excluded.generators,
-        min_ms = excluded.min_ms, max_ms = excluded.max_ms,
-        rounding_ms = excluded.rounding_ms, percentiles = excluded.percentiles,
-        hdr = excluded.hdr`,
+/** A stage's slots are visible once its upload is (its staged_result_uploads row gone). */
+const MADE_VISIBLE = `not exists (select 1 from staged_result_uploads u
+  where u.run_id = s.run_id and u.id = s.stage_id)`;
+
+/**
+ * A run's slots as every read sees them: its kept slots, each in place of which an upload
+ * made visible but whose slots are still being moved in (moveStagedSlots) has one, and those.
+ */
+function visibleSlots(q: Db | Tx, runId: string) {
+  const kept = getTableColumns(loadSlots);
+  const { stageId: _stageId, ...staged } = getTableColumns(stagedLoadSlots);
+  return q
+    .select(kept)
+    .from(loadSlots)
+    .where(
+      and(
+        eq(loadSlots.runId, runId),
+        sql`not exists (select 1 from staged_load_slots s where s.run_id = ${loadSlots.runId}
+          and s.start_ms = ${loadSlots.startMs} and ${sql.raw(MADE_VISIBLE)})`,
+      ),
+    )
+    .unionAll(
+      q
+        .select(staged)
+        .from(stagedLoadSlots)
+        .where(
+          and(
+            eq(stagedLoadSlots.runId, runId),
+            sql`not exists (select 1 from staged_result_uploads u
+              where u.run_id = ${stagedLoadSlots.runId} and u.id = ${stagedLoadSlots.stageId})`,
+          ),
+        ),
+    )
+    .as('visible_slots');
+}
+
+/** Whether slots of another upload of the run, made visible, are still being moved in. */
+async function slotsBeingMoved(tx: Tx, runId: string, stageId: number): Promise<boolean> {
+  const result = await tx.execute(
+    sql`select exists (select 1 from staged_load_slots s where s.run_id = ${runId}
+      and s.stage_id <> ${stageId} and ${sql.raw(MADE_VISIBLE)}) as pending`,
   );
+  return rowsOf<{ pending: boolean }>(result)[0]?.pending === true;
+}
+
+/**
+ * Moves the run's slots of uploads made visible into load_slots, STAGE_ROWS a statement with
+ * `between()` after each: each statement deletes its rows from staged_load_slots and writes
+ * them into load_slots at once, so every read sees each slot once, before or after. Another
+ * process moving the same rows moves each only once (the delete takes it).
+ */
+async function moveStagedSlots(q: Db, runId: string, between: () => Promise<void>) {
+  for (;;) {
+    const result = await q.execute(
+      sql`with moved as (delete from staged_load_slots where ctid = any(array(
+          select s.ctid from staged_load_slots s where s.run_id = ${runId}
+            and ${sql.raw(MADE_VISIBLE)} limit ${STAGE_ROWS}))
+          returning run_id, ${sql.raw(SLOT_COLUMNS)}),
+        stored as (insert into load_slots (run_id, ${sql.raw(SLOT_COLUMNS)})
+          select run_id, ${sql.raw(SLOT_COLUMNS)} from moved
+          on conflict (run_id, start_ms) do update set
+            interval_ms = excluded.interval_ms, unit = excluded.unit,
+            duration_ms = excluded.duration_ms, requests = excluded.requests,
+            errors = excluded.errors, generators = excluded.generators,
+            min_ms = excluded.min_ms, max_ms = excluded.max_ms,
+            rounding_ms = excluded.rounding_ms, percentiles = excluded.percentiles,
+            hdr = excluded.hdr
+          returning 1)
+        select count(*)::int as n from stored`,
+    );
+    if (Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0) === 0) return;
+    await between();
+  }
 }
 
 /** Deletes `table`'s rows `where`, DISCARD_ROWS a statement with `between()` after each. */
@@ -508,16 +584,16 @@ async function slotBasis(q: Db | Tx, runId: string): Promise<SlotBasis> {
     .select({ n: sql<number>`count(*)::int` })
     .from(loadIntervals)
     .where(visibleIntervals(runId));
+  const kept = visibleSlots(q, runId);
   const [keptRow] = await q
     .select({
-      intervalMs: sql<number | null>`min(${loadSlots.intervalMs})`,
-      grids: sql<number>`count(distinct (${loadSlots.intervalMs}, ${loadSlots.unit}))::int`,
-      unit: sql<string | null>`min(${loadSlots.unit})`,
-      intervals: sql<number>`coalesce(sum(${loadSlots.generators}), 0)::int`,
+      intervalMs: sql<number | null>`min(${kept.intervalMs})`,
+      grids: sql<number>`count(distinct (${kept.intervalMs}, ${kept.unit}))::int`,
+      unit: sql<string | null>`min(${kept.unit})`,
+      intervals: sql<number>`coalesce(sum(${kept.generators}), 0)::int`,
       slots: sql<number>`count(*)::int`,
     })
-    .from(loadSlots)
-    .where(eq(loadSlots.runId, runId));
+    .from(kept);
   return {
     earlier: Number(counted?.n ?? 0),
     intervalMs: keptRow?.intervalMs === null ? null : Number(keptRow?.intervalMs),
@@ -600,20 +676,25 @@ async function mergeUpload(
   const starts = slotStartsOf(uploadPoints(points), grid.intervalMs);
   const slots = new Map<number, Slot>();
   for (let i = 0; i < starts.length; i += 1000) {
+    const kept = visibleSlots(q, runId);
     const rows = await q
       .select()
-      .from(loadSlots)
-      .where(
-        and(eq(loadSlots.runId, runId), inArray(loadSlots.startMs, starts.slice(i, i + 1000))),
-      );
+      .from(kept)
+      .where(inArray(kept.startMs, starts.slice(i, i + 1000)));
     for (const r of rows) slots.set(r.startMs, slotOfRecord(r));
   }
+  // Each slot made into its row as soon as it is whole: its counts go (bounded memory).
   const changed = await runSliced(
-    addUploadSteps(keptSlotsOf(basis), basis.earlier, grid, slots, uploadPoints(points)),
+    addUploadFinishing(
+      keptSlotsOf(basis),
+      basis.earlier,
+      grid,
+      slots,
+      uploadPoints(points),
+      (slot) => slotRow(runId, slotRecord(grid, slot)),
+    ),
   );
-  if (changed !== null) {
-    return { basis, rows: await runSliced(slotRows(runId, grid, changed)), replace: false };
-  }
+  if (changed !== null) return { basis, rows: changed, replace: false };
   // Every slot again, from the run's visible intervals and the upload's.
   const earlierPoints = await q
     .select({ id: loadResults.id, labels: loadResults.labels })
@@ -659,6 +740,10 @@ async function rebuildSlots(tx: Tx, runId: string): Promise<void> {
     .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
   const { grid, slots } = buildSlots(points, await intervalsOf(tx, runId));
   await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
+  // Slots of uploads made visible and not yet moved in: the rebuild holds them already.
+  await tx.execute(
+    sql`delete from staged_load_slots s where s.run_id = ${runId} and ${sql.raw(MADE_VISIBLE)}`,
+  );
   await insertSlots(
     tx,
     slots.map((s) => slotRow(runId, slotRecord(grid, s))),

@@ -57,6 +57,7 @@ export {
   type DecodedIntervalResults,
   type IntervalResultRow,
   intervalResultRow,
+  intervalResultRowSteps,
 } from './interval-results.ts';
 export { decodeK6NdjsonChunks } from './k6-ndjson.stream.ts';
 export { LOCUST_STEP_KEYS } from './locust.decoder.ts';

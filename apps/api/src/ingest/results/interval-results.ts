@@ -4,6 +4,7 @@
 import type { HdrValueUnit, LoadResult, ResultFormat } from '@meshbench/schema';
 import { decodeHdr, encodeCounts, type HdrCounts } from '../../domain/hdr.ts';
 import { HdrMerger } from '../../domain/load-steps.ts';
+import { runWhole } from '../../domain/slices.ts';
 import { formatTimestampUs } from '../timestamps.ts';
 import { emptyResult } from './values.ts';
 
@@ -83,11 +84,24 @@ export const HDR_ROUNDING_LABEL = 'hdrRoundingMs';
 
 /** The step's row: its intervals' histograms added, and what they say. */
 export function intervalResultRow(r: DecodedIntervalResult): IntervalResultRow {
+  return runWhole(intervalResultRowSteps(r));
+}
+
+/**
+ * intervalResultRow one step an interval: a log of 20,000 intervals decodes and adds 20,000
+ * histograms, which runSliced runs with the event loop between slices.
+ */
+export function* intervalResultRowSteps(
+  r: DecodedIntervalResult,
+): Generator<void, IntervalResultRow> {
   const first = r.intervals[0];
   const last = r.intervals.at(-1);
   // The same merging the steps and slots read back (load-steps.ts), in the step's own unit.
   const merger = new HdrMerger(r.hdrUnit);
-  for (const i of r.intervals) merger.add(decodeHdr(i.hdr), r.hdrUnit, r.roundingMs ?? 0);
+  for (const i of r.intervals) {
+    merger.add(decodeHdr(i.hdr), r.hdrUnit, r.roundingMs ?? 0);
+    yield;
+  }
   const merged = merger.counts as HdrCounts;
   const stats = merger.stats();
   const fromMs = first?.startMs ?? 0;

@@ -55,6 +55,10 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
     expect(before).toEqual({ points: 1, slots: 3, requests: 150 });
     const during: (typeof before)[] = [];
     let pieces = 0;
+    /** Rows in load_slots at the first piece after the final transaction. */
+    let keptAtCommit: number | undefined;
+    const kept = () =>
+      count(sql`select count(*)::int as n from load_slots where run_id = ${run.id}`);
     const stored = await results.insertIntervalPoints(
       run.id,
       'hdr-log',
@@ -62,6 +66,10 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
       upload('a'),
       async () => {
         pieces++;
+        if (keptAtCommit === undefined) {
+          const now = await seen(run.id);
+          if (now.points === 2) keptAtCommit = await kept();
+        }
         if (pieces % 2 === 1) during.push(await seen(run.id));
       },
     );
@@ -76,8 +84,53 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
     for (const [k, d] of during.entries())
       expect(d).toEqual(committed === -1 || k < committed ? before : after);
     expect(await seen(run.id)).toEqual(after);
+    // The final transaction copied none of the 1,200 staged slots (one long statement on the
+    // embedded database's one connection): they were moved after it, a piece at a time.
+    expect(keptAtCommit).toBeLessThanOrEqual(3 + 1000);
+    expect(await kept()).toBe(1200);
     expect(await count(sql`select count(*)::int as n from staged_result_uploads`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from staged_load_slots`)).toBe(0);
+  }, 300_000);
+
+  it('an upload made visible whose slots are not all moved in: reads see each slot once, the next upload moves them first', async () => {
+    const run = await createRun(server);
+    const results = resultsRepository(server.app.database.db);
+    // The first upload's process stops once it is visible, before its slots are moved in.
+    let stopped!: () => void;
+    const stop = new Promise<void>((r) => {
+      stopped = r;
+    });
+    const firstUpload = results.insertIntervalPoints(
+      run.id,
+      'hdr-log',
+      await pointsOf(1200, 6),
+      upload('d'),
+      async () => {
+        if ((await seen(run.id)).points === 1) {
+          stopped();
+          await new Promise<void>(() => {});
+        }
+      },
+    );
+    await Promise.race([
+      stop,
+      firstUpload.then(() => {
+        throw new Error('the upload ended without a piece after its final transaction');
+      }),
+    ]);
+    const first = { points: 1, slots: 1200, requests: 1200 * 50 };
+    expect(await seen(run.id)).toEqual(first);
+    expect(
+      await count(sql`select count(*)::int as n from staged_load_slots where run_id = ${run.id}`),
+    ).toBeGreaterThan(0);
+    // The same slots again: added into the first upload's.
+    expect(
+      await results.insertIntervalPoints(run.id, 'hdr-log', await pointsOf(1200, 7), upload('e')),
+    ).toBe(1);
+    expect(await seen(run.id)).toEqual({ points: 2, slots: 1200, requests: 2 * 1200 * 50 });
+    expect(
+      await count(sql`select count(*)::int as n from staged_load_slots where run_id = ${run.id}`),
+    ).toBe(0);
   }, 300_000);
 
   it('leaves nothing of an upload refused after staging (its file stored meanwhile)', async () => {
