@@ -138,26 +138,16 @@ async function readPropagation(
   changeId: string,
   q: PropagationRequest,
 ): Promise<Propagation> {
-  const { propagation, corrections } = deps;
-  const correctedState = corrections.correctedRead;
-  const correctionPending = corrections.correctionPending;
+  const { propagation } = deps;
   const run = await runOf(deps.runs, runRef);
   const basis = q.clock ?? 'raw';
   const stages = stageList(await propagation.stagesOf(run.id, changeId));
   const stage = q.stage ?? defaultStage(stages);
   const rawRow = await propagation.changeWithSummary(run.id, changeId, 'raw', stage);
   if (!rawRow) throw notFound(`change "${changeId}" in run "${runRef}"`);
-  const state = await correctedState(run.id, changeId, stage);
+  const state = await deps.corrections.correctedRead(run.id, changeId, stage);
   const corrected = state.summary;
-  if (basis === 'corrected' && state.pending) throw correctionPending(runRef, changeId);
-  if (basis === 'corrected' && !corrected) {
-    throw new AppError(
-      409,
-      'no_clock_data',
-      `run "${runRef}" has no clock reports, so there are no corrected latencies; post "clock" events for its nodes, or ask for clock=raw`,
-      { field: 'clock' },
-    );
-  }
+  if (basis === 'corrected') readableCorrection(deps, state, runRef, changeId);
   const { change } = rawRow;
   const summary = basis === 'corrected' ? corrected : rawRow.summary;
   const n = summary?.count ?? 0;
@@ -183,16 +173,8 @@ async function readPropagation(
         stage,
       ),
     );
-  // Log bins over skewed latencies start at the smallest positive one: two small lookups.
-  let logStartUs: number | undefined;
-  if (q.scale === 'log' && q.fromMs === undefined && input.minUs !== null && input.minUs <= 0) {
-    const atOrBelowZero = (await load({ ranks: [], bounds: [{ x: 0, strict: false }] })).countBelow(
-      0,
-      false,
-    );
-    if (atOrBelowZero < n)
-      logStartUs = (await load({ ranks: [atOrBelowZero + 1], bounds: [] })).at(atOrBelowZero + 1);
-  }
+  const logStartUs =
+    q.scale === 'log' && q.fromMs === undefined ? await logStart(input, load) : undefined;
   const percentiles = q.percentiles ?? [...DEFAULT_PERCENTILES];
   // ?range=auto: the range the page draws, from this answer's own percentiles.
   const asked = q.fromMs !== undefined || q.toMs !== undefined;
@@ -266,6 +248,41 @@ async function readPropagation(
     },
     clock,
   };
+}
+
+/** A corrected read's refusal: 409 while its summary is computed, or when there are no clocks. */
+function readableCorrection(
+  deps: PropagationDeps,
+  state: { pending: boolean; summary: SummaryRow | undefined },
+  runRef: string,
+  changeId: string,
+): void {
+  if (state.pending) throw deps.corrections.correctionPending(runRef, changeId);
+  if (!state.summary) {
+    throw new AppError(
+      409,
+      'no_clock_data',
+      `run "${runRef}" has no clock reports, so there are no corrected latencies; post "clock" events for its nodes, or ask for clock=raw`,
+      { field: 'clock' },
+    );
+  }
+}
+
+/**
+ * Where log bins over skewed latencies start: at the smallest positive one (two small
+ * lookups); none when every latency is positive, or none is.
+ */
+async function logStart(
+  input: { n: number; minUs: number | null },
+  load: (plan: SummaryPlan) => Promise<SortedLatencies>,
+): Promise<number | undefined> {
+  if (input.minUs === null || input.minUs > 0) return undefined;
+  const atOrBelowZero = (await load({ ranks: [], bounds: [{ x: 0, strict: false }] })).countBelow(
+    0,
+    false,
+  );
+  if (atOrBelowZero >= input.n) return undefined;
+  return (await load({ ranks: [atOrBelowZero + 1], bounds: [] })).at(atOrBelowZero + 1);
 }
 
 /** What an answer says of node clocks: the corrected data there is, its figures in brief. */
