@@ -96,9 +96,11 @@ async function visit(browser: Browser, kind: Kind): Promise<{ paintMs: number; b
 
 async function main() {
   const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'meshbench-bench-'));
-  const api = await startApi(
-    process.env.DATABASE_URL ? {} : { MESHBENCH_DATA_DIR: dataDir as string },
-  );
+  // PORT: the API's port (unset: a free one).
+  const api = await startApi({
+    PORT: process.env.PORT,
+    ...(process.env.DATABASE_URL ? {} : { MESHBENCH_DATA_DIR: dataDir as string }),
+  });
   // The baseline: a static page of one heading, from a server in this process.
   const hello = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
