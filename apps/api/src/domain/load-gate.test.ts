@@ -1,11 +1,8 @@
 import { parseLoadRule } from '@meshbench/gates';
-import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../demo/prng.ts';
-import { decodeHdr } from './hdr.ts';
 import { hdrStep, logNormalUs, STEP } from './load-gate.test-fixtures.ts';
-import { countedOf, evaluateLoadRule, judgeLoadStep, type LoadStepSide } from './load-gate.ts';
-import { HdrMerger } from './load-steps.ts';
+import { evaluateLoadRule, judgeLoadStep, type LoadStepSide } from './load-gate.ts';
 import { countsBootstrap, percentileBootstrap } from './quantile-bootstrap.ts';
 
 const judge = (rule: string, current: LoadStepSide | null, baseline: LoadStepSide | null) =>

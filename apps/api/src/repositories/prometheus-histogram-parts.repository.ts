@@ -4,33 +4,19 @@
 // point stored; released: its parts stored as series of their own).
 import { type Db, tables } from '@meshbench/db';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { StoredExemplar } from '../domain/metric-record.ts';
+import type { HistogramPart } from '../domain/histogram-part.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
 
 const { prometheusHistogramParts: parts } = tables;
 
 export type PartState = 'pending' | 'assembled' | 'released';
 
-/** One histogram point's parts, as arrived (a request's) or as merged (the row). */
-export interface HistogramParts {
+/** One histogram point's parts, as arrived (a request's) or as merged (the row), in a scope. */
+export interface ScopedHistogramPart extends HistogramPart {
   scope: string;
-  family: string;
-  labelsKey: string;
-  tMs: number;
-  tags: Record<string, string>;
-  runRef: string | null;
-  environment: string | null;
-  unit: string | null;
-  startMs: number;
-  /** Finite buckets: `le` as sent -> cumulative count. */
-  buckets: Record<string, number>;
-  inf: number | null;
-  sum: number | null;
-  count: number | null;
-  exemplars: StoredExemplar[] | null;
 }
 
-export interface MergedParts extends HistogramParts {
+export interface MergedParts extends ScopedHistogramPart {
   state: PartState;
   /** The finite `le`s of the assembled point. */
   les: string[] | null;
@@ -46,7 +32,7 @@ export function prometheusHistogramPartsRepository(db: Db) {
      * bucket kept once arrived) and returns the rows as merged. Rows are written in key
      * order, so two requests merging the same points wait for each other, never deadlock.
      */
-    async merge(list: HistogramParts[]): Promise<MergedParts[]> {
+    async merge(list: ScopedHistogramPart[]): Promise<MergedParts[]> {
       if (list.length === 0) return [];
       const sorted = [...list].sort((a, b) => {
         const x = keyOf(a);

@@ -1,21 +1,27 @@
 // Load results in Postgres.
 import { type Db, tables } from '@meshbench/db';
-import type { LoadResult, ResultFormat, StagePercentile } from '@meshbench/schema';
+import type { LoadResult, ResultFormat } from '@meshbench/schema';
 import { and, asc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
-import { decodeHdr, encodePlain } from '../domain/hdr.ts';
+import {
+  gridWithUpload,
+  intervalsWithUpload,
+  keptSlotsOf,
+  keptSlotsOfRun,
+  type SlotBasis,
+  type SlotRecord,
+  sameBasis,
+  slotOfRecord,
+  slotRecord,
+  slotRecords,
+  slotStartsOf,
+} from '../domain/load-slot-rows.ts';
 import {
   addUploadSteps,
   buildSlots,
-  HdrMerger,
   type IntervalSpans,
-  KEPT_SLOT_PERCENTILES,
-  type KeptSlots,
   keptAnswers,
   type Slot,
   type SlotGrid,
-  slotGrid,
-  slotStart,
-  unitOf,
 } from '../domain/load-steps.ts';
 import { runSliced, yieldToLoop } from '../domain/slices.ts';
 import { lockKey } from './events.repository.ts';
@@ -280,20 +286,10 @@ export function resultsRepository(db: Db) {
           .where(visibleIntervals(runId))
           .groupBy(loadIntervals.resultId),
       ]);
-      const merged = rows.reduce((n, r) => n + r.generators, 0);
-      const intervals = spanRows.reduce((n, r) => n + Number(r.n), 0);
-      const first = rows[0];
-      if (merged !== intervals || (first && rows.some((r) => !sameGrid(r, first)))) return null;
-      const spans: IntervalSpans = new Map(
-        spanRows.map((r) => [
-          Number(r.resultId),
-          { fromMs: Number(r.fromMs), toMs: Number(r.toMs) },
-        ]),
+      return keptSlotsOfRun(
+        rows,
+        spanRows.map((r) => ({ ...r, resultId: Number(r.resultId) })),
       );
-      const grid: SlotGrid = first
-        ? { intervalMs: first.intervalMs, unit: unitOf({ hdrUnit: first.unit }) }
-        : { intervalMs: 0, unit: 'us' };
-      return { grid, slots: rows.map(slotOf), spans };
     },
 
     /** Rebuilds a run's slots from its intervals (ones kept before slots were). */
@@ -334,11 +330,6 @@ export function resultsRepository(db: Db) {
     },
   };
 }
-const sameGrid = (
-  a: Pick<SlotRow, 'intervalMs' | 'unit'>,
-  b: Pick<SlotRow, 'intervalMs' | 'unit'>,
-) => a.intervalMs === b.intervalMs && a.unit === b.unit;
-
 function lockSlots(tx: Tx, runId: string) {
   return tx.execute(
     sql`select pg_advisory_xact_lock(${String(lockKey(runId, 'slots', ''))}::int8)`,
@@ -512,7 +503,7 @@ async function discardStagedUpload(
  * What a merge of an upload into the run's slots starts from: the run's visible intervals
  * and its kept slots' grid and intervals. An upload made visible meanwhile changes it.
  */
-async function slotBasis(q: Db | Tx, runId: string) {
+async function slotBasis(q: Db | Tx, runId: string): Promise<SlotBasis> {
   const [counted] = await q
     .select({ n: sql<number>`count(*)::int` })
     .from(loadIntervals)
@@ -536,52 +527,13 @@ async function slotBasis(q: Db | Tx, runId: string) {
     slots: Number(keptRow?.slots ?? 0),
   };
 }
-type SlotBasis = Awaited<ReturnType<typeof slotBasis>>;
+/** A slot's row in the run (its histogram as the driver writes bytea). */
+const slotRow = (runId: string, r: SlotRecord): SlotRow => ({ runId, ...r, hdr: asBuffer(r.hdr) });
 
-const sameBasis = (a: SlotBasis, b: SlotBasis) => JSON.stringify(a) === JSON.stringify(b);
-
-const slotOf = (r: Omit<SlotRow, 'hdr'> & { hdr: unknown }): Slot => {
-  const unit = unitOf({ hdrUnit: r.unit });
-  return {
-    startMs: r.startMs,
-    durationMs: r.durationMs,
-    requests: Number(r.requests),
-    errors: r.errors === null ? null : Number(r.errors),
-    generators: r.generators,
-    merger: HdrMerger.of(unit, r.hdr === null ? null : decodeHdr(asBytes(r.hdr)), r.roundingMs),
-    kept: r.percentiles as StagePercentile[],
-  };
-};
-
-function slotRow(runId: string, grid: SlotGrid, s: Slot): SlotRow {
-  const counts = s.merger.counts;
-  if (!counts) throw new Error('a slot without a histogram');
-  const { min, max } = s.merger.range();
-  return {
-    runId,
-    startMs: s.startMs,
-    intervalMs: grid.intervalMs,
-    unit: grid.unit,
-    durationMs: s.durationMs,
-    requests: s.requests,
-    errors: s.errors,
-    generators: s.generators,
-    minMs: min,
-    maxMs: max,
-    roundingMs: s.merger.rounding,
-    percentiles: s.merger.percentiles(KEPT_SLOT_PERCENTILES),
-    hdr: asBuffer(encodePlain(counts)),
-  };
-}
-
-/** slotRow of each slot, one step a slot. */
+/** The rows of slots merged on `grid`, one step a slot (runSliced between the loop's turns). */
 function* slotRows(runId: string, grid: SlotGrid, slots: Slot[]): Generator<void, SlotRow[]> {
-  const rows: SlotRow[] = [];
-  for (const s of slots) {
-    rows.push(slotRow(runId, grid, s));
-    yield;
-  }
-  return rows;
+  const records = yield* slotRecords(grid, slots);
+  return records.map((r) => slotRow(runId, r));
 }
 
 async function insertSlots(tx: Tx, rows: SlotRow[]) {
@@ -619,14 +571,16 @@ async function gridOf(q: Db | Tx, runId: string, adding: IntervalPointInsert[]):
     .select({ labels: loadResults.labels })
     .from(loadResults)
     .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
-  return slotGrid(
-    [
-      ...lengths.map((l) => ({ durationMs: l.durationMs, n: Number(l.n) })),
-      ...adding.flatMap((p) => p.intervals.map((i) => ({ durationMs: i.durationMs, n: 1 }))),
-    ],
-    [...units, ...adding.map((p) => ({ labels: p.result.labels }))],
+  return gridWithUpload(
+    lengths.map((l) => ({ durationMs: l.durationMs, n: Number(l.n) })),
+    units,
+    uploadPoints(adding),
   );
 }
+
+/** An upload's points as the slot maths reads them. */
+const uploadPoints = (points: IntervalPointInsert[]) =>
+  points.map((p) => ({ labels: p.result.labels, intervals: p.intervals }));
 
 /**
  * An upload's intervals (its points under `ids`) merged into the run's kept slots, in
@@ -643,18 +597,7 @@ async function mergeUpload(
 ): Promise<{ basis: SlotBasis; rows: SlotRow[]; replace: boolean }> {
   const basis = await slotBasis(q, runId);
   const grid = await gridOf(q, runId, points);
-  const kept: KeptSlots = {
-    grid:
-      basis.intervalMs === null
-        ? null
-        : { intervalMs: basis.intervalMs, unit: unitOf({ hdrUnit: basis.unit ?? '' }) },
-    intervals: basis.grids > 1 ? -1 : basis.intervals,
-  };
-  const starts = [
-    ...new Set(
-      points.flatMap((p) => p.intervals.map((i) => slotStart(i.startMs, grid.intervalMs))),
-    ),
-  ];
+  const starts = slotStartsOf(uploadPoints(points), grid.intervalMs);
   const slots = new Map<number, Slot>();
   for (let i = 0; i < starts.length; i += 1000) {
     const rows = await q
@@ -663,16 +606,10 @@ async function mergeUpload(
       .where(
         and(eq(loadSlots.runId, runId), inArray(loadSlots.startMs, starts.slice(i, i + 1000))),
       );
-    for (const r of rows) slots.set(r.startMs, slotOf(r));
+    for (const r of rows) slots.set(r.startMs, slotOfRecord(r));
   }
   const changed = await runSliced(
-    addUploadSteps(
-      kept,
-      basis.earlier,
-      grid,
-      slots,
-      points.map((p) => ({ labels: p.result.labels, intervals: p.intervals })),
-    ),
+    addUploadSteps(keptSlotsOf(basis), basis.earlier, grid, slots, uploadPoints(points)),
   );
   if (changed !== null) {
     return { basis, rows: await runSliced(slotRows(runId, grid, changed)), replace: false };
@@ -682,19 +619,7 @@ async function mergeUpload(
     .select({ id: loadResults.id, labels: loadResults.labels })
     .from(loadResults)
     .where(and(eq(loadResults.runId, runId), isNotNull(loadResults.hdr)));
-  const intervals = [
-    ...(await intervalsOf(q, runId)),
-    ...points.flatMap((p, k) =>
-      p.intervals.map((v) => ({
-        resultId: ids[k] as number,
-        startMs: v.startMs,
-        durationMs: v.durationMs,
-        count: v.count,
-        errors: v.errors,
-        hdr: v.hdr,
-      })),
-    ),
-  ].sort((a, b) => a.startMs - b.startMs || a.resultId - b.resultId);
+  const intervals = intervalsWithUpload(await intervalsOf(q, runId), uploadPoints(points), ids);
   const rebuilt = buildSlots(
     [
       ...earlierPoints,
@@ -736,7 +661,7 @@ async function rebuildSlots(tx: Tx, runId: string): Promise<void> {
   await tx.delete(loadSlots).where(eq(loadSlots.runId, runId));
   await insertSlots(
     tx,
-    slots.map((s) => slotRow(runId, grid, s)),
+    slots.map((s) => slotRow(runId, slotRecord(grid, s))),
   );
 }
 

@@ -39,7 +39,7 @@ export function historyService(deps: {
   alerts: Pick<AlertsService, 'ofSeries'>;
   projects: { find(ref: string): Promise<{ id: string } | undefined>; detection: DetectionOf };
 }) {
-  const { runs, runFacts, alerts, projects } = deps;
+  const { runs, runFacts, projects } = deps;
 
   /** The settings a history uses: the request's, else its runs' one project's, else the defaults. */
   async function detectionFor(

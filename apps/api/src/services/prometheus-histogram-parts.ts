@@ -7,17 +7,17 @@
 // the same values again and store the point once. A part arriving after its point was
 // assembled without it, and the parts of a point that never completes (released after
 // `waitMs`), are stored as the series they were sent as: nothing accepted is lost.
+import type { HistogramPart } from '../domain/histogram-part.ts';
 import type { MetricRecord } from '../domain/metric-record.ts';
 import {
   type Held,
   type HistogramContext,
-  type HistogramPart,
   histogramSketch,
   leNumber,
+  type RequestHistogramPart,
 } from '../ingest/prometheus/remote-write-map.ts';
 import type { WireRequest } from '../ingest/prometheus/remote-write-reader.ts';
 import type {
-  HistogramParts,
   MergedParts,
   PrometheusHistogramPartsRepository,
 } from '../repositories/prometheus-histogram-parts.repository.ts';
@@ -63,21 +63,7 @@ function withLe(tags: Record<string, string>, le: string): Record<string, string
   );
 }
 
-type PartsOf = Pick<
-  HistogramParts,
-  | 'family'
-  | 'tMs'
-  | 'tags'
-  | 'runRef'
-  | 'environment'
-  | 'unit'
-  | 'startMs'
-  | 'buckets'
-  | 'inf'
-  | 'sum'
-  | 'count'
-  | 'exemplars'
->;
+type PartsOf = Omit<HistogramPart, 'labelsKey'>;
 
 /** Parts as the cumulative counters they were sent as (`le`s: only those buckets). */
 function partSeries(p: PartsOf, only?: { les: Set<string>; rest: boolean }): MetricRecord[] {
@@ -228,7 +214,7 @@ export function histogramPartsAssembler(deps: {
      * Merges a request's parts into their points' rows and gives back what to store: the
      * points now complete, and parts that came too late to join theirs.
      */
-    async merge(list: HistogramPart[], scope: WriteScope): Promise<AssembledWrite> {
+    async merge(list: RequestHistogramPart[], scope: WriteScope): Promise<AssembledWrite> {
       const key = scope.projectId ?? '';
       const out: AssembledWrite = {
         records: [],
@@ -241,7 +227,7 @@ export function histogramPartsAssembler(deps: {
       counters.parts += list.length;
       const refs = [...new Set(list.map((p) => p.runRef).filter((r): r is string => !!r))];
       const writable = await ingest.writableRefs(refs, scope);
-      const accepted: HistogramPart[] = [];
+      const accepted: RequestHistogramPart[] = [];
       for (const p of list) {
         if (p.runRef && !writable.has(p.runRef)) {
           const r = out.refused.get(NOT_WRITABLE) ?? zero();
@@ -251,20 +237,9 @@ export function histogramPartsAssembler(deps: {
         } else accepted.push(p);
       }
       const rows = await parts.merge(
-        accepted.map((p) => ({
+        accepted.map(({ held: _held, ...p }) => ({
+          ...p,
           scope: key,
-          family: p.family,
-          labelsKey: p.labelsKey,
-          tMs: p.tMs,
-          tags: p.tags,
-          runRef: p.runRef,
-          environment: p.env,
-          unit: p.unit,
-          startMs: p.startMs,
-          buckets: p.buckets,
-          inf: p.inf,
-          sum: p.sum,
-          count: p.count,
           exemplars: p.exemplars.length > 0 ? p.exemplars : null,
         })),
       );

@@ -30,6 +30,7 @@
 //   request: stored, held or refused with it.
 import { createHash } from 'node:crypto';
 import { encodeDistribution } from '../../domain/distribution.ts';
+import type { HistogramPart } from '../../domain/histogram-part.ts';
 import type { MetricRecord, StoredExemplar } from '../../domain/metric-record.ts';
 import { inRange, OTLP_LIMITS } from '../otlp/otlp-values.ts';
 import { nativeDistribution } from './native-histogram.ts';
@@ -65,22 +66,7 @@ export interface Held {
 }
 
 /** A classic histogram point's parts that one request holds (not all of them). */
-export interface HistogramPart {
-  family: string;
-  /** sha256 of the run label and the family's tags (without `le`). */
-  labelsKey: string;
-  tMs: number;
-  tags: Record<string, string>;
-  runRef: string | null;
-  env: string | null;
-  unit: string | null;
-  /** 0: unknown. */
-  startMs: number;
-  /** Finite buckets: `le` as sent -> cumulative count. */
-  buckets: Record<string, number>;
-  inf: number | null;
-  sum: number | null;
-  count: number | null;
+export interface RequestHistogramPart extends HistogramPart {
   exemplars: StoredExemplar[];
   /** What the parts hold of the request. */
   held: Held;
@@ -100,7 +86,7 @@ const ALONE: HistogramContext = { lesOf: () => [], histogramFamilies: new Set() 
 export interface MappedWrite {
   records: MetricRecord[];
   /** Classic histogram points the request holds part of. */
-  parts: HistogramPart[];
+  parts: RequestHistogramPart[];
   /** Per record, what it holds of the request. */
   held: Held[];
   /** Everything the request carries. */
@@ -726,7 +712,7 @@ export function mapRemoteWrite(
       tMs: f.tMs,
       tags: f.labelled.tags,
       runRef: f.labelled.runRef,
-      env: f.labelled.env,
+      environment: f.labelled.env,
       unit: f.unit,
       startMs: f.startMs,
       buckets: f.leTexts,

@@ -3,17 +3,7 @@
 import type { HistoryMetric } from '@meshbench/schema';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { HistoryChart } from '../../../charts/HistoryChart.tsx';
 import {
   changePointMarks,
   chosenMetric,
@@ -27,7 +17,6 @@ import {
   metricLabel,
   metricOptions,
 } from '../../../charts/prepare/history.ts';
-import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { useRunFacets } from '../../runs/hooks/use-runs.ts';
@@ -36,9 +25,6 @@ import { useHistory } from '../hooks/use-history.ts';
 import '../history.css';
 
 const FIELDS = ['benchmark', 'scenario', 'branch', 'mesh', 'connections', 'targetRps'] as const;
-
-/** Each mesh's line its own pattern, so the legend tells them apart without colour. */
-const MESH_DASHES = ['', '8 4', '2 3', '12 3 2 3'] as const;
 
 export function HistoryPage() {
   const [params, setParams] = useSearchParams();
@@ -111,9 +97,6 @@ export function HistoryPage() {
   const marks = shown ? changePointMarks(shown) : [];
   // A real time axis by default; commit order (one step per run) on ?axis=order.
   const byTime = params.get('axis') !== 'order';
-  const x = (m: { index: number }) => (byTime ? rows[m.index]?.time : m.index);
-  const date = (v: number) =>
-    (byTime ? new Date(v).toISOString() : (rows[v]?.startedAt ?? '')).slice(0, 10);
 
   return (
     <div className="history-page">
@@ -252,70 +235,14 @@ export function HistoryPage() {
             </p>
           )}
           <div className="panel">
-            <ResponsiveContainer width="100%" height={320}>
-              <LineChart
-                data={rows}
-                margin={{ top: 24, right: 20, bottom: 10, left: 10 }}
-                style={{ cursor: 'pointer' }}
-                onClick={(state) => {
-                  // A click opens the run under the pointer.
-                  const row = rows[Number(state?.activeTooltipIndex)];
-                  if (row) navigate(`/runs/${row.runId}`);
-                }}
-              >
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis
-                  dataKey={byTime ? 'time' : 'index'}
-                  type="number"
-                  scale={byTime ? 'time' : 'linear'}
-                  domain={['dataMin', 'dataMax']}
-                  tickFormatter={date}
-                />
-                <YAxis
-                  tickFormatter={(v: number) => (v === 0 ? '0' : formatMetric(metric, v))}
-                  width={90}
-                />
-                <Tooltip
-                  labelFormatter={(_label, payload) => {
-                    const r = payload?.[0]?.payload as (typeof rows)[number] | undefined;
-                    if (!r) return '';
-                    const commit = r.sha ? ` · ${r.sha}` : '';
-                    const branch = r.branch ? ` · ${r.branch}` : '';
-                    return `${r.mesh} · ${r.startedAt.replace('T', ' ').slice(0, 16)}${branch}${commit} (click: the run)`;
-                  }}
-                  formatter={(v) => formatMetric(metric, Number(v))}
-                />
-                <Legend />
-                {marks.map((m) => (
-                  <ReferenceLine
-                    key={`${m.series}:${m.runId}`}
-                    x={x(m)}
-                    stroke={meshColor(m.mesh)}
-                    strokeDasharray="4 3"
-                    // Named, not only coloured: which mesh's series changed.
-                    label={{
-                      value: meshes.length > 1 && m.mesh ? `${m.mesh} ${m.change}` : m.change,
-                      position: 'top',
-                      fontSize: 12,
-                    }}
-                  />
-                ))}
-                {meshes.map((m, i) => (
-                  <Line
-                    key={m}
-                    dataKey={`m:${m}`}
-                    name={m}
-                    stroke={meshColor(m)}
-                    // A dash of its own beside the colour, shown in the legend with the name.
-                    strokeDasharray={MESH_DASHES[i % MESH_DASHES.length]}
-                    legendType="plainline"
-                    connectNulls
-                    isAnimationActive={false}
-                    dot
-                  />
-                ))}
-              </LineChart>
-            </ResponsiveContainer>
+            <HistoryChart
+              rows={rows}
+              meshes={meshes}
+              marks={marks}
+              metric={metric}
+              byTime={byTime}
+              onOpenRun={(runId) => navigate(`/runs/${runId}`)}
+            />
           </div>
           {history.data && (
             <div className="panel" data-testid="history-change-points">
