@@ -91,7 +91,10 @@ export function quantileOf(dist: Atom[], q: number): number {
 export function differenceQuantiles(a: Atom[], b: Atom[], qs: readonly number[]): number[] {
   const cumA: number[] = [];
   let s = 0;
-  for (const x of a) cumA.push((s += x.p));
+  for (const x of a) {
+    s += x.p;
+    cumA.push(s);
+  }
   const totalB = b.reduce((t, y) => t + y.p, 0);
   const total = s * totalB;
   /** P(a - b <= d) / total. */
