@@ -274,6 +274,20 @@ function openPool(url: string, max: number, connectTimeoutMs: number): pg.Pool {
   return pool;
 }
 
+/**
+ * A drizzle instance on a pooled connection, made once per connection: making one reads
+ * the whole schema's relations, which cost as much as a small write's own statements.
+ */
+const drizzleOnClient = new WeakMap<pg.PoolClient, Db>();
+function drizzleOf(client: pg.PoolClient): Db {
+  let db = drizzleOnClient.get(client);
+  if (!db) {
+    db = drizzlePg(client, { schema }) as unknown as Db;
+    drizzleOnClient.set(client, db);
+  }
+  return db;
+}
+
 function openPostgres(
   url: string,
   max: number,
@@ -307,7 +321,7 @@ function openPostgres(
       try {
         await client.query(BEGIN);
         const tx: Tx = {
-          db: drizzlePg(client, { schema }) as unknown as Db,
+          db: drizzleOf(client),
           async copy(table, columns, source, options) {
             const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
             // The COPY can fail before its source has ended: on a connection that broke

@@ -1,7 +1,7 @@
 // Prometheus remote-write 1.0 metadata kept per metric family and scope (prometheus_metadata):
 // written when a request carries it, read for the families of a request that does not.
 import { type Db, tables } from '@meshbench/db';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 
 const { prometheusMetadata } = tables;
 
@@ -43,8 +43,12 @@ export function prometheusMetadataRepository(db: Db) {
           unit: prometheusMetadata.unit,
         })
         .from(prometheusMetadata)
+        // One array parameter, not one per family: a request names hundreds of families.
         .where(
-          and(eq(prometheusMetadata.scope, scope), inArray(prometheusMetadata.family, families)),
+          and(
+            eq(prometheusMetadata.scope, scope),
+            sql`${prometheusMetadata.family} = any(${sql.param(families)}::text[])`,
+          ),
         );
       for (const r of rows) out.set(r.family, { type: r.type, help: r.help, unit: r.unit });
       return out;

@@ -138,6 +138,40 @@ function assemble(row: MergedParts): MetricRecord | string {
   };
 }
 
+/**
+ * What a label set says of its series' family: a bucket's family (a `_bucket` series with
+ * `le`), or the family of a `_sum`/`_count` series (null: neither).
+ */
+interface FamilyHint {
+  bucketOf: string | null;
+  sumOf: string | null;
+}
+
+function hintOf(labels: string[]): FamilyHint {
+  let name = '';
+  let le = false;
+  for (let i = 0; i + 1 < labels.length; i += 2) {
+    if (labels[i] === '__name__') name = labels[i + 1] as string;
+    else if (labels[i] === 'le') le = true;
+  }
+  if (le && name.endsWith('_bucket')) return { bucketOf: name.slice(0, -7), sumOf: null };
+  if (name.endsWith('_sum') || name.endsWith('_count')) {
+    return { bucketOf: null, sumOf: name.slice(0, name.lastIndexOf('_')) };
+  }
+  return { bucketOf: null, sumOf: null };
+}
+
+/** Hints by label set: the 1.0 reader gives a label set sent before as the same array. */
+const hints = new WeakMap<string[], FamilyHint>();
+function cachedHintOf(labels: string[]): FamilyHint {
+  let hint = hints.get(labels);
+  if (!hint) {
+    hint = hintOf(labels);
+    hints.set(labels, hint);
+  }
+  return hint;
+}
+
 export function histogramPartsAssembler(deps: {
   parts: PrometheusHistogramPartsRepository;
   ingest: Pick<MetricsIngestService, 'store' | 'writableRefs'>;
@@ -170,16 +204,10 @@ export function histogramPartsAssembler(deps: {
       const withBuckets = new Set<string>();
       const alone = new Set<string>();
       for (const s of request.series) {
-        let name = '';
-        let le = false;
-        for (let i = 0; i + 1 < s.labels.length; i += 2) {
-          if (s.labels[i] === '__name__') name = s.labels[i + 1] as string;
-          else if (s.labels[i] === 'le') le = true;
-        }
-        if (le && name.endsWith('_bucket')) withBuckets.add(name.slice(0, -7));
-        else if (s.type === 0 && (name.endsWith('_sum') || name.endsWith('_count'))) {
-          alone.add(name.slice(0, name.lastIndexOf('_')));
-        }
+        // 2.0 label sets are arrays of their own each request: nothing to keep them by.
+        const hint = request.version === 1 ? cachedHintOf(s.labels) : hintOf(s.labels);
+        if (hint.bucketOf !== null) withBuckets.add(hint.bucketOf);
+        else if (s.type === 0 && hint.sumOf !== null) alone.add(hint.sumOf);
       }
       for (const f of withBuckets) {
         remember(families, `${key}\u0000${f}`, { histogram: true, until: Infinity });

@@ -31,6 +31,36 @@ import type { HistogramPartsAssembler } from './prometheus-histogram-parts.ts';
 /** Name endings of a family's series (OpenMetrics: counters, histograms, summaries). */
 const SUFFIXES = ['_total', '_bucket', '_sum', '_count', '_created', '_gcount', '_gsum'];
 
+/**
+ * How long a family's kept metadata (or its having none), once read, is taken from memory:
+ * metadata a request brings through this process is in memory at once, metadata kept
+ * through another replica is read here within this long.
+ */
+export const METADATA_TTL_MS = 10_000;
+const CACHE_LIMIT = 100_000;
+
+/**
+ * The families a series may belong to: its name, and its name less each suffix Prometheus
+ * adds. Kept by label set (the 1.0 reader gives a label set sent before as the same array).
+ */
+const familiesByLabels = new WeakMap<string[], string[]>();
+function familiesOf(labels: string[]): string[] {
+  let out = familiesByLabels.get(labels);
+  if (out) return out;
+  let name: string | undefined;
+  for (let i = 0; i + 1 < labels.length; i += 2) {
+    if (labels[i] === '__name__') name = labels[i + 1];
+  }
+  out = [];
+  if (name) {
+    const base = name;
+    out.push(base);
+    for (const x of SUFFIXES) if (base.endsWith(x)) out.push(base.slice(0, -x.length));
+  }
+  familiesByLabels.set(labels, out);
+  return out;
+}
+
 /** What a sender is told of points kept for a run that does not exist yet. */
 const HELD_NOTE =
   "kept for a run of their project and env label created later to claim (or set the label meshbench_run to a run's id or slug)";
@@ -102,32 +132,76 @@ export function prometheusWriteService(
    * requests, and the families of a request that carries none are read by what was kept.
    * The request's own metadata wins over what is kept.
    */
+  /** Kept metadata by scope, then family, as last read or written here (null: none kept). */
+  const kept = new Map<string, Map<string, { metadata: FamilyMetadata | null; until: number }>>();
+  let keptSize = 0;
+  const keptOf = (scope: string) => {
+    let families = kept.get(scope);
+    if (!families) {
+      families = new Map();
+      kept.set(scope, families);
+    }
+    return families;
+  };
+  const remember = (
+    scope: string,
+    family: string,
+    metadata: FamilyMetadata | null,
+    until: number,
+  ) => {
+    if (keptSize >= CACHE_LIMIT) {
+      kept.clear();
+      keptSize = 0;
+    }
+    const families = keptOf(scope);
+    if (!families.has(family)) keptSize++;
+    families.set(family, { metadata, until });
+  };
+
+  /**
+   * 1.0 metadata comes apart from the samples (Prometheus sends it in requests of its own,
+   * storage/remote MetadataWatcher): what a request carries is kept for the scope's later
+   * requests, and the families of a request that carries none are read by what was kept
+   * (from memory when read or written here within METADATA_TTL_MS). The request's own
+   * metadata wins over what is kept.
+   */
   async function withKeptMetadata(request: WireRequest, scope: WriteScope): Promise<void> {
     const key = scope.projectId ?? '';
+    const now = Date.now();
     if (request.metadata.size > 0) {
       const families = new Map<string, FamilyMetadata>();
       for (const [family, m] of request.metadata) {
         families.set(family, { type: m.type, help: m.help ?? '', unit: m.unit });
       }
       await metadata.save(key, families);
+      for (const [family, m] of families) {
+        remember(key, family, m, now + METADATA_TTL_MS);
+      }
     }
     const wanted = new Set<string>();
+    const seen = new Set<string>();
+    const known = keptOf(key);
+    let lastLabels: string[] | undefined;
     for (const s of request.series) {
-      let name: string | undefined;
-      for (let i = 0; i + 1 < s.labels.length; i += 2) {
-        if (s.labels[i] === '__name__') name = s.labels[i + 1];
-      }
-      if (!name) continue;
-      const base = name;
-      // The family a series may belong to: itself, or its name less a suffix Prometheus adds.
-      const bases = SUFFIXES.filter((x) => base.endsWith(x)).map((x) => base.slice(0, -x.length));
-      for (const family of [base, ...bases]) {
-        if (!request.metadata.has(family)) wanted.add(family);
+      // Series of one label set in a row (a series' samples sent apart) are looked at once.
+      if (s.labels === lastLabels) continue;
+      lastLabels = s.labels;
+      for (const family of familiesOf(s.labels)) {
+        if (seen.has(family)) continue;
+        seen.add(family);
+        if (request.metadata.has(family)) continue;
+        const hit = known.get(family);
+        if (hit && hit.until > now) {
+          if (hit.metadata) request.metadata.set(family, hit.metadata);
+        } else wanted.add(family);
       }
     }
     if (wanted.size === 0) return;
-    for (const [family, m] of await metadata.of(key, [...wanted])) {
-      request.metadata.set(family, m);
+    const found = await metadata.of(key, [...wanted]);
+    for (const family of wanted) {
+      const m = found.get(family) ?? null;
+      remember(key, family, m, now + METADATA_TTL_MS);
+      if (m) request.metadata.set(family, m);
     }
   }
 

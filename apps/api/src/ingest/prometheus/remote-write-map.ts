@@ -97,6 +97,9 @@ export interface MappedWrite {
   refused: Map<string, Held>;
 }
 
+/** The exemplars of a series that sent none (most): read-only. */
+const NO_EXEMPLARS: StoredExemplar[] = Object.freeze([]) as unknown as StoredExemplar[];
+
 const none = (): Held => ({ samples: 0, histograms: 0, exemplars: 0 });
 
 export function addHeld(into: Held, from: Held): void {
@@ -127,7 +130,43 @@ interface Labelled {
   runRef: string | null;
   env: string | null;
   /** As a part of a classic family: its tags without `le` or `quantile`, and their key. */
-  family?: { form: 'histogram' | 'summary'; labelled: Labelled; key: string; labelsKey: string };
+  family: {
+    form: 'histogram' | 'summary';
+    labelled: Labelled;
+    key: string;
+    labelsKey: string;
+  } | null;
+  /** The name less `_bucket`, for a series with `le` (null for others): its family. */
+  bucketOf: string | null;
+  /** The name less `_sum` or `_count` (null for others): the family it may be part of. */
+  sumOf: string | null;
+  /** `le` and `quantile` as numbers (NaN: absent or no number). */
+  le: number;
+  quantile: number;
+}
+
+/** A Labelled of a name and tags (the derived fields worked out). */
+function labelledOf(
+  name: string,
+  tags: Record<string, string>,
+  runRef: string | null,
+  env: string | null,
+): Labelled {
+  // Worked out once per label set: the slices are new strings, hashed again at each look-up.
+  const bucketOf = name.endsWith('_bucket') && tags.le !== undefined ? name.slice(0, -7) : null;
+  const sumOf =
+    name.endsWith('_sum') || name.endsWith('_count') ? name.slice(0, name.lastIndexOf('_')) : null;
+  return {
+    name,
+    tags,
+    runRef,
+    env,
+    family: null,
+    bucketOf,
+    sumOf,
+    le: tags.le === undefined ? Number.NaN : labelNumber(tags.le),
+    quantile: tags.quantile === undefined ? Number.NaN : labelNumber(tags.quantile),
+  };
 }
 
 /**
@@ -175,7 +214,7 @@ function labelsOf(labels: string[]): Labelled | string {
   }
   pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const tags = Object.fromEntries(pairs);
-  return { name, tags, runRef, env: tags[ENV_LABEL] ?? null };
+  return labelledOf(name, tags, runRef, tags[ENV_LABEL] ?? null);
 }
 
 const base = (): MetricRecord => ({
@@ -298,8 +337,8 @@ export function mapRemoteWrite(
   const quantileFamilies = new Set<string>();
   for (const l of labels) {
     if (typeof l === 'string') continue;
-    if (l.name.endsWith('_bucket') && l.tags.le !== undefined) {
-      bucketFamilies.add(l.name.slice(0, -7));
+    if (l.bucketOf !== null) {
+      bucketFamilies.add(l.bucketOf);
     } else if (l.tags.quantile !== undefined) quantileFamilies.add(l.name);
   }
 
@@ -318,7 +357,7 @@ export function mapRemoteWrite(
       const tags = drop ? tagsWithout(l.tags, drop) : l.tags;
       family = {
         form,
-        labelled: { name, tags, runRef: l.runRef, env: l.env },
+        labelled: labelledOf(name, tags, l.runRef, l.env),
         key: `${form}\u0000${name}\u0000${l.runRef ?? ''}\u0000${JSON.stringify(tags)}`,
         labelsKey: form === 'histogram' ? labelsKeyOf(l.runRef, tags) : '',
       };
@@ -355,7 +394,26 @@ export function mapRemoteWrite(
     return f;
   };
 
-  request.series.forEach((s, index) => {
+  for (let index = 0; index < request.series.length; index++) {
+    mapSeries(request.series[index] as WireSeries, index);
+  }
+
+  for (const atTimes of families.values()) for (const f of atTimes.values()) familyRecord(f);
+  return out;
+
+  /** The series' exemplars with the last point it made since `before`, or as its samples went. */
+  function attach(exemplars: StoredExemplar[], before: number, notStoredBefore: number): void {
+    if (exemplars.length === 0) return;
+    const last = out.records.length > before ? out.records.length - 1 : -1;
+    const held = out.held[last];
+    if (last >= 0 && held) {
+      const r = out.records[last] as MetricRecord;
+      r.exemplars = [...(r.exemplars ?? []), ...exemplars];
+      held.exemplars += exemplars.length;
+    } else if (out.notStored > notStoredBefore) out.notStored += exemplars.length;
+  }
+
+  function mapSeries(s: WireSeries, index: number): void {
     const nSamples = s.values.length;
     const nHistograms = s.histograms.length;
     const nExemplars = s.exemplars.length;
@@ -368,7 +426,7 @@ export function mapRemoteWrite(
       return;
     }
     // Exemplars must have a time (the 2.0 specification), and a sample to go with.
-    const exemplars: StoredExemplar[] = [];
+    const exemplars: StoredExemplar[] = nExemplars === 0 ? NO_EXEMPLARS : [];
     for (const e of s.exemplars) {
       if (e.timestamp === 0 || !inRange(e.timestamp)) {
         refuse(`an exemplar of "${l.name}" has no time in 1970-9999`, {
@@ -386,16 +444,6 @@ export function mapRemoteWrite(
       });
       exemplars.length = 0;
     }
-    /** The series' exemplars with the last point it made, or as its samples went. */
-    const attach = (last: number, notStored: boolean) => {
-      if (exemplars.length === 0) return;
-      const held = out.held[last];
-      if (last >= 0 && held) {
-        const r = out.records[last] as MetricRecord;
-        r.exemplars = [...(r.exemplars ?? []), ...exemplars];
-        held.exemplars += exemplars.length;
-      } else if (notStored) out.notStored += exemplars.length;
-    };
     if (nSamples > 0 && nHistograms > 0) {
       refuse(`series "${l.name}" carries both samples and histograms`, {
         samples: nSamples,
@@ -407,10 +455,9 @@ export function mapRemoteWrite(
     const name = l.name;
     const before = out.records.length;
     const notStoredBefore = out.notStored;
-    const lastMade = () => (out.records.length > before ? out.records.length - 1 : -1);
     if (nHistograms > 0) {
       for (const h of s.histograms) nativeRecord(s, h, l, typeOf(s, name), unitOf(s, name));
-      attach(lastMade(), out.notStored > notStoredBefore);
+      attach(exemplars, before, notStoredBefore);
       return;
     }
     if (nSamples === 0) return; // metadata (or exemplars) alone
@@ -419,16 +466,16 @@ export function mapRemoteWrite(
     let family = name;
     let part: 'bucket' | 'sum' | 'count' | 'quantile' | null = null;
     let cumulativePart = false;
-    if (name.endsWith('_bucket') && l.tags.le !== undefined) {
-      const b = name.slice(0, -7);
+    if (l.bucketOf !== null) {
+      const b = l.bucketOf;
       const t = typeOf(s, b);
       if (t === METRIC_TYPE.unknown || t === METRIC_TYPE.histogram) {
         form = 'histogram';
         family = b;
         part = 'bucket';
       }
-    } else if (name.endsWith('_sum') || name.endsWith('_count')) {
-      const b = name.slice(0, name.lastIndexOf('_'));
+    } else if (l.sumOf !== null) {
+      const b = l.sumOf;
       const t = typeOf(s, b);
       const which = name.endsWith('_sum') ? 'sum' : 'count';
       // A family's _sum and _count join it only beside its buckets (or quantiles) in this
@@ -471,7 +518,7 @@ export function mapRemoteWrite(
       for (let i = 0; i < nSamples; i++) {
         plainRecord(s, i, l, kind, unitOf(s, name));
       }
-      attach(lastMade(), out.notStored > notStoredBefore);
+      attach(exemplars, before, notStoredBefore);
       return;
     }
     const drop = part === 'bucket' ? 'le' : part === 'quantile' ? 'quantile' : null;
@@ -486,7 +533,7 @@ export function mapRemoteWrite(
       const partKind = part === 'quantile' ? 'gauge' : 'counter';
       f.parts.push(index, i, partKind === 'gauge' ? 1 : 0);
       if (part === 'bucket') {
-        const le = labelNumber(l.tags.le as string);
+        const le = l.le;
         if (Number.isNaN(le)) f.invalid = `series "${name}" has le="${l.tags.le}", not a number`;
         else if (le === Number.POSITIVE_INFINITY) f.infBucket = v;
         else if (f.buckets.has(le)) f.invalid = `series "${name}" has le="${l.tags.le}" twice`;
@@ -495,17 +542,14 @@ export function mapRemoteWrite(
           f.leTexts[l.tags.le as string] = v;
         }
       } else if (part === 'quantile') {
-        const q = labelNumber(l.tags.quantile as string);
+        const q = l.quantile;
         if (!(q >= 0 && q <= 1)) {
           f.invalid = `series "${name}" has quantile="${l.tags.quantile}", not in [0, 1]`;
         } else f.quantiles.set(q, v);
       } else if (part === 'sum') f.sum = v;
       else f.count = v;
     }
-  });
-
-  for (const atTimes of families.values()) for (const f of atTimes.values()) familyRecord(f);
-  return out;
+  }
 
   function timeRefusal(name: string, tMs: number, startMs: number): string | null {
     if (!inRange(tMs) || (startMs !== 0 && !inRange(startMs))) {

@@ -49,14 +49,8 @@ class LabelSets {
       if (this.hashes[e - 1] !== h) continue;
       const known = this.bytes[e - 1] as Uint8Array;
       if (known.length !== length) continue;
-      let same = true;
-      for (let i = 0; i < length; i++) {
-        if (known[i] !== b[from + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return this.sets[e - 1] as string[];
+      // memcmp: a label set is a hundred bytes or more, compared once per series.
+      if (b.compare(known, 0, length, from, to) === 0) return this.sets[e - 1] as string[];
     }
   }
 }
@@ -280,14 +274,40 @@ class Wire {
   }
 }
 
-function newSeries(): WireSeries {
+/**
+ * What a series without histograms or exemplars (most) holds of them: one frozen empty
+ * array for all, replaced by the series' own at its first (no two arrays per series).
+ */
+const NO_HISTOGRAMS: WireHistogram[] = Object.freeze([]) as unknown as WireHistogram[];
+const NO_EXEMPLARS: WireExemplar[] = Object.freeze([]) as unknown as WireExemplar[];
+
+function addHistogram(s: WireSeries, h: WireHistogram): void {
+  if (s.histograms === NO_HISTOGRAMS) s.histograms = [h];
+  else s.histograms.push(h);
+}
+
+function addExemplar(s: WireSeries, e: WireExemplar): void {
+  if (s.exemplars === NO_EXEMPLARS) s.exemplars = [e];
+  else s.exemplars.push(e);
+}
+
+/** A 1.0 series' labels until its own are found (label sets are shared, read-only arrays). */
+const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
+
+/**
+ * A series' samples until its first: frozen empty arrays, replaced by arrays of one at its
+ * first sample (an array pushed to from empty would take room for 17; most series have one).
+ */
+const NO_NUMBERS: number[] = Object.freeze([]) as unknown as number[];
+
+function newSeries(labels: string[]): WireSeries {
   return {
-    labels: [],
-    values: [],
-    times: [],
-    starts: [],
-    histograms: [],
-    exemplars: [],
+    labels,
+    values: NO_NUMBERS,
+    times: NO_NUMBERS,
+    starts: NO_NUMBERS,
+    histograms: NO_HISTOGRAMS,
+    exemplars: NO_EXEMPLARS,
     type: 0,
     unit: '',
     createdMs: 0,
@@ -346,7 +366,7 @@ function labelV1(w: Wire, end: number, into: string[]): void {
 }
 
 function seriesV1(w: Wire, end: number): WireSeries {
-  const s = newSeries();
+  const s = newSeries(NO_LABELS);
   // The Label fields' bytes, when they come together (as every sender writes them): looked
   // up whole, decoded only when not seen before.
   let labelsFrom = -1;
@@ -363,8 +383,8 @@ function seriesV1(w: Wire, end: number): WireSeries {
       w.pos = w.end(end);
       labelsTo = w.pos;
     } else if (field === 2 && wt === LEN) sample(w, w.end(end), s);
-    else if (field === 3 && wt === LEN) s.exemplars.push(exemplarV1(w, w.end(end)));
-    else if (field === 4 && wt === LEN) s.histograms.push(histogram(w, w.end(end)));
+    else if (field === 3 && wt === LEN) addExemplar(s, exemplarV1(w, w.end(end)));
+    else if (field === 4 && wt === LEN) addHistogram(s, histogram(w, w.end(end)));
     else w.skip(wt, end);
   }
   if (labelsFrom >= 0) {
@@ -398,9 +418,15 @@ function sample(w: Wire, end: number, s: WireSeries): void {
     else if (f === 3 && wt === VARINT) start = w.int64();
     else w.skip(wt, end);
   }
-  s.values.push(value);
-  s.times.push(timestamp);
-  s.starts.push(start);
+  if (s.values === NO_NUMBERS) {
+    s.values = [value];
+    s.times = [timestamp];
+    s.starts = [start];
+  } else {
+    s.values.push(value);
+    s.times.push(timestamp);
+    s.starts.push(start);
+  }
 }
 
 function exemplarV1(w: Wire, end: number): WireExemplar {
@@ -576,7 +602,7 @@ function refs(w: Wire, wt: number, end: number, symbols: string[], into: string[
 }
 
 function seriesV2(w: Wire, end: number, symbols: string[], index: number): WireSeries {
-  const s = newSeries();
+  const s = newSeries([]);
   const at = `timeseries[${index}]`;
   while (w.pos < end) {
     const tag = w.varint32();
@@ -584,7 +610,7 @@ function seriesV2(w: Wire, end: number, symbols: string[], index: number): WireS
     const wt = tag & 7;
     if (field === 1) refs(w, wt, end, symbols, s.labels, `${at}.labels_refs`);
     else if (field === 2 && wt === LEN) sample(w, w.end(end), s);
-    else if (field === 3 && wt === LEN) s.histograms.push(histogram(w, w.end(end)));
+    else if (field === 3 && wt === LEN) addHistogram(s, histogram(w, w.end(end)));
     else if (field === 4 && wt === LEN) {
       const e: WireExemplar = { labels: [], value: 0, timestamp: 0 };
       const eEnd = w.end(end);
@@ -596,7 +622,7 @@ function seriesV2(w: Wire, end: number, symbols: string[], index: number): WireS
         else if (f === 3 && (t & 7) === VARINT) e.timestamp = w.int64();
         else w.skip(t & 7, eEnd);
       }
-      s.exemplars.push(e);
+      addExemplar(s, e);
     } else if (field === 5 && wt === LEN) {
       const mEnd = w.end(end);
       while (w.pos < mEnd) {
