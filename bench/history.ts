@@ -7,13 +7,14 @@
 // Usage: tsx history.ts [runs] (DATABASE_URL, default the local test db)
 import pg from 'pg';
 import { budget, reportBudgets } from './lib/budget.ts';
+import { benchClient } from './lib/client.ts';
 import { DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
 const RUNS = Number(process.argv[2] ?? 1000);
 const TOKEN = 'bench-admin-token-0123456789';
 const T0 = Date.UTC(2026, 0, 1);
 const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-const auth = { authorization: `Bearer ${TOKEN}` };
+const _auth = { authorization: `Bearer ${TOKEN}` };
 
 async function check(r: Response): Promise<string> {
   const text = await r.text();
@@ -44,33 +45,20 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const api = await startApi({ DATABASE_URL: databaseUrl, MESHBENCH_ADMIN_TOKEN: TOKEN });
   const benchmark = `bench-history-${Date.now()}`;
+  const api$ = benchClient(api, TOKEN);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const t = performance.now();
     for (let i = 0; i < RUNS; i++) {
-      const run = JSON.parse(
-        await check(
-          await fetch(`${api.url}/api/v1/runs`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...auth },
-            body: JSON.stringify({
-              benchmark,
-              scenario: 'nightly',
-              mesh: { name: 'consul' },
-              labels: { branch: 'main' },
-              startedAt: new Date(T0 + i * 86_400_000).toISOString(),
-            }),
-          }),
-        ),
-      ) as { id: string };
-      await check(
-        await fetch(`${api.url}/api/v1/runs/${run.id}/events`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-ndjson', ...auth },
-          body: events(i),
-        }),
-      );
+      const run = await api$.runs.create({
+        benchmark,
+        scenario: 'nightly',
+        mesh: { name: 'consul' },
+        labels: { branch: 'main' },
+        startedAt: new Date(T0 + i * 86_400_000).toISOString(),
+      });
+      await api$.runs.postEvents(run.id, { body: events(i), contentType: 'application/x-ndjson' });
     }
     // Finished in SQL: 1,000 finishes through PATCH would each run the gate and the alerting
     // over their last 100 runs, which is not what this bench measures.

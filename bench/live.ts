@@ -16,8 +16,9 @@ import { gzipSync } from 'node:zlib';
 import { EventStreamParser } from '@meshbench/client';
 import * as schema from '@meshbench/schema';
 import { budget, reportBudgets } from './lib/budget.ts';
+import { benchClient } from './lib/client.ts';
 import { changeLine, observationBlock } from './lib/propagation-data.ts';
-import { type ApiProcess, AUTH, DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
+import { type ApiProcess, DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,27 +46,16 @@ const rank = (xs: number[], p: number) => {
 const median = (xs: number[]) => rank(xs, 50);
 
 async function createRun(api: ApiProcess, scenario: string) {
-  const response = await fetch(`${api.url}/api/v1/runs`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...AUTH },
-    body: JSON.stringify({ benchmark: 'bench', scenario, mesh: { name: 'consul' } }),
-  });
-  if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
-  return schema.run.parse(await response.json());
+  return benchClient(api).runs.create({ benchmark: 'bench', scenario, mesh: { name: 'consul' } });
 }
 
 async function postEvents(api: ApiProcess, runId: string, body: Uint8Array, key: string) {
-  const response = await fetch(`${api.url}/api/v1/runs/${runId}/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-ndjson',
-      'content-encoding': 'gzip',
-      'idempotency-key': key,
-      ...AUTH,
-    },
-    body,
+  await benchClient(api).runs.postEvents(runId, {
+    body: body as Uint8Array<ArrayBuffer>, // gzipSync's, never shared memory
+    contentType: 'application/x-ndjson',
+    contentEncoding: 'gzip',
+    idempotencyKey: key,
   });
-  if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
   return performance.now();
 }
 
@@ -139,8 +129,7 @@ async function bigBatch(api: ApiProcess, viewers: number, i: number) {
   const body = gzipSync(`${changeLine('c1', N)}\n${observationBlock('c1', 0, N)}`);
   const started = performance.now();
   const accepted = (await postEvents(api, run.id, body, 'big')) - started;
-  const response = await fetch(`${api.url}/api/v1/runs/${run.id}/changes/c1/propagation`);
-  const summary = schema.propagation.parse(await response.json());
+  const summary = await benchClient(api).runs.propagation(run.id, 'c1');
   if (summary.count !== N) throw new Error(`stored ${summary.count} of ${N}`);
   const ms = performance.now() - started;
   // And when the viewers had it.

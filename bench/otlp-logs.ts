@@ -13,6 +13,7 @@ import * as schema from '@meshbench/schema';
 import pg from 'pg';
 import protobuf from 'protobufjs';
 import { budget, reportBudgets } from './lib/budget.ts';
+import { benchClient } from './lib/client.ts';
 import { changeLine, latencyUs, observationBlock, T0_US } from './lib/propagation-data.ts';
 import { AUTH, DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
@@ -90,19 +91,12 @@ async function deleteRun(runId: string): Promise<void> {
 
 async function main() {
   const api = await startApi({ DATABASE_URL: databaseUrl });
-  const newRun = async (scenario: string) =>
-    json(schema.run)(
-      await fetch(`${api.url}/api/v1/runs`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...AUTH },
-        body: JSON.stringify({ benchmark: 'bench', scenario, mesh: { name: 'consul' } }),
-      }),
-    );
+  const client = benchClient(api);
+  const newRun = (scenario: string) =>
+    client.runs.create({ benchmark: 'bench', scenario, mesh: { name: 'consul' } });
   /** The change's summary, read once everything is sent: it must hold every observation. */
   const summaryOf = async (runId: string) => {
-    const summary = await json(schema.propagation)(
-      await fetch(`${api.url}/api/v1/runs/${runId}/changes/c1/propagation`),
-    );
+    const summary = await client.runs.propagation(runId, 'c1');
     if (summary.count !== N) throw new Error(`stored ${summary.count} of ${N}`);
     const { computedAt: _, ...rest } = summary;
     return rest;

@@ -4,17 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, endpointPropagationRun, propagationScenarios } from '@meshbench/api/demo';
-import {
-  type CompareSignificance,
-  compareSignificance,
-  type Propagation,
-  propagation,
-  type Run,
-  type Tail,
-  tail,
-} from '@meshbench/schema';
+import type { CompareSignificance, Propagation, Run, Tail } from '@meshbench/schema';
 import { formatDurationDelta, formatDurationMs, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
+import { apiReads } from './api-reads.ts';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
 const artifact = (name: string) => new URL(name, artifacts).pathname;
@@ -103,22 +96,18 @@ test.describe('comparing three meshes and sharing the comparison', () => {
     }
     // The API's own numbers, read as any client would.
     for (const run of runs) {
-      const p = await fetch(
-        `${baseURL}/api/v1/runs/${run.id}/changes/${CHANGE}/propagation?percentiles=${PERCENTILES}&withinMs=1000`,
+      const reads = apiReads(baseURL);
+      summaries.push(
+        await reads.runs.propagation(run.id, CHANGE, { percentiles: PERCENTILES, withinMs: 1000 }),
       );
-      summaries.push(propagation.parse(await p.json()));
-      const t = await fetch(`${baseURL}/api/v1/runs/${run.id}/changes/${CHANGE}/tail`);
-      tails.push(tail.parse(await t.json()));
+      tails.push(await reads.runs.tail(run.id, CHANGE));
     }
     // Which differences are beyond noise: the API's bootstrap intervals, as the page reads them.
-    const q = new URLSearchParams({
+    significance = await apiReads(baseURL).compare.significance({
       runs: runs.map((r) => r.id).join(','),
       changes: runs.map(() => CHANGE).join(','),
       percentiles: PERCENTILES,
     });
-    const sig = await fetch(`${baseURL}/api/v1/compare/significance?${q}`);
-    expect(sig.status).toBe(200);
-    significance = compareSignificance.parse(await sig.json());
   });
 
   /** Reads the delta table on the page and checks every run against the baseline. */

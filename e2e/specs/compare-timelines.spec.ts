@@ -11,10 +11,11 @@ import {
   scaleUpRun,
   sendOtlp,
 } from '@meshbench/api/demo';
-import { type Run, type Timeline, timeline } from '@meshbench/schema';
+import type { Run, Timeline } from '@meshbench/schema';
 import { formatCount } from '@meshbench/web/format';
 import { formatOffset, formatValue } from '@meshbench/web/timeline-format';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { apiReads } from './api-reads.ts';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
 const artifact = (name: string) => new URL(name, artifacts).pathname;
@@ -77,9 +78,7 @@ test.describe('aligned timelines on the compare page', () => {
       runs.push(await api.finishRun(created.id, finishedAt));
     }
     for (const run of runs) {
-      const r = await fetch(`${baseURL}/api/v1/runs/${run.id}/timeline?points=${POINTS}`);
-      expect(r.status).toBe(200);
-      timelines.push(timeline.parse(await r.json()));
+      timelines.push(await apiReads(baseURL).runs.timeline(run.id, { points: POINTS }));
     }
   });
 

@@ -18,6 +18,7 @@ import {
   sendOtlp,
 } from '@meshbench/api/demo';
 import type { Run } from '@meshbench/schema';
+import { apiReads } from './api-reads.ts';
 
 export interface DemoPage {
   name: string;
@@ -124,23 +125,11 @@ export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
   });
   await api.postEvents(churned.id, churn.events, `${benchmark}-churn`);
   await api.finishRun(churned.id, churnEnd);
-  const churnReport = await fetch(`${baseUrl}/api/v1/reports`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ runs: [churned.id], title: 'Endpoint churn' }),
-  });
-  if (churnReport.status !== 201)
-    throw new Error(`churn report: ${churnReport.status} ${await churnReport.text()}`);
-  const { slug: churnSlug } = (await churnReport.json()) as { slug: string };
+  const reports = apiReads(baseUrl, token).reports;
+  const { slug: churnSlug } = await reports.create({ runs: [churned.id], title: 'Endpoint churn' });
 
   const ids = propagation.map((r) => r.id);
-  const res = await fetch(`${baseUrl}/api/v1/reports`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ runs: ids, title: 'Endpoint propagation on three meshes' }),
-  });
-  if (res.status !== 201) throw new Error(`report: ${res.status} ${await res.text()}`);
-  const report = (await res.json()) as { slug: string };
+  const report = await reports.create({ runs: ids, title: 'Endpoint propagation on three meshes' });
 
   return [
     { name: 'runs list', path: `/?benchmark=${benchmark}` },

@@ -4,6 +4,7 @@ import { apiClient } from '@meshbench/api/demo';
 import type { ProbeEvent } from '@meshbench/schema';
 import { formatMsValue } from '@meshbench/web/format';
 import { expect, test } from '@playwright/test';
+import { apiReads } from './api-reads.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 /** A change and one proxy per latency, in whole ms. */
@@ -188,9 +189,7 @@ test('the history page opens on the benchmark with the most runs when its URL na
   baseURL,
 }) => {
   // The benchmark with the most runs, counted here from the runs list's facets.
-  const facets = (await (await fetch(`${baseURL}/api/v1/runs/facets`)).json()) as {
-    benchmarkRuns: { benchmark: string; scenario: string; runs: number }[];
-  };
+  const facets = await apiReads(baseURL).runs.facets();
   const totals = new Map<string, number>();
   for (const c of facets.benchmarkRuns)
     totals.set(c.benchmark, (totals.get(c.benchmark) ?? 0) + c.runs);

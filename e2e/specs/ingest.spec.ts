@@ -9,8 +9,9 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { apiClient } from '@meshbench/api/demo';
 import { encodeWriteRequest, REMOTE_WRITE_V1_TYPE, snappyBlock } from '@meshbench/api/remote-write';
-import { apiError, ingestStats, seriesList } from '@meshbench/schema';
+import { apiError } from '@meshbench/schema';
 import { expect, type Page, test } from '@playwright/test';
+import { apiReads } from './api-reads.ts';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
 const artifact = (name: string) => new URL(name, artifacts).pathname;
@@ -42,7 +43,7 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
     mesh: { name: 'consul' },
     labels: { e2e: randomUUID() },
   });
-  const stats = ingestStats.parse(await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json());
+  const stats = await apiReads(baseURL).ingestStats();
   const before = stats.statsd;
 
   await page.goto('/ingest');
@@ -98,9 +99,7 @@ test('the ingest page counts what StatsD received, and names what it dropped', a
   ).toEqual([]);
 
   // And the run got its two series.
-  const series = seriesList.parse(
-    await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json(),
-  );
+  const series = await apiReads(baseURL).runs.series(run.id);
   expect(series.find((s) => s.name === 'e2e.pushes')?.stats.sum).toBe(3);
   expect(series.find((s) => s.name === 'e2e.cpu')?.stats.last).toBe(42);
 });
@@ -116,9 +115,7 @@ test('the ingest page counts what Prometheus remote write sent, written and refu
     mesh: { name: 'istio' },
     labels: { e2e: randomUUID() },
   });
-  const before = ingestStats.parse(
-    await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json(),
-  ).prometheus;
+  const before = (await apiReads(baseURL).ingestStats()).prometheus;
   await page.goto('/ingest');
   await expect(page.getByRole('heading', { name: 'Prometheus remote write' })).toBeVisible();
 
@@ -164,9 +161,7 @@ test('the ingest page counts what Prometheus remote write sent, written and refu
   await expect(
     page.getByText('Prometheus logged the reason and does not resend these'),
   ).toBeVisible();
-  const series = seriesList.parse(
-    await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json(),
-  );
+  const series = await apiReads(baseURL).runs.series(run.id);
   expect(series.map((s) => [s.name, s.source]).sort()).toEqual([
     ['pilot_proxies', 'prometheus'],
     ['pilot_xds_pushes_total', 'prometheus'],
@@ -184,9 +179,7 @@ test('the ingest page counts probe events sent as OTLP logs, and the records it 
     mesh: { name: 'consul' },
     labels: { e2e: randomUUID() },
   });
-  const before = ingestStats.parse(
-    await (await fetch(`${baseURL}/api/v1/ingest/stats`)).json(),
-  ).otlpLogs;
+  const before = (await apiReads(baseURL).ingestStats()).otlpLogs;
   await page.goto('/ingest');
   await expect(page.getByRole('heading', { name: 'OTLP/HTTP logs (probe events)' })).toBeVisible();
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { apiClient, dataPlaneMeshes, fortioResult } from '@meshbench/api/demo';
 import type { ProbeEvent } from '@meshbench/schema';
 import { expect, type Page, test } from '@playwright/test';
+import { apiReads } from './api-reads.ts';
 
 const T0 = Date.parse('2026-03-03T10:00:00Z');
 const iso = (ms: number) => new Date(T0 + ms).toISOString();
@@ -90,16 +91,10 @@ test('no page logs an error or fails a request, and each names itself', async ({
   await api.postResults(dataPlane.id, fortioResult(mesh, 'both', 16, new Date(T0)));
   await api.finishRun(dataPlane.id, iso(120_000));
 
-  const report = await fetch(`${baseURL}/api/v1/reports`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${process.env.MESHBENCH_ADMIN_TOKEN}`,
-    },
-    body: JSON.stringify({ runs: prop.map((r) => r.id), title: 'consul vs istio' }),
+  const { slug } = await apiReads(baseURL, process.env.MESHBENCH_ADMIN_TOKEN).reports.create({
+    runs: prop.map((r) => r.id),
+    title: 'consul vs istio',
   });
-  expect(report.status).toBe(201);
-  const { slug } = (await report.json()) as { slug: string };
 
   const pages: { path: string; ready: string; title: RegExp }[] = [
     { path: '/', ready: '[data-testid="run-row"]', title: /^Runs · meshbench$/ },

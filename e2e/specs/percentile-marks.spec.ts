@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, consulScaleUp, scaleUpRun, sendOtlp } from '@meshbench/api/demo';
-import { type ProbeEvent, seriesList } from '@meshbench/schema';
+import type { ProbeEvent } from '@meshbench/schema';
 import { formatValue } from '@meshbench/web/timeline-format';
 import { expect, test } from '@playwright/test';
+import { apiReads } from './api-reads.ts';
 
 const artifacts = new URL('../artifacts/', import.meta.url);
 const artifact = (name: string) => new URL(name, artifacts).pathname;
@@ -60,9 +61,7 @@ test('exact percentiles are shown bare, estimates with "~" and their bound', asy
   await api.finishRun(run.id, finishedAt);
 
   // What the API says of the histogram's percentiles: estimates, whatever the estimator.
-  const series = seriesList.parse(
-    await (await fetch(`${baseURL}/api/v1/runs/${run.id}/series`)).json(),
-  );
+  const series = await apiReads(baseURL).runs.series(run.id);
   const histogram = series.find((s) => s.name === HISTOGRAM);
   const estimated = histogram?.stats.percentiles ?? [];
   expect(estimated.length).toBeGreaterThan(0);

@@ -60,6 +60,12 @@ test.describe('a propagation run', () => {
     await expect(row).toContainText('finished');
     await page.screenshot({ path: artifact('runs-list.png'), fullPage: true });
 
+    // The change's panel (tables, CDF and the linear histogram) is one request: the API
+    // chooses the histogram's range (range=auto), no second request sized from the first.
+    const changeReads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes(`/changes/${CHANGE}/propagation`)) changeReads.push(r.url());
+    });
     await row.getByRole('link').click();
     await expect(page).toHaveURL(new RegExp(`/runs/${run.id}$`));
     await expect(cell(page, 'pct-p96')).toBeVisible();
@@ -100,6 +106,9 @@ test.describe('a propagation run', () => {
     const histogram = page.getByTestId('histogram-chart').first();
     const bars = histogram.locator('.recharts-bar-rectangle');
     await expect(histogram).toHaveAttribute('data-scale', 'linear');
+    await expect(histogram).toHaveAttribute('aria-busy', 'false');
+    expect(changeReads, changeReads.join('\n')).toHaveLength(1);
+    expect(changeReads[0]).toContain('range=auto');
     await expect.poll(() => bars.count()).toBeGreaterThan(10);
     await expect(page.getByTestId('histogram-note').first()).toContainText('not shown');
     await expect(

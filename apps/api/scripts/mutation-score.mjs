@@ -44,21 +44,30 @@ export function scoresOf(report) {
   return out;
 }
 
-/** The colocated tests of a file: x.ts -> x.test.ts and x.*.test.ts beside it (unit only). */
-function testsOf(file) {
+/**
+ * The colocated tests of a file: x.ts -> x.test.ts and x.*.test.ts beside it, and x-y.test.ts
+ * when there is no x-y.ts (hdr.ts's hdr-bounds.test.ts); unit only.
+ */
+export function testsOf(file, names = readdirSync(join(api, dirname(file)))) {
   const dir = dirname(file);
   const stem = basename(file, '.ts');
-  return readdirSync(join(api, dir))
+  const ownTests = (n) => {
+    if (n.startsWith(`${stem}.`)) return true;
+    if (!n.startsWith(`${stem}-`)) return false;
+    // x-y.test.ts and x-y.z.test.ts are x-y.ts's when that file exists.
+    const own = n.slice(0, n.indexOf('.'));
+    return !names.includes(`${own}.ts`);
+  };
+  return names
     .filter(
-      (n) =>
-        n.startsWith(`${stem}.`) && n.endsWith('.test.ts') && !/\.(int|faults)\.test\.ts$/.test(n),
+      (n) => ownTests(n) && n.endsWith('.test.ts') && !/\.(int|faults|medium)\.test\.ts$/.test(n),
     )
     .map((n) => join(dir, n));
 }
 
 function mutate(files) {
   // vitest.stryker.config.ts adds the rank rule's callers' tests to these.
-  const tests = [...new Set(files.flatMap(testsOf))];
+  const tests = [...new Set(files.flatMap((f) => testsOf(f)))];
   console.log(`mutating ${files.join(', ')}\n  with ${tests.join(', ') || 'no colocated test'}`);
   const run = spawnSync(
     'npx',

@@ -2,7 +2,7 @@
 // failing the check (run by npm run mutate:check before the check itself).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropsOf, scoresOf } from './mutation-score.mjs';
+import { dropsOf, scoresOf, testsOf } from './mutation-score.mjs';
 
 const report = (statuses) => ({
   files: { 'src/domain/x.ts': { mutants: statuses.map((status) => ({ status })) } },
@@ -30,4 +30,25 @@ test('a file scoring below its baseline is a drop; equal, above or unheld is not
   ]);
   // A file whose mutants all vanished (no score) counts as a drop, not as a pass.
   assert.deepEqual(dropsOf(baseline, {}, ['b.ts']), ['b.ts: 100 % -> null %']);
+});
+
+test("a file's tests: x.test.ts, x.*.test.ts, and x-y.test.ts when no x-y.ts is there", () => {
+  const names = [
+    'hdr.ts',
+    'hdr.property.test.ts',
+    'hdr-bounds.test.ts',
+    'hdr-plain.test.ts',
+    'hdr-hostile.test-fixtures.ts',
+    'hdr-log.ts',
+    'hdr-log.test.ts',
+    'hdr.int.test.ts',
+    'hdr.medium.test.ts',
+    'hdrx.test.ts',
+  ];
+  assert.deepEqual(testsOf('src/domain/hdr.ts', names), [
+    'src/domain/hdr.property.test.ts',
+    'src/domain/hdr-bounds.test.ts',
+    'src/domain/hdr-plain.test.ts',
+  ]);
+  assert.deepEqual(testsOf('src/domain/hdr-log.ts', names), ['src/domain/hdr-log.test.ts']);
 });

@@ -9,6 +9,7 @@ export * from './duration.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './gates.ts';
+export * from './histogram-range.ts';
 export * from './live.ts';
 export * from './load-results.ts';
 export * from './metrics.ts';

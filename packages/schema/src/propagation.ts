@@ -7,6 +7,9 @@ export const DEFAULT_WITHIN_MS = 1000;
 export const DEFAULT_BINS = 60;
 export const histogramScale = z.enum(['linear', 'log']);
 export type HistogramScale = z.infer<typeof histogramScale>;
+
+export const histogramRangeChoice = z.enum(['data', 'auto']);
+export type HistogramRangeChoice = z.infer<typeof histogramRangeChoice>;
 export const clockBasis = z
   .enum(['raw', 'corrected'])
   .describe(
@@ -50,6 +53,11 @@ export const propagationQuery = z.object({
   scale: histogramScale.default('linear'),
   fromMs: z.coerce.number().optional().describe('histogram range start (default: the minimum)'),
   toMs: z.coerce.number().optional().describe('histogram range end (default: the maximum)'),
+  range: histogramRangeChoice
+    .default('data')
+    .describe(
+      "how the histogram range is chosen when fromMs and toMs are not given: `data` (default), the minimum to the maximum; `auto`, the range the run page draws, from this answer's own percentiles: linear, 0 to P99 rounded up (with a long tail, to the largest percentile within 4 x P90), reaching withinMs; log, from the decade of the smallest positive latency when some are at or below 0. One request then gives the tables and the histogram as drawn.",
+    ),
   clock: clockBasis
     .default('raw')
     .describe(
@@ -176,6 +184,12 @@ export const propagation = z.object({
   withinCount: z.number().int(),
   withinFraction: z.number().nullable(),
   scale: histogramScale,
+  histogramRange: z
+    .enum(['asked', 'data', 'auto', 'none'])
+    .optional()
+    .describe(
+      'how the histogram range was chosen: `asked`, fromMs or toMs given; `data`, the minimum to the maximum; `auto`, chosen as `?range=auto` says; `none`, `?range=auto` found nothing to draw (no first applications, or every percentile at or below 0): no bins, nothing counted under or over',
+    ),
   histogram: z.array(histogramBin),
   underflow: z.number().int().describe('first applications below the histogram range'),
   overflow: z.number().int().describe('first applications above the histogram range'),

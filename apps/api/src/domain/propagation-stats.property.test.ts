@@ -72,9 +72,20 @@ describe('a summary from the planned blocks only', () => {
         request,
         fc.integer({ min: 1, max: 40 }),
         fc.integer({ min: 0, max: 50 }),
-        (values, r: SummaryRequest, blockSize, missing) => {
+        fc.option(
+          fc.tuple(fc.integer({ min: -6, max: 1_000 }), fc.integer({ min: 1, max: 2_500 })),
+        ),
+        fc.boolean(),
+        (values, request: SummaryRequest, blockSize, missing, range, defaultPoints) => {
           const sorted = sortedOf(values);
           const input = inputOf(sorted, sorted.length + missing);
+          // A histogram range as well as none, and the curve's default of 200 points.
+          const ranged: SummaryRequest =
+            range && range[0] < range[1]
+              ? { ...request, fromMs: range[0], toMs: range[1] }
+              : request;
+          const { cdfPoints, ...rest } = ranged;
+          const r: SummaryRequest = defaultPoints ? rest : ranged;
           // Every block loaded (the curve samples block starts, so the block size is the same).
           const whole = computeSummary(
             r,
@@ -88,6 +99,16 @@ describe('a summary from the planned blocks only', () => {
           const needed = blocksNeeded(plan, firsts, blockSize);
           // Ascending and without repeats: the loader reads them in one ordered pass.
           expect(needed).toEqual([...new Set(needed)].sort((a, b) => a - b));
+          // Only blocks that exist: a bound below every value needs none.
+          for (const no of needed) expect(no >= 0 && no < firsts.length).toBe(true);
+          // A curve sampled at block starts (enough blocks) reads its values from `firsts`:
+          // the plan then asks for the percentiles' ranks and the curve's last, rank n, only.
+          if (firsts.length >= Math.min(r.cdfPoints ?? 200, 64))
+            expect(plan.ranks.slice(r.percentiles.length)).toEqual([sorted.length]);
+          else
+            expect(new Set(plan.ranks.slice(r.percentiles.length))).toEqual(
+              new Set(fewBlocksCurve(sorted.length, r.cdfPoints ?? 200)),
+            );
           const fromPlan = computeSummary(r, input, partial(sorted, blockSize, needed));
           expect(fromPlan).toEqual(whole);
         },
@@ -112,6 +133,49 @@ describe('a summary from the planned blocks only', () => {
     const needed = blocksNeeded(planSummary(r, input, firsts, 1), firsts, 1);
     expect(needed).toContain(1);
     expect(computeSummary(r, input, partial(sorted, 1, needed)).withinCount).toBe(2);
+  });
+
+  it('loads the block of a percentile that nothing else needs', () => {
+    // 1..100 us in blocks of 10. P55 is rank 55, inside block 5 (ranks 51-60); the within
+    // bound is below every value and the one bin's edges are the first and last value.
+    const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
+    const r: SummaryRequest = {
+      percentiles: [55],
+      withinMs: 0,
+      bins: 1,
+      scale: 'linear',
+      cdfPoints: 1,
+    };
+    const input = inputOf(sorted, 100);
+    const firsts = new Float64Array(sorted.filter((_, i) => i % 10 === 0));
+    const needed = blocksNeeded(planSummary(r, input, firsts, 10), firsts, 10);
+    expect(needed).toContain(5);
+    expect(needed).not.toContain(-1);
+    expect(computeSummary(r, input, partial(sorted, 10, needed)).percentiles[0]?.ms).toBe(0.055);
+  });
+
+  it('loads the block of the last curve point when a histogram range ends below the largest value', () => {
+    // Blocks of 5: [0 0 0 0 0] [2000 2000]. One curve point is sampled at block starts (rank 1)
+    // and ends at rank 7, inside block 1; the histogram's range ends at 1 ms, so no edge
+    // reaches block 1, and neither does the within bound or P1. (Found by the property above.)
+    const sorted = [0, 0, 0, 0, 0, 2000, 2000];
+    const r: SummaryRequest = {
+      percentiles: [1],
+      withinMs: 0,
+      bins: 1,
+      scale: 'linear',
+      cdfPoints: 1,
+      fromMs: 0,
+      toMs: 1,
+    };
+    const input = inputOf(sorted, 7);
+    const firsts = new Float64Array([0, 2000]);
+    const needed = blocksNeeded(planSummary(r, input, firsts, 5), firsts, 5);
+    expect(needed).toEqual([0, 1]);
+    expect(computeSummary(r, input, partial(sorted, 5, needed)).cdf.at(-1)).toEqual({
+      ms: 2,
+      fraction: 1,
+    });
   });
 
   it('needs no block when there is nothing to summarise', () => {
@@ -197,6 +261,17 @@ describe('every figure of a summary, recounted one value at a time', () => {
     );
   });
 
+  it('no fraction over a declared denominator of 0, even with values', () => {
+    const sorted = [1000, 2000];
+    const s = computeSummary(
+      { percentiles: [50], withinMs: 5, bins: 1, scale: 'linear' },
+      inputOf(sorted, 0),
+      SortedLatencies.fromSorted(new Float64Array(sorted)),
+    );
+    expect(s.withinCount).toBe(2);
+    expect(s.withinFraction).toBeNull();
+  });
+
   it('an empty sample has no figures, and a fraction only over a declared denominator', () => {
     const empty = { n: 0, minUs: null, maxUs: null };
     const r: SummaryRequest = { percentiles: [50], withinMs: 1, bins: 3, scale: 'linear' };
@@ -211,6 +286,84 @@ describe('every figure of a summary, recounted one value at a time', () => {
       overflow: 0,
       cdf: [],
     });
+  });
+});
+
+/** The curve over few blocks: rank 1, and ceil(k * n / points) for k = 1..points (in integers). */
+function fewBlocksCurve(n: number, points: number): number[] {
+  const ranks = new Set([1]);
+  for (let k = 1; k <= points; k++) ranks.add(Math.floor((k * n + points - 1) / points));
+  return [...ranks].sort((a, b) => a - b);
+}
+
+/** The curve's ranks, recovered from its fractions (denominator n). */
+function curveRanks(sorted: number[], points: number | undefined, blockSize: number): number[] {
+  const n = sorted.length;
+  const s = computeSummary(
+    { percentiles: [50], withinMs: 0, bins: 1, scale: 'linear', cdfPoints: points },
+    inputOf(sorted, n),
+    SortedLatencies.fromSorted(new Float64Array(sorted), blockSize),
+  );
+  return s.cdf.map((c) => {
+    const rank = Math.round(c.fraction * n);
+    expect(c.ms).toBe((sorted[rank - 1] as number) / 1000);
+    return rank;
+  });
+}
+
+describe('the convergence curve: which points it holds', () => {
+  const sample = fc.array(latency, { minLength: 1, maxLength: 400 }).map(sortedOf);
+  const points = fc.option(fc.integer({ min: 1, max: 90 }), { nil: undefined });
+
+  it('few blocks: rank 1 and, for k = 1..points, the first rank with at least k / points of n', () => {
+    fc.assert(
+      fc.property(sample, points, fc.integer({ min: 1, max: 40 }), (sorted, p, blockSize) => {
+        const n = sorted.length;
+        const blocks = Math.ceil(n / blockSize);
+        const want = p ?? 200;
+        fc.pre(blocks < Math.min(want, 64));
+        expect(curveRanks(sorted, p, blockSize)).toEqual(fewBlocksCurve(n, want));
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it('enough blocks: evenly spaced block starts from the first block, and the last value', () => {
+    fc.assert(
+      fc.property(sample, points, fc.integer({ min: 1, max: 12 }), (sorted, p, blockSize) => {
+        const n = sorted.length;
+        const blocks = Math.ceil(n / blockSize);
+        const want = p ?? 200;
+        fc.pre(blocks >= Math.min(want, 64));
+        const ranks = curveRanks(sorted, p, blockSize);
+        expect(ranks.at(-1)).toBe(n);
+        const count = Math.min(want, blocks);
+        let starts = ranks.filter((r) => (r - 1) % blockSize === 0).map((r) => (r - 1) / blockSize);
+        // n may itself start the last block without that block being one of the samples.
+        if (starts.length === count + 1) starts = starts.slice(0, -1);
+        expect(starts).toHaveLength(count);
+        expect(ranks.length - starts.length).toBeLessThanOrEqual(1);
+        expect(starts[0]).toBe(0);
+        // Gaps of blocks / count, rounded one way or the other.
+        for (let i = 1; i < starts.length; i++) {
+          const gap = (starts[i] as number) - (starts[i - 1] as number);
+          expect([Math.floor(blocks / count), Math.ceil(blocks / count)]).toContain(gap);
+        }
+      }),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it('switches to block starts at min(points, 64) blocks', () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => 10 * (i + 1));
+    // 10 values in blocks of 2: 5 blocks. Five points: sampled (ranks 1, 3, 5, 7, 9 and 10);
+    // six points: ceil(k * 10 / 6) = 2, 4, 5, 7, 9, 10, with rank 1.
+    expect(curveRanks(values(10), 5, 2)).toEqual([1, 3, 5, 7, 9, 10]);
+    expect(curveRanks(values(10), 6, 2)).toEqual([1, 2, 4, 5, 7, 9, 10]);
+    // The default 200 points: 64 blocks of one sample each start, 63 do not.
+    expect(curveRanks(values(64), undefined, 1)).toEqual(values(64).map((_, i) => i + 1));
+    const r63 = curveRanks(values(126), undefined, 2);
+    expect(r63.filter((r) => r % 2 === 0).length).toBeGreaterThan(0);
   });
 });
 
@@ -282,6 +435,12 @@ describe('histogram edges', () => {
   it('log over values that are all <= 0 falls back to linear bins', () => {
     expect(histogramEdges(-400, -100, 3, 'log')).toEqual([-400, -300, -200, -100]);
     expect(histogramEdges(-300, 0, 3, 'log')).toEqual([-300, -200, -100, 0]);
+  });
+
+  it('linear: the last edge is the maximum itself, not min + bins x width', () => {
+    // -5 + 7 x (29 / 7) is 24.000000000000004 in doubles.
+    expect(-5 + 7 * (29 / 7)).not.toBe(24);
+    expect(histogramEdges(-5, 24, 7, 'linear').at(-1)).toBe(24);
   });
 
   it('one value is one bin, whatever the scale', () => {

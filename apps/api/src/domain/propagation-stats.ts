@@ -111,7 +111,9 @@ export function planSummary(
   const cdf = cdfRanks(input.n, firsts, blockSize, req.cdfPoints ?? 200);
   const sampled = firsts.length >= Math.min(req.cdfPoints ?? 200, SAMPLED_CDF_MIN_BLOCKS);
   return {
-    ranks: sampled ? ranks : [...ranks, ...cdf],
+    // A sampled curve's points are block starts, read from `firsts`, but for its last (rank n):
+    // that block is loaded for it, as a histogram range may end before the largest value.
+    ranks: sampled ? [...ranks, input.n] : [...ranks, ...cdf],
     bounds: [
       { x: req.withinMs * US_PER_MS, strict: false },
       ...edges.map((x) => ({ x, strict: true })),

@@ -70,7 +70,10 @@ export function liveService(reads: LiveReads) {
       for (const c of carried)
         propagation.push({
           change: c.id,
-          summary: await orNull(reads.propagation(run.id, c.id, propagationQuery.parse({}))),
+          // The run page's summary request: its linear histogram ranged as the page draws it.
+          summary: await orNull(
+            reads.propagation(run.id, c.id, propagationQuery.parse({ range: 'auto' })),
+          ),
         });
       return {
         version,

@@ -12,6 +12,7 @@ import {
   type ClockBasis,
   DEFAULT_PERCENTILES,
   DEFAULT_WITHIN_MS,
+  type HistogramRangeChoice,
   type HistogramScale,
 } from '@meshbench/schema';
 
@@ -28,6 +29,8 @@ export interface PropagationParams {
   bins?: number;
   fromMs?: number | undefined;
   toMs?: number | undefined;
+  /** auto: the API chooses the histogram's range (the one the run page draws). */
+  range?: HistogramRangeChoice | undefined;
   format?: 'csv';
   /** Default: the percentiles the tables show. */
   percentiles?: readonly number[] | undefined;
@@ -69,6 +72,7 @@ export function propagationQuery(p: PropagationParams = {}): PropagationQuery {
     scale: p.scale,
     fromMs: p.fromMs,
     toMs: p.toMs,
+    range: p.range,
     format: p.format,
     stage: p.stage,
     clock: p.clock,

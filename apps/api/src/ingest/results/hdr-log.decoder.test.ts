@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import {
   build,
   decodeFromCompressedBase64,
@@ -14,12 +13,10 @@ import { mergeSteps } from '../../domain/load-steps.ts';
 import { decodeHdrLog } from './hdr-log.decoder.ts';
 import { writeHdrLog } from './hdr-log.test-fixtures.ts';
 import { decodeResultFile, intervalResultRow, ResultFileError } from './index.ts';
+import { publicFixture } from './test-fixtures.ts';
 
-const upstream = (name: string) =>
-  readFileSync(
-    new URL(`../../../../../fixtures/public/hdrhistogram/${name}`, import.meta.url),
-    'utf8',
-  );
+// Through publicFixture: found from Stryker's sandbox too.
+const upstream = (name: string) => publicFixture(`hdrhistogram/${name}`);
 
 const START = Date.UTC(2026, 10, 26, 12, 0, 0);
 

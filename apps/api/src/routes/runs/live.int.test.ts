@@ -124,8 +124,14 @@ describe.each(backends)('live run on $name', (backend) => {
     const stored = {
       run: (await server.json(`/runs/${run.id}`, undefined, runSchema)).body,
       changes: (await server.json(`/runs/${run.id}/changes`, undefined, changeList)).body,
-      summary: (await server.json(`/runs/${run.id}/changes/c1/propagation`, undefined, propagation))
-        .body,
+      // The run page's summary: its linear histogram ranged as the page draws it.
+      summary: (
+        await server.json(
+          `/runs/${run.id}/changes/c1/propagation?range=auto`,
+          undefined,
+          propagation,
+        )
+      ).body,
       timeline: (await server.json(`/runs/${run.id}/timeline`, undefined, timeline)).body,
       series: (await server.json(`/runs/${run.id}/series`, undefined, seriesList)).body,
       results: (await server.json(`/runs/${run.id}/results`, undefined, z.array(storedLoadResult)))
@@ -234,7 +240,7 @@ describe.each(backends)('live run on $name', (backend) => {
       expect(p.summary).toEqual(
         (
           await server.json(
-            `/runs/${run.id}/changes/${p.change}/propagation`,
+            `/runs/${run.id}/changes/${p.change}/propagation?range=auto`,
             undefined,
             propagation,
           )

@@ -1,32 +1,13 @@
-// Axis arithmetic: round range ends and tick positions for linear and log time axes.
+// Axis arithmetic: round range ends and tick positions for linear and log time axes. The
+// rounding of range ends is the API's too (@meshbench/schema's histogram-range.ts).
+import { cleanDecimal, decadeFloor, niceCeil, roundUpTo } from '@meshbench/schema';
 
-/** Mantissas a rounded-up range end may take: fine enough not to waste half the chart. */
-const END_STEPS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10];
+export { decadeFloor, niceCeil };
+
 /** Mantissas of a tick step: the usual 1-2-2.5-5 series. */
 const TICK_STEPS = [1, 2, 2.5, 5, 10];
 
-/** Removes the binary noise of mantissa x power-of-ten products (1.2 * 0.1 = 0.12000000000000001). */
-const clean = (n: number) => Number(n.toPrecision(12));
-
-function roundUpTo(x: number, steps: number[]): number {
-  if (!(x > 0) || !Number.isFinite(x)) return 0;
-  const power = 10 ** Math.floor(Math.log10(x));
-  for (const step of steps) {
-    const candidate = clean(step * power);
-    if (candidate >= x) return candidate;
-  }
-  return clean(10 * power);
-}
-
-/** The smallest round number at or above x (x > 0): 962.37 -> 1000, 239644 -> 250000. */
-export function niceCeil(x: number): number {
-  return roundUpTo(x, END_STEPS);
-}
-
-/** The power of ten at or below x (x > 0): 17.162 -> 10, 0.5 -> 0.1. */
-export function decadeFloor(x: number): number {
-  return clean(10 ** Math.floor(Math.log10(x)));
-}
+const clean = cleanDecimal;
 
 /** Ticks at multiples of a 1-2-2.5-5 step, about `target` of them, inside [from, to]. */
 export function linearTicks(from: number, to: number, target = 6): number[] {

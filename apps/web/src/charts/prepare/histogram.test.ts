@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  histogramMarkers,
-  linearHistogramRange,
-  logHistogramRange,
-  prepareHistogram,
-} from './histogram.ts';
+import { histogramMarkers, linearHistogramRange, prepareHistogram } from './histogram.ts';
 
 // The demo run's summary (Consul-like, 20,000 proxies): a body under 1 s and a tail of minutes.
 const demoPercentiles = [
@@ -56,28 +51,6 @@ describe('linearHistogramRange', () => {
         { p: 99, ms: -1 },
       ]),
     ).toBeNull();
-  });
-});
-
-describe('logHistogramRange', () => {
-  it('starts at the decade of the smallest positive latency when some are negative', () => {
-    const cdf = [
-      { ms: -12.197, fraction: 0.00005 },
-      { ms: 17.162, fraction: 0.005 },
-      { ms: 18.821, fraction: 0.01 },
-    ];
-    expect(logHistogramRange(-12.197, cdf)).toEqual({ fromMs: 10 });
-  });
-  it('leaves the API its minimum when every latency is positive', () => {
-    expect(logHistogramRange(12, [{ ms: 12, fraction: 1 }])).toEqual({});
-    expect(logHistogramRange(null, [])).toEqual({});
-  });
-  it('handles latencies of exactly zero', () => {
-    const cdf = [
-      { ms: 0, fraction: 0.1 },
-      { ms: 0.5, fraction: 1 },
-    ];
-    expect(logHistogramRange(0, cdf)).toEqual({ fromMs: 0.1 });
   });
 });
 

@@ -1,60 +1,17 @@
 // The latency histogram: which range to ask the API for, and the bars, ticks and notes
 // the chart draws. The linear view shows the body; the log view shows the whole tail.
 import type { HistogramBin, HistogramScale, PercentileValue, Propagation } from '@meshbench/schema';
-import { decadeFloor, linearTicks, logTicks, niceCeil } from './axis.ts';
+import { linearTicks, logTicks, niceCeil } from './axis.ts';
 import { formatDurationMs, formatDurationRange } from './duration.ts';
 import { formatCount, formatDuration } from './format.ts';
 
 export const HISTOGRAM_BINS = 60;
 
-/**
- * A tail is long when P99 is this many times P90: stretching the linear axis to P99 would
- * then squeeze the body into one bar (the Consul benchmark: P90 0.4 s, P99 minutes).
- */
-export const LONG_TAIL_RATIO = 4;
-
-export interface HistogramRange {
-  fromMs?: number;
-  toMs?: number;
-}
+/** The range rule is the API's (`?range=auto`): the stage-gap panel asks with it. */
+export { type HistogramRange, LONG_TAIL_RATIO, linearHistogramRange } from '@meshbench/schema';
 
 const percentileMs = (percentiles: PercentileValue[], p: number) =>
   percentiles.find((x) => x.p === p)?.ms;
-
-/**
- * The linear view spans 0 to P99 rounded up. With a long tail it stops instead at the
- * largest percentile (up to P99) that is still within LONG_TAIL_RATIO x P90, rounded up;
- * what lies beyond is counted as overflow and shown in the log view. It reaches at least
- * `withinMs`, so that the "within" line is on the chart.
- * Null when there is nothing to draw (no observations, or all before the change).
- */
-export function linearHistogramRange(
-  percentiles: PercentileValue[],
-  withinMs?: number,
-): Required<HistogramRange> | null {
-  const p99 = percentileMs(percentiles, 99) ?? Math.max(...percentiles.map((x) => x.ms));
-  if (!Number.isFinite(p99)) return null;
-  let end = p99;
-  const p90 = percentileMs(percentiles, 90);
-  if (p90 !== undefined && p90 > 0 && p99 > LONG_TAIL_RATIO * p90) {
-    const body = percentiles.filter((x) => x.p <= 99 && x.ms <= LONG_TAIL_RATIO * p90);
-    end = Math.max(p90, ...body.map((x) => x.ms));
-  }
-  if (withinMs !== undefined && end > 0 && withinMs > end) end = withinMs;
-  const toMs = niceCeil(end);
-  return toMs > 0 ? { fromMs: 0, toMs } : null;
-}
-
-/**
- * Where the log view starts. With every latency positive the API starts at the minimum;
- * otherwise its default floor (0.001 ms) would spend half the bins on empty decades, so
- * start at the decade of the smallest positive latency the CDF knows.
- */
-export function logHistogramRange(minMs: number | null, cdf: Propagation['cdf']): HistogramRange {
-  if (minMs === null || minMs > 0) return {};
-  const positive = cdf.find((c) => c.ms > 0);
-  return positive ? { fromMs: decadeFloor(positive.ms) } : {};
-}
 
 export interface HistogramBar {
   fromMs: number;

@@ -31,8 +31,10 @@ export function HistogramPanel({
   onOptions: (options: PropagationOptions) => void;
 }) {
   const [scale, setScale] = useUrlScale('histogram', FIRST_HISTOGRAM_SCALE);
-  const params = histogramParams(summary, scale, options);
+  const params = histogramParams(scale, options);
   const query = usePropagationHistogram(runId, summary.change.id, params);
+  const nothing =
+    summary.count === 0 || query.data?.count === 0 || query.data?.histogramRange === 'none';
   const histogram = useMemo(
     () =>
       query.data
@@ -55,7 +57,7 @@ export function HistogramPanel({
       drawnScale={query.data?.scale}
       busy={query.isFetching}
       state={
-        params === null ? (
+        nothing ? (
           <p className="state">No applications to draw.</p>
         ) : query.isPending ? (
           <Loading what="histogram" />
@@ -72,7 +74,7 @@ export function HistogramPanel({
         />
       }
     >
-      {params && histogram && (
+      {!nothing && histogram && (
         <ChartData
           testId="histogram"
           csvUrl={propagationUrl(runId, summary.change.id, { ...params, format: 'csv' })}

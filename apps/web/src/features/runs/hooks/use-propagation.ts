@@ -1,14 +1,11 @@
-// A change's propagation: the summary (tables, CDF) first, then the histogram in the scale
-// asked for, whose range depends on the summary's percentiles.
-import type { HistogramScale, Propagation } from '@meshbench/schema';
+// A change's propagation: one request gives the tables, the CDF and the histogram, its range
+// chosen by the API from the answer's own percentiles (`range: 'auto'`). The linear
+// histogram is the summary's own (the same request); the log one a request of its own.
+import type { HistogramScale } from '@meshbench/schema';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { meshbench } from '../../../api/client.ts';
 import { type PropagationParams, propagationQuery } from '../../../api/urls.ts';
-import {
-  HISTOGRAM_BINS,
-  linearHistogramRange,
-  logHistogramRange,
-} from '../../../charts/prepare/histogram.ts';
+import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
 import {
   DEFAULT_PROPAGATION_OPTIONS,
   isDefaultOptions,
@@ -16,8 +13,8 @@ import {
   requestedPercentiles,
 } from './propagation-options.ts';
 
-/** The summary request: the API's defaults for the histogram, which the CDF view ignores. */
-export const SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS };
+/** The summary request: with the linear histogram the page draws first, its range the API's. */
+export const SUMMARY_PARAMS: PropagationParams = { bins: HISTOGRAM_BINS, range: 'auto' };
 
 /**
  * The percentiles and threshold of the options, only when they differ from the default;
@@ -66,24 +63,16 @@ export function usePropagationSummary(
 /** The scale the histogram opens in: linear, the body of the distribution. */
 export const FIRST_HISTOGRAM_SCALE: HistogramScale = 'linear';
 
-/** The histogram request for a scale, or null while there is no summary to size it from. */
+/**
+ * The histogram request for a scale: linear, the summary's own request (one request, one
+ * cache entry); log, the same asked in the log scale. Neither waits for the summary.
+ */
 export function histogramParams(
-  summary: Propagation | undefined,
   scale: HistogramScale,
   options: PropagationOptions = DEFAULT_PROPAGATION_OPTIONS,
-): PropagationParams | null {
-  if (!summary || summary.count === 0) return null;
-  const asked = optionParams(options);
-  if (scale === 'log') {
-    return {
-      scale,
-      bins: HISTOGRAM_BINS,
-      ...logHistogramRange(summary.minMs, summary.cdf),
-      ...asked,
-    };
-  }
-  const range = linearHistogramRange(summary.percentiles, options.withinMs);
-  return range ? { scale, bins: HISTOGRAM_BINS, ...range, ...asked } : null;
+): PropagationParams {
+  const summary = summaryParams(options);
+  return scale === 'log' ? { ...summary, scale } : summary;
 }
 
 export const histogramQuery = (runId: string, changeId: string, params: PropagationParams) =>
@@ -96,11 +85,10 @@ export const histogramQuery = (runId: string, changeId: string, params: Propagat
 export function usePropagationHistogram(
   runId: string,
   changeId: string,
-  params: PropagationParams | null,
+  params: PropagationParams,
 ) {
   return useQuery({
-    ...histogramQuery(runId, changeId, params ?? {}),
-    enabled: params !== null,
+    ...histogramQuery(runId, changeId, params),
     // Toggling linear/log keeps the old bars on screen until the new ones arrive.
     placeholderData: keepPreviousData,
   });
