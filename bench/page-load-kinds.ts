@@ -1,6 +1,7 @@
 // bench/page-load-kinds: every kind of page the demo shows, opened cold in headless Chromium:
 // the run page of a churn run (20 changes) and of a stages run (three generators' interval
-// logs), the runs list, the compare page of three runs and a report of them. Per kind:
+// logs), the runs list, the compare page of three runs, a report of them and the API docs
+// (swagger-ui). Per kind:
 //   - bytes transferred until the page was quiet (Chromium's encodedDataLength: compressed
 //     bodies and headers, every request the page made), budget <= 300 kB;
 //   - first meaningful paint: navigation start to the first frame showing what a person came
@@ -78,11 +79,14 @@ async function visit(browser: Browser, kind: Kind): Promise<{ paintMs: number; b
     cdp.on('Network.loadingFailed', done);
     await cdp.send('Network.enable');
     await page.goto(kind.url, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(
-      `(${kind.ready}) ? performance.now() : false`,
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
+    const handle = await page
+      .waitForFunction(`(${kind.ready}) ? performance.now() : false`, undefined, {
+        polling: 'raf',
+        timeout: 60_000,
+      })
+      .catch((error: Error) => {
+        throw new Error(`${kind.name}: not ready in 60 s (${error.message})`);
+      });
     const paintMs = (await handle.jsonValue()) as number;
     // Then until nothing has moved on the network for QUIET_MS (a live page would never be).
     const deadline = performance.now() + 30_000;
@@ -96,9 +100,11 @@ async function visit(browser: Browser, kind: Kind): Promise<{ paintMs: number; b
 
 async function main() {
   const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(join(tmpdir(), 'meshbench-bench-'));
-  const api = await startApi(
-    process.env.DATABASE_URL ? {} : { MESHBENCH_DATA_DIR: dataDir as string },
-  );
+  // PORT: the API's port (unset: a free one).
+  const api = await startApi({
+    PORT: process.env.PORT,
+    ...(process.env.DATABASE_URL ? {} : { MESHBENCH_DATA_DIR: dataDir as string }),
+  });
   // The baseline: a static page of one heading, from a server in this process.
   const hello = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -176,6 +182,12 @@ async function main() {
         name: 'report of 3',
         url: `${api.url}/r/${slug}`,
         ready: `${summary} && ${shown('[data-testid="report-run"]')}`,
+      },
+      {
+        // swagger-ui's page: its bundle and the document, fetched when the page is opened.
+        name: 'API docs (/docs)',
+        url: `${api.url}/docs`,
+        ready: shown('.swagger-ui .opblock'),
       },
     ];
     // One visit each first (the server's first reads, V8's warm-up), then SAMPLES rounds,

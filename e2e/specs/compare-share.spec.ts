@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { apiClient, endpointPropagationRun, propagationScenarios } from '@meshbench/api/demo';
-import type { Propagation, Run, Tail } from '@meshbench/schema';
+import type { CompareSignificance, Propagation, Run, Tail } from '@meshbench/schema';
 import { formatDurationDelta, formatDurationMs, formatPercent } from '@meshbench/web/format';
 import { expect, type Page, test } from '@playwright/test';
 import { apiReads } from './api-reads.ts';
@@ -27,6 +27,7 @@ function expectedDelta(
   value: number,
   unit: 'ms' | 'share',
   better: 'lower' | 'higher',
+  significant: boolean,
 ) {
   const abs = value - base;
   // A difference that rounds to zero, either side of it, reads ±0.0 (never "-0.0").
@@ -41,13 +42,30 @@ function expectedDelta(
           : `${signed(abs, oneDecimal.format(abs * 100))} pp`;
   const rel = (abs / base) * 100;
   const relText = roundsToZero(rel) ? '±0.0 %' : `${signed(rel, oneDecimal.format(rel))} %`;
-  // The colour follows the difference as shown: one that reads ±0 is neither better nor worse.
-  const verdict = absText.startsWith('±')
-    ? 'same'
-    : abs < 0 === (better === 'lower')
-      ? 'better'
-      : 'worse';
+  // The colour follows the difference as shown: one that reads ±0 is neither better nor worse,
+  // and one that is not significant is neutral whatever it reads.
+  const verdict =
+    absText.startsWith('±') || !significant
+      ? 'same'
+      : abs < 0 === (better === 'lower')
+        ? 'better'
+        : 'worse';
   return { abs: absText, rel: relText, verdict };
+}
+
+/**
+ * Whether two runs' shares within 1 s differ beyond their sampling: the 95 % normal interval
+ * of the difference of two proportions (k of n each) excludes 0.
+ */
+function sharesDiffer(a: Propagation, b: Propagation): boolean {
+  const share = (p: Propagation) => {
+    const n = p.expected ?? p.count;
+    return { p: Math.round((p.withinFraction as number) * n) / n, n };
+  };
+  const x = share(a);
+  const y = share(b);
+  const se = Math.sqrt((x.p * (1 - x.p)) / x.n + (y.p * (1 - y.p)) / y.n);
+  return x.p !== y.p && Math.abs(y.p - x.p) > 1.959963984540054 * se;
 }
 
 const text = async (page: Page, testId: string) =>
@@ -59,6 +77,7 @@ test.describe('comparing three meshes and sharing the comparison', () => {
   let runs: Run[] = [];
   let summaries: Propagation[] = [];
   let tails: Tail[] = [];
+  let significance: CompareSignificance | null = null;
 
   test.beforeAll(async ({ baseURL }) => {
     mkdirSync(artifacts, { recursive: true });
@@ -83,6 +102,12 @@ test.describe('comparing three meshes and sharing the comparison', () => {
       );
       tails.push(await reads.runs.tail(run.id, CHANGE));
     }
+    // Which differences are beyond noise: the API's bootstrap intervals, as the page reads them.
+    significance = await apiReads(baseURL).compare.significance({
+      runs: runs.map((r) => r.id).join(','),
+      changes: runs.map(() => CHANGE).join(','),
+      percentiles: PERCENTILES,
+    });
   });
 
   /** Reads the delta table on the page and checks every run against the baseline. */
@@ -91,6 +116,8 @@ test.describe('comparing three meshes and sharing the comparison', () => {
     if (!base) throw new Error('no baseline');
     const ms = (p: Propagation, pct: number) =>
       p.percentiles.find((x) => x.p === pct)?.ms as number;
+    // The colours wait for the intervals (a live page reads them after the summaries).
+    await expect(page.getByTestId('delta-table').first()).toHaveAttribute('data-intervals', 'read');
     const checked: Record<string, unknown> = {};
     const expected: Record<string, unknown> = {};
     for (let i = 0; i < summaries.length; i++) {
@@ -100,15 +127,27 @@ test.describe('comparing three meshes and sharing the comparison', () => {
       expected[`value-${i}-within`] = formatPercent(s.withinFraction);
       checked[`value-${i}-within`] = await text(page, `cmp-value-${i}-within`);
       if (i === 0) continue;
-      const rows: [string, number, number, 'ms' | 'share', 'lower' | 'higher'][] = [
-        ['within', base.withinFraction as number, s.withinFraction as number, 'share', 'higher'],
-        ['p50', ms(base, 50), ms(s, 50), 'ms', 'lower'],
-        ['p90', ms(base, 90), ms(s, 90), 'ms', 'lower'],
-        ['p96', ms(base, 96), ms(s, 96), 'ms', 'lower'],
-        ['p99', ms(base, 99), ms(s, 99), 'ms', 'lower'],
+      const beyond = (p: number) => {
+        const v = significance?.runs[i]?.differences.find((x) => x.p === p)?.verdict;
+        return v === 'regressed' || v === 'improved';
+      };
+      const rows: [string, number, number, 'ms' | 'share', 'lower' | 'higher', boolean][] = [
+        [
+          'within',
+          base.withinFraction as number,
+          s.withinFraction as number,
+          'share',
+          'higher',
+          sharesDiffer(base, s),
+        ],
+        ['p50', ms(base, 50), ms(s, 50), 'ms', 'lower', beyond(50)],
+        ['p90', ms(base, 90), ms(s, 90), 'ms', 'lower', beyond(90)],
+        ['p96', ms(base, 96), ms(s, 96), 'ms', 'lower', beyond(96)],
+        ['p99', ms(base, 99), ms(s, 99), 'ms', 'lower', beyond(99)],
+        ['p99-9', ms(base, 99.9), ms(s, 99.9), 'ms', 'lower', beyond(99.9)],
       ];
-      for (const [key, b, v, unit, better] of rows) {
-        const e = expectedDelta(b, v, unit, better);
+      for (const [key, b, v, unit, better, significant] of rows) {
+        const e = expectedDelta(b, v, unit, better, significant);
         expected[`${i}-${key}`] = e;
         const abs = page.getByTestId(`cmp-abs-${i}-${key}`).first();
         checked[`${i}-${key}`] = {
@@ -119,6 +158,17 @@ test.describe('comparing three meshes and sharing the comparison', () => {
       }
     }
     expect(checked).toEqual(expected);
+    // A difference the interval holds 0 of reads as one but is neutral, and says why.
+    const neutral = significance?.runs.flatMap((r, i) =>
+      r.differences
+        .filter((d) => d.verdict === 'no-significant-change' && d.deltaMs !== 0)
+        .map((d) => `cmp-abs-${i}-p${String(d.p).replace('.', '-')}`),
+    );
+    expect(neutral?.length).toBeGreaterThan(0);
+    const cell = page.getByTestId(neutral?.[0] as string).first();
+    await expect(cell).toHaveAttribute('data-verdict', 'same');
+    await expect(cell).toHaveText(/[1-9]/);
+    await expect(cell).toHaveAttribute('title', /interval .* holds 0/);
     // Better is green, worse red: the cells carry the class the stylesheet colours.
     const worse = page.locator('[data-testid^="cmp-abs-"][data-verdict="worse"]').first();
     await expect(worse).toHaveClass(/delta-worse/);

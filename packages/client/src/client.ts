@@ -50,6 +50,7 @@ export type HistoryQuery = QueryAt<typeof gates.history>;
 export type SignificanceQuery = QueryAt<typeof gates.significance>;
 export type LoadGateQuery = QueryAt<typeof gates.loadGate>;
 export type ComparabilityQuery = QueryAt<typeof compare.comparability>;
+export type CompareSignificanceQuery = QueryAt<typeof compare.significance>;
 export type AlertsQuery = QueryAt<typeof gates.alerts>;
 export type ResultsQuery = QueryAt<typeof results.list>;
 export type LoadStagesQuery = QueryAt<typeof results.stages>;
@@ -72,6 +73,7 @@ export const paths = {
   demoProgress: () => pathTo(health.demo),
   history: (q: HistoryQuery) => pathTo(gates.history, { query: q }),
   comparability: (q: ComparabilityQuery) => pathTo(compare.comparability, { query: q }),
+  compareSignificance: (q: CompareSignificanceQuery) => pathTo(compare.significance, { query: q }),
   ingestStats: () => pathTo(ingest.ingestStats),
   statsdStats: () => pathTo(ingest.statsdStats),
   projects: () => pathTo(projects.list),
@@ -207,6 +209,9 @@ export function createClient(transport: Transport) {
       /** Whether the runs (the first the baseline) can be compared: the compare page's warnings. */
       comparability: (q: ComparabilityQuery, opts?: CallOptions) =>
         send(compare.comparability, { query: q }, opts),
+      /** Per compared run, its percentiles' differences from the baseline's and their intervals. */
+      significance: (q: CompareSignificanceQuery, opts?: CallOptions) =>
+        send(compare.significance, { query: q }, opts),
     },
 
     reports: {

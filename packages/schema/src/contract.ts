@@ -12,7 +12,8 @@ export interface RouteContract {
   /** Fastify's form (`/runs/:id`), under the prefix the API mounts its group at. */
   path: string;
   tags: readonly string[];
-  summary?: string;
+  /** One line, the route's name in the API docs' list (a route without one does not compile). */
+  summary: string;
   description?: string;
   params?: z.ZodType;
   query?: z.ZodType;

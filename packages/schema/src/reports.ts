@@ -1,6 +1,6 @@
 // Reports: a frozen snapshot of what the screen showed for one to four runs.
 import { z } from 'zod';
-import { comparability } from './comparability.ts';
+import { comparability, percentileDifference } from './comparability.ts';
 import { timeline } from './metrics.ts';
 import { propagation } from './propagation.ts';
 import { loadStages, storedLoadResult } from './results-api.ts';
@@ -44,6 +44,17 @@ export const reportChange = z.object({
   tail: reportTail.describe(
     "cut, cutRule, medianMs, applied and the causes' description, described: absent in reports made before they existed",
   ),
+  intervals: z
+    .array(
+      z.object({
+        baselineChange: z.string(),
+        differences: z.array(percentileDifference),
+      }),
+    )
+    .optional()
+    .describe(
+      "a compared run's change (not the baseline's): its percentiles' differences from the baseline run's change of the same id, or from its first change when this is the run's first, with their 95 % bootstrap intervals (GET /compare/significance) as they were; absent in reports made before they were kept",
+    ),
 });
 export type ReportChange = z.infer<typeof reportChange>;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prng } from '../demo/prng.ts';
 import {
   differenceOf,
+  differenceQuantiles,
   percentileBootstrap,
   percentileDifference,
   quantileOf,
@@ -65,6 +66,46 @@ describe('percentileBootstrap', () => {
     const mode = d.reduce((m, a) => (a.p > m.p ? a : m));
     expect(Math.abs(mode.value - (sorted[k] as number))).toBeLessThanOrEqual(0.2);
     expect(percentileBootstrap([7], 99)).toEqual([{ value: 7, p: 1 }]);
+  });
+});
+
+describe('differenceQuantiles: the quantiles of a difference without the convolution', () => {
+  it('equals the convolution read by quantileOf, on seeded samples with and without ties', () => {
+    const rnd = prng(31);
+    let cases = 0;
+    for (let round = 0; round < 60; round++) {
+      const n = 1 + Math.floor(rnd.next() * 400);
+      const m = 1 + Math.floor(rnd.next() * 400);
+      // Every third round on a coarse grid: many equal values, equal differences.
+      const grid = round % 3 === 0 ? 1 : 1000;
+      const draw = (k: number, scale: number) =>
+        Array.from(
+          { length: k },
+          () => Math.round(rnd.logNormal(50, 0.8) * scale * grid) / grid,
+        ).sort((x, y) => x - y);
+      const a = draw(n, 1 + rnd.next());
+      const b = draw(m, 1);
+      for (const p of [50, 90, 99, 99.9]) {
+        const da = percentileBootstrap(a, p);
+        const db = percentileBootstrap(b, p);
+        const qs = [0.025, 0.5, 0.975, 0.001, 0.999];
+        const slow = qs.map((q) => quantileOf(differenceOf(da, db), q));
+        expect(differenceQuantiles(da, db, qs)).toEqual(slow);
+        cases++;
+      }
+    }
+    expect(cases).toBe(240);
+  });
+  it('reads a point mass and two atoms', () => {
+    const one = [{ value: 5, p: 1 }];
+    expect(differenceQuantiles(one, [{ value: 2, p: 1 }], [0.025, 0.975])).toEqual([3, 3]);
+    const two = [
+      { value: 10, p: 0.5 },
+      { value: 12, p: 0.5 },
+    ];
+    expect(differenceQuantiles(two, [{ value: 1, p: 1 }], [0.25, 0.5, 0.51, 1])).toEqual([
+      9, 9, 11, 11,
+    ]);
   });
 });
 

@@ -24,6 +24,7 @@ import { churnService } from '../services/churn.service.ts';
 import { clockCorrectionService } from '../services/clock-correction.service.ts';
 import { clocksService } from '../services/clocks.service.ts';
 import { comparabilityService } from '../services/comparability.service.ts';
+import { compareSignificanceService } from '../services/compare-significance.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gateVerdictsService } from '../services/gate-verdicts.service.ts';
 import { headlinesService } from '../services/headlines.service.ts';
@@ -157,6 +158,12 @@ export function buildServices(
     isEmpty: () => runs.isEmpty(),
   };
   const gates = gatesRepository(database.db);
+  const compareSignificance = compareSignificanceService({
+    runs,
+    projects,
+    propagation: services.propagation,
+    gates,
+  });
   const comparability = comparabilityService({ runs, results: services.results, projects });
   const loadGate = loadGateService({ runs, results: services.results, projects });
   const headlines = headlinesService({
@@ -221,9 +228,15 @@ export function buildServices(
     ...services,
     live,
     comparability,
+    compareSignificance,
     loadGate,
     headlines,
-    reports: reportsService({ reports: reportsRepository(database.db), ...services, headlines }),
+    reports: reportsService({
+      reports: reportsRepository(database.db),
+      ...services,
+      headlines,
+      compareSignificance,
+    }),
     history,
     runFacts,
     changePoints,

@@ -9,6 +9,30 @@ export type AlertRow = typeof alerts.$inferSelect;
 export type GateResultRow = typeof gateResults.$inferSelect;
 
 export function gatesRepository(db: Db) {
+  /** A change's raw first-application latencies (ms, ascending: blocks are kept in order). */
+  async function changeLatenciesMs(runId: string, changeId: string): Promise<Float64Array> {
+    const rows = await db
+      .select({ latencies: latencyBlocks.latencies })
+      .from(latencyBlocks)
+      .where(
+        and(
+          eq(latencyBlocks.runId, runId),
+          eq(latencyBlocks.changeId, changeId),
+          eq(latencyBlocks.stage, DEFAULT_STAGE),
+          eq(latencyBlocks.clock, 'raw'),
+        ),
+      )
+      .orderBy(asc(latencyBlocks.blockNo));
+    const blocks = rows.map((r) => toFloat64(r.latencies));
+    const out = new Float64Array(blocks.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of blocks) {
+      for (let i = 0; i < b.length; i++) out[at + i] = (b[i] as number) / 1000;
+      at += b.length;
+    }
+    return out;
+  }
+
   return {
     async insertThreshold(row: typeof thresholds.$inferInsert): Promise<ThresholdRow> {
       const [created] = await db.insert(thresholds).values(row).returning();
@@ -66,28 +90,9 @@ export function gatesRepository(db: Db) {
         .where(eq(changes.runId, runId))
         .orderBy(asc(changes.at), asc(changes.id))
         .limit(1);
-      if (!first) return null;
-      const rows = await db
-        .select({ latencies: latencyBlocks.latencies })
-        .from(latencyBlocks)
-        .where(
-          and(
-            eq(latencyBlocks.runId, runId),
-            eq(latencyBlocks.changeId, first.id),
-            eq(latencyBlocks.stage, DEFAULT_STAGE),
-            eq(latencyBlocks.clock, 'raw'),
-          ),
-        )
-        .orderBy(asc(latencyBlocks.blockNo));
-      const blocks = rows.map((r) => toFloat64(r.latencies));
-      const out = new Float64Array(blocks.reduce((n, b) => n + b.length, 0));
-      let at = 0;
-      for (const b of blocks) {
-        for (let i = 0; i < b.length; i++) out[at + i] = (b[i] as number) / 1000;
-        at += b.length;
-      }
-      return out;
+      return first ? changeLatenciesMs(runId, first.id) : null;
     },
+    changeLatenciesMs,
     alertsOfSeries: (projectId: string, seriesKey: string, kind: string) =>
       db
         .select()

@@ -6,6 +6,7 @@ import { type Principal, writeRefusal } from '../domain/access.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { ReportsRepository } from '../repositories/reports.repository.ts';
 import { comparabilityOfRuns, factsOf, whereRun } from './comparability.service.ts';
+import type { CompareSignificanceService } from './compare-significance.service.ts';
 import type { HeadlinesService } from './headlines.service.ts';
 import { refuse } from './projects.service.ts';
 import type { PropagationService } from './propagation.service.ts';
@@ -68,8 +69,30 @@ export function reportsService(deps: {
   results: ResultsService;
   timeline: Pick<TimelineService, 'timeline'>;
   headlines: Pick<HeadlinesService, 'ofRun'>;
+  compareSignificance: Pick<CompareSignificanceService, 'ofReport'>;
 }) {
   const { reports, runs, propagation, tail, results, timeline: timelines, headlines } = deps;
+
+  /** A comparison's intervals, frozen on each compared run's changes (not the baseline's). */
+  async function withIntervals(snapshot: ReportRun[]): Promise<ReportRun[]> {
+    if (snapshot.length < 2) return snapshot;
+    const percentiles = snapshot[0]?.changes[0]?.linear.percentiles.map((x) => x.p) ?? [];
+    if (percentiles.length === 0) return snapshot;
+    const intervals = await deps.compareSignificance.ofReport(
+      snapshot.map((r) => ({
+        runId: r.run.id,
+        changeIds: r.changes.map((c) => c.linear.change.id),
+      })),
+      percentiles,
+    );
+    return snapshot.map((r, i) => ({
+      ...r,
+      changes: r.changes.map((c) => {
+        const kept = intervals[i]?.get(c.linear.change.id);
+        return kept ? { ...c, intervals: kept } : c;
+      }),
+    }));
+  }
 
   async function snapshotOf(run: Run): Promise<ReportRun> {
     const changes = [];
@@ -116,8 +139,9 @@ export function reportsService(deps: {
           field: 'runs',
         });
       }
-      const snapshot = [];
-      for (const run of chosen) snapshot.push(await snapshotOf(run));
+      const runsOf = [];
+      for (const run of chosen) runsOf.push(await snapshotOf(run));
+      const snapshot = await withIntervals(runsOf);
       const title =
         body.title ??
         (chosen.length === 1

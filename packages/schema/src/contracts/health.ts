@@ -12,6 +12,7 @@ export const healthRoutes = defineRoutes({
     method: 'GET',
     path: '/health',
     tags: ['health'],
+    summary: 'Health (as readiness)',
     description: `The same as /health/ready. ${readyDescription}`,
     responses: { 200: health, 503: healthUnavailable },
   },
@@ -19,6 +20,7 @@ export const healthRoutes = defineRoutes({
     method: 'GET',
     path: '/health/ready',
     tags: ['health'],
+    summary: 'Readiness',
     description: `Readiness, for a balancer's health check or an orchestrator's readiness probe. ${readyDescription}`,
     responses: { 200: health, 503: healthUnavailable },
   },
@@ -26,6 +28,7 @@ export const healthRoutes = defineRoutes({
     method: 'GET',
     path: '/health/live',
     tags: ['health'],
+    summary: 'Liveness',
     description:
       'Liveness: 200 while the process serves requests, draining or not, database or not (a liveness probe that restarted a replica whose database is away would not bring the database back).',
     responses: { 200: liveness },

@@ -20,6 +20,7 @@ export const metricsRoutes = defineRoutes({
     method: 'GET',
     path: '/runs/:id/series',
     tags: ['metrics'],
+    summary: "A run's metric series",
     description:
       "Every metric series the run owns (StatsD and OTLP) with stats over the run's window. Distributions (timers, histograms, exponential histograms) carry the nearest-rank percentiles asked by `?percentiles=50,90,96,99,99.9` (default 50,90,99), each marked exact (raw samples) or with its bound: DDSketch relativeError, or the [lower, upper] of the histogram bucket the rank falls in.",
     params: runParams,
@@ -30,6 +31,7 @@ export const metricsRoutes = defineRoutes({
     method: 'GET',
     path: '/runs/:id/series/:seriesId/points',
     tags: ['metrics'],
+    summary: "One series' points over the run's window",
     description:
       "One series over the run's window in at most `points` time buckets, each with its min and max (peaks survive downsampling). `t` is the bucket start (RFC 3339), `offsetMs` the same since the run started. `?percentiles=50,90,96,99,99.9` gives a distribution's stats and each bucket those nearest-rank percentiles, each marked exact or with its bound (as in GET /runs/{id}/series).",
     params: runParams.extend({ seriesId: z.string().regex(/^\d+$/) }),
@@ -40,6 +42,7 @@ export const metricsRoutes = defineRoutes({
     method: 'GET',
     path: '/runs/:id/series/:seriesId/exemplars',
     tags: ['metrics'],
+    summary: "One series' exemplars",
     description:
       "The exemplars Prometheus remote write sent with the series' points over the run's window (each with its own time, exact value and labels such as trace_id), the latest `limit`, oldest first.",
     params: runParams.extend({ seriesId: z.string().regex(/^\d+$/) }),
@@ -50,6 +53,7 @@ export const metricsRoutes = defineRoutes({
     method: 'GET',
     path: '/runs/:id/timeline',
     tags: ['metrics'],
+    summary: "A run's scale-up timeline",
     description:
       "The scale-up timeline: lifecycle phases as cumulative counts (with rates and time to 50/90/99/100 % of the declared total) and the run's series, on one axis in ms since the run started, downsampled to at most `points` buckets.",
     params: runParams,

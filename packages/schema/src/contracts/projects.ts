@@ -22,6 +22,7 @@ export const projectsRoutes = defineRoutes({
     method: 'POST',
     path: '/projects',
     tags: ['projects'],
+    summary: 'Create a project',
     description: 'Needs the admin token.',
     body: createProjectBody,
     responses: { 201: project, ...errors, 409: apiError },
@@ -31,6 +32,7 @@ export const projectsRoutes = defineRoutes({
     method: 'GET',
     path: '/projects',
     tags: ['projects'],
+    summary: 'The projects this token may read',
     description: 'The projects whose runs this token (or nobody) may read.',
     responses: { 200: z.array(project), 401: apiError },
   },
@@ -38,6 +40,7 @@ export const projectsRoutes = defineRoutes({
     method: 'POST',
     path: '/projects/:id/tokens',
     tags: ['projects'],
+    summary: 'Create a write token',
     description:
       'A new write token for the project (admin, or a token of the project). The token is in this response only; it is stored as a hash.',
     params: projectParams,
@@ -49,6 +52,7 @@ export const projectsRoutes = defineRoutes({
     method: 'GET',
     path: '/projects/:id/tokens',
     tags: ['projects'],
+    summary: "A project's tokens",
     params: projectParams,
     responses: { 200: z.array(tokenInfo), ...errors },
     bearer: true,
@@ -57,6 +61,7 @@ export const projectsRoutes = defineRoutes({
     method: 'GET',
     path: '/projects/:id/detection',
     tags: ['projects'],
+    summary: "A project's change-point detection settings",
     description:
       "The project's change-point detection settings: what GET /history and the alerts at a run's finish use where a request sets none; the defaults where the project set none.",
     params: projectParams,
@@ -66,6 +71,7 @@ export const projectsRoutes = defineRoutes({
     method: 'PUT',
     path: '/projects/:id/detection',
     tags: ['projects'],
+    summary: "Set a project's change-point detection",
     description:
       "Sets the whole of the project's detection settings (admin, or a token of the project); a field left out goes back to its default, {} restores every default.",
     params: projectParams,
@@ -77,6 +83,7 @@ export const projectsRoutes = defineRoutes({
     method: 'GET',
     path: '/projects/:id/retention',
     tags: ['projects'],
+    summary: "A project's raw data retention",
     description:
       "The project's raw data retention: days a run's raw rows are kept after its last activity (null: for ever), and how many of its runs have had them dropped.",
     params: projectParams,
@@ -86,6 +93,7 @@ export const projectsRoutes = defineRoutes({
     method: 'PUT',
     path: '/projects/:id/retention',
     tags: ['projects'],
+    summary: "Set a project's raw data retention",
     description:
       "Sets the project's raw data retention (admin, or a token of the project). Once a run is done and older than this many days (its finish, else its start, and never before it was stored), a background sweep drops its observations, incidents, lifecycle events, clock reports, metric points and load intervals, keeping its summaries, history values and load results. Runs pinned as a threshold's baseline or in a report, runs still running, and finished runs whose history facts are not current keep everything. null keeps raw rows for ever.",
     params: projectParams,
@@ -97,6 +105,7 @@ export const projectsRoutes = defineRoutes({
     method: 'DELETE',
     path: '/tokens/:id',
     tags: ['projects'],
+    summary: 'Revoke a token',
     description: 'Revokes a token at once.',
     params: z.object({ id: z.uuid() }),
     responses: { 204: z.null(), ...errors },

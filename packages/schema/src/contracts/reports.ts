@@ -11,6 +11,7 @@ export const reportsRoutes = defineRoutes({
     method: 'POST',
     path: '/reports',
     tags: ['reports'],
+    summary: 'Freeze runs into a shared report',
     description:
       'Freezes what the run page (one run) or the comparison page (2-4 runs, the first the baseline) shows into a report at /r/{slug}, readable by anyone with the link, without a token.',
     body: createReportBody,
@@ -21,6 +22,7 @@ export const reportsRoutes = defineRoutes({
     method: 'GET',
     path: '/reports/:slug',
     tags: ['reports'],
+    summary: 'A shared report',
     params: slugParams,
     responses: { 200: report, 404: apiError },
   },
@@ -28,6 +30,7 @@ export const reportsRoutes = defineRoutes({
     method: 'DELETE',
     path: '/reports/:slug',
     tags: ['reports'],
+    summary: 'Delete a report',
     params: slugParams,
     responses: { 204: z.null(), 401: apiError, 404: apiError },
     bearer: true,

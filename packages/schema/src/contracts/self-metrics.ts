@@ -6,6 +6,7 @@ export const selfMetricsRoutes = defineRoutes({
     method: 'GET',
     path: '/metrics',
     tags: ['health'],
+    summary: "This replica's own metrics (Prometheus)",
     root: true,
     description:
       "This replica's own metrics in the Prometheus text format: the StatsD listener's and OTLP receiver's counters, and the process's CPU, memory and event-loop lag.",

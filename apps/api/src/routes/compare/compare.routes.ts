@@ -14,5 +14,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         request.principal,
       ),
   });
+
+  app.route({
+    ...fromContract(c.significance),
+    handler: async (request) =>
+      services.compareSignificance.ofRuns(
+        request.query.runs,
+        request.query.changes,
+        request.query.percentiles,
+        request.principal,
+      ),
+  });
 };
 export default routes;

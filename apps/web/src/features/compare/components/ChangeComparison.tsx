@@ -1,7 +1,13 @@
 // One change compared across runs: the percentile table with its differences, the overlaid
 // convergence curves, the histograms as small multiples and the tail causes. It draws what
 // it is given: live queries (the compare page) or a frozen snapshot (a report).
-import type { Change, HistogramScale, Propagation, ReportTail } from '@meshbench/schema';
+import type {
+  Change,
+  HistogramScale,
+  PercentileDifferenceAnswer,
+  Propagation,
+  ReportTail,
+} from '@meshbench/schema';
 import { formatCount, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
@@ -15,6 +21,14 @@ export interface ChangeComparisonData {
   /** One per run: undefined while it loads, null for a run without this change. */
   summaries: (Propagation | null | undefined)[];
   summaryError?: unknown;
+  /**
+   * Per run, its percentiles' differences from the baseline's with their bootstrap intervals
+   * (undefined: none, or not in yet); what colours a percentile's difference.
+   */
+  intervals?: (readonly PercentileDifferenceAnswer[] | undefined)[];
+  intervalError?: unknown;
+  /** The live page is still reading the intervals: percentiles stay uncoloured till then. */
+  intervalsPending?: boolean;
   histograms: (HistogramSource | null | undefined)[];
   histogramScale: HistogramScale;
   onHistogramScale: (scale: HistogramScale) => void;
@@ -85,7 +99,13 @@ export function ChangeComparison({
         <Loading what="propagation" />
       ) : (
         <>
-          <DeltaTable runs={runs} summaries={summaries} />
+          <DeltaTable
+            runs={runs}
+            summaries={summaries}
+            intervals={data.intervals ?? []}
+            intervalError={data.intervalError}
+            intervalsPending={data.intervalsPending ?? false}
+          />
           <div className="compare-grid">
             <CdfOverlayPanel
               runs={runs}

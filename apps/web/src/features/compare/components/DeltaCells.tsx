@@ -73,7 +73,9 @@ export function DeltaCells({
       </td>
     );
   }
-  const title = cell.fromEstimate ? FROM_ESTIMATE : undefined;
+  const title =
+    [cell.fromEstimate ? FROM_ESTIMATE : '', cell.why ?? ''].filter(Boolean).join('; ') ||
+    undefined;
   const tone = (verdict: DeltaCell['verdict']) => (verdict ? `delta-${verdict}` : '');
   return (
     <>

@@ -109,6 +109,35 @@ export function useTails(
   });
 }
 
+/**
+ * The bootstrap intervals of each run's percentile differences from the baseline's (the
+ * gates' own, GET /compare/significance): asked once the summaries say which percentiles the
+ * table shows. Per run, undefined until they are in.
+ */
+export function useCompareSignificance(
+  runIds: string[],
+  changes: (Pick<Change, 'id'> | null)[],
+  baseline: Propagation | null | undefined,
+) {
+  const percentiles = baseline?.percentiles.map((x) => x.p).join(',') ?? '';
+  const changeIds = changes.map((c) => c?.id ?? '');
+  const query = useQuery({
+    queryKey: ['compare-significance', runIds, changeIds, percentiles],
+    queryFn: ({ signal }) =>
+      meshbench.compare.significance(
+        { runs: runIds.join(','), changes: changeIds.join(','), percentiles },
+        { signal },
+      ),
+    enabled: percentiles !== '' && changeIds[0] !== '',
+  });
+  return {
+    intervals: runIds.map((_, i) => query.data?.runs[i]?.differences),
+    error: query.error,
+    /** Asked for and not in yet (or the summaries that say what to ask are not in). */
+    pending: query.isLoading,
+  };
+}
+
 /** Whether the runs (the first the baseline) can be compared: the API's one check. */
 export function useComparability(runIds: string[]) {
   return useQuery({

@@ -20,6 +20,7 @@ import {
   parseCompareRuns,
   useComparability,
   useComparedRuns,
+  useCompareSignificance,
   useLinearHistograms,
   useLoadResults,
   useSummaries,
@@ -52,6 +53,7 @@ function LiveChangeComparison({
     scale,
   );
   const tails = useTails(runIds, pair.changes, summariesIn);
+  const significance = useCompareSignificance(runIds, pair.changes, summaryData[0]);
   const histograms =
     scale === 'log'
       ? summaryData
@@ -66,6 +68,9 @@ function LiveChangeComparison({
       data={{
         summaries: summaryData,
         summaryError: summaries.find((q) => q.isError)?.error,
+        intervals: significance.intervals,
+        intervalError: significance.error,
+        intervalsPending: significance.pending,
         histograms,
         histogramScale: scale,
         onHistogramScale: setScale,

@@ -1,4 +1,4 @@
-import type { PercentileValue, Propagation } from '@meshbench/schema';
+import type { PercentileDifferenceAnswer, PercentileValue, Propagation } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import {
   beyondBounds,
@@ -7,7 +7,10 @@ import {
   deltaRows,
   formatAbsolute,
   formatRelative,
+  percentileSignificant,
+  sharesDiffer,
   shownVerdict,
+  withinCounts,
 } from './deltas.ts';
 
 /** A summary with only the fields the table reads set; the rest are empty. */
@@ -18,10 +21,12 @@ function summary(p: {
   mean: number;
   max: number;
   missing: number | null;
+  /** Proxies that applied it (the base of the share within, no change declaring expected). */
+  count?: number;
 }): Propagation {
   return {
     change: { id: 'c1', kind: 'endpoint', target: 'hey', action: 'delete', at: '', expected: null },
-    count: 0,
+    count: p.count ?? 1000,
     observations: 0,
     expected: null,
     missing: p.missing,
@@ -108,7 +113,19 @@ describe('deltaRows', () => {
     max: 240593.969,
     missing: 30,
   });
-  const rows = deltaRows([baseline, other, null]);
+  /** The API's intervals for `other`: P50 worse beyond noise, P99 better beyond noise. */
+  const interval = (p: number, verdict: PercentileDifferenceAnswer['verdict']) => ({
+    p,
+    verdict,
+    reason: '',
+    deltaMs: 0,
+    lowMs: 0,
+    highMs: 0,
+  });
+  const rows = deltaRows(
+    [baseline, other, null],
+    [[], [interval(50, 'regressed'), interval(99, 'improved')], undefined],
+  );
   const row = (key: string) => rows.find((r) => r.metric.key === key);
 
   it('has a row per metric, the share within 1 s first', () => {
@@ -156,8 +173,12 @@ describe('deltaRows', () => {
       verdict: 'better',
     });
     // 500 - 4,800 = -4,300; / 4,800 = -89.58 %.
-    expect(row('mean')?.cells[1]?.abs).toBe('-4.300 s');
-    expect(row('mean')?.cells[1]?.rel).toBe('-89.6 %');
+    // The mean has no interval: its difference is shown, not coloured.
+    expect(row('mean')?.cells[1]).toMatchObject({
+      abs: '-4.300 s',
+      rel: '-89.6 %',
+      verdict: 'same',
+    });
     expect(row('max')?.cells[1]).toMatchObject({ abs: '±0', rel: '±0.0 %', verdict: 'same' });
     // 30 - 12 = 18 more proxies never applied it, worse; said in counts, not "+150 %".
     expect(row('missing')?.cells[1]).toEqual({
@@ -244,7 +265,8 @@ describe('the colour of a difference as shown', () => {
     expect(shownVerdict('better', '-10.0 ms')).toBe('better');
   });
   const cellOf = (base: number, value: number) => {
-    const rest = { p50: 1, p99: 2, mean: 1, max: 2, missing: 0 };
+    // A billion proxies: a share's sampling spread far below the differences shown here.
+    const rest = { p50: 1, p99: 2, mean: 1, max: 2, missing: 0, count: 1e9 };
     const rows = deltaRows([
       summary({ within: base, ...rest }),
       summary({ within: value, ...rest }),
@@ -311,5 +333,67 @@ describe('a difference is coloured only beyond the bounds of its estimates', () 
       run({ ms: 12, ...hdr(11.99, 12.01) }),
     ]);
     expect(far.find((r) => r.metric.key === 'p50')?.cells[1]?.verdict).toBe('worse');
+  });
+});
+
+describe('a difference is coloured only when it is significant', () => {
+  const interval = (
+    verdict: PercentileDifferenceAnswer['verdict'],
+  ): PercentileDifferenceAnswer => ({
+    p: 99,
+    verdict,
+    reason: '',
+    deltaMs: 5,
+    lowMs: verdict === 'regressed' ? 1 : -1,
+    highMs: 9,
+  });
+  const exact: [number, number] = [10, 10];
+  const other: [number, number] = [15, 15];
+  it('follows the bootstrap interval of the API wherever there is one', () => {
+    expect(percentileSignificant(interval('regressed'), exact, other)).toBe(true);
+    expect(percentileSignificant(interval('improved'), other, exact)).toBe(true);
+    // +5 ms, but the interval holds 0: neutral, however far apart the values read.
+    expect(percentileSignificant(interval('no-significant-change'), exact, other)).toBe(false);
+  });
+  it('leaves two exact values neutral until an interval says they differ', () => {
+    expect(percentileSignificant(undefined, exact, other)).toBe(false);
+    expect(percentileSignificant(interval('not-comparable'), exact, other)).toBe(false);
+  });
+  it("falls back on the estimates' bounds where the API has no raw latencies", () => {
+    expect(percentileSignificant(interval('not-comparable'), [9, 11], [14, 16])).toBe(true);
+    expect(percentileSignificant(undefined, [9, 11], [10.5, 16])).toBe(false);
+    expect(percentileSignificant(undefined, exact, [14, 16])).toBe(true);
+    expect(percentileSignificant(undefined, null, other)).toBe(false);
+  });
+  it('says two shares differ only beyond their sampling spread', () => {
+    // 80 of 100 vs 90 of 100: se = sqrt(.16/100 + .09/100) = 0.05, 1.96 se = 0.098 < 0.1.
+    expect(sharesDiffer(80, 100, 90, 100)).toBe(true);
+    // 81 of 100 vs 90 of 100: 0.09 < 0.098 (se 0.0482, 1.96 se 0.0945).
+    expect(sharesDiffer(81, 100, 90, 100)).toBe(false);
+    // Everything within in both: no spread, no difference.
+    expect(sharesDiffer(100, 100, 100, 100)).toBe(false);
+    // All within against one late of 20,000: se = sqrt(0.99995 * 0.00005 / 20,000) = 0.00005,
+    // 1.96 se = 0.000098 > 0.00005: the one late proxy is within the spread; 100 late are not.
+    expect(sharesDiffer(20_000, 20_000, 19_999, 20_000)).toBe(false);
+    expect(sharesDiffer(20_000, 20_000, 19_900, 20_000)).toBe(true);
+    expect(sharesDiffer(1, 0, 1, 1)).toBe(false);
+  });
+  it('counts the share within of the expected proxies, else of those seen', () => {
+    const s = summary({ within: 0.25, p50: 1, p99: 2, mean: 1, max: 2, missing: 0, count: 8 });
+    expect(withinCounts(s)).toEqual({ k: 2, n: 8 });
+    expect(withinCounts({ ...s, expected: 12, withinFraction: 0.5 })).toEqual({ k: 6, n: 12 });
+    expect(withinCounts({ ...s, withinFraction: null })).toBeNull();
+  });
+  it('colours the table by the intervals: the same +5 ms neutral or worse', () => {
+    const base = summary({ within: 0.8, p50: 10, p99: 100, mean: 60, max: 1000, missing: 0 });
+    const run = summary({ within: 0.8, p50: 10, p99: 105, mean: 60, max: 1000, missing: 0 });
+    const p99 = (verdict: PercentileDifferenceAnswer['verdict']) =>
+      deltaRows([base, run], [[], [interval(verdict)]]).find((r) => r.metric.key === 'p99')
+        ?.cells[1];
+    expect(p99('regressed')).toMatchObject({ abs: '+5.00 ms', verdict: 'worse' });
+    expect(p99('no-significant-change')).toMatchObject({ abs: '+5.00 ms', verdict: 'same' });
+    expect(deltaRows([base, run]).find((r) => r.metric.key === 'p99')?.cells[1]?.verdict).toBe(
+      'same',
+    );
   });
 });

@@ -1,6 +1,6 @@
 // The percentile table of a comparison: each run's value of each metric and its difference
 // from the baseline (absolute and relative), and whether that difference is better or worse.
-import type { Propagation } from '@meshbench/schema';
+import type { PercentileDifferenceAnswer, Propagation } from '@meshbench/schema';
 import {
   formatCount,
   formatDuration,
@@ -59,6 +59,10 @@ export interface Metric {
 
 const pKey = (p: number) => `p${String(p).replace('.', '-')}`;
 
+/** The percentile a row is of (its key, p99-9 -> 99.9); null for the rows of other kinds. */
+const percentileOfKey = (key: string): number | null =>
+  /^p\d/.test(key) ? Number(key.slice(1).replace('-', '.')) : null;
+
 /**
  * The rows: the share within the threshold (the benchmarks' headline), the percentiles the
  * summaries carry (those of the baseline, in its order), mean, max, and the proxies that
@@ -109,6 +113,8 @@ export interface DeltaCell {
   verdict: Verdict | null;
   /** The colour of `rel`, by the same rule. */
   relVerdict: Verdict | null;
+  /** Why a percentile's difference is or is not significant: its interval, as the API says it. */
+  why?: string;
 }
 
 export interface DeltaRow {
@@ -199,14 +205,55 @@ export function boundsOf(
 }
 
 /**
- * A difference between two percentiles is coloured only when it cannot be the estimators':
- * both are bounded and the bounds do not meet. Two exact values always differ as shown (the
- * bootstrap interval of the gates needs the raw latencies, which the compare page does not
- * read); "+0.001 ms" between two estimates whose bounds overlap is neutral.
+ * A difference between two estimates is coloured only when it cannot be the estimators':
+ * both are bounded and the bounds do not meet ("+0.001 ms" between two estimates whose
+ * bounds overlap is neutral).
  */
 export function beyondBounds(a: [number, number] | null, b: [number, number] | null): boolean {
   if (!a || !b) return false;
   return a[1] < b[0] || b[1] < a[0];
+}
+
+/**
+ * Whether a percentile's difference is coloured: when the API's bootstrap interval of it
+ * (GET /compare/significance, the gates' own) excludes zero; where there is none (no raw
+ * latencies, or not read yet), when the values' stated bounds do not meet. Two exact values
+ * without an interval are neutral: a difference is not shown as one until it is known to be.
+ */
+export function percentileSignificant(
+  interval: PercentileDifferenceAnswer | undefined,
+  base: [number, number] | null,
+  value: [number, number] | null,
+): boolean {
+  if (interval && interval.verdict !== 'not-comparable')
+    return interval.verdict === 'regressed' || interval.verdict === 'improved';
+  if (base && value && base[0] === base[1] && value[0] === value[1]) return false;
+  return beyondBounds(base, value);
+}
+
+/** 1.96: the standard normal's 97.5 % point, for a central 95 % interval. */
+const Z95 = 1.959963984540054;
+
+/**
+ * Whether two shares (`k` of `n` each: proxies within the threshold of those expected) differ
+ * beyond their sampling: the 95 % interval of the difference, the bootstrap's normal
+ * approximation (each share's resampled spread sqrt(p(1 - p)/n)), excludes zero. A share of
+ * 0 or 1 has no spread, as its bootstrap has none.
+ */
+export function sharesDiffer(k1: number, n1: number, k2: number, n2: number): boolean {
+  if (n1 <= 0 || n2 <= 0) return false;
+  const p1 = k1 / n1;
+  const p2 = k2 / n2;
+  if (p1 === p2) return false;
+  const se = Math.sqrt((p1 * (1 - p1)) / n1 + (p2 * (1 - p2)) / n2);
+  return Math.abs(p2 - p1) > Z95 * se;
+}
+
+/** A summary's share within the threshold as counts: within of expected (of observed). */
+export function withinCounts(p: Propagation): { k: number; n: number } | null {
+  const n = p.expected ?? p.count;
+  if (p.withinFraction === null || p.withinFraction === undefined || !n) return null;
+  return { k: Math.round(p.withinFraction * n), n };
 }
 
 /** A compared run's cell with its difference from the baseline, as shown and coloured. */
@@ -233,8 +280,17 @@ export function cellWithDelta(
 export const formatCountChange = (from: number, to: number) =>
   `${formatCount(from)} → ${formatCount(to)}`;
 
-/** The table: summaries[0] is the baseline; a run without this change has a null summary. */
-export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
+/**
+ * The table: summaries[0] is the baseline; a run without this change has a null summary.
+ * `intervals`, per run (the baseline's empty), the API's percentile differences with their
+ * bootstrap intervals: what colours a percentile's difference (percentileSignificant). Mean
+ * and max have none and stay neutral; a share within the threshold is coloured when the two
+ * shares differ beyond their sampling (sharesDiffer); a count of proxies as counts.
+ */
+export function deltaRows(
+  summaries: (Propagation | null)[],
+  intervals: (readonly PercentileDifferenceAnswer[] | undefined)[] = [],
+): DeltaRow[] {
   const baseline = summaries[0];
   if (!baseline) return [];
   return comparisonMetrics(baseline).map((metric) => {
@@ -256,12 +312,37 @@ export function deltaRows(summaries: (Propagation | null)[]): DeltaRow[] {
             ? formatCountChange(base as number, v as number)
             : formatRelative(d.rel),
       };
-      const significant = metric.accuracy
-        ? beyondBounds(boundsOf(base, baseAccuracy), boundsOf(v, accuracy))
-        : true;
-      return cellWithDelta(value, marked, d, shown, fromEstimate, significant);
+      const significant = significanceOf(metric, baseline, s as Propagation, intervals[i], {
+        base: boundsOf(base, baseAccuracy),
+        value: boundsOf(v, accuracy),
+      });
+      const cell = cellWithDelta(value, marked, d, shown, fromEstimate, significant);
+      const p = percentileOfKey(metric.key);
+      const interval = p === null ? undefined : intervals[i]?.find((x) => x.p === p);
+      return interval ? { ...cell, why: interval.reason } : cell;
     });
     const { key, label, unit, better } = metric;
     return { metric: { key, label, unit, better }, cells };
   });
+}
+
+/** Whether one run's difference in a row is coloured (see deltaRows). */
+function significanceOf(
+  metric: Metric,
+  baseline: Propagation,
+  summary: Propagation,
+  intervals: readonly PercentileDifferenceAnswer[] | undefined,
+  bounds: { base: [number, number] | null; value: [number, number] | null },
+): boolean {
+  const p = percentileOfKey(metric.key);
+  if (p !== null) {
+    const interval = intervals?.find((x) => x.p === p);
+    return percentileSignificant(interval, bounds.base, bounds.value);
+  }
+  if (metric.key === 'within') {
+    const a = withinCounts(baseline);
+    const b = withinCounts(summary);
+    return a !== null && b !== null && sharesDiffer(a.k, a.n, b.k, b.n);
+  }
+  return metric.unit === 'count';
 }

@@ -24,16 +24,17 @@ describe('data-plane delta table', () => {
       ['4.00 ms', '', '', null],
       ['3.00 ms', '-1.00 ms', '-25.0 %', 'better'],
     ]);
-    // 3 / 30,000 = 0.01 %; 30 / 30,000 = 0.1 %: +0.09 pp, +900 %: worse.
+    // 3 / 30,000 = 0.01 %; 30 / 30,000 = 0.1 %: +0.09 pp, in counts 3 → 30; beyond the
+    // rates' sampling (se 0.000191, 1.96 se 0.000374 < 0.0009): worse.
     expect(errors?.cells.map((c) => [c.value, c.abs, c.rel, c.verdict])).toEqual([
       ['0.01 % (3)', '', '', null],
-      ['0.1 % (30)', '+0.090 pp', '+900.0 %', 'worse'],
+      ['0.1 % (30)', '+0.090 pp', '3 → 30', 'worse'],
     ]);
     // No baseline point at 32 connections: no difference.
     expect(p90at32?.cells[1]?.abs).toBe('—');
   });
 
-  it('draws an error rate that moved less than 0.0005 points as the same', () => {
+  it('draws an error rate that moved by a handful of errors as counts, neutral', () => {
     const base = run('istio', '#466bb0', [point('both', 16, { errors: 1, requests: 1_000_000 })]);
     const other = run('linkerd', '#0e8f77', [
       point('both', 16, { errors: 2, requests: 1_000_000 }),
@@ -41,12 +42,13 @@ describe('data-plane delta table', () => {
     const errors = loadDeltaRows([base, other], 'target:1000', 90).find(
       (r) => r.metric === 'Error rate',
     );
-    // 2e-6 - 1e-6 = 0.0001 points, "±0.000 pp" at three decimals; relative +100 %: worse.
+    // 2e-6 - 1e-6 = 0.0001 points, "±0.000 pp" at three decimals; one error more of a
+    // million is no change the rates can show: "1 → 2", neutral (never "+100 %", worse).
     expect(errors?.cells[1]).toMatchObject({
       abs: '±0.000 pp',
-      rel: '+100.0 %',
+      rel: '1 → 2',
       verdict: 'same',
-      relVerdict: 'worse',
+      relVerdict: 'same',
     });
   });
 });

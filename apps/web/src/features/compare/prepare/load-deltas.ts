@@ -18,8 +18,10 @@ import {
   type DeltaCell,
   delta,
   formatAbsolute,
+  formatCountChange,
   formatMetric,
   formatRelative,
+  sharesDiffer,
 } from './deltas.ts';
 
 export interface LoadDeltaRow {
@@ -76,8 +78,18 @@ export function loadDeltaRows(
           : `${formatErrorRate(v * 100)} (${(p?.result.errors ?? 0).toLocaleString('en-US')})`;
       const d = i === 0 ? null : delta(baseRate, v, 'lower');
       if (!d) return cellWithoutDelta(value, null, i === 0);
-      const shown = { abs: formatRateDelta(d.abs), rel: formatRelative(d.rel) };
-      return cellWithDelta(value, null, d, shown, false);
+      // Errors are counts: their change as counts ("1 → 2", never "+100 %"), coloured only
+      // when the two rates differ beyond their sampling (sharesDiffer).
+      const before = base?.result.errors ?? 0;
+      const after = p?.result.errors ?? 0;
+      const shown = { abs: formatRateDelta(d.abs), rel: formatCountChange(before, after) };
+      const significant = sharesDiffer(
+        before,
+        base?.result.requests ?? 0,
+        after,
+        p?.result.requests ?? 0,
+      );
+      return cellWithDelta(value, null, d, shown, false, significant);
     });
     const id = `${row.mode}|${row.step}`;
     return [

@@ -216,20 +216,22 @@ export function StagesView({ stages: data }: { stages: LoadStages }) {
                     : `${formatErrorRate(r.errorRate * 100)} (${formatCount(r.errors)})`}
                 </td>
                 <td className="num">{formatCount(r.requests)}</td>
-                <td>
+                <td className="nowrap">
                   {formatClock(r.fromMs / 1000)} – {formatClock(r.toMs / 1000)}
                 </td>
                 <td>{r.mode}</td>
                 <td className="num">{formatCount(r.connections)}</td>
-                <td>
+                <td className="stage-generators">
                   {r.generators.length === 0
                     ? '—'
-                    : r.generators
-                        .map(
-                          (g) =>
-                            `${g.name} ${formatRpsCell(g.achievedRps)} RPS${g.shortfall ? ' (short)' : ''}${g.saturated ? ' (CPU saturated)' : ''}`,
-                        )
-                        .join(', ')}
+                    : r.generators.map((g, i) => (
+                        // One generator a line, unbroken: a narrow page scrolls the table
+                        // rather than stacking a cell eight lines tall.
+                        <span key={g.name}>
+                          {i > 0 && <br />}
+                          {`${g.name} ${formatRpsCell(g.achievedRps)} RPS${g.shortfall ? ' (short)' : ''}${g.saturated ? ' (CPU saturated)' : ''}`}
+                        </span>
+                      ))}
                 </td>
               </tr>
             ))}

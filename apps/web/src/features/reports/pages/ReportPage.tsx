@@ -38,6 +38,10 @@ function FrozenChangeComparison({
       pair={pair}
       data={{
         summaries: pair.changes.map((c) => c?.linear ?? null),
+        // Frozen with the report: each run's against the baseline change of this pair.
+        intervals: pair.changes.map(
+          (c) => c?.intervals?.find((x) => x.baselineChange === pair.changes[0]?.id)?.differences,
+        ),
         histograms: pair.changes.map((c) => (c ? (scale === 'log' ? c.log : c.linear) : null)),
         histogramScale: scale,
         onHistogramScale: setScale,
