@@ -438,6 +438,17 @@ export function addUpload(
   return runWhole(addUploadSteps(kept, earlierIntervals, grid, slots, upload));
 }
 
+/**
+ * Whether an upload can be added onto the kept slots: they hold every earlier interval, on
+ * the upload's grid (or none yet).
+ */
+function uploadFits(kept: KeptSlots, earlierIntervals: number, grid: SlotGrid): boolean {
+  if (kept.intervals !== earlierIntervals) return false;
+  return (
+    kept.grid === null || (kept.grid.intervalMs === grid.intervalMs && kept.grid.unit === grid.unit)
+  );
+}
+
 /** addUpload one step an interval (runSliced runs it with the event loop between slices). */
 export function* addUploadSteps(
   kept: KeptSlots,
@@ -446,13 +457,7 @@ export function* addUploadSteps(
   slots: Map<number, Slot>,
   upload: { labels: Record<string, string>; intervals: Omit<StoredInterval, 'resultId'>[] }[],
 ): Generator<void, Slot[] | null> {
-  if (kept.intervals !== earlierIntervals) return null;
-  if (
-    kept.grid !== null &&
-    (kept.grid.intervalMs !== grid.intervalMs || kept.grid.unit !== grid.unit)
-  ) {
-    return null;
-  }
+  if (!uploadFits(kept, earlierIntervals, grid)) return null;
   const changed = new Map<number, Slot>();
   for (const point of upload) {
     for (const i of point.intervals) {
@@ -484,13 +489,7 @@ export function* addUploadFinishing<T>(
   upload: { labels: Record<string, string>; intervals: Omit<StoredInterval, 'resultId'>[] }[],
   finish: (slot: Slot) => T,
 ): Generator<void, T[] | null> {
-  if (kept.intervals !== earlierIntervals) return null;
-  if (
-    kept.grid !== null &&
-    (kept.grid.intervalMs !== grid.intervalMs || kept.grid.unit !== grid.unit)
-  ) {
-    return null;
-  }
+  if (!uploadFits(kept, earlierIntervals, grid)) return null;
   /** Intervals of the upload still to add into each slot. */
   const left = new Map<number, number>();
   for (const point of upload)
