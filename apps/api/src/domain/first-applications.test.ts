@@ -25,6 +25,41 @@ describe('FirstApplications', () => {
   });
 });
 
+describe('FirstApplications.withNodes', () => {
+  it("gives each proxy's first application with its node, whatever its repeats say", () => {
+    const f = new FirstApplications();
+    f.add('a', 1500, 'n-1');
+    f.add('b', 1200);
+    f.add('a', 1100, 'n-2'); // earlier: this one's node
+    f.add('a', 1100, 'n-3'); // the same instant: the first given stays
+    f.add('b', 1300, 'n-4'); // later: a repeat
+    f.add('c', 1400, 'n-2');
+    expect(f.withNodes()).toEqual([
+      { node: 'n-2', atUs: 1100 },
+      { node: null, atUs: 1200 },
+      { node: 'n-2', atUs: 1400 },
+    ]);
+    // Sorting the latencies leaves them be.
+    expect([...f.latencies(1000).sorted]).toEqual([100, 200, 400]);
+    expect(f.withNodes().map((a) => a.atUs)).toEqual([1100, 1200, 1400]);
+  });
+
+  it('keeps the nodes of many proxies', () => {
+    const f = new FirstApplications();
+    for (let i = 0; i < 5000; i++) {
+      const line = Buffer.from(
+        `proxy-${String(i).padStart(5, '0')} node-${String(i % 7).padStart(3, '0')}`,
+      );
+      f.addBytes(line, 0, 11, 10_000 - i, 12, 20);
+      f.addBytes(line, 0, 11, 20_000, 12, 16); // a repeat naming another node
+    }
+    const apps = f.withNodes();
+    expect(apps).toHaveLength(5000);
+    expect(apps[4999]).toEqual({ node: 'node-001', atUs: 5001 });
+    expect(new Set(apps.map((a) => a.node)).size).toBe(7);
+  });
+});
+
 describe('FirstApplications.mayRepeat', () => {
   it('proves a batch of new proxies new, and never misses one seen before', () => {
     const earlier = new FirstApplications();

@@ -1,5 +1,6 @@
 // Which observation counts: a proxy's first application of a change. Later ones are
 // repeats; applications before the change (clock skew) are kept and counted.
+import type { FirstApplication } from './clock-correction.ts';
 import { EarliestByKey } from './earliest-by-key.ts';
 
 export interface LatencySet {
@@ -11,25 +12,75 @@ export interface LatencySet {
   sumUs: number;
 }
 
+/** A batch's first applications of a change at one stage. */
+export interface ObservedStage {
+  changeId: string;
+  stage: string;
+  apps: FirstApplications;
+}
+
 export class FirstApplications {
   private readonly first = new EarliestByKey();
+  /** The nodes named, each once: their entry numbers stand for them in `nodeOf`. */
+  private readonly nodes = new EarliestByKey();
+  /** Per proxy (entry number): the node of its first application, entry number + 1; 0 none. */
+  private nodeOf = new Int32Array(1024);
   private sortedFirsts: Float64Array | undefined;
   private fingerprinted: Float64Array | undefined;
   observations = 0;
 
-  add(proxy: string, atUs: number): void {
+  /** A proxy's application at `atUs`, on `node` (null: the observation names none). */
+  add(proxy: string, atUs: number, node: string | null = null): void {
     this.sortedFirsts = undefined;
     this.fingerprinted = undefined;
     this.observations++;
-    this.first.addString(proxy, atUs);
+    const k = this.first.addString(proxy, atUs);
+    if (k < 0) return;
+    const bytes = node === null ? undefined : Buffer.from(node);
+    this.nodeIs(k, bytes ? this.nodes.entryOf(bytes, 0, bytes.length) + 1 : 0);
   }
 
-  /** `add` for a proxy given as its UTF-8 bytes, b[from, to). */
-  addBytes(b: Uint8Array, from: number, to: number, atUs: number): void {
+  /**
+   * `add` for a proxy given as its UTF-8 bytes, b[from, to), and its node as b[nodeFrom,
+   * nodeTo) (nodeFrom -1: none).
+   */
+  addBytes(
+    b: Uint8Array,
+    from: number,
+    to: number,
+    atUs: number,
+    nodeFrom = -1,
+    nodeTo = -1,
+  ): void {
     this.sortedFirsts = undefined;
     this.fingerprinted = undefined;
     this.observations++;
-    this.first.add(b, from, to, atUs);
+    const k = this.first.add(b, from, to, atUs);
+    // Only a first application's node is kept: a repeat's never counts.
+    if (k >= 0) this.nodeIs(k, nodeFrom < 0 ? 0 : this.nodes.entryOf(b, nodeFrom, nodeTo) + 1);
+  }
+
+  private nodeIs(k: number, node: number): void {
+    if (k >= this.nodeOf.length) {
+      const grown = new Int32Array(Math.max(k + 1, this.nodeOf.length * 2));
+      grown.set(this.nodeOf);
+      this.nodeOf = grown;
+    }
+    this.nodeOf[k] = node;
+  }
+
+  /**
+   * Each proxy's first application with its node, as the corrected summary reads them from
+   * the stored rows (a proxy's earliest observation; at one instant, the first one given).
+   */
+  withNodes(): FirstApplication[] {
+    const names: (string | null)[] = [null];
+    for (let n = 0; n < this.nodes.size; n++) names.push(this.nodes.key(n));
+    const at = this.first.values();
+    const out: FirstApplication[] = new Array(at.length);
+    for (let k = 0; k < at.length; k++)
+      out[k] = { node: names[this.nodeOf[k] as number] as string | null, atUs: at[k] as number };
+    return out;
   }
 
   get proxies(): number {
