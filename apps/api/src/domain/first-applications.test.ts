@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FirstApplications, mergeBatch } from './first-applications.ts';
+import { FingerprintSet, FirstApplications, mergeBatch } from './first-applications.ts';
 
 describe('FirstApplications', () => {
   it('counts a proxy once, at its earliest application, and the rest as repeats', () => {
@@ -74,6 +74,51 @@ describe('FirstApplications.mayRepeat', () => {
     const again = new FirstApplications();
     again.add('p-17', 3);
     expect(again.mayRepeat([new Float64Array(0), ...seen])).toBe(true);
+  });
+});
+
+describe('FingerprintSet', () => {
+  /** The check as it was: a Set of numbers (the obviously right path). */
+  const setMayRepeat = (mine: Float64Array, seen: Float64Array[]) => {
+    const set = new Set(mine);
+    return seen.some((fs) => fs.some((f) => set.has(f)));
+  };
+
+  it('answers as a Set of the same fingerprints, for any and for near collisions', () => {
+    let seed = 42;
+    const next = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed;
+    };
+    // Below 2^53; the same low bits, the same high bits, and the extremes.
+    const fingerprint = () => (next() % 2 ** 21) * 2 ** 32 + next();
+    for (let round = 0; round < 50; round++) {
+      const mine = Float64Array.from({ length: next() % 300 }, fingerprint);
+      if (round % 5 === 0 && mine.length > 0) mine[0] = 0;
+      if (round % 7 === 0 && mine.length > 1) mine[1] = 2 ** 53 - 1;
+      const seen = Array.from({ length: next() % 4 }, () =>
+        Float64Array.from({ length: next() % 300 }, (_, i) =>
+          i % 50 === 3 && mine.length > 0
+            ? (mine[next() % mine.length] as number)
+            : i % 50 === 4
+              ? ((mine[0] ?? 0) + 2 ** 32) % 2 ** 53 // shares the low 32 bits
+              : fingerprint(),
+        ),
+      );
+      const set = new FingerprintSet(mine);
+      for (const f of mine) expect(set.has(f)).toBe(true);
+      for (const fs of seen) expect(set.hasAny(fs)).toBe(fs.some((f) => new Set(mine).has(f)));
+      expect(seen.some((fs) => set.hasAny(fs))).toBe(setMayRepeat(mine, seen));
+    }
+  });
+
+  it('holds duplicates once and finds nothing in an empty set', () => {
+    const set = new FingerprintSet(new Float64Array([5, 5, 2 ** 21 + 5, 5]));
+    expect(set.has(5)).toBe(true);
+    expect(set.has(2 ** 21 + 5)).toBe(true);
+    expect(set.has(6)).toBe(false);
+    expect(new FingerprintSet(new Float64Array(0)).hasAny(new Float64Array([0, 1]))).toBe(false);
+    expect(set.hasAny(new Float64Array(0))).toBe(false);
   });
 });
 

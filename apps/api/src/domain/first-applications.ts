@@ -98,8 +98,8 @@ export class FirstApplications {
    * batch's proxies): false proves that every one of them is new.
    */
   mayRepeat(seen: Iterable<Float64Array>): boolean {
-    const mine = new Set(this.fingerprints());
-    for (const fingerprints of seen) for (const f of fingerprints) if (mine.has(f)) return true;
+    const mine = new FingerprintSet(this.fingerprints());
+    for (const fingerprints of seen) if (mine.hasAny(fingerprints)) return true;
     return false;
   }
 
@@ -124,6 +124,51 @@ export class FirstApplications {
     this.sortedFirsts = undefined;
     for (let i = 0; i < sorted.length; i++) sorted[i] = (sorted[i] as number) - changeAtUs;
     return latencySet(sorted, this.observations, true);
+  }
+}
+
+/**
+ * A set of proxy fingerprints (EarliestByKey.fingerprints: integers below 2^53) in one typed
+ * array, open addressing: asked of every fingerprint an earlier batch left, where a Set of
+ * numbers would hash each as a heap number.
+ */
+export class FingerprintSet {
+  /** Each slot a fingerprint, or -1 (none is negative). */
+  private readonly slots: Float64Array;
+  private readonly mask: number;
+
+  constructor(fingerprints: Float64Array) {
+    let size = 16;
+    while (size < fingerprints.length * 2) size *= 2;
+    this.slots = new Float64Array(size).fill(-1);
+    this.mask = size - 1;
+    for (const f of fingerprints) {
+      let s = this.slotOf(f);
+      for (let at = this.slots[s] as number; at !== -1 && at !== f; at = this.slots[s] as number)
+        s = (s + 1) & this.mask;
+      this.slots[s] = f;
+    }
+  }
+
+  /** The high 32 bits come from one hash of the key, the low 21 from another: either spreads. */
+  private slotOf(f: number): number {
+    return (Math.floor(f / 2 ** 21) ^ f) & this.mask;
+  }
+
+  has(f: number): boolean {
+    const { slots, mask } = this;
+    for (let s = this.slotOf(f); ; s = (s + 1) & mask) {
+      const at = slots[s] as number;
+      if (at === f) return true;
+      if (at === -1) return false;
+    }
+  }
+
+  /** Whether any of `fingerprints` is in the set. */
+  hasAny(fingerprints: Float64Array): boolean {
+    for (let i = 0; i < fingerprints.length; i++)
+      if (this.has(fingerprints[i] as number)) return true;
+    return false;
   }
 }
 
