@@ -271,3 +271,30 @@ describe('bucketWidth', () => {
     expect(bucketWidth(70_000, 10)).toBe(10_000);
   });
 });
+
+describe('normalize orders rows by time, then by when they were written', () => {
+  it('gauge rows given out of order; a rate over a 2 s bucket', () => {
+    const rows = [
+      row({ tMs: 2000, last: 3, lastAtMs: 2500 }),
+      row({ tMs: 0, last: 1, lastAtMs: 900 }),
+      row({ tMs: 0, last: 2, lastAtMs: 400 }),
+    ];
+    expect(normalize('gauge', rows, 0).map((r) => r.value)).toEqual([2, 1, 3]);
+    // The last level of the first 2 s is the one written last at t = 0.
+    expect(bucketize('gauge', normalize('gauge', rows, 0), 0, 2000, 2)[0]?.value).toBe(1);
+    const counter = [row({ tMs: 0, sum: 6 }), row({ tMs: 1000, sum: 2 })];
+    const [b] = bucketize('counter', normalize('counter', counter, 0), 0, 2000, 1);
+    // An increase of 8 over 2 s: 4 a second.
+    expect(b?.ratePerSec).toBe(4);
+  });
+
+  it('a cumulative stream given out of order is differenced in time order', () => {
+    const stream = [3000, 1000, 2000].map((tMs) => row({ tMs, startAtMs: 0, last: tMs / 100 }));
+    // Totals 10, 20, 30 since the stream's start at 0 (in the run): 10 whole, then +10, +10.
+    expect(normalize('counter', stream, 0).map((r) => [r.tMs, r.value])).toEqual([
+      [1000, 10],
+      [2000, 10],
+      [3000, 10],
+    ]);
+  });
+});
