@@ -95,6 +95,12 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
                 </tbody>
               </table>
             </div>
+            {change.tail.slowest.length > 5 && (
+              <p className="print-only table-note">
+                The 5 slowest of the {formatCount(change.tail.slowest.length)} the shared page
+                lists.
+              </p>
+            )}
           </details>
         )}
       </div>
