@@ -8,20 +8,14 @@ import type {
   Propagation,
   ReportTail,
 } from '@meshbench/schema';
-import { lazy, Suspense, useEffect } from 'react';
 import { formatCount, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
-import { useInView } from '../../../ui/use-in-view.ts';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
 import type { ChangePair } from '../prepare/pair-changes.ts';
 import { CdfOverlayPanel } from './CdfOverlayPanel.tsx';
 import { DeltaTable } from './DeltaTable.tsx';
 import { HistogramMultiples, type HistogramSource } from './HistogramMultiples.tsx';
-
-// The tail causes' bars load with their panel: on the compare page, when it comes into view.
-const TailSharesPanel = lazy(() =>
-  import('./TailSharesPanel.tsx').then((m) => ({ default: m.TailSharesPanel })),
-);
+import { TailSharesPanel } from './TailSharesPanel.tsx';
 
 export interface ChangeComparisonData {
   /** One per run: undefined while it loads, null for a run without this change. */
@@ -46,11 +40,6 @@ export interface ChangeComparisonData {
   tailError?: unknown;
   /** Per run, its causes table as CSV (live pages only). */
   tailCsvUrls?: (string | null)[];
-  /**
-   * The live page reads the tails only once their panel comes into view (or is printed):
-   * called then. A report's tails are in hand: it passes none, and the panel draws at once.
-   */
-  onTailsInView?: () => void;
 }
 
 export function ChangeComparison({
@@ -65,12 +54,6 @@ export function ChangeComparison({
   const first = pair.changes.find((c) => c !== null);
   const loading = data.summaries.some((s) => s === undefined);
   const summaries = data.summaries.map((s) => s ?? null);
-  const [tailSlot, tailInView] = useInView<HTMLDivElement>();
-  const { onTailsInView } = data;
-  useEffect(() => {
-    if (tailInView) onTailsInView?.();
-  }, [tailInView, onTailsInView]);
-  const drawTails = !onTailsInView || tailInView;
   return (
     <section className="compare-section change" data-testid="change-comparison">
       <header className="section-head">
@@ -129,20 +112,12 @@ export function ChangeComparison({
               cdfs={summaries.map((s) => s?.cdf ?? null)}
               withinMs={summaries.find((s) => s)?.withinMs}
             />
-            <div ref={tailSlot} className="tail-slot" data-testid="tail-slot">
-              <Suspense fallback={<Loading what="tail causes" />}>
-                {drawTails ? (
-                  <TailSharesPanel
-                    runs={runs}
-                    tails={data.tails}
-                    error={data.tailError}
-                    csvUrls={data.tailCsvUrls ?? []}
-                  />
-                ) : (
-                  <Loading what="tail causes" />
-                )}
-              </Suspense>
-            </div>
+            <TailSharesPanel
+              runs={runs}
+              tails={data.tails}
+              error={data.tailError}
+              csvUrls={data.tailCsvUrls ?? []}
+            />
           </div>
           <HistogramMultiples
             runs={runs}

@@ -1,6 +1,6 @@
 // `/compare?runs=a,b,c`: two to four runs side by side, the first as the baseline.
 import type { Change, ChangeList, Run } from '@meshbench/schema';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { changeTailUrl } from '../../../api/urls.ts';
 import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
@@ -54,10 +54,7 @@ function LiveChangeComparison({
     summaryData.map((s) => s ?? undefined),
     scale,
   );
-  // The tails (the slowest read) once their panel comes into view.
-  const [tailsWanted, setTailsWanted] = useState(false);
-  const wantTails = useCallback(() => setTailsWanted(true), []);
-  const tails = useTails(runIds, pair.changes, summariesIn && tailsWanted);
+  const tails = useTails(runIds, pair.changes, summariesIn);
   const significance = useCompareSignificance(runIds, pair.changes, summaryData[0]);
   const histograms =
     scale === 'log'
@@ -88,7 +85,6 @@ function LiveChangeComparison({
         tailCsvUrls: pair.changes.map((c, i) =>
           c ? changeTailUrl(runIds[i] as string, c.id, { format: 'csv' }) : null,
         ),
-        onTailsInView: wantTails,
       }}
     />
   );
