@@ -1,6 +1,7 @@
 // The reads a page makes first, started from the address before the page's code has loaded:
-// the run and its changes, then each change's summary with its histogram as first drawn (one
-// request: the API sizes it), each as soon as what it needs is in, instead of waiting for the
+// the run and its changes, then the summary with its histogram as first drawn (one request:
+// the API sizes it) of each change the page shows (a churn run's one, `?change=` or the
+// first: not all twenty), each as soon as what it needs is in, instead of waiting for the
 // page to render each step.
 // The queries are the pages' own (same keys), so the pages find them in the cache or in flight.
 import type { QueryClient } from '@tanstack/react-query';
@@ -11,6 +12,7 @@ import {
   parseCompareRuns,
 } from './features/compare/hooks/use-compare.ts';
 import { pairChanges } from './features/compare/prepare/pair-changes.ts';
+import { shownChanges } from './features/runs/hooks/shown-changes.ts';
 import {
   FIRST_HISTOGRAM_SCALE,
   histogramParams,
@@ -21,13 +23,13 @@ import { changesQuery, runQuery } from './features/runs/hooks/use-runs.ts';
 // A failed prefetch is left to the page: its own query shows the error and retries.
 const quietly = () => undefined;
 
-async function runPage(client: QueryClient, ref: string) {
+async function runPage(client: QueryClient, ref: string, wantedChange: string | null) {
   const [run, changes] = await Promise.all([
     client.fetchQuery(runQuery(ref)),
     client.fetchQuery(changesQuery(ref)),
   ]);
   await Promise.all(
-    changes.map(async (change) => {
+    shownChanges(changes, wantedChange).map(async (change) => {
       // The linear histogram's request is the summary's (the same key): one request.
       const params = histogramParams(FIRST_HISTOGRAM_SCALE);
       await client.prefetchQuery(histogramQuery(run.id, change.id, params));
@@ -53,7 +55,8 @@ async function comparePage(client: QueryClient, refs: string[]) {
 export function prefetchRoute(client: QueryClient, pathname: string, search: string): void {
   const run = /^\/runs\/([^/]+)\/?$/.exec(pathname);
   if (run) {
-    runPage(client, decodeURIComponent(run[1] as string)).catch(quietly);
+    const wanted = new URLSearchParams(search).get('change');
+    runPage(client, decodeURIComponent(run[1] as string), wanted).catch(quietly);
     return;
   }
   if (pathname === '/compare') {

@@ -1,6 +1,6 @@
 // The data-plane numbers of a comparison, step by step: each run's percentile and error rate
 // and, for each run but the baseline, its difference from the baseline, better in green and
-// worse in red.
+// worse in red when significant (load-deltas.ts).
 
 import { AccuracyLegend } from '../../../ui/PercentileValue.tsx';
 import type { ComparedRun } from '../prepare/compared-runs.ts';
@@ -42,8 +42,11 @@ export function LoadDeltaTable({ runs, rows }: { runs: ComparedRun[]; rows: Load
       <p className="table-note">
         Differences from the baseline run at the same step:{' '}
         <span className="delta-better">better</span> (lower latency, fewer failed requests) or{' '}
-        <span className="delta-worse">worse</span>. Error rates are failed requests as a share of
-        the requests sent (the count in brackets).
+        <span className="delta-worse">worse</span>, coloured only when beyond the runs' noise: a
+        percentile when the two steps' 95 % intervals do not meet (from each step's histogram, the
+        ranks its sampling allows read as buckets; else the percentiles' stated bounds), an error
+        rate when the two rates differ beyond their sampling. Error rates are failed requests as a
+        share of the requests sent (the count in brackets).
       </p>
       <AccuracyLegend
         certainties={rows.flatMap((r) =>

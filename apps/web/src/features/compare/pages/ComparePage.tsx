@@ -11,9 +11,7 @@ import { useRunHeadlines } from '../../runs/hooks/use-runs.ts';
 import { ChangeComparison } from '../components/ChangeComparison.tsx';
 import { ComparabilityWarning } from '../components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../components/DifferencesWarning.tsx';
-import { LoadOverlayPanel } from '../components/LoadOverlayPanel.tsx';
 import { RunCards } from '../components/RunCards.tsx';
-import { TimelineOverlayPanel } from '../components/TimelineOverlayPanel.tsx';
 import {
   MAX_COMPARED,
   MIN_COMPARED,
@@ -31,6 +29,10 @@ import { type ComparedRun, comparedRuns } from '../prepare/compared-runs.ts';
 import { whatDiffers } from '../prepare/differences.ts';
 import { type ChangePair, pairChanges } from '../prepare/pair-changes.ts';
 import '../compare.css';
+import {
+  LazyLoadOverlayPanel,
+  LazyTimelineOverlayPanel,
+} from '../components/LazyOverlayPanels.tsx';
 
 type ChangeItem = ChangeList[number];
 
@@ -124,8 +126,8 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
       {timelineError !== undefined && (
         <ErrorMessage error={timelineError} what="a run's timeline" />
       )}
-      <TimelineOverlayPanel runs={compared} timelines={timelineData} />
-      <LoadOverlayPanel runs={compared} results={loadResults.map((q) => q.data)} />
+      <LazyTimelineOverlayPanel runs={compared} timelines={timelineData} />
+      <LazyLoadOverlayPanel runs={compared} results={loadResults.map((q) => q.data)} />
     </>
   );
 }

@@ -2,22 +2,29 @@
 // page's views: its facts, then per change the percentile table, histogram, convergence curve
 // and tail causes.
 import type { ReportRun } from '@meshbench/schema';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { formatCount, formatDurationMs, formatTimestamp } from '../../../charts/prepare/format.ts';
 import { prepareHistogram } from '../../../charts/prepare/histogram.ts';
 import { LazyDetails } from '../../../ui/LazyDetails.tsx';
+import { Loading } from '../../../ui/QueryState.tsx';
 import { RunSummary } from '../../../ui/RunSummary.tsx';
 import { useUrlScale } from '../../../ui/url-state.ts';
-import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
+import { LazyLoadOverlayPanel } from '../../compare/components/LazyOverlayPanels.tsx';
 import { TailSharesPanel } from '../../compare/components/TailSharesPanel.tsx';
 import type { ComparedRun } from '../../compare/prepare/compared-runs.ts';
-import { StagesView } from '../../load-results/index.ts';
 import { ChangeHead } from '../../runs/components/ChangeHead.tsx';
 import { ConvergenceView } from '../../runs/components/ConvergenceView.tsx';
 import { HistogramView } from '../../runs/components/HistogramView.tsx';
 import { PropagationTable } from '../../runs/components/PropagationTable.tsx';
 import { RunFacts } from '../../runs/components/RunFacts.tsx';
 import { DEFAULT_MARKED_PERCENTILES } from '../../runs/hooks/propagation-options.ts';
+
+// A stages run's view, with its code, only in a report that holds one.
+const StagesView = lazy(() =>
+  import('../../load-results/components/StagesSection.tsx').then((m) => ({
+    default: m.StagesView,
+  })),
+);
 
 type FrozenChange = ReportRun['changes'][number];
 
@@ -88,6 +95,12 @@ function FrozenChangeSection({ change, run }: { change: FrozenChange; run: Compa
                 </tbody>
               </table>
             </div>
+            {change.tail.slowest.length > 5 && (
+              <p className="print-only table-note">
+                The 5 slowest of the {formatCount(change.tail.slowest.length)} the shared page
+                lists.
+              </p>
+            )}
           </details>
         )}
       </div>
@@ -144,8 +157,12 @@ export function ReportRunSections({ frozen, run }: { frozen: ReportRun; run: Com
         </section>
       )}
       {/* A stages run is read by its stages: first, as on the run page. */}
-      {frozen.stages && <StagesView stages={frozen.stages} />}
-      <LoadOverlayPanel runs={[run]} results={[frozen.loadResults]} />
+      {frozen.stages && (
+        <Suspense fallback={<Loading what="the stages" />}>
+          <StagesView stages={frozen.stages} />
+        </Suspense>
+      )}
+      <LazyLoadOverlayPanel runs={[run]} results={[frozen.loadResults]} />
     </article>
   );
 }

@@ -11,9 +11,7 @@ import { useUrlScale } from '../../../ui/url-state.ts';
 import { ChangeComparison } from '../../compare/components/ChangeComparison.tsx';
 import { ComparabilityWarning } from '../../compare/components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../../compare/components/DifferencesWarning.tsx';
-import { LoadOverlayPanel } from '../../compare/components/LoadOverlayPanel.tsx';
 import { RunCards } from '../../compare/components/RunCards.tsx';
-import { TimelineOverlayPanel } from '../../compare/components/TimelineOverlayPanel.tsx';
 import type { ComparedRun } from '../../compare/prepare/compared-runs.ts';
 import type { ChangePair } from '../../compare/prepare/pair-changes.ts';
 import { ReportRunSections } from '../components/ReportRunSections.tsx';
@@ -21,6 +19,10 @@ import { useReport } from '../hooks/use-report.ts';
 import { type ReportChangeItem, reportView } from '../prepare/report-view.ts';
 import '../../compare/compare.css';
 import '../reports.css';
+import {
+  LazyLoadOverlayPanel,
+  LazyTimelineOverlayPanel,
+} from '../../compare/components/LazyOverlayPanels.tsx';
 
 function FrozenChangeComparison({
   runs,
@@ -65,7 +67,7 @@ function ReportBody({ report }: { report: Report }) {
             frozen={report.runs[0] as Report['runs'][number]}
             run={view.runs[0] as ComparedRun}
           />
-          <TimelineOverlayPanel runs={view.runs} timelines={timelines} />
+          <LazyTimelineOverlayPanel runs={view.runs} timelines={timelines} />
         </>
       ) : (
         <>
@@ -79,8 +81,8 @@ function ReportBody({ report }: { report: Report }) {
           {view.pairs.map((pair) => (
             <FrozenChangeComparison key={pair.title} runs={view.runs} pair={pair} />
           ))}
-          <LoadOverlayPanel runs={view.runs} results={view.loadResults} />
-          <TimelineOverlayPanel runs={view.runs} timelines={timelines} />
+          <LazyLoadOverlayPanel runs={view.runs} results={view.loadResults} />
+          <LazyTimelineOverlayPanel runs={view.runs} timelines={timelines} />
           <h2 className="report-appendix-title">Each run</h2>
           {report.runs.map((frozen, i) => (
             <ReportRunSections

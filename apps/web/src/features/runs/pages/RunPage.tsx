@@ -9,12 +9,10 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
-import { ChurnSection } from '../../churn/components/ChurnSection.tsx';
 import { GateSection } from '../../gates/components/GateSection.tsx';
 import { AddResults } from '../../load-results/components/AddResults.tsx';
 import { useLoadResults } from '../../load-results/hooks/use-load-results.ts';
 import { hasTimeline, useTimeline } from '../../timeline/hooks/use-timeline.ts';
-import { ChangeSection } from '../components/ChangeSection.tsx';
 import { ClocksSection } from '../components/ClocksSection.tsx';
 import { RunExports } from '../components/RunExports.tsx';
 import { RunHeader } from '../components/RunHeader.tsx';
@@ -28,7 +26,17 @@ import { type LiveStatus, useRunLive } from '../hooks/use-run-live.ts';
 import { useChanges, useRun } from '../hooks/use-runs.ts';
 import './run-page.css';
 
-// The scale-up timeline (and its band charts) loads only on the runs that have one.
+// A change's propagation (histogram, curve, tail) and a churn run's view of all its changes
+// load only on runs with changes: a data-plane or stages run's page does without their code
+// (and the chart kinds only they draw).
+const ChangeSection = lazy(() =>
+  import('../components/ChangeSection.tsx').then((m) => ({ default: m.ChangeSection })),
+);
+const ChurnSection = lazy(() =>
+  import('../../churn/components/ChurnSection.tsx').then((m) => ({ default: m.ChurnSection })),
+);
+// The scale-up timeline (and its band charts) loads only on the runs that have one: the
+// page's own read of it (for `empty`) says so before its code is asked for.
 const TimelineSection = lazy(() =>
   import('../../timeline/components/TimelineSection.tsx').then((m) => ({
     default: m.TimelineSection,
@@ -136,7 +144,7 @@ export function RunPage() {
           ) : changes.isError ? (
             <ErrorMessage error={changes.error} what="changes" />
           ) : (
-            <>
+            <Suspense fallback={<Loading what="changes" />}>
               {many && (
                 <>
                   <ChurnSection
@@ -173,23 +181,33 @@ export function RunPage() {
                   onOptions={setOptions}
                 />
               ))}
-            </>
+            </Suspense>
           )}
           <ClocksSection runId={run.data.id} />
-          <Suspense fallback={<Loading what="timeline" />}>
-            <TimelineSection runId={run.data.id} />
-          </Suspense>
+          {timeline.isPending ? (
+            <Loading what="timeline" />
+          ) : timeline.isError || hasTimeline(timeline.data) ? (
+            <Suspense fallback={<Loading what="timeline" />}>
+              <TimelineSection runId={run.data.id} />
+            </Suspense>
+          ) : null}
           {empty && (
             <p className="state" data-testid="run-empty">
               This run has no changes and no load results.
             </p>
           )}
-          <Suspense fallback={<Loading what="the data-plane charts" />}>
-            {/* A stages run is read by its stages (issue 31): they come first; the section
-                draws nothing for a run without interval data. */}
-            <StagesSection runId={run.data.id} />
-            <DataPlaneSection run={run.data} />
-          </Suspense>
+          {/* Their code (and the charts') only for a run with load results: the page's own
+              read of them says so first. */}
+          {results.isPending ? (
+            <Loading what="load results" />
+          ) : results.isError || results.data.length > 0 ? (
+            <Suspense fallback={<Loading what="the data-plane charts" />}>
+              {/* A stages run is read by its stages (issue 31): they come first; the section
+                  draws nothing for a run without interval data. */}
+              <StagesSection runId={run.data.id} />
+              <DataPlaneSection run={run.data} />
+            </Suspense>
+          ) : null}
         </>
       )}
     </>
