@@ -10,7 +10,38 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export const BENCH_TOKEN = 'bench-admin-token-0123456789';
 export const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
 
+/** Ports this process handed out: an API started on one may not listen on it yet. */
+const taken = new Set<number>();
+
+/** Whether `port` (0: any) can be listened on; the port listened on, or undefined. */
+function tryPort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(port, '127.0.0.1', () => {
+      const { port: bound } = srv.address() as { port: number };
+      srv.close(() => resolve(bound));
+    });
+    srv.on('error', () => resolve(undefined));
+  });
+}
+
+/**
+ * A port free now: the first of BENCH_PORTS (e.g. "7200-7299", on a machine shared by
+ * several people each given a range) not in use, else one the system picks.
+ */
 async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+  if (range) {
+    for (let p = Number(range[1]); p <= Number(range[2]); p++) {
+      if (taken.has(p)) continue;
+      const port = await tryPort(p);
+      if (port !== undefined) {
+        taken.add(port);
+        return port;
+      }
+    }
+    throw new Error(`no free port in BENCH_PORTS ${process.env.BENCH_PORTS}`);
+  }
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {

@@ -79,6 +79,8 @@ export interface Database {
   readonly standby?: StandbyReads;
   /** Postgres: the cap on pool connections held by uploads (upload-connections.ts). */
   readonly uploads?: UploadConnections;
+  /** Embedded: its files as they are now, as a tar that `image` in DatabaseOptions opens. */
+  image?(): Promise<Blob>;
 }
 
 export interface DatabaseOptions {
@@ -86,6 +88,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Directory of the embedded database; absent means in memory. */
   dataDir?: string | undefined;
+  /**
+   * The files of an embedded database (a tar from `image()`) that an in-memory embedded
+   * database starts from, instead of a new cluster; not with `url` or `dataDir`.
+   */
+  image?: Blob | undefined;
   /** Pool size for the server driver. */
   poolSize?: number;
   /**
@@ -116,6 +123,8 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.readUrl && !options.url)
     throw new Error('a read standby (DATABASE_READ_URL) needs a primary (DATABASE_URL)');
+  if (options.image && (options.url || options.dataDir))
+    throw new Error('an embedded image opens in memory only: not with a URL or a data directory');
   const maxLagMs = options.standby?.maxLagMs ?? DEFAULT_STANDBY_MAX_LAG_MS;
   const database = options.url
     ? openPostgres(
@@ -131,7 +140,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
             }
           : undefined,
       )
-    : await openEmbedded(options.dataDir);
+    : await openEmbedded(options.dataDir, options.image);
   return database;
 }
 
@@ -500,12 +509,17 @@ function ownerOnly(dir: string): void {
   }
 }
 
-async function openEmbedded(dataDir: string | undefined): Promise<Database> {
+async function openEmbedded(
+  dataDir: string | undefined,
+  image: Blob | undefined,
+): Promise<Database> {
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     ownerOnly(dataDir);
   }
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const client = dataDir
+    ? new PGlite(dataDir)
+    : new PGlite(image ? { loadDataDir: image } : undefined);
   await client.waitReady;
   if (dataDir) ownerOnly(dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -547,6 +561,7 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
         if (options?.then) await tx.db.execute(sql.raw(options.then));
       });
     },
+    image: () => client.dumpDataDir('none'),
     async close() {
       await client.close();
       if (dataDir) ownerOnly(dataDir);

@@ -39,7 +39,9 @@ describe.each(backends)('meshbench watch on $name', (backend) => {
     const watching = new Promise<void>((r) => {
       connected = r;
     });
+    const said: string[] = [];
     const watched = cli(['watch', run.slug], env, (line) => {
+      said.push(line);
       if (line.startsWith('watching ')) connected();
     });
     await watching;
@@ -57,7 +59,23 @@ describe.each(backends)('meshbench watch on $name', (backend) => {
     await post(observations(50, 200));
     await new Promise((r) => setTimeout(r, 1500));
     await client.runs.finish(run.id, {});
-    const result = await watched;
+    // Once (in 10+ runs) the end never came on Postgres: past 90 s, fail with what the CLI
+    // and the API said, which the test runner's own timeout would not show.
+    let late: NodeJS.Timeout | undefined;
+    const result = await Promise.race([
+      watched,
+      new Promise<never>((_, reject) => {
+        late = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `no end after 90 s; the CLI said:\n${said.join('\n')}\nthe API:\n${server.log()}`,
+              ),
+            ),
+          90_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(late));
     expect(result.code, result.stderr).toBe(0);
     // Proxy k applied at k+1 ms: after 50, P50 is 25 ms and P99 50 ms (nearest rank).
     expect(result.stdout).toMatch(

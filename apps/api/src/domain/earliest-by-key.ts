@@ -47,8 +47,12 @@ export class EarliestByKey {
   private slots = new Int32Array(2048);
   size = 0;
 
-  /** Keeps `value` for the key b[from, to) if it is the key's first or earliest. */
-  add(b: Uint8Array, from: number, to: number, value: number): void {
+  /**
+   * Keeps `value` for the key b[from, to) if it is the key's first or earliest: returns the
+   * key's entry number (in the order keys came) when it did, -1 when the key kept an earlier
+   * or equal value.
+   */
+  add(b: Uint8Array, from: number, to: number, value: number): number {
     const h = hashBytes(b, from, to);
     const length = to - from;
     const slots = this.slots;
@@ -57,18 +61,44 @@ export class EarliestByKey {
     for (let e = slots[s] as number; e !== EMPTY; e = slots[s] as number) {
       const k = e - 1;
       if (this.hashes[k] === h && this.lengths[k] === length && this.keyIs(k, b, from)) {
-        if (value < (this.earliest[k] as number)) this.earliest[k] = value;
-        return;
+        if (!(value < (this.earliest[k] as number))) return -1;
+        this.earliest[k] = value;
+        return k;
       }
       s = (s + 1) & mask;
     }
-    this.insert(s, h, b, from, to, value);
+    return this.insert(s, h, b, from, to, value);
+  }
+
+  /** The entry number of the key b[from, to), added (with value 0) when new. */
+  entryOf(b: Uint8Array, from: number, to: number): number {
+    const h = hashBytes(b, from, to);
+    const length = to - from;
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let s = h & mask;
+    for (let e = slots[s] as number; e !== EMPTY; e = slots[s] as number) {
+      const k = e - 1;
+      if (this.hashes[k] === h && this.lengths[k] === length && this.keyIs(k, b, from)) return k;
+      s = (s + 1) & mask;
+    }
+    return this.insert(s, h, b, from, to, 0);
+  }
+
+  /** Entry k's key, decoded as UTF-8. */
+  key(k: number): string {
+    const start = this.starts[k] as number;
+    return Buffer.from(this.arena.buffer, this.arena.byteOffset, this.arenaUsed).toString(
+      'utf8',
+      start,
+      start + (this.lengths[k] as number),
+    );
   }
 
   /** `add` for a key given as a string: its UTF-8 bytes are the key. */
-  addString(key: string, value: number): void {
+  addString(key: string, value: number): number {
     const bytes = Buffer.from(key);
-    this.add(bytes, 0, bytes.length, value);
+    return this.add(bytes, 0, bytes.length, value);
   }
 
   private keyIs(k: number, b: Uint8Array, from: number): boolean {
@@ -79,7 +109,14 @@ export class EarliestByKey {
     return true;
   }
 
-  private insert(s: number, h: number, b: Uint8Array, from: number, to: number, value: number) {
+  private insert(
+    s: number,
+    h: number,
+    b: Uint8Array,
+    from: number,
+    to: number,
+    value: number,
+  ): number {
     const k = this.size;
     if (k === this.starts.length) {
       const n = k * 2;
@@ -103,6 +140,7 @@ export class EarliestByKey {
     this.slots[s] = k + 1;
     this.size = k + 1;
     if (this.size * 2 > this.slots.length) this.rehash();
+    return k;
   }
 
   /** Twice the slots, at most half of them used. */

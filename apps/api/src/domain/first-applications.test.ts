@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FirstApplications, mergeBatch } from './first-applications.ts';
+import { FingerprintSet, FirstApplications, mergeBatch } from './first-applications.ts';
 
 describe('FirstApplications', () => {
   it('counts a proxy once, at its earliest application, and the rest as repeats', () => {
@@ -25,6 +25,41 @@ describe('FirstApplications', () => {
   });
 });
 
+describe('FirstApplications.withNodes', () => {
+  it("gives each proxy's first application with its node, whatever its repeats say", () => {
+    const f = new FirstApplications();
+    f.add('a', 1500, 'n-1');
+    f.add('b', 1200);
+    f.add('a', 1100, 'n-2'); // earlier: this one's node
+    f.add('a', 1100, 'n-3'); // the same instant: the first given stays
+    f.add('b', 1300, 'n-4'); // later: a repeat
+    f.add('c', 1400, 'n-2');
+    expect(f.withNodes()).toEqual([
+      { node: 'n-2', atUs: 1100 },
+      { node: null, atUs: 1200 },
+      { node: 'n-2', atUs: 1400 },
+    ]);
+    // Sorting the latencies leaves them be.
+    expect([...f.latencies(1000).sorted]).toEqual([100, 200, 400]);
+    expect(f.withNodes().map((a) => a.atUs)).toEqual([1100, 1200, 1400]);
+  });
+
+  it('keeps the nodes of many proxies', () => {
+    const f = new FirstApplications();
+    for (let i = 0; i < 5000; i++) {
+      const line = Buffer.from(
+        `proxy-${String(i).padStart(5, '0')} node-${String(i % 7).padStart(3, '0')}`,
+      );
+      f.addBytes(line, 0, 11, 10_000 - i, 12, 20);
+      f.addBytes(line, 0, 11, 20_000, 12, 16); // a repeat naming another node
+    }
+    const apps = f.withNodes();
+    expect(apps).toHaveLength(5000);
+    expect(apps[4999]).toEqual({ node: 'node-001', atUs: 5001 });
+    expect(new Set(apps.map((a) => a.node)).size).toBe(7);
+  });
+});
+
 describe('FirstApplications.mayRepeat', () => {
   it('proves a batch of new proxies new, and never misses one seen before', () => {
     const earlier = new FirstApplications();
@@ -39,6 +74,51 @@ describe('FirstApplications.mayRepeat', () => {
     const again = new FirstApplications();
     again.add('p-17', 3);
     expect(again.mayRepeat([new Float64Array(0), ...seen])).toBe(true);
+  });
+});
+
+describe('FingerprintSet', () => {
+  /** The check as it was: a Set of numbers (the obviously right path). */
+  const setMayRepeat = (mine: Float64Array, seen: Float64Array[]) => {
+    const set = new Set(mine);
+    return seen.some((fs) => fs.some((f) => set.has(f)));
+  };
+
+  it('answers as a Set of the same fingerprints, for any and for near collisions', () => {
+    let seed = 42;
+    const next = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed;
+    };
+    // Below 2^53; the same low bits, the same high bits, and the extremes.
+    const fingerprint = () => (next() % 2 ** 21) * 2 ** 32 + next();
+    for (let round = 0; round < 50; round++) {
+      const mine = Float64Array.from({ length: next() % 300 }, fingerprint);
+      if (round % 5 === 0 && mine.length > 0) mine[0] = 0;
+      if (round % 7 === 0 && mine.length > 1) mine[1] = 2 ** 53 - 1;
+      const seen = Array.from({ length: next() % 4 }, () =>
+        Float64Array.from({ length: next() % 300 }, (_, i) =>
+          i % 50 === 3 && mine.length > 0
+            ? (mine[next() % mine.length] as number)
+            : i % 50 === 4
+              ? ((mine[0] ?? 0) + 2 ** 32) % 2 ** 53 // shares the low 32 bits
+              : fingerprint(),
+        ),
+      );
+      const set = new FingerprintSet(mine);
+      for (const f of mine) expect(set.has(f)).toBe(true);
+      for (const fs of seen) expect(set.hasAny(fs)).toBe(fs.some((f) => new Set(mine).has(f)));
+      expect(seen.some((fs) => set.hasAny(fs))).toBe(setMayRepeat(mine, seen));
+    }
+  });
+
+  it('holds duplicates once and finds nothing in an empty set', () => {
+    const set = new FingerprintSet(new Float64Array([5, 5, 2 ** 21 + 5, 5]));
+    expect(set.has(5)).toBe(true);
+    expect(set.has(2 ** 21 + 5)).toBe(true);
+    expect(set.has(6)).toBe(false);
+    expect(new FingerprintSet(new Float64Array(0)).hasAny(new Float64Array([0, 1]))).toBe(false);
+    expect(set.hasAny(new Float64Array(0))).toBe(false);
   });
 });
 

@@ -120,7 +120,7 @@ export function buildServices(
     warn,
     debug,
     // A batch makes the run's corrected summaries stale: computed again now, not by a read.
-    afterStored: (runId) => corrections.correctAfterWrite(runId),
+    afterStored: (runId, observed) => corrections.correctAfterWrite(runId, observed),
   });
   const services = {
     projects,

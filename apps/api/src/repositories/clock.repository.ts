@@ -55,6 +55,19 @@ function correctionStore(tx: Tx, runId: string, changeId: string, stage: string)
 
     reports: () => reportsOf(tx, runId),
 
+    /**
+     * What the run's clock reports are now, in brief: their count and largest batch. Reports
+     * are only ever added in batches (under the clock lock this transaction holds), so node
+     * clocks built from them while this is unchanged need not be built again.
+     */
+    async reportsVersion(): Promise<string> {
+      const result = await tx.db.execute(sql`
+        select count(*)::float8 as n, coalesce(max(batch_id), 0)::float8 as batch
+        from clock_reports where run_id = ${runId}`);
+      const row = rowsOf<{ n: unknown; batch: unknown }>(result)[0];
+      return `${num(row?.n ?? 0)}/${num(row?.batch ?? 0)}`;
+    },
+
     /** The change's time and its raw summary's observation count, as this transaction sees them. */
     async change(): Promise<{ atUs: number; observations: number } | undefined> {
       const result = await tx.db.execute(sql`

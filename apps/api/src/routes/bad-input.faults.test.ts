@@ -16,6 +16,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswer } from '../test/answer.ts';
+import { openEmbeddedCopy } from '../test/embedded-image.ts';
 import { type Backend, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -23,7 +24,7 @@ import { type Backend, TEST_ADMIN_TOKEN, useServer } from '../test/harness.ts';
 
 let scratchCount = 0;
 const corpusBackends: Backend[] = [
-  { name: 'embedded', open: () => openDatabase({}) },
+  { name: 'embedded', open: openEmbeddedCopy },
   ...(process.env.DATABASE_URL
     ? [
         {

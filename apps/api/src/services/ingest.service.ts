@@ -1,6 +1,11 @@
 // The events use case: a batch is decoded, checked and stored whole, or not at all.
 import { APPLIED_STAGE, type IngestResult } from '@meshbench/schema';
-import { type LatencySet, latencySet, mergeBatch } from '../domain/first-applications.ts';
+import {
+  type LatencySet,
+  latencySet,
+  mergeBatch,
+  type ObservedStage,
+} from '../domain/first-applications.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { peekBody } from '../ingest/body-chunks.ts';
@@ -67,8 +72,11 @@ export function ingestService(deps: {
   stageObservations?: boolean;
   warn: (error: unknown, message: string) => void;
   debug?: (fields: Record<string, unknown>, message: string) => void;
-  /** Told of each batch stored (not a retry): what is kept of the run is computed after it. */
-  afterStored?: (runId: string) => void;
+  /**
+   * Told of each batch stored (not a retry), with its first applications by change and
+   * stage: what is kept of the run is computed after it.
+   */
+  afterStored?: (runId: string, observed: ObservedStage[]) => void;
 }) {
   const { runs, events, maxBatchBytes, uploads, warn } = deps;
   const debug = deps.debug ?? (() => {});
@@ -97,13 +105,21 @@ export function ingestService(deps: {
       // The slot is taken inside, once the batch's bytes are there (see ingestBatch).
       let release = () => {};
       try {
-        const result = await ingestBatch(run.id, input, () => {
-          release = admit(run.projectId);
-        });
+        let stored: BatchAssembler | undefined;
+        const result = await ingestBatch(
+          run.id,
+          input,
+          () => {
+            release = admit(run.projectId);
+          },
+          (batch) => {
+            stored = batch;
+          },
+        );
         if (result.duplicate) uploads.countDuplicate();
         else {
           uploads.countStored(result.accepted);
-          deps.afterStored?.(run.id);
+          deps.afterStored?.(run.id, stored ? observedStages(stored) : []);
         }
         return result;
       } finally {
@@ -202,7 +218,8 @@ export function ingestService(deps: {
         });
         // As after a single batch: what is kept of each run written is computed after it.
         claims.forEach((c, i) => {
-          if (!c.duplicate) deps.afterStored?.((prepared[i] as (typeof prepared)[0]).runId);
+          const p = prepared[i] as (typeof prepared)[0];
+          if (!c.duplicate) deps.afterStored?.(p.runId, observedStages(p.batch));
         });
         if (claims.some((c) => !c.duplicate)) {
           debug({ runs: prepared.map((p) => p.runId), ...phases, committedMs: since() }, 'batches');
@@ -228,6 +245,8 @@ export function ingestService(deps: {
     runId: string,
     input: IngestInput,
     takeSlot: () => void,
+    /** Told of the batch once stored (not for a retry). */
+    stored: (batch: BatchAssembler) => void,
   ): Promise<IngestResult> {
     const { lines } = input;
     let consumed = false;
@@ -294,6 +313,7 @@ export function ingestService(deps: {
       events
         .summarizeIndex()
         .catch((error) => warn(error, 'summarising the observations index failed'));
+      stored(batch);
       return { accepted: claim.result, duplicate: false };
     }
 
@@ -380,6 +400,14 @@ async function writeBatch(
   phases.summarizedMs = since();
   await store.finish(batch.accepted, input.digest());
   return batch.accepted;
+}
+
+/** A stored batch's first applications, by change and stage. */
+function observedStages(batch: BatchAssembler): ObservedStage[] {
+  const out: ObservedStage[] = [];
+  for (const [changeId, stages] of batch.applications)
+    for (const [stage, apps] of stages) out.push({ changeId, stage, apps });
+  return out;
 }
 
 /** The batch's first applications sorted and fingerprinted (while its rows are sent). */

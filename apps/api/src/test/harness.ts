@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
 import { checkAnswer } from './answer.ts';
+import { openEmbeddedCopy } from './embedded-image.ts';
 import { startPgbouncer } from './pgbouncer.ts';
 
 export interface Backend {
@@ -26,7 +27,7 @@ function chosenBackends(): Backend[] {
   const url = process.env.DATABASE_URL;
   const named = process.env.MESHBENCH_TEST_BACKENDS?.split(',').map((n) => n.trim());
   const all: Record<Backend['name'], Backend['open']> = {
-    embedded: () => openDatabase({}),
+    embedded: openEmbeddedCopy,
     postgres: () => openDatabase({ url, poolSize: 4 }),
     pgbouncer: async () => {
       const bouncer = await startPgbouncer(url as string);

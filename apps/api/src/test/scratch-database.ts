@@ -2,13 +2,14 @@
 // embedded one, and a database created for the suite on the server at DATABASE_URL.
 import { type Database, openDatabase } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
+import { openEmbeddedCopy } from './embedded-image.ts';
 import type { Backend } from './harness.ts';
 
 let scratchCount = 0;
 
 export function scratchBackends(prefix: string): Backend[] {
   return [
-    { name: 'embedded', open: () => openDatabase({}) },
+    { name: 'embedded', open: openEmbeddedCopy },
     ...(process.env.DATABASE_URL
       ? [
           {

@@ -39,6 +39,8 @@ const freePort = () =>
 
 export interface Api {
   url: string;
+  /** The last 64 KiB the API wrote to stderr and stdout (warnings and errors), to show on a failure. */
+  log(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
   start(): Promise<void>;
 }
@@ -47,8 +49,13 @@ export async function api(env: Record<string, string>): Promise<Api> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + String(chunk)).slice(-65_536);
+  };
   const self: Api = {
     url,
+    log: () => log,
     async start() {
       child = spawn(process.execPath, [API], {
         env: {
@@ -61,8 +68,10 @@ export async function api(env: Record<string, string>): Promise<Api> {
           MESHBENCH_LOG_LEVEL: 'warn',
           MESHBENCH_ADMIN_TOKEN: ADMIN,
         },
-        stdio: 'ignore',
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      child.stdout?.on('data', keep);
+      child.stderr?.on('data', keep);
       for (let i = 0; i < 300; i++) {
         try {
           if ((await fetch(`${url}/api/v1/health`)).ok) return;

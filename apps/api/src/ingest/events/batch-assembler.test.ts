@@ -150,6 +150,34 @@ describe('BatchAssembler, NDJSON from bytes', () => {
         ['p-3', Date.parse('2026-02-01T10:00:00Z') * 1000],
       ]),
     );
+    // Each first application's node, as the stored rows give it: p-1's earliest names none.
+    expect(apps?.withNodes()).toEqual([
+      { node: null, atUs: Date.parse('2026-02-01T10:00:00.1Z') * 1000 },
+      { node: null, atUs: Date.parse('2026-02-01T10:00:00.5Z') * 1000 },
+      { node: null, atUs: Date.parse('2026-02-01T10:00:01Z') * 1000 },
+      { node: null, atUs: Date.parse('2026-02-01T10:00:00Z') * 1000 },
+    ]);
+  });
+
+  it('keeps the node of each first application, read from bytes or the general way', async () => {
+    const text = [
+      changeLine,
+      obs('p-1', '2026-02-01T10:00:00.25Z', { node: 'n-1' }),
+      obs('p-2', '2026-02-01T10:00:00.5Z', { node: 'n-é' }), // not ASCII: the general way
+      obs('p-1', '2026-02-01T10:00:00.2Z', { node: 'n-2' }), // earlier: its node counts
+      obs('p-2', '2026-02-01T10:00:00.6Z', { node: 'n-3' }), // later: a repeat's node does not
+      obs('p-3', '2026-02-01T10:00:00.7Z', { node: 'n-1' }),
+      obs('p-3', '2026-02-01T10:00:00.7Z', { node: 'n-4' }), // the same instant: the first kept
+      obs('p-4', '2026-02-01T10:00:00.8Z'),
+    ].join('\n');
+    const { batch } = await assembleNdjson(text);
+    const us = (iso: string) => Date.parse(iso) * 1000;
+    expect(batch.applications.get('c1')?.get('applied')?.withNodes()).toEqual([
+      { node: 'n-2', atUs: us('2026-02-01T10:00:00.2Z') },
+      { node: 'n-é', atUs: us('2026-02-01T10:00:00.5Z') },
+      { node: 'n-1', atUs: us('2026-02-01T10:00:00.7Z') },
+      { node: null, atUs: us('2026-02-01T10:00:00.8Z') },
+    ]);
   });
 
   it("writes each line's stage (NULL without one) and keeps first applications per stage", async () => {

@@ -267,13 +267,15 @@ export class BatchAssembler {
     }
     const proxyStart = f[PROXY] as number;
     const proxyEnd = f[PROXY + 1] as number;
-    this.apps.addBytes(b, proxyStart, proxyEnd, atUs);
+    const nodeStart = f[NODE] as number;
+    const nodeEnd = f[NODE + 1] as number;
+    this.apps.addBytes(b, proxyStart, proxyEnd, atUs, nodeStart, nodeEnd);
     this.observations.observationBytes(
       b,
       proxyStart,
       proxyEnd,
-      f[NODE] as number,
-      f[NODE + 1] as number,
+      nodeStart,
+      nodeEnd,
       atUs,
       f[CAUSE] as number,
       f[CAUSE + 1] as number,
@@ -290,7 +292,7 @@ export class BatchAssembler {
         // Observations of one change and stage come in runs: their lookups are made once per run.
         if (event.change !== this.change || event.stage !== this.stage)
           this.useChange(event.change, event.stage, line);
-        this.apps.add(event.proxy, at.us);
+        this.apps.add(event.proxy, at.us, event.node ?? null);
         this.observations.observation(event.proxy, event.node, at.us, event.cause, event.attrs);
         break;
       }
