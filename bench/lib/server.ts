@@ -67,7 +67,12 @@ export async function startApi(env: Record<string, string | undefined>): Promise
     process.env.BENCH_API_ENTRY ??
     fileURLToPath(new URL('../../apps/api/dist/server.js', import.meta.url));
   // A port the caller names (PORT in env) is the one the API listens on and is polled at.
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  // BENCH_API_PORT: a port to use when the caller names none (a range given to one engineer).
+  const port = env.PORT
+    ? Number(env.PORT)
+    : process.env.BENCH_API_PORT
+      ? Number(process.env.BENCH_API_PORT)
+      : await freePort();
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under a bench.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const childEnv: Record<string, string | undefined> = {

@@ -231,9 +231,11 @@ export const proxyFingerprints = pgTable(
     changeId: text('change_id').notNull(),
     stage: text('stage').notNull().default(DEFAULT_STAGE),
     batchId: bigint('batch_id', { mode: 'number' }).notNull(),
+    /** A batch's fingerprints in parts of a bounded size, each written by its own statement. */
+    part: integer('part').notNull().default(0),
     fingerprints: bytea('fingerprints').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.batchId] })],
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.batchId, t.part] })],
 );
 
 /**

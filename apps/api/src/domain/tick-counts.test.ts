@@ -41,6 +41,38 @@ describe('TickCounts', () => {
     expect([c.min, c.max]).toEqual([1, big + 7]);
   });
 
+  it('counts a tick at each edge of the arrays: their sizes, and the dense range', () => {
+    // The dense array starts at 1,024 ticks and doubles; ticks from 2^22 are kept apart.
+    const edges = [1023, 1024, 2047, 2048, 4096, 2 ** 22 - 1, 2 ** 22, 2 ** 22 + 1];
+    for (const t of edges) {
+      const one = counted([t]);
+      expect([...one.entries()]).toEqual([[t, 1]]);
+      expect(one.percentiles([100]).map((q) => q.ms)).toEqual([t]);
+    }
+    const all = counted([...edges].reverse());
+    expect([...all.entries()]).toEqual(edges.map((t) => [t, 1]));
+    // 8 values: P50 is the 4th (2048), P62.5 the 5th (4096).
+    expect(all.percentiles([50, 62.5]).map((q) => q.ms)).toEqual([2048, 4096]);
+  });
+
+  it('reads ranks past the first value when several percentiles are asked', () => {
+    const c = counted([5, 1, 1, 3]);
+    // 4 values 1, 1, 3, 5: P50 is the 2nd (1), P75 the 3rd (3), P100 the 4th (5).
+    expect(c.percentiles([100, 50, 75]).map((q) => [q.p, q.ms])).toEqual([
+      [50, 1],
+      [75, 3],
+      [100, 5],
+    ]);
+  });
+
+  it('has a deviation of 0 for equal values and the population one otherwise', () => {
+    expect(counted([7, 7, 7]).moments()).toEqual({ meanMs: 7, stdDevMs: 0 });
+    // 0.1 ms ticks 10 and 30: mean 2 ms, deviation 1 ms.
+    const m = counted([10, 30], 0.1).moments();
+    expect(m?.meanMs).toBe(2);
+    expect(m?.stdDevMs).toBeCloseTo(1, 12);
+  });
+
   it('has no percentiles of nothing', () => {
     expect(counted([]).percentiles([50])).toEqual([]);
     expect(counted([]).moments()).toBeNull();

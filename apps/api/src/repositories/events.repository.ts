@@ -11,6 +11,7 @@ import {
   int64Field,
   isUuid,
   putFloat8Field,
+  putInt4Field,
   putInt16,
   putTimestampField,
   type Tx,
@@ -36,7 +37,15 @@ import {
   ObservationRows,
 } from './event-rows.ts';
 import { fromFloat8Send, toFloat8Send } from './float8-send.ts';
-import { replaceLatencyBlocks, upsertSummary } from './latency-blocks.ts';
+import {
+  deleteLatencyBlocks,
+  LATENCY_BLOCK_COLUMNS,
+  latencyBlockRows,
+  replaceLatencyBlocks,
+  stagedClock,
+  takeStagedBlocks,
+  upsertSummary,
+} from './latency-blocks.ts';
 import {
   inRunBatches,
   inRunBatchesText,
@@ -50,6 +59,11 @@ const { changes, changeSummaries, eventBatches, lifecyclePhases, stagedEventBatc
 
 /** Rows of a staged batch removed by one statement when it is refused (bounded pieces). */
 const DISCARD_ROWS = 5000;
+/** Latency blocks (1024 latencies, 8 KB) staged by one statement: ~20 ms on the embedded database. */
+const STAGE_BLOCKS = 48;
+/** The observation index's pages_per_range (migration 0005), and its ranges summarised a statement. */
+const BRIN_PAGES_PER_RANGE = 16;
+const BRIN_PIECE = 64;
 
 /** What a batch finds kept of a change before it: observations, and whether fingerprinted. */
 export interface PriorSummary {
@@ -72,7 +86,9 @@ export interface SummaryToSave extends KeptSummary {
 }
 
 const CLOCK_COLUMNS = ['run_id', 'node', 'at', 'offset_us', 'error_us', 'batch_id'];
-const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'fingerprints', 'stage'];
+const FINGERPRINT_COLUMNS = ['run_id', 'change_id', 'batch_id', 'part', 'fingerprints', 'stage'];
+/** Fingerprints a row of proxy_fingerprints holds (512 KB). */
+const FINGERPRINT_PART = 65_536;
 
 /** A change at a stage: what a kept summary is of. */
 export interface ChangeStage {
@@ -94,6 +110,72 @@ export interface SourceLines {
 export function lockKey(runId: string, kind: string, name: string): bigint {
   const digest = createHash('sha256').update(`${runId}\0${kind}\0${name}`).digest();
   return digest.readBigInt64BE(0);
+}
+
+/** A batch's proxy fingerprints for a change at a stage. */
+export interface Fingerprinted {
+  changeId: string;
+  stage: string;
+  fingerprints: Float64Array;
+}
+
+/**
+ * Writes one part of a batch's proxy fingerprints of a change at a stage as a COPY row:
+ * FINGERPRINT_PART of them a row, so that staging writes a row a statement (550,000
+ * proxies' 4.4 MB as one row held the embedded database for a few hundred milliseconds).
+ */
+function putFingerprintRow(
+  out: CopyBinaryWriter,
+  runId: string,
+  batchId: number,
+  { changeId, stage, fingerprints }: Fingerprinted,
+  part: number,
+): void {
+  const run = uuidField(runId);
+  const batch = int64Field(batchId);
+  const change = Buffer.from(changeId);
+  const stageBytes = Buffer.from(stage);
+  const bytes = toBytes(
+    fingerprints.subarray(part * FINGERPRINT_PART, (part + 1) * FINGERPRINT_PART),
+  );
+  out.room(
+    2 +
+      run.length +
+      4 +
+      change.length +
+      batch.length +
+      8 +
+      4 +
+      bytes.length +
+      4 +
+      stageBytes.length,
+  );
+  out.pos = putInt16(out.buf, out.pos, FINGERPRINT_COLUMNS.length);
+  out.bytes(run);
+  out.field(change);
+  out.bytes(batch);
+  out.pos = putInt4Field(out.buf, out.pos, part);
+  out.field(bytes);
+  out.field(stageBytes);
+}
+
+/** The parts (rows) a batch's fingerprints of a change at a stage take: at least one. */
+const fingerprintParts = (f: Fingerprinted) =>
+  Math.max(1, Math.ceil(f.fingerprints.length / FINGERPRINT_PART));
+
+/** Stores a batch's proxy fingerprints, every part of every change and stage, by one COPY. */
+async function writeFingerprints(
+  tx: Tx,
+  runId: string,
+  batchId: number,
+  fingerprinted: readonly Fingerprinted[],
+): Promise<void> {
+  if (fingerprinted.length === 0) return;
+  const out = new CopyBinaryWriter();
+  for (const f of fingerprinted)
+    for (let part = 0; part < fingerprintParts(f); part++)
+      putFingerprintRow(out, runId, batchId, f, part);
+  await tx.copy('proxy_fingerprints', FINGERPRINT_COLUMNS, out.end(), { format: 'binary' });
 }
 
 /** float64s from byte slices at any offset (COPY's fields), copied once into aligned memory. */
@@ -288,37 +370,8 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
     },
 
     /** This batch's proxy fingerprints, per change and stage it observed. */
-    async saveFingerprints(
-      fingerprinted: { changeId: string; stage: string; fingerprints: Float64Array }[],
-    ): Promise<void> {
-      if (fingerprinted.length === 0) return;
-      const out = new CopyBinaryWriter();
-      const run = uuidField(runId);
-      const batch = int64Field(batchId);
-      for (const { changeId, stage, fingerprints } of fingerprinted) {
-        const change = Buffer.from(changeId);
-        const stageBytes = Buffer.from(stage);
-        const bytes = toBytes(fingerprints);
-        out.room(
-          2 +
-            run.length +
-            4 +
-            change.length +
-            batch.length +
-            4 +
-            bytes.length +
-            4 +
-            stageBytes.length,
-        );
-        out.pos = putInt16(out.buf, out.pos, 5);
-        out.bytes(run);
-        out.field(change);
-        out.bytes(batch);
-        out.field(bytes);
-        out.field(stageBytes);
-      }
-      await tx.copy('proxy_fingerprints', FINGERPRINT_COLUMNS, out.end(), { format: 'binary' });
-    },
+    saveFingerprints: (fingerprinted: Fingerprinted[]) =>
+      writeFingerprints(tx, runId, batchId, fingerprinted),
 
     /**
      * The earlier first application (epoch us) of each proxy this batch reports for the
@@ -358,7 +411,16 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       return alignedFloat64(blocks);
     },
 
-    async saveSummary(changeId: string, stage: string, s: SummaryToSave): Promise<void> {
+    /**
+     * Writes the change's kept summary at a stage: its blocks given, or (`staged`) the ones
+     * this batch staged ahead of its transaction (stageKept) taken as they are.
+     */
+    async saveSummary(
+      changeId: string,
+      stage: string,
+      s: SummaryToSave,
+      staged = false,
+    ): Promise<void> {
       const values = {
         runId,
         changeId,
@@ -387,8 +449,13 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
             eq(changeSummaries.clock, 'corrected'),
           ),
         );
-      await replaceLatencyBlocks(tx, { runId, changeId, stage, clock: 'raw' }, s.blocks);
+      if (staged) await takeStagedBlocks(tx, { runId, changeId, stage }, batchId);
+      else await replaceLatencyBlocks(tx, { runId, changeId, stage, clock: 'raw' }, s.blocks);
     },
+
+    /** Removes the blocks this batch staged for a change at a stage (not to be used). */
+    dropStagedBlocks: (changeId: string, stage: string) =>
+      deleteLatencyBlocks(tx, { runId, changeId, stage, clock: stagedClock(batchId) }),
 
     /**
      * Stores the batch's first arrivals of a phase's entities where they are the entity's
@@ -579,9 +646,91 @@ export function eventsRepository(database: Database) {
     /** A batch's observations as COPY rows: the sink its decoder writes to. */
     observationRows: (runId: string, batchId: number) => new ObservationRows(runId, batchId),
 
-    /** Summarises the observation index's new block ranges (Postgres' autovacuum may too). */
-    async summarizeIndex(): Promise<void> {
-      await database.db.execute(sql`select brin_summarize_new_values('observations_batch_brin')`);
+    /**
+     * Summarises the observation index's new block ranges (Postgres' autovacuum may too). On
+     * the embedded database (one connection) by BRIN_PIECE ranges a statement from the table's
+     * end back, `between()` awaited after each, until a piece finds none new: one statement
+     * over a large batch's pages held every read for half a second.
+     */
+    async summarizeIndex(between: () => Promise<void> = async () => {}): Promise<void> {
+      if (database.kind !== 'embedded') {
+        await database.db.execute(sql`select brin_summarize_new_values('observations_batch_brin')`);
+        return;
+      }
+      const [size] = rowsOf<{ pages: unknown }>(
+        await database.db.execute(
+          sql`select (pg_relation_size('observations') / current_setting('block_size')::int)::int as pages`,
+        ),
+      );
+      const pages = Number(size?.pages ?? 0);
+      const piece = BRIN_PIECE * BRIN_PAGES_PER_RANGE;
+      // The range holding the last page, then the ones before it.
+      for (let end = pages; end > 0; end -= piece) {
+        const from = Math.max(0, end - piece);
+        const result = await database.db.execute(
+          sql`select coalesce(sum(brin_summarize_range('observations_batch_brin', b)), 0)::int as n
+            from generate_series(${from}::int8, ${end - 1}::int8, ${BRIN_PAGES_PER_RANGE}::int8) as b`,
+        );
+        const summarised = Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0);
+        if (summarised === 0 && end < pages) break;
+        await between();
+      }
+    },
+
+    /** What is kept of these changes before a batch (read outside its transaction). */
+    async keptBefore(
+      runId: string,
+      changeIds: string[],
+    ): Promise<{ prior: Map<string, Map<string, PriorSummary>>; changes: StoredChange[] }> {
+      return database.transaction(async (tx) => {
+        const store = batchStore(tx, runId, 0);
+        return {
+          prior: await store.priorSummaries(changeIds),
+          changes: await store.storedChanges(changeIds),
+        };
+      });
+    },
+
+    /**
+     * Writes what a staged batch keeps that is known before its transaction: the blocks of
+     * summaries it alone makes (under stagedClock, STAGE_BLOCKS a statement) and its proxy
+     * fingerprints, `between()` awaited after each statement. No read asks for these blocks;
+     * the batch's transaction takes them (saveSummary) or drops them, and a batch refused
+     * removes them (discardStaged). Fingerprints seen early by another batch only make it
+     * check its proxies against the observations, which hide staged rows.
+     */
+    async stageKept(
+      runId: string,
+      batchId: number,
+      summaries: readonly { changeId: string; stage: string; blocks: readonly Float64Array[] }[],
+      fingerprinted: readonly Fingerprinted[],
+      between: () => Promise<void>,
+    ): Promise<void> {
+      const clock = stagedClock(batchId);
+      for (const { changeId, stage, blocks } of summaries) {
+        for (let from = 0; from < blocks.length; from += STAGE_BLOCKS) {
+          const rows = latencyBlockRows(
+            { runId, changeId, stage, clock },
+            blocks,
+            from,
+            Math.min(blocks.length, from + STAGE_BLOCKS),
+          );
+          await database.transaction((tx) =>
+            tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, rows, { format: 'binary' }),
+          );
+          await between();
+        }
+      }
+      for (const one of fingerprinted) {
+        for (let part = 0; part < fingerprintParts(one); part++) {
+          const out = new CopyBinaryWriter();
+          putFingerprintRow(out, runId, batchId, one, part);
+          await database.transaction((tx) =>
+            tx.copy('proxy_fingerprints', FINGERPRINT_COLUMNS, out.end(), { format: 'binary' }),
+          );
+          await between();
+        }
+      }
     },
 
     /**
@@ -636,6 +785,21 @@ export function eventsRepository(database: Database) {
      * then its staged mark (the rows stay invisible until they are all gone).
      */
     async discardStaged(batchId: number, between: () => Promise<void>): Promise<void> {
+      const [mark] = await database.db
+        .select({ runId: stagedEventBatches.runId })
+        .from(stagedEventBatches)
+        .where(eq(stagedEventBatches.id, batchId));
+      if (mark) {
+        // What stageKept wrote: the batch's staged blocks and its fingerprints.
+        await database.db.execute(
+          sql`delete from latency_blocks where run_id = ${mark.runId} and clock = ${stagedClock(batchId)}`,
+        );
+        await between();
+        await database.db.execute(
+          sql`delete from proxy_fingerprints where run_id = ${mark.runId} and batch_id = ${batchId}`,
+        );
+        await between();
+      }
       for (;;) {
         const removed = await readObservations(database, async (tx) => {
           const result = await tx.db.execute(

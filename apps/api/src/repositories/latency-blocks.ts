@@ -32,14 +32,56 @@ export async function upsertSummary(
       set: values,
     });
 }
-const COLUMNS = ['run_id', 'change_id', 'stage', 'clock', 'block_no', 'latencies'];
+export const LATENCY_BLOCK_COLUMNS = [
+  'run_id',
+  'change_id',
+  'stage',
+  'clock',
+  'block_no',
+  'latencies',
+];
 
-/** Replaces the blocks of a change's summary at a stage, on the raw or the corrected clock. */
-export async function replaceLatencyBlocks(
-  tx: Tx,
-  key: { runId: string; changeId: string; stage: string; clock: 'raw' | 'corrected' },
+/** Which blocks a row of latency_blocks is: a summary's, on a clock (or staged: see stagedClock). */
+export interface BlocksKey {
+  runId: string;
+  changeId: string;
+  stage: string;
+  clock: 'raw' | 'corrected' | `staged:${number}`;
+}
+
+/**
+ * The clock a batch's raw blocks are written under ahead of its transaction (the embedded
+ * database): no read asks for it, and the batch's transaction renames it `raw`.
+ */
+export const stagedClock = (batchId: number): `staged:${number}` => `staged:${batchId}`;
+
+/** Blocks `from` to `to` (numbered from 0) as one binary COPY's data. */
+export function latencyBlockRows(
+  key: BlocksKey,
   blocks: readonly Float64Array[],
-): Promise<void> {
+  from = 0,
+  to = blocks.length,
+): Uint8Array[] {
+  const { runId, changeId, stage, clock } = key;
+  const out = new CopyBinaryWriter();
+  const run = uuidField(runId);
+  const texts = [changeId, stage, clock].map((t) => Buffer.from(t));
+  const textBytes = texts.reduce((n, t) => n + 4 + t.length, 0);
+  for (let i = from; i < to; i++) {
+    const b = blocks[i] as Float64Array;
+    const block = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    out.room(2 + run.length + textBytes + 8 + 4 + block.length);
+    out.pos = putInt16(out.buf, out.pos, LATENCY_BLOCK_COLUMNS.length);
+    out.bytes(run);
+    for (const t of texts) out.field(t);
+    out.pos = putInt4Field(out.buf, out.pos, i);
+    out.field(block);
+  }
+  return out.end();
+}
+
+/** Removes the blocks of a change's summary at a stage, on one clock. */
+export async function deleteLatencyBlocks(tx: Tx, key: BlocksKey): Promise<void> {
   const { runId, changeId, stage, clock } = key;
   await tx.db
     .delete(latencyBlocks)
@@ -51,19 +93,38 @@ export async function replaceLatencyBlocks(
         eq(latencyBlocks.clock, clock),
       ),
     );
-  const out = new CopyBinaryWriter();
-  const run = uuidField(runId);
-  const texts = [changeId, stage, clock].map((t) => Buffer.from(t));
-  const textBytes = texts.reduce((n, t) => n + 4 + t.length, 0);
-  for (let i = 0; i < blocks.length; i++) {
-    const b = blocks[i] as Float64Array;
-    const block = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-    out.room(2 + run.length + textBytes + 8 + 4 + block.length);
-    out.pos = putInt16(out.buf, out.pos, COLUMNS.length);
-    out.bytes(run);
-    for (const t of texts) out.field(t);
-    out.pos = putInt4Field(out.buf, out.pos, i);
-    out.field(block);
-  }
-  await tx.copy('latency_blocks', COLUMNS, out.end(), { format: 'binary' });
+}
+
+/** Replaces the blocks of a change's summary at a stage, on the raw or the corrected clock. */
+export async function replaceLatencyBlocks(
+  tx: Tx,
+  key: BlocksKey & { clock: 'raw' | 'corrected' },
+  blocks: readonly Float64Array[],
+): Promise<void> {
+  await deleteLatencyBlocks(tx, key);
+  await tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, latencyBlockRows(key, blocks), {
+    format: 'binary',
+  });
+}
+
+/** Makes the raw blocks a batch staged (stagedClock) the summary's, in place of its old ones. */
+export async function takeStagedBlocks(
+  tx: Tx,
+  key: Omit<BlocksKey, 'clock'>,
+  batchId: number,
+): Promise<void> {
+  const { runId, changeId, stage } = key;
+  await deleteLatencyBlocks(tx, { ...key, clock: 'raw' });
+  // The blocks' bytes stay where they are (stored out of line): only the key changes.
+  await tx.db
+    .update(latencyBlocks)
+    .set({ clock: 'raw' })
+    .where(
+      and(
+        eq(latencyBlocks.runId, runId),
+        eq(latencyBlocks.changeId, changeId),
+        eq(latencyBlocks.stage, stage),
+        eq(latencyBlocks.clock, stagedClock(batchId)),
+      ),
+    );
 }

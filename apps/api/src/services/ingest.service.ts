@@ -15,6 +15,7 @@ import { formatTimestampUs } from '../ingest/timestamps.ts';
 import type {
   BatchStore,
   EventsRepository,
+  Fingerprinted,
   SourceLines,
   SummaryToSave,
 } from '../repositories/events.repository.ts';
@@ -290,15 +291,17 @@ export function ingestService(deps: {
       !(input.idempotencyKey && (await events.keyTaken(runId, input.idempotencyKey)));
     let claim: Awaited<ReturnType<typeof events.inBatch<number>>>;
     try {
+      let kept: StagedKept | undefined;
       if (staged) {
         await events.stageObservations(runId, batchId, rows as Uint8Array[], yieldToLoop);
         rows = [];
-        prepareApplications(batch, phases, since);
+        await prepareApplicationsInSlices(batch, phases, since);
+        kept = await stageKept(events, runId, batchId, batch);
       }
       claim = await events.inBatch(
         runId,
         { batchId, idempotencyKey: input.idempotencyKey, lines },
-        (store) => writeBatch(store, batch, rows, input, phases, since, staged),
+        (store) => writeBatch(store, batch, rows, input, phases, since, kept),
       );
     } catch (error) {
       if (staged) await events.discardStaged(batchId, yieldToLoop);
@@ -311,7 +314,7 @@ export function ingestService(deps: {
       // After the commit, off the reply's path: the index learns the batch's block ranges.
       // Should it fail, nothing is lost; reads only scan those ranges until the next time.
       events
-        .summarizeIndex()
+        .summarizeIndex(yieldToLoop)
         .catch((error) => warn(error, 'summarising the observations index failed'));
       stored(batch);
       return { accepted: claim.result, duplicate: false };
@@ -364,8 +367,11 @@ async function writeBatch(
   input: Pick<IngestInput, 'lines' | 'digest'>,
   phases: { sentMs: number; copiedMs: number; summarizedMs: number },
   since: () => number,
-  /** Its observations staged before (stageObservations): made visible, not copied. */
-  staged = false,
+  /**
+   * Its observations staged before (stageObservations), made visible, not copied; and what
+   * it keeps that was staged with them (stageKept), taken where still right.
+   */
+  staged?: StagedKept,
 ): Promise<number> {
   const { lines } = input;
   if (lines) {
@@ -396,7 +402,7 @@ async function writeBatch(
   );
   await settleChanges(store, batch);
   await mergePhases(store, batch);
-  await summarize(store, batch);
+  await summarize(store, batch, staged);
   phases.summarizedMs = since();
   await store.finish(batch.accepted, input.digest());
   return batch.accepted;
@@ -408,6 +414,85 @@ function observedStages(batch: BatchAssembler): ObservedStage[] {
   for (const [changeId, stages] of batch.applications)
     for (const [stage, apps] of stages) out.push({ changeId, stage, apps });
   return out;
+}
+
+/**
+ * What a staged batch wrote ahead of its transaction of what it keeps: each summary it
+ * alone makes (its change and stage had no observations kept), made assuming the change's
+ * time `atUs`; and its fingerprints (always).
+ */
+interface StagedKept {
+  summaries: Map<string, { atUs: number; summary: Omit<SummaryToSave, 'proxiesFingerprinted'> }>;
+}
+
+const stageKey = (changeId: string, stage: string) => `${changeId}\0${stage}`;
+
+/**
+ * Makes the summaries a staged batch alone makes (of changes and stages nothing is kept of
+ * yet, as a run's first batch of a change) and stages their blocks and the batch's
+ * fingerprints ahead of its transaction, in pieces (the embedded database): the
+ * transaction then only takes them, instead of writing megabytes while reads wait. What
+ * it assumed is checked again in the transaction, under the locks (summarize).
+ */
+async function stageKept(
+  events: EventsRepository,
+  runId: string,
+  batchId: number,
+  batch: BatchAssembler,
+): Promise<StagedKept> {
+  const summaries: StagedKept['summaries'] = new Map();
+  const fingerprinted: Fingerprinted[] = [];
+  const changeIds = [...batch.applications.keys()];
+  if (changeIds.length === 0) return { summaries };
+  const { prior, changes } = await events.keptBefore(runId, changeIds);
+  const storedAt = new Map(changes.map((c) => [c.id, c.atUs]));
+  for (const [changeId, stages] of batch.applications) {
+    const defined = batch.changes.get(changeId)?.atUs;
+    const stored = storedAt.get(changeId);
+    // A change unknown, or given again at another time: the transaction refuses the batch.
+    const atUs = defined ?? stored;
+    const settled = atUs !== undefined && (stored === undefined || stored === atUs);
+    for (const [stage, apps] of stages) {
+      fingerprinted.push({ changeId, stage, fingerprints: apps.fingerprints() });
+      if (!settled || (prior.get(changeId)?.get(stage)?.observations ?? 0) > 0) continue;
+      summaries.set(stageKey(changeId, stage), {
+        atUs,
+        summary: toSummary(apps.latencies(atUs)),
+      });
+      await yieldToLoop();
+    }
+  }
+  await events.stageKept(
+    runId,
+    batchId,
+    [...summaries].map(([key, { summary }]) => {
+      const [changeId, stage] = key.split('\0') as [string, string];
+      return { changeId, stage, blocks: summary.blocks };
+    }),
+    fingerprinted,
+    yieldToLoop,
+  );
+  return { summaries };
+}
+
+/**
+ * prepareApplications with the event loop let run between each sort and fingerprinting
+ * (the embedded path, where it is not hidden behind a COPY): 550,000 proxies hold it for
+ * a few hundred milliseconds in one go.
+ */
+async function prepareApplicationsInSlices(
+  batch: BatchAssembler,
+  phases: { sentMs: number },
+  since: () => number,
+): Promise<void> {
+  phases.sentMs = since();
+  for (const stages of batch.applications.values())
+    for (const apps of stages.values()) {
+      await yieldToLoop();
+      apps.prepare();
+      await yieldToLoop();
+      apps.fingerprints();
+    }
 }
 
 /** The batch's first applications sorted and fingerprinted (while its rows are sent). */
@@ -499,7 +584,11 @@ function summariesTouched(batch: BatchAssembler): { changeId: string; stage: str
  * observations) only when the fingerprints earlier batches left do not prove them all new,
  * as in an upload cut into batches of distinct proxies.
  */
-async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void> {
+async function summarize(
+  store: BatchStore,
+  batch: BatchAssembler,
+  staged?: StagedKept,
+): Promise<void> {
   const touched = summariesTouched(batch);
   const changeIds = [...new Set(touched.map((t) => t.changeId))];
   const prior = await store.priorSummaries(changeIds);
@@ -511,6 +600,20 @@ async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void
     const kept = prior.get(changeId)?.get(stage);
     const priorObservations = kept?.observations ?? 0;
     if (!apps && kept) continue; // given again, nothing new about it
+    const early = staged?.summaries.get(stageKey(changeId, stage));
+    if (early && apps) {
+      // Made before the transaction from the batch alone: right if still nothing is kept.
+      if (priorObservations === 0 && early.atUs === atUs) {
+        await store.saveSummary(
+          changeId,
+          stage,
+          { ...early.summary, proxiesFingerprinted: true },
+          true,
+        );
+        continue;
+      }
+      await store.dropStagedBlocks(changeId, stage);
+    }
     let set: LatencySet;
     if (!apps) set = latencySet(new Float64Array(0), 0);
     else if (priorObservations === 0) set = apps.latencies(atUs);
@@ -527,7 +630,8 @@ async function summarize(store: BatchStore, batch: BatchAssembler): Promise<void
         atUs,
       );
     }
-    if (apps) fingerprints.push({ changeId, stage, fingerprints: apps.fingerprints() });
+    // A staged batch's fingerprints are stored already (stageKept).
+    if (apps && !staged) fingerprints.push({ changeId, stage, fingerprints: apps.fingerprints() });
     // Fingerprinted from its first observations on, or never (batches stored before there
     // were fingerprints): a batch can only prove its proxies new against every earlier one.
     const proxiesFingerprinted = priorObservations === 0 || kept?.proxiesFingerprinted === true;

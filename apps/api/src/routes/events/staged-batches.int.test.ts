@@ -1,9 +1,16 @@
 // On the embedded database a batch's observations are stored ahead of its transaction in
 // bounded pieces (staged_event_batches): no read sees them before the batch commits, a batch
-// refused after staging leaves none of its rows, and rows left by a stopped process go.
+// refused after staging leaves none of its rows, and rows left by a stopped process go. What
+// the batch keeps that it alone decides (the blocks of a change's first summary, its proxy
+// fingerprints) is staged too, a bounded piece a statement, and taken by its transaction.
+import type { Tx } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
+
+/** The most latency blocks and fingerprints one staging statement writes (events.repository). */
+const STAGE_BLOCKS = 48;
+const FINGERPRINT_PART = 65_536;
 
 const T0 = '2026-02-01T10:00:00.000000Z';
 const change = {
@@ -40,6 +47,125 @@ describe.each(backends.filter((b) => b.name === 'embedded'))(
         await count(sql`select count(*)::int as n from observations where run_id = ${run.id}`),
       ).toBe(0);
       expect(await count(sql`select count(*)::int as n from staged_event_batches`)).toBe(0);
+    });
+
+    /**
+     * Records the COPY statements of every transaction on the database while `work` runs;
+     * `afterEach(copies)` is awaited after each transaction ends, before its caller goes on.
+     */
+    async function recordingCopies<T>(
+      work: () => Promise<T>,
+      afterEach: (copies: { table: string; bytes: number }[]) => Promise<void> = async () => {},
+    ): Promise<{ result: T; transactions: { table: string; bytes: number }[][] }> {
+      const database = server.app.database;
+      const original = database.transaction;
+      const transactions: { table: string; bytes: number }[][] = [];
+      database.transaction = async <R>(fn: (tx: Tx) => Promise<R>): Promise<R> => {
+        const copies: { table: string; bytes: number }[] = [];
+        transactions.push(copies);
+        const result = (await original.call(database, (tx: Tx) =>
+          fn({
+            ...tx,
+            async copy(table, columns, source, options) {
+              const parts: (string | Uint8Array)[] = [];
+              for await (const part of source) parts.push(part);
+              copies.push({ table, bytes: parts.reduce((n, p) => n + p.length, 0) });
+              return tx.copy(table, columns, parts, options);
+            },
+          }),
+        )) as R;
+        await afterEach(copies);
+        return result;
+      };
+      try {
+        return { result: await work(), transactions };
+      } finally {
+        database.transaction = original;
+      }
+    }
+
+    it("a change's first 70,000 observations: its 69 latency blocks and 2 fingerprint parts are staged a bounded statement at a time, none written by the batch's transaction", async () => {
+      const run = await createRun(server);
+      const lines = [change, ...Array.from({ length: 70_000 }, (_, i) => obs('c1', i))];
+      const { result, transactions } = await recordingCopies(() =>
+        server.json(`/runs/${run.id}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(lines),
+        }),
+      );
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      const kept = transactions.filter((t) =>
+        t.some((c) => c.table === 'latency_blocks' || c.table === 'proxy_fingerprints'),
+      );
+      // Each of them alone in its transaction (no other statement holds the connection with
+      // it), and each at most a bounded piece: 8 KB a block, 8 bytes a fingerprint.
+      for (const copies of kept) {
+        expect(copies).toHaveLength(1);
+        const [{ table, bytes }] = copies as [{ table: string; bytes: number }];
+        expect(bytes).toBeLessThan(
+          table === 'latency_blocks' ? STAGE_BLOCKS * 8300 : FINGERPRINT_PART * 8 + 200,
+        );
+      }
+      expect(kept.filter((t) => t[0]?.table === 'latency_blocks')).toHaveLength(2);
+      expect(kept.filter((t) => t[0]?.table === 'proxy_fingerprints')).toHaveLength(2);
+
+      const propagation = await server.json(`/runs/${run.id}/changes/c1/propagation`);
+      expect(propagation.status).toBe(200);
+      expect(propagation.body).toMatchObject({ count: 70_000, minMs: 10, maxMs: 1009 });
+      expect(
+        await count(
+          sql`select count(*)::int as n from latency_blocks where run_id = ${run.id} and clock = 'raw'`,
+        ),
+      ).toBe(69);
+      expect(
+        await count(sql`select count(*)::int as n from latency_blocks where run_id = ${run.id}`),
+      ).toBe(69);
+    });
+
+    it('a batch refused after its kept state was staged (unknown change) leaves no block or fingerprint', async () => {
+      const run = await createRun(server);
+      const lines = [
+        change,
+        ...Array.from({ length: 3000 }, (_, i) => obs('c1', i)),
+        obs('nowhere', 1),
+      ];
+      const { status, body } = await postEvents(server, run.id, ndjson(lines));
+      expect(status, JSON.stringify(body)).toBe(422);
+      for (const table of ['latency_blocks', 'proxy_fingerprints', 'change_summaries']) {
+        expect(
+          await count(
+            sql`select count(*)::int as n from ${sql.identifier(table)} where run_id = ${run.id}`,
+          ),
+        ).toBe(0);
+      }
+      expect(await count(sql`select count(*)::int as n from staged_event_batches`)).toBe(0);
+    });
+
+    it('a first summary staged while another batch of the change commits is made again in the transaction, the other batch merged', async () => {
+      const run = await createRun(server);
+      const first = [change, ...Array.from({ length: 3000 }, (_, i) => obs('c1', i))];
+      // The other batch: the same change, 500 proxies of its own and 500 of the first's.
+      const other = [change, ...Array.from({ length: 1000 }, (_, i) => obs('c1', 2500 + i))];
+      let otherAnswer: ReturnType<typeof postEvents> | undefined;
+      const { result } = await recordingCopies(
+        () => postEvents(server, run.id, ndjson(first)),
+        async (copies) => {
+          // The first batch's first staged block written: the other comes and goes (once;
+          // its own transactions pass here too).
+          if (otherAnswer || !copies.some((c) => c.table === 'latency_blocks')) return;
+          otherAnswer = postEvents(server, run.id, ndjson(other));
+          await otherAnswer;
+        },
+      );
+      const otherStored = await otherAnswer;
+      expect(otherStored?.status, JSON.stringify(otherStored?.body)).toBe(200);
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      const propagation = await server.json(`/runs/${run.id}/changes/c1/propagation`);
+      expect(propagation.body).toMatchObject({ count: 3500, observations: 4000, repeats: 500 });
+      expect(
+        await count(sql`select count(*)::int as n from latency_blocks where run_id = ${run.id}`),
+      ).toBe(4);
     });
 
     it('rows of a batch still staged are seen by no read, and go when staged batches are discarded', async () => {
