@@ -82,7 +82,11 @@ function body(runId: string, k: number, t0: number): Buffer {
 }
 
 async function main() {
-  const api = await startApi({ DATABASE_URL: databaseUrl, MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN });
+  const api = await startApi({
+    DATABASE_URL: databaseUrl,
+    MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN,
+    PORT: process.env.PORT,
+  });
   try {
     const run = schema.run.parse(
       await (

@@ -62,6 +62,18 @@ export interface Database {
    */
   copyOut(query: string): Promise<Buffer>;
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Loads rows with COPY (as `Tx.copy`) in a transaction of its own, then runs `then` in it
+   * before it commits. On Postgres that is two round trips where a transaction of the same
+   * statements takes four: BEGIN goes with the COPY, `then` with COMMIT (simple protocol:
+   * `then` takes no bind parameters, so it must carry its values as checked literals).
+   */
+  copyThenCommit(
+    table: string,
+    columns: readonly string[],
+    source: CopySource,
+    options?: CopyOptions & { then?: string },
+  ): Promise<void>;
   close(): Promise<void>;
   /** The streaming standby reads may go to (DATABASE_READ_URL), when there is one. */
   readonly standby?: StandbyReads;
@@ -272,6 +284,55 @@ const copyStatement = (
  */
 const BEGIN = 'begin; set local jit = off';
 
+/**
+ * Streams `source` into the COPY ... FROM STDIN that `text` ends with (statements before it,
+ * such as BEGIN, go in the same simple-protocol message).
+ */
+async function copyIn(
+  client: pg.PoolClient,
+  text: string,
+  source: CopySource,
+  options: CopyOptions | undefined,
+): Promise<void> {
+  const stream = client.query(copyFrom(text));
+  // The COPY can fail before its source has ended: on a connection that broke
+  // (a restart), node-postgres fails the query on the next tick. The failure is kept,
+  // stops the loop at the next chunk, and is awaited below; until then it must not
+  // count as an unhandled rejection, which would end the process.
+  let failed: Error | undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', (error: Error) => {
+      failed ??= error;
+      reject(error);
+    });
+  });
+  done.catch(() => {});
+  try {
+    for await (const chunk of source) {
+      if (failed) throw failed;
+      if (!stream.write(chunk)) {
+        await new Promise<void>((resolve, reject) => {
+          const fail = (error: Error) => reject(error);
+          stream.once('error', fail);
+          stream.once('drain', () => {
+            stream.off('error', fail);
+            resolve();
+          });
+        });
+      }
+    }
+  } catch (error) {
+    // Abort the COPY (CopyFail) so the connection is usable for ROLLBACK.
+    stream.destroy(error as Error);
+    await done.catch(() => {});
+    throw error;
+  }
+  stream.end();
+  options?.whileFinishing?.();
+  await done;
+}
+
 function openPool(url: string, max: number, connectTimeoutMs: number): pg.Pool {
   // Nothing session-wide on these connections (no startup options, no session SET,
   // advisory lock or named prepared statement), so they can be pgbouncer's in transaction
@@ -354,44 +415,8 @@ function openPostgres(
         await client.query(BEGIN);
         const tx: Tx = {
           db: drizzleOf(client),
-          async copy(table, columns, source, options) {
-            const stream = client.query(copyFrom(copyStatement(table, columns, 'STDIN', options)));
-            // The COPY can fail before its source has ended: on a connection that broke
-            // (a restart), node-postgres fails the query on the next tick. The failure is kept,
-            // stops the loop at the next chunk, and is awaited below; until then it must not
-            // count as an unhandled rejection, which would end the process.
-            let failed: Error | undefined;
-            const done = new Promise<void>((resolve, reject) => {
-              stream.on('finish', resolve);
-              stream.on('error', (error: Error) => {
-                failed ??= error;
-                reject(error);
-              });
-            });
-            done.catch(() => {});
-            try {
-              for await (const chunk of source) {
-                if (failed) throw failed;
-                if (!stream.write(chunk)) {
-                  await new Promise<void>((resolve, reject) => {
-                    const fail = (error: Error) => reject(error);
-                    stream.once('error', fail);
-                    stream.once('drain', () => {
-                      stream.off('error', fail);
-                      resolve();
-                    });
-                  });
-                }
-              }
-            } catch (error) {
-              // Abort the COPY (CopyFail) so the connection is usable for ROLLBACK.
-              stream.destroy(error as Error);
-              await done.catch(() => {});
-              throw error;
-            }
-            stream.end();
-            options?.whileFinishing?.();
-            await done;
+          copy(table, columns, source, options) {
+            return copyIn(client, copyStatement(table, columns, 'STDIN', options), source, options);
           },
           async copyOut(query) {
             const stream = client.query(copyTo(`COPY (${query}) TO STDOUT WITH (FORMAT binary)`));
@@ -403,6 +428,37 @@ function openPostgres(
         const result = await fn(tx);
         await client.query('COMMIT');
         return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          client.release(true);
+          released = true;
+        }
+        throw error;
+      } finally {
+        if (!released) client.release();
+      }
+    },
+    async copyThenCommit(table, columns, source, options) {
+      const then = options?.then;
+      if (routing && onStandby()) {
+        // In a read's scope: the routed transaction, which moves to the primary on refusal.
+        return database.transaction(async (tx) => {
+          await tx.copy(table, columns, source, options);
+          if (then) await tx.db.execute(sql.raw(then));
+        });
+      }
+      const client = await pool.connect();
+      let released = false;
+      try {
+        await copyIn(
+          client,
+          `${BEGIN}; ${copyStatement(table, columns, 'STDIN', options)}`,
+          source,
+          options,
+        );
+        await client.query(then ? `${then}; COMMIT` : 'COMMIT');
       } catch (error) {
         try {
           await client.query('ROLLBACK');
@@ -467,7 +523,7 @@ async function openEmbedded(
   await client.waitReady;
   if (dataDir) ownerOnly(dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
+  const database: Database = {
     kind: 'embedded',
     db,
     async copyOut(query) {
@@ -499,12 +555,19 @@ async function openEmbedded(
         return fn(tx);
       });
     },
+    async copyThenCommit(table, columns, source, options) {
+      await database.transaction(async (tx) => {
+        await tx.copy(table, columns, source, options);
+        if (options?.then) await tx.db.execute(sql.raw(options.then));
+      });
+    },
     image: () => client.dumpDataDir('none'),
     async close() {
       await client.close();
       if (dataDir) ownerOnly(dataDir);
     },
   };
+  return database;
 }
 
 export { sql };

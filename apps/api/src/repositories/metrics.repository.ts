@@ -22,7 +22,7 @@ import type { MetricRecord, StoredExemplar } from '../domain/metric-record.ts';
 import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
 import { latestMs, putMsField } from './epoch.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
-import { markRunsWritten } from './run-facts.repository.ts';
+import { markRunsWritten, markRunsWrittenStatement } from './run-facts.repository.ts';
 import type { RunWindow } from './runs.repository.ts';
 
 const { metricSeries } = tables;
@@ -309,9 +309,11 @@ export function metricsRepository(database: Database) {
       if (n === 0) return { stored: 0, duplicates: 0 };
       const runIds = [...new Set(rows.runIds)];
       try {
-        await database.transaction(async (tx) => {
-          await tx.copy('metric_points', POINT_COLUMNS, copyChunks(rows), { format: 'binary' });
-          await markRunsWritten(tx.db, runIds);
+        // Two round trips: BEGIN with the COPY, the runs' mark with the COMMIT.
+        const then = markRunsWrittenStatement(runIds);
+        await database.copyThenCommit('metric_points', POINT_COLUMNS, copyChunks(rows), {
+          format: 'binary',
+          ...(then ? { then } : {}),
         });
         return { stored: n, duplicates: 0 };
       } catch (error) {

@@ -47,6 +47,25 @@ export async function markRunsWritten(db: Pick<Db, 'execute'>, runIds: string[])
     on conflict (run_id) do update set data_version = run_facts.data_version + 1`);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `markRunsWritten` as one statement with its run ids as literals, for a write that sends it
+ * with its COMMIT (Database.copyThenCommit); null when there are no runs. The ids must be
+ * uuids (they are checked, never quoted blindly).
+ */
+export function markRunsWrittenStatement(runIds: string[]): string | null {
+  if (runIds.length === 0) return null;
+  for (const id of runIds) {
+    if (!UUID.test(id)) throw new Error(`not a run id: ${JSON.stringify(id).slice(0, 60)}`);
+  }
+  const ids = [...runIds].sort().map((id) => `'${id}'`);
+  return `insert into run_facts (run_id, data_version)
+    select id, 1 from runs where id = any(array[${ids.join(', ')}]::uuid[])
+    order by id
+    on conflict (run_id) do update set data_version = run_facts.data_version + 1`;
+}
+
 export function runFactsRepository(db: Db) {
   return {
     /**

@@ -71,6 +71,8 @@ describe.each(backends)('GETs never write, on $name', (backend) => {
         db: ro.db,
         copyOut: (q) => ro.copyOut(q),
         transaction: (fn) => (booting ? primary.transaction(fn) : ro.transaction(fn)),
+        copyThenCommit: (table, columns, source, options) =>
+          (booting ? primary : ro).copyThenCommit(table, columns, source, options),
         close: () => ro.close(),
       };
       readOnly = async () => {

@@ -145,6 +145,20 @@ interface Labelled {
   quantile: number;
 }
 
+/**
+ * One string object per family name: the names derived from label sets (a family's 12
+ * `_bucket` series give 12 equal slices) are one object each, so a set of them compares
+ * pointers, not characters.
+ */
+let familyNames = new Map<string, string>();
+function familyName(name: string): string {
+  const known = familyNames.get(name);
+  if (known !== undefined) return known;
+  if (familyNames.size >= 100_000) familyNames = new Map();
+  familyNames.set(name, name);
+  return name;
+}
+
 /** A Labelled of a name and tags (the derived fields worked out). */
 function labelledOf(
   name: string,
@@ -153,9 +167,12 @@ function labelledOf(
   env: string | null,
 ): Labelled {
   // Worked out once per label set: the slices are new strings, hashed again at each look-up.
-  const bucketOf = name.endsWith('_bucket') && tags.le !== undefined ? name.slice(0, -7) : null;
+  const bucketOf =
+    name.endsWith('_bucket') && tags.le !== undefined ? familyName(name.slice(0, -7)) : null;
   const sumOf =
-    name.endsWith('_sum') || name.endsWith('_count') ? name.slice(0, name.lastIndexOf('_')) : null;
+    name.endsWith('_sum') || name.endsWith('_count')
+      ? familyName(name.slice(0, name.lastIndexOf('_')))
+      : null;
   return {
     name,
     tags,
@@ -249,12 +266,16 @@ interface FamilyPoint {
   unit: string | null;
   tMs: number;
   startMs: number;
-  /** Finite `le` -> cumulative count; `+Inf` apart. */
-  buckets: Map<number, number>;
-  /** Finite `le` as sent -> cumulative count. */
-  leTexts: Record<string, number>;
+  /**
+   * The finite buckets as they came, three arrays by bucket (a dozen numbers: cheaper to
+   * scan than a Map is to fill): `le`, as sent, and the cumulative count. `+Inf` apart.
+   */
+  les: number[];
+  leTexts: string[];
+  bucketCounts: number[];
   infBucket: number | null;
-  quantiles: Map<number, number>;
+  /** A summary's quantile -> value (null until its first). */
+  quantiles: Map<number, number> | null;
   count: number | null;
   sum: number | null;
   samples: number;
@@ -325,9 +346,11 @@ export function mapRemoteWrite(
   };
   const meta = request.metadata;
   /** The type the request gives a family (1.0: metadata by family name). */
-  const typeOf = (s: WireSeries, family: string): number => s.type || meta.get(family)?.type || 0;
+  // Most requests carry no metadata: no look-up per sample then.
+  const typeOf = (s: WireSeries, family: string): number =>
+    s.type || (meta.size === 0 ? 0 : meta.get(family)?.type || 0);
   const unitOf = (s: WireSeries, family: string): string | null => {
-    const unit = s.unit || meta.get(family)?.unit || null;
+    const unit = s.unit || (meta.size === 0 ? null : meta.get(family)?.unit || null);
     return unit === null ? null : (UCUM[unit] ?? unit);
   };
 
@@ -378,10 +401,11 @@ export function mapRemoteWrite(
         unit,
         tMs,
         startMs: 0,
-        buckets: new Map(),
-        leTexts: {},
+        les: [],
+        leTexts: [],
+        bucketCounts: [],
         infBucket: null,
-        quantiles: new Map(),
+        quantiles: null,
         count: null,
         sum: null,
         samples: 0,
@@ -536,16 +560,20 @@ export function mapRemoteWrite(
         const le = l.le;
         if (Number.isNaN(le)) f.invalid = `series "${name}" has le="${l.tags.le}", not a number`;
         else if (le === Number.POSITIVE_INFINITY) f.infBucket = v;
-        else if (f.buckets.has(le)) f.invalid = `series "${name}" has le="${l.tags.le}" twice`;
+        else if (f.les.includes(le)) f.invalid = `series "${name}" has le="${l.tags.le}" twice`;
         else {
-          f.buckets.set(le, v);
-          f.leTexts[l.tags.le as string] = v;
+          f.les.push(le);
+          f.leTexts.push(l.tags.le as string);
+          f.bucketCounts.push(v);
         }
       } else if (part === 'quantile') {
         const q = l.quantile;
         if (!(q >= 0 && q <= 1)) {
           f.invalid = `series "${name}" has quantile="${l.tags.quantile}", not in [0, 1]`;
-        } else f.quantiles.set(q, v);
+        } else {
+          f.quantiles ??= new Map();
+          f.quantiles.set(q, v);
+        }
       } else if (part === 'sum') f.sum = v;
       else f.count = v;
     }
@@ -719,12 +747,14 @@ export function mapRemoteWrite(
     if (f.exemplars.length > 0) r.exemplars = f.exemplars;
     if (f.form === 'summary') {
       r.kind = 'summary';
-      r.quantiles = [...f.quantiles].sort(([a], [b]) => a - b).map(([q, value]) => ({ q, value }));
+      r.quantiles = [...(f.quantiles ?? [])]
+        .sort(([a], [b]) => a - b)
+        .map(([q, value]) => ({ q, value }));
       push(r, held);
       return;
     }
     r.kind = 'histogram';
-    const sketch = histogramSketch(f.name, f.buckets, count);
+    const sketch = sketchOf(f.name, f.les, f.bucketCounts, count);
     if (typeof sketch === 'string') {
       refuse(sketch, held);
       return;
@@ -738,7 +768,7 @@ export function mapRemoteWrite(
     if (f.infBucket === null || f.sum === null || f.count === null) return false;
     const les = context.lesOf(f.name, f.labelsKey);
     if (les === undefined) return false;
-    for (const le of les) if (!f.buckets.has(le)) return false;
+    for (const le of les) if (!f.les.includes(le)) return false;
     return true;
   }
 
@@ -759,7 +789,7 @@ export function mapRemoteWrite(
       environment: f.labelled.env,
       unit: f.unit,
       startMs: f.startMs,
-      buckets: f.leTexts,
+      buckets: leRecord(f),
       inf: f.infBucket,
       sum: f.sum,
       count: f.count,
@@ -767,6 +797,14 @@ export function mapRemoteWrite(
       held: { samples: finiteParts, histograms: 0, exemplars: f.exemplars.length },
     });
   }
+}
+
+/** A family point's finite buckets as `le` as sent -> cumulative count, in their order. */
+function leRecord(f: FamilyPoint): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let i = 0; i < f.leTexts.length; i++)
+    out[f.leTexts[i] as string] = f.bucketCounts[i] as number;
+  return out;
 }
 
 /**
@@ -778,11 +816,33 @@ export function histogramSketch(
   buckets: Map<number, number>,
   count: number,
 ): Uint8Array | string {
-  const bounds = [...buckets.keys()].sort((a, b) => a - b);
+  return sketchOf(name, [...buckets.keys()], [...buckets.values()], count);
+}
+
+/** histogramSketch of the buckets as two arrays: each finite `le` (no two equal), its count. */
+function sketchOf(
+  name: string,
+  les: number[],
+  cumulative: number[],
+  count: number,
+): Uint8Array | string {
+  const order = les.map((_, i) => i);
+  // Most senders give them in order already.
+  let sorted = true;
+  for (let i = 1; i < les.length; i++) {
+    if ((les[i] as number) < (les[i - 1] as number)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (!sorted) order.sort((a, b) => (les[a] as number) - (les[b] as number));
+  const bounds: number[] = [];
   const counts: number[] = [];
   let before = 0;
-  for (const b of bounds) {
-    const c = buckets.get(b) as number;
+  for (const i of order) {
+    const b = les[i] as number;
+    bounds.push(b);
+    const c = cumulative[i] as number;
     if (c < before || c > count) {
       return `the buckets of "${name}" are not cumulative (le="${b}" holds ${c}, after ${before}, of ${count})`;
     }

@@ -20,21 +20,38 @@ const MAX_INTERNED_BYTES = 64;
  */
 class LabelSets {
   private readonly size = 1 << 17;
-  private slots = new Int32Array(this.size * 2);
+  /**
+   * Twice as many slots as sets, grown as sets come (a table sized for the most sets from
+   * the start is a megabyte: each look-up a cache miss).
+   */
+  private slots = new Int32Array(1024);
   private hashes: number[] = [];
   private bytes: Uint8Array[] = [];
   private sets: string[][] = [];
 
-  find(b: Buffer, from: number, to: number, decode: () => string[]): string[] {
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let e = 0; e < this.hashes.length; e++) {
+      let s = (this.hashes[e] as number) & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = e + 1;
+    }
+    this.slots = slots;
+  }
+
+  /** The label set of the Label fields at b[from, to), decoded (from `w`) if not seen. */
+  find(w: Wire, from: number, to: number, end: number): string[] {
+    const b = w.buf;
     const h = hashBytes(b, from, to);
     const mask = this.slots.length - 1;
     const length = to - from;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const e = this.slots[s] as number;
       if (e === 0) {
-        const set = decode();
+        const set = labelsV1(w, from, end);
         if (this.sets.length >= this.size) {
-          this.slots.fill(0);
+          this.slots = new Int32Array(1024);
           this.hashes = [];
           this.bytes = [];
           this.sets = [];
@@ -44,6 +61,7 @@ class LabelSets {
         this.bytes.push(b.subarray(from, to).slice());
         this.sets.push(set);
         this.slots[s] = this.sets.length;
+        if (this.sets.length * 2 >= this.slots.length && this.sets.length < this.size) this.grow();
         return set;
       }
       if (this.hashes[e - 1] !== h) continue;
@@ -389,20 +407,24 @@ function seriesV1(w: Wire, end: number): WireSeries {
   }
   if (labelsFrom >= 0) {
     const after = w.pos;
-    const decode = () => {
-      const labels: string[] = [];
-      w.pos = labelsFrom;
-      while (w.pos < end) {
-        const tag = w.varint32();
-        if (tag >>> 3 === 1 && (tag & 7) === LEN) labelV1(w, w.end(end), labels);
-        else w.skip(tag & 7, end);
-      }
-      return labels;
-    };
-    s.labels = together ? labelSets.find(w.buf, labelsFrom, labelsTo, decode) : decode();
+    s.labels = together
+      ? labelSets.find(w, labelsFrom, labelsTo, end)
+      : labelsV1(w, labelsFrom, end);
     w.pos = after;
   }
   return s;
+}
+
+/** The Label fields of a series from `from` to its `end`, as name, value, name, value... */
+function labelsV1(w: Wire, from: number, end: number): string[] {
+  const labels: string[] = [];
+  w.pos = from;
+  while (w.pos < end) {
+    const tag = w.varint32();
+    if (tag >>> 3 === 1 && (tag & 7) === LEN) labelV1(w, w.end(end), labels);
+    else w.skip(tag & 7, end);
+  }
+  return labels;
 }
 
 function sample(w: Wire, end: number, s: WireSeries): void {
