@@ -82,11 +82,7 @@ function body(runId: string, k: number, t0: number): Buffer {
 }
 
 async function main() {
-  const api = await startApi({
-    DATABASE_URL: databaseUrl,
-    MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN,
-    PORT: process.env.PORT,
-  });
+  const api = await startApi({ DATABASE_URL: databaseUrl, MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN });
   try {
     const run = schema.run.parse(
       await (
