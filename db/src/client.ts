@@ -429,12 +429,7 @@ function openPostgres(
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          client.release(true);
-          released = true;
-        }
+        released = await rollBackOrDrop(client);
         throw error;
       } finally {
         if (!released) client.release();
@@ -460,12 +455,7 @@ function openPostgres(
         );
         await client.query(then ? `${then}; COMMIT` : 'COMMIT');
       } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          client.release(true);
-          released = true;
-        }
+        released = await rollBackOrDrop(client);
         throw error;
       } finally {
         if (!released) client.release();
@@ -492,6 +482,20 @@ function openPostgres(
     };
   }
   return database;
+}
+
+/**
+ * Rolls back a failed transaction; a connection that cannot even roll back is dropped from
+ * the pool (released as broken). True when it was released here.
+ */
+async function rollBackOrDrop(client: pg.PoolClient): Promise<boolean> {
+  try {
+    await client.query('ROLLBACK');
+    return false;
+  } catch {
+    client.release(true);
+    return true;
+  }
 }
 
 /**
