@@ -178,9 +178,10 @@ test('in print, run pages and reports show their sentence and charts, no control
     });
   }
   // The report of three runs prints in few sheets: 12 before the print sheet was tightened,
-  // 9 at the A4 width with it; 7 or fewer since its appendix leaves out what the sheets above
-  // print (each run's facts and tail causes) and the comparison's convergence and tail causes
-  // share a row. A churn run's page prints its pooled view, heatmap and table of changes, not
+  // 9 at the A4 width with it; 6 since its appendix leaves out what the sheets above print
+  // (the facts in each run's card, each run's tail causes and convergence curve), a change's
+  // histogram and slowest proxies share a row, and so do the comparison's convergence and
+  // tail causes. A churn run's page prints its pooled view, heatmap and table of changes, not
   // the one change opened under them on screen: 3 sheets, from 5.
   const sheets = async (name: string) => {
     await settle(page, page_(name).path);

@@ -87,7 +87,7 @@ export function ChurnChangeTable({
               <td>
                 {c.kind} {c.target} {c.action}
               </td>
-              <td className="num">
+              <td className="num churn-applied">
                 {formatCount(c.count)}
                 {c.expected !== null && <span className="muted"> / {formatCount(c.expected)}</span>}
               </td>
