@@ -9,6 +9,7 @@ import {
 } from '@meshbench/db';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { epochUs } from './epoch.ts';
+import { visibleBlocks } from './latency-blocks.ts';
 
 const { changes, changeSummaries, latencyBlocks } = tables;
 
@@ -81,7 +82,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
         return tx.copyOut(
           `select change_id, latencies from latency_blocks where run_id = ${uuidLiteral(runId)}
              and stage = current_setting('meshbench.stage') and clock = 'raw'
-             order by change_id, block_no`,
+             and ${visibleBlocks()} order by change_id, block_no`,
         );
       });
       const byChange = new Map<string, Buffer[]>();
@@ -181,6 +182,7 @@ export function propagationRepository(database: Pick<Database, 'db' | 'transacti
             eq(latencyBlocks.stage, stage),
             eq(latencyBlocks.clock, clock),
             inArray(latencyBlocks.blockNo, blockNos),
+            sql.raw(visibleBlocks()),
           ),
         );
       return new Map(rows.map((r) => [r.blockNo, toFloat64(r.latencies)]));
