@@ -110,16 +110,24 @@ export function prometheusWriteService(
    * requests, and the families of a request that carries none are read by what was kept.
    * The request's own metadata wins over what is kept.
    */
-  /** Kept metadata by scope, then family, as last read or written here (null: none kept). */
-  const kept = new Map<string, Map<string, { metadata: FamilyMetadata | null; until: number }>>();
+  /**
+   * Kept metadata by scope, then family, as last read or written here (null: none kept). A
+   * scope's version counts what was written to it: a label set's memo that none of its
+   * families has metadata (LabelSet.bare) holds while the version it was made at does.
+   */
+  interface Kept {
+    families: Map<string, { metadata: FamilyMetadata | null; until: number }>;
+    version: number;
+  }
+  const kept = new Map<string, Kept>();
   let keptSize = 0;
   const keptOf = (scope: string) => {
-    let families = kept.get(scope);
-    if (!families) {
-      families = new Map();
-      kept.set(scope, families);
+    let k = kept.get(scope);
+    if (!k) {
+      k = { families: new Map(), version: 0 };
+      kept.set(scope, k);
     }
-    return families;
+    return k;
   };
   const remember = (
     scope: string,
@@ -131,9 +139,10 @@ export function prometheusWriteService(
       kept.clear();
       keptSize = 0;
     }
-    const families = keptOf(scope);
-    if (!families.has(family)) keptSize++;
-    families.set(family, { metadata, until });
+    const k = keptOf(scope);
+    if (!k.families.has(family)) keptSize++;
+    k.families.set(family, { metadata, until });
+    k.version++;
   };
 
   /**
@@ -161,23 +170,34 @@ export function prometheusWriteService(
       }
     }
     const wanted = new Set<string>();
-    const known = keptOf(key);
+    const k = keptOf(key);
+    const known = k.families;
     const mark = newMark();
     let lastSet: LabelSet | undefined;
     for (const set of sets) {
       // Series of one label set in a row (a series' samples sent apart) are looked at once.
       if (set === lastSet) continue;
       lastSet = set;
+      // None of its families had metadata when last looked at, and nothing was kept since.
+      const bare = set.bare;
+      if (bare !== null && bare.kept === k && bare.version === k.version && bare.until > now) {
+        continue;
+      }
+      let until = Number.POSITIVE_INFINITY;
       for (const f of set.families) {
+        const family = f.name;
+        const hit = known.get(family);
+        if (hit && hit.until > now && hit.metadata === null) {
+          if (hit.until < until) until = hit.until;
+        } else until = 0;
         if (f.mark === mark) continue;
         f.mark = mark;
-        const family = f.name;
         if (request.metadata.size > 0 && request.metadata.has(family)) continue;
-        const hit = known.get(family);
         if (hit && hit.until > now) {
           if (hit.metadata) request.metadata.set(family, hit.metadata);
         } else wanted.add(family);
       }
+      set.bare = until > now ? { kept: k, version: k.version, until } : null;
     }
     if (wanted.size === 0) return;
     const found = await metadata.of(key, [...wanted]);

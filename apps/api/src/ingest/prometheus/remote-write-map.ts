@@ -224,6 +224,11 @@ export interface LabelSet {
   bucketOf: Family | null;
   /** The family of a `_sum`/`_count` series that is no bucket, or null. */
   sumOf: Family | null;
+  /**
+   * The write service's memo that none of its families has kept metadata: in which scope's
+   * memory (null: no memo), at which version of it, and until when (the families' soonest).
+   */
+  bare: { kept: object; version: number; until: number } | null;
 }
 
 function labelSetOf(labels: string[]): LabelSet {
@@ -245,7 +250,7 @@ function labelSetOf(labels: string[]): LabelSet {
   else if (name.endsWith('_sum') || name.endsWith('_count')) {
     sumOf = familyOf(name.slice(0, name.lastIndexOf('_')));
   }
-  return { meaning: labelsOf(labels), families, bucketOf, sumOf };
+  return { meaning: labelsOf(labels), families, bucketOf, sumOf, bare: null };
 }
 
 /**
