@@ -72,7 +72,14 @@ function mutate(files) {
   console.log(`mutating ${files.join(', ')}\n  with ${tests.join(', ') || 'no colocated test'}`);
   const run = spawnSync(
     'npx',
-    ['stryker', 'run', '--mutate', files.join(','), '--reporters', 'json,clear-text'],
+    [
+      'stryker',
+      'run',
+      '--mutate',
+      files.join(','),
+      '--reporters',
+      'json,clear-text,progress-append-only',
+    ],
     {
       cwd: api,
       stdio: 'inherit',
