@@ -19,7 +19,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const api = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = join(api, 'mutation-baseline.json');
-const REPORT = join(api, 'reports/mutation/changed.json');
+// Per run, so two measurements (of different files) can run at once.
+const REPORT = join(api, `reports/mutation/changed-${process.pid}.json`);
 /** What may be mutated: domain/ and the decoders, not their tests. */
 const IN_SCOPE = /^src\/(domain|ingest)\/.*(?<!\.test|\.test-fixtures|\.entry)\.ts$/;
 /** A score may wobble this much (points) between runs before it counts as a drop. */
@@ -79,6 +80,8 @@ function mutate(files) {
       files.join(','),
       '--reporters',
       'json,clear-text,progress-append-only',
+      '--tempDirName',
+      `.stryker-tmp/run-${process.pid}`,
     ],
     {
       cwd: api,
@@ -177,8 +180,9 @@ if (!main) {
   const dirty = git('status', '--porcelain', '--', ...files).trim();
   if (dirty) throw new Error(`commit the files to measure first:\n${dirty}`);
   const scores = mutate(files);
+  // Read again: another measurement may have written its files meanwhile.
   const next = withScores(
-    baseline,
+    readBaseline(),
     scores,
     files,
     git('rev-parse', 'HEAD').trim(),
@@ -217,7 +221,7 @@ if (!main) {
   const drops = dropsOf(baseline.files, scores, held);
   if (drops.length > 0) {
     console.error(`mutation score dropped:\n  ${drops.join('\n  ')}`);
-    console.error('Kill the new survivors with a test (reports/mutation/changed.json lists them).');
+    console.error(`Kill the new survivors with a test (${relative(api, REPORT)} lists them).`);
     process.exit(1);
   }
   console.log('mutation: no changed file scores below its baseline');
