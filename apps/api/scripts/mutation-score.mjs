@@ -81,7 +81,7 @@ function mutate(files) {
       '--reporters',
       'json,clear-text,progress-append-only',
       '--tempDirName',
-      `.stryker-tmp/run-${process.pid}`,
+      `.stryker-tmp-${process.pid}`,
     ],
     {
       cwd: api,
@@ -179,15 +179,11 @@ if (!main) {
   // The baseline is of a commit: the files measured must be as committed.
   const dirty = git('status', '--porcelain', '--', ...files).trim();
   if (dirty) throw new Error(`commit the files to measure first:\n${dirty}`);
+  // The commit measured is the one checked out when the run starts (HEAD may move meanwhile).
+  const commit = git('rev-parse', 'HEAD').trim();
   const scores = mutate(files);
   // Read again: another measurement may have written its files meanwhile.
-  const next = withScores(
-    readBaseline(),
-    scores,
-    files,
-    git('rev-parse', 'HEAD').trim(),
-    new Date().toISOString(),
-  );
+  const next = withScores(readBaseline(), scores, files, commit, new Date().toISOString());
   writeFileSync(BASELINE, `${JSON.stringify(next, null, 2)}\n`);
   for (const f of files) console.log(`${f}: ${next.files[f].score} %`);
 } else if (args[0] === '--check') {
