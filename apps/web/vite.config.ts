@@ -1,7 +1,9 @@
 // The web app's build and dev server; in development the API runs beside it on port 3000.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { Plugin, Rollup } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -34,7 +36,7 @@ function firstLoadSize(): Plugin {
   return {
     name: 'meshbench-first-load-size',
     apply: 'build',
-    generateBundle(_options, bundle: Rollup.OutputBundle) {
+    async generateBundle(_options, bundle: Rollup.OutputBundle) {
       const bytes = (name: string) => {
         const file = bundle[name];
         if (!file) return Buffer.alloc(0);
@@ -42,15 +44,19 @@ function firstLoadSize(): Plugin {
         return typeof source === 'string' ? Buffer.from(source) : Buffer.from(source);
       };
       const sizes = new Map<string, { br: number; gz: number }>();
-      const size = (name: string) => {
-        let s = sizes.get(name);
-        if (!s) {
-          const data = bytes(name);
-          s = { br: brotli(data).length, gz: gzipSync(data, { level: 9 }).length };
-          sizes.set(name, s);
-        }
-        return s;
-      };
+      // Every chunk compressed at once on libuv's threads, kept for the precompress step.
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((name) => COMPRESSIBLE.test(name))
+          .map(async (name) => {
+            const data = bytes(name);
+            sizes.set(name, {
+              br: (await compressed(data, 'br')).length,
+              gz: (await compressed(data, 'gz')).length,
+            });
+          }),
+      );
+      const size = (name: string) => sizes.get(name) ?? { br: 0, gz: 0 };
       const closure = (start: string[], seen = new Set<string>()) => {
         for (const name of start) {
           const chunk = bundle[name];
@@ -93,13 +99,32 @@ function firstLoadSize(): Plugin {
   };
 }
 
-const brotli = (data: Buffer) =>
-  brotliCompressSync(data, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-      [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-    },
-  });
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Each distinct content compressed once per build at the highest levels, on libuv's threads:
+ * the size report and the precompressed files share the result (brotli at its maximum quality
+ * is most of the build's time when done twice, one file after another).
+ */
+const compressions = new Map<string, Promise<Buffer>>();
+function compressed(data: Buffer, kind: 'br' | 'gz'): Promise<Buffer> {
+  const key = `${kind}:${createHash('sha256').update(data).digest('hex')}`;
+  let result = compressions.get(key);
+  if (!result) {
+    result =
+      kind === 'br'
+        ? brotliAsync(data, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+            },
+          })
+        : gzipAsync(data, { level: 9 });
+    compressions.set(key, result);
+  }
+  return result;
+}
 
 /** Text files worth compressing; images (the favicon's PNG inside its .ico) already are. */
 const COMPRESSIBLE = /\.(js|css|html|svg|json|map|txt)$/;
@@ -117,17 +142,21 @@ function precompress(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir;
     },
-    closeBundle() {
+    async closeBundle() {
       const walk = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
           e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
         );
-      for (const file of walk(outDir)) {
-        if (!COMPRESSIBLE.test(file)) continue;
-        const data = readFileSync(file);
-        writeFileSync(`${file}.br`, brotli(data));
-        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
-      }
+      await Promise.all(
+        walk(outDir)
+          .filter((file) => COMPRESSIBLE.test(file))
+          .map(async (file) => {
+            const data = readFileSync(file);
+            const [br, gz] = await Promise.all([compressed(data, 'br'), compressed(data, 'gz')]);
+            writeFileSync(`${file}.br`, br);
+            writeFileSync(`${file}.gz`, gz);
+          }),
+      );
     },
   };
 }

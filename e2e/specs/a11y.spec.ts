@@ -29,22 +29,22 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-test('every page has no serious or critical axe violation, tables open or closed', async ({
-  page,
-}) => {
-  // axe-core takes 10 to 30 s on a page this size (two runs on each of eight pages).
+test('every page has no serious or critical axe violation, every table open', async ({ page }) => {
+  // axe-core takes 10 to 30 s on a page this size (one run on each of eleven pages).
   test.setTimeout(600_000);
   for (const { name, path } of pages) {
     await test.step(name, async () => {
       await settle(page, path);
-      expect(await seriousViolations(page), `${name}, as it opens`).toEqual([]);
+      // Opening every table only adds to the page (axe skips what a closed <details> hides),
+      // so one pass with all open checks everything the closed page shows and the rest;
+      // the 700 px test below checks the page as it opens.
       await page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true");
       expect(await seriousViolations(page), `${name}, every table open`).toEqual([]);
     });
   }
 });
 
-test('at 700 px too, scrolling tables included', async ({ page }) => {
+test('at 700 px too, as the page opens, scrolling tables included', async ({ page }) => {
   test.setTimeout(600_000);
   await page.setViewportSize({ width: 700, height: 900 });
   for (const { name, path } of pages) {

@@ -25,8 +25,26 @@ export interface DemoPage {
   path: string;
 }
 
-/** Posts a small demo and returns the pages that show it, the report's slug among them. */
-export async function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
+const posted = new Map<string, Promise<DemoPage[]>>();
+
+/**
+ * Posts a small demo once per server and worker, and returns the pages that show it, the
+ * report's slug among them. The specs that walk the pages (accessibility, layout and print,
+ * URL state) only read them, so they share one posting; a new worker (after a failure) posts
+ * its own.
+ */
+export function postDemoPages(baseUrl: string): Promise<DemoPage[]> {
+  let pages = posted.get(baseUrl);
+  if (!pages) {
+    pages = postDemo(baseUrl);
+    posted.set(baseUrl, pages);
+    // A failed posting is not kept: the next spec tries again.
+    pages.catch(() => posted.delete(baseUrl));
+  }
+  return pages;
+}
+
+async function postDemo(baseUrl: string): Promise<DemoPage[]> {
   const token = process.env.MESHBENCH_ADMIN_TOKEN;
   const api = apiClient(baseUrl, token);
   const tag = randomUUID().slice(0, 8);
