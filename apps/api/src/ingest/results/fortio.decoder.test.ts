@@ -471,4 +471,29 @@ describe('decodeFortio: the edges of each rule (found by mutation testing)', () 
     );
     expect(r.errorsByCode).toEqual({ '199': 1, '1200': 1, '2000': 1 });
   });
+
+  it("takes Fortio's own error count over the codes' sum, and skips a code with no count", () => {
+    const { r } = only(
+      fortio({
+        RetCodes: { '200': 95, '503': 5, '502': null },
+        ErrorsDurationHistogram: { Count: 7 },
+      }),
+    );
+    expect(r.errors).toBe(7);
+    expect(r.errorsByCode).toEqual({ '503': 5 });
+  });
+
+  it('says what is wrong with a histogram, a bucket or the percentiles', () => {
+    const hist = (patch: Record<string, unknown>) =>
+      fortio({ DurationHistogram: { ...base.DurationHistogram, ...patch } });
+    const message = (text: string) => thrown(() => decodeFortio(text)).message;
+    expect(message(hist({ Data: {} }))).toBe('DurationHistogram.Data must be an array');
+    expect(message(hist({ Data: [7] }))).toBe('DurationHistogram.Data[0] must be an object');
+    expect(message(hist({ Data: [{ Start: 0, Count: 1 }] }))).toBe(
+      'DurationHistogram.Data[0] needs Start, End and Count',
+    );
+    expect(message(hist({ Percentiles: {} }))).toBe(
+      'DurationHistogram.Percentiles must be an array',
+    );
+  });
 });
