@@ -5,16 +5,20 @@
 // (what those samples become) into a copy of metric_points with its index, nothing decoded.
 // Usage: tsx prometheus-write.ts [--samples N] [--concurrency C] (DATABASE_URL, default the
 // local test db)
-import {
-  encodeWriteRequest,
-  REMOTE_WRITE_V1_TYPE,
-  type SeriesToSend,
-  snappyBlock,
-} from '@meshbench/api/remote-write';
+import { REMOTE_WRITE_V1_TYPE } from '@meshbench/api/remote-write';
 import * as schema from '@meshbench/schema';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { budget, reportBudgets } from './lib/budget.ts';
+import {
+  BUCKETS,
+  body,
+  COUNTERS,
+  FAMILIES,
+  GAUGES,
+  PER_REQUEST,
+  ROWS_PER_REQUEST,
+} from './lib/remote-write-bodies.ts';
 import { AUTH, BENCH_TOKEN, DEFAULT_DATABASE_URL, startApi } from './lib/server.ts';
 
 const arg = (name: string, fallback: number) => {
@@ -27,59 +31,6 @@ const BUDGET = 200_000;
 const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-
-const BUCKETS = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '+Inf'];
-/** Per request: 100 counters, 100 gauges and 150 histogram families of 12 series: 2,000. */
-const COUNTERS = 100;
-const GAUGES = 100;
-const FAMILIES = 150;
-const PER_REQUEST = COUNTERS + GAUGES + FAMILIES * (BUCKETS.length + 2);
-const ROWS_PER_REQUEST = COUNTERS + GAUGES + FAMILIES;
-
-/** Request k: every series once, at its own scrape time, values growing with k. */
-function body(runId: string, k: number, t0: number): Buffer {
-  const at = t0 + k * 1000;
-  const base = (name: string, i: number): [string, string][] => [
-    ['__name__', name],
-    ['instance', `10.0.${i % 250}.${i % 7}:15014`],
-    ['job', 'istiod'],
-    ['meshbench_run', runId],
-    ['pod', `istiod-${i % 3}`],
-  ];
-  const series: SeriesToSend[] = [];
-  for (let i = 0; i < COUNTERS; i++) {
-    series.push({
-      labels: base(`pilot_xds_pushes_${i}_total`, i),
-      samples: [{ value: k * 10 + i, timestampMs: at }],
-    });
-  }
-  for (let i = 0; i < GAUGES; i++) {
-    series.push({
-      labels: base(`pilot_proxies_${i}`, i),
-      samples: [{ value: (k * 7 + i) % 500, timestampMs: at }],
-    });
-  }
-  for (let f = 0; f < FAMILIES; f++) {
-    const name = `pilot_proxy_convergence_time_${f}`;
-    BUCKETS.forEach((le, b) => {
-      series.push({
-        labels: [...base(`${name}_bucket`, f), ['le', le]].sort(([a], [c]) =>
-          (a as string) < (c as string) ? -1 : 1,
-        ) as [string, string][],
-        samples: [{ value: k * (b + 1), timestampMs: at }],
-      });
-    });
-    series.push({
-      labels: base(`${name}_sum`, f),
-      samples: [{ value: k * 3.5, timestampMs: at }],
-    });
-    series.push({
-      labels: base(`${name}_count`, f),
-      samples: [{ value: k * BUCKETS.length, timestampMs: at }],
-    });
-  }
-  return snappyBlock(encodeWriteRequest(series));
-}
 
 async function main() {
   const api = await startApi({ DATABASE_URL: databaseUrl, MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN });

@@ -215,6 +215,11 @@ export const changeSummaries = pgTable(
     uncorrectedNodes: integer('uncorrected_nodes'),
     /** corrected only: the run's largest event batch id when it was computed (staleness). */
     clockInputBatch: bigint('clock_input_batch', { mode: 'number' }),
+    /**
+     * The latency_blocks (by their batch_id) that are this summary's: blocks of another
+     * batch_id under its key are staged ahead of a batch's transaction or left to remove.
+     */
+    blocksBatch: bigint('blocks_batch', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.clock] })],
 );
@@ -243,6 +248,8 @@ export const proxyFingerprints = pgTable(
  * microseconds). Any nearest-rank percentile, count below a bound, or histogram edge is
  * a lookup in one block, so every summary stays exact without reading observations.
  * Migration 0007 stores `latencies` uncompressed (STORAGE EXTERNAL): floats do not compress.
+ * `batch_id` is the event batch that wrote them (0: before migration 0030, or corrected):
+ * only the blocks whose batch_id is their summary's `blocks_batch` are read.
  */
 export const latencyBlocks = pgTable(
   'latency_blocks',
@@ -251,10 +258,11 @@ export const latencyBlocks = pgTable(
     changeId: text('change_id').notNull(),
     stage: text('stage').notNull().default(DEFAULT_STAGE),
     clock: text('clock').notNull().default('raw'),
+    batchId: bigint('batch_id', { mode: 'number' }).notNull().default(0),
     blockNo: integer('block_no').notNull(),
     latencies: bytea('latencies').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.clock, t.blockNo] })],
+  (t) => [primaryKey({ columns: [t.runId, t.changeId, t.stage, t.clock, t.batchId, t.blockNo] })],
 );
 
 /**

@@ -9,9 +9,12 @@ import { leasesRepository } from '../repositories/leases.repository.ts';
 import { lifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import { metricsRepository } from '../repositories/metrics.repository.ts';
 import { projectsRepository } from '../repositories/projects.repository.ts';
-import { propagationRepository } from '../repositories/propagation.repository.ts';
+import {
+  propagationOfRuns,
+  propagationRepository,
+} from '../repositories/propagation.repository.ts';
 import { reportsRepository } from '../repositories/reports.repository.ts';
-import { resultsRepository } from '../repositories/results.repository.ts';
+import { resultsOfRuns, resultsRepository } from '../repositories/results.repository.ts';
 import { retentionRepository } from '../repositories/retention.repository.ts';
 import { runFactsRepository } from '../repositories/run-facts.repository.ts';
 import { runFinishRepository } from '../repositories/run-finish.repository.ts';
@@ -27,6 +30,7 @@ import { comparabilityService } from '../services/comparability.service.ts';
 import { compareSignificanceService } from '../services/compare-significance.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gateVerdictsService } from '../services/gate-verdicts.service.ts';
+import { headlineReads } from '../services/headline-reads.ts';
 import { headlinesService } from '../services/headlines.service.ts';
 import { historyService } from '../services/history.service.ts';
 import { ingestService } from '../services/ingest.service.ts';
@@ -168,10 +172,16 @@ export function buildServices(
   const loadGate = loadGateService({ runs, results: services.results, projects });
   const headlines = headlinesService({
     runs,
-    propagation: services.propagation,
-    churn: services.churn,
-    results: services.results,
-    lifecycle: lifecycleRepository(database.db),
+    readsFor: headlineReads({
+      runs,
+      propagation,
+      propagationOfRuns: propagationOfRuns(database),
+      results: resultsRepository(database.db),
+      resultsOfRuns: resultsOfRuns(database.db),
+      lifecycle: lifecycleRepository(database.db),
+      corrections,
+      uploads: uploads.results,
+    }),
   });
   const facts = runFactsRepository(database.db);
   const alerts = alertsService({ gates, runs, projects });

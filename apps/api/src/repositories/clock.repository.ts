@@ -126,6 +126,7 @@ function correctionStore(tx: Tx, runId: string, changeId: string, stage: string)
         clockNodes: s.clockNodes,
         uncorrectedNodes: s.uncorrectedNodes,
         clockInputBatch: s.clockInputBatch,
+        blocksBatch: 0,
       };
       await upsertSummary(tx, values);
       await replaceLatencyBlocks(tx, { runId, changeId, stage, clock: 'corrected' }, s.blocks);

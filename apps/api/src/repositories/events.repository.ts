@@ -41,10 +41,9 @@ import {
   deleteLatencyBlocks,
   LATENCY_BLOCK_COLUMNS,
   latencyBlockRows,
-  replaceLatencyBlocks,
-  stagedClock,
-  takeStagedBlocks,
+  takeBlocks,
   upsertSummary,
+  visibleBlocks,
 } from './latency-blocks.ts';
 import {
   inRunBatches,
@@ -61,14 +60,22 @@ const { changes, changeSummaries, eventBatches, lifecyclePhases, stagedEventBatc
 const DISCARD_ROWS = 5000;
 /** Latency blocks (1024 latencies, 8 KB) staged by one statement: ~20 ms on the embedded database. */
 const STAGE_BLOCKS = 48;
+/** Latency blocks read (blocksOf) and removed (dropBlocks) by one statement. */
+const READ_BLOCKS = 128;
+const DROP_BLOCKS = 96;
 /** The observation index's pages_per_range (migration 0005), and its ranges summarised a statement. */
 const BRIN_PAGES_PER_RANGE = 16;
 const BRIN_PIECE = 64;
 
-/** What a batch finds kept of a change before it: observations, and whether fingerprinted. */
+/**
+ * What a batch finds kept of a change before it: observations, latencies, whether
+ * fingerprinted, and the batch whose blocks are the summary's (blocks_batch).
+ */
 export interface PriorSummary {
   observations: number;
+  count: number;
   proxiesFingerprinted: boolean;
+  blocksBatch: number;
 }
 
 export interface StoredChange {
@@ -333,7 +340,9 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
           changeId: changeSummaries.changeId,
           stage: changeSummaries.stage,
           observations: changeSummaries.observations,
+          count: changeSummaries.count,
           proxiesFingerprinted: changeSummaries.proxiesFingerprinted,
+          blocksBatch: changeSummaries.blocksBatch,
         })
         .from(changeSummaries)
         .where(
@@ -403,7 +412,8 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       const copied = await tx.copyOut(
         `select latencies from latency_blocks where run_id = ${uuidLiteral(runId)}
            and change_id = current_setting('meshbench.change_id')
-           and stage = current_setting('meshbench.stage') and clock = 'raw' order by block_no`,
+           and stage = current_setting('meshbench.stage') and clock = 'raw'
+           and ${visibleBlocks()} order by block_no`,
       );
       const blocks: Buffer[] = [];
       const reader = new CopyBinaryReader(copied);
@@ -412,15 +422,18 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
     },
 
     /**
-     * Writes the change's kept summary at a stage: its blocks given, or (`staged`) the ones
-     * this batch staged ahead of its transaction (stageKept) taken as they are.
+     * Writes the change's kept summary at a stage: its blocks given, the summary's earlier
+     * blocks removed; or (`staged`) the ones this batch staged ahead of its transaction
+     * (stageKept) taken as they are, by pointing the summary at them (blocks_batch): no block
+     * row is written or removed, and the batch whose blocks it held before is returned (its
+     * blocks, unread from the commit on, to remove after it: dropBlocks).
      */
     async saveSummary(
       changeId: string,
       stage: string,
       s: SummaryToSave,
       staged = false,
-    ): Promise<void> {
+    ): Promise<number | undefined> {
       const values = {
         runId,
         changeId,
@@ -435,7 +448,20 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
         blockSize: s.blockSize,
         blockFirsts: toBytes(s.blockFirsts),
         proxiesFingerprinted: s.proxiesFingerprinted,
+        blocksBatch: batchId,
       };
+      const key = { runId, changeId, stage, clock: 'raw' as const };
+      const [previous] = await tx.db
+        .select({ batch: changeSummaries.blocksBatch })
+        .from(changeSummaries)
+        .where(
+          and(
+            eq(changeSummaries.runId, runId),
+            eq(changeSummaries.changeId, changeId),
+            eq(changeSummaries.stage, stage),
+            eq(changeSummaries.clock, 'raw'),
+          ),
+        );
       await upsertSummary(tx, values);
       // Its corrected summary, if any, no longer holds every first application: stale.
       await tx.db
@@ -449,13 +475,14 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
             eq(changeSummaries.clock, 'corrected'),
           ),
         );
-      if (staged) await takeStagedBlocks(tx, { runId, changeId, stage }, batchId);
-      else await replaceLatencyBlocks(tx, { runId, changeId, stage, clock: 'raw' }, s.blocks);
+      if (staged) return previous?.batch;
+      await takeBlocks(tx, key, batchId, previous?.batch, s.blocks);
+      return undefined;
     },
 
     /** Removes the blocks this batch staged for a change at a stage (not to be used). */
     dropStagedBlocks: (changeId: string, stage: string) =>
-      deleteLatencyBlocks(tx, { runId, changeId, stage, clock: stagedClock(batchId) }),
+      deleteLatencyBlocks(tx, { runId, changeId, stage, clock: 'raw' }, batchId),
 
     /**
      * Stores the batch's first arrivals of a phase's entities where they are the entity's
@@ -693,10 +720,10 @@ export function eventsRepository(database: Database) {
 
     /**
      * Writes what a staged batch keeps that is known before its transaction: the blocks of
-     * summaries it alone makes (under stagedClock, STAGE_BLOCKS a statement) and its proxy
-     * fingerprints, `between()` awaited after each statement. No read asks for these blocks;
-     * the batch's transaction takes them (saveSummary) or drops them, and a batch refused
-     * removes them (discardStaged). Fingerprints seen early by another batch only make it
+     * summaries it alone makes (under their key, as the batch's: batch_id, STAGE_BLOCKS a
+     * statement) and its proxy fingerprints, `between()` awaited after each statement. No read
+     * sees these blocks (visibleBlocks) until the batch's transaction points the summary at
+     * them (saveSummary) or drops them, and a batch refused removes them (discardStaged). Fingerprints seen early by another batch only make it
      * check its proxies against the observations, which hide staged rows.
      */
     async stageKept(
@@ -706,11 +733,11 @@ export function eventsRepository(database: Database) {
       fingerprinted: readonly Fingerprinted[],
       between: () => Promise<void>,
     ): Promise<void> {
-      const clock = stagedClock(batchId);
       for (const { changeId, stage, blocks } of summaries) {
         for (let from = 0; from < blocks.length; from += STAGE_BLOCKS) {
           const rows = latencyBlockRows(
-            { runId, changeId, stage, clock },
+            { runId, changeId, stage, clock: 'raw' },
+            batchId,
             blocks,
             from,
             Math.min(blocks.length, from + STAGE_BLOCKS),
@@ -730,6 +757,99 @@ export function eventsRepository(database: Database) {
           );
           await between();
         }
+      }
+    },
+
+    /**
+     * Runs `work` on a batch's store in a transaction of its own, ahead of the batch's
+     * (reads of what is kept, made again by the batch's transaction if it changed meanwhile).
+     */
+    aheadOfBatch: <T>(runId: string, batchId: number, work: (store: BatchStore) => Promise<T>) =>
+      database.transaction((tx) => work(batchStore(tx, runId, batchId))),
+
+    /**
+     * The latencies of the blocks batch `blocksBatch` wrote of a change's raw summary at a
+     * stage, READ_BLOCKS a statement with `between()` after each. Blocks are never changed
+     * once written, only removed: fewer come back if they went meanwhile.
+     */
+    async blocksOf(
+      runId: string,
+      changeId: string,
+      stage: string,
+      blocksBatch: number,
+      between: () => Promise<void>,
+    ): Promise<Float64Array> {
+      const parts: Buffer[] = [];
+      for (let from = 0; ; from += READ_BLOCKS) {
+        const copied = await database.transaction(async (tx) => {
+          await tx.db.execute(
+            sql`select set_config('meshbench.change_id', ${changeId}, true), set_config('meshbench.stage', ${stage}, true)`,
+          );
+          return tx.copyOut(
+            `select latencies from latency_blocks where run_id = ${uuidLiteral(runId)}
+               and change_id = current_setting('meshbench.change_id')
+               and stage = current_setting('meshbench.stage') and clock = 'raw'
+               and batch_id = ${Number(blocksBatch)} and block_no >= ${from}
+               and block_no < ${from + READ_BLOCKS} order by block_no`,
+          );
+        });
+        const reader = new CopyBinaryReader(copied);
+        let got = 0;
+        while (reader.next()) {
+          parts.push(reader.bytes() as Buffer);
+          got++;
+        }
+        await between();
+        if (got < READ_BLOCKS) break;
+      }
+      return alignedFloat64(parts);
+    },
+
+    /**
+     * Removes blocks no summary reads any more (each the blocks a summary held before a
+     * staged batch's transaction pointed it at its own), DROP_BLOCKS a statement with
+     * `between()` after each.
+     */
+    async dropBlocks(
+      runId: string,
+      superseded: readonly { changeId: string; stage: string; batchId: number }[],
+      between: () => Promise<void>,
+    ): Promise<void> {
+      for (const { changeId, stage, batchId } of superseded) {
+        for (;;) {
+          const result = await database.db.execute(
+            sql`with removed as (delete from latency_blocks where ctid = any(array(
+                select ctid from latency_blocks where run_id = ${runId} and change_id = ${changeId}
+                  and stage = ${stage} and clock = 'raw' and batch_id = ${batchId}
+                  limit ${DROP_BLOCKS})) returning 1)
+              select count(*)::int as n from removed`,
+          );
+          const removed = Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0);
+          await between();
+          if (removed < DROP_BLOCKS) break;
+        }
+      }
+    },
+
+    /**
+     * Removes the blocks of every summary that no summary reads and no staged batch wrote
+     * (a process stopped between a batch's commit and its dropBlocks leaves them), in
+     * pieces; the embedded database at start, where no batch is in progress.
+     */
+    async dropUnusedBlocks(between: () => Promise<void>): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const result = await database.db.execute(
+          sql.raw(`with removed as (delete from latency_blocks where ctid = any(array(
+              select ctid from latency_blocks b where not coalesce(${visibleBlocks('b')}, false)
+                and b.batch_id <> all(array(select id from staged_event_batches))
+              limit ${DROP_BLOCKS})) returning 1)
+            select count(*)::int as n from removed`),
+        );
+        const removed = Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0);
+        total += removed;
+        if (removed === 0) return total;
+        await between();
       }
     },
 
@@ -792,7 +912,7 @@ export function eventsRepository(database: Database) {
       if (mark) {
         // What stageKept wrote: the batch's staged blocks and its fingerprints.
         await database.db.execute(
-          sql`delete from latency_blocks where run_id = ${mark.runId} and clock = ${stagedClock(batchId)}`,
+          sql`delete from latency_blocks where run_id = ${mark.runId} and batch_id = ${batchId}`,
         );
         await between();
         await database.db.execute(

@@ -1,6 +1,7 @@
 // Thresholds and gate results in Postgres.
 import { type Db, DEFAULT_STAGE, tables } from '@meshbench/db';
-import { and, asc, desc, eq, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { visibleBlocks } from './latency-blocks.ts';
 import { toFloat64 } from './propagation.repository.ts';
 
 const { thresholds, gateResults, changes, latencyBlocks, alerts } = tables;
@@ -20,6 +21,7 @@ export function gatesRepository(db: Db) {
           eq(latencyBlocks.changeId, changeId),
           eq(latencyBlocks.stage, DEFAULT_STAGE),
           eq(latencyBlocks.clock, 'raw'),
+          sql.raw(visibleBlocks()),
         ),
       )
       .orderBy(asc(latencyBlocks.blockNo));

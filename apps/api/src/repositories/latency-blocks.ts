@@ -3,6 +3,7 @@
 // the raw summaries a batch keeps and the clock-corrected ones computed from them.
 import {
   CopyBinaryWriter,
+  int64Field,
   putInt4Field,
   putInt16,
   type Tx,
@@ -37,27 +38,33 @@ export const LATENCY_BLOCK_COLUMNS = [
   'change_id',
   'stage',
   'clock',
+  'batch_id',
   'block_no',
   'latencies',
 ];
 
-/** Which blocks a row of latency_blocks is: a summary's, on a clock (or staged: see stagedClock). */
+/** Which blocks a row of latency_blocks is: a summary's, on a clock. */
 export interface BlocksKey {
   runId: string;
   changeId: string;
   stage: string;
-  clock: 'raw' | 'corrected' | `staged:${number}`;
+  clock: 'raw' | 'corrected';
 }
 
 /**
- * The clock a batch's raw blocks are written under ahead of its transaction (the embedded
- * database): no read asks for it, and the batch's transaction renames it `raw`.
+ * The condition (SQL text) a row of latency_blocks, named `t`, meets when it is its summary's
+ * blocks: its batch_id is the summary's blocks_batch. Every read of blocks asks it, so that
+ * blocks a batch writes ahead of its transaction (stageKept) stay unseen until that
+ * transaction points its summary at them, and its commit alone makes them read.
  */
-export const stagedClock = (batchId: number): `staged:${number}` => `staged:${batchId}`;
+export const visibleBlocks = (t = 'latency_blocks') =>
+  `${t}.batch_id = (select s.blocks_batch from change_summaries s where s.run_id = ${t}.run_id
+    and s.change_id = ${t}.change_id and s.stage = ${t}.stage and s.clock = ${t}.clock)`;
 
-/** Blocks `from` to `to` (numbered from 0) as one binary COPY's data. */
+/** Blocks `from` to `to` (numbered from 0), written by `batchId`, as one binary COPY's data. */
 export function latencyBlockRows(
   key: BlocksKey,
+  batchId: number,
   blocks: readonly Float64Array[],
   from = 0,
   to = blocks.length,
@@ -65,23 +72,25 @@ export function latencyBlockRows(
   const { runId, changeId, stage, clock } = key;
   const out = new CopyBinaryWriter();
   const run = uuidField(runId);
+  const batch = int64Field(batchId);
   const texts = [changeId, stage, clock].map((t) => Buffer.from(t));
   const textBytes = texts.reduce((n, t) => n + 4 + t.length, 0);
   for (let i = from; i < to; i++) {
     const b = blocks[i] as Float64Array;
     const block = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-    out.room(2 + run.length + textBytes + 8 + 4 + block.length);
+    out.room(2 + run.length + textBytes + batch.length + 8 + 4 + block.length);
     out.pos = putInt16(out.buf, out.pos, LATENCY_BLOCK_COLUMNS.length);
     out.bytes(run);
     for (const t of texts) out.field(t);
+    out.bytes(batch);
     out.pos = putInt4Field(out.buf, out.pos, i);
     out.field(block);
   }
   return out.end();
 }
 
-/** Removes the blocks of a change's summary at a stage, on one clock. */
-export async function deleteLatencyBlocks(tx: Tx, key: BlocksKey): Promise<void> {
+/** Removes the blocks under a key that a batch wrote (all of them when `batchId` is absent). */
+export async function deleteLatencyBlocks(tx: Tx, key: BlocksKey, batchId?: number): Promise<void> {
   const { runId, changeId, stage, clock } = key;
   await tx.db
     .delete(latencyBlocks)
@@ -91,40 +100,43 @@ export async function deleteLatencyBlocks(tx: Tx, key: BlocksKey): Promise<void>
         eq(latencyBlocks.changeId, changeId),
         eq(latencyBlocks.stage, stage),
         eq(latencyBlocks.clock, clock),
+        batchId === undefined ? undefined : eq(latencyBlocks.batchId, batchId),
       ),
     );
 }
 
-/** Replaces the blocks of a change's summary at a stage, on the raw or the corrected clock. */
+/**
+ * Replaces every block of a change's summary at a stage on the corrected clock (never
+ * staged: its blocks are batch 0, as its summary's blocks_batch).
+ */
 export async function replaceLatencyBlocks(
   tx: Tx,
-  key: BlocksKey & { clock: 'raw' | 'corrected' },
+  key: BlocksKey,
   blocks: readonly Float64Array[],
 ): Promise<void> {
   await deleteLatencyBlocks(tx, key);
-  await tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, latencyBlockRows(key, blocks), {
+  await tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, latencyBlockRows(key, 0, blocks), {
     format: 'binary',
   });
 }
 
-/** Makes the raw blocks a batch staged (stagedClock) the summary's, in place of its old ones. */
-export async function takeStagedBlocks(
+/**
+ * Points a raw summary (written just before, blocks_batch `batchId`) at blocks `batchId`
+ * wrote: the given ones, written now, or (no `blocks`) the ones it staged ahead of its
+ * transaction, taken as they are: no block row is written. The blocks it pointed at before
+ * (`previous`, its blocks_batch) are removed.
+ */
+export async function takeBlocks(
   tx: Tx,
-  key: Omit<BlocksKey, 'clock'>,
+  key: BlocksKey,
   batchId: number,
+  previous: number | undefined,
+  blocks?: readonly Float64Array[],
 ): Promise<void> {
-  const { runId, changeId, stage } = key;
-  await deleteLatencyBlocks(tx, { ...key, clock: 'raw' });
-  // The blocks' bytes stay where they are (stored out of line): only the key changes.
-  await tx.db
-    .update(latencyBlocks)
-    .set({ clock: 'raw' })
-    .where(
-      and(
-        eq(latencyBlocks.runId, runId),
-        eq(latencyBlocks.changeId, changeId),
-        eq(latencyBlocks.stage, stage),
-        eq(latencyBlocks.clock, stagedClock(batchId)),
-      ),
-    );
+  if (previous !== undefined && previous !== batchId) await deleteLatencyBlocks(tx, key, previous);
+  if (!blocks) return;
+  await deleteLatencyBlocks(tx, key, batchId);
+  await tx.copy('latency_blocks', LATENCY_BLOCK_COLUMNS, latencyBlockRows(key, batchId, blocks), {
+    format: 'binary',
+  });
 }

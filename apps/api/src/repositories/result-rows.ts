@@ -13,3 +13,15 @@ export const rowCountOf = (result: unknown): number =>
 export const num = (v: unknown): number => Number(v);
 export const numOrNull = (v: unknown): number | null =>
   v === null || v === undefined ? null : Number(v);
+
+/** Rows grouped by `keyOf` (a read of many runs, by run), each group in the rows' order. */
+export function groupRows<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const id = keyOf(row);
+    const list = out.get(id);
+    if (list) list.push(row);
+    else out.set(id, [row]);
+  }
+  return out;
+}

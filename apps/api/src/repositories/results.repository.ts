@@ -1,7 +1,7 @@
 // Load results in Postgres.
 import { type Db, tables } from '@meshbench/db';
 import type { LoadResult, ResultFormat } from '@meshbench/schema';
-import { and, asc, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, type Column, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
 import {
   gridWithUpload,
   intervalsWithUpload,
@@ -25,7 +25,7 @@ import {
 } from '../domain/load-steps.ts';
 import { runSliced, yieldToLoop } from '../domain/slices.ts';
 import { lockKey } from './events.repository.ts';
-import { rowsOf } from './result-rows.ts';
+import { groupRows, rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
 
 const {
@@ -348,6 +348,93 @@ export function resultsRepository(db: Db) {
     },
   };
 }
+
+/**
+ * The reads of `resultsRepository` that a runs list's headlines make, for many runs at once:
+ * each one query (two for the slots), answered by run.
+ */
+export function resultsOfRuns(db: Db) {
+  const byRun = <T extends { runId: string }>(rows: T[]) => groupRows(rows, (r) => r.runId);
+  return {
+    /** `ofRun` of each run. */
+    async ofRun(runIds: string[]) {
+      const rows = await db
+        .select({
+          ...listColumns,
+          startedAtUs: sql<
+            number | null
+          >`(extract(epoch from ${loadResults.startedAt}) * 1000000)::float8`,
+        })
+        .from(loadResults)
+        .where(inArray(loadResults.runId, runIds))
+        .orderBy(asc(loadResults.id));
+      return byRun(rows);
+    },
+
+    /** `histogramsOfRun` of each run. */
+    async histogramsOfRun(runIds: string[]) {
+      const rows = await db
+        .select({ runId: loadResults.runId, id: loadResults.id, hdr: loadResults.hdr })
+        .from(loadResults)
+        .where(and(inArray(loadResults.runId, runIds), isNotNull(loadResults.hdr)))
+        .orderBy(asc(loadResults.id));
+      return new Map(
+        [...byRun(rows)].map(([id, list]) => [
+          id,
+          list.map((r) => ({ id: r.id, hdr: asBytes(r.hdr) })),
+        ]),
+      );
+    },
+
+    /** `intervalsOfRun` of each run. */
+    async intervalsOfRun(runIds: string[]) {
+      const rows = await intervalRows(db, runIds);
+      return new Map(
+        [...byRun(rows)].map(([id, list]) => [id, list.map(({ runId: _runId, ...r }) => r)]),
+      );
+    },
+
+    /** `slotsOfRun` of each run, with the same percentiles. */
+    async slotsOfRun(
+      runIds: string[],
+      percentiles: number[],
+    ): Promise<Map<string, { grid: SlotGrid; slots: Slot[]; spans: IntervalSpans } | null>> {
+      const slots = visibleSlots(db, runIds);
+      const { hdr: _hdr, ...withoutHdr } = slots._.selectedFields;
+      const columns = keptAnswers(percentiles)
+        ? { ...withoutHdr, hdr: sql<null>`null` }
+        : slots._.selectedFields;
+      const [rows, spanRows] = await Promise.all([
+        db.select(columns).from(slots).orderBy(asc(slots.startMs)),
+        db
+          .select({
+            runId: loadIntervals.runId,
+            resultId: loadIntervals.resultId,
+            fromMs: sql<number>`min(${loadIntervals.startMs})`,
+            toMs: sql<number>`max(${loadIntervals.startMs} + ${loadIntervals.durationMs})`,
+            n: sql<number>`count(*)::int`,
+          })
+          .from(loadIntervals)
+          .where(visibleIntervals(runIds))
+          .groupBy(loadIntervals.runId, loadIntervals.resultId),
+      ]);
+      const slotsBy = byRun(rows as ((typeof rows)[number] & { runId: string })[]);
+      const spansBy = byRun(spanRows);
+      return new Map(
+        runIds.map((id) => [
+          id,
+          keptSlotsOfRun(
+            (slotsBy.get(id) ?? []) as typeof rows,
+            (spansBy.get(id) ?? []).map(({ runId: _runId, ...r }) => ({
+              ...r,
+              resultId: Number(r.resultId),
+            })),
+          ),
+        ]),
+      );
+    },
+  };
+}
 function lockSlots(tx: Tx, runId: string) {
   return tx.execute(
     sql`select pg_advisory_xact_lock(${String(lockKey(runId, 'slots', ''))}::int8)`,
@@ -366,12 +453,18 @@ const MERGE_ATTEMPTS = 3;
 type FinalOutcome = 'stored' | 'duplicate' | 'moved' | 'pending';
 
 /** `load_intervals` rows no staged upload holds (what every read of them sees). */
-function visibleIntervals(runId: string) {
+function visibleIntervals(runId: string | string[]) {
   return and(
-    eq(loadIntervals.runId, runId),
-    sql`${loadIntervals.resultId} <> all(array(select unnest(result_ids) from staged_result_uploads where run_id = ${runId}))`,
+    ofRuns(loadIntervals.runId, runId),
+    typeof runId === 'string'
+      ? sql`${loadIntervals.resultId} <> all(array(select unnest(result_ids) from staged_result_uploads where run_id = ${runId}))`
+      : sql`${loadIntervals.resultId} <> all(array(select unnest(u.result_ids) from staged_result_uploads u where u.run_id = ${loadIntervals.runId}))`,
   );
 }
+
+/** A run's rows, or those of any of several runs. */
+const ofRuns = (column: Column, runId: string | string[]) =>
+  typeof runId === 'string' ? eq(column, runId) : inArray(column, runId);
 
 /** `n` ids of load_results' identity, taken ahead of the points' insert (ascending). */
 async function reserveResultIds(q: Db, n: number): Promise<number[]> {
@@ -453,7 +546,7 @@ const MADE_VISIBLE = `not exists (select 1 from staged_result_uploads u
  * A run's slots as every read sees them: its kept slots, each in place of which an upload
  * made visible but whose slots are still being moved in (moveStagedSlots) has one, and those.
  */
-function visibleSlots(q: Db | Tx, runId: string) {
+function visibleSlots(q: Db | Tx, runId: string | string[]) {
   const kept = getTableColumns(loadSlots);
   const { stageId: _stageId, ...staged } = getTableColumns(stagedLoadSlots);
   return q
@@ -461,7 +554,7 @@ function visibleSlots(q: Db | Tx, runId: string) {
     .from(loadSlots)
     .where(
       and(
-        eq(loadSlots.runId, runId),
+        ofRuns(loadSlots.runId, runId),
         sql`not exists (select 1 from staged_load_slots s where s.run_id = ${loadSlots.runId}
           and s.start_ms = ${loadSlots.startMs} and ${sql.raw(MADE_VISIBLE)})`,
       ),
@@ -472,7 +565,7 @@ function visibleSlots(q: Db | Tx, runId: string) {
         .from(stagedLoadSlots)
         .where(
           and(
-            eq(stagedLoadSlots.runId, runId),
+            ofRuns(stagedLoadSlots.runId, runId),
             sql`not exists (select 1 from staged_result_uploads u
               where u.run_id = ${stagedLoadSlots.runId} and u.id = ${stagedLoadSlots.stageId})`,
           ),
@@ -717,8 +810,14 @@ async function mergeUpload(
 
 /** A run's intervals, each with its point's id, in time order (counts as numbers). */
 async function intervalsOf(q: Db | Tx, runId: string) {
+  return (await intervalRows(q, runId)).map(({ runId: _runId, ...r }) => r);
+}
+
+/** The intervals of a run, or of several, each with its run and its point's id, in time order. */
+async function intervalRows(q: Db | Tx, runId: string | string[]) {
   const rows = await q
     .select({
+      runId: loadIntervals.runId,
       resultId: loadIntervals.resultId,
       startMs: loadIntervals.startMs,
       durationMs: loadIntervals.durationMs,

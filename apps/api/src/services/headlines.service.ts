@@ -1,29 +1,31 @@
 // The runs list's headlines: for each run asked for, the number its kind is judged by (P99 and
 // share within 1 s of its change, or pooled over its changes with the worst one named; time
 // to all joined; P99 at the top load rate, merged over the step's generators). Read apart from
-// the list, so the list itself stays one query.
+// the list, so the list itself stays one query; the headlines of a page read in a fixed
+// number of queries, however many runs it has (headline-reads.ts).
 import type { RunHeadline } from '@meshbench/schema';
 import { type Principal, privateProjectsVisible } from '../domain/access.ts';
 import { dataPlaneHeadline, scaleUpHeadline, stagesHeadline } from '../domain/run-headline.ts';
-import type { LifecycleRepository } from '../repositories/lifecycle.repository.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
-import type { ChurnService } from './churn.service.ts';
-import type { PropagationService } from './propagation.service.ts';
-import type { ResultsService } from './results.service.ts';
+import type { HeadlineReads } from './headline-reads.ts';
 
 /** The Consul benchmark's "within 1 s". */
 export const HEADLINE_WITHIN_MS = 1000;
 
 export function headlinesService(deps: {
   runs: Pick<RunsRepository, 'readableByIds' | 'find'>;
-  propagation: Pick<PropagationService, 'changes' | 'propagation'>;
-  churn: Pick<ChurnService, 'pooledHeadline'>;
-  results: Pick<ResultsService, 'list' | 'stages'>;
-  lifecycle: Pick<LifecycleRepository, 'phases'>;
+  /**
+   * The reads of the headlines of these runs (headline-reads.ts): the runs' pages' own
+   * services, whose reads of many runs at once are one query each.
+   */
+  readsFor: (runs: RunRow[]) => HeadlineReads;
 }) {
-  const { runs, propagation, churn, results, lifecycle } = deps;
+  const { runs, readsFor } = deps;
 
-  async function headline(run: RunRow): Promise<RunHeadline | null> {
+  async function headline(
+    run: RunRow,
+    { propagation, churn, results, lifecycle }: HeadlineReads,
+  ): Promise<RunHeadline | null> {
     if (run.changeCount > 1) {
       const pooled = await churn.pooledHeadline(run.id, HEADLINE_WITHIN_MS);
       if (pooled) return { runId: run.id, kind: 'propagation', ...pooled };
@@ -72,13 +74,14 @@ export function headlinesService(deps: {
     /** One run's headline (a report freezes it); null when it has none or no such run. */
     async ofRun(runId: string): Promise<RunHeadline | null> {
       const run = await runs.find(runId);
-      return run ? headline(run) : null;
+      return run ? headline(run, readsFor([run])) : null;
     },
 
     /** Headlines of the runs the principal may read among `ids`; runs without one are left out. */
     async headlines(ids: string[], principal: Principal): Promise<RunHeadline[]> {
       const rows = await runs.readableByIds(ids, privateProjectsVisible(principal));
-      const found = await Promise.all(rows.map(headline));
+      const reads = readsFor(rows);
+      const found = await Promise.all(rows.map((run) => headline(run, reads)));
       return found.filter((h): h is RunHeadline => h !== null);
     },
   };

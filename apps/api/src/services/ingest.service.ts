@@ -1,6 +1,7 @@
 // The events use case: a batch is decoded, checked and stored whole, or not at all.
 import { APPLIED_STAGE, type IngestResult } from '@meshbench/schema';
 import {
+  type FirstApplications,
   type LatencySet,
   latencySet,
   mergeBatch,
@@ -16,6 +17,7 @@ import type {
   BatchStore,
   EventsRepository,
   Fingerprinted,
+  PriorSummary,
   SourceLines,
   SummaryToSave,
 } from '../repositories/events.repository.ts';
@@ -132,6 +134,8 @@ export function ingestService(deps: {
     async discardStagedBatches(): Promise<number> {
       const left = await events.stagedBatches();
       for (const id of left) await events.discardStaged(id, yieldToLoop);
+      // And blocks a batch's summary stopped using, left by a process stopped after its commit.
+      await events.dropUnusedBlocks(yieldToLoop);
       return left.length;
     },
 
@@ -290,8 +294,8 @@ export function ingestService(deps: {
       deps.stageObservations === true &&
       !(input.idempotencyKey && (await events.keyTaken(runId, input.idempotencyKey)));
     let claim: Awaited<ReturnType<typeof events.inBatch<number>>>;
+    let kept: StagedKept | undefined;
     try {
-      let kept: StagedKept | undefined;
       if (staged) {
         await events.stageObservations(runId, batchId, rows as Uint8Array[], yieldToLoop);
         rows = [];
@@ -309,6 +313,9 @@ export function ingestService(deps: {
     }
     if (staged && claim.duplicate) await events.discardStaged(batchId, yieldToLoop);
     if (!claim.duplicate) {
+      // The blocks its summaries held before the ones it staged: no read asks for them.
+      if (kept && kept.superseded.length > 0)
+        await events.dropBlocks(runId, kept.superseded, yieldToLoop);
       // Where a batch's time goes: read and sent, loaded, summarised, committed.
       debug({ run: runId, accepted: claim.result, ...phases, committedMs: since() }, 'batch');
       // After the commit, off the reply's path: the index learns the batch's block ranges.
@@ -418,18 +425,30 @@ function observedStages(batch: BatchAssembler): ObservedStage[] {
 
 /**
  * What a staged batch wrote ahead of its transaction of what it keeps: each summary it
- * alone makes (its change and stage had no observations kept), made assuming the change's
- * time `atUs`; and its fingerprints (always).
+ * makes, assuming the change's time `atUs` and, when something was kept of the change at
+ * the stage, that it is still what `basis` says (the batch whose blocks the summary held,
+ * and its observations): a summary it alone makes (nothing was kept), or its observations
+ * merged into the kept ones; and its fingerprints (always). `superseded` is filled by its
+ * transaction: the blocks its summaries held before, to remove after the commit.
  */
 interface StagedKept {
-  summaries: Map<string, { atUs: number; summary: Omit<SummaryToSave, 'proxiesFingerprinted'> }>;
+  summaries: Map<
+    string,
+    {
+      atUs: number;
+      basis?: { blocksBatch: number; observations: number };
+      summary: Omit<SummaryToSave, 'proxiesFingerprinted'>;
+    }
+  >;
+  superseded: { changeId: string; stage: string; batchId: number }[];
 }
 
 const stageKey = (changeId: string, stage: string) => `${changeId}\0${stage}`;
 
 /**
- * Makes the summaries a staged batch alone makes (of changes and stages nothing is kept of
- * yet, as a run's first batch of a change) and stages their blocks and the batch's
+ * Makes the summaries a staged batch makes (of changes and stages nothing is kept of yet,
+ * as a run's first batch of a change, from the batch alone; of the others by merging the
+ * batch into the kept latencies, read in pieces) and stages their blocks and the batch's
  * fingerprints ahead of its transaction, in pieces (the embedded database): the
  * transaction then only takes them, instead of writing megabytes while reads wait. What
  * it assumed is checked again in the transaction, under the locks (summarize).
@@ -443,7 +462,7 @@ async function stageKept(
   const summaries: StagedKept['summaries'] = new Map();
   const fingerprinted: Fingerprinted[] = [];
   const changeIds = [...batch.applications.keys()];
-  if (changeIds.length === 0) return { summaries };
+  if (changeIds.length === 0) return { summaries, superseded: [] };
   const { prior, changes } = await events.keptBefore(runId, changeIds);
   const storedAt = new Map(changes.map((c) => [c.id, c.atUs]));
   for (const [changeId, stages] of batch.applications) {
@@ -454,11 +473,20 @@ async function stageKept(
     const settled = atUs !== undefined && (stored === undefined || stored === atUs);
     for (const [stage, apps] of stages) {
       fingerprinted.push({ changeId, stage, fingerprints: apps.fingerprints() });
-      if (!settled || (prior.get(changeId)?.get(stage)?.observations ?? 0) > 0) continue;
-      summaries.set(stageKey(changeId, stage), {
-        atUs,
-        summary: toSummary(apps.latencies(atUs)),
-      });
+      if (!settled) continue;
+      const before = prior.get(changeId)?.get(stage);
+      if ((before?.observations ?? 0) === 0) {
+        summaries.set(stageKey(changeId, stage), {
+          atUs,
+          summary: toSummary(apps.latencies(atUs)),
+        });
+      } else if (before) {
+        const set = await mergeAhead(events, runId, batchId, changeId, stage, apps, before, atUs);
+        if (set) {
+          const basis = { blocksBatch: before.blocksBatch, observations: before.observations };
+          summaries.set(stageKey(changeId, stage), { atUs, basis, summary: toSummary(set) });
+        }
+      }
       await yieldToLoop();
     }
   }
@@ -472,7 +500,40 @@ async function stageKept(
     fingerprinted,
     yieldToLoop,
   );
-  return { summaries };
+  return { summaries, superseded: [] };
+}
+
+/**
+ * A staged batch's observations of a change at a stage merged into what is kept of it
+ * (`before`), ahead of its transaction: the kept latencies read in pieces, the batch's
+ * proxies told new by the kept fingerprints or else by the earlier observations, as the
+ * transaction does (summarize). Undefined when the kept blocks went meanwhile (another
+ * batch of the change committed): the transaction merges then.
+ */
+async function mergeAhead(
+  events: EventsRepository,
+  runId: string,
+  batchId: number,
+  changeId: string,
+  stage: string,
+  apps: FirstApplications,
+  before: PriorSummary,
+  atUs: number,
+): Promise<LatencySet | undefined> {
+  const allNew =
+    before.proxiesFingerprinted &&
+    !apps.mayRepeat(
+      await events.aheadOfBatch(runId, batchId, (store) => store.keptFingerprints(changeId, stage)),
+    );
+  await yieldToLoop();
+  const earlier = allNew
+    ? new Map<string, number>()
+    : await events.aheadOfBatch(runId, batchId, (store) =>
+        store.earlierFirstApplications(changeId, stage),
+      );
+  const kept = await events.blocksOf(runId, changeId, stage, before.blocksBatch, yieldToLoop);
+  if (kept.length !== before.count) return undefined;
+  return mergeBatch(kept, before.observations, apps, earlier, atUs);
 }
 
 /**
@@ -601,15 +662,23 @@ async function summarize(
     const priorObservations = kept?.observations ?? 0;
     if (!apps && kept) continue; // given again, nothing new about it
     const early = staged?.summaries.get(stageKey(changeId, stage));
-    if (early && apps) {
-      // Made before the transaction from the batch alone: right if still nothing is kept.
-      if (priorObservations === 0 && early.atUs === atUs) {
-        await store.saveSummary(
+    if (staged && early && apps) {
+      // Made before the transaction, from the batch alone (right if still nothing is kept)
+      // or merged into what was kept (right if that is still the same summary).
+      const same = early.basis
+        ? kept?.blocksBatch === early.basis.blocksBatch &&
+          priorObservations === early.basis.observations
+        : priorObservations === 0;
+      if (same && early.atUs === atUs) {
+        const proxiesFingerprinted = priorObservations === 0 || kept?.proxiesFingerprinted === true;
+        const previous = await store.saveSummary(
           changeId,
           stage,
-          { ...early.summary, proxiesFingerprinted: true },
+          { ...early.summary, proxiesFingerprinted },
           true,
         );
+        if (previous !== undefined && previous !== store.batchId)
+          staged.superseded.push({ changeId, stage, batchId: previous });
         continue;
       }
       await store.dropStagedBlocks(changeId, stage);

@@ -13,10 +13,12 @@ import {
   type Held,
   type HistogramContext,
   histogramSketch,
+  type LabelSet,
   leNumber,
+  newMark,
   type RequestHistogramPart,
 } from '../ingest/prometheus/remote-write-map.ts';
-import type { WireRequest } from '../ingest/prometheus/remote-write-reader.ts';
+import type { WireRequest, WireSeries } from '../ingest/prometheus/remote-write-reader.ts';
 import type {
   MergedParts,
   PrometheusHistogramPartsRepository,
@@ -138,40 +140,6 @@ function assemble(row: MergedParts): MetricRecord | string {
   };
 }
 
-/**
- * What a label set says of its series' family: a bucket's family (a `_bucket` series with
- * `le`), or the family of a `_sum`/`_count` series (null: neither).
- */
-interface FamilyHint {
-  bucketOf: string | null;
-  sumOf: string | null;
-}
-
-function hintOf(labels: string[]): FamilyHint {
-  let name = '';
-  let le = false;
-  for (let i = 0; i + 1 < labels.length; i += 2) {
-    if (labels[i] === '__name__') name = labels[i + 1] as string;
-    else if (labels[i] === 'le') le = true;
-  }
-  if (le && name.endsWith('_bucket')) return { bucketOf: name.slice(0, -7), sumOf: null };
-  if (name.endsWith('_sum') || name.endsWith('_count')) {
-    return { bucketOf: null, sumOf: name.slice(0, name.lastIndexOf('_')) };
-  }
-  return { bucketOf: null, sumOf: null };
-}
-
-/** Hints by label set: the 1.0 reader gives a label set sent before as the same array. */
-const hints = new WeakMap<string[], FamilyHint>();
-function cachedHintOf(labels: string[]): FamilyHint {
-  let hint = hints.get(labels);
-  if (!hint) {
-    hint = hintOf(labels);
-    hints.set(labels, hint);
-  }
-  return hint;
-}
-
 export function histogramPartsAssembler(deps: {
   parts: PrometheusHistogramPartsRepository;
   ingest: Pick<MetricsIngestService, 'store' | 'writableRefs'>;
@@ -198,19 +166,34 @@ export function histogramPartsAssembler(deps: {
      * How `request` is read beside earlier ones: the `le`s known of its families, and which
      * families whose `_sum`/`_count` come without a type or buckets are histograms.
      */
-    async context(request: WireRequest, scope: WriteScope): Promise<HistogramContext> {
+    async context(
+      request: WireRequest,
+      sets: LabelSet[],
+      scope: WriteScope,
+    ): Promise<HistogramContext> {
       const key = scope.projectId ?? '';
       const now = Date.now();
       const withBuckets = new Set<string>();
       const alone = new Set<string>();
-      for (const s of request.series) {
-        // 2.0 label sets are arrays of their own each request: nothing to keep them by.
-        const hint = request.version === 1 ? cachedHintOf(s.labels) : hintOf(s.labels);
-        if (hint.bucketOf !== null) withBuckets.add(hint.bucketOf);
-        else if (s.type === 0 && hint.sumOf !== null) alone.add(hint.sumOf);
+      // Each family added once (a family's dozen bucket series: one add, not twelve).
+      const bucketMark = newMark();
+      for (let i = 0; i < sets.length; i++) {
+        const set = sets[i] as LabelSet;
+        const bucketOf = set.bucketOf;
+        if (bucketOf !== null) {
+          if (bucketOf.mark !== bucketMark) {
+            bucketOf.mark = bucketMark;
+            withBuckets.add(bucketOf.name);
+          }
+        } else if (set.sumOf !== null && (request.series[i] as WireSeries).type === 0) {
+          alone.add(set.sumOf.name);
+        }
       }
       for (const f of withBuckets) {
-        remember(families, `${key}\u0000${f}`, { histogram: true, until: Infinity });
+        const k = `${key}\u0000${f}`;
+        if (families.get(k)?.histogram !== true) {
+          remember(families, k, { histogram: true, until: Infinity });
+        }
       }
       const histogramFamilies = new Set<string>();
       const unknown: string[] = [];

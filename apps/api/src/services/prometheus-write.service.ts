@@ -10,7 +10,10 @@ import { AppError } from '../errors.ts';
 import {
   addHeld,
   type Held,
+  type LabelSet,
+  labelSetsOf,
   mapRemoteWrite,
+  newMark,
   refusalText,
 } from '../ingest/prometheus/remote-write-map.ts';
 import {
@@ -28,9 +31,6 @@ import type { MetricsIngestService, WriteScope } from './metrics-ingest.service.
 import type { OtlpLimits } from './otlp.service.ts';
 import type { HistogramPartsAssembler } from './prometheus-histogram-parts.ts';
 
-/** Name endings of a family's series (OpenMetrics: counters, histograms, summaries). */
-const SUFFIXES = ['_total', '_bucket', '_sum', '_count', '_created', '_gcount', '_gsum'];
-
 /**
  * How long a family's kept metadata (or its having none), once read, is taken from memory:
  * metadata a request brings through this process is in memory at once, metadata kept
@@ -38,28 +38,6 @@ const SUFFIXES = ['_total', '_bucket', '_sum', '_count', '_created', '_gcount', 
  */
 export const METADATA_TTL_MS = 10_000;
 const CACHE_LIMIT = 100_000;
-
-/**
- * The families a series may belong to: its name, and its name less each suffix Prometheus
- * adds. Kept by label set (the 1.0 reader gives a label set sent before as the same array).
- */
-const familiesByLabels = new WeakMap<string[], string[]>();
-function familiesOf(labels: string[]): string[] {
-  let out = familiesByLabels.get(labels);
-  if (out) return out;
-  let name: string | undefined;
-  for (let i = 0; i + 1 < labels.length; i += 2) {
-    if (labels[i] === '__name__') name = labels[i + 1];
-  }
-  out = [];
-  if (name) {
-    const base = name;
-    out.push(base);
-    for (const x of SUFFIXES) if (base.endsWith(x)) out.push(base.slice(0, -x.length));
-  }
-  familiesByLabels.set(labels, out);
-  return out;
-}
 
 /** What a sender is told of points kept for a run that does not exist yet. */
 const HELD_NOTE =
@@ -165,7 +143,11 @@ export function prometheusWriteService(
    * (from memory when read or written here within METADATA_TTL_MS). The request's own
    * metadata wins over what is kept.
    */
-  async function withKeptMetadata(request: WireRequest, scope: WriteScope): Promise<void> {
+  async function withKeptMetadata(
+    request: WireRequest,
+    sets: LabelSet[],
+    scope: WriteScope,
+  ): Promise<void> {
     const key = scope.projectId ?? '';
     const now = Date.now();
     if (request.metadata.size > 0) {
@@ -179,17 +161,18 @@ export function prometheusWriteService(
       }
     }
     const wanted = new Set<string>();
-    const seen = new Set<string>();
     const known = keptOf(key);
-    let lastLabels: string[] | undefined;
-    for (const s of request.series) {
+    const mark = newMark();
+    let lastSet: LabelSet | undefined;
+    for (const set of sets) {
       // Series of one label set in a row (a series' samples sent apart) are looked at once.
-      if (s.labels === lastLabels) continue;
-      lastLabels = s.labels;
-      for (const family of familiesOf(s.labels)) {
-        if (seen.has(family)) continue;
-        seen.add(family);
-        if (request.metadata.has(family)) continue;
+      if (set === lastSet) continue;
+      lastSet = set;
+      for (const f of set.families) {
+        if (f.mark === mark) continue;
+        f.mark = mark;
+        const family = f.name;
+        if (request.metadata.size > 0 && request.metadata.has(family)) continue;
         const hit = known.get(family);
         if (hit && hit.until > now) {
           if (hit.metadata) request.metadata.set(family, hit.metadata);
@@ -274,8 +257,10 @@ export function prometheusWriteService(
       let mapped: ReturnType<typeof mapRemoteWrite>;
       try {
         const request = version === 2 ? decodeRequestV2(body) : decodeWriteRequestV1(body);
-        if (version === 1) await withKeptMetadata(request, scope);
-        mapped = mapRemoteWrite(request, await histogramParts.context(request, scope));
+        // Each label set looked at once, for the metadata, the histogram parts and the mapping.
+        const sets = labelSetsOf(request);
+        if (version === 1) await withKeptMetadata(request, sets, scope);
+        mapped = mapRemoteWrite(request, await histogramParts.context(request, sets, scope), sets);
       } catch (error) {
         if (error instanceof RemoteWriteDecodeError) {
           const message =

@@ -18,13 +18,35 @@ function binDir(): string | undefined {
 /** Whether this machine can make clusters of its own (Debian's PostgreSQL binaries). */
 export const canMakeClusters = binDir() !== undefined;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
+/** Whether `port` (0: any) can be listened on now; the port, or undefined. */
+const tryPort = (port: number) =>
+  new Promise<number | undefined>((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => {
+      const { port: bound } = srv.address() as { port: number };
+      srv.close(() => resolve(bound));
     });
   });
+
+/** Ports this process gave a cluster: one not started yet may not listen on it. */
+const given = new Set<number>();
+
+/**
+ * A free port: with BENCH_PORTS (e.g. "7200-7299", a range of one's own on a shared
+ * machine) the highest free one of it, since the bench's APIs take the range from the bottom;
+ * else one the system picks.
+ */
+async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+  if (!range) return (await tryPort(0)) as number;
+  for (let p = Number(range[2]); p >= Number(range[1]); p--) {
+    if (given.has(p) || (await tryPort(p)) === undefined) continue;
+    given.add(p);
+    return p;
+  }
+  throw new Error(`no free port in BENCH_PORTS ${process.env.BENCH_PORTS}`);
+}
 
 export interface PgCluster {
   url: string;

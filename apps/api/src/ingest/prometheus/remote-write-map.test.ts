@@ -1,7 +1,7 @@
 // Remote-write series as records, each expectation worked out by hand from the series sent.
 import { describe, expect, it } from 'vitest';
 import { decodeDistribution } from '../../domain/distribution.ts';
-import { mapRemoteWrite } from './remote-write-map.ts';
+import { labelSetsOf, mapRemoteWrite } from './remote-write-map.ts';
 import type { WireHistogram, WireRequest, WireSeries } from './remote-write-reader.ts';
 
 const T = Date.UTC(2026, 1, 1, 10, 0, 0);
@@ -313,5 +313,46 @@ describe('mapRemoteWrite', () => {
       'a histogram of "gap" is invalid: positive side spans reach buckets 0 to 2147483648, past the ones a double maps to (-1022 to 1024)',
       'a histogram of "custom" is invalid: positive side spans reach buckets 0 to 2147483648, past the ones a double maps to (0 to 2)',
     ]);
+  });
+});
+
+describe('labelSetsOf', () => {
+  const names = (set: { families: { name: string }[] }) => set.families.map((f) => f.name);
+  it('gives one LabelSet per label set array, whoever asks', () => {
+    const a = series({ __name__: 'up', job: 'a' }, [1]);
+    const [x, y] = labelSetsOf(request([a, { ...a }]));
+    expect(x).toBe(y);
+    expect(labelSetsOf(request([a]))[0]).toBe(x);
+  });
+
+  it("gives a series' families: its name and its name less each suffix it ends with", () => {
+    const [g, t, plain] = labelSetsOf(
+      request([
+        series({ __name__: 'x_gcount' }, [1]),
+        series({ __name__: 'y_total' }, [1]),
+        series({ __name__: 'z' }, [1]),
+      ]),
+    );
+    expect(names(g as never)).toEqual(['x_gcount', 'x']);
+    expect(names(t as never)).toEqual(['y_total', 'y']);
+    expect(names(plain as never)).toEqual(['z']);
+  });
+
+  it('hints a bucket by its le label even when empty, which the mapping does not take as one', () => {
+    const [empty, bucket, count] = labelSetsOf(
+      request([
+        series({ __name__: 'h_bucket', le: '' }, [1]),
+        series({ __name__: 'h_bucket', le: '1' }, [1]),
+        series({ __name__: 'h_count' }, [1]),
+      ]),
+    );
+    expect(empty?.bucketOf?.name).toBe('h');
+    expect(
+      ((empty as { meaning: unknown }).meaning as { bucketOf: string | null }).bucketOf,
+    ).toBeNull();
+    expect(bucket?.bucketOf?.name).toBe('h');
+    expect(bucket?.bucketOf).toBe(empty?.bucketOf);
+    expect(count?.bucketOf).toBeNull();
+    expect(count?.sumOf?.name).toBe('h');
   });
 });

@@ -187,18 +187,87 @@ function labelledOf(
 }
 
 /**
- * What label sets mean, kept by their array (the reader gives a label set it has seen
- * before as the same array): one Labelled object per label set, so its tags are one object
- * too (the ingest service finds a series' identity by the object).
+ * A metric family a series may belong to (by its name), one object per name: a request's
+ * families are told apart by marking them (`mark`, see newMark), not by a Set of names.
  */
-const labelCache = new WeakMap<string[], Labelled | string>();
-function labelled(s: WireSeries): Labelled | string {
-  let l = labelCache.get(s.labels);
-  if (l === undefined) {
-    l = labelsOf(s.labels);
-    labelCache.set(s.labels, l);
+export interface Family {
+  name: string;
+  mark: number;
+}
+let familyObjects = new Map<string, Family>();
+function familyOf(name: string): Family {
+  let f = familyObjects.get(name);
+  if (f === undefined) {
+    if (familyObjects.size >= 100_000) familyObjects = new Map();
+    f = { name: familyName(name), mark: 0 };
+    familyObjects.set(name, f);
   }
-  return l;
+  return f;
+}
+let lastMark = 0;
+/** A mark no pass over families has used: a family marked with it was seen in this pass. */
+export const newMark = (): number => ++lastMark;
+
+/** Name endings of a family's series (OpenMetrics: counters, histograms, summaries). */
+const SUFFIXES = ['_total', '_bucket', '_sum', '_count', '_created', '_gcount', '_gsum'];
+
+/**
+ * What a label set says, worked out once for all who read it (metadata, histogram parts,
+ * the mapping): one look-up per series.
+ */
+export interface LabelSet {
+  /** Its name, tags, run and environment, or why its labels are refused. */
+  meaning: Labelled | string;
+  /** The families its series may belong to: its name, and its name less each suffix. */
+  families: Family[];
+  /** A bucket's family (a `_bucket` name and an `le` label, whatever its value), or null. */
+  bucketOf: Family | null;
+  /** The family of a `_sum`/`_count` series that is no bucket, or null. */
+  sumOf: Family | null;
+}
+
+function labelSetOf(labels: string[]): LabelSet {
+  let name = '';
+  let le = false;
+  for (let i = 0; i + 1 < labels.length; i += 2) {
+    if (labels[i] === '__name__') name = labels[i + 1] as string;
+    else if (labels[i] === 'le') le = true;
+  }
+  const families: Family[] = [];
+  if (name) {
+    families.push(familyOf(name));
+    for (const x of SUFFIXES)
+      if (name.endsWith(x)) families.push(familyOf(name.slice(0, -x.length)));
+  }
+  let bucketOf: Family | null = null;
+  let sumOf: Family | null = null;
+  if (le && name.endsWith('_bucket')) bucketOf = familyOf(name.slice(0, -7));
+  else if (name.endsWith('_sum') || name.endsWith('_count')) {
+    sumOf = familyOf(name.slice(0, name.lastIndexOf('_')));
+  }
+  return { meaning: labelsOf(labels), families, bucketOf, sumOf };
+}
+
+/**
+ * Label sets by their array (the 1.0 reader gives a label set it has seen before as the
+ * same array): one LabelSet per label set, so its tags are one object too (the ingest
+ * service finds a series' identity by the object).
+ */
+const labelSetCache = new WeakMap<string[], LabelSet>();
+
+/** What each series' label set says, in the request's order. */
+export function labelSetsOf(request: WireRequest): LabelSet[] {
+  const out: LabelSet[] = new Array(request.series.length);
+  for (let i = 0; i < out.length; i++) {
+    const labels = (request.series[i] as WireSeries).labels;
+    let set = labelSetCache.get(labels);
+    if (set === undefined) {
+      set = labelSetOf(labels);
+      labelSetCache.set(labels, set);
+    }
+    out[i] = set;
+  }
+  return out;
 }
 
 /** The series' name, tags, run and environment, or why its labels are refused. */
@@ -326,6 +395,7 @@ export function labelsKeyOf(runRef: string | null, tags: Record<string, string>)
 export function mapRemoteWrite(
   request: WireRequest,
   context: HistogramContext = ALONE,
+  sets: LabelSet[] = labelSetsOf(request),
 ): MappedWrite {
   const out: MappedWrite = {
     records: [],
@@ -355,13 +425,16 @@ export function mapRemoteWrite(
   };
 
   // First pass: labels, and which families the request shows to be histograms or summaries.
-  const labels: (Labelled | string)[] = request.series.map(labelled);
+  const labels: (Labelled | string)[] = sets.map((set) => set.meaning);
   const bucketFamilies = new Set<string>();
   const quantileFamilies = new Set<string>();
+  let lastBucketOf: string | null = null;
   for (const l of labels) {
     if (typeof l === 'string') continue;
     if (l.bucketOf !== null) {
-      bucketFamilies.add(l.bucketOf);
+      // A family's buckets come one after another: added once.
+      if (l.bucketOf !== lastBucketOf) bucketFamilies.add(l.bucketOf);
+      lastBucketOf = l.bucketOf;
     } else if (l.tags.quantile !== undefined) quantileFamilies.add(l.name);
   }
 
@@ -549,7 +622,7 @@ export function mapRemoteWrite(
     for (let i = 0; i < nSamples; i++) {
       const v = s.values[i] as number;
       const f = familyPoint(form, family, l, drop, unitOf(s, family), s.times[i] as number);
-      if (i === nSamples - 1) f.exemplars.push(...exemplars);
+      if (i === nSamples - 1 && exemplars.length > 0) f.exemplars.push(...exemplars);
       f.samples++;
       const start = (s.starts[i] as number) || s.createdMs;
       if (start) f.startMs = Math.max(f.startMs, start);

@@ -318,6 +318,9 @@ const NO_LABELS: string[] = Object.freeze([]) as unknown as string[];
  */
 const NO_NUMBERS: number[] = Object.freeze([]) as unknown as number[];
 
+/** The starts of a series whose one sample has none (1.0 sends none): shared, read-only. */
+const NO_START: number[] = Object.freeze([0]) as unknown as number[];
+
 function newSeries(labels: string[]): WireSeries {
   return {
     labels,
@@ -443,11 +446,12 @@ function sample(w: Wire, end: number, s: WireSeries): void {
   if (s.values === NO_NUMBERS) {
     s.values = [value];
     s.times = [timestamp];
-    s.starts = [start];
+    s.starts = start === 0 ? NO_START : [start];
   } else {
     s.values.push(value);
     s.times.push(timestamp);
-    s.starts.push(start);
+    if (s.starts === NO_START) s.starts = [0, start];
+    else s.starts.push(start);
   }
 }
 

@@ -6,6 +6,8 @@
 import type { Tx } from '@meshbench/db';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { visibleBlocks } from '../../repositories/latency-blocks.ts';
+import { rowsOf } from '../../repositories/result-rows.ts';
 import { backends, createRun, ndjson, postEvents, useServer } from '../../test/harness.ts';
 
 /** The most latency blocks and fingerprints one staging statement writes (events.repository). */
@@ -121,6 +123,144 @@ describe.each(backends.filter((b) => b.name === 'embedded'))(
       expect(
         await count(sql`select count(*)::int as n from latency_blocks where run_id = ${run.id}`),
       ).toBe(69);
+    });
+
+    /**
+     * The rows written to latency_blocks while `work` runs, by transaction and operation, and
+     * whether that transaction is a batch's own (it wrote the batch's event_batches row).
+     */
+    async function blockWrites<T>(
+      work: () => Promise<T>,
+    ): Promise<{ result: T; writes: { op: string; n: number; batchTx: boolean }[] }> {
+      const db = server.app.database.db;
+      await db.execute(sql`create table if not exists test_writes (xid int8, tbl text, op text)`);
+      await db.execute(sql`truncate test_writes`);
+      await db.execute(sql`create or replace function test_record_write() returns trigger
+        language plpgsql as $$ begin
+          insert into test_writes values (txid_current(), tg_table_name, tg_op); return null; end $$`);
+      for (const table of ['latency_blocks', 'event_batches'])
+        await db.execute(
+          sql.raw(`create or replace trigger test_writes after insert or update or delete
+            on ${table} for each row execute function test_record_write()`),
+        );
+      try {
+        const result = await work();
+        const writes = rowsOf<{ op: string; n: unknown; batch_tx: boolean }>(
+          await db.execute(sql`select op, count(*)::int as n, exists (select 1 from test_writes b
+              where b.xid = w.xid and b.tbl = 'event_batches') as batch_tx
+            from test_writes w where tbl = 'latency_blocks' group by xid, op order by xid`),
+        ).map((w) => ({ op: w.op, n: Number(w.n), batchTx: w.batch_tx }));
+        return { result, writes };
+      } finally {
+        for (const table of ['latency_blocks', 'event_batches'])
+          await db.execute(sql.raw(`drop trigger if exists test_writes on ${table}`));
+        await db.execute(sql`drop table if exists test_writes`);
+      }
+    }
+
+    const postJson = (runId: string, lines: unknown[]) =>
+      server.json(`/runs/${runId}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(lines),
+      });
+
+    it("a change's first 70,000 observations: the batch's transaction writes no latency block row (no relabel), and reads see the blocks only after it commits", async () => {
+      const run = await createRun(server);
+      const lines = [change, ...Array.from({ length: 70_000 }, (_, i) => obs('c1', i))];
+      let whileStaged: { all: number; visible: number } | undefined;
+      const { result, writes } = await blockWrites(() =>
+        recordingCopies(
+          () => postJson(run.id, lines),
+          async (copies) => {
+            // Blocks staged, the batch not committed: none of them is a summary's.
+            if (whileStaged || !copies.some((c) => c.table === 'latency_blocks')) return;
+            const blocks = sql`select count(*)::int as n from latency_blocks where run_id = ${run.id}`;
+            whileStaged = {
+              all: await count(blocks),
+              visible: await count(sql`${blocks} and ${sql.raw(visibleBlocks())}`),
+            };
+          },
+        ),
+      );
+      expect(result.result.status, JSON.stringify(result.result.body)).toBe(200);
+      expect(whileStaged).toEqual({ all: STAGE_BLOCKS, visible: 0 });
+      // Only the staging statements wrote blocks: inserts, a bounded piece a transaction;
+      // the batch's transaction (which commits the summary) updated and deleted none.
+      expect(writes).toEqual([
+        { op: 'INSERT', n: STAGE_BLOCKS, batchTx: false },
+        { op: 'INSERT', n: 69 - STAGE_BLOCKS, batchTx: false },
+      ]);
+      const propagation = await server.json(`/runs/${run.id}/changes/c1/propagation`);
+      expect(propagation.body).toMatchObject({ count: 70_000, minMs: 10, maxMs: 1009 });
+      expect(
+        await count(sql`select count(*)::int as n from latency_blocks where run_id = ${run.id}`),
+      ).toBe(69);
+    });
+
+    it("a change's second batch of 70,000 new proxies is merged and its 137 blocks staged ahead of its transaction, which writes none; the first batch's go after the commit; percentiles exact", async () => {
+      const run = await createRun(server);
+      const first = await postJson(run.id, [
+        change,
+        ...Array.from({ length: 70_000 }, (_, i) => obs('c1', i)),
+      ]);
+      expect(first.status).toBe(200);
+      const read = () => server.json(`/runs/${run.id}/changes/c1/propagation?percentiles=50,90,99`);
+      let whileStaged: unknown;
+      const { result, writes } = await blockWrites(() =>
+        recordingCopies(
+          () =>
+            postJson(
+              run.id,
+              Array.from({ length: 70_000 }, (_, i) => obs('c1', 70_000 + i)),
+            ),
+          async (copies) => {
+            // Merged blocks staged, the batch not committed: reads see the first batch alone.
+            if (whileStaged || !copies.some((c) => c.table === 'latency_blocks')) return;
+            whileStaged = (await read()).body;
+          },
+        ),
+      );
+      expect(result.result.status, JSON.stringify(result.result.body)).toBe(200);
+      expect(whileStaged).toMatchObject({ count: 70_000, observations: 70_000 });
+      // Staged by inserts of a bounded piece; the first batch's 69 removed after the commit,
+      // in bounded pieces; nothing written to latency_blocks by the batch's transaction.
+      expect(writes.filter((w) => w.batchTx)).toEqual([]);
+      expect(writes.filter((w) => w.op === 'INSERT').reduce((n, w) => n + w.n, 0)).toBe(137);
+      expect(writes.filter((w) => w.op === 'DELETE').reduce((n, w) => n + w.n, 0)).toBe(69);
+      expect(writes.filter((w) => w.op === 'UPDATE')).toEqual([]);
+      for (const w of writes)
+        expect(w.n).toBeLessThanOrEqual(w.op === 'INSERT' ? STAGE_BLOCKS : 96);
+      // Latency of proxy i: 10 + i % 1000 ms, each value 140 times: nearest rank.
+      const raw = (p: number, ms: number) => ({ p, ms, exact: true, method: 'raw' });
+      expect((await read()).body).toMatchObject({
+        count: 140_000,
+        observations: 140_000,
+        repeats: 0,
+        minMs: 10,
+        maxMs: 1009,
+        percentiles: [raw(50, 509), raw(90, 909), raw(99, 999)],
+      });
+      expect(
+        await count(sql`select count(*)::int as n from latency_blocks where run_id = ${run.id}`),
+      ).toBe(137);
+    });
+
+    it('blocks no summary reads and no staged batch wrote (a process stopped after a commit) go when staged batches are discarded', async () => {
+      const run = await createRun(server);
+      const first = await postEvents(server, run.id, ndjson([change, obs('c1', 1), obs('c1', 2)]));
+      expect(first.status).toBe(200);
+      const db = server.app.database.db;
+      // The first batch's blocks kept under an old batch id, as if its summary moved on.
+      await db.execute(sql`insert into latency_blocks (run_id, change_id, stage, clock, batch_id, block_no, latencies)
+        select run_id, change_id, stage, clock, batch_id + 1000000, block_no, latencies
+        from latency_blocks where run_id = ${run.id}`);
+      expect(await server.app.services.ingest.discardStagedBatches()).toBe(0);
+      expect(
+        await count(sql`select count(*)::int as n from latency_blocks where run_id = ${run.id}`),
+      ).toBe(1);
+      const propagation = await server.json(`/runs/${run.id}/changes/c1/propagation`);
+      expect(propagation.body).toMatchObject({ count: 2 });
     });
 
     it('a batch refused after its kept state was staged (unknown change) leaves no block or fingerprint', async () => {

@@ -49,6 +49,8 @@ export function ChurnChangeTable({
         {label}
         {sort.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
       </button>
+      {/* Paper prints no buttons: the column's name as text. */}
+      <span className="print-only">{label}</span>
     </th>
   );
   return (
@@ -79,12 +81,13 @@ export function ChurnChangeTable({
                 <button type="button" className="row-link" data-testid="churn-open">
                   {c.id}
                 </button>
+                <span className="print-only churn-print-id">{c.id}</span>
                 <div className="muted">{formatTimestamp(c.at)}</div>
               </td>
               <td>
                 {c.kind} {c.target} {c.action}
               </td>
-              <td className="num">
+              <td className="num churn-applied">
                 {formatCount(c.count)}
                 {c.expected !== null && <span className="muted"> / {formatCount(c.expected)}</span>}
               </td>

@@ -52,11 +52,11 @@ export function RunFacts({
       </div>
       {summary}
       <dl className="facts">
-        <div>
+        <div data-fact="platform">
           <dt>Platform</dt>
           <dd>{run.platform ?? '—'}</dd>
         </div>
-        <div className="wide">
+        <div className="wide" data-fact="topology">
           <dt>Topology</dt>
           <dd>{topologyText(run.topology)}</dd>
         </div>
@@ -66,7 +66,7 @@ export function RunFacts({
             <dd>{run.environment ?? '—'}</dd>
           </div>
         )}
-        <div>
+        <div data-fact="started">
           <dt>Started</dt>
           <dd>{formatTimestamp(run.startedAt)}</dd>
         </div>

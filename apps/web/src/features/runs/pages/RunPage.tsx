@@ -171,16 +171,19 @@ export function RunPage() {
                   </label>
                 </>
               )}
-              {shown.map((change) => (
-                <ChangeSection
-                  key={change.id}
-                  runId={run.data.id}
-                  change={change}
-                  color={meshColor(run.data.mesh.name)}
-                  options={options}
-                  onOptions={setOptions}
-                />
-              ))}
+              {/* A churn run's opened change: on screen only (print: churn.css). */}
+              <div className={many ? 'churn-change-detail' : undefined}>
+                {shown.map((change) => (
+                  <ChangeSection
+                    key={change.id}
+                    runId={run.data.id}
+                    change={change}
+                    color={meshColor(run.data.mesh.name)}
+                    options={options}
+                    onOptions={setOptions}
+                  />
+                ))}
+              </div>
             </Suspense>
           )}
           <ClocksSection runId={run.data.id} />
