@@ -20,5 +20,7 @@ export default {
     fileName: process.env.MESHBENCH_STRYKER_REPORT ?? 'reports/mutation/mutation.json',
   },
   tempDirName: '.stryker-tmp',
+  // scripts/mutation-score.mjs gives each run its own .stryker-tmp-<pid>: not copied into another's sandbox.
+  ignorePatterns: ['/.stryker-tmp*'],
   cleanTempDir: true,
 };

@@ -1,8 +1,9 @@
 // Mutation scores per file, held to a committed baseline (issue 28): CI fails when a changed
 // file's Stryker score drops below its baseline. A whole run of domain/ and the decoders takes
 // far longer than CI can give (thousands of mutants on 2 cores), so the check mutates only the
-// files changed since the commit the baseline was measured at (`git diff`, the working tree
-// included), with their colocated tests and the rank rules' callers' tests.
+// files changed since the commit each was measured at (its own `commit` in the baseline; `git
+// diff`, the working tree included), with their colocated tests and the rank rules' callers'
+// tests. Each file keeps its own commit: measuring one file must not hide another's changes.
 //
 //   node scripts/mutation-score.mjs --check [--dry]     changed files vs mutation-baseline.json
 //   node scripts/mutation-score.mjs --update [file...]  measure files (default: those in the
@@ -18,7 +19,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const api = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = join(api, 'mutation-baseline.json');
-const REPORT = join(api, 'reports/mutation/changed.json');
+// Per run, so two measurements (of different files) can run at once.
+const REPORT = join(api, `reports/mutation/changed-${process.pid}.json`);
 /** What may be mutated: domain/ and the decoders, not their tests. */
 const IN_SCOPE = /^src\/(domain|ingest)\/.*(?<!\.test|\.test-fixtures|\.entry)\.ts$/;
 /** A score may wobble this much (points) between runs before it counts as a drop. */
@@ -71,7 +73,16 @@ function mutate(files) {
   console.log(`mutating ${files.join(', ')}\n  with ${tests.join(', ') || 'no colocated test'}`);
   const run = spawnSync(
     'npx',
-    ['stryker', 'run', '--mutate', files.join(','), '--reporters', 'json,clear-text'],
+    [
+      'stryker',
+      'run',
+      '--mutate',
+      files.join(','),
+      '--reporters',
+      'json,clear-text,progress-append-only',
+      '--tempDirName',
+      `.stryker-tmp-${process.pid}`,
+    ],
     {
       cwd: api,
       stdio: 'inherit',
@@ -91,18 +102,57 @@ const git = (...args) =>
   execFileSync('git', args, { cwd: api, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
 /** Files under src/ in scope that differ from `commit` (committed since, or uncommitted). */
-function changedSince(commit) {
+function changedSince(commit, paths = ['src']) {
   const top = git('rev-parse', '--show-toplevel').trim();
-  const names = git('diff', '--name-only', commit, '--', 'src').split('\n').filter(Boolean);
+  const names = git('diff', '--name-only', commit, '--', ...paths)
+    .split('\n')
+    .filter(Boolean);
   return names
     .map((n) => relative(api, join(top, n)))
     .filter((f) => IN_SCOPE.test(f) && existsSync(join(api, f)));
 }
 
+const reachable = (commit) => {
+  try {
+    git('cat-file', '-e', `${commit}^{commit}`);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 function readBaseline() {
-  return existsSync(BASELINE)
-    ? JSON.parse(readFileSync(BASELINE, 'utf8'))
-    : { commit: null, measuredAt: null, files: {} };
+  if (!existsSync(BASELINE)) return { files: {} };
+  const read = JSON.parse(readFileSync(BASELINE, 'utf8'));
+  // A baseline from before per-file commits: each file inherits the one commit.
+  const { commit = null, measuredAt = null, files = {} } = read;
+  return {
+    files: Object.fromEntries(
+      Object.entries(files).map(([f, s]) => [f, { commit, measuredAt, ...s }]),
+    ),
+  };
+}
+
+/**
+ * The baseline with `files` measured at `commit`: each of them records its own commit and time;
+ * every other file keeps the commit it was measured at.
+ */
+export function withScores(baseline, scores, files, commit, measuredAt) {
+  const next = { ...baseline.files };
+  for (const f of files) next[f] = { commit, measuredAt, ...(scores[f] ?? { score: null }) };
+  return {
+    files: Object.fromEntries(Object.entries(next).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
+/**
+ * The files with a baseline to mutate again: those changed since their own commit, and those
+ * whose commit this clone lacks (a shallow clone) or that record none.
+ */
+export function heldToCheck(baseline, changedSinceCommit, isReachable) {
+  return Object.entries(baseline.files)
+    .filter(([f, { commit }]) => !commit || !isReachable(commit) || changedSinceCommit(commit, f))
+    .map(([f]) => f);
 }
 
 /** The files of `files` whose score is below their baseline's, as "file: was % -> now %". */
@@ -129,33 +179,32 @@ if (!main) {
   // The baseline is of a commit: the files measured must be as committed.
   const dirty = git('status', '--porcelain', '--', ...files).trim();
   if (dirty) throw new Error(`commit the files to measure first:\n${dirty}`);
+  // The commit measured is the one checked out when the run starts (HEAD may move meanwhile).
+  const commit = git('rev-parse', 'HEAD').trim();
   const scores = mutate(files);
-  for (const f of files) baseline.files[f] = scores[f] ?? { score: null };
-  baseline.commit = git('rev-parse', 'HEAD').trim();
-  baseline.measuredAt = new Date().toISOString();
-  baseline.files = Object.fromEntries(
-    Object.entries(baseline.files).sort(([a], [b]) => a.localeCompare(b)),
-  );
-  writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
-  for (const f of files) console.log(`${f}: ${baseline.files[f].score} %`);
+  // Read again: another measurement may have written its files meanwhile.
+  const next = withScores(readBaseline(), scores, files, commit, new Date().toISOString());
+  writeFileSync(BASELINE, `${JSON.stringify(next, null, 2)}\n`);
+  for (const f of files) console.log(`${f}: ${next.files[f].score} %`);
 } else if (args[0] === '--check') {
   const baseline = readBaseline();
-  let since = baseline.commit;
-  try {
-    if (since) git('cat-file', '-e', `${since}^{commit}`);
-  } catch {
-    since = null;
-  }
-  // Without the baseline's commit (a shallow clone), every file with a baseline is checked.
-  const changed = since ? changedSince(since) : Object.keys(baseline.files);
-  const held = changed.filter((f) => f in baseline.files);
-  const unheld = changed.filter((f) => !(f in baseline.files));
+  const held = heldToCheck(
+    baseline,
+    (commit, f) => changedSince(commit, [f]).length > 0,
+    reachable,
+  );
+  // Files in scope with no baseline, changed since the latest measurement: named, not checked.
+  const latest = Object.values(baseline.files)
+    .filter((s) => s.commit && reachable(s.commit))
+    .sort((a, b) => (a.measuredAt ?? '').localeCompare(b.measuredAt ?? ''))
+    .at(-1)?.commit;
+  const unheld = latest ? changedSince(latest).filter((f) => !(f in baseline.files)) : [];
   if (unheld.length > 0)
     console.log(
       `mutation: changed with no baseline (not checked; add with --update): ${unheld.join(', ')}`,
     );
   if (held.length === 0) {
-    console.log(`mutation: no file with a baseline changed since ${since ?? '(no commit)'}`);
+    console.log('mutation: no file with a baseline changed since the commit it was measured at');
     process.exit(0);
   }
   if (args.includes('--dry')) {
@@ -168,7 +217,7 @@ if (!main) {
   const drops = dropsOf(baseline.files, scores, held);
   if (drops.length > 0) {
     console.error(`mutation score dropped:\n  ${drops.join('\n  ')}`);
-    console.error('Kill the new survivors with a test (reports/mutation/changed.json lists them).');
+    console.error(`Kill the new survivors with a test (${relative(api, REPORT)} lists them).`);
     process.exit(1);
   }
   console.log('mutation: no changed file scores below its baseline');

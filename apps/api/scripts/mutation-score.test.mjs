@@ -2,7 +2,7 @@
 // failing the check (run by npm run mutate:check before the check itself).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropsOf, scoresOf, testsOf } from './mutation-score.mjs';
+import { dropsOf, heldToCheck, scoresOf, testsOf, withScores } from './mutation-score.mjs';
 
 const report = (statuses) => ({
   files: { 'src/domain/x.ts': { mutants: statuses.map((status) => ({ status })) } },
@@ -51,4 +51,41 @@ test("a file's tests: x.test.ts, x.*.test.ts, and x-y.test.ts when no x-y.ts is 
     'src/domain/hdr-plain.test.ts',
   ]);
   assert.deepEqual(testsOf('src/domain/hdr-log.ts', names), ['src/domain/hdr-log.test.ts']);
+});
+
+test("measuring one file moves only that file's commit: another's later change is still checked", () => {
+  const s = (score) => ({ score, killed: 1, survived: 0, timeout: 0, noCoverage: 0 });
+  const before = {
+    files: {
+      'src/domain/a.ts': { commit: 'c1', measuredAt: 't1', ...s(90) },
+      'src/domain/b.ts': { commit: 'c1', measuredAt: 't1', ...s(80) },
+    },
+  };
+  const after = withScores(before, { 'src/domain/a.ts': s(95) }, ['src/domain/a.ts'], 'c2', 't2');
+  assert.deepEqual(after.files['src/domain/a.ts'], { commit: 'c2', measuredAt: 't2', ...s(95) });
+  assert.deepEqual(after.files['src/domain/b.ts'], before.files['src/domain/b.ts']);
+  // b.ts changed between c1 and c2, a.ts only before c2: b.ts alone is checked again.
+  const changed = { c1: ['src/domain/a.ts', 'src/domain/b.ts'], c2: [] };
+  const since = (commit, f) => changed[commit].includes(f);
+  assert.deepEqual(
+    heldToCheck(after, since, () => true),
+    ['src/domain/b.ts'],
+  );
+  // A commit this clone lacks (shallow) or none recorded: checked, not skipped.
+  assert.deepEqual(
+    heldToCheck(
+      after,
+      () => false,
+      (c) => c !== 'c2',
+    ),
+    ['src/domain/a.ts'],
+  );
+  assert.deepEqual(
+    heldToCheck(
+      { files: { 'x.ts': { score: 1 } } },
+      () => false,
+      () => true,
+    ),
+    ['x.ts'],
+  );
 });

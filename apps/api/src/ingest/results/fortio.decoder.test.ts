@@ -1,10 +1,10 @@
 import { loadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
-import { decodeFortio as fromDocument } from './fortio.decoder.ts';
+import { fortioToResult, decodeFortio as fromDocument } from './fortio.decoder.ts';
 import { decodeResults } from './index.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { FORTIO_NOTHING_SENT, publicFixture } from './test-fixtures.ts';
-import { parseJson } from './values.ts';
+import { parseJson, Unmapped } from './values.ts';
 
 /** The decoder on a JSON text, as decodeResults hands it the parsed file. */
 const decodeFortio = (text: string) => fromDocument(parseJson(text));
@@ -301,5 +301,199 @@ describe('decodeFortio on crafted edge cases', () => {
     );
     expect(err.problem).toBe('format_mismatch');
     expect(err.message).toContain('DurationHistogram');
+  });
+});
+
+describe('decodeFortio: the edges of each rule (found by mutation testing)', () => {
+  it('reads ActualDuration as seconds only when it is within half to twice the requested', () => {
+    // RequestedDuration "5s": 2.5 to 10 is seconds (Nighthawk's early converter); outside,
+    // a Go time.Duration in nanoseconds.
+    const duration = (ActualDuration: number, RequestedDuration = '5s') =>
+      only(fortio({ ActualDuration, RequestedDuration })).r.durationMs;
+    expect(duration(2.5)).toBe(2500);
+    expect(duration(10)).toBe(10_000);
+    expect(duration(2.4)).toBe(0.0000024);
+    expect(duration(10.5)).toBe(0.0000105);
+    // From 1e6 on, a value is nanoseconds (1 ms) even when it matches the requested seconds.
+    expect(duration(999_999, '999999s')).toBe(999_999_000);
+    expect(duration(1_000_000, '1000000s')).toBe(1);
+    // No requested duration to compare with: nanoseconds.
+    expect(only(fortio({ ActualDuration: 5, RequestedDuration: undefined })).r.durationMs).toBe(
+      0.000005,
+    );
+  });
+
+  it('keeps no blank label, and names a StartTime it cannot read', () => {
+    const { r, unmapped } = only(
+      fortio({ Labels: '   ', RunType: '', URL: 'http://a/', StartTime: 'yesterday' }),
+    );
+    expect(r.labels).toEqual({ url: 'http://a/', requestedDuration: '10s' });
+    expect(r.startedAt).toBeNull();
+    expect(unmapped).toEqual(['StartTime']);
+    expect(only(fortio({ RequestedQPS: ' max ' })).r.labels.requestedQps).toBe('max');
+  });
+
+  it('counts no error for a code seen 0 times, and falls back to the codes without a Count', () => {
+    const { r } = only(
+      fortio({ RetCodes: { '200': 10, '503': 0, '502': 2 }, ErrorsDurationHistogram: {} }),
+    );
+    expect(r.errorsByCode).toEqual({ '502': 2 });
+    expect(r.errors).toBe(2);
+    // No RetCodes at all: the error count is unknown, not 0.
+    const { RetCodes: _, ...noCodes } = base;
+    expect(only(JSON.stringify(noCodes)).r.errors).toBeNull();
+  });
+
+  it('names the unknown fields of each object with their path', () => {
+    const { unmapped } = only(
+      fortio({
+        Extra: 1,
+        Destination: 'fortioserver:8079',
+        DurationHistogram: { ...base.DurationHistogram, Sum: 2 },
+        ErrorsDurationHistogram: { Count: 0, Avg: 0.1 },
+      }),
+    );
+    expect(unmapped.sort()).toEqual([
+      'DurationHistogram.Sum',
+      'ErrorsDurationHistogram.Avg',
+      'Extra',
+    ]);
+  });
+
+  it('takes up to 1000 buckets and refuses more, naming the field', () => {
+    const data = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ Start: i / 1000, End: (i + 1) / 1000, Count: 1 }));
+    const hist = (Data: unknown) =>
+      fortio({ DurationHistogram: { ...base.DurationHistogram, Data } });
+    expect(only(hist(data(1000))).r.histogram).toHaveLength(1000);
+    const err = thrown(() => decodeFortio(hist(data(1001))));
+    expect(err.problem).toBe('too_large');
+    expect(err.field).toBe('DurationHistogram.Data');
+    expect(err.message).toContain('1001 buckets');
+    for (const [Data, field] of [
+      [{}, 'DurationHistogram.Data'],
+      [[7], 'DurationHistogram.Data[0]'],
+      [
+        [
+          { Start: 0, End: 0.001, Count: 1 },
+          { Start: 0.001, Count: 1 },
+        ],
+        'DurationHistogram.Data[1]',
+      ],
+    ] as const) {
+      const e = thrown(() => decodeFortio(hist(Data)));
+      expect(e.problem).toBe('invalid_value');
+      expect(e.field).toBe(field);
+    }
+  });
+
+  it('skips a percentile entry that is not an object or has no value, refuses a non-list', () => {
+    const hist = (Percentiles: unknown) =>
+      fortio({ DurationHistogram: { ...base.DurationHistogram, Percentiles } });
+    expect(
+      only(hist([null, { Percentile: 90 }, { Value: 0.001 }, { Percentile: 75, Value: 0.0025 }])).r
+        .percentiles,
+    ).toEqual([{ p: 75, ms: 2.5 }]);
+    const err = thrown(() => decodeFortio(hist({ Percentile: 50 })));
+    expect(err.problem).toBe('invalid_value');
+    expect(err.field).toBe('DurationHistogram.Percentiles');
+  });
+
+  it('names the field of each bad number: top level, histogram, bucket, percentile, codes', () => {
+    const hist = (patch: Record<string, unknown>) =>
+      fortio({ DurationHistogram: { ...base.DurationHistogram, ...patch } });
+    const bucket = (b: Record<string, unknown>) =>
+      hist({ Data: [{ Start: 0.001, End: 0.002, Count: 1, ...b }] });
+    const pct = (q: Record<string, unknown>) =>
+      hist({ Percentiles: [{ Percentile: 50, Value: 0.002, ...q }] });
+    for (const [text, field] of [
+      [fortio({ RequestedQPS: -1 }), 'RequestedQPS'],
+      [fortio({ ActualQPS: -1 }), 'ActualQPS'],
+      [fortio({ ActualDuration: -1 }), 'ActualDuration'],
+      [hist({ Min: -1 }), 'DurationHistogram.Min'],
+      [hist({ Max: -1 }), 'DurationHistogram.Max'],
+      [hist({ Avg: -1 }), 'DurationHistogram.Avg'],
+      [hist({ StdDev: -1 }), 'DurationHistogram.StdDev'],
+      [bucket({ Start: 'soon' }), 'DurationHistogram.Data[0].Start'],
+      [bucket({ End: 'later' }), 'DurationHistogram.Data[0].End'],
+      [bucket({ Count: -1 }), 'DurationHistogram.Data[0].Count'],
+      [pct({ Percentile: 'half' }), 'DurationHistogram.Percentiles[0].Percentile'],
+      [pct({ Value: -1 }), 'DurationHistogram.Percentiles[0].Value'],
+      [fortio({ RetCodes: { '503': -1 } }), 'RetCodes.503'],
+      [fortio({ ErrorsDurationHistogram: { Count: 1.5 } }), 'ErrorsDurationHistogram.Count'],
+      // The RFC 3339 shape naming no instant: refused (values.ts rfc3339).
+      [fortio({ StartTime: '2024-02-30T00:00:00Z' }), 'StartTime'],
+    ] as const) {
+      const err = thrown(() => decodeFortio(text));
+      expect(err.field, field).toBe(field);
+    }
+    const notFortio = thrown(() => decodeFortio('{"RunType":"HTTP"}'));
+    expect(notFortio.field).toBe('DurationHistogram');
+  });
+
+  it('needs each of Start, End and Count in a bucket', () => {
+    for (const missing of ['Start', 'End', 'Count']) {
+      const b: Record<string, unknown> = { Start: 0.001, End: 0.002, Count: 1 };
+      delete b[missing];
+      const err = thrown(() =>
+        decodeFortio(fortio({ DurationHistogram: { ...base.DurationHistogram, Data: [b] } })),
+      );
+      expect(err.problem).toBe('invalid_value');
+      expect(err.field).toBe('DurationHistogram.Data[0]');
+    }
+  });
+
+  it('states nothing it was not given: no StartTime, duration, stats or buckets', () => {
+    const { Min: _a, Max: _b, Avg: _c, StdDev: _d, Data: _e, ...counts } = base.DurationHistogram;
+    const { StartTime: _f, ActualDuration: _g, ...rest } = base;
+    const { r, unmapped } = only(JSON.stringify({ ...rest, DurationHistogram: counts }));
+    expect(r).toMatchObject({
+      startedAt: null,
+      durationMs: null,
+      minMs: null,
+      maxMs: null,
+      meanMs: null,
+      stdDevMs: null,
+      histogram: null,
+    });
+    expect(unmapped).toEqual([]);
+    // A runner result with no histogram at all (smp.decoder hands each one over).
+    const none = fortioToResult(
+      { RetCodes: { '200': 1 } },
+      { at: '', name: '', unmapped: new Unmapped() },
+    );
+    expect([none.requests, none.histogram, none.errors]).toEqual([null, null, 0]);
+  });
+
+  it('counts as success only 2xx of three digits (and 418), not 2000 or 1200', () => {
+    const { r } = only(
+      fortio({ RetCodes: { '200': 1, '299': 1, '2000': 1, '1200': 1, '199': 1 } }),
+    );
+    expect(r.errorsByCode).toEqual({ '199': 1, '1200': 1, '2000': 1 });
+  });
+
+  it("takes Fortio's own error count over the codes' sum, and skips a code with no count", () => {
+    const { r } = only(
+      fortio({
+        RetCodes: { '200': 95, '503': 5, '502': null },
+        ErrorsDurationHistogram: { Count: 7 },
+      }),
+    );
+    expect(r.errors).toBe(7);
+    expect(r.errorsByCode).toEqual({ '503': 5 });
+  });
+
+  it('says what is wrong with a histogram, a bucket or the percentiles', () => {
+    const hist = (patch: Record<string, unknown>) =>
+      fortio({ DurationHistogram: { ...base.DurationHistogram, ...patch } });
+    const message = (text: string) => thrown(() => decodeFortio(text)).message;
+    expect(message(hist({ Data: {} }))).toBe('DurationHistogram.Data must be an array');
+    expect(message(hist({ Data: [7] }))).toBe('DurationHistogram.Data[0] must be an object');
+    expect(message(hist({ Data: [{ Start: 0, Count: 1 }] }))).toBe(
+      'DurationHistogram.Data[0] needs Start, End and Count',
+    );
+    expect(message(hist({ Percentiles: {} }))).toBe(
+      'DurationHistogram.Percentiles must be an array',
+    );
   });
 });
