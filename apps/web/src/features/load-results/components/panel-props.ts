@@ -1,6 +1,7 @@
 // What every load-result panel takes, and how it settles the slice it draws: along
 // connections at one rate, or along the rate achieved at one connection count.
 import { useMemo } from 'react';
+import { formatCount } from '../../../charts/prepare/format.ts';
 import {
   asRuns,
   formatRps,
@@ -37,8 +38,9 @@ export function useLoadRuns(
   }, [data, axis, sliceKey]);
 }
 
-export const connectionsLabel = (x: number) => `${x} connection${x === 1 ? '' : 's'}`;
-export const connectionsTick = (x: number) => String(x);
+export const connectionsLabel = (x: number) => `${formatCount(x)} connection${x === 1 ? '' : 's'}`;
+/** Grouped as every count is (1,250,000, not 1250000). */
+export const connectionsTick = (x: number) => formatCount(x);
 export const rpsLabel = (x: number) => `${formatRps(x)} RPS`;
 
 /** How a chart along `axis` names its x axis and writes its values. */
