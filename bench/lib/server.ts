@@ -77,13 +77,15 @@ export async function startApi(env: Record<string, string | undefined>): Promise
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const childEnv: Record<string, string | undefined> = {
     ...process.env,
-    PORT: String(port),
     HOST: '127.0.0.1',
     STATSD_PORT: '0',
     MESHBENCH_DEMO: '0',
     MESHBENCH_LOG_LEVEL: process.env.MESHBENCH_LOG_LEVEL ?? 'warn',
     MESHBENCH_ADMIN_TOKEN: BENCH_TOKEN,
     ...env,
+    // The port chosen above, last: a caller's `PORT: process.env.PORT` that is unset would
+    // otherwise unset it, and the API would listen on its default while this polls another.
+    PORT: String(port),
   };
   for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, entry], {
