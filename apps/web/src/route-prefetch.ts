@@ -1,8 +1,8 @@
 // The reads a page makes first, started from the address before the page's code has loaded:
-// the run and its changes, then the summary with its histogram as first drawn (one request:
-// the API sizes it) of each change the page shows (a churn run's one, `?change=` or the
-// first: not all twenty), each as soon as what it needs is in, instead of waiting for the
-// page to render each step.
+// the run and its changes, then the runs' headlines (the summary sentence the page opens
+// with) and the summary with its histogram as first drawn (one request: the API sizes it) of
+// each change the page shows (a churn run's one, `?change=` or the first: not all twenty),
+// each as soon as what it needs is in, instead of waiting for the page to render each step.
 // The queries are the pages' own (same keys), so the pages find them in the cache or in flight.
 import type { QueryClient } from '@tanstack/react-query';
 import {
@@ -18,7 +18,7 @@ import {
   histogramParams,
   histogramQuery,
 } from './features/runs/hooks/use-propagation.ts';
-import { changesQuery, runQuery } from './features/runs/hooks/use-runs.ts';
+import { changesQuery, headlinesQuery, runQuery } from './features/runs/hooks/use-runs.ts';
 
 // A failed prefetch is left to the page: its own query shows the error and retries.
 const quietly = () => undefined;
@@ -28,13 +28,15 @@ async function runPage(client: QueryClient, ref: string, wantedChange: string | 
     client.fetchQuery(runQuery(ref)),
     client.fetchQuery(changesQuery(ref)),
   ]);
-  await Promise.all(
-    shownChanges(changes, wantedChange).map(async (change) => {
+  await Promise.all([
+    // The page's first line, keyed by the run's id (the address may hold its share slug).
+    client.prefetchQuery(headlinesQuery([run.id])),
+    ...shownChanges(changes, wantedChange).map(async (change) => {
       // The linear histogram's request is the summary's (the same key): one request.
       const params = histogramParams(FIRST_HISTOGRAM_SCALE);
       await client.prefetchQuery(histogramQuery(run.id, change.id, params));
     }),
-  );
+  ]);
 }
 
 async function comparePage(client: QueryClient, refs: string[]) {
@@ -48,7 +50,8 @@ async function comparePage(client: QueryClient, refs: string[]) {
       return change && run ? [client.prefetchQuery(compareSummaryQuery(run.id, change.id))] : [];
     }),
   );
-  await Promise.all(summaries);
+  // The run cards' sentences, keyed by the runs' ids in the address's order, as the page asks.
+  await Promise.all([client.prefetchQuery(headlinesQuery(runs.map((r) => r.id))), ...summaries]);
 }
 
 /** Starts the first reads of the page at `pathname` + `search`, if it is one that has them. */

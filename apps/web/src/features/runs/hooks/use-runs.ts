@@ -40,16 +40,19 @@ export function useRunList(query: RunListQuery) {
   });
 }
 
-/** The headline number of each run shown, read after the list so the list is not held up. */
-export function useRunHeadlines(ids: string[]) {
-  return useQuery({
+/** The headlines of runs by id (one query for the pages and the route prefetch). */
+export const headlinesQuery = (ids: string[]) =>
+  queryOptions({
     queryKey: ['run-headlines', ids],
     queryFn: async ({ signal }) =>
       new Map((await meshbench.runs.headlines(ids, { signal })).map((h) => [h.runId, h])),
-    enabled: ids.length > 0,
     // Paging back to a page shows its headlines at once.
     staleTime: 5 * 60_000,
   });
+
+/** The headline number of each run shown, read after the list so the list is not held up. */
+export function useRunHeadlines(ids: string[]) {
+  return useQuery({ ...headlinesQuery(ids), enabled: ids.length > 0 });
 }
 
 /** The values the filters offer; they change only when runs are added. */
