@@ -63,16 +63,19 @@ const summaryColumns = {
   clockInputBatch: changeSummaries.clockInputBatch,
 };
 
+/** A change's columns as every read of changes returns them. */
+const CHANGE_COLUMNS = {
+  id: changes.id,
+  kind: changes.kind,
+  target: changes.target,
+  action: changes.action,
+  atUs: epochUs(changes.at),
+  expected: changes.expected,
+};
+
 export function propagationRepository(database: Pick<Database, 'db' | 'transaction'>) {
   const db: Db = database.db;
-  const changeColumns = {
-    id: changes.id,
-    kind: changes.kind,
-    target: changes.target,
-    action: changes.action,
-    atUs: epochUs(changes.at),
-    expected: changes.expected,
-  };
+  const changeColumns = CHANGE_COLUMNS;
   return {
     /** Every change of a run with its kept summary of one stage (raw clock), by change time. */
     async changesWithStage(runId: string, stage: string) {
@@ -209,15 +212,7 @@ export interface SummaryKey {
  */
 export function propagationOfRuns(database: Pick<Database, 'db' | 'transaction'>) {
   const db: Db = database.db;
-  const changeColumns = {
-    runId: changes.runId,
-    id: changes.id,
-    kind: changes.kind,
-    target: changes.target,
-    action: changes.action,
-    atUs: epochUs(changes.at),
-    expected: changes.expected,
-  };
+  const changeColumns = { runId: changes.runId, ...CHANGE_COLUMNS };
   const strip = <T extends { runId: string }>({ runId: _runId, ...rest }: T) => rest;
   const byRun = <T extends { runId: string }>(rows: T[]) =>
     new Map([...groupRows(rows, (r) => r.runId)].map(([id, list]) => [id, list.map(strip)]));
