@@ -285,29 +285,8 @@ export function resultsRepository(db: Db) {
       runId: string,
       percentiles: number[],
     ): Promise<{ grid: SlotGrid; slots: Slot[]; spans: IntervalSpans } | null> {
-      // The histograms only when the kept percentiles do not answer.
-      const slots = visibleSlots(db, runId);
-      const { hdr: _hdr, ...withoutHdr } = slots._.selectedFields;
-      const columns = keptAnswers(percentiles)
-        ? { ...withoutHdr, hdr: sql<null>`null` }
-        : slots._.selectedFields;
-      const [rows, spanRows] = await Promise.all([
-        db.select(columns).from(slots).orderBy(asc(slots.startMs)),
-        db
-          .select({
-            resultId: loadIntervals.resultId,
-            fromMs: sql<number>`min(${loadIntervals.startMs})`,
-            toMs: sql<number>`max(${loadIntervals.startMs} + ${loadIntervals.durationMs})`,
-            n: sql<number>`count(*)::int`,
-          })
-          .from(loadIntervals)
-          .where(visibleIntervals(runId))
-          .groupBy(loadIntervals.resultId),
-      ]);
-      return keptSlotsOfRun(
-        rows,
-        spanRows.map((r) => ({ ...r, resultId: Number(r.resultId) })),
-      );
+      // The read of many runs, asked for one.
+      return (await resultsOfRuns(db).slotsOfRun([runId], percentiles)).get(runId) ?? null;
     },
 
     /** Rebuilds a run's slots from its intervals (ones kept before slots were). */
