@@ -40,6 +40,26 @@ describe('StatsD aggregation per interval', () => {
     expect(agg.counters.samples).toBe(4);
   });
 
+  it('makes no row of an interval whose only sample was refused past float64', () => {
+    const agg = new StatsdAggregator({ flushMs: 1000 });
+    const reader = new StatsdReader(agg);
+    const interval = (text: string, from: number) => {
+      reader.readText(text);
+      return agg.flush(from, from + 1000).map((r) => [r.name, r.samples, r.last, r.sum]);
+    };
+    // A gauge at 1e308; then a delta of +1e308 refused, and -1e308 from the kept 1e308 is 0.
+    expect(interval('g:1e308|g', 0)).toEqual([['g', 1, 1e308, null]]);
+    expect(interval('g:+1e308|g\ng:-1e308|g', 1000)).toEqual([['g', 1, 0, null]]);
+    // Only refused samples: no row (it used to be one of 0, a value nobody sent). A counter's
+    // 1e308 at rate 0.1 counts as 1e309, past float64.
+    expect(interval('c:1e308|c|@0.1', 2000)).toEqual([]);
+    expect(interval('g:1e308|g', 3000)).toEqual([['g', 1, 1e308, null]]);
+    expect(interval('g:+1e308|g', 4000)).toEqual([]);
+    expect(agg.counters.malformed).toBe(3);
+    // A counter's refused value beside an accepted one: the row holds the accepted one.
+    expect(interval('c:1e308|c\nc:1e308|c', 5000)).toEqual([['c', 1, null, 1e308]]);
+  });
+
   it('keeps the last gauge value with deltas applied, and its min and max', () => {
     const { rows } = aggregate('cpu:10|g\ncpu:+5|g\ncpu:-20|g\ncpu:+3|g');
     expect(rows[0]).toMatchObject({ kind: 'gauge', last: -2, min: -5, max: 15, count: 4 });

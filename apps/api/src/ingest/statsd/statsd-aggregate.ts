@@ -234,6 +234,14 @@ export class StatsdAggregator implements StatsdSink {
   private beyondFloat64(a: Aggregate, shape: Shape, value: number): void {
     this.counters.samples--;
     a.samples--;
+    // Refused as the interval's first sample: no aggregate, so no row of a value nobody sent
+    // (a gauge of 0 after a refused delta, a counter of 0 after a refused sampled value).
+    // Only an aggregate made by this very sample can be empty (one that took a sample keeps
+    // it), so it is the last one made.
+    if (a.samples === 0) {
+      this.active.pop();
+      shape.epoch = -1;
+    }
     this.malformed(`${shape.name}:${value}|${shape.type}`, "the series' sum would leave float64");
   }
 
