@@ -89,4 +89,13 @@ describe('changePoints agrees with Apache Otava', () => {
     expect(() => changePoints([1, 2, 3], { windowLen: 1 })).toThrow(/at least 2/);
     expect(changePoints([1, 2, 3], { windowLen: 2 }).points).toEqual([]);
   });
+
+  it('keeps a point only when its magnitude is above the minimum (Otava merge: > min_magnitude)', () => {
+    const base = Array.from({ length: 60 }, (_, i) => 100 + ((i * 7) % 5) * 0.2);
+    const step = base.map((v, i) => (i >= 30 ? v + 10 : v));
+    const [point] = changePoints(step).points;
+    const magnitude = point?.magnitude as number;
+    expect(changePoints(step, { minMagnitude: magnitude }).points).toEqual([]);
+    expect(changePoints(step, { minMagnitude: magnitude * 0.999 }).points).toHaveLength(1);
+  });
 });
