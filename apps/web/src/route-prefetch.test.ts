@@ -6,7 +6,7 @@ const RUN_A = '11111111-1111-4111-8111-111111111111';
 const RUN_B = '22222222-2222-4222-8222-222222222222';
 
 /** A run as GET /runs/{id} answers it (the schema the client parses it with). */
-function run(id: string) {
+function run(id: string, changes = 0) {
   return {
     id,
     slug: `slug-${id.slice(0, 4)}`,
@@ -22,12 +22,26 @@ function run(id: string) {
     startedAt: '2026-02-01T10:00:00.000Z',
     finishedAt: null,
     createdAt: '2026-02-01T10:00:00.000Z',
-    changes: 0,
+    changes,
   };
 }
 
+/** A change as GET /runs/{id}/changes lists it. */
+const change = {
+  id: 'c1',
+  kind: 'endpoint',
+  target: 'hey',
+  action: 'delete',
+  at: '2026-02-01T10:00:00.000Z',
+  expected: null,
+  count: 0,
+  repeats: 0,
+  beforeChange: 0,
+  stages: [],
+};
+
 /** Answers what the prefetch asks for as the API would (the parts it reads), and records it. */
-function fakeApi() {
+function fakeApi({ changes = 0 }: { changes?: number } = {}) {
   const asked: string[] = [];
   const fetch = vi.fn(async (input: string | URL | Request) => {
     const url = new URL(String(input), 'http://meshbench.test');
@@ -35,8 +49,12 @@ function fakeApi() {
     const json = (body: unknown) =>
       new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
     const runMatch = /^\/api\/v1\/runs\/([^/]+)$/.exec(url.pathname);
-    if (runMatch && runMatch[1] !== 'headlines') return json(run(runMatch[1] as string));
-    if (/^\/api\/v1\/runs\/[^/]+\/changes$/.test(url.pathname)) return json([]);
+    if (runMatch && runMatch[1] !== 'headlines') return json(run(runMatch[1] as string, changes));
+    if (/^\/api\/v1\/runs\/[^/]+\/changes$/.test(url.pathname))
+      return json(changes > 0 ? [change] : []);
+    if (/^\/api\/v1\/runs\/[^/]+\/results\/stages$/.test(url.pathname))
+      // No intervals: the view's code is not loaded (it is, for a run with some).
+      return json({ intervalMs: 0, series: [], stages: [] });
     if (url.pathname === '/api/v1/runs/headlines') return json([]);
     return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
   });
@@ -44,7 +62,8 @@ function fakeApi() {
 }
 
 async function settled(asked: string[], path: string) {
-  for (let i = 0; i < 50 && !asked.some((a) => a.startsWith(path)); i++)
+  // Up to 5 s: the stages' prefetch first loads a module (transformed on first import here).
+  for (let i = 0; i < 500 && !asked.some((a) => decodeURIComponent(a).startsWith(path)); i++)
     await new Promise((r) => setTimeout(r, 10));
 }
 
@@ -70,5 +89,32 @@ describe('the route prefetch', () => {
     const asked = api.asked.find((a) => a.startsWith('/api/v1/runs/headlines')) ?? '';
     expect(decodeURIComponent(asked)).toBe(`/api/v1/runs/headlines?ids=${RUN_B},${RUN_A}`);
     expect(client.getQueryData(['run-headlines', [RUN_B, RUN_A]])).toBeInstanceOf(Map);
+  });
+
+  it("asks for a run without changes' stages, at the address's percentiles, under the view's key", async () => {
+    const api = fakeApi();
+    vi.stubGlobal('fetch', api.fetch);
+    const client = new QueryClient();
+    prefetchRoute(client, `/runs/${RUN_A}`, '?percentiles=50,99.9');
+    const wanted = `/api/v1/runs/${RUN_A}/results/stages?percentiles=50,99,99.9`;
+    await settled(api.asked, wanted);
+    expect(api.asked.map(decodeURIComponent)).toContain(wanted);
+    for (let i = 0; i < 500 && !client.getQueryData(['load-stages', RUN_A, '50,99,99.9']); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(client.getQueryData(['load-stages', RUN_A, '50,99,99.9'])).toEqual({
+      intervalMs: 0,
+      series: [],
+      stages: [],
+    });
+  });
+
+  it('does not ask for the stages of a run with changes', async () => {
+    const api = fakeApi({ changes: 1 });
+    vi.stubGlobal('fetch', api.fetch);
+    const client = new QueryClient();
+    prefetchRoute(client, `/runs/${RUN_A}`, '');
+    await settled(api.asked, '/api/v1/runs/headlines');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.asked.some((a) => a.includes('/results/stages'))).toBe(false);
   });
 });

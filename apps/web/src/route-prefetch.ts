@@ -3,6 +3,8 @@
 // with) and the summary with its histogram as first drawn (one request: the API sizes it) of
 // each change the page shows (a churn run's one, `?change=` or the first: not all twenty),
 // each as soon as what it needs is in, instead of waiting for the page to render each step.
+// A run without changes may be a stages run, whose page opens on its stages view: its stages
+// are asked for beside the headline, and their code is loaded once they say there are some.
 // The queries are the pages' own (same keys), so the pages find them in the cache or in flight.
 import type { QueryClient } from '@tanstack/react-query';
 import {
@@ -12,6 +14,7 @@ import {
   parseCompareRuns,
 } from './features/compare/hooks/use-compare.ts';
 import { pairChanges } from './features/compare/prepare/pair-changes.ts';
+import { loadStagesQuery } from './features/load-results/hooks/use-load-stages.ts';
 import { shownChanges } from './features/runs/hooks/shown-changes.ts';
 import {
   FIRST_HISTOGRAM_SCALE,
@@ -23,14 +26,26 @@ import { changesQuery, headlinesQuery, runQuery } from './features/runs/hooks/us
 // A failed prefetch is left to the page: its own query shows the error and retries.
 const quietly = () => undefined;
 
-async function runPage(client: QueryClient, ref: string, wantedChange: string | null) {
+/** The stages view's read, at the percentiles the address asks for, then its code if needed. */
+async function stagesView(client: QueryClient, runId: string, search: string) {
+  // The view's reading of the address (its own small chunk, which the view loads anyway).
+  const { loadViewFromSearch } = await import('./features/load-results/hooks/load-view.ts');
+  const { percentiles } = loadViewFromSearch(new URLSearchParams(search));
+  const stages = await client.fetchQuery(loadStagesQuery(runId, percentiles));
+  if (stages && stages.series.length > 0)
+    await import('./features/load-results/components/StagesSection.tsx');
+}
+
+async function runPage(client: QueryClient, ref: string, search: string) {
   const [run, changes] = await Promise.all([
     client.fetchQuery(runQuery(ref)),
     client.fetchQuery(changesQuery(ref)),
   ]);
+  const wantedChange = new URLSearchParams(search).get('change');
   await Promise.all([
     // The page's first line, keyed by the run's id (the address may hold its share slug).
     client.prefetchQuery(headlinesQuery([run.id])),
+    ...(changes.length === 0 ? [stagesView(client, run.id, search)] : []),
     ...shownChanges(changes, wantedChange).map(async (change) => {
       // The linear histogram's request is the summary's (the same key): one request.
       const params = histogramParams(FIRST_HISTOGRAM_SCALE);
@@ -58,8 +73,7 @@ async function comparePage(client: QueryClient, refs: string[]) {
 export function prefetchRoute(client: QueryClient, pathname: string, search: string): void {
   const run = /^\/runs\/([^/]+)\/?$/.exec(pathname);
   if (run) {
-    const wanted = new URLSearchParams(search).get('change');
-    runPage(client, decodeURIComponent(run[1] as string), wanted).catch(quietly);
+    runPage(client, decodeURIComponent(run[1] as string), search).catch(quietly);
     return;
   }
   if (pathname === '/compare') {

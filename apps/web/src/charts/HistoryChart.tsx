@@ -12,7 +12,12 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { type ChangePointMark, formatMetric, type HistoryRow } from './prepare/history.ts';
+import {
+  type ChangePointMark,
+  formatMetric,
+  type HistoryRow,
+  historyDateLabel,
+} from './prepare/history.ts';
 import { meshColor } from './prepare/mesh-colors.ts';
 
 /** Each mesh's line its own pattern, so the legend tells them apart without colour. */
@@ -35,8 +40,11 @@ export function HistoryChart({
   onOpenRun: (runId: string) => void;
 }) {
   const x = (m: { index: number }) => (byTime ? rows[m.index]?.time : m.index);
-  const date = (v: number) =>
-    (byTime ? new Date(v).toISOString() : (rows[v]?.startedAt ?? '')).slice(0, 10);
+  const span = (rows.at(-1)?.time ?? 0) - (rows[0]?.time ?? 0);
+  const date = (v: number) => {
+    const ms = byTime ? v : rows[v]?.time;
+    return ms === undefined ? '' : historyDateLabel(ms, span);
+  };
   return (
     <ResponsiveContainer width="100%" height={320}>
       <LineChart

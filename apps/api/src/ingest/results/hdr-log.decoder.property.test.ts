@@ -334,6 +334,36 @@ describe('refusals name the line, the field and the problem', () => {
     expect(r.message.startsWith(`line ${line}: `)).toBe(true);
   });
 
+  // RFC 4648's alphabet: A-Z a-z 0-9 + /, and "=" only as up to two padding characters at the
+  // end (the histogram here ends "...BME=").
+  it.each([
+    ['a character outside the alphabet first', (b: string) => `!${b.slice(1)}`],
+    ['one just before the padding', (b: string) => `${b.slice(0, -2)}!=`],
+    ["base64url's '-' inside", (b: string) => `${b.slice(0, 10)}-${b.slice(11)}`],
+    ['padding inside', (b: string) => `${b.slice(0, 8)}=${b.slice(9)}`],
+    ['three padding characters', (b: string) => `${b.slice(0, -4)}A===`],
+  ])('a histogram with %s is not base64', (_, spoil) => {
+    const b64 = spoil(H.b64);
+    expect(b64.length % 4).toBe(0);
+    expect(refusal(logOf(`1,1,1,${b64}`))).toMatchObject({
+      problem: 'invalid_histogram',
+      field: 'Interval_Compressed_Histogram',
+      message: 'line 2: Interval_Compressed_Histogram is not base64',
+    });
+  });
+
+  it('numbers may carry an exponent, signed or not', () => {
+    const [r, upper] = decodeHdrLog(
+      logOf(
+        `Tag=targetRps:2.5e-1;connections:1e+2,${lineOf('1e0')}`,
+        `Tag=targetRps:1E3,${lineOf()}`,
+      ),
+    ).results;
+    expect(r).toMatchObject({ targetRps: 0.25, connections: 100 });
+    expect(r?.intervals[0]?.startMs).toBe((START_S + 1) * 1000);
+    expect(upper?.targetRps).toBe(1000);
+  });
+
   it('a line with too few or too many fields names the first missing one', () => {
     expect(refusal(logOf('1.0,1.0'))).toMatchObject({
       problem: 'truncated',

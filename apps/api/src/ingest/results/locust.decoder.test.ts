@@ -2,79 +2,11 @@ import { FORMAT_HINT, type LoadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { decodeResults } from './index.ts';
 import { decodeLocustCsv, decodeLocustJson, parseCsv } from './locust.decoder.ts';
-import { bucketRange, reportedPercentile } from './locust-buckets.ts';
 import { localFixture, publicFixture, rejected } from './test-fixtures.ts';
 
 const byName = (results: LoadResult[], name: string) =>
   results.find((r) => r.labels.name === name) as LoadResult;
 const pct = (r: LoadResult, p: number) => r.percentiles.find((q) => q.p === p);
-
-describe('Locust bucket ranges (stats.py bucket_response_time)', () => {
-  it.each([
-    // key, lower, upper: round() under 100 ms, round(t, -1) under 1 s, -2 under 10 s, else -3;
-    // a decade's first key also takes the values just under it rounded up by the finer rule.
-    [0, 0, 0.5],
-    [1, 0.5, 1.5],
-    [99, 98.5, 99.5],
-    [100, 99.5, 105],
-    [110, 105, 115],
-    [990, 985, 995],
-    [1000, 995, 1050],
-    [1100, 1050, 1150],
-    [9900, 9850, 9950],
-    [10000, 9950, 10500],
-    [59000, 58500, 59500],
-  ])('key %d holds [%d, %d]', (k, lower, upper) => {
-    expect(bucketRange(k, 'round')).toEqual({ lower, upper });
-  });
-
-  it('Locust <= 0.13 kept times under 100 ms unrounded and printed them truncated ("%i")', () => {
-    expect(bucketRange(42, 'legacy')).toEqual({ lower: 42, upper: 43 });
-    expect(bucketRange(99, 'legacy')).toEqual({ lower: 99, upper: 100 });
-    expect(bucketRange(100, 'legacy')).toEqual({ lower: 100, upper: 105 });
-    expect(bucketRange(150, 'legacy')).toEqual({ lower: 145, upper: 155 });
-  });
-});
-
-describe("a percentile Locust printed (calculate_response_time_percentile's rank)", () => {
-  it('is bounded by its bucket when Locust took the nearest rank (N p not whole)', () => {
-    // 11 requests, p50: Locust's rank int(5.5) + 1 = 6 = ceil(5.5), the nearest rank.
-    expect(reportedPercentile('50', 120, 11, 'round', 1, 300)).toMatchObject({
-      p: 50,
-      ms: 120,
-      exact: false,
-      lower: 115,
-      upper: 125,
-    });
-  });
-
-  it('is bounded below only by the minimum when N p is whole (Locust took rank N p + 1)', () => {
-    // 10 requests, p50: Locust's rank 6, the nearest rank 5: the 5th value may be far lower.
-    expect(reportedPercentile('50', 120, 10, 'round', 1, 300)).toMatchObject({
-      lower: 1,
-      upper: 125,
-    });
-    // p99.9 of 1000 requests: 999 is whole too (the decimal is read exactly, not as 0.999 * 1000).
-    expect(reportedPercentile('99.9', 120, 1000, 'round', 1, 300)?.lower).toBe(1);
-    expect(reportedPercentile('99.9', 120, 1001, 'round', 1, 300)?.lower).toBe(115);
-  });
-
-  it('p100 is the maximum rank either way', () => {
-    expect(reportedPercentile('100', 300, 10, 'round', 1, 302.5)).toMatchObject({
-      lower: 295,
-      upper: 302.5,
-    });
-  });
-
-  it('cuts the bound to the run extremes and keeps the value inside it', () => {
-    // /fail in the real run: key 140 for p100 with a 139.67 ms max.
-    expect(reportedPercentile('100', 140, 94, 'round', 0.78, 139.66944900016642)).toMatchObject({
-      ms: 139.66944900016642,
-      lower: 135,
-      upper: 139.66944900016642,
-    });
-  });
-});
 
 describe('Locust CSV files of 2.12.1 (the real tool, fixtures/locust-2.12.1_*)', () => {
   it('_stats.csv: a result per row, the aggregated last', () => {

@@ -7,6 +7,7 @@ import {
   exactness,
   formatMetric,
   forScenario,
+  historyDateLabel,
   historyMeshes,
   historyRows,
   historyScenarios,
@@ -202,5 +203,17 @@ describe('defaultBenchmark', () => {
       ]),
     ).toEqual({ benchmark: 'a', scenario: 'z' });
     expect(defaultBenchmark([])).toBeNull();
+  });
+});
+
+describe('historyDateLabel', () => {
+  const at = Date.UTC(2026, 1, 1, 9, 59, 30);
+  it('gives the day and the minute when the runs span less than two days', () => {
+    expect(historyDateLabel(at, 4 * 3_600_000)).toBe('02-01 09:59');
+    expect(historyDateLabel(at, 2 * 86_400_000 - 1)).toBe('02-01 09:59');
+  });
+  it('gives the day from two days on', () => {
+    expect(historyDateLabel(at, 2 * 86_400_000)).toBe('2026-02-01');
+    expect(historyDateLabel(at, 90 * 86_400_000)).toBe('2026-02-01');
   });
 });

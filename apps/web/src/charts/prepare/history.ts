@@ -58,6 +58,15 @@ export function historyScenarios(history: History): { scenario: string; runs: nu
     .sort((a, b) => b.runs - a.runs || a.scenario.localeCompare(b.scenario));
 }
 
+/**
+ * A date on the history's x axis (UTC): the day when its runs span two days or more, else the
+ * day and the minute, so that runs hours apart do not all read "2026-02-01".
+ */
+export function historyDateLabel(ms: number, spanMs: number): string {
+  const iso = new Date(ms).toISOString();
+  return spanMs < 2 * 86_400_000 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+}
+
 /** One scenario's points and change points: a history is read one scenario at a time. */
 export function forScenario(history: History, scenario: string): History {
   return {

@@ -3,7 +3,7 @@
 // "P99 < N x median" band (N in the URL), and a summary row per stage with each generator's
 // rate and flags. Nothing is shown for a run without interval data.
 import type { LoadStages } from '@meshbench/schema';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ReferenceArea } from 'recharts';
 import { durationTickFormatter } from '../../../charts/prepare/duration.ts';
 import { formatCount, formatDuration, formatMs } from '../../../charts/prepare/format.ts';
@@ -25,10 +25,17 @@ import { SeriesKey } from './SeriesKey.tsx';
 
 const clockLabel = (s: number) => `${formatClock(s)} in`;
 
-/** The run page's container: reads the stages at the percentiles the page shows. */
-export function StagesSection({ runId }: { runId: string }) {
+/**
+ * The run page's container: reads the stages at the percentiles the page shows. `onSettled`:
+ * called once what the section shows (the stages, an error or nothing) is on the page.
+ */
+export function StagesSection({ runId, onSettled }: { runId: string; onSettled?: () => void }) {
   const [view] = useLoadView();
   const stages = useLoadStages(runId, view.percentiles);
+  const settled = !stages.isPending;
+  useEffect(() => {
+    if (settled) onSettled?.();
+  }, [settled, onSettled]);
   if (stages.isError) return <ErrorMessage error={stages.error} what="the load stages" />;
   if (!stages.data) return null;
   return <StagesView stages={stages.data} />;

@@ -1,11 +1,12 @@
 // A run's stages over time, from its interval histograms; a run without interval data (or an
 // API without the endpoint) answers 404, which means "no stages view", not an error.
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiRequestError, meshbench } from '../../../api/client.ts';
 
-export function useLoadStages(runId: string, percentiles: readonly number[]) {
+/** The stages at the percentiles a view shows (one query for the page and the route prefetch). */
+export function loadStagesQuery(runId: string, percentiles: readonly number[]) {
   const q = [...new Set([50, 99, ...percentiles])].sort((a, b) => a - b).join(',');
-  return useQuery({
+  return queryOptions({
     queryKey: ['load-stages', runId, q],
     queryFn: async ({ signal }) => {
       try {
@@ -16,4 +17,8 @@ export function useLoadStages(runId: string, percentiles: readonly number[]) {
       }
     },
   });
+}
+
+export function useLoadStages(runId: string, percentiles: readonly number[]) {
+  return useQuery(loadStagesQuery(runId, percentiles));
 }

@@ -4,7 +4,7 @@
 // shows all of them at once first, and one change's propagation at a time below, the one
 // `?change=` names (the first by default), so that a link opens the same change.
 import type { HistogramScale } from '@meshbench/schema';
-import { lazy, Suspense, useCallback, useMemo } from 'react';
+import { lazy, Suspense, startTransition, useCallback, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
@@ -23,7 +23,7 @@ import {
 } from '../hooks/propagation-options.ts';
 import { shownChanges } from '../hooks/shown-changes.ts';
 import { type LiveStatus, useRunLive } from '../hooks/use-run-live.ts';
-import { useChanges, useRun } from '../hooks/use-runs.ts';
+import { useChanges, useRun, useRunHeadlines } from '../hooks/use-runs.ts';
 import './run-page.css';
 
 // A change's propagation (histogram, curve, tail) and a churn run's view of all its changes
@@ -111,6 +111,20 @@ export function RunPage() {
   const results = useLoadResults(run.data?.id ?? id);
   // Likewise the timeline section's query: a run with lifecycle phases or series is not empty.
   const timeline = useTimeline(run.data?.id ?? '');
+  // A stages run opens on its stages (issue 31): its headline (the summary line's read) says it
+  // is one, and the data-plane charts below wait until the stages are on the page, so that
+  // drawing them does not hold up the first.
+  const headlines = useRunHeadlines(run.data ? [run.data.id] : []);
+  const headline = run.data ? headlines.data?.get(run.data.id) : undefined;
+  const stagesRun = headline?.kind === 'data-plane' && !!headline.stages;
+  const [stagesShownOf, setStagesShownOf] = useState<string | null>(null);
+  const runId = run.data?.id ?? null;
+  const onStagesSettled = useCallback(
+    // A transition: the charts below are drawn after the stages are painted, in slices.
+    () => startTransition(() => setStagesShownOf(runId)),
+    [runId],
+  );
+  const dataPlaneNow = stagesShownOf === runId || (!headlines.isPending && !stagesRun);
   const empty =
     changes.data?.length === 0 &&
     results.data?.length === 0 &&
@@ -200,16 +214,23 @@ export function RunPage() {
             </p>
           )}
           {/* Their code (and the charts') only for a run with load results: the page's own
-              read of them says so first. */}
+              read of them (or the headline) says so first. The section draws nothing for a
+              run without interval data. */}
+          {(stagesRun || results.isError || (results.data?.length ?? 0) > 0) && (
+            <Suspense fallback={stagesRun ? <Loading what="the stages" /> : null}>
+              <StagesSection runId={run.data.id} onSettled={onStagesSettled} />
+            </Suspense>
+          )}
           {results.isPending ? (
             <Loading what="load results" />
           ) : results.isError || results.data.length > 0 ? (
-            <Suspense fallback={<Loading what="the data-plane charts" />}>
-              {/* A stages run is read by its stages (issue 31): they come first; the section
-                  draws nothing for a run without interval data. */}
-              <StagesSection runId={run.data.id} />
-              <DataPlaneSection run={run.data} />
-            </Suspense>
+            dataPlaneNow ? (
+              <Suspense fallback={<Loading what="the data-plane charts" />}>
+                <DataPlaneSection run={run.data} />
+              </Suspense>
+            ) : (
+              <Loading what="the data-plane charts" />
+            )
           ) : null}
         </>
       )}
