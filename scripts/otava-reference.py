@@ -30,6 +30,10 @@ def case(name, series, window_len, max_pvalue, min_magnitude=0.0):
             "meanBefore": float(c.stats.mean_1),
             "meanAfter": float(c.stats.mean_2),
             "magnitude": float(c.stats.change_magnitude()),
+            "stdBefore": float(c.stats.std_1),
+            "stdAfter": float(c.stats.std_2),
+            "forwardChange": float(c.stats.forward_rel_change()),
+            "qhat": float(c.qhat),
         }
     return {
         "name": name,
@@ -65,6 +69,23 @@ cases.append(case("small shift, no minimum", np.round(small + rng.normal(0, 0.3,
 # 1,000 runs with drift and steps: the history the bench reads.
 long = np.concatenate([np.full(250, 50.0), np.full(300, 55.0), np.full(200, 53.0), np.full(250, 60.0)])
 cases.append(case("1,000 runs", np.round(long + rng.normal(0, 1.5, long.size), 3), 50, 0.001))
+# Appended after the cases above so their random draws stay the same.
+# The split step's p-value is twice max_pvalue in [0.05, 0.5) and max_pvalue itself from 0.5.
+loose = np.concatenate([np.full(30, 10.0), np.full(30, 10.6)])
+loose = np.round(loose + rng.normal(0, 1.0, loose.size), 3)
+cases.append(case("loose p-value 0.1", loose, 20, 0.1))
+cases.append(case("loose p-value 0.6", loose, 20, 0.6))
+# A short window: many windows, points found near their edges and merged.
+short = np.concatenate([np.full(12, 5.0), np.full(12, 9.0), np.full(12, 4.0)])
+cases.append(case("window of 4", np.round(short + rng.normal(0, 0.4, short.size), 3), 4, 0.01))
+# A level falling to zero and back: relative changes from a zero mean count as 0.
+zero = np.concatenate([np.full(20, 3.0), np.zeros(20), np.full(20, 3.0)])
+cases.append(case("down to zero and back", zero, 50, 0.001))
+# Magnitudes above and below the minimum: the merge step drops the smaller step only.
+mixed = np.concatenate([np.full(40, 100.0), np.full(40, 104.0), np.full(40, 140.0)])
+cases.append(case("min magnitude keeps the large step", np.round(mixed + rng.normal(0, 0.5, mixed.size), 3), 50, 0.001, 0.1))
+# Two runs: one value each side, no t-test possible (p = 1), so no change point.
+cases.append(case("two runs", [1.0, 5.0], 50, 0.001))
 
 out = "apps/api/src/domain/fixtures/otava-change-points.json"
 with open(out, "w") as f:

@@ -12,6 +12,10 @@ interface Case {
     meanBefore: number;
     meanAfter: number;
     magnitude: number;
+    stdBefore: number;
+    stdAfter: number;
+    forwardChange: number;
+    qhat: number;
   }[];
   weak: number[];
 }
@@ -31,6 +35,13 @@ describe('changePoints agrees with Apache Otava', () => {
       expect(got?.meanBefore).toBeCloseTo(want.meanBefore, 9);
       expect(got?.meanAfter).toBeCloseTo(want.meanAfter, 9);
       expect(got?.magnitude).toBeCloseTo(want.magnitude, 9);
+      expect(got?.stdBefore).toBeCloseTo(want.stdBefore, 9);
+      expect(got?.stdAfter).toBeCloseTo(want.stdAfter, 9);
+      expect(got?.forwardChange).toBeCloseTo(want.forwardChange, 9);
+      // Otava's qhat comes from its vectorised sums, ours from running ones: equal up to rounding.
+      expect(Math.abs((got?.qhat as number) - want.qhat)).toBeLessThan(
+        1e-9 * Math.max(1, Math.abs(want.qhat)),
+      );
       // p-values span many decades: compared relatively (SciPy's incomplete beta vs ours).
       if (want.pValue < 1e-300) expect(got?.pValue).toBeLessThan(1e-290);
       else expect(Math.abs((got?.pValue as number) / want.pValue - 1)).toBeLessThan(1e-6);
@@ -63,5 +74,28 @@ describe('changePoints agrees with Apache Otava', () => {
     expect(changePoints(blip, { minSegment: 3 }).points).toEqual([]);
     const step = base.map((v, i) => (i >= 30 ? v + 40 : v));
     expect(changePoints(step, { minSegment: 3 }).points.map((p) => p.index)).toEqual([30]);
+  });
+
+  it('a segment of exactly the minimum is kept; one run shorter is dropped', () => {
+    const base = Array.from({ length: 60 }, (_, i) => 100 + ((i * 7) % 5) * 0.2);
+    const lastThree = base.map((v, i) => (i >= 57 ? v + 40 : v));
+    expect(changePoints(lastThree, { minSegment: 3 }).points.map((p) => p.index)).toEqual([57]);
+    const lastTwo = base.map((v, i) => (i >= 58 ? v + 40 : v));
+    expect(changePoints(lastTwo).points.map((p) => p.index)).toEqual([58]);
+    expect(changePoints(lastTwo, { minSegment: 3 }).points).toEqual([]);
+  });
+
+  it('rejects a window shorter than 2, as Otava asserts (split: window_len >= 2)', () => {
+    expect(() => changePoints([1, 2, 3], { windowLen: 1 })).toThrow(/at least 2/);
+    expect(changePoints([1, 2, 3], { windowLen: 2 }).points).toEqual([]);
+  });
+
+  it('keeps a point only when its magnitude is above the minimum (Otava merge: > min_magnitude)', () => {
+    const base = Array.from({ length: 60 }, (_, i) => 100 + ((i * 7) % 5) * 0.2);
+    const step = base.map((v, i) => (i >= 30 ? v + 10 : v));
+    const [point] = changePoints(step).points;
+    const magnitude = point?.magnitude as number;
+    expect(changePoints(step, { minMagnitude: magnitude }).points).toEqual([]);
+    expect(changePoints(step, { minMagnitude: magnitude * 0.999 }).points).toHaveLength(1);
   });
 });

@@ -243,4 +243,32 @@ describe('decodeK6', () => {
       expect(decoded.results[0]?.requests).toBe(2990);
     });
   });
+
+  // metrics/builtin.go: grpc_req_duration is a Trend of Time (ms), the latency of a test that
+  // calls gRPC only; --summary-export writes a Trend's values inline (summary-wrapper.js).
+  it('reads the latency of a gRPC-only test from grpc_req_duration', () => {
+    const { r, unmapped } = only(
+      JSON.stringify({
+        metrics: {
+          grpc_req_duration: { avg: 2, min: 1, med: 1.5, max: 5, 'p(90)': 4, 'p(95)': 4.5 },
+          iterations: { count: 10, rate: 5 },
+          vus: { value: 1, min: 1, max: 2 },
+        },
+      }),
+    );
+    expect([r.meanMs, r.minMs, r.maxMs, r.connections]).toEqual([2, 1, 5, 2]);
+    expect(r.percentiles).toEqual([
+      { p: 50, ms: 1.5, ...REPORTED },
+      { p: 90, ms: 4, ...REPORTED },
+      { p: 95, ms: 4.5, ...REPORTED },
+    ]);
+    expect(unmapped).toEqual(['metrics.iterations']);
+  });
+
+  it('gives no request rate for a v1 summary of zero duration (count / duration)', () => {
+    const doc = JSON.parse(localFixture('k6-v1-machine-readable.json'));
+    doc.config.duration = 0;
+    const { r } = only(JSON.stringify(doc));
+    expect([r.requests, r.durationMs, r.achievedRps]).toEqual([2990, 0, null]);
+  });
 });
