@@ -3,15 +3,15 @@
 // with) and the summary with its histogram as first drawn (one request: the API sizes it) of
 // each change the page shows (a churn run's one, `?change=` or the first: not all twenty),
 // each as soon as what it needs is in, instead of waiting for the page to render each step.
+// The compare page's are one read (GET /compare).
 // The queries are the pages' own (same keys), so the pages find them in the cache or in flight.
 import type { QueryClient } from '@tanstack/react-query';
 import {
-  compareSummaryQuery,
+  compareViewQuery,
   MAX_COMPARED,
   MIN_COMPARED,
   parseCompareRuns,
 } from './features/compare/hooks/use-compare.ts';
-import { pairChanges } from './features/compare/prepare/pair-changes.ts';
 import { shownChanges } from './features/runs/hooks/shown-changes.ts';
 import {
   FIRST_HISTOGRAM_SCALE,
@@ -40,18 +40,8 @@ async function runPage(client: QueryClient, ref: string, wantedChange: string | 
 }
 
 async function comparePage(client: QueryClient, refs: string[]) {
-  const [runs, changes] = await Promise.all([
-    Promise.all(refs.map((ref) => client.fetchQuery(runQuery(ref)))),
-    Promise.all(refs.map((ref) => client.fetchQuery(changesQuery(ref)))),
-  ]);
-  const summaries = pairChanges(changes).flatMap((pair) =>
-    pair.changes.flatMap((change, i) => {
-      const run = runs[i];
-      return change && run ? [client.prefetchQuery(compareSummaryQuery(run.id, change.id))] : [];
-    }),
-  );
-  // The run cards' sentences, keyed by the runs' ids in the address's order, as the page asks.
-  await Promise.all([client.prefetchQuery(headlinesQuery(runs.map((r) => r.id))), ...summaries]);
+  // Everything the table needs is one read: the runs, changes, summaries and headlines.
+  await client.prefetchQuery(compareViewQuery(refs));
 }
 
 /** Starts the first reads of the page at `pathname` + `search`, if it is one that has them. */
