@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { compareViewQuery } from './features/compare/hooks/use-compare.ts';
 import { prefetchRoute } from './route-prefetch.ts';
 
 const RUN_A = '11111111-1111-4111-8111-111111111111';
@@ -56,6 +57,17 @@ function fakeApi({ changes = 0 }: { changes?: number } = {}) {
       // No intervals: the view's code is not loaded (it is, for a run with some).
       return json({ intervalMs: 0, series: [], stages: [] });
     if (url.pathname === '/api/v1/runs/headlines') return json([]);
+    if (url.pathname === '/api/v1/compare') {
+      const ids = (url.searchParams.get('runs') ?? '').split(',');
+      return json({
+        runs: ids.map(run),
+        changes: ids.map(() => []),
+        summaries: [],
+        headlines: [],
+        comparability: { runs: ids, comparable: true, warnings: [] },
+        has: ids.map(() => ({ loadResults: false, timeline: false })),
+      });
+    }
     return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
   });
   return { asked, fetch };
@@ -80,15 +92,19 @@ describe('the route prefetch', () => {
     expect(client.getQueryData(['run-headlines', [RUN_A]])).toBeInstanceOf(Map);
   });
 
-  it("asks for the compared runs' headlines in the address's order, under the page's key", async () => {
+  it("asks for the compare page in one read, in the address's order, under the page's key", async () => {
     const api = fakeApi();
     vi.stubGlobal('fetch', api.fetch);
     const client = new QueryClient();
     prefetchRoute(client, '/compare', `?runs=${RUN_B},${RUN_A}`);
-    await settled(api.asked, '/api/v1/runs/headlines');
-    const asked = api.asked.find((a) => a.startsWith('/api/v1/runs/headlines')) ?? '';
-    expect(decodeURIComponent(asked)).toBe(`/api/v1/runs/headlines?ids=${RUN_B},${RUN_A}`);
-    expect(client.getQueryData(['run-headlines', [RUN_B, RUN_A]])).toBeInstanceOf(Map);
+    await settled(api.asked, '/api/v1/compare');
+    await new Promise((r) => setTimeout(r, 20));
+    // One request: not the runs, changes and headlines one by one.
+    expect(api.asked.map((a) => decodeURIComponent(a).split('&')[0])).toEqual([
+      `/api/v1/compare?runs=${RUN_B},${RUN_A}`,
+    ]);
+    const key = compareViewQuery([RUN_B, RUN_A]).queryKey;
+    expect(client.getQueryData(key)?.runs.map((r) => r.id)).toEqual([RUN_B, RUN_A]);
   });
 
   it("asks for a run without changes' stages, at the address's percentiles, under the view's key", async () => {

@@ -5,15 +5,15 @@
 // each as soon as what it needs is in, instead of waiting for the page to render each step.
 // A run without changes may be a stages run, whose page opens on its stages view: its stages
 // are asked for beside the headline, and their code is loaded once they say there are some.
+// The compare page's are one read (GET /compare).
 // The queries are the pages' own (same keys), so the pages find them in the cache or in flight.
 import type { QueryClient } from '@tanstack/react-query';
 import {
-  compareSummaryQuery,
+  compareViewQuery,
   MAX_COMPARED,
   MIN_COMPARED,
   parseCompareRuns,
 } from './features/compare/hooks/use-compare.ts';
-import { pairChanges } from './features/compare/prepare/pair-changes.ts';
 import { loadStagesQuery } from './features/load-results/hooks/use-load-stages.ts';
 import { shownChanges } from './features/runs/hooks/shown-changes.ts';
 import {
@@ -55,18 +55,8 @@ async function runPage(client: QueryClient, ref: string, search: string) {
 }
 
 async function comparePage(client: QueryClient, refs: string[]) {
-  const [runs, changes] = await Promise.all([
-    Promise.all(refs.map((ref) => client.fetchQuery(runQuery(ref)))),
-    Promise.all(refs.map((ref) => client.fetchQuery(changesQuery(ref)))),
-  ]);
-  const summaries = pairChanges(changes).flatMap((pair) =>
-    pair.changes.flatMap((change, i) => {
-      const run = runs[i];
-      return change && run ? [client.prefetchQuery(compareSummaryQuery(run.id, change.id))] : [];
-    }),
-  );
-  // The run cards' sentences, keyed by the runs' ids in the address's order, as the page asks.
-  await Promise.all([client.prefetchQuery(headlinesQuery(runs.map((r) => r.id))), ...summaries]);
+  // Everything the table needs is one read: the runs, changes, summaries and headlines.
+  await client.prefetchQuery(compareViewQuery(refs));
 }
 
 /** Starts the first reads of the page at `pathname` + `search`, if it is one that has them. */

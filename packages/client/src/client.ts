@@ -49,6 +49,7 @@ export type TailAttributionQuery = QueryAt<typeof tail.attribution>;
 export type HistoryQuery = QueryAt<typeof gates.history>;
 export type SignificanceQuery = QueryAt<typeof gates.significance>;
 export type LoadGateQuery = QueryAt<typeof gates.loadGate>;
+export type CompareViewQuery = QueryAt<typeof compare.view>;
 export type ComparabilityQuery = QueryAt<typeof compare.comparability>;
 export type CompareSignificanceQuery = QueryAt<typeof compare.significance>;
 export type AlertsQuery = QueryAt<typeof gates.alerts>;
@@ -72,6 +73,7 @@ export const paths = {
   healthReady: () => pathTo(health.ready),
   demoProgress: () => pathTo(health.demo),
   history: (q: HistoryQuery) => pathTo(gates.history, { query: q }),
+  compareView: (q: CompareViewQuery) => pathTo(compare.view, { query: q }),
   comparability: (q: ComparabilityQuery) => pathTo(compare.comparability, { query: q }),
   compareSignificance: (q: CompareSignificanceQuery) => pathTo(compare.significance, { query: q }),
   ingestStats: () => pathTo(ingest.ingestStats),
@@ -206,6 +208,8 @@ export function createClient(transport: Transport) {
     },
 
     compare: {
+      /** What the compare page's table needs in one read: runs, changes, summaries, headlines. */
+      view: (q: CompareViewQuery, opts?: CallOptions) => send(compare.view, { query: q }, opts),
       /** Whether the runs (the first the baseline) can be compared: the compare page's warnings. */
       comparability: (q: ComparabilityQuery, opts?: CallOptions) =>
         send(compare.comparability, { query: q }, opts),

@@ -17,6 +17,7 @@ export const STANDBY_ROUTES: readonly string[] = [
   '/api/v1/runs/facets',
   '/api/v1/runs/headlines',
   '/api/v1/reports/:slug',
+  '/api/v1/compare',
   '/api/v1/compare/comparability',
   '/api/v1/history',
   '/api/v1/runs/:id/events',

@@ -28,6 +28,7 @@ import { clockCorrectionService } from '../services/clock-correction.service.ts'
 import { clocksService } from '../services/clocks.service.ts';
 import { comparabilityService } from '../services/comparability.service.ts';
 import { compareSignificanceService } from '../services/compare-significance.service.ts';
+import { compareViewService } from '../services/compare-view.service.ts';
 import { exportService } from '../services/export.service.ts';
 import { gateVerdictsService } from '../services/gate-verdicts.service.ts';
 import { headlineReads } from '../services/headline-reads.ts';
@@ -170,18 +171,25 @@ export function buildServices(
   });
   const comparability = comparabilityService({ runs, results: services.results, projects });
   const loadGate = loadGateService({ runs, results: services.results, projects });
-  const headlines = headlinesService({
+  const batchedReads = headlineReads({
     runs,
-    readsFor: headlineReads({
-      runs,
-      propagation,
-      propagationOfRuns: propagationOfRuns(database),
-      results: resultsRepository(database.db),
-      resultsOfRuns: resultsOfRuns(database.db),
-      lifecycle: lifecycleRepository(database.db),
-      corrections,
-      uploads: uploads.results,
-    }),
+    propagation,
+    propagationOfRuns: propagationOfRuns(database),
+    results: resultsRepository(database.db),
+    resultsOfRuns: resultsOfRuns(database.db),
+    lifecycle: lifecycleRepository(database.db),
+    corrections,
+    uploads: uploads.results,
+  });
+  const headlines = headlinesService({ runs, readsFor: batchedReads });
+  const compareView = compareViewService({
+    runs,
+    projects,
+    readsFor: batchedReads,
+    headlines,
+    clocks,
+    corrections,
+    series: metricsRepository(database),
   });
   const facts = runFactsRepository(database.db);
   const alerts = alertsService({ gates, runs, projects });
@@ -239,6 +247,7 @@ export function buildServices(
     live,
     comparability,
     compareSignificance,
+    compareView,
     loadGate,
     headlines,
     reports: reportsService({

@@ -150,6 +150,28 @@ export function clockRepository(database: Database) {
       return { hasReports: row?.has === true, latestBatch: num(row?.latest ?? 0) };
     },
 
+    /** `clockState` of each run, in one round trip. */
+    async clockStates(
+      runIds: string[],
+    ): Promise<Map<string, { hasReports: boolean; latestBatch: number }>> {
+      if (runIds.length === 0) return new Map();
+      const ids = sql.join(
+        runIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      );
+      const result = await db.execute(sql`
+        select r.id::text as id,
+          exists(select 1 from clock_reports c where c.run_id = r.id) as has,
+          (select max(b.id) from event_batches b where b.run_id = r.id)::float8 as latest
+        from unnest(array[${ids}]) as r(id)`);
+      return new Map(
+        rowsOf<{ id: string; has: boolean; latest: unknown }>(result).map((row) => [
+          row.id,
+          { hasReports: row.has === true, latestBatch: num(row.latest ?? 0) },
+        ]),
+      );
+    },
+
     /**
      * Runs `work` in one transaction holding the run's clock lock and the change's lock (the
      * ones a batch takes, in the same order): no batch changes what it reads meanwhile.

@@ -17,7 +17,7 @@ import {
   uuidField,
   uuidLiteral,
 } from '@meshbench/db';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { MetricRecord, StoredExemplar } from '../domain/metric-record.ts';
 import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
 import { latestMs, putMsField } from './epoch.ts';
@@ -435,6 +435,16 @@ export function metricsRepository(database: Database) {
           select ctid from unmatched_points order by received_at desc offset ${maxPoints})`);
       n += rowCountOf(over);
       return n;
+    },
+
+    /** Which of `runIds` have any series of their own (what their timelines list). */
+    async runsWithSeries(runIds: string[]): Promise<Set<string>> {
+      if (runIds.length === 0) return new Set();
+      const rows = await db
+        .selectDistinct({ runId: metricSeries.runId })
+        .from(metricSeries)
+        .where(inArray(metricSeries.runId, runIds));
+      return new Set(rows.map((r) => r.runId).filter((id): id is string => id !== null));
     },
 
     async listSeries(runId: string): Promise<SeriesRow[]> {

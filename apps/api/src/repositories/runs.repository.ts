@@ -130,6 +130,20 @@ export function runsRepository(db: Db) {
       return row;
     },
 
+    /** `find` of each of `refs` in one query: the runs found, by id or share slug, any order. */
+    async findMany(refs: string[]): Promise<RunRow[]> {
+      if (refs.length === 0) return [];
+      const uuids = refs.filter(isUuid);
+      return db
+        .select()
+        .from(runs)
+        .where(
+          uuids.length > 0
+            ? or(inArray(runs.id, uuids), inArray(runs.slug, refs))
+            : inArray(runs.slug, refs),
+        );
+    },
+
     /** The project a deleted run was in, from its audit row; undefined if none was deleted. */
     async deletedProjectOf(runId: string): Promise<string | undefined> {
       const [row] = await db

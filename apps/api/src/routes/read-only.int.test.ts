@@ -181,6 +181,7 @@ describe.each(backends)('GETs never write, on $name', (backend) => {
       `/history?benchmark=${name}&metric=p50`,
       `/history?benchmark=${name}&metric=p99&clock=corrected`,
       `/compare/comparability?runs=${ids.join(',')}`,
+      `/compare?runs=${ids.join(',')}&bins=60&scale=log`,
       `/projects/${projectId}/alerts`,
       `/projects/${projectId}/thresholds`,
       `/projects/${projectId}/detection`,

@@ -40,8 +40,16 @@ export interface HeadlineReadsDeps {
 
 const byRunAndStage = (k: { runId: string; stage: string }) => `${k.runId} ${k.stage}`;
 
+/**
+ * HeadlineReads, with the batched repositories they are built on (for other reads of the same
+ * runs that share their queries: the compare read's).
+ */
+export interface BatchedReads extends HeadlineReads {
+  repositories: { runs: RunsRepository; propagation: PropagationRepository };
+}
+
 /** The reads of the headlines of `rows` (runs already loaded: not looked up again). */
-export function headlineReads(deps: HeadlineReadsDeps): (rows: RunRow[]) => HeadlineReads {
+export function headlineReads(deps: HeadlineReadsDeps): (rows: RunRow[]) => BatchedReads {
   return (rows) => {
     const loaded = new Map(rows.map((r) => [r.id, r]));
     const runs: RunsRepository = {
@@ -120,6 +128,7 @@ export function headlineReads(deps: HeadlineReadsDeps): (rows: RunRow[]) => Head
     const lifecycle = batchedRead((id: string) => id, deps.lifecycle.phasesOfRuns);
 
     return {
+      repositories: { runs, propagation },
       // A headline reads raw latencies only: the corrected clock's figures are not read.
       propagation: propagationService({
         runs,

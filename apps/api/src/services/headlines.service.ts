@@ -77,6 +77,15 @@ export function headlinesService(deps: {
       return run ? headline(run, readsFor([run])) : null;
     },
 
+    /**
+     * Headlines of runs already loaded (and their access checked), read with `reads` (whose
+     * batches other reads of the same runs share); runs without one are left out.
+     */
+    async ofLoaded(rows: RunRow[], reads: HeadlineReads): Promise<RunHeadline[]> {
+      const found = await Promise.all(rows.map((run) => headline(run, reads)));
+      return found.filter((h): h is RunHeadline => h !== null);
+    },
+
     /** Headlines of the runs the principal may read among `ids`; runs without one are left out. */
     async headlines(ids: string[], principal: Principal): Promise<RunHeadline[]> {
       const rows = await runs.readableByIds(ids, privateProjectsVisible(principal));

@@ -1,5 +1,5 @@
-// The compare group: whether runs can be held against each other, and which of their
-// differences are beyond noise.
+// The compare group: the compare page's first read, whether runs can be held against each
+// other, and which of their differences are beyond noise.
 
 import {
   comparability,
@@ -7,10 +7,27 @@ import {
   compareSignificance,
   compareSignificanceQuery,
 } from '../comparability.ts';
+import { compareView, compareViewQuery } from '../compare-view.ts';
 import { defineRoutes } from '../contract.ts';
 import { apiError } from '../errors.ts';
 
 export const compareRoutes = defineRoutes({
+  view: {
+    method: 'GET',
+    path: '/compare',
+    tags: ['compare'],
+    summary: "What the compare page's table needs, in one read",
+    description:
+      "The runs compared (2 to 4, the first the baseline), each run's changes, the summary of each change the compare page pairs (the same change id where every run has it, else each run's first) as GET /runs/{id}/changes/{changeId}/propagation answers it with this read's percentiles, withinMs, bins and scale, the runs' headlines, their comparability (GET /compare/comparability), and per run whether it has load results and a timeline to ask for. Read in a fixed number of queries, however many runs.",
+    query: compareViewQuery,
+    responses: {
+      200: compareView,
+      400: apiError,
+      401: apiError,
+      403: apiError,
+      404: apiError,
+    },
+  },
   comparability: {
     method: 'GET',
     path: '/compare/comparability',

@@ -6,6 +6,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const { services } = app;
 
   app.route({
+    ...fromContract(c.view),
+    handler: async (request) => services.compareView.view(request.query, request.principal),
+  });
+
+  app.route({
     ...fromContract(c.comparability),
     handler: async (request) =>
       services.comparability.ofRuns(

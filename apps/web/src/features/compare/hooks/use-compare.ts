@@ -1,14 +1,20 @@
-// The live data of a comparison: each run and its changes, then per compared change each
-// run's summary (with its log histogram: one request per run before anything is drawn), the
-// linear histograms over one range for all when asked for, and, once the numbers are on
-// screen, the tails (the slowest read); beside them the runs' load results and timelines.
-import type { Change, HistogramScale, Propagation } from '@meshbench/schema';
+// The live data of a comparison: one read (GET /compare) of the runs, their changes, each
+// paired change's summary (with its log histogram), the headlines and the comparability, all
+// the table needs; then the linear histograms over one range for all when asked for, the
+// significance and, once the numbers are on screen, the tails (the slowest read); beside them
+// the load results and timelines of the runs that have them.
+import type {
+  Change,
+  HistogramScale,
+  Propagation,
+  StoredLoadResult,
+  Timeline,
+} from '@meshbench/schema';
 import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { meshbench } from '../../../api/client.ts';
 import { type PropagationParams, propagationQuery } from '../../../api/urls.ts';
 import { HISTOGRAM_BINS } from '../../../charts/prepare/histogram.ts';
 import { commonHistogramRequest } from '../../../charts/prepare/histogram-multiples.ts';
-import { changesQuery, runQuery } from '../../runs/hooks/use-runs.ts';
 
 /**
  * The summary of each run comes with log bins over its whole range: tails of minutes beside
@@ -31,29 +37,21 @@ export function parseCompareRuns(value: string | null): string[] {
   ];
 }
 
-export function useComparedRuns(ids: string[]) {
-  const runs = useQueries({ queries: ids.map(runQuery) });
-  const changes = useQueries({ queries: ids.map(changesQuery) });
-  return { runs, changes };
-}
-
-export const compareSummaryQuery = (runId: string, changeId: string) =>
+/** The compare page's one first read, by the runs of its address (ids or share slugs). */
+export const compareViewQuery = (refs: string[]) =>
   queryOptions({
-    queryKey: ['propagation', runId, changeId, COMPARE_SUMMARY_PARAMS],
-    queryFn: ({ signal }) =>
-      meshbench.runs.propagation(runId, changeId, propagationQuery(COMPARE_SUMMARY_PARAMS), {
-        signal,
-      }),
+    queryKey: ['compare-view', refs, COMPARE_SUMMARY_PARAMS],
+    queryFn: ({ signal }) => {
+      const { percentiles, withinMs, bins, scale } = propagationQuery(COMPARE_SUMMARY_PARAMS);
+      return meshbench.compare.view(
+        { runs: refs.join(','), percentiles, withinMs, bins, scale },
+        { signal },
+      );
+    },
   });
 
-/** Per run, the change compared (null: the run has none): the summaries. */
-export function useSummaries(runIds: string[], changes: (Pick<Change, 'id'> | null)[]) {
-  return useQueries({
-    queries: runIds.map((runId, i) => {
-      const changeId = changes[i]?.id ?? '';
-      return { ...compareSummaryQuery(runId, changeId), enabled: changeId !== '' };
-    }),
-  });
+export function useCompareView(refs: string[], enabled: boolean) {
+  return useQuery({ ...compareViewQuery(refs), enabled });
 }
 
 /**
@@ -138,23 +136,22 @@ export function useCompareSignificance(
   };
 }
 
-/** Whether the runs (the first the baseline) can be compared: the API's one check. */
-export function useComparability(runIds: string[]) {
-  return useQuery({
-    queryKey: ['comparability', runIds],
-    queryFn: ({ signal }) =>
-      meshbench.compare.comparability({ runs: runIds.join(',') }, { signal }),
-  });
-}
-
-export function useLoadResults(runIds: string[]) {
-  return useQueries({
+/**
+ * Per run, its load results: asked only of the runs in `asked` (the compare read says which
+ * have any); the others have none. Undefined while loading, with the error if one failed.
+ */
+export function useLoadResults(runIds: string[], asked: readonly string[]) {
+  const queries = useQueries({
     queries: runIds.map((runId) => ({
       queryKey: ['load-results', runId],
       queryFn: ({ signal }: { signal: AbortSignal }) =>
         meshbench.runs.results(runId, {}, { signal }),
+      enabled: asked.includes(runId),
     })),
   });
+  return queries.map((q, i): StoredLoadResult[] | undefined =>
+    asked.includes(runIds[i] as string) ? q.data : [],
+  );
 }
 
 /**
@@ -163,12 +160,23 @@ export function useLoadResults(runIds: string[]) {
  */
 export const COMPARE_TIMELINE_POINTS = 400;
 
-export function useTimelines(runIds: string[]) {
-  return useQueries({
+/**
+ * Per run, its timeline: asked only of the runs in `asked` (the compare read says which have
+ * one); null for the others and for one that failed, undefined while loading.
+ */
+export function useTimelines(runIds: string[], asked: readonly string[]) {
+  const queries = useQueries({
     queries: runIds.map((runId) => ({
       queryKey: ['timeline', runId, COMPARE_TIMELINE_POINTS],
       queryFn: ({ signal }: { signal: AbortSignal }) =>
         meshbench.runs.timeline(runId, { points: COMPARE_TIMELINE_POINTS }, { signal }),
+      enabled: asked.includes(runId),
     })),
   });
+  return {
+    timelines: queries.map((q, i): Timeline | null | undefined =>
+      !asked.includes(runIds[i] as string) || q.isError ? null : q.data,
+    ),
+    error: queries.find((q) => q.isError)?.error,
+  };
 }

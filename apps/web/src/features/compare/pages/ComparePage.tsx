@@ -1,5 +1,6 @@
-// `/compare?runs=a,b,c`: two to four runs side by side, the first as the baseline.
-import type { Change, ChangeList, Run } from '@meshbench/schema';
+// `/compare?runs=a,b,c`: two to four runs side by side, the first as the baseline; the table
+// from one read (GET /compare), the rest after it.
+import type { Change, ChangeList, CompareView, Propagation } from '@meshbench/schema';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { changeTailUrl } from '../../../api/urls.ts';
@@ -7,7 +8,6 @@ import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
 import { ErrorMessage, Loading } from '../../../ui/QueryState.tsx';
 import { ShareButton } from '../../../ui/ShareButton.tsx';
 import { useUrlScale } from '../../../ui/url-state.ts';
-import { useRunHeadlines } from '../../runs/hooks/use-runs.ts';
 import { ChangeComparison } from '../components/ChangeComparison.tsx';
 import { ComparabilityWarning } from '../components/ComparabilityWarning.tsx';
 import { DifferencesWarning } from '../components/DifferencesWarning.tsx';
@@ -16,15 +16,14 @@ import {
   MAX_COMPARED,
   MIN_COMPARED,
   parseCompareRuns,
-  useComparability,
-  useComparedRuns,
   useCompareSignificance,
+  useCompareView,
   useLinearHistograms,
   useLoadResults,
-  useSummaries,
   useTails,
   useTimelines,
 } from '../hooks/use-compare.ts';
+import { headlinesByRun, pairSummaries, runsWith } from '../prepare/compare-view.ts';
 import { type ComparedRun, comparedRuns } from '../prepare/compared-runs.ts';
 import { whatDiffers } from '../prepare/differences.ts';
 import { type ChangePair, pairChanges } from '../prepare/pair-changes.ts';
@@ -39,14 +38,14 @@ type ChangeItem = ChangeList[number];
 function LiveChangeComparison({
   runs,
   pair,
+  summaryData,
 }: {
   runs: ComparedRun[];
   pair: ChangePair<ChangeItem>;
+  /** Per run, its change's summary from the compare read; null: no change to pair. */
+  summaryData: (Propagation | null)[];
 }) {
   const runIds = runs.map((r) => r.run.id);
-  const summaries = useSummaries(runIds, pair.changes);
-  const summaryData = summaries.map((q, i) => (pair.changes[i] === null ? null : q.data));
-  const summariesIn = summaryData.every((s) => s !== undefined);
   const [scale, setScale] = useUrlScale('compare-histogram', 'log');
   const linear = useLinearHistograms(
     runIds,
@@ -54,7 +53,8 @@ function LiveChangeComparison({
     summaryData.map((s) => s ?? undefined),
     scale,
   );
-  const tails = useTails(runIds, pair.changes, summariesIn);
+  // The summaries came with the compare read: the tails are asked for as the table shows.
+  const tails = useTails(runIds, pair.changes, true);
   const significance = useCompareSignificance(runIds, pair.changes, summaryData[0]);
   const histograms =
     scale === 'log'
@@ -69,7 +69,6 @@ function LiveChangeComparison({
       pair={pair}
       data={{
         summaries: summaryData,
-        summaryError: summaries.find((q) => q.isError)?.error,
         intervals: significance.intervals,
         intervalError: significance.error,
         intervalsPending: significance.pending,
@@ -90,29 +89,23 @@ function LiveChangeComparison({
   );
 }
 
-function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
+function Comparison({ view }: { view: CompareView }) {
+  const { runs, changes } = view;
   const compared = useMemo(() => comparedRuns(runs), [runs]);
   const pairs = useMemo(() => pairChanges(changes), [changes]);
+  const headlines = useMemo(() => headlinesByRun(view), [view]);
   const differences = whatDiffers(
     runs,
     (pairs[0]?.changes ?? []) as (Pick<Change, 'id' | 'expected'> | null)[],
   );
-  const loadResults = useLoadResults(runs.map((r) => r.id));
-  const comparability = useComparability(runs.map((r) => r.id));
-  const timelines = useTimelines(runs.map((r) => r.id));
-  const headlines = useRunHeadlines(runs.map((r) => r.id));
-  const timelineData = timelines.map((q) => (q.isError ? null : q.data));
-  const timelineError = timelines.find((q) => q.isError)?.error;
-  const nothing =
-    loadResults.every((q) => q.data?.length === 0) &&
-    timelines.every((q) => q.isSuccess && q.data.phases.length + q.data.series.length === 0);
+  const ids = runs.map((r) => r.id);
+  const loadResults = useLoadResults(ids, runsWith(view, 'loadResults'));
+  const timelines = useTimelines(ids, runsWith(view, 'timeline'));
+  const nothing = view.has.every((h) => !h.loadResults && !h.timeline);
   return (
     <>
-      <RunCards runs={compared} linkToRuns headlines={headlines.data} />
-      {comparability.isError && (
-        <ErrorMessage error={comparability.error} what="whether the runs are comparable" />
-      )}
-      <ComparabilityWarning comparability={comparability.data} />
+      <RunCards runs={compared} linkToRuns headlines={headlines} />
+      <ComparabilityWarning comparability={view.comparability} />
       <DifferencesWarning differences={differences} />
       {pairs.length === 0
         ? nothing && (
@@ -121,13 +114,18 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
             </p>
           )
         : pairs.map((pair) => (
-            <LiveChangeComparison key={pair.title} runs={compared} pair={pair} />
+            <LiveChangeComparison
+              key={pair.title}
+              runs={compared}
+              pair={pair}
+              summaryData={pairSummaries(view, pair.changes)}
+            />
           ))}
-      {timelineError !== undefined && (
-        <ErrorMessage error={timelineError} what="a run's timeline" />
+      {timelines.error !== undefined && (
+        <ErrorMessage error={timelines.error} what="a run's timeline" />
       )}
-      <LazyTimelineOverlayPanel runs={compared} timelines={timelineData} />
-      <LazyLoadOverlayPanel runs={compared} results={loadResults.map((q) => q.data)} />
+      <LazyTimelineOverlayPanel runs={compared} timelines={timelines.timelines} />
+      <LazyLoadOverlayPanel runs={compared} results={loadResults} />
     </>
   );
 }
@@ -135,15 +133,10 @@ function Comparison({ runs, changes }: { runs: Run[]; changes: ChangeList[] }) {
 export function ComparePage() {
   const [params] = useSearchParams();
   const ids = parseCompareRuns(params.get('runs'));
-  const { runs, changes } = useComparedRuns(ids);
-  const names = runs.map((q) => (q.data ? meshLabel(q.data) : undefined));
-  useDocumentTitle(
-    names.length > 0 && names.every(Boolean) ? `Compare ${names.join(' vs ')}` : 'Compare runs',
-  );
   const valid = ids.length >= MIN_COMPARED && ids.length <= MAX_COMPARED;
-  const failed = [...runs, ...changes].find((q) => q.isError);
-  const loaded =
-    runs.every((q) => q.data !== undefined) && changes.every((q) => q.data !== undefined);
+  const view = useCompareView(ids, valid);
+  const names = view.data?.runs.map(meshLabel) ?? [];
+  useDocumentTitle(names.length > 0 ? `Compare ${names.join(' vs ')}` : 'Compare runs');
   return (
     <div className="compare-page">
       <nav className="crumbs" aria-label="Breadcrumb">
@@ -151,7 +144,7 @@ export function ComparePage() {
       </nav>
       <div className="page-head compare-head">
         <h1>Compare {valid ? `${ids.length} runs` : 'runs'}</h1>
-        {valid && loaded && <ShareButton runIds={runs.map((q) => (q.data as Run).id)} />}
+        {valid && view.data && <ShareButton runIds={view.data.runs.map((r) => r.id)} />}
       </div>
       {!valid ? (
         <div className="state state-error" role="alert">
@@ -163,15 +156,12 @@ export function ComparePage() {
             different runs; it has {ids.length}. <Link to="/">Pick them from the runs list.</Link>
           </span>
         </div>
-      ) : failed ? (
-        <ErrorMessage error={failed.error} what="the runs" />
-      ) : !loaded ? (
+      ) : view.isError ? (
+        <ErrorMessage error={view.error} what="the runs" />
+      ) : !view.data ? (
         <Loading what="runs" />
       ) : (
-        <Comparison
-          runs={runs.map((q) => q.data as Run)}
-          changes={changes.map((q) => q.data as ChangeList)}
-        />
+        <Comparison view={view.data} />
       )}
     </div>
   );
