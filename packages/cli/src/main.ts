@@ -508,47 +508,207 @@ async function watch(ctx: Ctx, runRef: string): Promise<number> {
   return EXIT.ok;
 }
 
+/** The command line's options: what parseArgs accepts, for every command. */
+const OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  json: { type: 'boolean' },
+  retries: { type: 'string' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  benchmark: { type: 'string' },
+  scenario: { type: 'string' },
+  mesh: { type: 'string' },
+  platform: { type: 'string' },
+  environment: { type: 'string' },
+  topology: { type: 'string' },
+  label: { type: 'string', multiple: true },
+  'started-at': { type: 'string' },
+  'batch-lines': { type: 'string' },
+  format: { type: 'string' },
+  status: { type: 'string' },
+  'finished-at': { type: 'string' },
+  gate: { type: 'boolean' },
+  baseline: { type: 'string' },
+  last: { type: 'string' },
+  change: { type: 'string' },
+  'fail-on': { type: 'string', multiple: true },
+  project: { type: 'string' },
+  private: { type: 'boolean' },
+  name: { type: 'string' },
+  'raw-days': { type: 'string' },
+  'keep-raw': { type: 'boolean' },
+} as const;
+
+type Values = Record<string, unknown>;
+/** A command: its arguments after its name, and the options. */
+type Command = (ctx: Ctx, rest: string[], values: Values) => Promise<number>;
+
+/** Each command by its words ("run create"), or by its first word when it has one. */
+const COMMANDS: Record<string, Command> = {
+  'run create': async (ctx, _rest, values) => {
+    await runCreate(ctx, values);
+    return EXIT.ok;
+  },
+  'run finish': async (ctx, rest, values) => {
+    const runRef = rest[1];
+    if (!runRef) throw new UsageError('run finish needs a run id');
+    const body = {
+      // As given: the API says which statuses a run may finish with.
+      ...(values.status ? { status: String(values.status) as FinishRunBody['status'] } : {}),
+      ...(values['finished-at'] ? { finishedAt: String(values['finished-at']) } : {}),
+    };
+    const run = await ctx.api.runs.finish(runRef, body);
+    if (!values.gate) {
+      ctx.out(ctx.json ? JSON.stringify(run) : `run ${run.id} ${run.status} at ${run.finishedAt}`);
+      return EXIT.ok;
+    }
+    return await gate(ctx, run.id, values);
+  },
+  'run show': async (ctx, rest, _values) => {
+    const runRef = rest[1];
+    if (!runRef) throw new UsageError('run show needs a run id or slug');
+    const view = await storedView(ctx, runRef);
+    ctx.out(ctx.json ? JSON.stringify(view) : runSummary(view));
+    return EXIT.ok;
+  },
+  watch: async (ctx, rest, _values) => {
+    const runRef = rest[0];
+    if (!runRef) throw new UsageError('watch needs a run id or slug');
+    return await watch(ctx, runRef);
+  },
+  'run delete': async (ctx, rest, _values) => {
+    const runRef = rest[1];
+    if (!runRef) throw new UsageError('run delete needs a run id or slug');
+    if (rest.length > 2) throw new UsageError('run delete takes one run');
+    await ctx.api.runs.delete(runRef);
+    ctx.out(ctx.json ? JSON.stringify({ deleted: runRef }) : `run ${runRef} deleted`);
+    return EXIT.ok;
+  },
+  events: async (ctx, rest, values) => {
+    const [runRef, file] = rest;
+    if (!runRef || !file) throw new UsageError('events needs <run> and <file|->');
+    const batchLines = Number(values['batch-lines'] ?? 50_000);
+    if (!Number.isInteger(batchLines) || batchLines < 1)
+      throw new UsageError('--batch-lines takes a positive whole number');
+    await events(ctx, runRef, file, batchLines);
+    return EXIT.ok;
+  },
+  upload: async (ctx, rest, values) => {
+    const [runRef, ...files] = rest;
+    if (!runRef || files.length === 0)
+      throw new UsageError('upload needs <run> and at least one file');
+    await upload(ctx, runRef, files, String(values.format ?? 'auto'));
+    return EXIT.ok;
+  },
+  compare: async (ctx, rest, values) => {
+    const [runRef] = rest;
+    if (!runRef) throw new UsageError('compare needs a run');
+    if (
+      !values.baseline &&
+      (values['fail-on'] as string[] | undefined)?.some((r) => /[+-]\d/.test(r))
+    ) {
+      throw new UsageError('relative rules need --baseline');
+    }
+    return await gate(ctx, runRef, values);
+  },
+  export: async (ctx, rest, values) => {
+    const [runRef] = rest;
+    if (!runRef) throw new UsageError('export needs a run');
+    if (values.format !== 'bmf')
+      throw new UsageError('export takes --format bmf (Bencher Metric Format)');
+    const run = await ctx.api.runs.get(runRef);
+    const changes = await ctx.api.runs.changes(run.id);
+    const all = [];
+    for (const c of changes)
+      all.push({
+        id: c.id,
+        propagation: await ctx.api.runs.propagation(run.id, c.id, {
+          percentiles: '50,90,96,99,99.9',
+        }),
+      });
+    ctx.out(JSON.stringify(runBmf(run, all), null, 2));
+    return EXIT.ok;
+  },
+  'project create': async (ctx, rest, values) => {
+    if (!rest[1]) throw new UsageError('project create needs a name');
+    const project = await ctx.api.projects.create({
+      name: rest[1],
+      visibility: values.private ? visibility.enum.private : visibility.enum.public,
+    });
+    ctx.out(
+      ctx.json ? JSON.stringify(project) : `${project.id} ${project.name} (${project.visibility})`,
+    );
+    return EXIT.ok;
+  },
+  'project retention': async (ctx, rest, values) => {
+    const target = rest[1];
+    if (!target) throw new UsageError('project retention needs a project');
+    if (values['raw-days'] !== undefined && values['keep-raw'])
+      throw new UsageError('project retention takes --raw-days N or --keep-raw, not both');
+    const rawDays = values['raw-days'];
+    if (rawDays !== undefined && !/^[1-9]\d{0,4}$/.test(String(rawDays)))
+      throw new UsageError(`--raw-days: ${rawDays}? a whole number of days from 1`);
+    const retention =
+      rawDays !== undefined || values['keep-raw']
+        ? await ctx.api.projects.setRetention(target, {
+            rawRetentionDays: rawDays !== undefined ? Number(rawDays) : null,
+          })
+        : await ctx.api.projects.retention(target);
+    ctx.out(
+      ctx.json
+        ? JSON.stringify(retention)
+        : `${retention.projectId}: raw rows kept ${retention.rawRetentionDays === null ? 'for ever' : `${retention.rawRetentionDays} days`}; ${retention.rawDroppedRuns} runs dropped theirs`,
+    );
+    return EXIT.ok;
+  },
+  token: async (ctx, rest, values) => {
+    const [verb, target] = rest;
+    if (verb === 'create' && target) {
+      if (!values.name) throw new UsageError('token create needs --name');
+      const created = await ctx.api.projects.createToken(target, { name: String(values.name) });
+      ctx.out(ctx.json ? JSON.stringify(created) : created.token);
+      if (!ctx.json) ctx.err(`token ${created.id}: shown this once; keep it as MESHBENCH_TOKEN`);
+      return EXIT.ok;
+    }
+    if (verb === 'list' && target) {
+      const tokens = await ctx.api.projects.tokens(target);
+      ctx.out(
+        ctx.json
+          ? JSON.stringify(tokens)
+          : tokens
+              .map(
+                (t) =>
+                  `${t.id}  ${t.prefix}…  ${t.name}  last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? '  (revoked)' : ''}`,
+              )
+              .join('\n'),
+      );
+      return EXIT.ok;
+    }
+    if (verb === 'revoke' && target) {
+      await ctx.api.projects.revokeToken(target);
+      ctx.out(ctx.json ? JSON.stringify({ revoked: target }) : `token ${target} revoked`);
+      return EXIT.ok;
+    }
+    throw new UsageError('token takes create <project> --name N, list <project> or revoke <id>');
+  },
+};
+
+/** The command the words name; an own key only, so `constructor` is no command. */
+function commandOf(first: string | undefined, second: string | undefined): Command | undefined {
+  const words = `${first} ${second}`;
+  if (Object.hasOwn(COMMANDS, words)) return COMMANDS[words];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+}
+
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv,
   io = { out: (s: string) => console.log(s), err: (s: string) => console.error(s) },
 ): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        json: { type: 'boolean' },
-        retries: { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        benchmark: { type: 'string' },
-        scenario: { type: 'string' },
-        mesh: { type: 'string' },
-        platform: { type: 'string' },
-        environment: { type: 'string' },
-        topology: { type: 'string' },
-        label: { type: 'string', multiple: true },
-        'started-at': { type: 'string' },
-        'batch-lines': { type: 'string' },
-        format: { type: 'string' },
-        status: { type: 'string' },
-        'finished-at': { type: 'string' },
-        gate: { type: 'boolean' },
-        baseline: { type: 'string' },
-        last: { type: 'string' },
-        change: { type: 'string' },
-        'fail-on': { type: 'string', multiple: true },
-        project: { type: 'string' },
-        private: { type: 'boolean' },
-        name: { type: 'string' },
-        'raw-days': { type: 'string' },
-        'keep-raw': { type: 'boolean' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
     io.err(`meshbench: ${(error as Error).message}\n\n${HELP}`);
     return EXIT.usage;
@@ -587,156 +747,8 @@ export async function main(
     if (!Number.isInteger(retries) || retries < 0)
       throw new UsageError('--retries takes a whole number');
     if (!(timeoutS > 0)) throw new UsageError('--timeout takes a number of seconds above 0');
-    if (command === 'run' && rest[0] === 'create') {
-      await runCreate(ctx, values);
-      return EXIT.ok;
-    }
-    if (command === 'run' && rest[0] === 'finish') {
-      const runRef = rest[1];
-      if (!runRef) throw new UsageError('run finish needs a run id');
-      const body = {
-        // As given: the API says which statuses a run may finish with.
-        ...(values.status ? { status: String(values.status) as FinishRunBody['status'] } : {}),
-        ...(values['finished-at'] ? { finishedAt: String(values['finished-at']) } : {}),
-      };
-      const run = await ctx.api.runs.finish(runRef, body);
-      if (!values.gate) {
-        ctx.out(
-          ctx.json ? JSON.stringify(run) : `run ${run.id} ${run.status} at ${run.finishedAt}`,
-        );
-        return EXIT.ok;
-      }
-      return await gate(ctx, run.id, values);
-    }
-    if (command === 'run' && rest[0] === 'show') {
-      const runRef = rest[1];
-      if (!runRef) throw new UsageError('run show needs a run id or slug');
-      const view = await storedView(ctx, runRef);
-      ctx.out(ctx.json ? JSON.stringify(view) : runSummary(view));
-      return EXIT.ok;
-    }
-    if (command === 'watch') {
-      const runRef = rest[0];
-      if (!runRef) throw new UsageError('watch needs a run id or slug');
-      return await watch(ctx, runRef);
-    }
-    if (command === 'run' && rest[0] === 'delete') {
-      const runRef = rest[1];
-      if (!runRef) throw new UsageError('run delete needs a run id or slug');
-      if (rest.length > 2) throw new UsageError('run delete takes one run');
-      await ctx.api.runs.delete(runRef);
-      ctx.out(ctx.json ? JSON.stringify({ deleted: runRef }) : `run ${runRef} deleted`);
-      return EXIT.ok;
-    }
-    if (command === 'events') {
-      const [runRef, file] = rest;
-      if (!runRef || !file) throw new UsageError('events needs <run> and <file|->');
-      const batchLines = Number(values['batch-lines'] ?? 50_000);
-      if (!Number.isInteger(batchLines) || batchLines < 1)
-        throw new UsageError('--batch-lines takes a positive whole number');
-      await events(ctx, runRef, file, batchLines);
-      return EXIT.ok;
-    }
-    if (command === 'upload') {
-      const [runRef, ...files] = rest;
-      if (!runRef || files.length === 0)
-        throw new UsageError('upload needs <run> and at least one file');
-      await upload(ctx, runRef, files, String(values.format ?? 'auto'));
-      return EXIT.ok;
-    }
-    if (command === 'compare') {
-      const [runRef] = rest;
-      if (!runRef) throw new UsageError('compare needs a run');
-      if (
-        !values.baseline &&
-        (values['fail-on'] as string[] | undefined)?.some((r) => /[+-]\d/.test(r))
-      ) {
-        throw new UsageError('relative rules need --baseline');
-      }
-      return await gate(ctx, runRef, values);
-    }
-    if (command === 'export') {
-      const [runRef] = rest;
-      if (!runRef) throw new UsageError('export needs a run');
-      if (values.format !== 'bmf')
-        throw new UsageError('export takes --format bmf (Bencher Metric Format)');
-      const run = await ctx.api.runs.get(runRef);
-      const changes = await ctx.api.runs.changes(run.id);
-      const all = [];
-      for (const c of changes)
-        all.push({
-          id: c.id,
-          propagation: await ctx.api.runs.propagation(run.id, c.id, {
-            percentiles: '50,90,96,99,99.9',
-          }),
-        });
-      ctx.out(JSON.stringify(runBmf(run, all), null, 2));
-      return EXIT.ok;
-    }
-    if (command === 'project' && rest[0] === 'create') {
-      if (!rest[1]) throw new UsageError('project create needs a name');
-      const project = await ctx.api.projects.create({
-        name: rest[1],
-        visibility: values.private ? visibility.enum.private : visibility.enum.public,
-      });
-      ctx.out(
-        ctx.json
-          ? JSON.stringify(project)
-          : `${project.id} ${project.name} (${project.visibility})`,
-      );
-      return EXIT.ok;
-    }
-    if (command === 'project' && rest[0] === 'retention') {
-      const target = rest[1];
-      if (!target) throw new UsageError('project retention needs a project');
-      if (values['raw-days'] !== undefined && values['keep-raw'])
-        throw new UsageError('project retention takes --raw-days N or --keep-raw, not both');
-      const rawDays = values['raw-days'];
-      if (rawDays !== undefined && !/^[1-9]\d{0,4}$/.test(String(rawDays)))
-        throw new UsageError(`--raw-days: ${rawDays}? a whole number of days from 1`);
-      const retention =
-        rawDays !== undefined || values['keep-raw']
-          ? await ctx.api.projects.setRetention(target, {
-              rawRetentionDays: rawDays !== undefined ? Number(rawDays) : null,
-            })
-          : await ctx.api.projects.retention(target);
-      ctx.out(
-        ctx.json
-          ? JSON.stringify(retention)
-          : `${retention.projectId}: raw rows kept ${retention.rawRetentionDays === null ? 'for ever' : `${retention.rawRetentionDays} days`}; ${retention.rawDroppedRuns} runs dropped theirs`,
-      );
-      return EXIT.ok;
-    }
-    if (command === 'token') {
-      const [verb, target] = rest;
-      if (verb === 'create' && target) {
-        if (!values.name) throw new UsageError('token create needs --name');
-        const created = await ctx.api.projects.createToken(target, { name: String(values.name) });
-        ctx.out(ctx.json ? JSON.stringify(created) : created.token);
-        if (!ctx.json) ctx.err(`token ${created.id}: shown this once; keep it as MESHBENCH_TOKEN`);
-        return EXIT.ok;
-      }
-      if (verb === 'list' && target) {
-        const tokens = await ctx.api.projects.tokens(target);
-        ctx.out(
-          ctx.json
-            ? JSON.stringify(tokens)
-            : tokens
-                .map(
-                  (t) =>
-                    `${t.id}  ${t.prefix}…  ${t.name}  last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? '  (revoked)' : ''}`,
-                )
-                .join('\n'),
-        );
-        return EXIT.ok;
-      }
-      if (verb === 'revoke' && target) {
-        await ctx.api.projects.revokeToken(target);
-        ctx.out(ctx.json ? JSON.stringify({ revoked: target }) : `token ${target} revoked`);
-        return EXIT.ok;
-      }
-      throw new UsageError('token takes create <project> --name N, list <project> or revoke <id>');
-    }
+    const run = commandOf(command, rest[0]);
+    if (run) return await run(ctx, rest, values);
     throw new UsageError(`unknown command "${positionals.join(' ')}"`);
   } catch (error) {
     if (error instanceof UsageError || error instanceof RuleError) {

@@ -6,7 +6,7 @@
 // read at each scrape.
 
 import { selfMetricsRoutes as c } from '@meshbench/schema';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import client from 'prom-client';
 import { fromContract } from './contract-route.ts';
 
@@ -20,21 +20,15 @@ function processMetrics(): client.Registry {
   return processRegistry;
 }
 
-const routes: FastifyPluginAsync = async (app) => {
-  const registry = new client.Registry();
-  const stats = () => app.statsd.stats();
-  const otlp = () => app.services.otlp.counters;
-  const counter = (name: string, help: string, read: () => number) =>
-    new client.Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(read());
-      },
-    });
+/** How each group registers its metrics: counters read at each scrape, into one registry. */
+interface Metrics {
+  registry: client.Registry;
+  counter: (name: string, help: string, read: () => number) => void;
+}
 
+/** The StatsD listener's counters, backlog and UDP receiver. */
+function statsdMetrics(app: FastifyInstance, { counter, registry }: Metrics) {
+  const stats = () => app.statsd.stats();
   counter(
     'meshbench_statsd_datagrams_total',
     'UDP datagrams received by the StatsD listener.',
@@ -107,6 +101,22 @@ const routes: FastifyPluginAsync = async (app) => {
       this.set(stats().backlogSamples);
     },
   });
+  new client.Gauge({
+    name: 'meshbench_statsd_udp_receiver',
+    help: 'How the StatsD listener reads UDP: batch (the udp-batch reading thread) or dgram.',
+    labelNames: ['receiver'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const receiver = stats().udpReceiver;
+      if (receiver) this.set({ receiver }, 1);
+    },
+  });
+}
+
+/** The OTLP metrics and logs receivers' counters. */
+function otlpMetrics(app: FastifyInstance, { counter }: Metrics) {
+  const otlp = () => app.services.otlp.counters;
   counter(
     'meshbench_otlp_requests_total',
     'OTLP/HTTP export requests received.',
@@ -160,7 +170,10 @@ const routes: FastifyPluginAsync = async (app) => {
   ] as const) {
     counter(`meshbench_otlp_logs_${name}_total`, help, read);
   }
-  // Prometheus remote write (POST /api/v1/write), each counter named for what it counts.
+}
+
+/** Prometheus remote write's counters, its classic histogram parts' among them. */
+function remoteWriteMetrics(app: FastifyInstance, { counter }: Metrics) {
   const prw = () => app.services.prometheusWrite.counters;
   const parts = () => app.services.prometheusWrite.histogramPartsCounters;
   for (const [name, help, read] of [
@@ -221,6 +234,10 @@ const routes: FastifyPluginAsync = async (app) => {
   ] as const) {
     counter(`meshbench_prometheus_write_${name}_total`, help, read);
   }
+}
+
+/** Uploads of events and result files: stored, retried, refused, and the bytes held. */
+function uploadMetrics(app: FastifyInstance, { counter, registry }: Metrics) {
   counter(
     'meshbench_events_overloaded_total',
     'Event batches answered 503 because MESHBENCH_MAX_CONCURRENT_BATCHES were in progress (or the project held its share).',
@@ -259,17 +276,10 @@ const routes: FastifyPluginAsync = async (app) => {
       () => c().rejected,
     );
   }
-  new client.Gauge({
-    name: 'meshbench_statsd_udp_receiver',
-    help: 'How the StatsD listener reads UDP: batch (the udp-batch reading thread) or dgram.',
-    labelNames: ['receiver'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      const receiver = stats().udpReceiver;
-      if (receiver) this.set({ receiver }, 1);
-    },
-  });
+}
+
+/** Where reads went when a standby is configured (DATABASE_READ_URL), and its state. */
+function standbyMetrics(app: FastifyInstance, { counter, registry }: Metrics) {
   const standby = app.database.standby;
   if (standby) {
     new client.Counter({
@@ -314,6 +324,29 @@ const routes: FastifyPluginAsync = async (app) => {
       },
     });
   }
+}
+
+const routes: FastifyPluginAsync = async (app) => {
+  const registry = new client.Registry();
+  const counter = (name: string, help: string, read: () => number) => {
+    new client.Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  };
+  for (const group of [
+    statsdMetrics,
+    otlpMetrics,
+    remoteWriteMetrics,
+    uploadMetrics,
+    standbyMetrics,
+  ])
+    group(app, { counter, registry });
 
   app.route({
     ...fromContract(c.metrics),
