@@ -41,7 +41,7 @@ export function* sortSteps(values: Float64Array, run = 32_768): Generator<unknow
     yield;
   }
   let src = values;
-  let dst = new Float64Array(n);
+  let dst: Float64Array = new Float64Array(n);
   for (let width = run; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
       const mid = Math.min(n, lo + width);
