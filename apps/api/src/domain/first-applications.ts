@@ -2,6 +2,7 @@
 // repeats; applications before the change (clock skew) are kept and counted.
 import type { FirstApplication } from './clock-correction.ts';
 import { EarliestByKey } from './earliest-by-key.ts';
+import { sortSteps } from './slices.ts';
 
 export interface LatencySet {
   /** Sorted first-application latencies, microseconds. */
@@ -115,6 +116,15 @@ export class FirstApplications {
   prepare(): void {
     if (this.sortedFirsts) return;
     this.sortedFirsts = this.first.values().slice().sort();
+  }
+
+  /**
+   * `prepare` as steps of a bounded length, for runSliced (slices.ts) to let reads run
+   * between them where nothing else hides the sort (the embedded database).
+   */
+  *prepareSteps(): Generator<unknown, void> {
+    if (this.sortedFirsts) return;
+    this.sortedFirsts = yield* sortSteps(this.first.values().slice());
   }
 
   /** The first applications as latencies from the change; once per set. */

@@ -27,3 +27,38 @@ export async function runSliced<T>(steps: Generator<unknown, T>, sliceMs = SLICE
     }
   }
 }
+
+/**
+ * Sorts `values` in place in ascending order, as `Float64Array.prototype.sort` does, by runs
+ * of `run` values sorted on their own and then merged pairwise, a step at most `run` values
+ * long: a batch's 550,000 times took 70-110 ms as one sort, every read waiting. For times
+ * (no NaN; -0 and 0 may come out in either order).
+ */
+export function* sortSteps(values: Float64Array, run = 32_768): Generator<unknown, Float64Array> {
+  const n = values.length;
+  for (let from = 0; from < n; from += run) {
+    values.subarray(from, Math.min(n, from + run)).sort();
+    yield;
+  }
+  let src = values;
+  let dst: Float64Array = new Float64Array(n);
+  for (let width = run; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; ) {
+        for (const stop = Math.min(hi, k + run); k < stop; k++) {
+          if (j >= hi || (i < mid && (src[i] as number) <= (src[j] as number)))
+            dst[k] = src[i++] as number;
+          else dst[k] = src[j++] as number;
+        }
+        yield;
+      }
+    }
+    [src, dst] = [dst, src];
+  }
+  if (src !== values) values.set(src);
+  return values;
+}

@@ -7,6 +7,7 @@ import {
   mergeBatch,
   type ObservedStage,
 } from '../domain/first-applications.ts';
+import { runSliced } from '../domain/slices.ts';
 import { splitBlocks } from '../domain/sorted-latencies.ts';
 import { AppError, notFound } from '../errors.ts';
 import { peekBody } from '../ingest/body-chunks.ts';
@@ -538,8 +539,8 @@ async function mergeAhead(
 
 /**
  * prepareApplications with the event loop let run between each sort and fingerprinting
- * (the embedded path, where it is not hidden behind a COPY): 550,000 proxies hold it for
- * a few hundred milliseconds in one go.
+ * (the embedded path, where it is not hidden behind a COPY), the sort itself in steps
+ * (prepareSteps): 550,000 proxies held it for a few hundred milliseconds in one go.
  */
 async function prepareApplicationsInSlices(
   batch: BatchAssembler,
@@ -550,7 +551,7 @@ async function prepareApplicationsInSlices(
   for (const stages of batch.applications.values())
     for (const apps of stages.values()) {
       await yieldToLoop();
-      apps.prepare();
+      await runSliced(apps.prepareSteps());
       await yieldToLoop();
       apps.fingerprints();
     }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { FirstApplications } from './first-applications.ts';
+import { runWhole, sortSteps } from './slices.ts';
+
+/** mulberry32: the same values every run. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('sortSteps', () => {
+  it('sorts as Float64Array.sort does, for sizes around the run length and duplicates', () => {
+    const next = random(26);
+    for (const n of [0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 100, 1000, 4099]) {
+      for (const run of [1, 2, 3, 8, 64]) {
+        const values = Float64Array.from({ length: n }, () =>
+          // Epoch microseconds, some repeated, some before the change (negative latencies).
+          next() < 0.2 ? 1_700_000_000_000_000 : Math.round((next() - 0.1) * 1e12),
+        );
+        const expected = values.slice().sort();
+        expect([...runWhole(sortSteps(values, run))], `n ${n}, run ${run}`).toEqual([...expected]);
+        expect([...values]).toEqual([...expected]); // in place
+      }
+    }
+  });
+
+  it('takes no step longer than its run: a sort of n values yields at least n / run times', () => {
+    const values = Float64Array.from({ length: 10_000 }, random(7));
+    let steps = 0;
+    const sort = sortSteps(values, 100);
+    while (!sort.next().done) steps++;
+    // 100 runs sorted, then 7 passes of merging (100 to 12,800), each in steps of 100.
+    expect(steps).toBeGreaterThanOrEqual(100 + 7 * 100);
+    expect([...values]).toEqual([...values.slice().sort()]);
+  });
+
+  it('gives FirstApplications the latencies its whole sort gives', () => {
+    const next = random(3);
+    const whole = new FirstApplications();
+    const stepped = new FirstApplications();
+    for (let i = 0; i < 20_000; i++) {
+      const proxy = `p${Math.floor(next() * 16_000)}`;
+      const at = 1_700_000_000_000_000 + Math.round(next() * 3e7);
+      whole.add(proxy, at);
+      stepped.add(proxy, at);
+    }
+    whole.prepare();
+    runWhole(stepped.prepareSteps());
+    expect([...stepped.latencies(1_700_000_000_000_000).sorted]).toEqual([
+      ...whole.latencies(1_700_000_000_000_000).sorted,
+    ]);
+  });
+});
