@@ -90,6 +90,9 @@ describe('the route prefetch', () => {
     await settled(api.asked, '/api/v1/runs/headlines');
     expect(api.asked).toContain(`/api/v1/runs/headlines?ids=${RUN_A}`);
     expect(client.getQueryData(['run-headlines', [RUN_A]])).toBeInstanceOf(Map);
+    // A run without changes also asks for its stages, after a module import: waited for here,
+    // so that the request does not land in the next test's fake API.
+    await settled(api.asked, `/api/v1/runs/${RUN_A}/results/stages`);
   });
 
   it("asks for the compare page in one read, in the address's order, under the page's key", async () => {
