@@ -5,29 +5,16 @@
 // rule the function's comment states.
 import { describe, expect, it } from 'vitest';
 import { encodeDistribution } from './distribution.ts';
+import { storedRow } from './series-math.test-fixtures.ts';
 import {
   type AggregateValues,
   bucketize,
   combineStats,
   mergeAggregate,
   normalize,
-  type StoredRow,
 } from './series-math.ts';
 
-const row = (over: Partial<StoredRow>): StoredRow => ({
-  tMs: 0,
-  intervalMs: 1000,
-  startAtMs: null,
-  count: 1,
-  sum: null,
-  min: null,
-  max: null,
-  last: null,
-  lastAtMs: null,
-  members: null,
-  sketch: null,
-  ...over,
-});
+const row = storedRow;
 
 const raw = (values: number[]) => encodeDistribution({ form: 'raw', values });
 

@@ -2,6 +2,7 @@
 // each case names the rule it holds and is worked by hand from that rule's comment.
 import { describe, expect, it } from 'vitest';
 import { encodeDistribution } from './distribution.ts';
+import { storedRow } from './series-math.test-fixtures.ts';
 import {
   type AggregateValues,
   bucketize,
@@ -10,23 +11,9 @@ import {
   mergeAggregate,
   type NormalRow,
   normalize,
-  type StoredRow,
 } from './series-math.ts';
 
-const row = (over: Partial<StoredRow>): StoredRow => ({
-  tMs: 0,
-  intervalMs: 1000,
-  startAtMs: null,
-  count: 1,
-  sum: null,
-  min: null,
-  max: null,
-  last: null,
-  lastAtMs: null,
-  members: null,
-  sketch: null,
-  ...over,
-});
+const row = storedRow;
 
 const agg = (over: Partial<AggregateValues>): AggregateValues => ({
   count: 1,

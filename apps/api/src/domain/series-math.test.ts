@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { encodeDistribution } from './distribution.ts';
-import { bucketize, bucketWidth, combineStats, normalize, type StoredRow } from './series-math.ts';
+import { storedRow } from './series-math.test-fixtures.ts';
+import { bucketize, bucketWidth, combineStats, normalize } from './series-math.ts';
 import { encodeSketch, newSketch, sketchFromBuckets, sketchFromExponential } from './sketch.ts';
 
-const row = (over: Partial<StoredRow>): StoredRow => ({
-  tMs: 0,
-  intervalMs: 1000,
-  startAtMs: null,
-  count: 1,
-  sum: null,
-  min: null,
-  max: null,
-  last: null,
-  lastAtMs: null,
-  members: null,
-  sketch: null,
-  ...over,
-});
+const row = storedRow;
 
 describe('combining stored rows', () => {
   it('sums counter rows of several replicas in one interval', () => {
