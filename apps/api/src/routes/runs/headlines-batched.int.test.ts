@@ -190,7 +190,9 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
   };
 
   /** Statements sent to the database while `work` runs (a transaction counts as one). */
-  async function queriesDuring<T>(work: () => Promise<T>): Promise<{ n: number; value: T }> {
+  async function queriesDuring<T>(
+    work: () => Promise<T>,
+  ): Promise<{ n: number; value: T; texts: string[] }> {
     const { database } = server.app;
     const client = (database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } })
       .$client;
@@ -198,8 +200,11 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     const transaction = database.transaction;
     const copyOut = database.copyOut;
     let n = 0;
+    const texts: string[] = [];
     client.query = (...a: unknown[]) => {
       n++;
+      const q = a[0] as string | { text?: string } | undefined;
+      texts.push(typeof q === 'string' ? q : (q?.text ?? ''));
       return query.apply(client, a);
     };
     const db = database as { transaction: typeof transaction; copyOut: typeof copyOut };
@@ -213,7 +218,7 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     };
     try {
       const value = await work();
-      return { n, value };
+      return { n, value, texts };
     } finally {
       client.query = query;
       db.transaction = transaction;
@@ -267,5 +272,20 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     // Each run read alone (main before this change): 44 queries for the first page, 87 for both.
     expect(two.n, `${one.n} queries for 6 runs, ${two.n} for 12`).toBe(one.n);
     expect(one.n).toBeLessThanOrEqual(16);
+  });
+
+  it("reads a stages run's points and histograms once for its headline (its list and its stages)", async () => {
+    const ids = await runsOfEveryKind(server, 3);
+    // The stages run (the fifth made): a list of its points, then its stages over them.
+    const stagesRun = ids[4] as string;
+    const { services } = server.app;
+    const read = await queriesDuring(() => services.headlines.headlines([stagesRun], ADMIN));
+    expect(read.value).toHaveLength(1);
+    expect(read.value[0]?.kind === 'data-plane' && read.value[0].stages?.targetRps).toBe(2000);
+    const histogramReads = read.texts.filter((t) =>
+      /select[^;]*"hdr"[^;]*from "load_results"/is.test(t),
+    );
+    // main before this change: 2 (the list's, then the stages').
+    expect(histogramReads, read.texts.join('\n')).toHaveLength(1);
   });
 });
