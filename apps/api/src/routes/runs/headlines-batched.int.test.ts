@@ -18,6 +18,7 @@ import {
   useServer,
 } from '../../test/harness.ts';
 import { ADMIN } from '../../test/medium.ts';
+import { queriesDuring } from '../../test/query-count.ts';
 
 const T0 = Date.UTC(2026, 3, 2, 9, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -189,43 +190,6 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     });
   };
 
-  /** Statements sent to the database while `work` runs (a transaction counts as one). */
-  async function queriesDuring<T>(
-    work: () => Promise<T>,
-  ): Promise<{ n: number; value: T; texts: string[] }> {
-    const { database } = server.app;
-    const client = (database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } })
-      .$client;
-    const query = client.query;
-    const transaction = database.transaction;
-    const copyOut = database.copyOut;
-    let n = 0;
-    const texts: string[] = [];
-    client.query = (...a: unknown[]) => {
-      n++;
-      const q = a[0] as string | { text?: string } | undefined;
-      texts.push(typeof q === 'string' ? q : (q?.text ?? ''));
-      return query.apply(client, a);
-    };
-    const db = database as { transaction: typeof transaction; copyOut: typeof copyOut };
-    db.transaction = ((fn: Parameters<typeof transaction>[0]) => {
-      n++;
-      return transaction.call(database, fn);
-    }) as typeof transaction;
-    db.copyOut = (q) => {
-      n++;
-      return copyOut.call(database, q);
-    };
-    try {
-      const value = await work();
-      return { n, value, texts };
-    } finally {
-      client.query = query;
-      db.transaction = transaction;
-      db.copyOut = copyOut;
-    }
-  }
-
   it('answers what each run answers alone, byte for byte, for runs of every kind', async () => {
     const ids = await runsOfEveryKind(server, 0);
     const { services } = server.app;
@@ -263,8 +227,8 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     const first = await runsOfEveryKind(server, 1);
     const second = await runsOfEveryKind(server, 2);
     const { services } = server.app;
-    const one = await queriesDuring(() => services.headlines.headlines(first, ADMIN));
-    const two = await queriesDuring(() =>
+    const one = await queriesDuring(server, () => services.headlines.headlines(first, ADMIN));
+    const two = await queriesDuring(server, () =>
       services.headlines.headlines([...first, ...second], ADMIN),
     );
     expect(one.value).toHaveLength(6);
@@ -279,7 +243,9 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     // The stages run (the fifth made): a list of its points, then its stages over them.
     const stagesRun = ids[4] as string;
     const { services } = server.app;
-    const read = await queriesDuring(() => services.headlines.headlines([stagesRun], ADMIN));
+    const read = await queriesDuring(server, () =>
+      services.headlines.headlines([stagesRun], ADMIN),
+    );
     expect(read.value).toHaveLength(1);
     expect(read.value[0]?.kind === 'data-plane' && read.value[0].stages?.targetRps).toBe(2000);
     const histogramReads = read.texts.filter((t) =>
