@@ -1,5 +1,6 @@
 // Decodes what the general way reads: a JSON array batch, or one NDJSON line that the
 // reader of common observation lines passed on. Every error names the line or event.
+import { isUtf8 } from 'node:buffer';
 import type { ProbeEvent } from '@meshbench/schema';
 import { AppError } from '../../errors.ts';
 import { findBadValue, firstInvalidUtf8 } from '../stored-text.ts';
@@ -84,6 +85,12 @@ export async function* decodeJsonArray(
   let offset = 0;
   let size = 0;
   let at = 0;
+  /**
+   * Whether `chunk` is UTF-8 as a whole (one native check a chunk): then so is each element
+   * inside it, cut at ASCII delimiters, and only elements across chunks or in a chunk that
+   * is not (a character cut at its end, or a bad byte) are checked on their own.
+   */
+  let chunkUtf8 = true;
   /** The next chunk in `chunk` (at 0), or false at the end of the body. */
   const more = async (): Promise<boolean> => {
     for (;;) {
@@ -94,6 +101,7 @@ export async function* decodeJsonArray(
       offset += chunk.length;
       chunk = next.value;
       at = 0;
+      chunkUtf8 = isUtf8(chunk);
       if (chunk.length > 0) return true;
     }
   };
@@ -174,13 +182,18 @@ export async function* decodeJsonArray(
       from = 0;
     }
     no++;
-    const last = chunk.subarray(from, end);
-    const bytes = parts.length === 0 ? last : Buffer.concat([...parts, last]);
-    const badByte = firstInvalidUtf8(bytes);
-    if (badByte >= 0) throw invalidUtf8(start + badByte);
+    let text: string;
+    if (parts.length === 0 && chunkUtf8) text = chunk.toString('utf8', from, end);
+    else {
+      const last = chunk.subarray(from, end);
+      const bytes = parts.length === 0 ? last : Buffer.concat([...parts, last]);
+      const badByte = firstInvalidUtf8(bytes);
+      if (badByte >= 0) throw invalidUtf8(start + badByte);
+      text = bytes.toString('utf8');
+    }
     let value: unknown;
     try {
-      value = JSON.parse(bytes.toString('utf8'));
+      value = JSON.parse(text);
     } catch (error) {
       throw new AppError(
         400,
