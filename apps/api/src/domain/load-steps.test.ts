@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type GeneratorPoint, mergeSteps, stepRate, unionMs } from './load-steps.ts';
+import {
+  type GeneratorPoint,
+  generatorShare,
+  measuredSpan,
+  mergeSteps,
+  roundingOf,
+  sharedLabels,
+  stepKey,
+  stepRate,
+  unionMs,
+  unitOf,
+} from './load-steps.ts';
 
 const point = (id: number, generator: string, stats: Partial<GeneratorPoint>): GeneratorPoint => ({
   id,
@@ -117,5 +128,92 @@ describe('unionMs', () => {
         { fromMs: 2, toMs: 3 },
       ]),
     ).toBe(16);
+  });
+});
+
+describe('generatorShare: short of its share of the target, or CPU-saturated', () => {
+  // 4 generators at 400 rps: a share of 100 rps each; short below 95 % of it (95 rps).
+  const share = (
+    achievedRps: number | null,
+    labels: Record<string, string> = {},
+    targetRps: number | null = 400,
+  ) => generatorShare({ generator: 'g1', achievedRps, targetRps, labels }, 4);
+
+  it('is short below 95 % of its share, not at it', () => {
+    expect(share(94.9)).toEqual({
+      name: 'g1',
+      achievedRps: 94.9,
+      shortfall: true,
+      saturated: false,
+    });
+    expect(share(95).shortfall).toBe(false);
+    expect(share(120).shortfall).toBe(false);
+  });
+
+  it('is never short without a target, a positive target or an achieved rate', () => {
+    expect(share(1, {}, null).shortfall).toBe(false);
+    expect(share(-1, {}, 0).shortfall).toBe(false);
+    expect(share(null).shortfall).toBe(false);
+  });
+
+  it('is saturated from 95 % CPU, only when the CPU is stated as a number', () => {
+    expect(share(100, { generatorCpu: '0.95' }).saturated).toBe(true);
+    expect(share(100, { generatorCpu: '0.949' }).saturated).toBe(false);
+    expect(share(100, { generatorCpu: 'high' }).saturated).toBe(false);
+    expect(share(100, { generatorCpu: 'Infinity' }).saturated).toBe(false);
+    expect(share(100).saturated).toBe(false);
+  });
+
+  it('names a point without a generator by the empty name', () => {
+    expect(
+      generatorShare({ generator: null, achievedRps: 1, targetRps: null, labels: {} }, 1).name,
+    ).toBe('');
+  });
+});
+
+describe('step labels, keys, units and spans', () => {
+  it("keeps the labels every point carries alike, never a generator's CPU", () => {
+    expect(sharedLabels([])).toEqual({});
+    expect(
+      sharedLabels([
+        { labels: { config: 'a', zone: 'x', generatorCpu: '0.5' } },
+        { labels: { config: 'a', zone: 'y', generatorCpu: '0.5' } },
+      ]),
+    ).toEqual({ config: 'a' });
+    expect(sharedLabels([{ labels: { config: 'a', generatorCpu: '0.5' } }])).toEqual({
+      config: 'a',
+    });
+  });
+
+  it('keys a step by mode, connections, target and configuration (none and null alike)', () => {
+    const s = { mode: 'http', connections: 8, targetRps: 100 };
+    expect(stepKey(s)).toBe(stepKey({ ...s, config: null }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, config: 'a' }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, connections: 16 }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, targetRps: 200 }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, mode: 'grpc' }));
+  });
+
+  it('reads the histogram unit label (us unless ms, us or ns) and the rounding label', () => {
+    expect(unitOf({ hdrUnit: 'ns' })).toBe('ns');
+    expect(unitOf({ hdrUnit: 'ms' })).toBe('ms');
+    expect(unitOf({ hdrUnit: 's' })).toBe('us');
+    expect(unitOf({})).toBe('us');
+    expect(roundingOf({ hdrRoundingMs: '0.5' })).toBe(0.5);
+    expect(roundingOf({ hdrRoundingMs: '-1' })).toBe(0);
+    expect(roundingOf({ hdrRoundingMs: 'x' })).toBe(0);
+    expect(roundingOf({})).toBe(0);
+  });
+
+  it('spans a point from its start over a positive duration', () => {
+    expect(measuredSpan({ startedAtMs: 1000, durationMs: 500 })).toEqual({
+      fromMs: 1000,
+      toMs: 1500,
+    });
+    expect(measuredSpan({ startedAtMs: 0, durationMs: 500 })).toEqual({ fromMs: 0, toMs: 500 });
+    expect(measuredSpan({ startedAtMs: null, durationMs: 500 })).toBeNull();
+    expect(measuredSpan({ startedAtMs: undefined, durationMs: 500 })).toBeNull();
+    expect(measuredSpan({ startedAtMs: 1000, durationMs: null })).toBeNull();
+    expect(measuredSpan({ startedAtMs: 1000, durationMs: 0 })).toBeNull();
   });
 });
