@@ -568,3 +568,72 @@ describe('stored bytes of an unbounded sketch', () => {
     expect((bounded as { unbounded?: boolean }).unbounded).toBeUndefined();
   });
 });
+
+describe('percentiles: bounds that are only bounds, and open buckets', () => {
+  const sketch3 = (): Distribution => {
+    const s = newSketch();
+    for (const v of [10, 20, 30]) s.accept(v);
+    return { form: 'ddsketch', sketch: s };
+  };
+
+  it('clamps a sketch value to lower and upper bounds when no extreme is known', () => {
+    const d = sketch3();
+    expect(percentileOf(d, 1, { lowerBound: 15, upperBound: 25 })?.value).toBe(15);
+    expect(percentileOf(d, 100, { lowerBound: 15, upperBound: 25 })?.value).toBe(25);
+    // The exact extremes win over bounds.
+    expect(percentileOf(d, 1, { min: 15, lowerBound: 5 })?.value).toBe(15);
+    expect(percentileOf(d, 100, { max: 25, upperBound: 35 })?.value).toBe(25);
+    expect(percentileOf(d, 50)).toMatchObject({
+      exact: false,
+      method: 'ddsketch',
+      relativeError: 0.01,
+    });
+  });
+
+  it('has no percentile of nothing', () => {
+    expect(percentileOf({ form: 'raw', values: [] }, 50)).toBeNull();
+    expect(percentileOf({ form: 'explicit', bounds: [1], counts: [0, 0] }, 50)).toBeNull();
+  });
+
+  it('narrows an exponential bucket by a max inside it, not by one above it', () => {
+    // Scale 0: 3 is in (2, 4].
+    const d = exponentialOf(0, [3]);
+    expect(percentileOf(d, 50, { max: 3.5 })).toMatchObject({ upper: 3.5, exact: false });
+    const wide = percentileOf(d, 50, { max: 5 });
+    expect(wide?.upper).toBeCloseTo(4, 10);
+    expect(wide?.upper).toBeLessThan(4.001);
+  });
+
+  it('places a value of an open bucket at its closed side, its bounds saying how far', () => {
+    // (-inf, 10]: 2 values; rank 1 of 2 is at 10, nothing below known.
+    const first: Distribution = { form: 'explicit', bounds: [10, 20], counts: [2, 0, 0] };
+    expect(percentileOf(first, 50)).toMatchObject({ value: 10, lower: null, upper: 10 });
+    // A min below: the bucket is [min, 10], interpolated: rank 1 of 2 is half way.
+    expect(percentileOf(first, 50, { min: -10 })).toMatchObject({
+      value: 0,
+      lower: -10,
+      upper: 10,
+    });
+    // A lower bound below 0 only bounds: the value stays at 10.
+    expect(percentileOf(first, 50, { lowerBound: -5 })).toMatchObject({
+      value: 10,
+      lower: -5,
+      upper: 10,
+    });
+    // (20, inf): 2 values; rank 1 of 2 at 20; a max above makes it [20, max].
+    const last: Distribution = { form: 'explicit', bounds: [10, 20], counts: [0, 0, 2] };
+    expect(percentileOf(last, 50)).toMatchObject({ value: 20, lower: 20, upper: null });
+    expect(percentileOf(last, 50, { max: 50 })).toMatchObject({ value: 35, lower: 20, upper: 50 });
+    // A negative closed side with nothing below: -5, not null.
+    const negative: Distribution = { form: 'explicit', bounds: [-5], counts: [1, 0] };
+    expect(percentileOf(negative, 50)).toMatchObject({ value: -5, lower: null, upper: -5 });
+  });
+
+  it('moves an interpolated value inside bounds narrower than its bucket', () => {
+    // (10, 20], 2 values: rank 1 of 2 interpolates to 15.
+    const d: Distribution = { form: 'explicit', bounds: [10, 20], counts: [0, 2, 0] };
+    expect(percentileOf(d, 50)?.value).toBe(15);
+    expect(percentileOf(d, 50, { lowerBound: 17 })).toMatchObject({ value: 17, lower: 17 });
+    expect(percentileOf(d, 50, { upperBound: 13 })).toMatchObject({ value: 13, upper: 13 });
+  });
+});
