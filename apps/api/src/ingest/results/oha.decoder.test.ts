@@ -97,8 +97,9 @@ describe("oha's JSON summary", () => {
     doc.latencyPercentiles = { 'p99.99': 0.03, p5: 0.001, p50: 0, 'p99.9': 0.02 };
     const long = 'x'.repeat(120);
     doc.errorDistribution = { 'aborted due to deadline': 7, [long]: 2, refused: 1 };
-    doc.statusCodeDistribution = { '200': 10, '503': 4 };
-    doc.summary = { successRate: 1, requestsPerSec: null, total: 0 };
+    doc.statusCodeDistribution = { '200': 10, '404': 0, '503': 4 };
+    // A rate that is not a number (a string) is no rate.
+    doc.summary = { successRate: 1, requestsPerSec: '414.7', total: 0 };
     const [r] = decodeOha(doc).results;
     expect(r?.percentiles.map((q) => [q.p, q.ms])).toEqual([
       [5, 1],
