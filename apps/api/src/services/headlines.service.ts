@@ -86,9 +86,15 @@ export function headlinesService(deps: {
       return found.filter((h): h is RunHeadline => h !== null);
     },
 
-    /** Headlines of the runs the principal may read among `ids`; runs without one are left out. */
+    /**
+     * Headlines of the runs the principal may read among `ids`, in the order of `ids` (not the
+     * database's, which moves as rows are updated); runs without one are left out.
+     */
     async headlines(ids: string[], principal: Principal): Promise<RunHeadline[]> {
-      const rows = await runs.readableByIds(ids, privateProjectsVisible(principal));
+      const position = new Map(ids.map((id, i) => [id, i]));
+      const rows = (await runs.readableByIds(ids, privateProjectsVisible(principal))).sort(
+        (a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0),
+      );
       const reads = readsFor(rows);
       const found = await Promise.all(rows.map((run) => headline(run, reads)));
       return found.filter((h): h is RunHeadline => h !== null);

@@ -60,7 +60,7 @@ export const runsRoutes = defineRoutes({
     tags: ['runs'],
     summary: "Runs' headline figures",
     description:
-      "The runs list's headline of each run named (those the caller may read; a run with nothing to head is left out): a propagation run's first change, P99 and share within 1 s; a data-plane run's P99 at its top rate; a scale-up's time from its start to all of its `joined` phase (else its largest phase).",
+      "The runs list's headline of each run named, in the order named (those the caller may read; a run with nothing to head is left out): a propagation run's first change, P99 and share within 1 s; a data-plane run's P99 at its top rate; a scale-up's time from its start to all of its `joined` phase (else its largest phase).",
     query: runHeadlinesQuery,
     responses: { 200: runHeadlines, 400: apiError },
   },

@@ -144,4 +144,23 @@ describe.each(backends)('headlines of multi-source runs on $name', (backend) => 
     expect(shared.description).toContain('P99 2.0 s pooled over 3 changes');
     expect(shared.description).toContain('worst change c2: P99 2.0 s');
   });
+
+  it('answers in the order the runs are named, whatever order the database keeps them in', async () => {
+    const ids: string[] = [];
+    for (const ms of [10, 20, 30]) {
+      const run = await createRun(server, { startedAt: iso(T0) });
+      const lines = [
+        { type: 'change', id: 'c1', kind: 'endpoint', target: 'web', action: 'add', at: iso(T0) },
+        { type: 'observation', change: 'c1', proxy: 'p1', at: iso(T0 + ms) },
+      ];
+      expect((await postEvents(server, run.id, ndjson(lines))).status).toBe(200);
+      ids.push(run.id);
+    }
+    // Finishing the first run updates its row: Postgres then keeps it after the others.
+    expect((await finish(ids[0] as string)).status).toBe(200);
+    for (const order of [[...ids].reverse(), [ids[1], ids[0], ids[2]] as string[], ids]) {
+      const answer = await server.json(`/runs/headlines?ids=${order.join(',')}`, {}, runHeadlines);
+      expect(answer.body.map((h) => h.runId)).toEqual(order);
+    }
+  });
 });
