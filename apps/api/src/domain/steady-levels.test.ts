@@ -28,6 +28,19 @@ describe('peakAndSteady', () => {
       { tMs: 5, value: 4, max: null },
     ];
     expect(peakAndSteady(rows, 0)).toEqual({ peak: 4, steady: 4 });
+    // An interval's max that is not a number leaves the row's own value as its high.
+    expect(peakAndSteady([{ tMs: 0, value: 4, max: Number.NaN }], 0)).toEqual({
+      peak: 4,
+      steady: 4,
+    });
+  });
+
+  it('keeps a negative level negative when no max was kept', () => {
+    const rows = [
+      { tMs: 0, value: -5, max: null },
+      { tMs: 10, value: -3, max: null },
+    ];
+    expect(peakAndSteady(rows, 0)).toEqual({ peak: -3, steady: -4 });
   });
 });
 
@@ -56,6 +69,23 @@ describe('CPU seconds as cores', () => {
     ).toBe(true);
     expect(isCpuSecondsCounter({ name: 'pilot_cpu_pct', kind: 'gauge', unit: '%' })).toBe(false);
     expect(isCpuSecondsCounter({ name: 'xds_pushes', kind: 'counter', unit: 's' })).toBe(false);
+    // A gauge is a level already, whatever its name.
+    expect(
+      isCpuSecondsCounter({ name: 'process_cpu_seconds_total', kind: 'gauge', unit: 's' }),
+    ).toBe(false);
+    // Unit s names seconds without the name saying so; without it, the name must end in seconds.
+    expect(isCpuSecondsCounter({ name: 'container_cpu_usage', kind: 'counter', unit: 's' })).toBe(
+      true,
+    );
+    expect(isCpuSecondsCounter({ name: 'container_cpu_usage', kind: 'counter', unit: null })).toBe(
+      false,
+    );
+    expect(isCpuSecondsCounter({ name: 'process_cpu_seconds', kind: 'counter', unit: null })).toBe(
+      true,
+    );
+    expect(
+      isCpuSecondsCounter({ name: 'process_cpu_seconds_total_x', kind: 'counter', unit: null }),
+    ).toBe(false);
   });
 
   it('divides each increase by the time it accrued in, per stream, with the ramp left out of steady', () => {
@@ -95,5 +125,51 @@ describe('CPU seconds as cores', () => {
       stored({ tMs: 30_000, intervalMs: 10_000, sum: 15 }),
     ];
     expect(cpuCoresRows(rows, 0).map((r) => r.value)).toEqual([1, 0.2, 1.5]);
+  });
+
+  it('adds replicas whose intervals match, and reads an unchanged counter as 0 cores', () => {
+    // Two replicas' streams (started at 0 and 5 ms), given out of time order. A: 10, 30, 40
+    // CPU s at 10, 20, 30 s; B: 10, 25, 25. From 10 s to 20 s: 2 + 1.5 cores; from 20 s to
+    // 30 s: 1 + 0 (B idle).
+    const a = (t: number, last: number) => stored({ tMs: t, startAtMs: 0, last });
+    const b = (t: number, last: number) => stored({ tMs: t, startAtMs: 5, last });
+    const rows = [a(20_000, 30), b(10_000, 10), a(10_000, 10), b(20_000, 25), a(30_000, 40)];
+    rows.push(b(30_000, 25));
+    expect(cpuCoresRows(rows, 0).map((r) => [r.fromMs, r.tMs, r.value])).toEqual([
+      [0, 10_000, 1],
+      [5, 10_000, 10 / 9.995],
+      [10_000, 20_000, 3.5],
+      [20_000, 30_000, 1],
+    ]);
+  });
+
+  it('counts delta rows from the run start on, with a sum, over an interval of some length', () => {
+    const rows = [
+      stored({ tMs: -10_000, intervalMs: 10_000, sum: 7 }),
+      stored({ tMs: 0, intervalMs: 10_000, sum: 5 }),
+      stored({ tMs: 10_000, intervalMs: 10_000, sum: null }),
+      stored({ tMs: 20_000, intervalMs: 0, sum: 3 }),
+    ];
+    expect(cpuCoresRows(rows, 0).map((r) => [r.fromMs, r.tMs, r.value])).toEqual([
+      [0, 10_000, 0.5],
+    ]);
+  });
+
+  it('counts a stream from its point at or before the run start, never from its start before it', () => {
+    const rows = [
+      // Started before the run, two points before it: nothing of the run yet, then 0 s -> 10 s.
+      stored({ tMs: -20_000, startAtMs: -100_000, last: 100 }),
+      stored({ tMs: -10_000, startAtMs: -100_000, last: 110 }),
+      stored({ tMs: 0, startAtMs: -100_000, last: 120 }),
+      stored({ tMs: 10_000, startAtMs: -100_000, last: 125 }),
+      // Started before the run, first seen in it: no point to count its first increase from.
+      stored({ tMs: 10_000, startAtMs: -50_000, last: 40 }),
+      // Started at its first point: no time to divide by.
+      stored({ tMs: 30_000, startAtMs: 30_000, last: 0 }),
+    ];
+    expect(cpuCoresRows(rows, 0).map((r) => [r.fromMs, r.tMs, r.value])).toEqual([
+      [-10_000, 0, 1],
+      [0, 10_000, 0.5],
+    ]);
   });
 });

@@ -169,7 +169,7 @@ export function buildServices(
     propagation: services.propagation,
     gates,
   });
-  const comparability = comparabilityService({ runs, results: services.results, projects });
+  const comparability = comparabilityService({ runs, results: services.results });
   const loadGate = loadGateService({ runs, results: services.results, projects });
   const batchedReads = headlineReads({
     runs,

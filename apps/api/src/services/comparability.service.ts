@@ -7,12 +7,9 @@ import {
   DEFAULT_PERCENTILES,
   type StoredLoadResult,
 } from '@meshbench/schema';
-import { type Principal, readRefusal } from '../domain/access.ts';
 import { withRequestedPercentiles } from '../domain/bucket-percentiles.ts';
 import { comparabilityOf, type RunFacts } from '../domain/comparability.ts';
-import { notFound } from '../errors.ts';
 import type { RunRow, RunsRepository } from '../repositories/runs.repository.ts';
-import { type ProjectsService, refuse } from './projects.service.ts';
 import type { ResultsService } from './results.service.ts';
 
 /** A run as the compare page names it in a reason: its mesh and its id's first characters. */
@@ -64,9 +61,8 @@ export function comparabilityOfRuns(
 export function comparabilityService(deps: {
   runs: RunsRepository;
   results: Pick<ResultsService, 'list'>;
-  projects: Pick<ProjectsService, 'visibility'>;
 }) {
-  const { runs, results, projects } = deps;
+  const { runs, results } = deps;
 
   const facts = async (run: RunRow, where: string): Promise<RunFacts> =>
     factsOf(
@@ -103,33 +99,6 @@ export function comparabilityService(deps: {
         }
       }
       return out;
-    },
-
-    /** GET /compare/comparability: the runs as the compare page has them, each readable. */
-    async ofRuns(
-      refs: string[],
-      same: readonly ComparabilityPin[],
-      principal: Principal,
-    ): Promise<Comparability> {
-      const chosen: RunRow[] = [];
-      for (const ref of refs) {
-        const run = await runs.find(ref);
-        if (!run) throw notFound(`run "${ref}"`);
-        refuse(readRefusal(principal, run.projectId, await projects.visibility(run.projectId)));
-        chosen.push(run);
-      }
-      const all: RunFacts[] = [];
-      for (const [i, run] of chosen.entries())
-        all.push(
-          await facts(
-            run,
-            whereRun(
-              { id: run.id, mesh: { name: run.meshName, version: run.meshVersion } },
-              i === 0,
-            ),
-          ),
-        );
-      return comparabilityOfRuns(all, same);
     },
   };
 }

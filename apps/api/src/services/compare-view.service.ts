@@ -3,11 +3,14 @@
 // results or a timeline. Read on the headlines' batched repositories (headline-reads.ts), so
 // every run at the same step shares one query and the answer costs a fixed number of queries.
 import {
+  type Comparability,
+  type ComparabilityPin,
   type CompareView,
   type CompareViewQuery,
   type compareViewQuery,
   pairChanges,
   type RunHeadline,
+  type StoredLoadResult,
 } from '@meshbench/schema';
 import type { z } from 'zod';
 import { type Principal, readRefusal } from '../domain/access.ts';
@@ -53,7 +56,37 @@ export function compareViewService(deps: {
     return chosen;
   }
 
+  /** The comparability facts of `rows` (in order, the first the baseline), read in one batch. */
+  function comparabilityOfRows(
+    rows: RunRow[],
+    results: StoredLoadResult[][],
+    same: readonly ComparabilityPin[] = [],
+  ): Comparability {
+    return comparabilityOfRuns(
+      rows.map((run, i) => {
+        const mesh = { name: run.meshName, version: run.meshVersion };
+        return factsOf({ ...run, mesh }, results[i] ?? [], whereRun({ id: run.id, mesh }, i === 0));
+      }),
+      same,
+    );
+  }
+
   return {
+    /**
+     * GET /compare/comparability: whether the runs named can be compared, each readable by
+     * the principal; their load results read together (one query for all of them).
+     */
+    async comparability(
+      refs: string[],
+      same: readonly ComparabilityPin[],
+      principal: Principal,
+    ): Promise<Comparability> {
+      const rows = await chosenRuns(refs, principal);
+      const reads = deps.readsFor(rows);
+      const results = await Promise.all(rows.map((r) => reads.results.list(r.id)));
+      return comparabilityOfRows(rows, results, same);
+    },
+
     async view(q: CompareViewRequest, principal: Principal): Promise<CompareView> {
       const rows = await chosenRuns(q.runs, principal);
       const ids = rows.map((r) => r.id);
@@ -114,16 +147,7 @@ export function compareViewService(deps: {
         phasesRead,
         deps.series.runsWithSeries(ids),
       ]);
-      const comparability = comparabilityOfRuns(
-        rows.map((run, i) => {
-          const mesh = { name: run.meshName, version: run.meshVersion };
-          return factsOf(
-            { ...run, mesh },
-            results[i] ?? [],
-            whereRun({ id: run.id, mesh }, i === 0),
-          );
-        }),
-      );
+      const comparability = comparabilityOfRows(rows, results);
       return {
         runs: rows.map(toRun),
         changes,

@@ -19,6 +19,8 @@ import {
   type TestServer,
   useServer,
 } from '../../test/harness.ts';
+import { ADMIN } from '../../test/medium.ts';
+import { queriesDuring } from '../../test/query-count.ts';
 
 /** Istio's perf CSV (istio/tools fortio.py --csv columns): the target rate is in the label. */
 const istioCsv = (achievedQps: number, clientCpuMaxMilli: number) =>
@@ -247,5 +249,26 @@ describe.each(backends)('comparability on $name', (backend) => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.message).toMatch(/token/i);
     expect((await server.json(path, {}, significanceAnswer)).status).toBe(200);
+  });
+
+  it('reads four runs in the queries that two runs take', async () => {
+    const ids: string[] = [];
+    for (const [i, qps] of [1000, 940, 1000, 990].entries()) {
+      const made = await createRun(server, { mesh: { name: 'istio', version: `1.2${i}.0` } });
+      await postResults(server, made.id, istioCsv(qps, 1200), 'istio-csv');
+      ids.push(made.id);
+    }
+    const { services } = server.app;
+    const ask = (runs: string[]) => services.compareView.comparability(runs, [], ADMIN);
+    const two = await queriesDuring(server, () => ask(ids.slice(0, 2)));
+    const four = await queriesDuring(server, () => ask(ids));
+    // The answers are those of the route, read one run at a time before.
+    expect(four.value).toEqual((await check(ids)).body);
+    expect(four.value.warnings.map((w) => w.kind)).toContain('rps-shortfall');
+    // Read one run at a time (a lookup and a results read each), four runs took twice the
+    // queries of two; the runs and their results are now read in one query each.
+    const counts = `${two.n} queries for 2 runs, ${four.n} for 4`;
+    expect(four.n, counts).toBeLessThanOrEqual(two.n);
+    expect(four.n, counts).toBeLessThanOrEqual(5);
   });
 });

@@ -21,6 +21,7 @@ import {
   useServer,
 } from '../../test/harness.ts';
 import { ADMIN } from '../../test/medium.ts';
+import { queriesDuring } from '../../test/query-count.ts';
 
 const T0 = Date.UTC(2026, 3, 2, 9, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -129,38 +130,6 @@ async function fourRuns(server: TestServer, seed: number): Promise<string[]> {
 describe.each(backends)('the compare read on $name', (backend) => {
   const server = useServer(backend);
 
-  /** Statements sent to the database while `work` runs (a transaction counts as one). */
-  async function queriesDuring<T>(work: () => Promise<T>): Promise<{ n: number; value: T }> {
-    const { database } = server.app;
-    const client = (database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } })
-      .$client;
-    const query = client.query;
-    const transaction = database.transaction;
-    const copyOut = database.copyOut;
-    let n = 0;
-    client.query = (...a: unknown[]) => {
-      n++;
-      return query.apply(client, a);
-    };
-    const db = database as { transaction: typeof transaction; copyOut: typeof copyOut };
-    db.transaction = ((fn: Parameters<typeof transaction>[0]) => {
-      n++;
-      return transaction.call(database, fn);
-    }) as typeof transaction;
-    db.copyOut = (q) => {
-      n++;
-      return copyOut.call(database, q);
-    };
-    try {
-      const value = await work();
-      return { n, value };
-    } finally {
-      client.query = query;
-      db.transaction = transaction;
-      db.copyOut = copyOut;
-    }
-  }
-
   it("answers what each run's own routes answer, byte for byte", async () => {
     const ids = await fourRuns(server, 0);
     // The corrected summary of the run with clocks is in before anything is compared.
@@ -265,8 +234,8 @@ describe.each(backends)('the compare read on $name', (backend) => {
       );
     // Warm: the corrections this process computes after the writes are done.
     await ask([...first, ...second]);
-    const two = await queriesDuring(() => ask(first));
-    const four = await queriesDuring(() => ask([...first, ...second]));
+    const two = await queriesDuring(server, () => ask(first));
+    const four = await queriesDuring(server, () => ask([...first, ...second]));
     expect(two.value.summaries).toHaveLength(2);
     expect(four.value.summaries).toHaveLength(4);
     // A bound that does not grow with the runs (read one run at a time, as the page's requests

@@ -13,7 +13,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...fromContract(c.comparability),
     handler: async (request) =>
-      services.comparability.ofRuns(
+      services.compareView.comparability(
         request.query.runs,
         request.query.same ? [request.query.same] : [],
         request.principal,

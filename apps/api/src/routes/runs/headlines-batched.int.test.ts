@@ -18,6 +18,7 @@ import {
   useServer,
 } from '../../test/harness.ts';
 import { ADMIN } from '../../test/medium.ts';
+import { queriesDuring } from '../../test/query-count.ts';
 
 const T0 = Date.UTC(2026, 3, 2, 9, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -189,38 +190,6 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     });
   };
 
-  /** Statements sent to the database while `work` runs (a transaction counts as one). */
-  async function queriesDuring<T>(work: () => Promise<T>): Promise<{ n: number; value: T }> {
-    const { database } = server.app;
-    const client = (database.db as unknown as { $client: { query: (...a: unknown[]) => unknown } })
-      .$client;
-    const query = client.query;
-    const transaction = database.transaction;
-    const copyOut = database.copyOut;
-    let n = 0;
-    client.query = (...a: unknown[]) => {
-      n++;
-      return query.apply(client, a);
-    };
-    const db = database as { transaction: typeof transaction; copyOut: typeof copyOut };
-    db.transaction = ((fn: Parameters<typeof transaction>[0]) => {
-      n++;
-      return transaction.call(database, fn);
-    }) as typeof transaction;
-    db.copyOut = (q) => {
-      n++;
-      return copyOut.call(database, q);
-    };
-    try {
-      const value = await work();
-      return { n, value };
-    } finally {
-      client.query = query;
-      db.transaction = transaction;
-      db.copyOut = copyOut;
-    }
-  }
-
   it('answers what each run answers alone, byte for byte, for runs of every kind', async () => {
     const ids = await runsOfEveryKind(server, 0);
     const { services } = server.app;
@@ -258,8 +227,8 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     const first = await runsOfEveryKind(server, 1);
     const second = await runsOfEveryKind(server, 2);
     const { services } = server.app;
-    const one = await queriesDuring(() => services.headlines.headlines(first, ADMIN));
-    const two = await queriesDuring(() =>
+    const one = await queriesDuring(server, () => services.headlines.headlines(first, ADMIN));
+    const two = await queriesDuring(server, () =>
       services.headlines.headlines([...first, ...second], ADMIN),
     );
     expect(one.value).toHaveLength(6);
