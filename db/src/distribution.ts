@@ -69,3 +69,15 @@ export const COORDINATOR_TABLES = ['unmatched_points', 'prometheus_histogram_par
 export const RAW_TABLES = Object.entries(DISTRIBUTED_TABLES)
   .filter(([, t]) => t.raw)
   .map(([name]) => name);
+
+/**
+ * The tables list-partitioned by run (migration 0031, docs/scale.md, Partitions): the raw
+ * ones. Each run stored since has a partition of its own in each, made when its row is
+ * inserted; the runs stored before 0031 share the partition `<table>_until_0031`.
+ */
+export const RUN_PARTITIONED_TABLES = RAW_TABLES;
+
+/** The name of a run's own partition of `table`: `<table>_r<the run id's 32 hex digits>`. */
+export function runPartitionName(table: string, runId: string): string {
+  return `${table}_r${runId.toLowerCase().replaceAll('-', '')}`;
+}

@@ -81,9 +81,10 @@ export const loadResults = pgTable(
 export const loadIntervals = pgTable(
   'load_intervals',
   {
-    runId: uuid('run_id')
-      .notNull()
-      .references(() => runs.id, { onDelete: 'cascade' }),
+    // No foreign key to runs: the table is list-partitioned by run (0031), and attaching a
+    // new run's partition from the trigger on runs would clone the key and lock runs, which
+    // deadlocks two run inserts. Deleting a run drops its partition (runs.repository).
+    runId: uuid('run_id').notNull(),
     /** The load point (mode, connections, target rate, generator) the interval belongs to. */
     resultId: bigint('result_id', { mode: 'number' }).notNull(),
     /** Interval start and length, ms: start since the Unix epoch. */

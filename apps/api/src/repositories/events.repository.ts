@@ -14,6 +14,7 @@ import {
   putInt4Field,
   putInt16,
   putTimestampField,
+  runPartitionName,
   type Tx,
   tables,
   uuidField,
@@ -678,33 +679,47 @@ export function eventsRepository(database: Database) {
     observationRows: (runId: string, batchId: number) => new ObservationRows(runId, batchId),
 
     /**
-     * Summarises the observation index's new block ranges (Postgres' autovacuum may too). On
-     * the embedded database (one connection) by BRIN_PIECE ranges a statement from the table's
-     * end back, `between()` awaited after each, until a piece finds none new: one statement
-     * over a large batch's pages held every read for half a second.
+     * Summarises the new block ranges of the observation index of each run's partition (the
+     * run's own, else the one of the runs stored before 0031; Postgres' autovacuum may too).
+     * On the embedded database (one connection) by BRIN_PIECE ranges a statement from the
+     * partition's end back, `between()` awaited after each, until a piece finds none new: one
+     * statement over a large batch's pages held every read for half a second.
      */
-    async summarizeIndex(between: () => Promise<void> = async () => {}): Promise<void> {
-      if (database.kind !== 'embedded') {
-        await database.db.execute(sql`select brin_summarize_new_values('observations_batch_brin')`);
-        return;
-      }
-      const [size] = rowsOf<{ pages: unknown }>(
-        await database.db.execute(
-          sql`select (pg_relation_size('observations') / current_setting('block_size')::int)::int as pages`,
-        ),
-      );
-      const pages = Number(size?.pages ?? 0);
-      const piece = BRIN_PIECE * BRIN_PAGES_PER_RANGE;
-      // The range holding the last page, then the ones before it.
-      for (let end = pages; end > 0; end -= piece) {
-        const from = Math.max(0, end - piece);
-        const result = await database.db.execute(
-          sql`select coalesce(sum(brin_summarize_range('observations_batch_brin', b)), 0)::int as n
-            from generate_series(${from}::int8, ${end - 1}::int8, ${BRIN_PAGES_PER_RANGE}::int8) as b`,
+    async summarizeIndex(
+      runIds: readonly string[],
+      between: () => Promise<void> = async () => {},
+    ): Promise<void> {
+      for (const runId of new Set(runIds)) {
+        const own = runPartitionName('observations', runId);
+        const [found] = rowsOf<{ index: string; pages: unknown }>(
+          await database.db.execute(
+            sql`select i.indexrelid::regclass::text as index,
+                (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages
+              from pg_class c join pg_index i on i.indrelid = c.oid
+              where c.relname in (${own}, 'observations_until_0031') and c.relispartition
+              order by c.relname = ${own} desc limit 1`,
+          ),
         );
-        const summarised = Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0);
-        if (summarised === 0 && end < pages) break;
-        await between();
+        if (!found) continue;
+        if (database.kind !== 'embedded') {
+          await database.db.execute(
+            sql`select brin_summarize_new_values(${found.index}::regclass)`,
+          );
+          continue;
+        }
+        const pages = Number(found.pages ?? 0);
+        const piece = BRIN_PIECE * BRIN_PAGES_PER_RANGE;
+        // The range holding the last page, then the ones before it.
+        for (let end = pages; end > 0; end -= piece) {
+          const from = Math.max(0, end - piece);
+          const result = await database.db.execute(
+            sql`select coalesce(sum(brin_summarize_range(${found.index}::regclass, b)), 0)::int as n
+              from generate_series(${from}::int8, ${end - 1}::int8, ${BRIN_PAGES_PER_RANGE}::int8) as b`,
+          );
+          const summarised = Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0);
+          if (summarised === 0 && end < pages) break;
+          await between();
+        }
       }
     },
 
@@ -822,7 +837,8 @@ export function eventsRepository(database: Database) {
       for (const { changeId, stage, batchId } of superseded) {
         for (;;) {
           const result = await database.db.execute(
-            sql`with removed as (delete from latency_blocks where ctid = any(array(
+            sql`with removed as (delete from latency_blocks where run_id = ${runId}
+                and ctid = any(array(
                 select ctid from latency_blocks where run_id = ${runId} and change_id = ${changeId}
                   and stage = ${stage} and clock = 'raw' and batch_id = ${batchId}
                   limit ${DROP_BLOCKS})) returning 1)
@@ -841,6 +857,8 @@ export function eventsRepository(database: Database) {
      * pieces; the embedded database at start, where no batch is in progress.
      */
     async dropUnusedBlocks(between: () => Promise<void>): Promise<number> {
+      // ctids of any run: right only because latency_blocks is one table, not partitioned (a
+      // ctid is unique within one partition); ctid-statements.test.ts holds that.
       let total = 0;
       for (;;) {
         const result = await database.db.execute(
@@ -924,11 +942,17 @@ export function eventsRepository(database: Database) {
         );
         await between();
       }
+      // Each statement names the batch (and its run, which prunes to the run's partition)
+      // beside the ctids: observations is partitioned by run (0031) and a ctid is unique only
+      // within one partition, so ctids alone would delete other runs' rows at the same places.
+      const ofBatch = mark
+        ? sql`run_id = ${mark.runId} and batch_id = ${batchId}`
+        : sql`batch_id = ${batchId}`;
       for (;;) {
         const removed = await readObservations(database, async (tx) => {
           const result = await tx.db.execute(
-            sql`with removed as (delete from observations where ctid = any(array(
-                select ctid from observations where batch_id = ${batchId} limit ${DISCARD_ROWS}))
+            sql`with removed as (delete from observations where ${ofBatch} and ctid = any(array(
+                select ctid from observations where ${ofBatch} limit ${DISCARD_ROWS}))
                 returning 1)
               select count(*)::int as n from removed`,
           );

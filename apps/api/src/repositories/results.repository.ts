@@ -577,7 +577,7 @@ async function slotsBeingMoved(tx: Tx, runId: string, stageId: number): Promise<
 async function moveStagedSlots(q: Db, runId: string, between: () => Promise<void>) {
   for (;;) {
     const result = await q.execute(
-      sql`with moved as (delete from staged_load_slots where ctid = any(array(
+      sql`with moved as (delete from staged_load_slots where run_id = ${runId} and ctid = any(array(
           select s.ctid from staged_load_slots s where s.run_id = ${runId}
             and ${sql.raw(MADE_VISIBLE)} limit ${STAGE_ROWS}))
           returning run_id, ${sql.raw(SLOT_COLUMNS)}),
@@ -598,7 +598,11 @@ async function moveStagedSlots(q: Db, runId: string, between: () => Promise<void
   }
 }
 
-/** Deletes `table`'s rows `where`, DISCARD_ROWS a statement with `between()` after each. */
+/**
+ * Deletes `table`'s rows `where`, DISCARD_ROWS a statement with `between()` after each. The
+ * delete repeats `where` (which names the run) beside the ctids: load_intervals is partitioned
+ * by run (0031) and a ctid is unique only within one partition.
+ */
 async function deleteInPieces(
   q: Db,
   table: string,
@@ -607,7 +611,7 @@ async function deleteInPieces(
 ): Promise<void> {
   for (;;) {
     const result = await q.execute(
-      sql`with removed as (delete from ${sql.raw(table)} where ctid = any(array(
+      sql`with removed as (delete from ${sql.raw(table)} where ${where} and ctid = any(array(
           select ctid from ${sql.raw(table)} where ${where} limit ${DISCARD_ROWS}))
           returning 1)
         select count(*)::int as n from removed`,

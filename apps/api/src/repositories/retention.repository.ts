@@ -3,6 +3,7 @@
 import { type Db, RAW_TABLES, tables } from '@meshbench/db';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from './result-rows.ts';
+import { emptyRunRows } from './run-partitions.ts';
 
 const { projects } = tables;
 
@@ -80,14 +81,9 @@ export function retentionRepository(db: Db) {
         );
         if (locked.length === 0) return undefined;
         const rows: Record<string, number> = {};
-        for (const table of RAW_TABLES) {
-          const [counted] = rowsOf<{ n: unknown }>(
-            await tx.execute(sql`
-              with gone as (delete from ${sql.identifier(table)} where run_id = ${runId} returning 1)
-              select count(*)::int8 as n from gone`),
-          );
-          rows[table] = Number(counted?.n ?? 0);
-        }
+        // The run's own partitions truncated (a run stored before 0031: its rows deleted).
+        for (const table of RAW_TABLES)
+          rows[table] = await emptyRunRows(tx, table, runId, 'truncate');
         await tx.execute(sql`update runs set raw_dropped_at = now() where id = ${runId}`);
         return rows;
       });

@@ -7,6 +7,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
 import { beginFinish } from './run-finish.repository.ts';
+import { emptyRunRows } from './run-partitions.ts';
 
 const { runs, runDeletions } = tables;
 export type RunRow = typeof runs.$inferSelect;
@@ -157,7 +158,7 @@ export function runsRepository(db: Db) {
     /**
      * Deletes the run and every row of it, in one transaction: each table of the schema with
      * a `run_id` column (read from the catalog, so a table added later is not missed; a
-     * partitioned table through its parent), then the run. The run's row is locked first, so
+     * partitioned table through its parent, the run's own partition dropped), then the run. The run's row is locked first, so
      * a write to it that checks its foreign key waits and then fails. The deletion is kept in
      * `run_deletions` (who, when, rows per table) in the same transaction. Returns the rows
      * removed per table (the run's own as `runs`), or undefined when the run was gone already.
@@ -179,14 +180,7 @@ export function runsRepository(db: Db) {
             order by c.relname`),
         ).map((r) => r.name);
         const rows: Record<string, number> = {};
-        for (const table of tables) {
-          const [counted] = rowsOf<{ n: unknown }>(
-            await tx.execute(sql`
-              with gone as (delete from ${sql.identifier(table)} where run_id = ${runId} returning 1)
-              select count(*)::int8 as n from gone`),
-          );
-          rows[table] = Number(counted?.n ?? 0);
-        }
+        for (const table of tables) rows[table] = await emptyRunRows(tx, table, runId, 'drop');
         await tx.delete(runs).where(eq(runs.id, runId));
         rows.runs = 1;
         await tx.insert(runDeletions).values({

@@ -64,7 +64,8 @@ async function snapshot(database: Database): Promise<Record<string, string>> {
   const rows = (await database.db.execute(
     sql.raw(
       `SELECT table_name FROM information_schema.tables
-       WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+       WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+         AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition) ORDER BY table_name`,
     ),
   )) as unknown as { rows: { table_name: string }[] };
   // The background worker's leases are taken on its own clock, whatever a request does:

@@ -230,7 +230,7 @@ export function ingestService(deps: {
         if (claims.some((c) => !c.duplicate)) {
           debug({ runs: prepared.map((p) => p.runId), ...phases, committedMs: since() }, 'batches');
           events
-            .summarizeIndex()
+            .summarizeIndex(prepared.map((p) => p.runId))
             .catch((error) => warn(error, 'summarising the observations index failed'));
         }
         return results;
@@ -322,7 +322,7 @@ export function ingestService(deps: {
       // After the commit, off the reply's path: the index learns the batch's block ranges.
       // Should it fail, nothing is lost; reads only scan those ranges until the next time.
       events
-        .summarizeIndex(yieldToLoop)
+        .summarizeIndex([runId], yieldToLoop)
         .catch((error) => warn(error, 'summarising the observations index failed'));
       stored(batch);
       return { accepted: claim.result, duplicate: false };

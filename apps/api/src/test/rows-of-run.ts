@@ -13,6 +13,7 @@ export async function rowsOfRun(
       `SELECT c.table_name FROM information_schema.columns c
        JOIN information_schema.tables t USING (table_schema, table_name)
        WHERE c.table_schema = 'public' AND c.column_name = 'run_id' AND t.table_type = 'BASE TABLE'
+         AND c.table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)
        ORDER BY c.table_name`,
     ),
   )) as unknown as { rows: { table_name: string }[] };

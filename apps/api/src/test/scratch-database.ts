@@ -45,7 +45,8 @@ export async function snapshotAll(database: Database): Promise<Record<string, st
   const tables = (await database.db.execute(
     sql.raw(
       `SELECT table_name FROM information_schema.tables
-       WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+       WHERE table_schema = 'public' AND table_type = 'BASE TABLE'
+         AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition) ORDER BY table_name`,
     ),
   )) as unknown as { rows: { table_name: string }[] };
   const columns = tables.rows.map(

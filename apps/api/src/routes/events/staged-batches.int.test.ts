@@ -338,5 +338,42 @@ describe.each(backends.filter((b) => b.name === 'embedded'))(
       ).toBe(0);
       expect(await count(sql`select count(*)::int as n from staged_event_batches`)).toBe(0);
     });
+
+    it("discarding a staged batch leaves another run's rows at the same places of its own partition", async () => {
+      // observations is partitioned by run (migration 0031): each run's partition starts at
+      // page 0, so ctids repeat across runs. A discard by ctids alone deleted the other's rows.
+      const kept = await createRun(server);
+      const lines = Array.from({ length: 40 }, (_, i) => obs('c1', i));
+      expect((await postEvents(server, kept.id, ndjson([change, ...lines]))).status).toBe(200);
+      const keptRows = sql`select count(*)::int as n from observations where run_id = ${kept.id}`;
+      expect(await count(keptRows)).toBe(40);
+
+      const run = await createRun(server);
+      const db = server.app.database.db;
+      const staged = await count(
+        sql`select nextval(pg_get_serial_sequence('event_batches', 'id'))::int as n`,
+      );
+      await db.execute(
+        sql`insert into staged_event_batches (id, run_id) values (${staged}, ${run.id})`,
+      );
+      await db.execute(sql`insert into observations (run_id, change_id, proxy, at, batch_id)
+        select ${run.id}, 'c1', 'staged-' || g, ${T0}::timestamptz + interval '5 ms', ${staged}
+        from generate_series(1, 30) g`);
+      // The premise: the staged rows sit at ctids the kept run's rows have too.
+      expect(
+        await count(sql`select count(*)::int as n from observations a join observations b
+          on a.ctid = b.ctid where a.run_id = ${run.id} and b.run_id = ${kept.id}`),
+      ).toBe(30);
+
+      expect(await server.app.services.ingest.discardStagedBatches()).toBe(1);
+      expect(
+        await count(sql`select count(*)::int as n from observations where run_id = ${run.id}`),
+      ).toBe(0);
+      expect(await count(keptRows)).toBe(40);
+      const exported = await fetch(`${server.url}/api/v1/runs/${kept.id}/events`);
+      const text = await exported.text();
+      expect(exported.status).toBe(200);
+      expect(text.split('\n').filter((l) => l.includes('"observation"'))).toHaveLength(40);
+    });
   },
 );

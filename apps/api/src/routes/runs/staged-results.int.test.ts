@@ -151,8 +151,16 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
   }, 300_000);
 
   it('rows of an upload stopped part way are seen by no read, and go when staged uploads are discarded', async () => {
-    const run = await createRun(server);
+    // Another run's intervals, at the same places of its own partition (load_intervals is
+    // partitioned by run, 0031): a discard by ctids alone would delete them too.
+    const other = await createRun(server);
     const results = resultsRepository(server.app.database.db);
+    expect(await results.insertIntervalPoints(other.id, 'hdr-log', await pointsOf(600, 6))).toBe(1);
+    const otherRows = sql`select count(*)::int as n from load_intervals where run_id = ${other.id}`;
+    const otherCount = await count(otherRows);
+    expect(otherCount).toBeGreaterThan(500);
+    const otherSeen = await seen(other.id);
+    const run = await createRun(server);
     expect(await results.insertIntervalPoints(run.id, 'hdr-log', await pointsOf(3, 4))).toBe(1);
     const before = await seen(run.id);
     // A process stopped after staging some pieces: its `between` never returns.
@@ -180,10 +188,16 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
       await count(sql`select count(*)::int as n from load_intervals where run_id = ${run.id}`),
     ).toBeGreaterThan(3);
     expect(await seen(run.id)).toEqual(before);
+    expect(
+      await count(sql`select count(*)::int as n from load_intervals a join load_intervals b
+        on a.ctid = b.ctid where a.run_id = ${run.id} and b.run_id = ${other.id}`),
+    ).toBeGreaterThan(3);
     expect(await server.app.services.results.discardStagedUploads(0)).toBeGreaterThanOrEqual(1);
     expect(
       await count(sql`select count(*)::int as n from load_intervals where run_id = ${run.id}`),
     ).toBe(3);
+    expect(await count(otherRows)).toBe(otherCount);
+    expect(await seen(other.id)).toEqual(otherSeen);
     expect(await count(sql`select count(*)::int as n from staged_result_uploads`)).toBe(0);
     expect(await count(sql`select count(*)::int as n from staged_load_slots`)).toBe(0);
     expect(await seen(run.id)).toEqual(before);
