@@ -211,6 +211,8 @@ interface Figure {
   during: Stats;
   /** Held to STALL_BUDGET_MS over its baseline's max (the heavy single uploads). */
   stallBudget: boolean;
+  /** How long the upload took, sent to answered (ms). */
+  uploadMs: number;
 }
 
 async function onDatabase(
@@ -251,10 +253,14 @@ async function onDatabase(
           new Promise((r) => setTimeout(r, BASELINE_SECONDS * 1000)),
         ),
       );
-      const sent = upload();
+      const uploadStarted = performance.now();
+      let uploadMs = 0;
+      const sent = upload().finally(() => {
+        uploadMs = performance.now() - uploadStarted;
+      });
       const during = stats(await readWhile(api.url, seeded.id, sent));
       await sent;
-      figures.push({ name, baseline, during, stallBudget });
+      figures.push({ name, baseline, during, stallBudget, uploadMs });
     };
 
     if (LINES > 0 && ONLY.has('cli')) {
@@ -386,12 +392,12 @@ async function main() {
         `  reads: ${RATE}/s, open loop, run / changes / propagation / runs list in turn; each upload beside ${BASELINE_SECONDS} s of the same reads just before it`,
       );
       console.log(
-        `  ${'during'.padEnd(48)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}   baseline p99 / max ms   stall past baseline max`,
+        `  ${'during'.padEnd(48)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}   baseline p99 / max ms   stall past baseline max   upload`,
       );
       for (const f of figures) {
         const stall = f.during.max - f.baseline.max;
         console.log(
-          `  ${f.name.padEnd(48)} ${fmt(f.during.p99).padStart(8)} ${fmt(f.during.max).padStart(8)}   ${fmt(f.baseline.p99).padStart(8)} / ${fmt(f.baseline.max).padEnd(8)}   ${fmt(stall).padStart(6)} ms   (${fmt(f.during.n)} reads, ${f.during.errors} errors)`,
+          `  ${f.name.padEnd(48)} ${fmt(f.during.p99).padStart(8)} ${fmt(f.during.max).padStart(8)}   ${fmt(f.baseline.p99).padStart(8)} / ${fmt(f.baseline.max).padEnd(8)}   ${fmt(stall).padStart(6)} ms   ${fmt(f.uploadMs / 1000, 2).padStart(6)} s   (${fmt(f.during.n)} reads, ${f.during.errors} errors)`,
         );
         const over: string[] = [];
         if (!(f.during.p99 <= BUDGET_P99_MS)) over.push(`p99 > ${BUDGET_P99_MS} ms`);

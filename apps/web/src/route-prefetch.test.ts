@@ -42,17 +42,30 @@ const change = {
 };
 
 /** Answers what the prefetch asks for as the API would (the parts it reads), and records it. */
-function fakeApi({ changes = 0 }: { changes?: number } = {}) {
+function fakeApi({
+  changes = 0,
+  runAnswered = Promise.resolve(),
+}: {
+  changes?: number;
+  /** The run's own read is answered once this settles (the others at once). */
+  runAnswered?: Promise<void>;
+} = {}) {
   const asked: string[] = [];
   const fetch = vi.fn(async (input: string | URL | Request) => {
     const url = new URL(String(input), 'http://meshbench.test');
     asked.push(`${url.pathname}${url.search}`);
+    if (/^\/api\/v1\/runs\/[^/]+$/.test(url.pathname) && !url.pathname.endsWith('/headlines'))
+      await runAnswered;
     const json = (body: unknown) =>
       new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
     const runMatch = /^\/api\/v1\/runs\/([^/]+)$/.exec(url.pathname);
-    if (runMatch && runMatch[1] !== 'headlines') return json(run(runMatch[1] as string, changes));
+    if (runMatch && runMatch[1] !== 'headlines') {
+      // A share slug answers with the run it names (here always RUN_A).
+      const ref = runMatch[1] as string;
+      return json(run(ref.startsWith('slug-') ? RUN_A : ref, changes));
+    }
     if (/^\/api\/v1\/runs\/[^/]+\/changes$/.test(url.pathname))
-      return json(changes > 0 ? [change] : []);
+      return json(Array.from({ length: changes }, (_, i) => ({ ...change, id: `c${i + 1}` })));
     if (/^\/api\/v1\/runs\/[^/]+\/results\/stages$/.test(url.pathname))
       // No intervals: the view's code is not loaded (it is, for a run with some).
       return json({ intervalMs: 0, series: [], stages: [] });
@@ -82,13 +95,15 @@ async function settled(asked: string[], path: string) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the route prefetch', () => {
-  it("asks for a run page's headline as soon as the run is in, before the page renders", async () => {
+  it("asks for a run page's headline before the page renders, under the page's key", async () => {
     const api = fakeApi();
     vi.stubGlobal('fetch', api.fetch);
     const client = new QueryClient();
     prefetchRoute(client, `/runs/${RUN_A}`, '');
     await settled(api.asked, '/api/v1/runs/headlines');
     expect(api.asked).toContain(`/api/v1/runs/headlines?ids=${RUN_A}`);
+    for (let i = 0; i < 500 && !client.getQueryData(['run-headlines', [RUN_A]]); i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(client.getQueryData(['run-headlines', [RUN_A]])).toBeInstanceOf(Map);
     // A run without changes also asks for its stages, after a module import: waited for here,
     // so that the request does not land in the next test's fake API.
@@ -134,6 +149,54 @@ describe('the route prefetch', () => {
     prefetchRoute(client, `/runs/${RUN_A}`, '');
     await settled(api.asked, '/api/v1/runs/headlines');
     await new Promise((r) => setTimeout(r, 50));
+    expect(api.asked.some((a) => a.includes('/results/stages'))).toBe(false);
+  });
+
+  it("asks for the headline of a run named by its id before the run's own read is answered", async () => {
+    let answer = () => {};
+    const api = fakeApi({ runAnswered: new Promise<void>((r) => (answer = r)) });
+    vi.stubGlobal('fetch', api.fetch);
+    const client = new QueryClient();
+    prefetchRoute(client, `/runs/${RUN_A}`, '');
+    await settled(api.asked, '/api/v1/runs/headlines');
+    expect(api.asked).toContain(`/api/v1/runs/headlines?ids=${RUN_A}`);
+    // The run is still unanswered: its stages (which need it) are not asked for yet.
+    expect(api.asked.some((a) => a.includes('/results/stages'))).toBe(false);
+    answer();
+    await settled(api.asked, `/api/v1/runs/${RUN_A}/results/stages`);
+  });
+
+  it('waits for the run to say its id when the address holds its share slug', async () => {
+    let answer = () => {};
+    const api = fakeApi({ runAnswered: new Promise<void>((r) => (answer = r)) });
+    vi.stubGlobal('fetch', api.fetch);
+    const client = new QueryClient();
+    prefetchRoute(client, '/runs/slug-1111', '');
+    await settled(api.asked, '/api/v1/runs/slug-1111');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.asked.some((a) => a.startsWith('/api/v1/runs/headlines'))).toBe(false);
+    answer();
+    await settled(api.asked, '/api/v1/runs/headlines');
+    expect(api.asked).toContain(`/api/v1/runs/headlines?ids=${RUN_A}`);
+    await settled(api.asked, `/api/v1/runs/${RUN_A}/results/stages`);
+  });
+
+  it("asks for a churn run's view of all its changes, at the address's options, under the section's key", async () => {
+    const api = fakeApi({ changes: 3 });
+    vi.stubGlobal('fetch', api.fetch);
+    const client = new QueryClient();
+    prefetchRoute(client, `/runs/${RUN_A}`, '?percentiles=50,99.9&withinMs=2500&heatmapScale=log');
+    const wanted = `/api/v1/runs/${RUN_A}/propagation?percentiles=50,99.9&withinMs=2500&bins=40&scale=log`;
+    await settled(api.asked, wanted);
+    expect(api.asked.map(decodeURIComponent)).toContain(wanted);
+    // The key the section reads (use-run-propagation.ts), with the page's options.
+    expect(
+      client.getQueryState([
+        'run-propagation',
+        RUN_A,
+        { percentiles: '50,99.9', withinMs: 2500, bins: 40, scale: 'log' },
+      ]),
+    ).toBeDefined();
     expect(api.asked.some((a) => a.includes('/results/stages'))).toBe(false);
   });
 });

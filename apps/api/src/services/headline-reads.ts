@@ -38,6 +38,22 @@ export interface HeadlineReadsDeps {
   uploads: UploadCounts;
 }
 
+/**
+ * `read`, each key's answer kept for the life of these reads (one request): a later call of the
+ * same key is answered from the first.
+ */
+function keptForRequest<V>(read: (id: string) => Promise<V>): (id: string) => Promise<V> {
+  const kept = new Map<string, Promise<V>>();
+  return (id) => {
+    let answer = kept.get(id);
+    if (!answer) {
+      answer = read(id);
+      kept.set(id, answer);
+    }
+    return answer;
+  };
+}
+
 const byRunAndStage = (k: { runId: string; stage: string }) => `${k.runId} ${k.stage}`;
 
 /**
@@ -106,8 +122,12 @@ export function headlineReads(deps: HeadlineReadsDeps): (rows: RunRow[]) => Batc
     };
 
     const results = deps.resultsOfRuns;
-    const ofRun = batchedRead((id: string) => id, results.ofRun);
-    const histogramsOfRun = batchedRead((id: string) => id, results.histogramsOfRun);
+    // A data-plane run's headline reads its points twice (the list, then its stages): kept for
+    // the request, so that its points and histograms are read (and sent by the database) once.
+    const ofRun = keptForRequest(batchedRead((id: string) => id, results.ofRun));
+    const histogramsOfRun = keptForRequest(
+      batchedRead((id: string) => id, results.histogramsOfRun),
+    );
     const intervalsOfRun = batchedRead((id: string) => id, results.intervalsOfRun);
     const slotsOfRun = batchedRead(
       (k: { runId: string; percentiles: number[] }) => `${k.runId} ${k.percentiles.join(',')}`,

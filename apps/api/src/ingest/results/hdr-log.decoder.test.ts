@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { nearestRank } from '../../domain/bucket-percentiles.ts';
 import { decodeHdr } from '../../domain/hdr.ts';
 import { mergeSteps } from '../../domain/load-steps.ts';
-import { decodeHdrLog } from './hdr-log.decoder.ts';
+import { decodeHdrLog, linesOf } from './hdr-log.decoder.ts';
 import { writeHdrLog } from './hdr-log.test-fixtures.ts';
 import { decodeResultFile, intervalResultRow, ResultFileError } from './index.ts';
 import { publicFixture } from './test-fixtures.ts';
@@ -236,5 +236,25 @@ describe('HdrHistogram interval logs', () => {
       const err = rejected(() => decodeHdrLog(withLine(`Tag=speed:9,${lines[first]}`)));
       expect(err).toMatchObject({ problem: 'invalid_value', line: first + 1, field: 'Tag' });
     });
+  });
+});
+
+describe('linesOf', () => {
+  it('gives the lines split at CRLF, CR and LF, as one split of the text does', () => {
+    for (const text of [
+      '',
+      'a',
+      'a\n',
+      '\n',
+      'a\r\nb\rc\nd',
+      'a\r\rb\n\r\nc\r',
+      '\r\n\r\n',
+      'x\n\ny',
+    ]) {
+      // The reference: what text.split, which the decoder used before, gives.
+      expect([...linesOf(text)]).toEqual(text.split(/\r\n|\r|\n/));
+    }
+    expect([...linesOf('a\r\nb\rc\nd')]).toEqual(['a', 'b', 'c', 'd']);
+    expect([...linesOf('a\r\rb\n\r\nc\r')]).toEqual(['a', '', 'b', '', 'c', '']);
   });
 });

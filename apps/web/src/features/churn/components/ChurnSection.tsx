@@ -2,6 +2,7 @@
 // per-change P99 distributions side by side, and the change x time-since-change heatmap.
 // Choosing a change (row or cell) opens its propagation below, through the page's URL.
 import type { HistogramScale, RunPropagation } from '@meshbench/schema';
+import { useEffect } from 'react';
 import { ChurnHeatmapChart } from '../../../charts/ChurnHeatmapChart.tsx';
 import { prepareHeatmap } from '../../../charts/prepare/churn-heatmap.ts';
 import { formatCount } from '../../../charts/prepare/format.ts';
@@ -17,6 +18,7 @@ import { ChurnChangeTable } from './ChurnChangeTable.tsx';
 import { ChurnDistributions } from './ChurnDistributions.tsx';
 import './churn.css';
 
+/** `onSettled`: called once what the section shows (the changes or an error) is on the page. */
 export function ChurnSection({
   runId,
   options,
@@ -24,6 +26,7 @@ export function ChurnSection({
   onScale,
   selected,
   onSelect,
+  onSettled,
 }: {
   runId: string;
   options: ChurnOptions;
@@ -31,8 +34,13 @@ export function ChurnSection({
   onScale: (scale: HistogramScale) => void;
   selected?: string | undefined;
   onSelect: (changeId: string) => void;
+  onSettled?: () => void;
 }) {
   const query = useRunPropagation(runId, options, scale);
+  const settled = !query.isPending;
+  useEffect(() => {
+    if (settled) onSettled?.();
+  }, [settled, onSettled]);
   return (
     <section className="churn" data-testid="churn-section" aria-labelledby="churn-h">
       <header className="change-head">

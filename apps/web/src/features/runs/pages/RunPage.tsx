@@ -4,7 +4,7 @@
 // shows all of them at once first, and one change's propagation at a time below, the one
 // `?change=` names (the first by default), so that a link opens the same change.
 import type { HistogramScale } from '@meshbench/schema';
-import { lazy, Suspense, startTransition, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, startTransition, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { meshColor } from '../../../charts/prepare/mesh-colors.ts';
 import { meshLabel, useDocumentTitle } from '../../../ui/document-title.ts';
@@ -29,9 +29,8 @@ import './run-page.css';
 // A change's propagation (histogram, curve, tail) and a churn run's view of all its changes
 // load only on runs with changes: a data-plane or stages run's page does without their code
 // (and the chart kinds only they draw).
-const ChangeSection = lazy(() =>
-  import('../components/ChangeSection.tsx').then((m) => ({ default: m.ChangeSection })),
-);
+const loadChangeSection = () => import('../components/ChangeSection.tsx');
+const ChangeSection = lazy(() => loadChangeSection().then((m) => ({ default: m.ChangeSection })));
 const ChurnSection = lazy(() =>
   import('../../churn/components/ChurnSection.tsx').then((m) => ({ default: m.ChurnSection })),
 );
@@ -124,6 +123,13 @@ export function RunPage() {
     () => startTransition(() => setStagesShownOf(runId)),
     [runId],
   );
+  // A churn run opens on the table of all its changes; the opened change below is drawn after
+  // it (a transition, like the data-plane charts after the stages), its code loaded meanwhile.
+  const [churnShownOf, setChurnShownOf] = useState<string | null>(null);
+  const onChurnSettled = useCallback(() => startTransition(() => setChurnShownOf(runId)), [runId]);
+  useEffect(() => {
+    if (many) void loadChangeSection();
+  }, [many]);
   const dataPlaneNow = stagesShownOf === runId || (!headlines.isPending && !stagesRun);
   const empty =
     changes.data?.length === 0 &&
@@ -158,17 +164,20 @@ export function RunPage() {
           ) : changes.isError ? (
             <ErrorMessage error={changes.error} what="changes" />
           ) : (
-            <Suspense fallback={<Loading what="changes" />}>
+            <>
               {many && (
                 <>
-                  <ChurnSection
-                    runId={run.data.id}
-                    options={options}
-                    scale={heatmapScale}
-                    onScale={setHeatmapScale}
-                    selected={shown[0]?.id}
-                    onSelect={selectChange}
-                  />
+                  <Suspense fallback={<Loading what="changes" />}>
+                    <ChurnSection
+                      runId={run.data.id}
+                      options={options}
+                      scale={heatmapScale}
+                      onScale={setHeatmapScale}
+                      selected={shown[0]?.id}
+                      onSelect={selectChange}
+                      onSettled={onChurnSettled}
+                    />
+                  </Suspense>
                   <label className="change-picker" data-testid="change-picker">
                     Change
                     <select
@@ -185,20 +194,28 @@ export function RunPage() {
                   </label>
                 </>
               )}
-              {/* A churn run's opened change: on screen only (print: churn.css). */}
+              {/* A churn run's opened change: on screen only (print: churn.css). Its own
+                  boundary, drawn once the table of all changes is on the page (its code and
+                  first read are fetched meanwhile): its charts do not hold the table up. */}
               <div className={many ? 'churn-change-detail' : undefined}>
-                {shown.map((change) => (
-                  <ChangeSection
-                    key={change.id}
-                    runId={run.data.id}
-                    change={change}
-                    color={meshColor(run.data.mesh.name)}
-                    options={options}
-                    onOptions={setOptions}
-                  />
-                ))}
+                {!many || churnShownOf === runId ? (
+                  <Suspense fallback={<Loading what={many ? 'the change' : 'changes'} />}>
+                    {shown.map((change) => (
+                      <ChangeSection
+                        key={change.id}
+                        runId={run.data.id}
+                        change={change}
+                        color={meshColor(run.data.mesh.name)}
+                        options={options}
+                        onOptions={setOptions}
+                      />
+                    ))}
+                  </Suspense>
+                ) : (
+                  <Loading what="the change" />
+                )}
               </div>
-            </Suspense>
+            </>
           )}
           <ClocksSection runId={run.data.id} />
           {timeline.isPending ? (
