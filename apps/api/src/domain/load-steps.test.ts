@@ -1,9 +1,11 @@
 import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
+import { decodeHdr } from './hdr.ts';
 import {
   buildStages,
   type GeneratorPoint,
   generatorShare,
+  HdrMerger,
   keptAnswers,
   measuredSpan,
   mergeSteps,
@@ -366,5 +368,88 @@ describe('buildStages: intervals into slots, points into stages', () => {
       errorRate: 0,
       percentiles: [],
     });
+  });
+});
+
+describe('mergeSteps: counts, codes, times and histograms of a step', () => {
+  it('adds codes and errors, takes the earliest start and the longest duration', () => {
+    const [step] = mergeSteps(
+      [
+        point(1, 'g1', {
+          errors: 2,
+          errorsByCode: { '503': 2 },
+          startedAt: '2026-11-26T12:00:05Z',
+          durationMs: 900,
+        }),
+        point(2, 'g2', {
+          errors: null,
+          errorsByCode: { '503': 1, '429': 4 },
+          startedAt: null,
+          durationMs: null,
+        }),
+        point(3, 'g3', { errors: 3, startedAt: '2026-11-26T12:00:01Z', durationMs: 1100 }),
+      ],
+      [],
+    );
+    expect(step).toMatchObject({
+      errors: 5,
+      errorsByCode: { '503': 3, '429': 4 },
+      startedAt: '2026-11-26T12:00:01Z',
+      durationMs: 1100,
+    });
+    expect(step?.generators.map((g) => g.name)).toEqual(['g1', 'g2', 'g3']);
+    const [none] = mergeSteps([point(1, 'g1', { errors: null, durationMs: null })], []);
+    expect(none).toMatchObject({ errors: null, durationMs: null, startedAt: null, requests: null });
+  });
+
+  it.each([
+    ['minMs', { minMs: null }],
+    ['meanMs', { meanMs: null }],
+    ['maxMs', { maxMs: null }],
+    ['requests', { requests: 0 }],
+  ])('uses the merged histogram when a point lacks its own %s', (_, lack) => {
+    // g1 recorded 1, 2 and 3 ms (in us); g2 4 ms (in ms). Own stats say 100 ms, which only
+    // count when every point has them.
+    const own = { requests: 3, minMs: 100, meanMs: 100, maxMs: 100, stdDevMs: 0 };
+    const [step] = mergeSteps(
+      [
+        point(1, 'g1', { ...own, labels: { hdrUnit: 'us' }, hdr: hdrOf([1000, 2000, 3000]) }),
+        point(2, 'g2', { ...own, ...lack, labels: { hdrUnit: 'ms' }, hdr: hdrOf([4]) }),
+      ],
+      [50, 100],
+    );
+    expect(step?.minMs).toBeCloseTo(1, 2);
+    expect(step?.maxMs).toBeCloseTo(4, 2);
+    expect(step?.meanMs).toBeCloseTo(2.5, 2);
+    // Nearest rank of 1, 2, 3, 4 ms: P50 is 2, P100 is 4; merged in us, the finer unit.
+    expect(step?.percentiles.map((q) => q.p)).toEqual([50, 100]);
+    expect(step?.percentiles[0]?.ms).toBeCloseTo(2, 2);
+    expect(step?.percentiles[1]?.ms).toBeCloseTo(4, 2);
+  });
+});
+
+describe('HdrMerger', () => {
+  it('has no range, stats or percentiles before anything is added', () => {
+    const m = new HdrMerger('us');
+    expect(m.range()).toEqual({ min: null, max: null });
+    expect(m.stats()).toEqual({ min: null, max: null, mean: null, stdDev: null });
+    expect(m.percentiles([50])).toEqual([]);
+    expect(m.rounding).toBe(0);
+  });
+
+  it('gives the range and stats in ms, and keeps the largest rounding', () => {
+    const m = new HdrMerger('us');
+    m.add(decodeHdr(hdrOf([1000, 3000])), 'us', 0.5);
+    m.add(decodeHdr(hdrOf([5])), 'ms', 0.25);
+    const r = m.range();
+    expect(r.min).toBeCloseTo(1, 2);
+    expect(r.max).toBeCloseTo(5, 2);
+    expect(r.min as number).toBeLessThanOrEqual(1);
+    expect(r.max as number).toBeGreaterThanOrEqual(5);
+    expect(m.stats().mean).toBeCloseTo(3, 2);
+    expect(m.rounding).toBe(0.5);
+    const [v] = m.percentileValues([100]);
+    expect(v?.p).toBe(100);
+    expect(v?.ms).toBeCloseTo(5, 2);
   });
 });
