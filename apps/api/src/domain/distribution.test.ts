@@ -5,6 +5,7 @@ import {
   downscale,
   type ExponentialDistribution,
   encodeDistribution,
+  exponentialIndexRange,
   mergeDistributions,
   percentileOf,
   percentilesOf,
@@ -359,5 +360,280 @@ describe('stored bytes', () => {
     const old = decodeDistribution(encodeSketch(s));
     expect(old.form).toBe('ddsketch');
     expect(Math.abs((percentileOf(old, 100)?.value as number) - 30)).toBeLessThanOrEqual(0.3);
+  });
+});
+
+describe('exponentialIndexRange: the bucket indexes a double maps to', () => {
+  // OpenTelemetry's mappings: scale > 0, [MIN_NORMAL_EXPONENT << scale, ((MAX_NORMAL_EXPONENT
+  // + 1) << scale) - 1], less one below for subnormals; scale <= 0, [MIN_NORMAL_EXPONENT >>
+  // shift (less one when shift < 2), MAX_NORMAL_EXPONENT >> shift], exponents -1022 and 1023.
+  it.each([
+    [3, -1022 * 8 - 1, 1024 * 8 - 1],
+    [1, -1022 * 2 - 1, 1024 * 2 - 1],
+    [0, -1022 - 1, 1023],
+    [-1, -511 - 1, 511],
+    [-2, -256, 255],
+    [-10, -1, 0],
+  ])('at scale %i: %i to %i', (scale, lo, hi) => {
+    expect(exponentialIndexRange(scale)).toEqual([lo, hi]);
+  });
+});
+
+describe('exponential buckets combined and cut', () => {
+  const expo = (
+    scale: number,
+    positive: [number, number[]],
+    zeroCount = 0,
+    zeroThreshold = 0,
+  ): ExponentialDistribution => ({
+    form: 'exponential',
+    scale,
+    zeroCount,
+    zeroThreshold,
+    positive: { offset: positive[0], bucketCounts: positive[1] },
+    negative: { offset: 0, bucketCounts: [] },
+  });
+
+  it('downscales negative indexes by floor division, and refuses to upscale', () => {
+    // Indexes -3, -2, -1, 0 at scale 1 are -2, -1, -1, 0 at scale 0.
+    expect(downscale(expo(1, [-3, [1, 2, 3, 4]]), 0).positive).toEqual({
+      offset: -2,
+      bucketCounts: [1, 5, 4],
+    });
+    // Indexes 4, 5 at scale 2 are both 1 at scale 0.
+    expect(downscale(expo(2, [4, [1, 2]]), 0).positive).toEqual({ offset: 1, bucketCounts: [3] });
+    const same = expo(1, [2, [1, 2]]);
+    const kept = downscale(same, 1);
+    expect(kept.positive).toEqual({ offset: 2, bucketCounts: [1, 2] });
+    expect(kept.positive.bucketCounts).not.toBe(same.positive.bucketCounts);
+    expect(() => downscale(same, 2)).toThrow(
+      new RangeError('cannot upscale an exponential histogram (1 -> 2)'),
+    );
+  });
+
+  it('adds zero counts, keeps the wider zero threshold and an empty side', () => {
+    const m = mergeDistributions([expo(0, [0, []], 4, 0.001), expo(0, [3, [2, 0, 1]], 1, 0.01)]);
+    expect(m).toEqual(expo(0, [3, [2, 0, 1]], 5, 0.01));
+    const n = mergeDistributions([expo(0, [3, [2]], 1, 0.01), expo(0, [0, []], 4, 0.001)]);
+    expect(n).toEqual(expo(0, [3, [2]], 5, 0.01));
+  });
+
+  it('subtracts zero counts and buckets, cutting the zero buckets left at either end', () => {
+    // (10, [5, 5, 5] at 1) - (3, [5, 0, 5] at 1): 7, [5] at 2.
+    expect(subtractDistribution(expo(0, [1, [5, 5, 5]], 10), expo(0, [1, [5, 0, 5]], 3))).toEqual(
+      expo(0, [2, [5]], 7),
+    );
+    // Everything gone: no bucket, and never a count below zero.
+    expect(subtractDistribution(expo(0, [1, [5, 5]], 1), expo(0, [1, [6, 5]], 3))).toEqual(
+      expo(0, [0, []], 0),
+    );
+    // Nothing later where there was something earlier: still nothing.
+    expect(subtractDistribution(expo(0, [4, []], 2), expo(0, [1, [6]], 0))).toEqual(
+      expo(0, [4, []], 2),
+    );
+    // A later bucket past the earlier ones: the end is the later one's.
+    expect(subtractDistribution(expo(0, [1, [5, 0, 0, 4]]), expo(0, [1, [5]]))).toEqual(
+      expo(0, [4, [4]]),
+    );
+  });
+});
+
+describe('explicit buckets on different layouts', () => {
+  it('merges on the bounds common to every layout', () => {
+    // [1, 2, 3], [1, 2, 4] and [1, 3, 5] share only 1: (-inf, 1] and (1, inf).
+    const m = mergeDistributions([
+      { form: 'explicit', bounds: [1, 2, 3], counts: [1, 1, 1, 1] },
+      { form: 'explicit', bounds: [1, 2, 4], counts: [2, 2, 2, 2] },
+      { form: 'explicit', bounds: [1, 3, 5], counts: [3, 3, 3, 3] },
+    ]);
+    expect(m).toEqual({ form: 'explicit', bounds: [1], counts: [6, 18] });
+  });
+
+  it('subtracts on the common bounds of layouts of one length', () => {
+    // [1, 2, 3] and [1, 2, 4]: common [1, 2]; (2, 3] and (3, inf) make (2, inf).
+    const d = subtractDistribution(
+      { form: 'explicit', bounds: [1, 2, 3], counts: [5, 5, 5, 5] },
+      { form: 'explicit', bounds: [1, 2, 4], counts: [1, 1, 1, 1] },
+    );
+    expect(d).toEqual({ form: 'explicit', bounds: [1, 2], counts: [4, 4, 8] });
+  });
+});
+
+describe('merge and subtract across and within forms', () => {
+  const raw = (values: number[]): Distribution => ({ form: 'raw', values });
+  const sketchOf = (values: number[]): Distribution => {
+    const s = newSketch();
+    for (const v of values) s.accept(v);
+    return { form: 'ddsketch', sketch: s };
+  };
+  const count = (d: Distribution | null) =>
+    d?.form === 'ddsketch' ? d.sketch.count : d?.form === 'raw' ? d.values.length : -1;
+
+  it('leaves out missing distributions, gives null for none and the one itself for one', () => {
+    expect(mergeDistributions([])).toBeNull();
+    expect(mergeDistributions([null, undefined])).toBeNull();
+    const one = raw([1, 2]);
+    expect(mergeDistributions([null, one, undefined])).toBe(one);
+  });
+
+  it('keeps up to 100,000 merged raw values raw, past that a sketch', () => {
+    const half = raw(Array.from({ length: 50_000 }, (_, i) => i + 1));
+    expect(mergeDistributions([half, half])?.form).toBe('raw');
+    const past = mergeDistributions([half, raw([...(half as { values: number[] }).values, 7])]);
+    expect(past?.form).toBe('ddsketch');
+    expect(count(past)).toBe(100_001);
+    expect((past as { unbounded?: boolean }).unbounded).toBeUndefined();
+  });
+
+  it('merges sketches into one sketch with their bound', () => {
+    const m = mergeDistributions([sketchOf([1, 2, 3]), sketchOf([4, 5])]);
+    expect(m?.form).toBe('ddsketch');
+    expect(count(m)).toBe(5);
+    expect((m as { unbounded?: boolean }).unbounded).toBeUndefined();
+  });
+
+  it('subtracts raw values as multisets, whatever their order', () => {
+    // {1, 2, 2, 3, 5} less {2, 4}: one 2 goes, 4 was never there.
+    expect(subtractDistribution(raw([3, 1, 2, 2, 5]), raw([4, 2]))).toEqual(raw([1, 2, 3, 5]));
+    expect(subtractDistribution(raw([2, 1]), raw([1, 2, 9]))).toEqual(raw([]));
+  });
+
+  it('subtracts across forms as sketches, bounded only when both sides were', () => {
+    const bounded = subtractDistribution(sketchOf([1, 2, 3, 4]), raw([1]));
+    expect(bounded.form).toBe('ddsketch');
+    expect((bounded as { unbounded?: boolean }).unbounded).toBeUndefined();
+    expect(count(bounded)).toBe(3);
+    const explicit: Distribution = { form: 'explicit', bounds: [10], counts: [3, 1] };
+    for (const d of [
+      subtractDistribution(explicit, sketchOf([1])),
+      subtractDistribution(sketchOf([1, 2]), explicit),
+      subtractDistribution(explicit, exponentialOf(0, [1])),
+      subtractDistribution(exponentialOf(0, [1, 2]), explicit),
+      subtractDistribution(raw([1, 2]), exponentialOf(0, [1])),
+    ]) {
+      expect(d).toMatchObject({ form: 'ddsketch', unbounded: true });
+    }
+  });
+});
+
+describe('percentiles within known ranges', () => {
+  it('reads raw values unsorted', () => {
+    expect(percentileOf({ form: 'raw', values: [3, 1, 2] }, 50)?.value).toBe(2);
+    expect(percentileOf({ form: 'raw', values: [3, 1, 2] }, 100)?.value).toBe(3);
+  });
+
+  it('clamps a sketch value to the known min and max, and leaves one inside alone', () => {
+    const s = newSketch();
+    for (const v of [10, 20, 30]) s.accept(v);
+    const d: Distribution = { form: 'ddsketch', sketch: s };
+    expect(percentileOf(d, 1, { min: 15, max: 25 })?.value).toBe(15);
+    expect(percentileOf(d, 100, { min: 15, max: 25 })?.value).toBe(25);
+    const mid = percentileOf(d, 50, { min: 15, max: 25 })?.value as number;
+    expect(Math.abs(mid / 20 - 1)).toBeLessThanOrEqual(0.01);
+    expect(percentileOf(d, 50, { lowerBound: 5, upperBound: 35 })?.value).toBe(mid);
+  });
+
+  it('narrows an exponential bucket by a min inside it, not by one below it', () => {
+    // Scale 0: 3 is in (2, 4].
+    const d = exponentialOf(0, [3]);
+    expect(percentileOf(d, 50, { min: 1 })?.lower).toBeCloseTo(2, 10);
+    expect(percentileOf(d, 50, { min: 1 })?.lower).toBeLessThanOrEqual(2);
+    expect(percentileOf(d, 50, { min: 3 })?.lower).toBe(3);
+  });
+
+  it('narrows an explicit bucket by bounds inside it, not by ones outside it', () => {
+    // One value in (10, 20].
+    const d: Distribution = { form: 'explicit', bounds: [10, 20], counts: [0, 1, 0] };
+    expect(percentileOf(d, 50, { lowerBound: 5, upperBound: 25 })).toMatchObject({
+      lower: 10,
+      upper: 20,
+    });
+    expect(percentileOf(d, 50, { lowerBound: 12, upperBound: 18 })).toMatchObject({
+      lower: 12,
+      upper: 18,
+    });
+  });
+});
+
+describe('stored bytes of an unbounded sketch', () => {
+  it('keeps it unbounded', () => {
+    const s = newSketch();
+    for (const v of [1, 2, 3]) s.accept(v);
+    const back = decodeDistribution(
+      encodeDistribution({ form: 'ddsketch', sketch: s, unbounded: true }),
+    );
+    expect(back).toMatchObject({ form: 'ddsketch', unbounded: true });
+    expect((back as { sketch: { count: number } }).sketch.count).toBe(3);
+    const bounded = decodeDistribution(encodeDistribution({ form: 'ddsketch', sketch: s }));
+    expect((bounded as { unbounded?: boolean }).unbounded).toBeUndefined();
+  });
+});
+
+describe('percentiles: bounds that are only bounds, and open buckets', () => {
+  const sketch3 = (): Distribution => {
+    const s = newSketch();
+    for (const v of [10, 20, 30]) s.accept(v);
+    return { form: 'ddsketch', sketch: s };
+  };
+
+  it('clamps a sketch value to lower and upper bounds when no extreme is known', () => {
+    const d = sketch3();
+    expect(percentileOf(d, 1, { lowerBound: 15, upperBound: 25 })?.value).toBe(15);
+    expect(percentileOf(d, 100, { lowerBound: 15, upperBound: 25 })?.value).toBe(25);
+    // The exact extremes win over bounds.
+    expect(percentileOf(d, 1, { min: 15, lowerBound: 5 })?.value).toBe(15);
+    expect(percentileOf(d, 100, { max: 25, upperBound: 35 })?.value).toBe(25);
+    expect(percentileOf(d, 50)).toMatchObject({
+      exact: false,
+      method: 'ddsketch',
+      relativeError: 0.01,
+    });
+  });
+
+  it('has no percentile of nothing', () => {
+    expect(percentileOf({ form: 'raw', values: [] }, 50)).toBeNull();
+    expect(percentileOf({ form: 'explicit', bounds: [1], counts: [0, 0] }, 50)).toBeNull();
+  });
+
+  it('narrows an exponential bucket by a max inside it, not by one above it', () => {
+    // Scale 0: 3 is in (2, 4].
+    const d = exponentialOf(0, [3]);
+    expect(percentileOf(d, 50, { max: 3.5 })).toMatchObject({ upper: 3.5, exact: false });
+    const wide = percentileOf(d, 50, { max: 5 });
+    expect(wide?.upper).toBeCloseTo(4, 10);
+    expect(wide?.upper).toBeLessThan(4.001);
+  });
+
+  it('places a value of an open bucket at its closed side, its bounds saying how far', () => {
+    // (-inf, 10]: 2 values; rank 1 of 2 is at 10, nothing below known.
+    const first: Distribution = { form: 'explicit', bounds: [10, 20], counts: [2, 0, 0] };
+    expect(percentileOf(first, 50)).toMatchObject({ value: 10, lower: null, upper: 10 });
+    // A min below: the bucket is [min, 10], interpolated: rank 1 of 2 is half way.
+    expect(percentileOf(first, 50, { min: -10 })).toMatchObject({
+      value: 0,
+      lower: -10,
+      upper: 10,
+    });
+    // A lower bound below 0 only bounds: the value stays at 10.
+    expect(percentileOf(first, 50, { lowerBound: -5 })).toMatchObject({
+      value: 10,
+      lower: -5,
+      upper: 10,
+    });
+    // (20, inf): 2 values; rank 1 of 2 at 20; a max above makes it [20, max].
+    const last: Distribution = { form: 'explicit', bounds: [10, 20], counts: [0, 0, 2] };
+    expect(percentileOf(last, 50)).toMatchObject({ value: 20, lower: 20, upper: null });
+    expect(percentileOf(last, 50, { max: 50 })).toMatchObject({ value: 35, lower: 20, upper: 50 });
+    // A negative closed side with nothing below: -5, not null.
+    const negative: Distribution = { form: 'explicit', bounds: [-5], counts: [1, 0] };
+    expect(percentileOf(negative, 50)).toMatchObject({ value: -5, lower: null, upper: -5 });
+  });
+
+  it('moves an interpolated value inside bounds narrower than its bucket', () => {
+    // (10, 20], 2 values: rank 1 of 2 interpolates to 15.
+    const d: Distribution = { form: 'explicit', bounds: [10, 20], counts: [0, 2, 0] };
+    expect(percentileOf(d, 50)?.value).toBe(15);
+    expect(percentileOf(d, 50, { lowerBound: 17 })).toMatchObject({ value: 17, lower: 17 });
+    expect(percentileOf(d, 50, { upperBound: 13 })).toMatchObject({ value: 13, upper: 13 });
   });
 });

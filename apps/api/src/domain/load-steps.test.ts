@@ -1,5 +1,22 @@
+import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
-import { type GeneratorPoint, mergeSteps, stepRate, unionMs } from './load-steps.ts';
+import {
+  buildStages,
+  type GeneratorPoint,
+  generatorShare,
+  keptAnswers,
+  measuredSpan,
+  mergeSteps,
+  roundingOf,
+  type StoredInterval,
+  sharedLabels,
+  slotStart,
+  stepKey,
+  stepRate,
+  typicalIntervalMs,
+  unionMs,
+  unitOf,
+} from './load-steps.ts';
 
 const point = (id: number, generator: string, stats: Partial<GeneratorPoint>): GeneratorPoint => ({
   id,
@@ -117,5 +134,237 @@ describe('unionMs', () => {
         { fromMs: 2, toMs: 3 },
       ]),
     ).toBe(16);
+  });
+});
+
+describe('generatorShare: short of its share of the target, or CPU-saturated', () => {
+  // 4 generators at 400 rps: a share of 100 rps each; short below 95 % of it (95 rps).
+  const share = (
+    achievedRps: number | null,
+    labels: Record<string, string> = {},
+    targetRps: number | null = 400,
+  ) => generatorShare({ generator: 'g1', achievedRps, targetRps, labels }, 4);
+
+  it('is short below 95 % of its share, not at it', () => {
+    expect(share(94.9)).toEqual({
+      name: 'g1',
+      achievedRps: 94.9,
+      shortfall: true,
+      saturated: false,
+    });
+    expect(share(95).shortfall).toBe(false);
+    expect(share(120).shortfall).toBe(false);
+  });
+
+  it('is never short without a target, a positive target or an achieved rate', () => {
+    expect(share(1, {}, null).shortfall).toBe(false);
+    expect(share(-1, {}, 0).shortfall).toBe(false);
+    expect(share(null).shortfall).toBe(false);
+  });
+
+  it('is saturated from 95 % CPU, only when the CPU is stated as a number', () => {
+    expect(share(100, { generatorCpu: '0.95' }).saturated).toBe(true);
+    expect(share(100, { generatorCpu: '0.949' }).saturated).toBe(false);
+    expect(share(100, { generatorCpu: 'high' }).saturated).toBe(false);
+    expect(share(100, { generatorCpu: 'Infinity' }).saturated).toBe(false);
+    expect(share(100).saturated).toBe(false);
+  });
+
+  it('names a point without a generator by the empty name', () => {
+    expect(
+      generatorShare({ generator: null, achievedRps: 1, targetRps: null, labels: {} }, 1).name,
+    ).toBe('');
+  });
+});
+
+describe('step labels, keys, units and spans', () => {
+  it("keeps the labels every point carries alike, never a generator's CPU", () => {
+    expect(sharedLabels([])).toEqual({});
+    expect(
+      sharedLabels([
+        { labels: { config: 'a', zone: 'x', generatorCpu: '0.5' } },
+        { labels: { config: 'a', zone: 'y', generatorCpu: '0.5' } },
+      ]),
+    ).toEqual({ config: 'a' });
+    expect(sharedLabels([{ labels: { config: 'a', generatorCpu: '0.5' } }])).toEqual({
+      config: 'a',
+    });
+  });
+
+  it('keys a step by mode, connections, target and configuration (none and null alike)', () => {
+    const s = { mode: 'http', connections: 8, targetRps: 100 };
+    expect(stepKey(s)).toBe(stepKey({ ...s, config: null }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, config: 'a' }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, connections: 16 }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, targetRps: 200 }));
+    expect(stepKey(s)).not.toBe(stepKey({ ...s, mode: 'grpc' }));
+  });
+
+  it('reads the histogram unit label (us unless ms, us or ns) and the rounding label', () => {
+    expect(unitOf({ hdrUnit: 'ns' })).toBe('ns');
+    expect(unitOf({ hdrUnit: 'ms' })).toBe('ms');
+    expect(unitOf({ hdrUnit: 's' })).toBe('us');
+    expect(unitOf({})).toBe('us');
+    expect(roundingOf({ hdrRoundingMs: '0.5' })).toBe(0.5);
+    expect(roundingOf({ hdrRoundingMs: '-1' })).toBe(0);
+    expect(roundingOf({ hdrRoundingMs: 'x' })).toBe(0);
+    expect(roundingOf({})).toBe(0);
+  });
+
+  it('spans a point from its start over a positive duration', () => {
+    expect(measuredSpan({ startedAtMs: 1000, durationMs: 500 })).toEqual({
+      fromMs: 1000,
+      toMs: 1500,
+    });
+    expect(measuredSpan({ startedAtMs: 0, durationMs: 500 })).toEqual({ fromMs: 0, toMs: 500 });
+    expect(measuredSpan({ startedAtMs: null, durationMs: 500 })).toBeNull();
+    expect(measuredSpan({ startedAtMs: undefined, durationMs: 500 })).toBeNull();
+    expect(measuredSpan({ startedAtMs: 1000, durationMs: null })).toBeNull();
+    expect(measuredSpan({ startedAtMs: 1000, durationMs: 0 })).toBeNull();
+  });
+});
+
+/** A histogram as hdr-histogram-js records and encodes it (values in its unit). */
+function hdrOf(values: number[]): Uint8Array {
+  const h = build({ numberOfSignificantValueDigits: 3 });
+  for (const v of values) h.recordValue(v);
+  return new Uint8Array(Buffer.from(encodeIntoCompressedBase64(h), 'base64'));
+}
+
+describe('slots: lengths, starts and kept percentiles', () => {
+  it('takes the most common interval length, the shortest of a tie, in whole ms of at least 1', () => {
+    expect(typicalIntervalMs([])).toBe(0);
+    expect(
+      typicalIntervalMs([
+        { durationMs: 2000, n: 3 },
+        { durationMs: 1000, n: 3 },
+      ]),
+    ).toBe(1000);
+    expect(
+      typicalIntervalMs([
+        { durationMs: 999.6, n: 1 },
+        { durationMs: 2000, n: 1 },
+        { durationMs: 1000.4, n: 1 },
+      ]),
+    ).toBe(1000);
+    expect(typicalIntervalMs([{ durationMs: 0.2, n: 5 }])).toBe(1);
+    expect(
+      typicalIntervalMs([
+        { durationMs: 500, n: 1 },
+        { durationMs: 5000, n: 2 },
+      ]),
+    ).toBe(5000);
+  });
+
+  it('rounds a start to the nearest multiple of the interval', () => {
+    expect(slotStart(1499, 1000)).toBe(1000);
+    expect(slotStart(1500, 1000)).toBe(2000);
+    expect(slotStart(-1400, 1000)).toBe(-1000);
+  });
+
+  it('answers from kept percentiles only when each one asked is kept', () => {
+    expect(keptAnswers([50, 99, 99.9, 90])).toBe(true);
+    expect(keptAnswers([50, 95])).toBe(false);
+    expect(keptAnswers([])).toBe(true);
+  });
+});
+
+describe('buildStages: intervals into slots, points into stages', () => {
+  const us = { hdrUnit: 'us' };
+  const p1 = point(1, 'g1', { requests: 30, errors: 1, labels: us, hdr: hdrOf([2000]) });
+  const p2 = point(2, 'g2', { requests: 20, errors: null, labels: us });
+  const p3 = point(3, 'g1', { targetRps: 200, requests: 10, errors: 0, labels: us });
+  const interval = (
+    resultId: number,
+    startMs: number,
+    valuesUs: number[],
+    errors: number | null,
+    durationMs = 1000,
+  ): StoredInterval => ({
+    resultId,
+    startMs,
+    durationMs,
+    count: valuesUs.length,
+    errors,
+    hdr: hdrOf(valuesUs),
+  });
+
+  it('is empty without intervals', () => {
+    expect(buildStages([p1], [], [50])).toEqual({ intervalMs: 0, series: [], stages: [] });
+  });
+
+  it('merges intervals by rounded start and steps by key, in time order', () => {
+    const stages = buildStages(
+      [p3, p1, p2],
+      [
+        interval(1, 0, [1000, 2000, 3000], 1),
+        interval(2, 10, [4000, 5000], null),
+        interval(1, 1000, [1500], 0),
+        interval(3, 5000, [7000], 0, 2000),
+        // A point not asked for: left out.
+        interval(99, 0, [9000], 5),
+      ],
+      [50],
+    );
+    // Lengths 1000 (3 times) and 2000 (once): slots of 1 s; 10 ms rounds to 0.
+    expect(stages.intervalMs).toBe(1000);
+    const series = stages.series.map(({ percentiles, ...s }) => s);
+    expect(series).toEqual([
+      {
+        startMs: 0,
+        durationMs: 1000,
+        requests: 5,
+        errors: 1,
+        rps: 5,
+        errorRate: 0.2,
+        generators: 2,
+      },
+      {
+        startMs: 1000,
+        durationMs: 1000,
+        requests: 1,
+        errors: 0,
+        rps: 1,
+        errorRate: 0,
+        generators: 1,
+      },
+      {
+        startMs: 5000,
+        durationMs: 2000,
+        requests: 1,
+        errors: 0,
+        rps: 0.5,
+        errorRate: 0,
+        generators: 1,
+      },
+    ]);
+    // Slot 0 holds 1, 2, 3, 4 and 5 ms: the nearest-rank median is 3 ms.
+    expect(stages.series[0]?.percentiles[0]?.p).toBe(50);
+    expect(stages.series[0]?.percentiles[0]?.ms).toBeCloseTo(3, 2);
+    // Step A (p1, p2): 0 s to 2 s, 50 requests in the 2 s either ran; 1 error of 50.
+    // Step B (p3): 5 s to 7 s, 10 requests in 2 s.
+    const [a, b] = stages.stages;
+    expect(stages.stages).toHaveLength(2);
+    expect(a).toMatchObject({
+      targetRps: 100,
+      fromMs: 0,
+      toMs: 2000,
+      achievedRps: 25,
+      requests: 50,
+      errors: 1,
+      errorRate: 0.02,
+    });
+    expect(a?.percentiles[0]?.ms).toBeCloseTo(2, 2);
+    expect(a?.generators.map((g) => g.name)).toEqual(['g1', 'g2']);
+    expect(b).toMatchObject({
+      targetRps: 200,
+      fromMs: 5000,
+      toMs: 7000,
+      achievedRps: 5,
+      requests: 10,
+      errors: 0,
+      errorRate: 0,
+      percentiles: [],
+    });
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sniff } from './detect.ts';
 import { decodeResults } from './index.ts';
 import { localFixture, rejected } from './test-fixtures.ts';
+import { looksLikeWrk4 } from './wrk.decoder.ts';
 
 // Written by Debian's wrk 4.1.0 with --latency (fixtures/README.md).
 const real = localFixture('wrk-4.1.0-debian.txt');
@@ -33,5 +34,23 @@ describe('wrk 4 report', () => {
     );
     const wrk2 = localFixture('wrk2-readme-latency.txt');
     expect((await rejected(() => decodeResults(wrk2, 'wrk'))).problem).toBe('format_mismatch');
+  });
+
+  // wrk2 prints its distribution as "%7.3Lf%%": " 50.000%" (one space of padding) and
+  // "100.000%" (none); wrk 4 as "%7.0Lf%%": "     50%". Either wrk2 line alone tells wrk2.
+  const report = (lines: string[]) =>
+    [
+      'Running 30s test @ http://127.0.0.1:80/index.html',
+      '  2 threads and 100 connections',
+      '  Latency Distribution',
+      ...lines,
+      'Requests/sec:    100.00',
+    ].join('\n');
+
+  it('tells wrk2 by its 3-decimal percentile lines alone, and wrk 4 by its own', () => {
+    expect(looksLikeWrk4(report([' 50.000%    1.00ms', ' 99.900%    3.00ms']))).toBe(false);
+    expect(looksLikeWrk4(report(['100.000%    5.00ms']))).toBe(false);
+    expect(looksLikeWrk4(report(['     50%    1.00ms', '     99%    3.00ms']))).toBe(true);
+    expect(looksLikeWrk4('Thread calibration: mean lat.: 1.2ms')).toBe(false);
   });
 });
