@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { RUN_PARTITIONED_TABLES, runPartitionName } from '@meshbench/db';
 import * as schema from '@meshbench/schema';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -122,16 +123,6 @@ function binaryRows(runId: string, n: number, batchId = 0): Buffer[] {
   return chunks;
 }
 
-/** A bench's run leaves no rows behind (the table would grow by each run's 178,000). */
-/** The raw tables partitioned by run (migration 0031): a run's rows need its own partition. */
-const PARTITIONED = [
-  'observations',
-  'incidents',
-  'lifecycle_events',
-  'metric_points',
-  'load_intervals',
-];
-
 /**
  * Gives a run id that has no row in `runs` the partitions a stored run gets (the database's own
  * function, where the schema is partitioned; nothing on a schema before 0031).
@@ -146,12 +137,13 @@ async function partitionsFor(runId: string): Promise<void> {
   await client.end();
 }
 
+/** A bench's run leaves no rows behind (the table would grow by each run's 178,000). */
 async function deleteRun(runId: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   // Partitions made by partitionsFor (a run without a row keeps them after its rows go).
-  for (const t of PARTITIONED)
-    await client.query(`drop table if exists ${t}_r${runId.replaceAll('-', '')}`);
+  for (const t of RUN_PARTITIONED_TABLES)
+    await client.query(`drop table if exists ${runPartitionName(t, runId)}`);
   for (const t of [
     'observations',
     'latency_blocks',

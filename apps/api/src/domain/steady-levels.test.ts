@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { storedRow } from './series-math.test-fixtures.ts';
 import type { StoredRow } from './series-math.ts';
 import { cpuCoresRows, isCpuSecondsCounter, peakAndSteady } from './steady-levels.ts';
 
@@ -44,20 +45,8 @@ describe('peakAndSteady', () => {
   });
 });
 
-const stored = (over: Partial<StoredRow>): StoredRow => ({
-  tMs: 0,
-  intervalMs: 0,
-  startAtMs: null,
-  count: 1,
-  sum: null,
-  min: null,
-  max: null,
-  last: null,
-  lastAtMs: null,
-  members: null,
-  sketch: null,
-  ...over,
-});
+/** A stored row at t = 0 of no interval (the series-math tests' row otherwise). */
+const stored = (over: Partial<StoredRow>): StoredRow => storedRow({ intervalMs: 0, ...over });
 
 describe('CPU seconds as cores', () => {
   it('knows a counter of CPU seconds by kind, name and unit', () => {
