@@ -15,7 +15,8 @@
 // page asks for. Budgets: read p99 <= 1 s during each upload, and during the JSON array and
 // the interval log, max <= the baseline's max + STALL_BUDGET_MS. Exits 1 over budget.
 // Usage: tsx upload-reads.ts [--database embedded|postgres|both] [--lines N] [--rate READS_PER_S]
-//   [--json-mb MB] [--hdr-intervals N] [--only cli,slow,json,hdr,yaml]   (Postgres: DATABASE_URL, default the local test db)
+//   [--json-mb MB] [--hdr-intervals N] [--only cli,slow,json,hdr,yaml] [--upload-from bench|child]
+//   (Postgres: DATABASE_URL, default the local test db; UPLOAD_READS_TRACE=<file>: each read's times)
 
 import { spawn } from 'node:child_process';
 import { appendFileSync, createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
