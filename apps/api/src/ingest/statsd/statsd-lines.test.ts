@@ -437,6 +437,20 @@ describe('the reader, path by path', () => {
     expect(members.map(([, m]) => m.length)).toEqual([4096]);
   });
 
+  it('counts a tag key in UTF-8 bytes, not in characters (a DogStatsD key of 1000 "é")', () => {
+    // 1000 x U+00E9 is 1000 UTF-16 units but 2000 UTF-8 bytes: over the 1024-byte limit,
+    // as the same key in the bucket (Telegraf) already was.
+    const key = '\u00e9'.repeat(1000);
+    const { reader, seen, malformed } = reading();
+    reader.readText(`a:1|c|#${key}:v\na,${key}=v:1|c\nb:1|c|#${'\u00e9'.repeat(512)}:v`);
+    expect(malformed.map((m) => m.reason)).toEqual([
+      'tag key over 1024 bytes',
+      'tag key over 1024 bytes',
+    ]);
+    // 512 x U+00E9 is 1024 bytes: at the limit, kept.
+    expect(seen.map((s) => s.shape.name)).toEqual(['b']);
+  });
+
   it('reads a line of 65536 bytes and refuses one byte more, quoting its first 200', () => {
     // pp:1:1:...:1|d packs 32,766 values into exactly 65,536 bytes.
     const line = (n: number) => `pp:${Array(n).fill('1').join(':')}|d`;
