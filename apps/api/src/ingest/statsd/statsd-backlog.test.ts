@@ -86,6 +86,14 @@ describe('StatsdBacklog, chunk by chunk', () => {
     expect(b.counters).toEqual({ points: 0, samples: 0, droppedPoints: 0, droppedSamples: 0 });
   });
 
+  it('makes no empty chunk when the records fill their chunks exactly', () => {
+    const b = new StatsdBacklog(100, 4);
+    b.push(records(8), Array(8).fill(1));
+    expect(b.length).toBe(2);
+    // Nothing dropped: the counters hold no zero-sized drop either.
+    expect(b.counters).toEqual({ points: 8, samples: 8, droppedPoints: 0, droppedSamples: 0 });
+  });
+
   it('keeps nothing once full, and everything dropped is counted', () => {
     const b = new StatsdBacklog(2, 10);
     expect(b.push(records(2), [1, 1])).toBe(2);
