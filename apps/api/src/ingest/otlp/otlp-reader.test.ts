@@ -107,3 +107,45 @@ describe('StringTable and OtlpReader, edge by edge', () => {
     expect(() => cut.fixed64()).toThrow('index out of range: 0 + 8 > 7');
   });
 });
+
+// The survivors of the first mutation run (issue 28): what the table holds, seen by its size.
+describe('StringTable, by its size', () => {
+  it('interns strings of up to 64 bytes read by OtlpReader, wherever they start, and no longer ones', () => {
+    const sizeAfter = (n: number, at: number) => {
+      const w = protobuf.Writer.create();
+      w.string('x'.repeat(n));
+      const bytes = Buffer.concat([Buffer.alloc(at), Buffer.from(w.finish())]);
+      const table = new StringTable();
+      const r = new OtlpReader(bytes, table);
+      r.pos = at;
+      expect(r.string()).toBe('x'.repeat(n));
+      return table.size;
+    };
+    expect(sizeAfter(64, 0)).toBe(1);
+    expect(sizeAfter(64, 10)).toBe(1);
+    expect(sizeAfter(65, 0)).toBe(0);
+    expect(sizeAfter(1, 0)).toBe(1);
+  });
+
+  it('keeps its own copy of the bytes: a buffer reused by its caller changes nothing', () => {
+    const table = new StringTable();
+    const b = Buffer.from('abc');
+    expect(table.get(b, 0, 3)).toBe('abc');
+    b.write('xyz');
+    expect(table.get(Buffer.from('abc'), 0, 3)).toBe('abc');
+    expect(table.size).toBe(1);
+  });
+
+  it('finds a string again after starting over', () => {
+    const table = new StringTable();
+    for (let i = 0; i <= 65_536; i++) {
+      const b = Buffer.from(`s${i}`);
+      table.get(b, 0, b.length);
+    }
+    expect(table.size).toBe(0);
+    const b = Buffer.from('again');
+    expect(table.get(b, 0, 5)).toBe('again');
+    expect(table.get(b, 0, 5)).toBe('again');
+    expect(table.size).toBe(1);
+  });
+});
