@@ -13,6 +13,7 @@ import livePlugin from './plugins/live.plugin.ts';
 import openapiPlugin from './plugins/openapi.plugin.ts';
 import readCachePlugin from './plugins/read-cache.plugin.ts';
 import readRoutingPlugin from './plugins/read-routing.plugin.ts';
+import readSlicesPlugin from './plugins/read-slices.plugin.ts';
 import requestBodiesPlugin from './plugins/request-bodies.plugin.ts';
 import securityHeadersPlugin from './plugins/security-headers.plugin.ts';
 import servicesPlugin from './plugins/services.plugin.ts';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   recordRoutes(app);
   await app.register(idleConnectionsPlugin);
+  await app.register(readSlicesPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(storableRequestPlugin);
 

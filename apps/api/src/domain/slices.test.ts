@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { FirstApplications } from './first-applications.ts';
-import { runWhole, sortSteps } from './slices.ts';
+import {
+  BUSY_SLICE_MS,
+  readStarted,
+  runSliced,
+  runWhole,
+  SLICE_MS,
+  sliceMs,
+  sortSteps,
+} from './slices.ts';
 
 /** mulberry32: the same values every run. */
 function random(seed: number) {
@@ -55,5 +63,40 @@ describe('sortSteps', () => {
     expect([...stepped.latencies(1_700_000_000_000_000).sorted]).toEqual([
       ...whole.latencies(1_700_000_000_000_000).sorted,
     ]);
+  });
+});
+
+describe('slices while reads are in progress', () => {
+  it('are short from the start of a read until its end, in whatever order reads end', () => {
+    expect(sliceMs()).toBe(SLICE_MS);
+    const a = readStarted();
+    const b = readStarted();
+    expect(sliceMs()).toBe(BUSY_SLICE_MS);
+    a();
+    a(); // a second call does not end b's read
+    expect(sliceMs()).toBe(BUSY_SLICE_MS);
+    b();
+    expect(sliceMs()).toBe(SLICE_MS);
+    expect(BUSY_SLICE_MS).toBeLessThan(SLICE_MS);
+  });
+
+  it('runSliced asks for the slice at every step, so a read starting mid-run shortens it', async () => {
+    const asked: number[] = [];
+    let done: (() => void) | undefined;
+    function* steps() {
+      for (let i = 0; i < 4; i++) {
+        if (i === 2) done = readStarted();
+        yield;
+      }
+      return 'end';
+    }
+    const result = await runSliced(steps(), () => {
+      const ms = sliceMs();
+      asked.push(ms);
+      return ms;
+    });
+    done?.();
+    expect(result).toBe('end');
+    expect(asked).toEqual([SLICE_MS, SLICE_MS, BUSY_SLICE_MS, BUSY_SLICE_MS]);
   });
 });

@@ -2,6 +2,7 @@
 // reader of common observation lines passed on. Every error names the line or event.
 import { isUtf8 } from 'node:buffer';
 import type { ProbeEvent } from '@meshbench/schema';
+import { sliceMs } from '../../domain/slices.ts';
 import { AppError } from '../../errors.ts';
 import { findBadValue, firstInvalidUtf8 } from '../stored-text.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
@@ -55,9 +56,6 @@ export function parseLine(text: string, no: number): ProbeEvent {
   return validated(value, no, 'line').event;
 }
 
-/** How long decoding runs before it lets the event loop serve others (reads among them). */
-export const DECODE_SLICE_MS = 20;
-
 /** Lets timers and I/O waiting behind the decoder run. */
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -70,7 +68,7 @@ const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0
 /**
  * A JSON array batch, read as its bytes arrive (up to `limit` bytes): cut into its elements
  * at the top level, each checked as UTF-8, parsed and validated on its own, in slices of
- * DECODE_SLICE_MS between which the event loop runs. The body is never held whole: a
+ * sliceMs() (domain/slices.ts) between which the event loop runs. The body is never held whole: a
  * 250 MB array is neither one JSON.parse nor one 250 MB copy that stalls every other
  * request (concatenating a 64 MB body alone held the event loop 0.4-0.8 s under load).
  * Only an element that spans chunks is copied, once, when it ends.
@@ -208,7 +206,7 @@ export async function* decodeJsonArray(
     if (events.length === BATCH || closing === 0x5d) {
       yield events;
       events = [];
-      if (performance.now() - sliceStarted > DECODE_SLICE_MS) {
+      if (performance.now() - sliceStarted > sliceMs()) {
         await yieldToLoop();
         sliceStarted = performance.now();
       }
