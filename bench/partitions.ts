@@ -10,10 +10,11 @@
 // time, a read across runs (by batch id, no run id: not pruned) p50 and planning time, both
 // again once the database holds --empty more runs (partitions), and deleting a run (DELETE by
 // run id, or its partitions counted and dropped, as runs.repository) and emptying one
-// (retention: TRUNCATE). Then run inserts on the embedded database (PGlite), trigger on and off.
+// (retention: TRUNCATE). COPY of --copy-runs runs of --copy-rows each (text format) into either
+// side, alternated. Then run inserts on the embedded database (PGlite), trigger on and off.
 // No budget: it informs the choice in docs/scale.md.
 // Usage: DATABASE_URL=postgres://.../db tsx partitions.ts [--rows 10000000] [--runs 100]
-//   [--empty 900] [--reads 40] [--embedded-runs 30]
+//   [--empty 900] [--reads 40] [--embedded-runs 30] [--copy-rows 500000] [--copy-runs 6]
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import {
   runPartitionName,
 } from '@meshbench/db';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { DEFAULT_DATABASE_URL } from './lib/server.ts';
 
 const args = process.argv.slice(2);
@@ -38,6 +40,8 @@ const RUNS = arg('runs', 20);
 const EMPTY = arg('empty', 900);
 const READS = arg('reads', 40);
 const EMBEDDED_RUNS = arg('embedded-runs', 30);
+const COPY_ROWS = arg('copy-rows', 500_000);
+const COPY_RUNS = arg('copy-runs', 6);
 const PER_RUN = Math.floor(ROWS / RUNS);
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -60,7 +64,20 @@ async function migrateUpTo(client: pg.Client, last: string) {
   }
 }
 
-type Side = { name: 'plain' | 'parted'; client: pg.Client; database: Database; url: string };
+type Side = {
+  name: 'plain' | 'parted';
+  client: pg.Client;
+  database: Database;
+  url: string;
+  /** Partitions made at a run's first write (0032), not by a trigger on runs (0031). */
+  lazy: boolean;
+};
+
+/** Since 0032 a run's partition is made at its first write (meshbench_run_partition). */
+async function firstWrite(side: Side, runId: string) {
+  if (side.name === 'parted' && side.lazy)
+    await side.client.query(`select meshbench_run_partition($1, 'observations')`, [runId]);
+}
 
 async function timed(client: pg.Client, text: string, values: unknown[] = []) {
   const t = performance.now();
@@ -81,6 +98,36 @@ const RUN_INSERT = `insert into runs (id, slug, benchmark, scenario, mesh_name, 
 const READ = `select count(*), percentile_disc(0.99) within group (order by at) from observations
   where batch_id between $2 and $2 and run_id = $1 and change_id = 'c1'`;
 const ACROSS = 'select count(*) from observations where batch_id = $1';
+
+/** `n` observations of run `id` in COPY's text format, in chunks of 10,000 lines. */
+function copyLines(id: string, n: number, batchId: number): string[] {
+  const chunks: string[] = [];
+  for (let from = 0; from < n; from += 10_000) {
+    let chunk = '';
+    for (let g = from; g < Math.min(n, from + 10_000); g++)
+      chunk += `${id}\tc1\tp${g}\tn${g % 1000}\t2026-02-01 10:00:${String(g % 60).padStart(2, '0')}.${String(g % 1000).padStart(3, '0')}+00\t${batchId}\n`;
+    chunks.push(chunk);
+  }
+  return chunks;
+}
+
+/** Streams `chunks` into observations by COPY (text) and returns the milliseconds taken. */
+async function copyInto(client: pg.Client, chunks: string[]): Promise<number> {
+  const t = performance.now();
+  const stream = client.query(
+    copyFrom('copy observations (run_id, change_id, proxy, node, at, batch_id) from stdin'),
+  );
+  await new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+    (async () => {
+      for (const chunk of chunks)
+        if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r));
+      stream.end();
+    })().catch(reject);
+  });
+  return performance.now() - t;
+}
 
 async function main() {
   const base = new URL(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
@@ -103,7 +150,10 @@ async function main() {
       await client.connect();
       if (name === 'plain') await migrateUpTo(client, '0030_latency_blocks_batch');
       else await migrateDatabase(database);
-      sides.push({ name, client, database, url: url.toString() });
+      const { rows } = await client.query<{ f: string | null }>(
+        `select to_regproc('meshbench_run_partition')::text as f`,
+      );
+      sides.push({ name, client, database, url: url.toString(), lazy: Boolean(rows[0]?.f) });
     }
     const runIds = Array.from({ length: RUNS }, () => randomUUID());
     const runInsert: Record<string, number[]> = { plain: [], parted: [] };
@@ -112,6 +162,7 @@ async function main() {
     for (const [i, id] of runIds.entries()) {
       for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
         runInsert[side.name]?.push((await timed(side.client, RUN_INSERT, [id, `b-${id}`])).ms);
+        await firstWrite(side, id);
         insertMs[side.name] =
           (insertMs[side.name] ?? 0) +
           (
@@ -126,6 +177,21 @@ async function main() {
           ).ms;
       }
     }
+    // COPY (as the API's ingest writes): a run's rows streamed in text format, into the plain
+    // table and into the parent of the run's partition, runs alternated.
+    const copyMs: Record<string, number> = { plain: 0, parted: 0 };
+    for (let k = 0; k < COPY_RUNS; k++) {
+      const id = randomUUID();
+      const chunks = copyLines(id, COPY_ROWS, RUNS + 1 + k);
+      for (const side of k % 2 === 0 ? sides : [...sides].reverse()) {
+        await side.client.query(RUN_INSERT, [id, `c-${id}`]);
+        await firstWrite(side, id);
+        copyMs[side.name] = (copyMs[side.name] ?? 0) + (await copyInto(side.client, chunks));
+      }
+    }
+    console.log(
+      `observations COPY rows/s (${COPY_RUNS} runs of ${fmt(COPY_ROWS)}): plain ${fmt((COPY_ROWS * COPY_RUNS) / ((copyMs.plain ?? 1) / 1000))}, partitioned ${fmt((COPY_ROWS * COPY_RUNS) / ((copyMs.parted ?? 1) / 1000))}; load average ${load()}`,
+    );
     for (const side of sides) {
       await side.client.query('analyze observations');
       // Block ranges summarized, as autovacuum (or the API after a batch) leaves them.
@@ -181,7 +247,7 @@ async function main() {
     const all = [...(runInsert.plain ?? []), ...(emptyInsert.plain ?? [])];
     const allParted = [...(runInsert.parted ?? []), ...(emptyInsert.parted ?? [])];
     console.log(
-      `\nrun insert (${all.length} runs) p50/p99 ms: plain ${fmt(nearestRank(all, 50), 1)}/${fmt(nearestRank(all, 99), 1)}, partitioned (trigger: 5 partitions) ${fmt(nearestRank(allParted, 50), 1)}/${fmt(nearestRank(allParted, 99), 1)}`,
+      `\nrun insert (${all.length} runs) p50/p99 ms: plain ${fmt(nearestRank(all, 50), 1)}/${fmt(nearestRank(all, 99), 1)}, partitioned (${sides[1]?.lazy ? 'none made: 0032' : 'trigger: 5 partitions'}) ${fmt(nearestRank(allParted, 50), 1)}/${fmt(nearestRank(allParted, 99), 1)}`,
     );
     for (const side of sides) await side.client.query('analyze observations');
     await reads(
@@ -237,6 +303,11 @@ async function main() {
   // same insert with the trigger disabled, alternated in rounds.
   const embedded = await openDatabase({});
   await migrateDatabase(embedded);
+  if (sides[1]?.lazy) {
+    await embedded.close();
+    console.log('\nembedded run insert: no trigger since 0032 (bench/run-insert.ts compares)');
+    return;
+  }
   const on: number[] = [];
   const off: number[] = [];
   for (let round = 0; round < 6; round++) {

@@ -72,8 +72,9 @@ export const RAW_TABLES = Object.entries(DISTRIBUTED_TABLES)
 
 /**
  * The tables list-partitioned by run (migration 0031, docs/scale.md, Partitions): the raw
- * ones. Each run stored since has a partition of its own in each, made when its row is
- * inserted; the runs stored before 0031 share the partition `<table>_until_0031`.
+ * ones. Each run stored since has a partition of its own in each it writes to, made at its
+ * first write there (migration 0032: `meshbench_run_partition`); the runs stored before 0031
+ * share the partition `<table>_until_0031`.
  */
 export const RUN_PARTITIONED_TABLES = RAW_TABLES;
 

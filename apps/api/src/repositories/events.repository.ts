@@ -54,6 +54,7 @@ import {
 } from './observation-scope.ts';
 import { rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
+import { ensureRunPartitions } from './run-partitions.ts';
 
 const { changes, changeSummaries, eventBatches, lifecyclePhases, stagedEventBatches } = tables;
 
@@ -267,10 +268,16 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
       rows: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
       whileFinishing?: () => void,
     ) => tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
-    copyIncidents: (incidents: readonly DecodedIncident[]) =>
-      tx.copy('incidents', INCIDENT_COLUMNS, incidentRows(runId, batchId, incidents)),
-    copyLifecycle: (events: readonly DecodedLifecycle[]) =>
-      tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, lifecycleRows(runId, batchId, events)),
+    // The run's first incidents or lifecycle events make its partition of the table in this
+    // transaction (known only once the batch is read): held until the batch commits.
+    async copyIncidents(incidents: readonly DecodedIncident[]) {
+      if (incidents.length > 0) await ensureRunPartitions(tx.db, [runId], ['incidents']);
+      await tx.copy('incidents', INCIDENT_COLUMNS, incidentRows(runId, batchId, incidents));
+    },
+    async copyLifecycle(events: readonly DecodedLifecycle[]) {
+      if (events.length > 0) await ensureRunPartitions(tx.db, [runId], ['lifecycle_events']);
+      await tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, lifecycleRows(runId, batchId, events));
+    },
 
     /**
      * Stores the batch's clock reports and marks every corrected summary of the run stale,
@@ -901,6 +908,7 @@ export function eventsRepository(database: Database) {
       chunks: readonly Uint8Array[],
       between: () => Promise<void>,
     ): Promise<void> {
+      await ensureRunPartitions(database.db, [runId], ['observations']);
       await database.db.insert(stagedEventBatches).values({ id: batchId, runId });
       const last = chunks.length - 1;
       for (let i = 0; i <= last; i++) {
@@ -1012,6 +1020,8 @@ export function eventsRepository(database: Database) {
       claim: BatchKey,
       work: (store: BatchStore) => Promise<T>,
     ): Promise<BatchClaim<T>> {
+      // The run's observations partition made first, committed: not held by a long batch.
+      await ensureRunPartitions(database.db, [runId], ['observations']);
       return database.transaction(async (tx) => {
         const earlier = await claimBatch(tx, runId, claim);
         if (earlier) return earlier;
@@ -1035,6 +1045,11 @@ export function eventsRepository(database: Database) {
       const order = batches
         .map((_, i) => i)
         .sort((a, b) => ((batches[a]?.runId ?? '') < (batches[b]?.runId ?? '') ? -1 : 1));
+      await ensureRunPartitions(
+        database.db,
+        batches.map((b) => b.runId),
+        ['observations'],
+      );
       return database.transaction(async (tx) => {
         const out: BatchClaim<T>[] = new Array(batches.length);
         const written: string[] = [];

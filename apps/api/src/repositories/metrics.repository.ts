@@ -23,6 +23,7 @@ import type { AggregateValues, StoredRow } from '../domain/series-math.ts';
 import { latestMs, putMsField } from './epoch.ts';
 import { rowCountOf, rowsOf } from './result-rows.ts';
 import { markRunsWritten, markRunsWrittenStatement } from './run-facts.repository.ts';
+import { ensureRunPartitions } from './run-partitions.ts';
 import type { RunWindow } from './runs.repository.ts';
 
 const { metricSeries } = tables;
@@ -308,6 +309,7 @@ export function metricsRepository(database: Database) {
       const n = rows.values.length;
       if (n === 0) return { stored: 0, duplicates: 0 };
       const runIds = [...new Set(rows.runIds)];
+      await ensureRunPartitions(db, runIds, ['metric_points']);
       try {
         // Two round trips: BEGIN with the COPY, the runs' mark with the COMMIT.
         const then = markRunsWrittenStatement(runIds);
@@ -385,6 +387,14 @@ export function metricsRepository(database: Database) {
             select * from inside union all select * from reference
           )`;
       return database.transaction(async (tx) => {
+        // Nothing to claim (most runs): no metric_points partition made for it.
+        const [some] = rowsOf<{ any: boolean }>(
+          await tx.db.execute(
+            sql`with ${claimedCtes} select exists (select 1 from claimed) as any`,
+          ),
+        );
+        if (some?.any !== true) return 0;
+        await ensureRunPartitions(tx.db, [run.id], ['metric_points']);
         // The series first, in a statement of their own: a series an export creates for
         // this run at the same time is then committed before the next statement looks for
         // its id (in one statement its snapshot would not see it, and its points would be

@@ -27,6 +27,7 @@ import { runSliced, yieldToLoop } from '../domain/slices.ts';
 import { lockKey } from './events.repository.ts';
 import { groupRows, rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
+import { ensureRunPartitions } from './run-partitions.ts';
 
 const {
   loadResults,
@@ -175,6 +176,7 @@ export function resultsRepository(db: Db) {
       await db.insert(stagedResultUploads).values({ runId, id: stageId, resultIds: ids });
       let visible = false;
       try {
+        await ensureRunPartitions(db, [runId], ['load_intervals']);
         await stageIntervals(db, runId, ids, points, between);
         for (let attempt = 0; ; attempt++) {
           // After MERGE_ATTEMPTS merges that other uploads overtook, the merge is done under

@@ -3,7 +3,7 @@
 import { type Db, RAW_TABLES, tables } from '@meshbench/db';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from './result-rows.ts';
-import { emptyRunRows } from './run-partitions.ts';
+import { emptyRunRows, lockRetried } from './run-partitions.ts';
 
 const { projects } = tables;
 
@@ -69,10 +69,11 @@ export function retentionRepository(db: Db) {
      * Drops the run's raw rows and marks it, in one transaction, if it is still due once its
      * row is locked (a report or a baseline made since it was picked keeps it; another replica
      * that got there first leaves it marked). Returns the rows removed per table, or
-     * undefined when it was not dropped.
+     * undefined when it was not dropped. Locks are waited for briefly, the transaction started
+     * again each time (lockRetried), so a truncate behind a long read of the run holds no other.
      */
     async dropRaw(runId: string): Promise<Record<string, number> | undefined> {
-      return db.transaction(async (tx) => {
+      return lockRetried(db, `run ${runId}`, async (tx) => {
         const locked = rowsOf<{ id: string }>(
           await tx.execute(sql`
             select r.id from runs r join projects p on p.id = r.project_id

@@ -1,7 +1,7 @@
 // Migration 0031 on a database with rows: migrated to 0030, given two runs' rows (and a row
 // of no run) in each raw table, then migrated on. Every row is kept, unchanged, in the
 // partition of the runs stored before 0031; a run stored after gets a partition of its own in
-// each table; deleting a run drops its own partitions, or deletes its rows from the shared one.
+// each table at its first write there (0032), a run stored before does not; deleting a run drops its own partitions, or deletes its rows from the shared one.
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scratchBackends } from '../test/scratch-database.ts';
 import { rowsOf } from './result-rows.ts';
+import { ensureRunPartitions } from './run-partitions.ts';
 import { runsRepository } from './runs.repository.ts';
 
 /** The committed migrations up to and including `last` (its journal cut there). */
@@ -146,8 +147,11 @@ describe.each(backends)('migration 0031 on $name', (backend) => {
       );
       expect(lost?.n).toBe(1);
 
-      // A run stored now: its own partition in each table, made by the insert of its row.
+      // A run stored now: its own partition in each table, made at its first write there
+      // (0032); a run stored before 0031 keeps writing to the shared one.
       await insertRun(database, c);
+      await ensureRunPartitions(database.db, [a, c], RUN_PARTITIONED_TABLES);
+      expect(await partitionsOf(database, a)).toEqual(shared);
       await insertRows(database, c, 50, 4);
       expect(await partitionsOf(database, c)).toEqual(
         Object.fromEntries(RUN_PARTITIONED_TABLES.map((t) => [t, [runPartitionName(t, c)]])),

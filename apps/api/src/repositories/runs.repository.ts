@@ -7,7 +7,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
 import { beginFinish } from './run-finish.repository.ts';
-import { emptyRunRows } from './run-partitions.ts';
+import { emptyRunRows, lockRetried } from './run-partitions.ts';
 
 const { runs, runDeletions } = tables;
 export type RunRow = typeof runs.$inferSelect;
@@ -160,14 +160,16 @@ export function runsRepository(db: Db) {
      * a `run_id` column (read from the catalog, so a table added later is not missed; a
      * partitioned table through its parent, the run's own partition dropped), then the run. The run's row is locked first, so
      * a write to it that checks its foreign key waits and then fails. The deletion is kept in
-     * `run_deletions` (who, when, rows per table) in the same transaction. Returns the rows
+     * `run_deletions` (who, when, rows per table) in the same transaction. Its statements wait
+     * for locks briefly, the transaction started again each time (lockRetried): a drop waiting
+     * behind a long read does not hold the table's other reads and writes. Returns the rows
      * removed per table (the run's own as `runs`), or undefined when the run was gone already.
      */
     async delete(
       runId: string,
       audit: { id: string; deletedBy: string },
     ): Promise<{ run: RunRow; rows: Record<string, number> } | undefined> {
-      return db.transaction(async (tx) => {
+      return lockRetried(db, `run ${runId}`, async (tx) => {
         const [run] = await tx.select().from(runs).where(eq(runs.id, runId)).for('update');
         if (!run) return undefined;
         const tables = rowsOf<{ name: string }>(

@@ -350,6 +350,8 @@ describe.each(backends.filter((b) => b.name === 'embedded'))(
 
       const run = await createRun(server);
       const db = server.app.database.db;
+      // Its partition, as a first batch staged through the API makes it.
+      await db.execute(sql`select meshbench_run_partition(${run.id}, 'observations')`);
       const staged = await count(
         sql`select nextval(pg_get_serial_sequence('event_batches', 'id'))::int as n`,
       );
