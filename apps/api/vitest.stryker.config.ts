@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // The unit tests Stryker runs against each mutant: those that reach the shared nearestRank
 // and lifecycle's rankFor (`npm run mutate`), and with them the colocated tests of the files
-// scripts/mutation-score.mjs mutates (MESHBENCH_STRYKER_TESTS).
+// scripts/mutation-score.mjs mutates (MESHBENCH_STRYKER_TESTS); for files outside domain/ it
+// leaves the rank tests out (MESHBENCH_STRYKER_RANK_TESTS=0): none of them imports those files.
 // Self-contained because Stryker runs from a sandbox copy of apps/api where
 // ../../vitest.tiers.ts is absent.
 const RANK_TESTS = [
@@ -25,7 +26,7 @@ export default defineConfig({
     setupFiles: ['scripts/stryker-setup.ts'],
     include: [
       ...new Set([
-        ...RANK_TESTS,
+        ...(process.env.MESHBENCH_STRYKER_RANK_TESTS === '0' ? [] : RANK_TESTS),
         ...(process.env.MESHBENCH_STRYKER_TESTS?.split(',').filter(Boolean) ?? []),
       ]),
     ],

@@ -111,6 +111,9 @@ function mutate(files) {
         ...process.env,
         MESHBENCH_TEST_TIER: 'unit',
         MESHBENCH_STRYKER_TESTS: tests.join(','),
+        // The rank rules' callers' tests reach only domain/: an ingest file's mutants of
+        // module-level constants (which no per-test coverage can narrow) ran them all for nothing.
+        MESHBENCH_STRYKER_RANK_TESTS: files.some((f) => f.startsWith('src/domain/')) ? '1' : '0',
         MESHBENCH_STRYKER_REPORT: relative(api, REPORT),
       },
     },
