@@ -174,6 +174,16 @@ describe('propagationFacts and pooledFacts: the named percentiles, with their ac
       clockErrorMs: 3,
     });
     expect(v.p50?.accuracy).toEqual({ exact: false, method: 'reported' });
+    // A bound the percentile does not give is absent, not an undefined field.
+    expect(Object.keys(v.p50?.accuracy ?? {})).toEqual(['exact', 'method']);
+    expect(Object.keys(v.p90?.accuracy ?? {})).toEqual([
+      'exact',
+      'method',
+      'lower',
+      'upper',
+      'relativeError',
+      'clockErrorMs',
+    ]);
     expect(pooledFacts({ ...pooled, expected: null }).missing).toBeUndefined();
   });
 });
@@ -233,6 +243,10 @@ describe('cpuFacts: peak and steady level', () => {
     expect(cpuFacts([{ tMs: 0, value: 9, max: 3 }], null)).toEqual({
       cpuPeak: { value: 9, accuracy: null },
     });
+    // No steady start (no phases): no steady level, whatever the samples' times.
+    expect(cpuFacts([{ tMs: 5, value: 2, max: null }], null)).toEqual({
+      cpuPeak: { value: 2, accuracy: null },
+    });
     // Nothing after the ramp: no steady level; no samples: nothing.
     expect(cpuFacts(samples, 30)).toEqual({ cpuPeak: { value: 8, accuracy: null } });
     expect(cpuFacts([], 0)).toEqual({});
@@ -275,6 +289,9 @@ describe('loadFacts', () => {
       p50: { p: 50, ms: 3, exact: true, method: 'raw' },
       p99: { p: 99, ms: 10, exact: false, method: 'tool-histogram', lower: 0, upper: 10 },
     });
+    // P50 is the one at 50, wherever it stands among the stated ones.
+    const p10 = { p: 10, ms: 1, exact: true, method: 'raw' as const };
+    expect(loadFacts({ ...row, percentiles: [p10, ...row.percentiles] }).p50?.ms).toBe(3);
     const bare = loadFacts({ ...row, histogram: null, labels: {} });
     expect(bare.config).toBeNull();
     expect(bare.p99).toBeNull();
