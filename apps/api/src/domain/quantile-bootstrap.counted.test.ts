@@ -6,8 +6,10 @@ import {
   type Atom,
   countedPercentileDifference,
   countsBootstrap,
+  differenceQuantiles,
   percentileBootstrap,
   percentileDifference,
+  quantileOf,
 } from './quantile-bootstrap.ts';
 
 const writtenOut = (values: number[], counts: number[]) =>
@@ -146,5 +148,26 @@ describe('the bootstrap at the ends of the sample: no more than negligible mass 
     expect(got.reduce((s, a) => s + a.p, 0)).toBeCloseTo(1, 10);
     expect(got.map((a) => a.value)).toEqual(want.map((a) => a.value));
     for (const [i, a] of want.entries()) expect(got[i]?.p).toBeCloseTo(a.p, 10);
+  });
+});
+
+describe('quantileOf and differenceQuantiles of distributions that do not sum to 1', () => {
+  it('read each by its own total', () => {
+    // Weights 1 and 3 of 4: P(<= 1) = 0.25.
+    const d = [
+      { value: 1, p: 1 },
+      { value: 2, p: 3 },
+    ];
+    expect(quantileOf(d, 0.25)).toBe(1);
+    expect(quantileOf(d, 0.5)).toBe(2);
+    expect(quantileOf(d, 0.25 + 1e-9)).toBe(2);
+    // a - b with b's weights 1 and 1 (total 2): -1 and 0 at one half each.
+    const a = [{ value: 0, p: 1 }];
+    const b = [
+      { value: 0, p: 1 },
+      { value: 1, p: 1 },
+    ];
+    expect(differenceQuantiles(a, b, [0.5, 0.75, 1])).toEqual([-1, 0, 0]);
+    expect(differenceQuantiles(b, a, [0.25, 0.5, 0.75])).toEqual([0, 0, 1]);
   });
 });
