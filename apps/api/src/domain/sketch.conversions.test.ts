@@ -1,6 +1,7 @@
 // The conversions into sketches and the merges and windows of stored ones. DDSketch keeps each
 // value's bin to 1 %, but its count, sum, min and max exactly: the expected values here are
 // worked from where each bucket's count is placed.
+import { CubicallyInterpolatedMapping } from '@datadog/sketches-js/dist/ddsketch/mapping/index.js';
 import { describe, expect, it } from 'vitest';
 import {
   decodeSketch,
@@ -59,6 +60,28 @@ describe('sketchFromExponential: each bucket at its geometric middle', () => {
     });
     expect(facts(coarse)).toEqual({ count: 5, sum: 40, min: 8, max: 8 });
     expect(coarse.zeroCount).toBe(0);
+  });
+  it('a bucket whose middle underflows to 0 is left out; negatives alone', () => {
+    // Scale 0, index -1100: (2^-1100, 2^-1099], both below the smallest double: middle 0.
+    const tiny = sketchFromExponential({
+      scale: 0,
+      zeroCount: 0,
+      positive: { offset: -1100, bucketCounts: [1] },
+    });
+    expect(tiny.count).toBe(0);
+    expect(tiny.zeroCount).toBe(0);
+    const neg = sketchFromExponential({
+      scale: 0,
+      zeroCount: 0,
+      negative: { offset: 2, bucketCounts: [3] },
+    });
+    // Index 2: (4, 8], middle sqrt(32), three times, negative.
+    expect(facts(neg)).toEqual({
+      count: 3,
+      sum: -3 * Math.sqrt(32),
+      min: -Math.sqrt(32),
+      max: -Math.sqrt(32),
+    });
   });
   it("the top bucket's upper bound is held at the largest double", () => {
     // Index 1023 at scale 0: (2^1023, 2^1024], and 2^1024 overflows: the middle is
@@ -126,6 +149,9 @@ describe('mergeInto and mergeEncoded', () => {
     mergeInto(empty, sketchOf([-3, 4]));
     expect(empty.count).toBe(2);
     near(empty.getValueAtQuantile(0), -3);
+    // Into an empty sketch the library takes both signs itself: the negatives once, so the
+    // top is still 4.
+    near(empty.getValueAtQuantile(1), 4);
     // Nothing to merge: unchanged.
     const c = sketchOf([-1, 1]);
     mergeInto(c, newSketch());
@@ -180,5 +206,18 @@ describe('subtractSketch: the window between two cumulative sketches', () => {
     expect(neg.count).toBe(1);
     near(neg.getValueAtQuantile(0), -2);
     expect(subtractSketch(sketchOf([0, 0]), newSketch()).zeroCount).toBe(2);
+  });
+});
+
+describe('encodeSketch: each mapping written as its own', () => {
+  it('a cubically interpolated mapping of the same gamma and offset is not the cached one', () => {
+    const log = sketchOf([10, 20]);
+    const cubic = sketchOf([10, 20]);
+    (cubic as unknown as { mapping: unknown }).mapping = new CubicallyInterpolatedMapping(0.01);
+    const kind = (bytes: Uint8Array) =>
+      (decodeSketch(bytes) as unknown as { mapping: object }).mapping.constructor.name;
+    expect(kind(encodeSketch(log))).toBe('LogarithmicMapping');
+    expect(kind(encodeSketch(cubic))).toBe('CubicallyInterpolatedMapping');
+    expect(kind(encodeSketch(log))).toBe('LogarithmicMapping');
   });
 });
