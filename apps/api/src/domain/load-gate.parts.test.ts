@@ -24,6 +24,7 @@ const hdr = (values: [number, number][]) => {
   return new Uint8Array(Buffer.from(encodeIntoCompressedBase64(h), 'base64'));
 };
 const STEP = { mode: 'both', connections: 64, targetRps: 1000 };
+type Row = typeof STEP & { id: number; generator: string | null; labels: Record<string, string> };
 
 describe('countedOf', () => {
   it('each non-empty bucket at its highest value, in ms', () => {
@@ -41,7 +42,7 @@ describe('countedOf', () => {
 
 describe('stepHistograms', () => {
   it("a row of its own alone; a step's generators' rows added in their finest unit", () => {
-    const rows = [
+    const rows: Row[] = [
       { ...STEP, id: 1, generator: null, labels: {} },
       // Two generators of one step: one in ms (2 ms), one in µs (1 ms x4, 1.5 ms).
       { ...STEP, id: 2, generator: 'g1', labels: { hdrUnit: 'ms' } },
@@ -80,7 +81,7 @@ describe('stepHistograms', () => {
     expect(merged.size).toBe(2);
   });
   it('a step whose first generator is the finer unit keeps it', () => {
-    const rows = [
+    const rows: Row[] = [
       { ...STEP, id: 1, generator: 'a', labels: { hdrUnit: 'ns' } },
       { ...STEP, id: 2, generator: 'b', labels: { hdrUnit: 'us' } },
     ];
