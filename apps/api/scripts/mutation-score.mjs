@@ -46,33 +46,50 @@ export function scoresOf(report) {
   return out;
 }
 
+const isUnitTest = (n) => n.endsWith('.test.ts') && !/\.(int|faults|medium)\.test\.ts$/.test(n);
+
+/** The files of its own directory a source file imports: `from './y.ts'` -> y.ts. */
+const siblingImports = (dir) => (name) =>
+  [
+    ...readFileSync(join(api, dir, name), 'utf8').matchAll(
+      /\b(?:from|import)\s*\(?\s*'\.\/([^'/]+)'/g,
+    ),
+  ].map((m) => m[1]);
+
 /**
- * Files whose code is mostly exercised through a sibling's tests: those siblings' colocated
- * tests are theirs too. load-steps.ts's slot grid, HdrMerger and slot keys are driven by
- * load-slot-rows.test.ts (measured with its own tests alone it scored 75.78 %, 62 mutants with
- * no coverage).
+/**
+ * Files whose code is also exercised through a sibling's tests: those siblings' tests are
+ * theirs too. load-steps.ts's HdrMerger and slot grid are driven by load-slot-rows.test.ts.
  */
 export const ALSO_TESTED_WITH = {
   'src/domain/load-steps.ts': ['src/domain/load-slot-rows.ts'],
 };
 
 /**
- * The colocated tests of a file: x.ts -> x.test.ts and x.*.test.ts beside it, and x-y.test.ts
- * when there is no x-y.ts (hdr.ts's hdr-bounds.test.ts); unit only. With those of the siblings
- * ALSO_TESTED_WITH names for it.
+ * A file's tests (ownTestsOf) with those of the siblings ALSO_TESTED_WITH names for it.
  */
 export function testsOf(
   file,
   names = readdirSync(join(api, dirname(file))),
+  importsOf = siblingImports(dirname(file)),
   also = ALSO_TESTED_WITH,
 ) {
   const siblings = (also[file] ?? []).filter((s) => dirname(s) === dirname(file));
   return [
-    ...new Set([...ownTestsOf(file, names), ...siblings.flatMap((s) => ownTestsOf(s, names))]),
+    ...new Set([
+      ...ownTestsOf(file, names, importsOf),
+      ...siblings.flatMap((s) => ownTestsOf(s, names, importsOf)),
+    ]),
   ];
 }
 
-function ownTestsOf(file, names) {
+/**
+ * The colocated tests of a file: x.ts -> x.test.ts and x.*.test.ts beside it, and x-y.test.ts
+ * when there is no x-y.ts (hdr.ts's hdr-bounds.test.ts); unit only. A file with none of these
+ * (otlp-values.ts) is tested by the unit tests beside it that import it, directly or through
+ * other files of its directory (otlp-metrics.test.ts -> otlp-metrics.ts -> otlp-values.ts).
+ */
+function ownTestsOf(file, names, importsOf) {
   const dir = dirname(file);
   const stem = basename(file, '.ts');
   const ownTests = (n) => {
@@ -82,11 +99,16 @@ function ownTestsOf(file, names) {
     const own = n.slice(0, n.indexOf('.'));
     return !names.includes(`${own}.ts`);
   };
-  return names
-    .filter(
-      (n) => ownTests(n) && n.endsWith('.test.ts') && !/\.(int|faults|medium)\.test\.ts$/.test(n),
-    )
-    .map((n) => join(dir, n));
+  const own = names.filter((n) => ownTests(n) && isUnitTest(n));
+  const reaches = (test) => {
+    const seen = new Set([test]);
+    for (const n of seen)
+      for (const i of importsOf(n)) if (names.includes(i) && !seen.has(i)) seen.add(i);
+    return seen.has(basename(file));
+  };
+  return (own.length > 0 ? own : names.filter((n) => isUnitTest(n) && reaches(n))).map((n) =>
+    join(dir, n),
+  );
 }
 
 function mutate(files) {

@@ -90,6 +90,36 @@ test("measuring one file moves only that file's commit: another's later change i
   );
 });
 
+test('a file with no test of its own name: the tests beside it that import it, directly or not', () => {
+  const names = [
+    'metrics.ts',
+    'metrics.test.ts',
+    'metrics.int.test.ts',
+    'values.ts',
+    'message.ts',
+    'reader.ts',
+    'reader.test.ts',
+    'unused.ts',
+  ];
+  const imports = {
+    'metrics.test.ts': ['metrics.ts'],
+    'metrics.int.test.ts': ['metrics.ts'],
+    'metrics.ts': ['values.ts', 'reader.ts'],
+    // An import cycle ends.
+    'values.ts': ['message.ts', 'metrics.ts'],
+    'message.ts': [],
+    'reader.test.ts': ['reader.ts'],
+    'reader.ts': ['../domain/other.ts'],
+    'unused.ts': [],
+  };
+  const of = (f) => testsOf(`src/ingest/otlp/${f}`, names, (n) => imports[n]);
+  assert.deepEqual(of('message.ts'), ['src/ingest/otlp/metrics.test.ts']);
+  assert.deepEqual(of('values.ts'), ['src/ingest/otlp/metrics.test.ts']);
+  // A file with tests of its own name keeps only those.
+  assert.deepEqual(of('reader.ts'), ['src/ingest/otlp/reader.test.ts']);
+  assert.deepEqual(of('unused.ts'), []);
+});
+
 test("a file ALSO_TESTED_WITH a sibling runs the sibling's colocated tests too, once", () => {
   const names = [
     'steps.ts',
@@ -100,14 +130,15 @@ test("a file ALSO_TESTED_WITH a sibling runs the sibling's colocated tests too, 
     'other.test.ts',
   ];
   const also = { 'src/domain/steps.ts': ['src/domain/slot-rows.ts', 'src/domain/slot-rows.ts'] };
-  assert.deepEqual(testsOf('src/domain/steps.ts', names, also), [
-    'src/domain/steps.test.ts',
-    'src/domain/slot-rows.test.ts',
-  ]);
+  assert.deepEqual(
+    testsOf('src/domain/steps.ts', names, () => [], also),
+    ['src/domain/steps.test.ts', 'src/domain/slot-rows.test.ts'],
+  );
   // The mapping is one way: the sibling keeps its own tests only.
-  assert.deepEqual(testsOf('src/domain/slot-rows.ts', names, also), [
-    'src/domain/slot-rows.test.ts',
-  ]);
+  assert.deepEqual(
+    testsOf('src/domain/slot-rows.ts', names, () => [], also),
+    ['src/domain/slot-rows.test.ts'],
+  );
   // load-steps.ts is measured with load-slot-rows.test.ts, which drives its slot grid.
   assert.ok(testsOf('src/domain/load-steps.ts').includes('src/domain/load-slot-rows.test.ts'));
 });
