@@ -57,16 +57,39 @@ const siblingImports = (dir) => (name) =>
   ].map((m) => m[1]);
 
 /**
- * The colocated tests of a file: x.ts -> x.test.ts and x.*.test.ts beside it, and x-y.test.ts
- * when there is no x-y.ts (hdr.ts's hdr-bounds.test.ts); unit only. A file with none of these
- * (otlp-values.ts) is tested by the unit tests beside it that import it, directly or through
- * other files of its directory (otlp-metrics.test.ts -> otlp-metrics.ts -> otlp-values.ts).
+/**
+ * Files whose code is also exercised through a sibling's tests: those siblings' tests are
+ * theirs too. load-steps.ts's HdrMerger and slot grid are driven by load-slot-rows.test.ts.
+ */
+export const ALSO_TESTED_WITH = {
+  'src/domain/load-steps.ts': ['src/domain/load-slot-rows.ts'],
+};
+
+/**
+ * A file's tests (ownTestsOf) with those of the siblings ALSO_TESTED_WITH names for it.
  */
 export function testsOf(
   file,
   names = readdirSync(join(api, dirname(file))),
   importsOf = siblingImports(dirname(file)),
+  also = ALSO_TESTED_WITH,
 ) {
+  const siblings = (also[file] ?? []).filter((s) => dirname(s) === dirname(file));
+  return [
+    ...new Set([
+      ...ownTestsOf(file, names, importsOf),
+      ...siblings.flatMap((s) => ownTestsOf(s, names, importsOf)),
+    ]),
+  ];
+}
+
+/**
+ * The colocated tests of a file: x.ts -> x.test.ts and x.*.test.ts beside it, and x-y.test.ts
+ * when there is no x-y.ts (hdr.ts's hdr-bounds.test.ts); unit only. A file with none of these
+ * (otlp-values.ts) is tested by the unit tests beside it that import it, directly or through
+ * other files of its directory (otlp-metrics.test.ts -> otlp-metrics.ts -> otlp-values.ts).
+ */
+function ownTestsOf(file, names, importsOf) {
   const dir = dirname(file);
   const stem = basename(file, '.ts');
   const ownTests = (n) => {

@@ -119,3 +119,26 @@ test('a file with no test of its own name: the tests beside it that import it, d
   assert.deepEqual(of('reader.ts'), ['src/ingest/otlp/reader.test.ts']);
   assert.deepEqual(of('unused.ts'), []);
 });
+
+test("a file ALSO_TESTED_WITH a sibling runs the sibling's colocated tests too, once", () => {
+  const names = [
+    'steps.ts',
+    'steps.test.ts',
+    'slot-rows.ts',
+    'slot-rows.test.ts',
+    'slot-rows.int.test.ts',
+    'other.test.ts',
+  ];
+  const also = { 'src/domain/steps.ts': ['src/domain/slot-rows.ts', 'src/domain/slot-rows.ts'] };
+  assert.deepEqual(
+    testsOf('src/domain/steps.ts', names, () => [], also),
+    ['src/domain/steps.test.ts', 'src/domain/slot-rows.test.ts'],
+  );
+  // The mapping is one way: the sibling keeps its own tests only.
+  assert.deepEqual(
+    testsOf('src/domain/slot-rows.ts', names, () => [], also),
+    ['src/domain/slot-rows.test.ts'],
+  );
+  // load-steps.ts is measured with load-slot-rows.test.ts, which drives its slot grid.
+  assert.ok(testsOf('src/domain/load-steps.ts').includes('src/domain/load-slot-rows.test.ts'));
+});

@@ -3,3 +3,5 @@
 import fc from 'fast-check';
 
 fc.configureGlobal({ numRuns: 60 });
+// Seeded simulations read this to run smaller (quantile-bootstrap.test.ts).
+process.env.MESHBENCH_MUTATION_RUN = '1';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EarliestByKey } from './earliest-by-key.ts';
+import { EarliestByKey, hashBytes } from './earliest-by-key.ts';
 
 describe('EarliestByKey', () => {
   it('keeps the earliest value per key, through growth, as a Map of strings would', () => {
@@ -55,5 +55,87 @@ describe('EarliestByKey', () => {
     const fingerprints = many.fingerprints();
     expect(fingerprints.every((f) => Number.isSafeInteger(f) && f >= 0)).toBe(true);
     expect(new Set(fingerprints).size).toBe(200_000);
+  });
+});
+
+describe('EarliestByKey: what add and entryOf return', () => {
+  it('add: the entry number when kept, -1 for an equal or later value', () => {
+    const t = new EarliestByKey();
+    expect(t.addString('a', 10)).toBe(0);
+    expect(t.addString('b', 5)).toBe(1);
+    expect(t.addString('a', 10)).toBe(-1);
+    expect(t.addString('a', 11)).toBe(-1);
+    expect(t.addString('a', 9)).toBe(0);
+    expect(t.addString('b', -1)).toBe(1);
+    expect([...t.values()]).toEqual([9, -1]);
+    expect(t.size).toBe(2);
+  });
+  it('entryOf: the entry of a key, added with value 0 when new; key(k) decodes it', () => {
+    const t = new EarliestByKey();
+    t.addString('proxy-é', 7);
+    const body = Buffer.from('xproxy-éyz');
+    // 'proxy-é' is bytes 1 to 9 (é is two bytes).
+    expect(t.entryOf(body, 1, 9)).toBe(0);
+    expect(t.entryOf(body, 1, 8)).toBe(1);
+    expect(t.entryOf(body, 9, 11)).toBe(2);
+    expect(t.entryOf(body, 9, 11)).toBe(2);
+    expect(t.size).toBe(3);
+    expect([...t.values()]).toEqual([7, 0, 0]);
+    expect([0, 1, 2].map((k) => t.key(k))).toEqual([
+      'proxy-é',
+      // The first byte of é alone is not UTF-8: the replacement character.
+      'proxy-\ufffd',
+      'yz',
+    ]);
+  });
+  it("keeps keys longer than the arena's doubling, and decodes them after it grew", () => {
+    const t = new EarliestByKey();
+    t.addString('first', 1);
+    // 64 KiB to start: a 200,000-byte key is more than twice that.
+    const long = 'k'.repeat(200_000);
+    expect(t.addString(long, 2)).toBe(1);
+    t.addString('last', 3);
+    expect(t.key(0)).toBe('first');
+    expect(t.key(1)).toBe(long);
+    expect(t.key(2)).toBe('last');
+    expect(t.addString(long, 1)).toBe(1);
+    expect(new Map(t.entries()).get(long)).toBe(1);
+  });
+  it('entryOf finds every key among 5,000 after the table grew', () => {
+    const t = new EarliestByKey();
+    for (let i = 0; i < 5000; i++) t.addString(`n${i}`, i);
+    for (const i of [0, 1023, 1024, 2047, 4999]) {
+      const b = Buffer.from(`n${i}`);
+      expect(t.entryOf(b, 0, b.length)).toBe(i);
+      expect(t.key(i)).toBe(`n${i}`);
+    }
+    expect(t.size).toBe(5000);
+  });
+});
+
+describe('hashBytes: 32-bit FNV-1a, then murmur3 fmix32', () => {
+  // Written from the definitions: FNV-1a (offset basis 2166136261, prime 16777619, xor then
+  // multiply per byte, mod 2^32) and MurmurHash3's fmix32 (xor-shift 16, * 0x85ebca6b,
+  // xor-shift 13, * 0xc2b2ae35, xor-shift 16), in BigInt.
+  const M = 2n ** 32n;
+  const reference = (bytes: number[]) => {
+    let h = 2166136261n;
+    for (const x of bytes) h = ((h ^ BigInt(x)) * 16777619n) % M;
+    h ^= h >> 16n;
+    h = (h * 0x85ebca6bn) % M;
+    h ^= h >> 13n;
+    h = (h * 0xc2b2ae35n) % M;
+    h ^= h >> 16n;
+    return Number(BigInt.asIntN(32, h));
+  };
+  it('matches the definitions, for the slice asked and no byte beyond', () => {
+    // FNV-1a's own test vector: "a" hashes to 0xe40c292c before the finaliser.
+    let f = 2166136261n;
+    f = ((f ^ 97n) * 16777619n) % M;
+    expect(f).toBe(0xe40c292cn);
+    const body = Buffer.from('#proxy-1#');
+    expect(hashBytes(body, 1, 8)).toBe(reference([...Buffer.from('proxy-1')]));
+    expect(hashBytes(body, 0, 0)).toBe(reference([]));
+    expect(hashBytes(Buffer.from('a'), 0, 1)).toBe(reference([97]));
   });
 });

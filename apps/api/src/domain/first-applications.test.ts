@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FingerprintSet, FirstApplications, mergeBatch } from './first-applications.ts';
+import { FingerprintSet, FirstApplications, latencySet, mergeBatch } from './first-applications.ts';
 
 describe('FirstApplications', () => {
   it('counts a proxy once, at its earliest application, and the rest as repeats', () => {
@@ -155,5 +155,94 @@ describe('mergeBatch', () => {
     const kept = new Float64Array([100]);
     const batch = batchOf(['x', 1050]);
     expect(() => mergeBatch(kept, 1, batch, new Map([['x', 1500]]), 1000)).toThrow(/earlier/);
+  });
+});
+
+describe('FirstApplications from bytes, and its sorting', () => {
+  it('addBytes: no node by default, a node from byte 0, repeats counted', () => {
+    const f = new FirstApplications();
+    const line = Buffer.from('n-1 proxy-a proxy-b');
+    f.addBytes(line, 4, 11, 500); // proxy-a, no node named
+    f.addBytes(line, 12, 19, 300, 0, 3); // proxy-b on n-1 (bytes 0 to 3)
+    f.addBytes(line, 12, 19, 900, 0, 3); // a repeat
+    expect(f.observations).toBe(3);
+    expect(f.proxies).toBe(2);
+    expect(f.withNodes()).toEqual([
+      { node: null, atUs: 500 },
+      { node: 'n-1', atUs: 300 },
+    ]);
+    const set = f.latencies(100);
+    expect([...set.sorted]).toEqual([200, 400]);
+    expect(set.repeats).toBe(1);
+  });
+  it('latencies come sorted whatever order the proxies came in', () => {
+    const f = new FirstApplications();
+    for (const [p, at] of [
+      ['c', 30],
+      ['a', 10],
+      ['b', 20],
+    ] as const)
+      f.add(p, at);
+    expect([...f.latencies(0).sorted]).toEqual([10, 20, 30]);
+  });
+  it('prepareSteps sorts in steps, leaving each proxy its own time', () => {
+    const f = new FirstApplications();
+    f.add('c', 30, 'n-3');
+    f.add('a', 10, 'n-1');
+    f.add('b', 20, 'n-2');
+    const steps = f.prepareSteps();
+    let yields = 0;
+    while (!steps.next().done) yields++;
+    expect(yields).toBe(1);
+    // Sorted already: no more steps.
+    let again = 0;
+    for (const _ of f.prepareSteps()) again++;
+    expect(again).toBe(0);
+    expect(f.withNodes()).toEqual([
+      { node: 'n-3', atUs: 30 },
+      { node: 'n-1', atUs: 10 },
+      { node: 'n-2', atUs: 20 },
+    ]);
+    expect(new Map(f.entries())).toEqual(
+      new Map([
+        ['c', 30],
+        ['a', 10],
+        ['b', 20],
+      ]),
+    );
+    expect([...f.latencies(5).sorted]).toEqual([5, 15, 25]);
+  });
+  it('latencySet sorts unless told the latencies are sorted, and counts', () => {
+    const set = latencySet(new Float64Array([3, -1, 2]), 5);
+    expect([...set.sorted]).toEqual([-1, 2, 3]);
+    expect(set).toMatchObject({ observations: 5, repeats: 2, beforeChange: 1, sumUs: 4 });
+    // Told sorted: taken as it is.
+    expect([...latencySet(new Float64Array([3, 1]), 2, true).sorted]).toEqual([3, 1]);
+  });
+});
+
+describe('mergeBatch: several proxies added and moved at once', () => {
+  it('adds new proxies in order whatever order the batch gave them', () => {
+    const batch = new FirstApplications();
+    batch.add('c', 130);
+    batch.add('a', 110);
+    batch.add('b', 120);
+    const set = mergeBatch(new Float64Array([15]), 1, batch, new Map(), 100);
+    expect([...set.sorted]).toEqual([10, 15, 20, 30]);
+    expect(set.observations).toBe(4);
+  });
+  it('moves several proxies to earlier applications, whatever order they came in', () => {
+    // Kept latencies 5, 7, 9 (change at 100: firsts 105, 107, 109); the batch moves the
+    // proxy at 109 to 101 and the one at 105 to 102.
+    const batch = new FirstApplications();
+    batch.add('late', 101);
+    batch.add('early', 102);
+    const earlier = new Map([
+      ['late', 109],
+      ['early', 105],
+    ]);
+    const set = mergeBatch(new Float64Array([5, 7, 9]), 3, batch, earlier, 100);
+    expect([...set.sorted]).toEqual([1, 2, 7]);
+    expect(set).toMatchObject({ observations: 5, repeats: 2, sumUs: 10 });
   });
 });

@@ -25,6 +25,33 @@ function binomialAtLeast(n: number, q: number, k: number): number {
 }
 
 /**
+ * The 0-based ranks whose values can carry more than negligible mass as the resampled k-th
+ * smallest of n: 8 standard deviations of the binomial count either side of k - 1, widened
+ * until the mass left out on each side is negligible. Near the ends the count is not normal:
+ * the resampled maximum is at most x_{n-1-m} with probability (1 - m/n)^n, about e^-m, so
+ * the 10 ranks of the normal window left about 1.7e-5 out at P100 (and 5.6e-9 at a rank-1
+ * percentile's top end).
+ */
+function rankWindow(n: number, k: number): [number, number] {
+  const spread = Math.sqrt(n * (k / n) * (1 - k / n)) + 1;
+  let below = Math.ceil(8 * spread) + 2;
+  let lo = Math.max(0, k - 1 - below);
+  // P(Q < x_lo) <= P(Binomial(n, lo / n) >= k).
+  while (lo > 0 && binomialAtLeast(n, lo / n, k) > NEGLIGIBLE) {
+    below *= 2;
+    lo = Math.max(0, k - 1 - below);
+  }
+  let above = Math.ceil(8 * spread) + 2;
+  let hi = Math.min(n - 1, k - 1 + above);
+  // P(Q > x_hi) <= 1 - P(Binomial(n, (hi + 1) / n) >= k).
+  while (hi < n - 1 && 1 - binomialAtLeast(n, (hi + 1) / n, k) > NEGLIGIBLE) {
+    above *= 2;
+    hi = Math.min(n - 1, k - 1 + above);
+  }
+  return [lo, hi];
+}
+
+/**
  * The exact bootstrap distribution of the nearest-rank `percentile` of `sorted` (ascending):
  * the values it can take and their probabilities, negligible ones left out.
  */
@@ -33,10 +60,7 @@ export function percentileBootstrap(sorted: ArrayLike<number>, percentile: numbe
   if (n === 0) return [];
   const k = nearestRank(percentile, n);
   // Ranks far from k carry no mass: start where P(Q <= x_j) is already above NEGLIGIBLE.
-  const spread = Math.sqrt(n * (k / n) * (1 - k / n)) + 1;
-  const window = Math.ceil(8 * spread) + 2;
-  let j = Math.max(0, k - 1 - window);
-  const last = Math.min(n - 1, k - 1 + window);
+  let [j, last] = rankWindow(n, k);
   const out: Atom[] = [];
   let below = j === 0 ? 0 : binomialAtLeast(n, j / n, k);
   while (j <= last) {
@@ -190,11 +214,8 @@ export function countsBootstrap(
   for (let i = 0; i < counts.length; i++) n += counts[i] as number;
   if (n === 0) return [];
   const k = nearestRank(percentile, n);
-  const spread = Math.sqrt(n * (k / n) * (1 - k / n)) + 1;
-  const window = Math.ceil(8 * spread) + 2;
   // 0-based ranks that can carry mass.
-  const lo = Math.max(0, k - 1 - window);
-  const hi = Math.min(n - 1, k - 1 + window);
+  const [lo, hi] = rankWindow(n, k);
   const out: Atom[] = [];
   let below: number | null = null;
   let start = 0;

@@ -193,3 +193,117 @@ describe('scale-up rates', () => {
     expect(short).toMatchObject({ timeToAllMs: null, meanPerS: null });
   });
 });
+
+describe('scaleUpHeadline: which phase, and the rank of the last of its total', () => {
+  it('joined when the run has it, else the phase with most entities; null without phases', () => {
+    const phases = [
+      { phase: 'registered', attrsTotal: null, firsts: [1000, 2000, 3000] },
+      { phase: 'joined', attrsTotal: null, firsts: [5000] },
+    ];
+    expect(scaleUpHeadline(phases, {}, 0)?.phase).toBe('joined');
+    expect(scaleUpHeadline(phases.slice(0, 1), {}, 0)?.phase).toBe('registered');
+    const two = [
+      { phase: 'a', attrsTotal: null, firsts: [1000] },
+      { phase: 'b', attrsTotal: null, firsts: [1000, 2000] },
+    ];
+    expect(scaleUpHeadline(two, {}, 0)?.phase).toBe('b');
+    expect(scaleUpHeadline([], {}, 0)).toBeNull();
+  });
+  it('time to all from the start; no rate when it took no time', () => {
+    // 4 of 4 (rank ceil(4) = 4, the 4th first arrival, 4,000) from a start at 500: 3,500 ms,
+    // 4 / 3.5 s per second.
+    const h = scaleUpHeadline(
+      [{ phase: 'joined', attrsTotal: 4, firsts: [1000, 2000, 3000, 4000] }],
+      {},
+      500,
+    );
+    expect(h).toMatchObject({ count: 4, total: 4, timeToAllMs: 3500 });
+    expect(h?.meanPerS).toBeCloseTo(4 / 3.5, 12);
+    const at = (start: number) =>
+      scaleUpHeadline([{ phase: 'joined', attrsTotal: null, firsts: [1000] }], {}, start);
+    expect(at(1000)).toMatchObject({ timeToAllMs: 0, meanPerS: null });
+    expect(at(2000)).toMatchObject({ timeToAllMs: -1000, meanPerS: null });
+  });
+  it("counts seconds from the run's start, not from zero", () => {
+    // From 300: 1,200 and 1,400 are 0.9 s and 1.1 s in, two different seconds.
+    expect(peakPerSecond([1200, 1400], 300)).toBe(1);
+    expect(peakPerSecond([1200, 1400, 1500], 300)).toBe(2);
+  });
+});
+
+describe('overBaseline: the pair and the number', () => {
+  const base = (over: Partial<HeadlinePoint> & { p99: number }) =>
+    point({ mode: 'baseline', ...over });
+  it('the most P99 added over its baseline, at the top rate that has a pair', () => {
+    const points = [
+      point({ mode: 'http', p99: 10 }),
+      base({ p99: 9 }),
+      point({ mode: 'grpc', p99: 8 }),
+      point({ mode: 'tcp', targetRps: 500, p99: 100 }),
+      base({ targetRps: 500, p99: 1 }),
+    ];
+    // At 1,000 RPS: http adds 1 ms, grpc adds -1 ms: http. At 500 RPS tcp adds 99 ms, but
+    // 1,000 RPS is the top rate with a pair.
+    expect(overBaseline(points)).toMatchObject({ mode: 'http', rps: 1000 });
+    const more = [
+      point({ mode: 'http', p99: 10 }),
+      base({ p99: 9 }),
+      point({ mode: 'grpc', connections: 16, p99: 8 }),
+      base({ connections: 16, p99: 2 }),
+    ];
+    // http adds 1 ms over its baseline, grpc (16 connections) 6 ms: grpc.
+    expect(overBaseline(more)?.mode).toBe('grpc');
+  });
+  it('skips a baseline without a P99 for the next, and a step without one', () => {
+    const noP99 = point({ mode: 'baseline', p99: 0 });
+    noP99.percentiles = [];
+    expect(overBaseline([point({ p99: 5 }), noP99, base({ p99: 2 })])?.baselineP99?.ms).toBe(2);
+    const stepNoP99 = point({ p99: 0 });
+    stepNoP99.percentiles = [{ p: 50, ms: 1 }];
+    expect(overBaseline([stepNoP99, base({ p99: 2 })])).toBeNull();
+    // No target rate: not paired, even with a baseline of no target rate.
+    expect(
+      overBaseline([point({ targetRps: null, p99: 5 }), base({ targetRps: null, p99: 1 })]),
+    ).toBeNull();
+  });
+});
+
+describe('stagesHeadline: the top stage and the intervals read', () => {
+  it('reads P50 and P99 by name, skips intervals without both, and ties keep the first stage', () => {
+    const reversed = slot(2, 9);
+    reversed.percentiles.reverse();
+    const onlyP50 = slot(2, 9);
+    onlyP50.percentiles = onlyP50.percentiles.slice(0, 1);
+    const mixed = slot(2, 30);
+    (mixed.percentiles[1] as { accuracy: { exact: boolean } }).accuracy.exact = false;
+    const view: LoadStages = {
+      intervalMs: 1000,
+      series: [reversed, onlyP50, mixed],
+      stages: [stage(1000, 990), stage(1000, 500)],
+    };
+    // reversed: 9 < 5 x 2, under; mixed: 30 not under, and its P99 is an estimate.
+    expect(stagesHeadline(view)).toMatchObject({
+      targetRps: 1000,
+      achievedRps: 990,
+      held: true,
+      intervals: 2,
+      under: 1,
+      fromEstimates: true,
+    });
+  });
+  it('a stage without a target is read at its achieved rate; without either, not held', () => {
+    const noTarget = { ...stage(0, 2000), targetRps: null };
+    const view: LoadStages = {
+      intervalMs: 1000,
+      series: [slot(1, 2)],
+      stages: [stage(1000, 1000), noTarget],
+    };
+    expect(stagesHeadline(view)).toMatchObject({ targetRps: null, achievedRps: 2000, held: false });
+    const noAchieved = { ...stage(3000, 0), achievedRps: null };
+    expect(stagesHeadline({ ...view, stages: [noAchieved, stage(500, 500)] })).toMatchObject({
+      targetRps: 3000,
+      achievedRps: null,
+      held: false,
+    });
+  });
+});
