@@ -72,6 +72,9 @@ describe('GatlingRequests', () => {
     } catch (e) {
       err = e as ResultFileError;
     }
-    expect(err).toMatchObject({ problem: 'no_results' });
+    expect(err).toMatchObject({
+      problem: 'no_results',
+      message: 'the simulation.log has no REQUEST record',
+    });
   });
 });

@@ -225,3 +225,32 @@ describe('Vegeta JSON results, by the rules of lib/metrics.go', () => {
     expect(isVegetaLine('{"code":200,"timestamp":"t","latency":4}')).toBe(false);
   });
 });
+
+describe('Vegeta JSON results: what a refusal says', () => {
+  const ok = line(200, '2020-01-01T00:00:00Z', 1000);
+  const message = (text: string) => thrown(() => decodeVegetaJson(text)).message;
+
+  it('names the line and what is wrong with it', () => {
+    const notJson = thrown(() => decodeVegetaJson(`${ok}\n{"code":200,`));
+    expect(notJson.message).toBe('line 2: not a JSON object');
+    expect(notJson.field).toBeUndefined();
+    expect(message('5')).toBe('line 1: line is not a JSON object');
+    expect(message(line(200, '2020-01-01T00:00:00Z', -1))).toBe(
+      'line 1: latency must be a whole number of nanoseconds >= 0',
+    );
+    expect(message(line(70000, '2020-01-01T00:00:00Z', 1))).toBe(
+      'line 1: code must be an HTTP status (0 when no response came)',
+    );
+    expect(message(line(200, 'yesterday', 1))).toBe(
+      'line 1: timestamp must be an RFC 3339 timestamp',
+    );
+    const agg = new VegetaJsonAggregator();
+    expect(thrown(() => agg.end()).message).toBe('the file is empty');
+  });
+
+  it('takes only a string attack as the label: Result.Attack is a Go string', () => {
+    // A number where lib/results.go has a string: no label from it (labels are strings).
+    const [point] = decodeVegetaJson(ok.replace('"attack":"a"', '"attack":7')).results;
+    expect(point?.labels).toEqual({ tool: 'vegeta' });
+  });
+});
