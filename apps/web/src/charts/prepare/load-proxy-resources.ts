@@ -10,6 +10,7 @@ import {
   type SeriesRow,
   type SeriesSpec,
   seriesKey,
+  stepRows,
   valueAxis,
 } from './load-results.ts';
 
@@ -79,9 +80,7 @@ export function prepareProxyResources(
   type Measured = { runIndex: number; run: LoadResultsRun; r: StoredLoadResult; rps: number };
   const latest = new Map<string, Measured>();
   runs.forEach((run, runIndex) => {
-    for (const r of run.results) {
-      // One generator's share of a step: the step's merged row (generator null) stands for it.
-      if (r.generator !== null) continue;
+    for (const r of stepRows(run.results)) {
       const rps = r.achievedRps ?? r.targetRps;
       if (rps === null) continue;
       if (SIDES.every((s) => [s.cpu, s.mem, s.cpuMax, s.memMax].every((f) => r[f] === null))) {

@@ -11,7 +11,9 @@ import {
   rateGroups,
   rateOf,
   roundRate,
+  settleSlice,
   sortModes,
+  stepRows,
   valueAxis,
 } from './load-results.ts';
 import { prepareTailBand } from './load-tail-band.ts';
@@ -74,6 +76,67 @@ describe('rates', () => {
     ]);
     expect(defaultRateKey(groups)).toBe('target:1000');
     expect(defaultRateKey([])).toBeNull();
+  });
+
+  // The demo's Locust run (locust --json at four stages, 2,500 to 1,250,000 users): each stage
+  // its "Aggregated" total and a row per request name, at rates of their own and no target.
+  const locustStage = (users: number, total: number, names: [string, number][]) => [
+    point('http', users, {
+      targetRps: null,
+      achievedRps: total,
+      labels: { name: 'Aggregated', aggregated: 'true' },
+    }),
+    ...names.map(([name, rps]) =>
+      point('http', users, { targetRps: null, achievedRps: rps, labels: { name, method: 'GET' } }),
+    ),
+  ];
+  const locust = [
+    ...locustStage(2500, 1000.149, [['/user/[id]', 350.323]]),
+    ...locustStage(12500, 5000.617, [['/user/[id]', 1750.594]]),
+    ...locustStage(62500, 25007.123, [['/user/[id]', 8755.711]]),
+    ...locustStage(1_250_000, 500053.511, [
+      ['/product', 25011.154],
+      ['/user/[id]', 175031.782],
+    ]),
+  ];
+
+  it('opens a staged run at its top rate, the rate its headline is read at', () => {
+    // Two stages' rows at ~25,000 RPS (stage 3's total, stage 4's /product) once made the
+    // fullest "sweep": the chart opened there, 20 times below the headline's 500,054 RPS.
+    const groups = rateGroups(asRuns(locust));
+    expect(groups.map((g) => g.key)).toEqual([
+      'achieved:1000',
+      'achieved:5000',
+      'achieved:25000',
+      'achieved:500000',
+    ]);
+    expect(groups.every((g) => g.longestLine === 1)).toBe(true);
+    expect(defaultRateKey(groups)).toBe('achieved:500000');
+    // Had the names' rows counted, 25,000 would hold two stages: still not a sweep (no target).
+    const named = [
+      point('http', 62500, { targetRps: null, achievedRps: 25007 }),
+      point('http', 1_250_000, { targetRps: null, achievedRps: 25011 }),
+      point('http', 1_250_000, { targetRps: null, achievedRps: 500054 }),
+    ];
+    const withNames = rateGroups(asRuns(named));
+    expect(withNames.find((g) => g.key === 'achieved:25000')?.longestLine).toBe(2);
+    expect(defaultRateKey(withNames)).toBe('achieved:500000');
+    // Three connection counts at one achieved rate do make a sweep.
+    const swept = [...named, point('http', 2500, { targetRps: null, achievedRps: 24990 })];
+    expect(defaultRateKey(rateGroups(asRuns(swept)))).toBe('achieved:25000');
+  });
+
+  it('draws a step by its total, never the share of one request name', () => {
+    const rows = stepRows(locust);
+    expect(rows.map((r) => r.achievedRps)).toEqual([1000.149, 5000.617, 25007.123, 500053.511]);
+    const { slice } = settleSlice(asRuns(locust), 'rps', null);
+    expect(slice).toEqual({ axis: 'rps', key: 'connections:2500' });
+    // Without a total (ghz names its report), a named row is the step.
+    const ghz = [point('grpc', 50, { labels: { name: 'unary' } })];
+    expect(stepRows(ghz)).toEqual(ghz);
+    // A generator's share is never drawn.
+    const share = point('http', 50, { generator: 'gen-1' });
+    expect(stepRows([...ghz, share])).toEqual(ghz);
   });
 });
 

@@ -100,6 +100,23 @@ export function fromEstimate(...marked: MarkedPercentile[]): boolean {
   return marked.some((m) => m.certainty === 'estimate');
 }
 
+// --- The rows a chart draws ---
+
+/**
+ * The rows that stand for whole steps: not one generator's share (the step's merged row, generator
+ * null, stands for it), and not one request name's part of a step when the run has the step's
+ * total (Locust's per-name rows beside its "Aggregated" row). Drawn on one line with the totals,
+ * a name's row would join a line at its own, smaller rate.
+ */
+export function stepRows(results: readonly StoredLoadResult[]): StoredLoadResult[] {
+  const totals = results.some((r) => r.labels.aggregated === 'true');
+  return results.filter(
+    (r) =>
+      r.generator === null &&
+      !(totals && r.labels.aggregated !== 'true' && r.labels.name !== undefined),
+  );
+}
+
 // --- Request rates ---
 
 export interface RateGroup {
@@ -111,6 +128,10 @@ export interface RateGroup {
   points: number;
   /** Distinct (run, mode, connections): how much of a latency-vs-connections sweep it holds. */
   sweepPoints: number;
+  /** The most connection counts one (run, mode) has here: the points of its longest line. */
+  longestLine: number;
+  /** The highest rate of its points, the target else the achieved rate, unrounded. */
+  topRps: number | null;
 }
 
 const rpsFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
@@ -128,7 +149,7 @@ export function roundRate(rps: number): number {
  */
 export function rateOf(
   r: Pick<StoredLoadResult, 'targetRps' | 'achievedRps'>,
-): Omit<RateGroup, 'points' | 'sweepPoints'> {
+): Omit<RateGroup, 'points' | 'sweepPoints' | 'longestLine' | 'topRps'> {
   if (r.targetRps !== null) {
     return {
       key: `target:${r.targetRps}`,
@@ -151,23 +172,28 @@ export function rateOf(
 
 /** The rates the runs were loaded at, slowest first; the unknown rate last. */
 export function rateGroups(runs: LoadResultsRun[]): RateGroup[] {
-  const groups = new Map<string, RateGroup & { sweep: Set<string> }>();
+  const groups = new Map<
+    string,
+    Omit<RateGroup, 'sweepPoints' | 'longestLine'> & { sweep: Set<string> }
+  >();
   runs.forEach((run, i) => {
-    for (const r of run.results) {
+    for (const r of stepRows(run.results)) {
       const rate = rateOf(r);
       let g = groups.get(rate.key);
       if (!g) {
-        g = { ...rate, points: 0, sweepPoints: 0, sweep: new Set() };
+        g = { ...rate, points: 0, topRps: null, sweep: new Set() };
         groups.set(rate.key, g);
       }
       g.points++;
+      const rps = r.targetRps ?? r.achievedRps;
+      if (rps !== null && (g.topRps === null || rps > g.topRps)) g.topRps = rps;
       if (r.connections !== null && r.connections > 0) {
         g.sweep.add(`${i}\u0000${r.mode}\u0000${r.connections}`);
       }
     }
   });
   return [...groups.values()]
-    .map(({ sweep, ...g }) => ({ ...g, sweepPoints: sweep.size }))
+    .map(({ sweep, ...g }) => ({ ...g, sweepPoints: sweep.size, longestLine: longestLine(sweep) }))
     .sort(
       (a, b) =>
         (a.rps === null ? 1 : 0) - (b.rps === null ? 1 : 0) ||
@@ -176,16 +202,60 @@ export function rateGroups(runs: LoadResultsRun[]): RateGroup[] {
     );
 }
 
-/** The rate to show first: the one holding the most of a connections sweep, then the most points. */
-export function defaultRateKey(
-  groups: Pick<RateGroup, 'key' | 'points' | 'sweepPoints'>[],
-): string | null {
-  let best: Pick<RateGroup, 'key' | 'points' | 'sweepPoints'> | null = null;
+/**
+ * The points of the longest line in a sweep: the most members any one (run, mode) has. The sweep's
+ * members are `run\u0000mode\u0000x` strings, as the groups build them.
+ */
+function longestLine(sweep: Set<string>): number {
+  const perLine = new Map<string, number>();
+  for (const member of sweep) {
+    const line = member.slice(0, member.lastIndexOf('\u0000'));
+    perLine.set(line, (perLine.get(line) ?? 0) + 1);
+  }
+  return Math.max(0, ...perLine.values());
+}
+
+type SliceChoice = Pick<RateGroup, 'key' | 'points' | 'sweepPoints' | 'longestLine'> & {
+  kind?: RateGroup['kind'];
+  topRps?: number | null;
+};
+
+/**
+ * Whether a slice holds a sweep: a line of two points or more. Achieved rates are grouped by
+ * rounding, so two steps of a ramp can fall into one group by chance (Locust's 25,000 RPS
+ * group held a 62,500- and a 1,250,000-user stage): without a target, a sweep takes three.
+ */
+export const isSweep = (g: SliceChoice) => g.longestLine >= (g.kind === 'achieved' ? 3 : 2);
+
+/**
+ * The slice to show first. When slices hold a sweep, the one holding the most of it, then the
+ * most points. Otherwise (a staged run, whose steps each fall at their own rate) the top rate,
+ * the rate the run's headline is read at (the target, else the achieved rate), then the most
+ * points.
+ */
+export function defaultRateKey(groups: SliceChoice[]): string | null {
+  const sweeps = groups.filter(isSweep);
+  let best: SliceChoice | null = null;
+  if (sweeps.length > 0) {
+    for (const g of sweeps) {
+      if (
+        !best ||
+        g.sweepPoints > best.sweepPoints ||
+        (g.sweepPoints === best.sweepPoints && g.points > best.points)
+      ) {
+        best = g;
+      }
+    }
+    return best?.key ?? null;
+  }
+  const top = (g: SliceChoice) => g.topRps ?? Number.NEGATIVE_INFINITY;
   for (const g of groups) {
     if (
       !best ||
-      g.sweepPoints > best.sweepPoints ||
-      (g.sweepPoints === best.sweepPoints && g.points > best.points)
+      top(g) > top(best) ||
+      (top(g) === top(best) &&
+        (g.sweepPoints > best.sweepPoints ||
+          (g.sweepPoints === best.sweepPoints && g.points > best.points)))
     ) {
       best = g;
     }
@@ -298,13 +368,18 @@ export interface ConnectionsGroup {
   points: number;
   /** Distinct (run, mode, rate): how much of a latency-vs-rate sweep it holds. */
   sweepPoints: number;
+  /** The most rates one (run, mode) has here: the points of its longest line. */
+  longestLine: number;
 }
 
 /** The connection counts the runs were loaded with, fewest first; unknown last. */
 export function connectionsGroups(runs: LoadResultsRun[]): ConnectionsGroup[] {
-  const groups = new Map<string, ConnectionsGroup & { sweep: Set<string> }>();
+  const groups = new Map<
+    string,
+    Omit<ConnectionsGroup, 'sweepPoints' | 'longestLine'> & { sweep: Set<string> }
+  >();
   runs.forEach((run, i) => {
-    for (const r of run.results) {
+    for (const r of stepRows(run.results)) {
       const c = r.connections !== null && r.connections > 0 ? r.connections : null;
       const key = connectionsKey(c);
       let g = groups.get(key);
@@ -314,7 +389,6 @@ export function connectionsGroups(runs: LoadResultsRun[]): ConnectionsGroup[] {
           connections: c,
           label: c === null ? 'connections unknown' : `${c} connection${c === 1 ? '' : 's'}`,
           points: 0,
-          sweepPoints: 0,
           sweep: new Set(),
         };
         groups.set(key, g);
@@ -325,7 +399,7 @@ export function connectionsGroups(runs: LoadResultsRun[]): ConnectionsGroup[] {
     }
   });
   return [...groups.values()]
-    .map(({ sweep, ...g }) => ({ ...g, sweepPoints: sweep.size }))
+    .map(({ sweep, ...g }) => ({ ...g, sweepPoints: sweep.size, longestLine: longestLine(sweep) }))
     .sort(
       (a, b) =>
         (a.connections === null ? 1 : 0) - (b.connections === null ? 1 : 0) ||
@@ -476,9 +550,7 @@ export function pointsInSlice(
   const { axis, key } = toSlice(arg);
   const byId = new Map<string, Omit<RatePoint, 'result'>>();
   runs.forEach((run, runIndex) => {
-    for (const result of run.results) {
-      // One generator's share of a step: the step's merged row (generator null) stands for it.
-      if (result.generator !== null) continue;
+    for (const result of stepRows(run.results)) {
       if (key === null) continue;
       let x: number | null;
       if (axis === 'connections') {
@@ -554,9 +626,7 @@ export const pointSeriesKey = (p: Pick<RatePoint, 'runIndex' | 'result' | 'confi
 
 /** The configurations of the runs' points (steps, not generators' shares), by name. */
 export function configsOf(runs: LoadResultsRun[]): string[] {
-  const all = runs.flatMap((run) =>
-    run.results.filter((r) => r.generator === null).map((r) => configOf(r)),
-  );
+  const all = runs.flatMap((run) => stepRows(run.results).map((r) => configOf(r)));
   return [...new Set(all.filter((c): c is string => c !== null))].sort();
 }
 
