@@ -1,9 +1,12 @@
 // feedLineChunks: bytes as they arrive, to a sink in runs of whole lines. Expected values are
 // worked by hand from its contract: what the sink receives, the byte count, and the errors'
 // line and byte (1-based, counted over the whole body).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { feedLineChunks, type LineSink } from './line-chunks.ts';
 import type { ResultFileError } from './result-file-error.ts';
+import { publicFixturesDir } from './test-fixtures.ts';
 
 class Recorder implements LineSink {
   readonly writes: string[] = [];
@@ -87,6 +90,21 @@ describe('feedLineChunks', () => {
       feedLineChunks(chunksOf([[0x61, 0x0a, 0xff]]), new Recorder(), LIMITS),
     );
     expect(tail).toMatchObject({ problem: 'invalid_utf8', line: 2 });
+  });
+
+  it('says a binary simulation.log sent as text is one, only when it opens the body', async () => {
+    // gatling/gatling's own binary log (fixtures/public/gatling/PROVENANCE.md): not UTF-8.
+    const binary = [
+      ...readFileSync(join(publicFixturesDir, 'gatling/known_stats-binary-simulation.log')),
+    ];
+    const limits = { maxLineBytes: 1 << 20 };
+    const first = await rejected(feedLineChunks(chunksOf([binary]), new Recorder(), limits));
+    expect(first.problem).toBe('invalid_utf8');
+    expect(first.message).toContain('it is a binary simulation.log (Gatling 3.13 or later)');
+    // The same bytes after a first line of text: no longer a simulation.log's opening.
+    const later = await rejected(feedLineChunks(chunksOf(['x\n', binary]), new Recorder(), limits));
+    expect(later.problem).toBe('invalid_utf8');
+    expect(later.message).not.toContain('simulation.log');
   });
 
   it('refuses a body of white space only, a byte order mark included, as empty', async () => {
