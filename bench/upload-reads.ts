@@ -15,10 +15,11 @@
 // page asks for. Budgets: read p99 <= 1 s during each upload, and during the JSON array and
 // the interval log, max <= the baseline's max + STALL_BUDGET_MS. Exits 1 over budget.
 // Usage: tsx upload-reads.ts [--database embedded|postgres|both] [--lines N] [--rate READS_PER_S]
-//   [--json-mb MB] [--hdr-intervals N] [--only cli,slow,json,hdr,yaml]   (Postgres: DATABASE_URL, default the local test db)
+//   [--json-mb MB] [--hdr-intervals N] [--only cli,slow,json,hdr,yaml] [--upload-from bench|child]
+//   (Postgres: DATABASE_URL, default the local test db; UPLOAD_READS_TRACE=<file>: each read's times)
 
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,10 @@ const BASELINE_SECONDS = 4;
 const BUDGET_P99_MS = 1000;
 /** How much longer than the baseline's longest read the longest read during a heavy upload may wait. */
 const STALL_BUDGET_MS = 150;
+/** UPLOAD_READS_TRACE=<file>: one JSON line per read and per bench event-loop gap (investigation). */
+const TRACE = process.env.UPLOAD_READS_TRACE;
+/** --upload-from child: the JSON array and the interval log are posted by a child process. */
+const UPLOAD_FROM = arg('upload-from', 'bench');
 const CLI = fileURLToPath(new URL('../packages/cli/dist/cli.js', import.meta.url));
 const fmt = (n: number, d = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -90,12 +95,19 @@ async function readWhile(url: string, runId: string, until: Promise<unknown>): P
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     if (done) break;
     const path = paths[i % paths.length] as string;
+    const issued = performance.now();
     pending.push(
       fetch(`${url}${path}`)
         .then(async (r) => {
+          const headers = performance.now();
           await r.arrayBuffer();
           if (!r.ok) out.errors++;
           out.samples.push(performance.now() - due);
+          if (TRACE)
+            appendFileSync(
+              TRACE,
+              `${JSON.stringify({ k: 'read', path, due: performance.timeOrigin + due, issued: performance.timeOrigin + issued, headers: performance.timeOrigin + headers, end: performance.timeOrigin + performance.now() })}\n`,
+            );
         })
         .catch(() => {
           out.errors++;
@@ -205,6 +217,45 @@ function intervalLog(intervals: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The child that posts a body when --upload-from child: file, url, content type in argv. */
+const CHILD_POST = `
+import { readFileSync } from 'node:fs';
+const [file, url, type, token] = process.argv.slice(1);
+const body = readFileSync(file);
+const r = await fetch(url, { method: 'POST', headers: { 'content-type': type, authorization: 'Bearer ' + token }, body });
+process.stdout.write(JSON.stringify({ status: r.status, text: await r.text() }));
+`;
+
+/**
+ * POSTs `body` from this process (--upload-from bench) or from a child process (child), so
+ * that encoding and sending it does not run on the event loop that times the reads.
+ */
+async function post(url: string, type: string, body: Buffer, dir: string): Promise<Response> {
+  if (UPLOAD_FROM === 'bench')
+    return fetch(url, { method: 'POST', headers: { 'content-type': type, ...AUTH }, body });
+  if (UPLOAD_FROM !== 'child') throw new Error(`--upload-from: bench or child, got ${UPLOAD_FROM}`);
+  const file = join(dir, 'body');
+  writeFileSync(file, body);
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', CHILD_POST, file, url, type, BENCH_TOKEN],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`the upload's child exited with ${code}`)),
+    );
+  });
+  rmSync(file, { force: true });
+  const { status, text } = JSON.parse(out) as { status: number; text: string };
+  return new Response(text, { status });
+}
+
 interface Figure {
   name: string;
   baseline: Stats;
@@ -217,7 +268,7 @@ interface Figure {
 
 async function onDatabase(
   database: 'embedded' | 'postgres',
-  inputs: { file: string; slowBody: Buffer; jsonBody: string; jsonEvents: number; hdr: string },
+  inputs: { file: string; slowBody: Buffer; jsonBody: Buffer; jsonEvents: number; hdr: Buffer },
 ): Promise<{ figures: Figure[]; peakRssMiB: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'meshbench-upload-reads-'));
   const api = await startApi(
@@ -255,11 +306,35 @@ async function onDatabase(
       );
       const uploadStarted = performance.now();
       let uploadMs = 0;
+      // The bench's own event loop: a gap here delays the reads it sends and times.
+      let last = performance.now();
+      let benchGapMs = 0;
+      const probe = setInterval(() => {
+        const now = performance.now();
+        benchGapMs = Math.max(benchGapMs, now - last);
+        if (TRACE && now - last > 20)
+          appendFileSync(
+            TRACE,
+            `${JSON.stringify({ k: 'benchgap', t: performance.timeOrigin + now, gap: now - last })}\n`,
+          );
+        last = now;
+      }, 5);
+      if (TRACE)
+        appendFileSync(
+          TRACE,
+          `${JSON.stringify({ k: 'upload', name, database, t: performance.timeOrigin + uploadStarted })}\n`,
+        );
       const sent = upload().finally(() => {
         uploadMs = performance.now() - uploadStarted;
+        if (TRACE)
+          appendFileSync(
+            TRACE,
+            `${JSON.stringify({ k: 'uploaded', name, t: performance.timeOrigin + performance.now() })}\n`,
+          );
       });
       const during = stats(await readWhile(api.url, seeded.id, sent));
-      await sent;
+      await sent.finally(() => clearInterval(probe));
+      console.log(`  (${name}: the bench's own longest event-loop gap ${fmt(benchGapMs)} ms)`);
       figures.push({ name, baseline, during, stallBudget, uploadMs });
     };
 
@@ -301,11 +376,12 @@ async function onDatabase(
         true,
         async () => {
           const stored = await json(schema.ingestResult)(
-            await fetch(`${api.url}/api/v1/runs/${jsonRun.id}/events`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', ...AUTH },
-              body: inputs.jsonBody,
-            }),
+            await post(
+              `${api.url}/api/v1/runs/${jsonRun.id}/events`,
+              'application/json',
+              inputs.jsonBody,
+              dir,
+            ),
           );
           if (stored.accepted !== inputs.jsonEvents)
             throw new Error(`JSON array: stored ${stored.accepted} of ${inputs.jsonEvents}`);
@@ -318,11 +394,12 @@ async function onDatabase(
         `interval log, ${fmt(HDR_INTERVALS)} intervals, ${fmt(inputs.hdr.length / 1048576, 1)} MB`,
         true,
         async () => {
-          const r = await fetch(`${api.url}/api/v1/runs/${hdrRun.id}/results?format=hdr-log`, {
-            method: 'POST',
-            headers: { 'content-type': 'text/plain', ...AUTH },
-            body: inputs.hdr,
-          });
+          const r = await post(
+            `${api.url}/api/v1/runs/${hdrRun.id}/results?format=hdr-log`,
+            'text/plain',
+            inputs.hdr,
+            dir,
+          );
           const text = await r.text();
           if (r.status !== 201) throw new Error(`interval log: ${r.status} ${text}`);
         },
@@ -372,13 +449,17 @@ async function main() {
       jsonEvents.push(line);
       bytes += line.length + 1;
     }
-    const jsonBody = `[${changeLine('c1', jsonEvents.length)},${jsonEvents.join(',')}]`;
+    // Bytes made here, before any read is timed: a string body is encoded by fetch when it is
+    // sent, 64 MB on the event loop that sends and times the reads.
+    const jsonBody = Buffer.from(
+      `[${changeLine('c1', jsonEvents.length)},${jsonEvents.join(',')}]`,
+    );
     const inputs = {
       file,
       slowBody,
       jsonBody,
       jsonEvents: jsonEvents.length + 1,
-      hdr: intervalLog(HDR_INTERVALS),
+      hdr: Buffer.from(intervalLog(HDR_INTERVALS)),
     };
     jsonEvents.length = 0;
 

@@ -46,11 +46,27 @@ export function scoresOf(report) {
   return out;
 }
 
+const isUnitTest = (n) => n.endsWith('.test.ts') && !/\.(int|faults|medium)\.test\.ts$/.test(n);
+
+/** The files of its own directory a source file imports: `from './y.ts'` -> y.ts. */
+const siblingImports = (dir) => (name) =>
+  [
+    ...readFileSync(join(api, dir, name), 'utf8').matchAll(
+      /\b(?:from|import)\s*\(?\s*'\.\/([^'/]+)'/g,
+    ),
+  ].map((m) => m[1]);
+
 /**
  * The colocated tests of a file: x.ts -> x.test.ts and x.*.test.ts beside it, and x-y.test.ts
- * when there is no x-y.ts (hdr.ts's hdr-bounds.test.ts); unit only.
+ * when there is no x-y.ts (hdr.ts's hdr-bounds.test.ts); unit only. A file with none of these
+ * (otlp-values.ts) is tested by the unit tests beside it that import it, directly or through
+ * other files of its directory (otlp-metrics.test.ts -> otlp-metrics.ts -> otlp-values.ts).
  */
-export function testsOf(file, names = readdirSync(join(api, dirname(file)))) {
+export function testsOf(
+  file,
+  names = readdirSync(join(api, dirname(file))),
+  importsOf = siblingImports(dirname(file)),
+) {
   const dir = dirname(file);
   const stem = basename(file, '.ts');
   const ownTests = (n) => {
@@ -60,11 +76,16 @@ export function testsOf(file, names = readdirSync(join(api, dirname(file)))) {
     const own = n.slice(0, n.indexOf('.'));
     return !names.includes(`${own}.ts`);
   };
-  return names
-    .filter(
-      (n) => ownTests(n) && n.endsWith('.test.ts') && !/\.(int|faults|medium)\.test\.ts$/.test(n),
-    )
-    .map((n) => join(dir, n));
+  const own = names.filter((n) => ownTests(n) && isUnitTest(n));
+  const reaches = (test) => {
+    const seen = new Set([test]);
+    for (const n of seen)
+      for (const i of importsOf(n)) if (names.includes(i) && !seen.has(i)) seen.add(i);
+    return seen.has(basename(file));
+  };
+  return (own.length > 0 ? own : names.filter((n) => isUnitTest(n) && reaches(n))).map((n) =>
+    join(dir, n),
+  );
 }
 
 function mutate(files) {

@@ -89,3 +89,33 @@ test("measuring one file moves only that file's commit: another's later change i
     ['x.ts'],
   );
 });
+
+test('a file with no test of its own name: the tests beside it that import it, directly or not', () => {
+  const names = [
+    'metrics.ts',
+    'metrics.test.ts',
+    'metrics.int.test.ts',
+    'values.ts',
+    'message.ts',
+    'reader.ts',
+    'reader.test.ts',
+    'unused.ts',
+  ];
+  const imports = {
+    'metrics.test.ts': ['metrics.ts'],
+    'metrics.int.test.ts': ['metrics.ts'],
+    'metrics.ts': ['values.ts', 'reader.ts'],
+    // An import cycle ends.
+    'values.ts': ['message.ts', 'metrics.ts'],
+    'message.ts': [],
+    'reader.test.ts': ['reader.ts'],
+    'reader.ts': ['../domain/other.ts'],
+    'unused.ts': [],
+  };
+  const of = (f) => testsOf(`src/ingest/otlp/${f}`, names, (n) => imports[n]);
+  assert.deepEqual(of('message.ts'), ['src/ingest/otlp/metrics.test.ts']);
+  assert.deepEqual(of('values.ts'), ['src/ingest/otlp/metrics.test.ts']);
+  // A file with tests of its own name keeps only those.
+  assert.deepEqual(of('reader.ts'), ['src/ingest/otlp/reader.test.ts']);
+  assert.deepEqual(of('unused.ts'), []);
+});

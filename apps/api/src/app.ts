@@ -59,8 +59,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: Math.min(config.maxBatchBytes, 64 * 1024 * 1024),
     // A whole request must arrive within this (Node answers 408); a body that stalls is cut
-    // sooner by the request-bodies plugin (MESHBENCH_BODY_TIMEOUT_MS).
+    // sooner by the request-bodies plugin (MESHBENCH_BODY_TIMEOUT_MS). Given to Node when the
+    // server is made (`http`): Fastify also sets it on the server afterwards, which Node 20
+    // does not act on (a body trickled for 70 s past a 1 s timeout was answered 200). Node
+    // looks for requests past it every connectionsCheckingInterval (30 s by default): at
+    // most half the timeout, so that a short one is not overshot several times over.
     requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 2)),
+    },
     // No limit on a plugin's start: the database plugin migrates, and migrating an embedded
     // database from nothing (or a large one through a migration) outlasts Fastify's 10 s on a
     // busy machine; boot then failed with AVV_ERR_PLUGIN_EXEC_TIMEOUT.

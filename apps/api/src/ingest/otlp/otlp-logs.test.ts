@@ -2,15 +2,19 @@
 // same records from a protobufjs-encoded body and from its OTLP/JSON form; microseconds
 // exact against BigInt; any cut or changed body is a decode error, never a crash.
 import { fileURLToPath } from 'node:url';
+import { eventTypes } from '@meshbench/schema';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.ts';
 import { formatTimestampUs } from '../timestamps.ts';
 import { checkLogEvent, formatMicros, logEventOf } from './log-events.ts';
 import {
+  type Attributes,
   decodeLogsJson,
   decodeLogsProtobuf,
   encodeLogsResponse,
   nanosToMicros,
+  type WireLogRecord,
 } from './otlp-logs.ts';
 import { OtlpDecodeError } from './otlp-message.ts';
 
@@ -193,5 +197,301 @@ describe('OTLP logs decoder', () => {
     ).toThrow(
       'resourceLogs[0].scopeLogs[0].logRecords[0].timeUnixNano must be an unsigned 64-bit integer in nanoseconds',
     );
+  });
+});
+
+// Record by record and field by field (issue 28's mutation run): the event conventions
+// written at the top of log-events.ts, and OTLP/JSON as the proto3 JSON mapping spells it.
+describe('log records as probe events', () => {
+  const record = (over: Partial<WireLogRecord>): WireLogRecord => ({
+    resource: 1,
+    scope: 2,
+    index: 3,
+    eventName: '',
+    timeUs: 1769940000123456,
+    observedUs: 0,
+    attributes: [],
+    resourceAttributes: [],
+    scopeAttributes: [],
+    ...over,
+  });
+  const thrown = (r: WireLogRecord) => {
+    try {
+      logEventOf(r);
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      const e = error as AppError;
+      return [e.statusCode, e.code, e.message, e.where];
+    }
+    return null;
+  };
+  const at = 'log record resourceLogs[1].scopeLogs[2].logRecords[3]';
+
+  it('tells events from other records by their name', () => {
+    expect(logEventOf(record({}))).toMatchObject({
+      kind: 'other',
+      reason: 'not an event (no event_name nor event.name attribute)',
+    });
+    expect(logEventOf(record({ attributes: [['event.name', '']] }))).toMatchObject({
+      reason: 'not an event (no event_name nor event.name attribute)',
+    });
+    expect(logEventOf(record({ eventName: `x${'y'.repeat(150)}` }))).toMatchObject({
+      reason: `not a meshbench event (event name "x${'y'.repeat(99)}")`,
+    });
+    // The older attribute names the event when event_name is unset; event_name wins.
+    expect(
+      logEventOf(record({ attributes: [['event.name', 'meshbench.lifecycle']] })),
+    ).toMatchObject({ kind: 'event', event: { type: 'lifecycle' } });
+    expect(
+      logEventOf(
+        record({ eventName: 'meshbench.change', attributes: [['event.name', 'meshbench.clock']] }),
+      ),
+    ).toMatchObject({
+      kind: 'event',
+      event: { type: 'change', at: '2026-02-01T10:00:00.123456Z' },
+    });
+    expect(thrown(record({ eventName: 'meshbench.nope' }))).toEqual([
+      400,
+      'invalid_event',
+      `${at} (meshbench.nope): unknown meshbench event; expected one of ${eventTypes.map((t) => `meshbench.${t}`).join(', ')}`,
+      { field: 'event_name' },
+    ]);
+  });
+
+  it('takes plain attributes as fields, attrs.* into attrs, and leaves dotted ones out', () => {
+    const mapped = logEventOf(
+      record({
+        eventName: 'meshbench.observation',
+        attributes: [
+          ['proxy', 'p-1'],
+          ['attrs', { given: 1 }],
+          ['attrs.az', 'a'],
+          ['log.file.name', 'x.log'],
+        ],
+      }),
+    );
+    expect(mapped).toEqual({
+      kind: 'event',
+      record: expect.anything(),
+      event: {
+        type: 'observation',
+        proxy: 'p-1',
+        attrs: { given: 1, az: 'a' },
+        at: '2026-02-01T10:00:00.123456Z',
+      },
+      runRef: null,
+      env: null,
+    });
+    const noAttrs = logEventOf(record({ eventName: 'meshbench.observation' }));
+    expect(noAttrs.kind === 'event' && 'attrs' in noAttrs.event).toBe(false);
+    for (const given of ['text', null, ['a']]) {
+      expect(
+        thrown(
+          record({
+            eventName: 'meshbench.observation',
+            attributes: [
+              ['attrs', given],
+              ['attrs.k', 'v'],
+            ],
+          }),
+        ),
+      ).toEqual([
+        400,
+        'invalid_event',
+        `${at} (meshbench.observation): "attrs" must be a key-value list (kvlistValue)`,
+        { field: 'attrs' },
+      ]);
+    }
+    expect(thrown(record({ eventName: 'meshbench.change', attributes: [['type', 'x']] }))).toEqual([
+      400,
+      'invalid_event',
+      `${at} (meshbench.change): the type is the event name; "type" may not be an attribute`,
+      { field: 'type' },
+    ]);
+  });
+
+  it("puts the record's time in the event's time field, which no attribute may hold", () => {
+    expect(
+      thrown(record({ eventName: 'meshbench.incident', attributes: [['from', 'x']] })),
+    ).toEqual([
+      400,
+      'invalid_event',
+      `${at} (meshbench.incident): "from" is the record's time (time_unix_nano); it may not be an attribute`,
+      { field: 'from' },
+    ]);
+    expect(logEventOf(record({ eventName: 'meshbench.incident' }))).toMatchObject({
+      event: { from: '2026-02-01T10:00:00.123456Z' },
+    });
+    // No time_unix_nano: the observed time.
+    expect(
+      logEventOf(record({ eventName: 'meshbench.change', timeUs: 0, observedUs: 5_000_001 })),
+    ).toMatchObject({ event: { at: '1970-01-01T00:00:05.000001Z' } });
+    expect(thrown(record({ eventName: 'meshbench.change', timeUs: 0 }))).toEqual([
+      400,
+      'invalid_event',
+      `${at} (meshbench.change): no time: time_unix_nano and observed_time_unix_nano are both unset`,
+      { field: 'at' },
+    ]);
+    // Past 2^53 us (2255-06-05T23:47:34.740991Z) a time is no longer exact: refused (with the
+    // year-9999 message; the year-9999 bound itself is beyond it, so never reached).
+    expect(thrown(record({ eventName: 'meshbench.change', timeUs: 2 ** 53 }))).toEqual([
+      400,
+      'invalid_event',
+      `${at} (meshbench.change): the record time is past the year 9999`,
+      { field: 'at' },
+    ]);
+    expect(
+      logEventOf(record({ eventName: 'meshbench.change', timeUs: 2 ** 53 - 1 })),
+    ).toMatchObject({ event: { at: '2255-06-05T23:47:34.740991Z' } });
+    // A clock exchange (t1 given) has no record time put in it, and needs none.
+    const clock = logEventOf(
+      record({ eventName: 'meshbench.clock', timeUs: 0, attributes: [['t1', 'x']] }),
+    );
+    expect(clock.kind === 'event' && 'at' in clock.event).toBe(false);
+    expect(thrown(record({ eventName: 'meshbench.clock', timeUs: 0 }))).not.toBeNull();
+  });
+
+  it('reads the run from the record, its scope, then its resource, and env from the resource', () => {
+    const run = (a: string | number, s: string, r: string) =>
+      logEventOf(
+        record({
+          eventName: 'meshbench.change',
+          attributes: [['meshbench.run', a]],
+          scopeAttributes: [['meshbench.run', s]],
+          resourceAttributes: [['meshbench.run', r]],
+        }),
+      );
+    expect(run('a', 's', 'r')).toMatchObject({ runRef: 'a' });
+    expect(run('', 's', 'r')).toMatchObject({ runRef: 's' });
+    expect(run(5, '', 'r')).toMatchObject({ runRef: 'r' });
+    expect(run('', '', '')).toMatchObject({ runRef: null });
+    const env = (resourceAttributes: Attributes) =>
+      logEventOf(record({ eventName: 'meshbench.change', resourceAttributes }));
+    expect(
+      env([
+        ['deployment.environment', 'b'],
+        ['deployment.environment.name', 'a'],
+      ]),
+    ).toMatchObject({ env: 'a' });
+    expect(
+      env([
+        ['deployment.environment.name', ''],
+        ['deployment.environment', 'b'],
+      ]),
+    ).toMatchObject({ env: 'b' });
+  });
+});
+
+describe('OTLP/JSON logs, field by field', () => {
+  const body = (lr: object) =>
+    JSON.stringify({ resourceLogs: [{ scopeLogs: [{ logRecords: [lr] }] }] });
+  const where = 'resourceLogs[0].scopeLogs[0].logRecords[0]';
+  const attribute = (value: unknown) =>
+    decodeLogsJson(body({ attributes: [{ key: 'k', value }] }))[0]?.attributes[0]?.[1];
+  const error = (text: string) => {
+    try {
+      decodeLogsJson(text);
+    } catch (e) {
+      expect(e).toBeInstanceOf(OtlpDecodeError);
+      return (e as Error).message;
+    }
+    return null;
+  };
+
+  it('names each container that is not what it must be', () => {
+    expect(error('{')).toMatch(/^the JSON body could not be parsed: /);
+    expect(error('[]')).toBe('the JSON body must be an ExportLogsServiceRequest object');
+    expect(error('null')).toBe('the JSON body must be an ExportLogsServiceRequest object');
+    expect(error('{"resourceLogs":[5]}')).toBe('resourceLogs[0] must be an object');
+    expect(error('{"resourceLogs":[{"resource":5}]}')).toBe(
+      'resourceLogs[0].resource must be an object',
+    );
+    expect(error('{"resourceLogs":[{"resource":{"attributes":{}}}]}')).toBe(
+      'resourceLogs[0].resource.attributes must be an array',
+    );
+    expect(error('{"resourceLogs":[{"scopeLogs":{}}]}')).toBe(
+      'resourceLogs[0].scopeLogs must be an array',
+    );
+    expect(error('{"resourceLogs":[{"scopeLogs":[[]]}]}')).toBe(
+      'resourceLogs[0].scopeLogs[0] must be an object',
+    );
+    expect(error('{"resourceLogs":[{"scopeLogs":[{"scope":[]}]}]}')).toBe(
+      'resourceLogs[0].scopeLogs[0].scope must be an object',
+    );
+    expect(error(body(null as never))).toBe(`${where} must be an object`);
+    expect(error(body({ eventName: 5 }))).toBe(`${where}.eventName must be a string`);
+    expect(error(body({ attributes: [5] }))).toBe(
+      `${where}.attributes[0] must be a KeyValue object`,
+    );
+    expect(error(body({ attributes: [{ key: 1 }] }))).toBe(
+      `${where}.attributes[0].key must be a string`,
+    );
+    expect(decodeLogsJson('{}')).toEqual([]);
+    expect(decodeLogsJson('{"resourceLogs":null}')).toEqual([]);
+  });
+
+  it('reads times as unsigned 64-bit nanoseconds, truncated to microseconds', () => {
+    const times = (timeUnixNano: unknown) => decodeLogsJson(body({ timeUnixNano }))[0]?.timeUs;
+    expect(times(1999)).toBe(1);
+    expect(times(0)).toBe(0);
+    expect(times(null)).toBe(0);
+    expect(times('1999')).toBe(1);
+    // 2^64 - 1 ns.
+    expect(times('18446744073709551615')).toBe(Number(18446744073709551615n / 1000n));
+    expect(error(body({ timeUnixNano: '18446744073709551616' }))).toBe(
+      `${where}.timeUnixNano is larger than a fixed64`,
+    );
+    for (const bad of [-1, 1.5, '-1', '1.5', '', '123456789012345678901'])
+      expect(error(body({ observedTimeUnixNano: bad }))).toBe(
+        `${where}.observedTimeUnixNano must be an unsigned 64-bit integer in nanoseconds`,
+      );
+  });
+
+  it('reads each kind of AnyValue, and names one of the wrong type', () => {
+    expect(attribute({ stringValue: '' })).toBe('');
+    expect(attribute({ boolValue: false })).toBe(false);
+    expect(attribute({ intValue: 7 })).toBe(7);
+    expect(attribute({ intValue: '-9007199254740991' })).toBe(-9007199254740991);
+    expect(attribute({ intValue: '-9007199254740993' })).toBe('-9007199254740993');
+    expect(attribute({ doubleValue: 0.5 })).toBe(0.5);
+    expect(attribute({ doubleValue: '2.5' })).toBe(2.5);
+    expect(attribute({ doubleValue: 'Infinity' })).toBe(Number.POSITIVE_INFINITY);
+    expect(attribute({ arrayValue: {} })).toEqual([]);
+    expect(attribute({ kvlistValue: null })).toEqual({});
+    expect(attribute({ kvlistValue: { values: [{ key: 'a', value: { intValue: 1 } }] } })).toEqual({
+      a: 1,
+    });
+    expect(attribute({ bytesValue: 'AAE=' })).toBe('AAE=');
+    expect(attribute({})).toBeNull();
+    expect(attribute(null)).toBeNull();
+    const v = `${where}.attributes[0].value`;
+    const wrong = (value: unknown) => error(body({ attributes: [{ key: 'k', value }] }));
+    expect(wrong(5)).toBe(`${v} must be an AnyValue object`);
+    expect(wrong({ stringValue: 1 })).toBe(`${v}.stringValue must be a string`);
+    expect(wrong({ boolValue: 'true' })).toBe(`${v}.boolValue must be a boolean`);
+    for (const i of [1.5, '1.5', '', '123456789012345678901', true])
+      expect(wrong({ intValue: i })).toBe(`${v}.intValue must be a 64-bit integer`);
+    for (const d of ['x', ' ', '', true])
+      expect(wrong({ doubleValue: d })).toBe(`${v}.doubleValue must be a number`);
+    expect(wrong({ arrayValue: 5 })).toBe(`${v}.arrayValue must be an object`);
+    expect(wrong({ arrayValue: { values: {} } })).toBe(`${v}.arrayValue.values must be an array`);
+    expect(wrong({ arrayValue: { values: [5] } })).toBe(
+      `${v}.arrayValue.values[0] must be an AnyValue object`,
+    );
+    expect(wrong({ kvlistValue: [] })).toBe(`${v}.kvlistValue must be an object`);
+    expect(wrong({ kvlistValue: { values: 5 } })).toBe(`${v}.kvlistValue.values must be an array`);
+    expect(wrong({ kvlistValue: { values: [{ key: 'a', value: 5 }] } })).toBe(
+      `${v}.kvlistValue.values[0].value must be an AnyValue object`,
+    );
+    expect(wrong({ bytesValue: 5 })).toBe(`${v}.bytesValue must be a base64 string`);
+  });
+
+  it('encodes partial_success with only the fields it has', () => {
+    expect(
+      Response.toObject(Response.decode(encodeLogsResponse(0, 'held')), { longs: Number }),
+    ).toEqual({ partialSuccess: { errorMessage: 'held' } });
+    expect(
+      Response.toObject(Response.decode(encodeLogsResponse(2, '')), { longs: Number }),
+    ).toEqual({ partialSuccess: { rejectedLogRecords: 2 } });
   });
 });

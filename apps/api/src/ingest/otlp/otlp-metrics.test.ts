@@ -11,7 +11,18 @@ import {
   OtlpDecodeError,
 } from './otlp-message.ts';
 import { mapOtlpMetrics, mapOtlpProtobuf } from './otlp-metrics.ts';
-import { OtlpTagSets } from './otlp-tags.ts';
+import { envOf, OtlpTagSets, resourceTagsOf, scopeOf, tooLong } from './otlp-tags.ts';
+import {
+  addAttributes,
+  anyValueText,
+  exactInt,
+  inRange,
+  isInt64,
+  nanosToMs,
+  num,
+  optNum,
+  temporality,
+} from './otlp-values.ts';
 
 const NOW = Date.UTC(2026, 1, 1, 10, 0, 0);
 const ns = (ms: number) => String(ms * 1e6);
@@ -544,5 +555,393 @@ describe('OTLP protobuf, decoded one Metric at a time', () => {
     expect(() =>
       mapOtlpProtobuf(new Uint8Array([0x0a, 0xff, 0xff, 0x01, 0x12, 0x00]), NOW),
     ).toThrow(/could not be decoded/);
+  });
+});
+
+// Field by field, from the data model (metrics.proto v1.5 and the specification's
+// data-model.md) and the limits written at the top of otlp-values.ts; each expected value
+// worked by hand. Written for the mutation run of issue 28.
+describe('OTLP points, field by field', () => {
+  const mapped = (metrics: object[]) =>
+    mapOtlpMetrics(decodeOtlpJson(JSON.stringify(request(metrics))), NOW);
+  const reasons = (m: ReturnType<typeof mapped>) => [...m.reasons.keys()];
+
+  it('reads gauges: a double before an int, 0 as a value, and says why a point has none', () => {
+    const m = mapped([
+      {
+        name: 'g',
+        gauge: {
+          dataPoints: [
+            { timeUnixNano: ns(NOW), asDouble: 0 },
+            { timeUnixNano: ns(NOW), asDouble: 2.5, asInt: '7' },
+            { timeUnixNano: ns(NOW), asInt: '-3' },
+            { timeUnixNano: ns(NOW) },
+            { timeUnixNano: ns(NOW), asInt: '1.5' },
+            { timeUnixNano: ns(NOW), asDouble: 'Infinity' },
+          ],
+        },
+      },
+    ]);
+    expect(m.records.map((r) => [r.kind, r.last, r.min, r.max, r.lastAtMs, r.lastExact])).toEqual([
+      ['gauge', 0, 0, 0, NOW, null],
+      ['gauge', 2.5, 2.5, 2.5, NOW, null],
+      ['gauge', -3, -3, -3, NOW, null],
+    ]);
+    expect(reasons(m)).toEqual([
+      'a data point of "g" has no value',
+      'a data point of "g" has an asInt that is not an int64',
+      'a data point of "g" is not a finite number',
+    ]);
+  });
+
+  it('reads sums without a start, and refuses one without temporality', () => {
+    const sum = (aggregationTemporality: unknown, isMonotonic: boolean) => ({
+      name: 's',
+      sum: {
+        aggregationTemporality,
+        isMonotonic,
+        dataPoints: [{ timeUnixNano: ns(NOW), asInt: '4' }],
+      },
+    });
+    const m = mapped([
+      sum('AGGREGATION_TEMPORALITY_CUMULATIVE', true),
+      sum('AGGREGATION_TEMPORALITY_DELTA', false),
+      sum('AGGREGATION_TEMPORALITY_UNSPECIFIED', true),
+    ]);
+    expect(
+      m.records.map((r) => [r.kind, r.last, r.sum, r.startAtMs, r.lastAtMs, r.tMs, r.intervalMs]),
+    ).toEqual([
+      // A cumulative sum with no start: its start is unknown (0).
+      ['counter', 4, null, 0, NOW, NOW, 0],
+      // A delta with no start: at its time, with no length.
+      ['updowncounter', null, 4, null, null, NOW, 0],
+    ]);
+    expect(reasons(m)).toEqual(['sum "s" has no aggregation temporality']);
+  });
+
+  it('places histograms by temporality, with or without a start, and null where unsent', () => {
+    const hist = (aggregationTemporality: unknown, start: boolean) => ({
+      name: 'h',
+      histogram: {
+        aggregationTemporality,
+        dataPoints: [
+          {
+            ...(start ? { startTimeUnixNano: ns(NOW - 1000) } : {}),
+            timeUnixNano: ns(NOW),
+            count: '2',
+            bucketCounts: [],
+            explicitBounds: [],
+          },
+        ],
+      },
+    });
+    const m = mapped([
+      hist(2, true),
+      hist(2, false),
+      hist('AGGREGATION_TEMPORALITY_DELTA', true),
+      hist(1, false),
+      hist(0, true),
+    ]);
+    expect(
+      m.records.map((r) => [
+        r.kind,
+        r.count,
+        r.sum,
+        r.min,
+        r.max,
+        r.sketch,
+        r.startAtMs,
+        r.tMs,
+        r.intervalMs,
+      ]),
+    ).toEqual([
+      ['histogram', 2, null, null, null, null, NOW - 1000, NOW, 0],
+      ['histogram', 2, null, null, null, null, 0, NOW, 0],
+      ['histogram', 2, null, null, null, null, null, NOW - 1000, 1000],
+      ['histogram', 2, null, null, null, null, null, NOW, 0],
+    ]);
+    expect(reasons(m)).toEqual(['histogram "h" has no aggregation temporality']);
+    const e = mapped([
+      { name: 'e', exponentialHistogram: { dataPoints: [{ count: 1, zeroCount: 1 }] } },
+    ]);
+    expect(reasons(e)).toEqual(['histogram "e" has no aggregation temporality']);
+  });
+
+  const refusal = (metric: object) => {
+    try {
+      mapped([metric]);
+    } catch (error) {
+      expect(error).toBeInstanceOf(OtlpDecodeError);
+      return (error as Error).message;
+    }
+    return null;
+  };
+  const explicit = (point: object) =>
+    refusal({ name: 'h', histogram: { aggregationTemporality: 1, dataPoints: [point] } });
+  const exponential = (point: object) =>
+    refusal({
+      name: 'e',
+      exponentialHistogram: { aggregationTemporality: 2, dataPoints: [point] },
+    });
+
+  it('checks explicit bounds and counts', () => {
+    const at = 'histogram "h" dataPoints[0]: ';
+    expect(explicit({ bucketCounts: [1, 0, 0], explicitBounds: [2, 1] })).toBe(
+      `${at}explicitBounds must be strictly increasing (explicitBounds[1] = 1 after 2)`,
+    );
+    expect(explicit({ bucketCounts: [1, 0], explicitBounds: ['-Infinity'] })).toBe(
+      `${at}explicitBounds[0] is not a finite number`,
+    );
+    expect(explicit({ bucketCounts: [1, 0, 0], explicitBounds: [1, 'NaN'] })).toBe(
+      `${at}explicitBounds[1] is not a finite number`,
+    );
+    expect(explicit({ bucketCounts: [1, -1], explicitBounds: [1] })).toBe(
+      `${at}bucketCounts[1] is not a count`,
+    );
+    expect(explicit({ bucketCounts: [1], explicitBounds: [] })).toBeNull();
+    expect(explicit({ bucketCounts: [], explicitBounds: [1] })).toBe(
+      `${at}bucketCounts has 0 entries for 1 explicitBounds (must be 2)`,
+    );
+    // One bucket and no bound: every value in (-inf, +inf).
+    const one = mapped([
+      { name: 'h', histogram: { aggregationTemporality: 1, dataPoints: [{ bucketCounts: [3] }] } },
+    ]);
+    expect(decodeDistribution(one.records[0]?.sketch as Uint8Array)).toEqual({
+      form: 'explicit',
+      bounds: [],
+      counts: [3],
+    });
+  });
+
+  it('checks the exponential scale, zero bucket and offsets against float64', () => {
+    const at = 'exponentialHistogram "e" dataPoints[0]: ';
+    expect(exponential({ scale: 1.5 })).toBe(`${at}scale 1.5 is outside [-10, 20]`);
+    expect(exponential({ scale: -10 })).toBeNull();
+    expect(exponential({ scale: 20 })).toBeNull();
+    expect(exponential({ zeroCount: -1 })).toBe(`${at}zeroCount is not a count`);
+    expect(exponential({ zeroThreshold: -0.5 })).toBe(
+      `${at}zeroThreshold is not a finite number >= 0`,
+    );
+    expect(exponential({ zeroThreshold: 'Infinity' })).toBe(
+      `${at}zeroThreshold is not a finite number >= 0`,
+    );
+    expect(exponential({ positive: { offset: 1.5, bucketCounts: [1] } })).toBe(
+      `${at}positive.offset is not an integer`,
+    );
+    expect(exponential({ negative: { offset: 0, bucketCounts: [1, -1] } })).toBe(
+      `${at}negative.bucketCounts[1] is not a count`,
+    );
+    // At scale 0 bucket i holds (2^i, 2^(i+1)]: the smallest normal double 2^-1022 is in
+    // bucket -1023, the largest (below 2^1024) in bucket 1023.
+    const range = (offset: number, n: number, field = 'positive') =>
+      exponential({ scale: 0, [field]: { offset, bucketCounts: Array(n).fill(1) } });
+    expect(range(-1023, 1)).toBeNull();
+    expect(range(1022, 2, 'negative')).toBeNull();
+    expect(range(-1024, 1)).toBe(
+      `${at}positive.offset -1024 with 1 buckets reaches past the buckets a double maps to at scale 0 (-1023 to 1023)`,
+    );
+    expect(range(1023, 2, 'negative')).toBe(
+      `${at}negative.offset 1023 with 2 buckets reaches past the buckets a double maps to at scale 0 (-1023 to 1023)`,
+    );
+    // No buckets: the offset says nothing.
+    expect(range(5000, 0)).toBeNull();
+    // At scale 1 bucket i holds (2^(i/2), 2^((i+1)/2)]: 2^-1022 is in bucket -2045.
+    expect(exponential({ scale: 1, positive: { offset: -2045, bucketCounts: [1] } })).toBeNull();
+    expect(exponential({ scale: 1, positive: { offset: -2046, bucketCounts: [1] } })).not.toBe(
+      null,
+    );
+    const kept = mapped([
+      {
+        name: 'e',
+        exponentialHistogram: {
+          aggregationTemporality: 2,
+          dataPoints: [
+            {
+              count: '6',
+              scale: -2,
+              zeroCount: '1',
+              zeroThreshold: 0.001,
+              positive: { offset: -3, bucketCounts: ['2', 0, 1] },
+              negative: { bucketCounts: [2] },
+              min: -9,
+              max: 30,
+              sum: 12.5,
+            },
+          ],
+        },
+      },
+    ]);
+    expect(kept.records[0]).toMatchObject({ count: 6, min: -9, max: 30, sum: 12.5 });
+    expect(decodeDistribution(kept.records[0]?.sketch as Uint8Array)).toEqual({
+      form: 'exponential',
+      scale: -2,
+      zeroCount: 1,
+      zeroThreshold: 0.001,
+      positive: { offset: -3, bucketCounts: [2, 0, 1] },
+      negative: { offset: 0, bucketCounts: [2] },
+    });
+  });
+});
+
+describe('OTLP scalar values', () => {
+  it('keeps an int64 as text only past 2^53, either sign', () => {
+    expect(exactInt(null)).toBeNull();
+    expect(exactInt(undefined)).toBeNull();
+    expect(exactInt('9007199254740992')).toBeNull();
+    expect(exactInt('-9007199254740992')).toBeNull();
+    expect(exactInt('9007199254740993')).toBe('9007199254740993');
+    expect(exactInt('-9007199254740993')).toBe('-9007199254740993');
+    expect(exactInt(' 9223372036854775807 ')).toBe('9223372036854775807');
+    // A JSON number past 2^53: text that reads back as the same double.
+    expect(Number(exactInt(2 ** 60))).toBe(2 ** 60);
+    expect(exactInt(1.5)).toBeNull();
+    expect(exactInt('1e20')).toBeNull();
+    expect(exactInt('12a')).toBeNull();
+    const long = { toNumber: () => 2 ** 63, toString: () => '9223372036854775807' };
+    expect(exactInt(long)).toBe('9223372036854775807');
+  });
+
+  it('reads int64 fields as numbers, and tells an int64 from anything else', () => {
+    expect(num(5)).toBe(5);
+    expect(num(null)).toBe(0);
+    expect(num(undefined)).toBe(0);
+    expect(num('12')).toBe(12);
+    expect(num({ toNumber: () => 7 })).toBe(7);
+    expect(num({} as never)).toBeNaN();
+    expect(optNum(null)).toBeNull();
+    expect(optNum(undefined)).toBeNull();
+    expect(optNum('2.5')).toBe(2.5);
+    expect(optNum(0)).toBe(0);
+    expect(nanosToMs('1500000')).toBe(1.5);
+    for (const yes of [3, -1, '9223372036854775807', '-9223372036854775808', '0']) {
+      expect([yes, isInt64(yes)]).toEqual([yes, true]);
+    }
+    for (const no of [
+      1.5,
+      '9223372036854775808',
+      '-9223372036854775809',
+      '123456789012345678901',
+      '',
+      ' 1',
+      '1 ',
+      '+1',
+      null,
+      undefined,
+    ]) {
+      expect([no, isInt64(no)]).toEqual([no, false]);
+    }
+    expect(isInt64({ toNumber: () => 1 })).toBe(true);
+    expect(isInt64({} as never)).toBe(false);
+  });
+
+  it('writes attribute values as text, nested ones as JSON', () => {
+    expect(anyValueText(null)).toBe('');
+    expect(anyValueText({})).toBe('');
+    expect(anyValueText({ stringValue: '', boolValue: true })).toBe('');
+    expect(anyValueText({ stringValue: null, boolValue: false })).toBe('false');
+    expect(anyValueText({ intValue: '12' })).toBe('12');
+    expect(anyValueText({ intValue: null, doubleValue: 1.5 })).toBe('1.5');
+    expect(anyValueText({ doubleValue: '2' })).toBe('2');
+    expect(anyValueText({ arrayValue: { values: [{ stringValue: 'a' }, { intValue: 1 }] } })).toBe(
+      '["a","1"]',
+    );
+    expect(anyValueText({ arrayValue: {} })).toBe('[]');
+    expect(
+      anyValueText({ kvlistValue: { values: [{ key: 'k', value: { boolValue: true } }] } }),
+    ).toBe('{"k":"true"}');
+    expect(anyValueText({ kvlistValue: {} })).toBe('{}');
+    expect(anyValueText({ bytesValue: 'AAE=' })).toBe('');
+    const into: Record<string, string> = { a: '1' };
+    addAttributes(into, null);
+    addAttributes(into, [
+      null as never,
+      { key: 5 } as never,
+      { key: 'b', value: { stringValue: 'x' } },
+    ]);
+    expect(into).toEqual({ a: '1', b: 'x' });
+  });
+
+  it('reads temporality by number or enum name, and times from 1970 to the end of 9999', () => {
+    expect(temporality(1)).toBe(1);
+    expect(temporality(2)).toBe(2);
+    expect(temporality('AGGREGATION_TEMPORALITY_CUMULATIVE')).toBe(2);
+    expect(temporality('AGGREGATION_TEMPORALITY_DELTA')).toBe(1);
+    expect(temporality('AGGREGATION_TEMPORALITY_UNSPECIFIED')).toBe(0);
+    expect(temporality(null)).toBe(0);
+    const end = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    expect([0, end].map(inRange)).toEqual([true, true]);
+    expect([-1, end + 1, Number.NaN, Number.POSITIVE_INFINITY].map(inRange)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe('OTLP tags', () => {
+  it('holds attribute keys to 1024 bytes and values to 4096, inclusive', () => {
+    const x = (n: number) => 'x'.repeat(n);
+    expect(tooLong({ [x(1024)]: x(4096) })).toBeNull();
+    expect(tooLong({ ok: '', [x(1025)]: '' })).toBe(
+      `an attribute key longer than 1024 bytes ("${x(40)}...")`,
+    );
+    expect(tooLong({ [x(120)]: x(4097) })).toBe(
+      `attribute "${x(100)}" has a value longer than 4096 bytes`,
+    );
+    // In bytes: 2048 "é" are 4096 bytes, 2049 are over.
+    expect(tooLong({ k: '\u00e9'.repeat(2048) })).toBeNull();
+    expect(tooLong({ k: '\u00e9'.repeat(2049) })).not.toBeNull();
+  });
+
+  it('reads the environment from deployment.environment.name first', () => {
+    expect(envOf({ 'deployment.environment.name': 'a', 'deployment.environment': 'b' })).toBe('a');
+    expect(envOf({ 'deployment.environment.name': '', 'deployment.environment': 'b' })).toBe('b');
+    expect(envOf({})).toBeNull();
+  });
+
+  it('takes the scope name and version when sent, and the run out of the tags', () => {
+    const scope = scopeOf(
+      { 'meshbench.run': 'r1', 'deployment.environment': 'ci' },
+      {
+        scope: { name: '', version: '2', attributes: [{ key: 'k', value: { stringValue: 'v' } }] },
+      },
+    );
+    expect(scope).toEqual({
+      key: JSON.stringify({ 'deployment.environment': 'ci', 'otel.scope.version': '2', k: 'v' }),
+      tags: { 'deployment.environment': 'ci', 'otel.scope.version': '2', k: 'v' },
+      runRef: 'r1',
+      env: 'ci',
+      tooLong: null,
+    });
+    expect(scopeOf({ 'meshbench.run': '' }, null)).toMatchObject({ runRef: null, tags: {} });
+    expect(scopeOf(resourceTagsOf(null), { scope: { name: 'n' } }).tags).toEqual({
+      'otel.scope.name': 'n',
+    });
+    expect(scopeOf({ k: 'x'.repeat(4097) }, null).tooLong).toBe(
+      'attribute "k" has a value longer than 4096 bytes',
+    );
+  });
+
+  it('gives the same node for the same scope and attribute, and starts over at its limit', () => {
+    const sets = new OtlpTagSets(3);
+    const a = sets.scope('a');
+    expect(sets.scope('a')).toBe(a);
+    const child = sets.child(a, 'k', 'v');
+    expect(sets.child(a, 'k', 'v')).toBe(child);
+    expect(sets.child(a, 'k', 'w')).not.toBe(child);
+    expect(sets.child(a, 'j', 'v')).not.toBe(child);
+    // Four nodes made (a, k=v, k=w, j=v): past the limit of 3, the tree starts over.
+    const again = sets.scope('a');
+    expect(again).not.toBe(a);
+    expect(sets.scope('a')).toBe(again);
+    const small = new OtlpTagSets(2);
+    const s = small.scope('s');
+    small.child(s, 'k', 'v'); // 2 nodes: at the limit
+    expect(small.scope('s')).not.toBe(s);
+    const t = new OtlpTagSets(3);
+    const u = t.scope('u');
+    t.child(u, 'k', 'v'); // 2 nodes: under the limit
+    expect(t.scope('u')).toBe(u);
   });
 });

@@ -38,7 +38,9 @@ export class StringTable {
           return text;
         }
         this.hashes[this.strings.length] = h;
-        this.bytes.push(b.subarray(from, to).slice());
+        // A copy: Buffer's slice() is a view (unlike Uint8Array's), which kept every request
+        // body a string came from alive, and followed a buffer its caller reused.
+        this.bytes.push(Uint8Array.prototype.slice.call(b, from, to));
         this.strings.push(text);
         this.slots[s] = this.strings.length;
         return text;

@@ -356,3 +356,163 @@ describe('labelSetsOf', () => {
     expect(count?.sumOf?.name).toBe('h');
   });
 });
+
+// Native histograms checked as upstream's Histogram.Validate and checkHistogramSpans/
+// Buckets/CustomBounds do (prometheus/prometheus model/histogram/histogram.go and generic.go
+// at d15adb9a), with the layouts of write/v2/types.proto; expected values worked by hand.
+describe('native histograms, rule by rule', () => {
+  const mapOne = (h: WireHistogram) =>
+    mapRemoteWrite(request([series({ __name__: 'x' }, [], { histograms: [h] })]));
+  const why = (over: Partial<WireHistogram>) => {
+    const out = mapOne(native(over));
+    const reasons = [...out.refused.keys()];
+    return reasons.length === 0 ? null : reasons[0]?.replace('a histogram of "x" is invalid: ', '');
+  };
+  const sketch = (over: Partial<WireHistogram>) =>
+    layout(mapOne(native(over)).records[0]?.sketch ?? null);
+  const span = (offset: number, length: number) => ({ offset, length });
+
+  it('reads a side as deltas or as absolute counts, never both, and never below zero', () => {
+    expect(
+      why({ count: 1, positiveSpans: [span(0, 1)], positiveDeltas: [1], positiveCounts: [1] }),
+    ).toBe('positive side has both deltas and counts');
+    expect(why({ count: 1, positiveSpans: [span(0, 1)], positiveCounts: [1] })).toBe(
+      'positive side has float counts in an integer histogram',
+    );
+    expect(
+      why({
+        count: 1,
+        countIsFloat: true,
+        negativeSpans: [span(0, 2)],
+        negativeCounts: [2, -1],
+      }),
+    ).toBe('negative side has a negative count');
+    // Deltas 2, -3: the second bucket holds -1.
+    expect(why({ count: 1, positiveSpans: [span(0, 2)], positiveDeltas: [2, -3] })).toBe(
+      'positive side bucket 1 has a negative count',
+    );
+    expect(
+      sketch({
+        count: 4,
+        countIsFloat: true,
+        positiveSpans: [span(0, 2)],
+        positiveCounts: [1.5, 2.5],
+      }),
+    ).toMatchObject({ positive: { offset: -1, bucketCounts: [1.5, 2.5] } });
+    // Deltas 3, -3, 2: counts 3, 0, 2.
+    expect(
+      sketch({ count: 5, positiveSpans: [span(4, 3)], positiveDeltas: [3, -3, 2] }),
+    ).toMatchObject({ positive: { offset: 3, bucketCounts: [3, 0, 2] } });
+  });
+
+  it('needs spans that cover the buckets, later ones at no negative offset', () => {
+    expect(why({ count: 1, positiveSpans: [span(0, 2)], positiveDeltas: [1] })).toBe(
+      'positive side spans cover 2 buckets, but 1 are sent',
+    );
+    expect(
+      why({ count: 2, negativeSpans: [span(0, 1), span(-1, 1)], negativeDeltas: [1, 0] }),
+    ).toBe('negative side span 1 has a negative offset');
+    // The first span's offset is the first index, negative or not; a zero-length span and a
+    // gap of zero add nothing.
+    expect(
+      sketch({
+        count: 3,
+        positiveSpans: [span(-3, 1), span(0, 0), span(0, 1), span(2, 1)],
+        positiveDeltas: [1, 0, 0],
+      }),
+    ).toMatchObject({ positive: { offset: -4, bucketCounts: [1, 1, 0, 0, 1] } });
+    // No buckets: empty sides (their offset says nothing).
+    expect(sketch({ count: 0 })).toMatchObject({
+      positive: { bucketCounts: [] },
+      negative: { bucketCounts: [] },
+    });
+  });
+
+  it('takes schemas -4 to 8 and -53, nothing else', () => {
+    expect(why({ schema: -4 })).toBeNull();
+    expect(why({ schema: 8 })).toBeNull();
+    expect(why({ schema: -5 })).toBe('schema -5 is neither -53 (custom buckets) nor in [-4, 8]');
+    expect(why({ schema: 9 })).toBe('schema 9 is neither -53 (custom buckets) nor in [-4, 8]');
+    expect(sketch({ schema: -4 })).toMatchObject({ form: 'exponential', scale: -4 });
+  });
+
+  it('checks an exponential zero bucket and refuses custom bounds there', () => {
+    expect(why({ customValues: [1] })).toBe('an exponential histogram has custom_values');
+    for (const zeroThreshold of [-1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(why({ zeroThreshold })).toBe('zero_threshold is not a finite number >= 0');
+    expect(why({ countIsFloat: true, zeroCount: -1 })).toBe('zero_count is negative');
+    // The zero bucket counts toward the count.
+    expect(why({ count: 2, zeroCount: 2, zeroThreshold: 1e-9 })).toBeNull();
+    expect(why({ count: 1, zeroCount: 2 })).toBe(
+      '2 observations are in buckets, but the count is 1',
+    );
+  });
+
+  it('checks custom bounds as checkHistogramCustomBounds does, and the +Inf bucket', () => {
+    const custom = (over: Partial<WireHistogram>) => why({ schema: -53, ...over });
+    expect(custom({ customValues: [Number.NaN] })).toBe('custom_values[0] is not a finite number');
+    expect(custom({ customValues: [1, Number.POSITIVE_INFINITY] })).toBe(
+      'custom_values[1] is not a finite number',
+    );
+    expect(custom({ customValues: [Number.NEGATIVE_INFINITY, 1] })).toBe(
+      'custom_values[0] is not a finite number',
+    );
+    expect(custom({ customValues: [1, 1] })).toBe(
+      'custom_values must be strictly increasing (custom_values[1] = 1)',
+    );
+    expect(custom({ customValues: [2, 1] })).toBe(
+      'custom_values must be strictly increasing (custom_values[1] = 1)',
+    );
+    expect(custom({ customValues: [1], zeroCount: 1, count: 1 })).toBe(
+      'a custom-buckets histogram has a zero bucket',
+    );
+    expect(custom({ customValues: [1], zeroThreshold: 0.5 })).toBe(
+      'a custom-buckets histogram has a zero bucket',
+    );
+    expect(custom({ customValues: [1], negativeSpans: [span(0, 0)] })).toBe(
+      'a custom-buckets histogram has negative buckets',
+    );
+    expect(custom({ customValues: [1], negativeCounts: [1], countIsFloat: true })).toBe(
+      'a custom-buckets histogram has negative buckets',
+    );
+    expect(custom({ customValues: [1], positiveSpans: [span(-1, 1)], positiveDeltas: [1] })).toBe(
+      'positive side spans reach buckets -1 to -1, past the ones a double maps to (0 to 1)',
+    );
+    // Bounds 1, 2: buckets (-inf,1], (1,2], (2,+inf); index 2 is the last.
+    expect(
+      sketch({
+        schema: -53,
+        count: 3,
+        customValues: [1, 2],
+        positiveSpans: [span(2, 1)],
+        positiveDeltas: [3],
+      }),
+    ).toEqual({ form: 'explicit', bounds: [1, 2], counts: [0, 0, 3] });
+    expect(
+      custom({ count: 3, customValues: [1, 2], positiveSpans: [span(3, 1)], positiveDeltas: [3] }),
+    ).toBe('positive side spans reach buckets 3 to 3, past the ones a double maps to (0 to 2)');
+  });
+
+  it('holds the count to the buckets: at least them when the sum is NaN, near them for floats', () => {
+    const three = { positiveSpans: [span(0, 1)], positiveDeltas: [3] };
+    expect(why({ ...three, count: 5, sum: Number.NaN })).toBeNull();
+    expect(why({ ...three, count: 3, sum: Number.NaN })).toBeNull();
+    expect(why({ ...three, count: 2, sum: Number.NaN })).toBe(
+      '3 observations are in buckets, but the count is 2',
+    );
+    expect(why({ ...three, count: 4 })).toBe('3 observations are in buckets, but the count is 4');
+    expect(why({ ...three, count: 2 })).toBe('3 observations are in buckets, but the count is 2');
+    const floats = { countIsFloat: true, positiveSpans: [span(0, 1)], positiveCounts: [3] };
+    // Float counts: a relative error of 1e-9 of the count is the same count.
+    expect(why({ ...floats, count: 3 + 1e-12 })).toBeNull();
+    expect(why({ ...floats, count: 3 - 1e-12, sum: Number.NaN })).toBeNull();
+    expect(why({ ...floats, count: 3.001 })).toBe(
+      '3 observations are in buckets, but the count is 3.001',
+    );
+    expect(why({ ...floats, count: 2.999, sum: Number.NaN })).toBe(
+      '3 observations are in buckets, but the count is 2.999',
+    );
+    expect(why({ countIsFloat: true, count: -1 })).toBe('the count is negative');
+    expect(why({ countIsFloat: true, count: 1e-10 })).toBeNull();
+  });
+});

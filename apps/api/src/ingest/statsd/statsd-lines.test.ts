@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { numeric, parseTags, StatsdReader, type StatsdSink } from './statsd-lines.ts';
+import {
+  numeric,
+  parseTags,
+  type Shape,
+  StatsdReader,
+  type StatsdSink,
+  wholeNumber,
+} from './statsd-lines.ts';
 
 function collect(text: string | Buffer) {
   const samples: unknown[][] = [];
@@ -332,5 +339,256 @@ describe('numeric', () => {
     expect(numeric(`${'9'.repeat(200_000)}x`)).toBe(false);
     expect(numeric(`${'9'.repeat(200_000)}.${'9'.repeat(200_000)}.`)).toBe(false);
     expect(numeric('9'.repeat(200_000))).toBe(true);
+  });
+});
+
+// Boundaries and paths the mutation run (issue 28) found untested; each expected value is the
+// upstream rule or the limit documented at the top of statsd-lines.ts, worked by hand.
+describe('the reader, path by path', () => {
+  type Seen = { shape: Shape; value: number; delta: boolean; integer: string | undefined };
+  function reading(maxShapes?: number) {
+    const seen: Seen[] = [];
+    const members: [Shape, string][] = [];
+    const malformed: { line: string; reason: string }[] = [];
+    const reader = new StatsdReader(
+      {
+        sample: (shape, value, delta, integer) => seen.push({ shape, value, delta, integer }),
+        member: (shape, member) => members.push([shape, member]),
+        event: () => {},
+        serviceCheck: () => {},
+        malformed: (line, reason) => malformed.push({ line, reason }),
+      },
+      maxShapes,
+    );
+    return { reader, seen, members, malformed };
+  }
+
+  it('names why each malformed line is refused', () => {
+    const { reader, malformed } = reading();
+    reader.readText(
+      [
+        'no-value',
+        'a:1',
+        'a:1..5|c',
+        'a:1|c|@0x1',
+        'a:1|c|@ 0.5',
+        'a:1|c|T0',
+        'a:1|c|T1e9',
+        'a:1|c|T253402300800',
+      ].join('\n'),
+    );
+    expect(malformed).toEqual([
+      { line: 'no-value', reason: 'no "name:value"' },
+      { line: 'a:1', reason: 'no "|type"' },
+      { line: 'a:1..5|c', reason: 'value "1..5" is not a number' },
+      { line: 'a:1|c|@0x1', reason: 'sample rate "0x1" is not in [1e-9, 1]' },
+      { line: 'a:1|c|@ 0.5', reason: 'sample rate " 0.5" is not in [1e-9, 1]' },
+      { line: 'a:1|c|T0', reason: 'timestamp "0" is not unix seconds' },
+      { line: 'a:1|c|T1e9', reason: 'timestamp "1e9" is not unix seconds' },
+      // 9999-12-31T23:59:59Z is 253402300799 s: one second later is refused.
+      { line: 'a:1|c|T253402300800', reason: 'timestamp "253402300800" is after 9999' },
+    ]);
+  });
+
+  it('takes the edges of each range: rate 1 and 1e-9, the last second of 9999', () => {
+    const { reader, seen, malformed } = reading();
+    reader.readText('a:1|c|@1\nb:1|c|@1e-9\nc:1|c|T253402300799\nd:1|c|T1');
+    expect(malformed).toEqual([]);
+    expect(seen.map((s) => [s.shape.name, s.shape.rate, s.shape.timestampMs])).toEqual([
+      ['a', 1, 0],
+      ['b', 1e-9, 0],
+      ['c', 1, 253402300799000],
+      ['d', 1, 1000],
+    ]);
+  });
+
+  it('holds names, tags, container ids and set members to their byte limits, inclusive', () => {
+    const { reader, seen, members, malformed } = reading();
+    const at = (n: number, c = 'x') => c.repeat(n);
+    reader.readText(
+      [
+        `${at(1024)}:1|c`,
+        `${at(1025)}:1|c`,
+        `a:1|c|#${at(1024)}:v`,
+        `a:1|c|#${at(1025)}:v`,
+        `a:1|c|#k:${at(4096)}`,
+        `a:1|c|#k:${at(4097)}`,
+        `a,${at(1024)}=v:1|c`,
+        `a,${at(1025)}=v:1|c`,
+        `a,k=${at(4096)}:1|c`,
+        `a,k=${at(4097)}:1|c`,
+        `a:1|c|c:${at(4096)}`,
+        `a:1|c|c:${at(4097)}`,
+        `s:${at(4096)}|s`,
+        `s:${at(4097)}|s`,
+      ].join('\n'),
+    );
+    expect(malformed.map((m) => m.reason)).toEqual([
+      'metric name over 1024 bytes',
+      'tag key over 1024 bytes',
+      'tag "k" has a value over 4096 bytes',
+      'tag key over 1024 bytes',
+      'tag "k" has a value over 4096 bytes',
+      'container id over 4096 bytes',
+      'set member over 4096 bytes',
+    ]);
+    expect(seen.map((s) => s.shape.name.length)).toEqual([1024, 1, 1, 1, 1, 1]);
+    expect(seen[5]?.shape.containerId).toBe(at(4096));
+    expect(members.map(([, m]) => m.length)).toEqual([4096]);
+  });
+
+  it('counts a tag key in UTF-8 bytes, not in characters (a DogStatsD key of 1000 "é")', () => {
+    // 1000 x U+00E9 is 1000 UTF-16 units but 2000 UTF-8 bytes: over the 1024-byte limit,
+    // as the same key in the bucket (Telegraf) already was.
+    const key = '\u00e9'.repeat(1000);
+    const { reader, seen, malformed } = reading();
+    reader.readText(`a:1|c|#${key}:v\na,${key}=v:1|c\nb:1|c|#${'\u00e9'.repeat(512)}:v`);
+    expect(malformed.map((m) => m.reason)).toEqual([
+      'tag key over 1024 bytes',
+      'tag key over 1024 bytes',
+    ]);
+    // 512 x U+00E9 is 1024 bytes: at the limit, kept.
+    expect(seen.map((s) => s.shape.name)).toEqual(['b']);
+  });
+
+  it('reads a line of 65536 bytes and refuses one byte more, quoting its first 200', () => {
+    // pp:1:1:...:1|d packs 32,766 values into exactly 65,536 bytes.
+    const line = (n: number) => `pp:${Array(n).fill('1').join(':')}|d`;
+    expect(Buffer.byteLength(line(32_766))).toBe(65_536);
+    const { reader, seen, malformed } = reading();
+    reader.readText(`${line(32_766)}\n${line(32_766)}0`);
+    expect(seen).toHaveLength(32_766);
+    expect(malformed).toEqual([
+      { line: line(32_766).slice(0, 200), reason: 'a line over 65536 bytes' },
+    ]);
+  });
+
+  it('marks signed gauges in packed and exponent values, and keeps an integer beyond 2^53', () => {
+    const { reader, seen } = reading();
+    reader.readText(
+      [
+        'g:+1:-2:3|g',
+        'g:1e1|g',
+        'g:-1e1|g',
+        'c:+1e1|c',
+        'g:18446744073709551615|g',
+        'g:-0018446744073709551615|g',
+        'g:1.5e300|g',
+        'c:18446744073709551615|c',
+        'g:9007199254740991|g',
+      ].join('\n'),
+    );
+    expect(seen.map((s) => [s.shape.name, s.value, s.delta, s.integer])).toEqual([
+      ['g', 1, true, undefined],
+      ['g', -2, true, undefined],
+      ['g', 3, false, undefined],
+      ['g', 10, false, undefined],
+      ['g', -10, true, undefined],
+      ['c', 10, false, undefined],
+      ['g', 2 ** 64, false, '18446744073709551615'],
+      ['g', -(2 ** 64), true, '-18446744073709551615'],
+      // Not a whole number as written: no exact text.
+      ['g', 1.5e300, false, undefined],
+      // Not a gauge: a counter's value is summed as a float.
+      ['c', 2 ** 64, false, undefined],
+      // 2^53 - 1 is a safe integer: the float is exact.
+      ['g', 9007199254740991, false, undefined],
+    ]);
+  });
+
+  it('decodes each shape once, wherever its line is in the datagram', () => {
+    const { reader, seen } = reading();
+    reader.readText('a:1|c|#k:v\nbb:2|c\na:3|c|#k:v');
+    reader.readText('a:4|c|#k:v');
+    expect(seen[0]?.shape).toBe(seen[2]?.shape);
+    expect(seen[0]?.shape).toBe(seen[3]?.shape);
+    expect(seen[1]?.shape).not.toBe(seen[0]?.shape);
+  });
+
+  it('tells apart two shapes whose first hash collides', () => {
+    // FNV-1a 32 of "m4vl8:|c" and "mlpd6:|c" is 1895379981 for both (found by a birthday
+    // search); the second hash differs.
+    const { reader, seen } = reading();
+    reader.readText('m4vl8:1|c\nmlpd6:2|c\nm4vl8:3|c\nmlpd6:4|c');
+    expect(seen.map((s) => [s.shape.name, s.value])).toEqual([
+      ['m4vl8', 1],
+      ['mlpd6', 2],
+      ['m4vl8', 3],
+      ['mlpd6', 4],
+    ]);
+    expect(seen[0]?.shape).toBe(seen[2]?.shape);
+    expect(seen[1]?.shape).toBe(seen[3]?.shape);
+  });
+
+  it('forgets its shapes on trim only when it holds more than its bound', () => {
+    const { reader, seen } = reading(2);
+    reader.readText('a:1|c\nb:1|c');
+    reader.trim(); // 2 shapes, bound 2: kept
+    reader.readText('a:2|c');
+    expect(seen[2]?.shape).toBe(seen[0]?.shape);
+    reader.readText('c:1|c');
+    reader.trim(); // 3 shapes: forgotten
+    reader.readText('a:3|c');
+    expect(seen[4]?.shape).not.toBe(seen[0]?.shape);
+    expect(seen[4]?.shape).toEqual(seen[0]?.shape);
+    // Counted again from none: two more shapes do not forget them.
+    reader.readText('b:2|c');
+    reader.trim();
+    reader.readText('a:4|c');
+    expect(seen[6]?.shape).toBe(seen[4]?.shape);
+  });
+
+  it('keys a series by type, name, tags and container, not by rate or time', () => {
+    const { reader, seen } = reading();
+    reader.readText(
+      ['a:1|c', 'a:1|c|@0.5', 'a:1|c|T1', 'a:1|c|c:x', 'a:1|g', 'a:1|c|#k:v', 'b:1|c'].join('\n'),
+    );
+    const keys = seen.map((s) => s.shape.seriesKey);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toBe(keys[0]);
+    expect(new Set([keys[0], keys[3], keys[4], keys[5], keys[6]]).size).toBe(5);
+    expect(seen[0]?.shape).toMatchObject({ state: null, epoch: -1 });
+  });
+
+  it('ignores sections it does not know (DogStatsD e: and card:)', () => {
+    const { reader, seen, malformed } = reading();
+    reader.readText('a:1|c|e:it-false,cn-nginx|card:low|#k:v');
+    expect(malformed).toEqual([]);
+    expect(seen.map((s) => [s.shape.tags, s.shape.containerId])).toEqual([['k:v', '']]);
+  });
+
+  it('reads events and service checks by their first bytes only', () => {
+    const events: string[] = [];
+    const checks: string[] = [];
+    const names: string[] = [];
+    const bad: string[] = [];
+    const reader = new StatsdReader({
+      sample: (shape) => names.push(shape.name),
+      member: () => {},
+      event: (l) => events.push(l),
+      serviceCheck: (l) => checks.push(l),
+      malformed: (line, reason) => bad.push(`${line}: ${reason}`),
+    });
+    reader.readText('_e{1,1}:a|b\n_sc|x|0\n_sc\n_e\n_s:1|c\n_x:1|c');
+    expect(events).toEqual(['_e{1,1}:a|b']);
+    expect(checks).toEqual(['_sc|x|0']);
+    expect(bad).toEqual(['_sc: no "name:value"', '_e: no "name:value"']);
+    expect(names).toEqual(['_s', '_x']);
+  });
+});
+
+describe('parseTags and wholeNumber', () => {
+  it('skips empty tags and keeps a later key', () => {
+    expect(parseTags('a,,b:1,a:2,')).toEqual({ a: '2', b: '1' });
+    expect(parseTags('')).toEqual({});
+  });
+
+  it('writes whole numbers without sign or leading zeros, and only whole numbers', () => {
+    expect(wholeNumber('+007')).toBe('7');
+    expect(wholeNumber('-0')).toBe('0');
+    expect(wholeNumber('-000')).toBe('0');
+    expect(wholeNumber('-12')).toBe('-12');
+    expect(wholeNumber('18446744073709551615')).toBe('18446744073709551615');
+    for (const no of ['1.0', '1e3', '', '-', ' 1', '1 ', '0x1']) expect(wholeNumber(no)).toBeNull();
   });
 });

@@ -119,7 +119,8 @@ function telegrafTags(parts: string[]): string | { malformed: string } {
 
 /** Why DogStatsD tag text is refused (a key or value over its limit), or null. */
 function tagsFault(raw: string): string | null {
-  if (raw.length <= STATSD_LIMITS.tagKeyBytes) return null;
+  // In bytes: a key of 1000 "é" is 1000 UTF-16 units but 2000 bytes, over the limit.
+  if (utf8Bytes(raw) <= STATSD_LIMITS.tagKeyBytes) return null;
   for (const part of raw.split(',')) {
     const i = part.indexOf(':');
     const key = i < 0 ? part : part.slice(0, i);
