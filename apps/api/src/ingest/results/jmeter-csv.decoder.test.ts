@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { sniff } from './detect.ts';
 import { decodeResults } from './index.ts';
-import { decodeJmeterCsv } from './jmeter-csv.decoder.ts';
+import {
+  decodeJmeterCsv,
+  isJmeterCsvHeader,
+  isJmeterCsvSample,
+  JmeterCsvAggregator,
+} from './jmeter-csv.decoder.ts';
 import type { ResultFileError } from './result-file-error.ts';
 import { publicFixture } from './test-fixtures.ts';
 
@@ -171,5 +176,158 @@ describe('JMeter JTL CSV: the unquoted fast path', () => {
       const quoted = `${header}\n${lines.map(quoteThird).join('\n')}\n`;
       expect(outcome(plain)).toEqual(outcome(quoted));
     }
+  });
+});
+
+// Lines as apache/jmeter CSVSaveService (bb30edf) writes them: the saved columns in
+// printableFieldNamesToString's order, the configured delimiter (default ",", "\t" allowed),
+// success "true"/"false", timeStamp epoch ms (the default) or a formatted date when
+// jmeter.save.saveservice.timestamp_format is set.
+describe('JMeter JTL CSV, column by column', () => {
+  const header = 'timeStamp,elapsed,label,responseCode,success';
+
+  it('spans from the earliest start to the latest end (timeStamp + elapsed), any row order', () => {
+    const text = [
+      header,
+      '1700000000500,100,a,200,true',
+      '1700000000000,50,a,200,true',
+      '1700000000900,10,a,200,true',
+      '1700000000600,400,a,200,true',
+    ].join('\n');
+    const [point] = decodeJmeterCsv(text).results;
+    // 1700000000000 to 1700000000600 + 400.
+    expect(point?.durationMs).toBe(1000);
+    expect(point?.startedAt).toBe(new Date(1700000000000).toISOString());
+    expect(point?.achievedRps).toBe(4);
+    expect(point?.labels).toEqual({ tool: 'jmeter', label: 'a' });
+  });
+
+  it('gives no span for a formatted timeStamp, nor for a file without one', () => {
+    const formatted = `${header}\n2024/01/01 00:00:00.000,100,a,200,true\n1700000000000,5,a,200,true`;
+    expect(decodeJmeterCsv(formatted).results[0]).toMatchObject({
+      requests: 2,
+      durationMs: null,
+      startedAt: null,
+    });
+    const untimed = 'elapsed,label,success\n100,a,true\n';
+    expect(decodeJmeterCsv(untimed).results[0]).toMatchObject({
+      durationMs: null,
+      startedAt: null,
+    });
+  });
+
+  it('counts success other than "true" as errors, by responseCode, "failed" when it has none', () => {
+    const text = [
+      header,
+      '1700000000000,1,a,500,false',
+      '1700000000000,1,a,,false',
+      '1700000000000,1,a,200,true',
+      '1700000000000,1,a,Non HTTP response code: java.net.SocketException,false',
+    ].join('\n');
+    const [point] = decodeJmeterCsv(text).results;
+    expect(point?.errors).toBe(3);
+    expect(point?.errorsByCode).toEqual({
+      '500': 1,
+      failed: 1,
+      'Non HTTP response code: java.net.SocketException': 1,
+    });
+    // No success column saved: no error count at all.
+    expect(decodeJmeterCsv('timeStamp,elapsed\n1700000000000,1\n').results[0]?.errors).toBeNull();
+  });
+
+  it('keeps no label when the samples have several', () => {
+    const text = `${header}\n1700000000000,1,a,200,true\n1700000000000,1,b,200,true\n1700000000000,1,c,200,true`;
+    expect(decodeJmeterCsv(text).results[0]?.labels).toEqual({ tool: 'jmeter' });
+  });
+
+  it('reads a tab-delimited file (default_delimiter=\\t)', () => {
+    const text = 'timeStamp\telapsed\tlabel\tsuccess\n1700000000000\t7\tx,y\tfalse\n';
+    expect(decodeJmeterCsv(text).results[0]).toMatchObject({
+      requests: 1,
+      errors: 1,
+      minMs: 7,
+      labels: { label: 'x,y' },
+    });
+  });
+
+  it('skips blank lines before the header and between samples', () => {
+    const text = `\n \n${header}\n\n1700000000000,1,a,200,true\n\n1700000000000,2,a,200,true\n`;
+    expect(decodeJmeterCsv(text).results[0]?.requests).toBe(2);
+  });
+
+  it('names the columns it does not map, among those the file has', () => {
+    const text =
+      'timeStamp,elapsed,label,responseCode,threadName,success,bytes,Latency,Connect\n1700000000000,1,a,200,t,true,1,1,0\n';
+    expect(decodeJmeterCsv(text).unmapped).toEqual(['threadName', 'bytes', 'Latency', 'Connect']);
+  });
+
+  it('reads a quoted cell over several lines, "" as a quote, and a quoted last cell', () => {
+    const text = [
+      'timeStamp,elapsed,label,responseMessage,success',
+      '1700000000000,3,a,"one',
+      '',
+      'three ""q""",true',
+      '1700000000001,4,a,x,"false"',
+    ].join('\n');
+    expect(decodeJmeterCsv(text).results[0]).toMatchObject({ requests: 2, errors: 1, maxMs: 4 });
+    const e = thrown(() => decodeJmeterCsv(`${text}\n1700000000002,5,a,"open,true\n\nmore`));
+    expect(e).toMatchObject({ problem: 'truncated', line: 6 });
+  });
+
+  it('refuses a sample with more cells than the header, quoted or not', () => {
+    expect(
+      thrown(() => decodeJmeterCsv(`${header}\n1700000000000,1,a,200,true,extra`)),
+    ).toMatchObject({
+      problem: 'invalid_line',
+      line: 2,
+    });
+    expect(
+      thrown(() => decodeJmeterCsv(`${header}\n1700000000000,1,"a",200,true,extra`)),
+    ).toMatchObject({ problem: 'invalid_line', line: 2 });
+    expect(thrown(() => decodeJmeterCsv(`${header}\n1700000000000,,a,200,true`))).toMatchObject({
+      field: 'elapsed',
+    });
+  });
+
+  it('reads a headerless file of the 17 default columns (print_field_names=false)', () => {
+    const row = '1700000000000,25,get,404,Not Found,t 1-1,text,false,,120,80,1,1,http://x/,20,0,5';
+    const [point] = decodeJmeterCsv(`${row}\n${row.replace(',25,', ',35,')}`).results;
+    expect(point).toMatchObject({ requests: 2, errors: 2, errorsByCode: { '404': 2 }, maxMs: 35 });
+    expect(decodeJmeterCsv(row).unmapped).toEqual([
+      'responseMessage',
+      'threadName',
+      'dataType',
+      'failureMessage',
+      'bytes',
+      'sentBytes',
+      'grpThreads',
+      'allThreads',
+      'URL',
+      'Latency',
+      'IdleTime',
+      'Connect',
+    ]);
+  });
+
+  it('refuses an empty stream', () => {
+    const agg = new JmeterCsvAggregator();
+    agg.write('\n');
+    expect(thrown(() => agg.end())).toMatchObject({ problem: 'empty' });
+  });
+
+  it('tells a header by "elapsed" with timeStamp or label, a sample by its epoch-ms start', () => {
+    expect(isJmeterCsvHeader('elapsed,label')).toBe(true);
+    expect(isJmeterCsvHeader('timeStamp\telapsed')).toBe(true);
+    expect(isJmeterCsvHeader(' timeStamp,elapsed ')).toBe(true);
+    expect(isJmeterCsvHeader('elapsed,success')).toBe(false);
+    expect(isJmeterCsvHeader('timeStamp,label')).toBe(false);
+    expect(isJmeterCsvHeader('timeStamp\telapsed,label')).toBe(false);
+    expect(isJmeterCsvSample('1700000000000,5,')).toBe(true);
+    expect(isJmeterCsvSample('999999999999,5,')).toBe(true);
+    expect(isJmeterCsvSample('99999999999,5,')).toBe(false);
+    expect(isJmeterCsvSample('17000000000000,5,')).toBe(false);
+    expect(isJmeterCsvSample('1700000000000,,')).toBe(false);
+    expect(isJmeterCsvSample('1700000000000,5')).toBe(false);
+    expect(isJmeterCsvSample('x1700000000000,5,')).toBe(false);
   });
 });

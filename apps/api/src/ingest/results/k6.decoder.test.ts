@@ -1,7 +1,7 @@
 import { loadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { decodeResults } from './index.ts';
-import { decodeK6 as fromDocument } from './k6.decoder.ts';
+import { decodeK6 as fromDocument, isK6Summary } from './k6.decoder.ts';
 import { ResultFileError } from './result-file-error.ts';
 import { localFixture, publicFixture } from './test-fixtures.ts';
 import { parseJson } from './values.ts';
@@ -270,5 +270,216 @@ describe('decodeK6', () => {
     doc.config.duration = 0;
     const { r } = only(JSON.stringify(doc));
     expect([r.requests, r.durationMs, r.achievedRps]).toEqual([2990, 0, null]);
+  });
+});
+
+// handleSummary's data as grafana/k6 internal/js/summary.go summarizeMetricsToObject builds it
+// (87883075): root_group, options {summaryTrendStats, summaryTimeUnit, noColor}, state
+// {isStdOutTTY, isStdErrTTY, testRunDurationMs}, metrics.<name> {type, contains, values} with
+// the values of metricValueGetter (Counter count/rate, Gauge value/min/max, Rate
+// rate/passes/fails, Trend one per summaryTrendStats column: avg min med max count p(N)),
+// and setup_data.
+function handleSummaryData() {
+  return {
+    root_group: {
+      name: '',
+      path: '',
+      id: 'd41d8cd98f00b204e9800998ecf8427e',
+      groups: [],
+      checks: [],
+    },
+    options: {
+      summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(99.9)', 'count'],
+      summaryTimeUnit: '',
+      noColor: false,
+    },
+    state: { isStdOutTTY: false, isStdErrTTY: true, testRunDurationMs: 2000 },
+    metrics: {
+      http_req_duration: {
+        type: 'trend',
+        contains: 'time',
+        values: { avg: 3, min: 1, med: 2, max: 9, 'p(99.9)': 8.5, count: 10 },
+      },
+      http_reqs: { type: 'counter', contains: 'default', values: { count: 10, rate: 5 } },
+      http_req_failed: {
+        type: 'rate',
+        contains: 'default',
+        values: { rate: 0.2, passes: 2, fails: 8 },
+      },
+      vus: { type: 'gauge', contains: 'default', values: { value: 1, min: 1, max: 4 } },
+    } as Record<string, unknown>,
+    setup_data: null as unknown,
+  };
+}
+
+describe("decodeK6, handleSummary's data field by field (summary.go)", () => {
+  it('reads every value metricValueGetter writes, and names the trend columns it does not map', () => {
+    const { results, unmapped } = fromDocument(handleSummaryData());
+    const r = results[0]!;
+    expect([r.meanMs, r.minMs, r.maxMs]).toEqual([3, 1, 9]);
+    expect(r.percentiles).toEqual([
+      { p: 50, ms: 2, ...REPORTED },
+      { p: 99.9, ms: 8.5, ...REPORTED },
+    ]);
+    expect([r.requests, r.achievedRps, r.errors, r.connections, r.durationMs]).toEqual([
+      10, 5, 2, 4, 2000,
+    ]);
+    // The Trend's "count" column is no latency; the presentation settings and an empty
+    // root_group are no facts about the test.
+    expect(unmapped).toEqual(['metrics.http_req_duration.values.count']);
+  });
+
+  it('names what the data holds beyond the facts it maps', () => {
+    const doc = handleSummaryData();
+    doc.setup_data = { token: 'x' };
+    (doc.state as Record<string, unknown>).extra = 1;
+    (doc.options as Record<string, unknown>).other = 'y';
+    doc.root_group.groups = [{ name: 'g' }] as never;
+    doc.metrics.my_counter = {
+      type: 'counter',
+      contains: 'default',
+      values: { count: 1, rate: 1 },
+    };
+    expect([...fromDocument(doc).unmapped].sort()).toEqual([
+      'metrics.http_req_duration.values.count',
+      'metrics.my_counter',
+      'options.other',
+      'root_group',
+      'setup_data',
+      'state.extra',
+    ]);
+    const checks = handleSummaryData();
+    checks.root_group.checks = [{ name: 'ok', passes: 1, fails: 0 }] as never;
+    expect(fromDocument(checks).unmapped).toContain('root_group');
+  });
+
+  it('takes the peak of vus_max when there is no vus, and the value of a gauge with no max', () => {
+    const doc = handleSummaryData();
+    delete doc.metrics.vus;
+    doc.metrics.vus_max = { type: 'gauge', contains: 'default', values: { value: 7 } };
+    expect(fromDocument(doc).results[0]?.connections).toBe(7);
+  });
+
+  it("computes a Counter's rate as count / test run duration when the file gives none", () => {
+    const doc = handleSummaryData();
+    doc.metrics.http_reqs = { type: 'counter', contains: 'default', values: { count: 10 } };
+    // 10 requests over state.testRunDurationMs 2000 ms.
+    expect(fromDocument(doc).results[0]?.achievedRps).toBe(5);
+    doc.state.testRunDurationMs = 0;
+    expect(fromDocument(doc).results[0]?.achievedRps).toBeNull();
+  });
+
+  it('skips a metric that is not an object, and reads an inline one without type or contains', () => {
+    const doc = handleSummaryData();
+    doc.metrics.junk = 5;
+    doc.metrics.http_reqs = { type: 'counter', contains: 'default', count: 4, rate: 2 };
+    const { results, unmapped } = fromDocument(doc);
+    expect([results[0]?.requests, results[0]?.achievedRps]).toEqual([4, 2]);
+    expect(unmapped.some((u) => u.includes('junk') || u.includes('type'))).toBe(false);
+  });
+
+  it('reads only p(N) and pN stats as percentiles; other stat names are unmapped', () => {
+    const doc = handleSummaryData();
+    doc.metrics.http_req_duration = {
+      type: 'trend',
+      contains: 'time',
+      values: { 'p(99.99)': 7, p99: 6, 'xp(90)': 1, 'p(90)x': 1, p9x: 1, avg: null },
+    };
+    const { results, unmapped } = fromDocument(doc);
+    expect(results[0]?.percentiles).toEqual([
+      { p: 99, ms: 6, ...REPORTED },
+      { p: 99.99, ms: 7, ...REPORTED },
+    ]);
+    expect(results[0]?.meanMs).toBeNull();
+    expect(unmapped).toEqual([
+      'metrics.http_req_duration.values.xp(90)',
+      'metrics.http_req_duration.values.p(90)x',
+      'metrics.http_req_duration.values.p9x',
+    ]);
+  });
+
+  it('refuses a threshold verdict that is neither {ok: boolean} nor a boolean', () => {
+    for (const verdict of [{ ok: 'yes' }, null, 1]) {
+      const doc = handleSummaryData();
+      doc.metrics.http_reqs = {
+        type: 'counter',
+        contains: 'default',
+        values: { count: 10, rate: 5 },
+        thresholds: { 'rate<100': verdict },
+      };
+      expect(thrown(() => fromDocument(doc))).toMatchObject({
+        problem: 'invalid_value',
+        field: 'metrics.http_reqs.thresholds',
+      });
+    }
+  });
+});
+
+describe('what is told to be a k6 summary', () => {
+  it.each(['http_req_duration', 'http_reqs', 'iterations', 'vus', 'vus_max', 'iteration_duration'])(
+    'a legacy summary with only %s among its metrics',
+    (name) => {
+      expect(isK6Summary({ metrics: { [name]: { count: 1 } } })).toBe(true);
+    },
+  );
+
+  it('a legacy summary of custom metrics only by its root_group', () => {
+    expect(isK6Summary({ metrics: { mine: { count: 1 } }, root_group: {} })).toBe(true);
+    expect(isK6Summary({ metrics: { mine: { count: 1 } } })).toBe(false);
+    expect(isK6Summary({ metrics: [] })).toBe(false);
+    expect(isK6Summary([])).toBe(false);
+    expect(isK6Summary(null)).toBe(false);
+  });
+
+  it('a v1 summary with results.metrics[] of named metrics and config or metadata', () => {
+    const metrics = [{ name: 'custom', type: 'counter', values: { count: 1 } }];
+    expect(isK6Summary({ results: { metrics }, config: {} })).toBe(true);
+    expect(isK6Summary({ results: { metrics }, metadata: {} })).toBe(true);
+    expect(isK6Summary({ results: { metrics } })).toBe(false);
+    expect(isK6Summary({ results: { metrics: [{ values: {} }] }, config: {} })).toBe(false);
+    expect(isK6Summary({ results: { metrics: [5] }, config: {} })).toBe(false);
+    expect(isK6Summary({ results: { metrics: {} }, config: {} })).toBe(false);
+    expect(isK6Summary({ results: [], config: {} })).toBe(false);
+  });
+});
+
+describe('decodeK6, the v1 summary field by field (machine_readable.go)', () => {
+  const v1 = () => JSON.parse(localFixture('k6-v1-machine-readable.json'));
+
+  it('refuses a metric whose values are not an object, naming its index', () => {
+    const doc = v1();
+    doc.results.metrics[1].values = [];
+    expect(thrown(() => fromDocument(doc))).toMatchObject({
+      problem: 'invalid_value',
+      field: 'results.metrics[1].values',
+    });
+  });
+
+  it('leaves out an empty execution, version and generation time, and a non-string version', () => {
+    const doc = v1();
+    doc.config = { duration: 30, execution: '' };
+    doc.metadata = { k6_version: '', generated_at: 'not a time' };
+    doc.version = 1;
+    expect(fromDocument(doc).results[0]?.labels).toEqual({});
+  });
+
+  it('names the checks only when they hold something, and the rest of results and the file', () => {
+    const doc = v1();
+    doc.results.checks = { metrics: [], results: [], ordered: null };
+    doc.results.groups = { g: 1 };
+    doc.extra = true;
+    const { unmapped } = fromDocument(doc);
+    expect(unmapped).not.toContain('results.checks');
+    expect(unmapped).toContain('results.groups');
+    expect(unmapped).toContain('extra');
+    doc.results.checks = { ordered: 'x' };
+    expect(fromDocument(doc).unmapped).toContain('results.checks');
+  });
+
+  it('reads a v1 summary with metadata only (no config): no duration', () => {
+    const doc = v1();
+    delete doc.config;
+    const r = fromDocument(doc).results[0]!;
+    expect([r.durationMs, r.achievedRps, r.requests]).toEqual([null, null, 2990]);
   });
 });
