@@ -2,21 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { sniff } from './detect.ts';
 import { decodeGatlingLog, GatlingLogAggregator, isGatlingRunLine } from './gatling.decoder.ts';
 import { decodeResults } from './index.ts';
-import type { ResultFileError } from './result-file-error.ts';
-import { publicFixture } from './test-fixtures.ts';
+import { publicFixture, thrown } from './test-fixtures.ts';
 
 // gatling/gatling's own test files (fixtures/public/gatling/PROVENANCE.md).
 const text = publicFixture('gatling/single_node_with_known_stats-simulation.log');
 const binary = publicFixture('gatling/known_stats-binary-simulation.log');
-
-const thrown = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return e as ResultFileError;
-  }
-  throw new Error('did not throw');
-};
 
 describe("Gatling's simulation.log", () => {
   it('is told by its RUN record', async () => {

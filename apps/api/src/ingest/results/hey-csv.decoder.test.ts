@@ -3,19 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { sniff } from './detect.ts';
 import { decodeHeyCsv, HeyCsvAggregator, isHeyCsvHeader } from './hey-csv.decoder.ts';
 import { decodeResults } from './index.ts';
-import type { ResultFileError } from './result-file-error.ts';
+import { thrown } from './test-fixtures.ts';
 
 // Written by Debian's hey 0.1.4 (fixtures/README.md): 50 requests, 8 columns.
 const real = readFileSync(new URL('./fixtures/hey-0.1.4-debian.csv', import.meta.url), 'utf8');
-
-const thrown = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return e as ResultFileError;
-  }
-  throw new Error('did not throw');
-};
 
 describe('hey -o csv', () => {
   it('reads a file hey wrote as its raw samples say', () => {

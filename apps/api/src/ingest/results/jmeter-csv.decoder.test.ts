@@ -8,20 +8,11 @@ import {
   JmeterCsvAggregator,
 } from './jmeter-csv.decoder.ts';
 import type { ResultFileError } from './result-file-error.ts';
-import { publicFixture } from './test-fixtures.ts';
+import { publicFixture, thrown } from './test-fixtures.ts';
 
 // JMeter's own report-generator test files (fixtures/public/apache-jmeter/PROVENANCE.md).
 const report = publicFixture('apache-jmeter/HTMLReportTestFile.csv');
 const allFailed = publicFixture('apache-jmeter/HTMLReportFalseTestFile.csv');
-
-const thrown = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return e as ResultFileError;
-  }
-  throw new Error('did not throw');
-};
 
 /** The file read here with split and Number: the samples of a header file without quotes. */
 function raw(text: string) {

@@ -10,16 +10,7 @@ import {
   sampleNumber,
   sampleResult,
 } from './raw-samples.ts';
-import type { ResultFileError } from './result-file-error.ts';
-
-const thrown = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return e as ResultFileError;
-  }
-  throw new Error('did not throw');
-};
+import { thrown } from './test-fixtures.ts';
 
 function split(...writes: string[]) {
   const lines: Array<[string, number]> = [];

@@ -53,6 +53,16 @@ export async function documentOf(text: string): Promise<unknown> {
   return /^\uFEFF?\s*[[{]/.test(text) ? parseJson(text) : parseYaml(text);
 }
 
+/** What a synchronous decoder throws (its ResultFileError, as the cases expect); fails when nothing is thrown. */
+export function thrown(fn: () => unknown): ResultFileError {
+  try {
+    fn();
+  } catch (e) {
+    return e as ResultFileError;
+  }
+  throw new Error('did not throw');
+}
+
 /** The ResultFileError a call throws (sync) or rejects with (async). */
 export async function rejected(fn: () => unknown): Promise<ResultFileError> {
   try {

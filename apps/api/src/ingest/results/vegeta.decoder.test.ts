@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sniff } from './detect.ts';
 import { decodeResults } from './index.ts';
-import type { ResultFileError } from './result-file-error.ts';
-import { publicFixture } from './test-fixtures.ts';
+import { publicFixture, thrown } from './test-fixtures.ts';
 import { decodeVegetaJson, isVegetaLine, VegetaJsonAggregator } from './vegeta.decoder.ts';
 
 // Lines Vegeta wrote, as published (fixtures/public/vegeta/PROVENANCE.md), three generations.
 const easyjson = publicFixture('vegeta/ocm-api-load-results.json');
 const named = publicFixture('vegeta/e2e-2019-results.json');
 const early = publicFixture('vegeta/loadgentest-2016-results.json');
-
-const thrown = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    return e as ResultFileError;
-  }
-  throw new Error('did not throw');
-};
 
 describe('Vegeta JSON results', () => {
   it('is told by its first line in each generation', async () => {
