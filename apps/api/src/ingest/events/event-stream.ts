@@ -2,7 +2,7 @@
 // reader of common observation lines passed on. Every error names the line or event.
 import { isUtf8 } from 'node:buffer';
 import type { ProbeEvent } from '@meshbench/schema';
-import { sliceMs } from '../../domain/slices.ts';
+import { sliceMs, yieldToLoop } from '../../domain/slices.ts';
 import { AppError } from '../../errors.ts';
 import { findBadValue, firstInvalidUtf8 } from '../stored-text.ts';
 import { checkEvent, isProblem } from './probe-events.ts';
@@ -56,8 +56,8 @@ export function parseLine(text: string, no: number): ProbeEvent {
   return validated(value, no, 'line').event;
 }
 
-/** Lets timers and I/O waiting behind the decoder run. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Lets timers and I/O waiting behind the decoder run (domain/slices.ts's, for its callers). */
+export { yieldToLoop };
 
 const malformed = (message: string) =>
   new AppError(400, 'malformed_json', `body is not valid JSON (${message})`);

@@ -235,21 +235,11 @@ export const isSweep = (g: SliceChoice) => g.longestLine >= (g.kind === 'achieve
  */
 export function defaultRateKey(groups: SliceChoice[]): string | null {
   const sweeps = groups.filter(isSweep);
+  const pool = sweeps.length > 0 ? sweeps : groups;
+  // Among sweeps every slice ranks alike on the rate; otherwise the top rate comes first.
+  const top = (g: SliceChoice) => (sweeps.length > 0 ? 0 : (g.topRps ?? Number.NEGATIVE_INFINITY));
   let best: SliceChoice | null = null;
-  if (sweeps.length > 0) {
-    for (const g of sweeps) {
-      if (
-        !best ||
-        g.sweepPoints > best.sweepPoints ||
-        (g.sweepPoints === best.sweepPoints && g.points > best.points)
-      ) {
-        best = g;
-      }
-    }
-    return best?.key ?? null;
-  }
-  const top = (g: SliceChoice) => g.topRps ?? Number.NEGATIVE_INFINITY;
-  for (const g of groups) {
+  for (const g of pool) {
     if (
       !best ||
       top(g) > top(best) ||
