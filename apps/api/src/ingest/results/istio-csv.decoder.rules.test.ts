@@ -1,13 +1,15 @@
 // The rules of istio-csv.decoder.ts one by one (issue 28): expected values from what
 // istio/tools perf/benchmark/runner/fortio.py (convertData, write_csv) and prom.py write, and
 // from the CSVs istio/tools kept (fixtures/public/istio-tools).
+import type { LoadResult } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
 import { decodeIstioCsv, isIstioCsvHeader, splitCsvLine } from './istio-csv.decoder.ts';
 import { publicFixture, thrown } from './test-fixtures.ts';
 
 const file = (f: string) => publicFixture(`istio-tools/${f}`);
 const HEADER = 'Labels,NumThreads,ActualQPS';
-const one = (header: string, row: string) => decodeIstioCsv(`${header}\n${row}\n`).results[0];
+const one = (header: string, row: string) =>
+  decodeIstioCsv(`${header}\n${row}\n`).results[0] as LoadResult;
 
 describe('the header and its cells', () => {
   it("is Istio's when it has Labels and ActualQPS or NumThreads, trimmed or quoted", () => {
