@@ -48,8 +48,11 @@ export interface Tx {
 export interface CopyOptions {
   /** COPY's format; text unless told. */
   format?: 'text' | 'binary';
-  /** Runs once every row is sent, while the database still works on them. */
-  whileFinishing?: () => void;
+  /**
+   * Runs once every row is sent, while the database still works on them; the COPY ends
+   * when both have (work done in slices lets other requests run meanwhile).
+   */
+  whileFinishing?: () => void | Promise<void>;
 }
 
 export interface Database {
@@ -329,8 +332,7 @@ async function copyIn(
     throw error;
   }
   stream.end();
-  options?.whileFinishing?.();
-  await done;
+  await Promise.all([done, options?.whileFinishing?.()]);
 }
 
 function openPool(url: string, max: number, connectTimeoutMs: number): pg.Pool {
@@ -544,7 +546,8 @@ async function openEmbedded(
             // COPY in PGlite reads a Blob; it is assembled from chunks, never one string.
             const parts: (string | Uint8Array)[] = [];
             for await (const chunk of source) parts.push(chunk);
-            options?.whileFinishing?.(); // one thread here: nothing overlaps, but the order is the same
+            // One thread here: nothing overlaps, but the order is the same.
+            await options?.whileFinishing?.();
             if (parts.length === 0) return;
             await t.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
               blob: new Blob(parts),

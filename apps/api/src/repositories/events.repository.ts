@@ -266,7 +266,7 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
     /** Rows of `ObservationRows` (`observationRows()`), header and trailer included. */
     copyObservations: (
       rows: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-      whileFinishing?: () => void,
+      whileFinishing?: () => void | Promise<void>,
     ) => tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
     // The run's first incidents or lifecycle events make its partition of the table in this
     // transaction (known only once the batch is read): held until the batch commits.
