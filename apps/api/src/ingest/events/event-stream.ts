@@ -1,5 +1,6 @@
-// Decodes what the general way reads: a JSON array batch, or one NDJSON line that the
-// reader of common observation lines passed on. Every error names the line or event.
+// A JSON array batch as NDJSON lines (one element a line), and the general way of reading
+// one line that the reader of common observation lines passed on. Every error names the
+// line or event.
 import { isUtf8 } from 'node:buffer';
 import type { ProbeEvent } from '@meshbench/schema';
 import { yieldToLoop } from '../../domain/slices.ts';
