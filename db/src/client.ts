@@ -78,6 +78,14 @@ export interface Database {
     options?: CopyOptions & { then?: string },
   ): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Postgres: runs `fn` on a connection of its own, outside the caller's transaction and
+   * upload permit, each statement committed as it ends: catalog work (a run's partition made
+   * while its batch's transaction is open) whose locks that transaction must not hold until
+   * it commits. One connection, opened when first needed, for all such work. Absent on the
+   * embedded database, whose one connection an open transaction holds.
+   */
+  readonly outside?: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
   /** The streaming standby reads may go to (DATABASE_READ_URL), when there is one. */
   readonly standby?: StandbyReads;
   /** Postgres: the cap on pool connections held by uploads (upload-connections.ts). */
@@ -401,9 +409,25 @@ function openPostgres(
   const pool = (capped?.pool ?? routing?.pool ?? primary) as unknown as pg.Pool;
   const standbyPool = routing ? routing.pool.standbyPool : undefined;
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  /** The connection of `outside`: past the upload cap and the pool, so it never waits for them. */
+  let outsidePool: pg.Pool | undefined;
   const database: Database = {
     kind: 'postgres',
     db,
+    async outside(fn) {
+      outsidePool ??= openPool(url, 1, connectTimeoutMs);
+      const client = await outsidePool.connect();
+      // A failed statement may have broken the connection: it is not handed out again.
+      let failed = false;
+      try {
+        return await fn(drizzleOf(client));
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        client.release(failed);
+      }
+    },
     ...(routing ? { standby: routing.reads } : {}),
     ...(capped ? { uploads: capped.uploads } : {}),
     copyOut(query) {
@@ -465,7 +489,7 @@ function openPostgres(
     },
     async close() {
       routing?.reads.close();
-      await Promise.all([primary.end(), standbyPool?.end()]);
+      await Promise.all([primary.end(), standbyPool?.end(), outsidePool?.end()]);
     },
   };
   if (routing) {

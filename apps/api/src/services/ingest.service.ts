@@ -194,6 +194,10 @@ export function ingestService(deps: {
           prepared.map((p) => ({
             runId: p.runId,
             claim: { batchId: p.batchId, idempotencyKey: p.input.idempotencyKey },
+            holds: {
+              incidents: p.batch.incidents.length > 0,
+              lifecycle: p.batch.lifecycle.length > 0,
+            },
           })),
           (i, store) => {
             const p = prepared[i] as (typeof prepared)[0];

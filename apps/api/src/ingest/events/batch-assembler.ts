@@ -27,6 +27,7 @@ import { sliceMs, yieldToLoop } from '../../domain/slices.ts';
 import { AppError } from '../../errors.ts';
 import { invalidUtf8At } from '../stored-text.ts';
 import { formatTimestampUs, parseTimestampUs, parseUtcBytes } from '../timestamps.ts';
+import { readClockBytes } from './clock-bytes.ts';
 import {
   type BatchFormat,
   bodyTooLarge,
@@ -226,7 +227,15 @@ export class BatchAssembler {
   private line(b: Buffer, start: number, end: number, no: number, unit: Unit): void {
     if (end > start && b[end - 1] === 13) end--; // CRLF
     if (end === start) return;
-    if (b[start] === 123 && this.observationBytes(b, start, end, no)) return;
+    if (b[start] === 123) {
+      if (this.observationBytes(b, start, end, no)) return;
+      const clock = readClockBytes(b, start, end);
+      if (clock) {
+        this.accepted++;
+        this.clocks.push(clock);
+        return;
+      }
+    }
     if (!isUtf8(b.subarray(start, end))) {
       const at = invalidUtf8At(b, start, end) - start + 1;
       throw new AppError(
