@@ -129,8 +129,15 @@ export function logEventOf(record: WireLogRecord): LogEvent {
         'no time: time_unix_nano and observed_time_unix_nano are both unset',
       );
     }
-    if (!Number.isSafeInteger(us) || us >= 253_402_300_800_000_000) {
-      throw invalid(record, name, timeField, 'the record time is past the year 9999');
+    // A fixed64 of nanoseconds reaches the year 2554, but microseconds are exact in a number
+    // only up to 2^53 - 1: past that the time could not be stored as it was sent.
+    if (!Number.isSafeInteger(us)) {
+      throw invalid(
+        record,
+        name,
+        timeField,
+        'the record time is past 2255-06-05T23:47:34.740991Z, the last microsecond meshbench holds exactly',
+      );
     }
     event[timeField] = formatMicros(us);
   }

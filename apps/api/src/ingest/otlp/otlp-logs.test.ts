@@ -332,12 +332,12 @@ describe('log records as probe events', () => {
       `${at} (meshbench.change): no time: time_unix_nano and observed_time_unix_nano are both unset`,
       { field: 'at' },
     ]);
-    // Past 2^53 us (2255-06-05T23:47:34.740991Z) a time is no longer exact: refused (with the
-    // year-9999 message; the year-9999 bound itself is beyond it, so never reached).
+    // Past 2^53 us (2255-06-05T23:47:34.740991Z) a time is no longer exact: refused, and the
+    // answer names that bound (it named the year 9999 before).
     expect(thrown(record({ eventName: 'meshbench.change', timeUs: 2 ** 53 }))).toEqual([
       400,
       'invalid_event',
-      `${at} (meshbench.change): the record time is past the year 9999`,
+      `${at} (meshbench.change): the record time is past 2255-06-05T23:47:34.740991Z, the last microsecond meshbench holds exactly`,
       { field: 'at' },
     ]);
     expect(
