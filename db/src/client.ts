@@ -48,8 +48,11 @@ export interface Tx {
 export interface CopyOptions {
   /** COPY's format; text unless told. */
   format?: 'text' | 'binary';
-  /** Runs once every row is sent, while the database still works on them. */
-  whileFinishing?: () => void;
+  /**
+   * Runs once every row is sent, while the database still works on them; the COPY ends
+   * when both have (work done in slices lets other requests run meanwhile).
+   */
+  whileFinishing?: () => void | Promise<void>;
 }
 
 export interface Database {
@@ -75,6 +78,14 @@ export interface Database {
     options?: CopyOptions & { then?: string },
   ): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Postgres: runs `fn` on a connection of its own, outside the caller's transaction and
+   * upload permit, each statement committed as it ends: catalog work (a run's partition made
+   * while its batch's transaction is open) whose locks that transaction must not hold until
+   * it commits. One connection, opened when first needed, for all such work. Absent on the
+   * embedded database, whose one connection an open transaction holds.
+   */
+  readonly outside?: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
   /** The streaming standby reads may go to (DATABASE_READ_URL), when there is one. */
   readonly standby?: StandbyReads;
   /** Postgres: the cap on pool connections held by uploads (upload-connections.ts). */
@@ -329,8 +340,7 @@ async function copyIn(
     throw error;
   }
   stream.end();
-  options?.whileFinishing?.();
-  await done;
+  await Promise.all([done, options?.whileFinishing?.()]);
 }
 
 function openPool(url: string, max: number, connectTimeoutMs: number): pg.Pool {
@@ -399,9 +409,25 @@ function openPostgres(
   const pool = (capped?.pool ?? routing?.pool ?? primary) as unknown as pg.Pool;
   const standbyPool = routing ? routing.pool.standbyPool : undefined;
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  /** The connection of `outside`: past the upload cap and the pool, so it never waits for them. */
+  let outsidePool: pg.Pool | undefined;
   const database: Database = {
     kind: 'postgres',
     db,
+    async outside(fn) {
+      outsidePool ??= openPool(url, 1, connectTimeoutMs);
+      const client = await outsidePool.connect();
+      // A failed statement may have broken the connection: it is not handed out again.
+      let failed = false;
+      try {
+        return await fn(drizzleOf(client));
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        client.release(failed);
+      }
+    },
     ...(routing ? { standby: routing.reads } : {}),
     ...(capped ? { uploads: capped.uploads } : {}),
     copyOut(query) {
@@ -463,7 +489,7 @@ function openPostgres(
     },
     async close() {
       routing?.reads.close();
-      await Promise.all([primary.end(), standbyPool?.end()]);
+      await Promise.all([primary.end(), standbyPool?.end(), outsidePool?.end()]);
     },
   };
   if (routing) {
@@ -544,7 +570,8 @@ async function openEmbedded(
             // COPY in PGlite reads a Blob; it is assembled from chunks, never one string.
             const parts: (string | Uint8Array)[] = [];
             for await (const chunk of source) parts.push(chunk);
-            options?.whileFinishing?.(); // one thread here: nothing overlaps, but the order is the same
+            // One thread here: nothing overlaps, but the order is the same.
+            await options?.whileFinishing?.();
             if (parts.length === 0) return;
             await t.query(copyStatement(table, columns, "'/dev/blob'", options), [], {
               blob: new Blob(parts),

@@ -50,3 +50,34 @@ describe('coverage', () => {
     expect(coverageRanks([50], 0, 0)).toEqual([]);
   });
 });
+
+describe('coverage at the first and last proxy', () => {
+  const sorted = Array.from({ length: 10 }, (_, i) => (i + 1) * 10_000);
+  const at = (rank: number) => sorted[rank - 1] as number;
+
+  it('reads the first proxy for a share of one proxy or less, and the last seen for all', () => {
+    // 10 % of 10 is proxy 1; 0.1 % of 10 is still proxy 1 (at least one); 100 % is proxy 10.
+    expect(coverage([10, 0.1, 100], 10, 10, at)).toEqual([
+      { percent: 10, proxies: 1, ms: 10 },
+      { percent: 0.1, proxies: 1, ms: 10 },
+      { percent: 100, proxies: 10, ms: 100 },
+    ]);
+    expect(coverageRanks([10, 0.1, 100], 10, 10)).toEqual([1, 1, 10]);
+  });
+
+  it('reads the ranks of every share reached, and none past the proxies seen', () => {
+    expect(coverageRanks(PERCENTS, 10, 10)).toEqual([5, 9, 10, 10, 10]);
+    // 9 seen of 10: 50 % and 90 % reached, not 96.6 % (proxy 10).
+    expect(coverageRanks(PERCENTS, 10, 9)).toEqual([5, 9]);
+    expect(coverage([90, 96.6], 10, 9, at)).toEqual([
+      { percent: 90, proxies: 9, ms: 90 },
+      { percent: 96.6, proxies: 10, ms: null },
+    ]);
+  });
+
+  it('of no base, reaches nothing even when proxies were seen', () => {
+    expect(coverageProxies(50, 0)).toBe(0);
+    expect(coverageRanks([50, 100], 0, 3)).toEqual([]);
+    expect(coverage([50], 0, 3, at)).toEqual([{ percent: 50, proxies: 0, ms: null }]);
+  });
+});

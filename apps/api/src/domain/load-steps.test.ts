@@ -2,7 +2,9 @@ import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { decodeHdr } from './hdr.ts';
 import {
+  buildSlots,
   buildStages,
+  emptySlot,
   type GeneratorPoint,
   generatorShare,
   HdrMerger,
@@ -10,9 +12,12 @@ import {
   measuredSpan,
   mergeSteps,
   roundingOf,
+  type Slot,
   type StoredInterval,
   sharedLabels,
+  slotGrid,
   slotStart,
+  stagesOf,
   stepKey,
   stepRate,
   typicalIntervalMs,
@@ -451,5 +456,154 @@ describe('HdrMerger', () => {
     const [v] = m.percentileValues([100]);
     expect(v?.p).toBe(100);
     expect(v?.ms).toBeCloseTo(5, 2);
+  });
+});
+
+describe('edges the mutants found untested', () => {
+  it('unions spans given in any order', () => {
+    const spans = [
+      { fromMs: 20, toMs: 21 },
+      { fromMs: 2, toMs: 3 },
+      { fromMs: 10, toMs: 15 },
+      { fromMs: 0, toMs: 10 },
+    ];
+    expect(unionMs(spans)).toBe(16);
+    expect(unionMs([...spans].reverse())).toBe(16);
+  });
+
+  it("falls back to the points' rates when the spans they ran cover no time", () => {
+    const p = point(7, 'g1', { requests: 30, achievedRps: 99 });
+    expect(stepRate([p], new Map([[7, { fromMs: 5000, toMs: 5000 }]]))).toBe(99);
+  });
+
+  it('takes the shortest of equally common lengths, whichever comes first', () => {
+    const tie = [
+      { durationMs: 1000, n: 3 },
+      { durationMs: 2000, n: 3 },
+    ];
+    expect(typicalIntervalMs(tie)).toBe(1000);
+    expect(typicalIntervalMs([...tie].reverse())).toBe(1000);
+  });
+
+  it("merges on the finest of the points' units", () => {
+    const labels = (hdrUnit: string) => ({ labels: { hdrUnit } });
+    expect(slotGrid([], [labels('us'), labels('ns'), labels('ms')]).unit).toBe('ns');
+    expect(slotGrid([], [labels('ms'), labels('us'), labels('ms')]).unit).toBe('us');
+    expect(slotGrid([], []).unit).toBe('ms');
+  });
+
+  it('keeps sub-millisecond detail of a step recorded in us (merged in us, not ms)', () => {
+    const us = { hdrUnit: 'us' };
+    const [step] = mergeSteps(
+      [
+        point(1, 'g1', { labels: us, hdr: hdrOf([1234, 1250]) }),
+        point(2, 'g2', { labels: us, hdr: hdrOf([1240]) }),
+      ],
+      [100],
+    );
+    expect(step?.percentiles[0]?.ms).toBeCloseTo(1.25, 2);
+  });
+
+  it("has no pooled standard deviation when one generator's is unknown", () => {
+    const [step] = mergeSteps(
+      [
+        point(1, 'g1', { requests: 2, minMs: 1, meanMs: 2, maxMs: 3, stdDevMs: 1 }),
+        point(2, 'g2', { requests: 2, minMs: 5, meanMs: 6, maxMs: 7, stdDevMs: null }),
+      ],
+      [],
+    );
+    expect(step).toMatchObject({ meanMs: 4, minMs: 1, maxMs: 7, stdDevMs: null });
+  });
+
+  it('has no range or stats for a merged histogram that counts nothing', () => {
+    const m = new HdrMerger('us');
+    m.add(decodeHdr(hdrOf([])), 'us');
+    expect(m.range()).toEqual({ min: null, max: null });
+    expect(m.stats()).toEqual({ min: null, max: null, mean: null, stdDev: null });
+  });
+
+  it('reads the range from the first and last bucket that count, past empty ones', () => {
+    const h = decodeHdr(hdrOf([2000, 3000]));
+    const padded = { ...h, counts: Float64Array.from([...h.counts, 0, 0, 0, 0]) };
+    const r = HdrMerger.of('us', padded, 0).range();
+    expect(r.min).toBeCloseTo(2, 2);
+    expect(r.max).toBeCloseTo(3, 2);
+  });
+
+  it('builds slots in time order from intervals in any order', () => {
+    const iv = (startMs: number): StoredInterval => ({
+      resultId: 1,
+      startMs,
+      durationMs: 1000,
+      count: 1,
+      errors: 0,
+      hdr: hdrOf([1000]),
+    });
+    const { slots } = buildSlots([{ id: 1, labels: {} }], [iv(3000), iv(0), iv(2000), iv(1000)]);
+    expect(slots.map((s) => s.startMs)).toEqual([0, 1000, 2000, 3000]);
+  });
+
+  it('reads kept percentiles without a histogram, and none when none were kept', () => {
+    const grid = { intervalMs: 1000, unit: 'us' as const };
+    const kept = {
+      ...emptySlot(0, 'us'),
+      durationMs: 1000,
+      requests: 10,
+      errors: 0,
+      generators: 1,
+      kept: [
+        { p: 50, ms: 2, accuracy: { exact: false as const } },
+        { p: 99, ms: 7, accuracy: { exact: false as const } },
+      ],
+    } as Slot;
+    const none = { ...kept, startMs: 1000, kept: [] } as Slot;
+    const [a, b] = stagesOf([], new Map(), grid, [kept, none], [99, 50]).series;
+    expect(a?.percentiles.map((q) => [q.p, q.ms])).toEqual([
+      [99, 7],
+      [50, 2],
+    ]);
+    expect(b?.percentiles).toEqual([]);
+  });
+
+  it('gives a slot of no length no rate, and an error rate only of requests with errors counted', () => {
+    const grid = { intervalMs: 1000, unit: 'us' as const };
+    const slot = (over: Partial<Slot>) => ({ ...emptySlot(0, 'us'), ...over }) as Slot;
+    const series = stagesOf(
+      [],
+      new Map(),
+      grid,
+      [
+        slot({ durationMs: 0, requests: 5, errors: 1 }),
+        slot({ durationMs: 1000, requests: 0, errors: 0 }),
+        slot({ durationMs: 1000, requests: 4, errors: null }),
+        slot({ durationMs: 500, requests: 4, errors: 1 }),
+      ],
+      [],
+    ).series.map((s) => [s.rps, s.errorRate]);
+    expect(series).toEqual([
+      [0, 0.2],
+      [0, null],
+      [4, null],
+      [8, 0.25],
+    ]);
+  });
+
+  it('makes stages only of points with intervals; a stage without requests has no error rate', () => {
+    const stages = buildStages(
+      [
+        point(1, 'g1', { requests: 0, errors: 0 }),
+        point(2, 'g1', { targetRps: 300, requests: 8, errors: null }),
+        point(3, 'g1', { targetRps: 900, requests: 5, errors: 1 }),
+      ],
+      [
+        { resultId: 1, startMs: 0, durationMs: 1000, count: 0, errors: 0, hdr: hdrOf([]) },
+        { resultId: 2, startMs: 1000, durationMs: 1000, count: 8, errors: null, hdr: hdrOf([5]) },
+      ],
+      [],
+    ).stages;
+    expect(stages.map((s) => [s.targetRps, s.requests, s.errorRate])).toEqual([
+      [100, 0, null],
+      [300, 8, null],
+    ]);
   });
 });

@@ -100,3 +100,74 @@ describe('slices while reads are in progress', () => {
     expect(asked).toEqual([SLICE_MS, SLICE_MS, BUSY_SLICE_MS, BUSY_SLICE_MS]);
   });
 });
+
+describe('runSliced: the event loop runs between slices, not within one', () => {
+  /** Turns of the event loop since it started: a setImmediate that schedules itself again. */
+  function loopTurns() {
+    let turns = 0;
+    let on = true;
+    const tick = () => {
+      turns++;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    return {
+      get turns() {
+        return turns;
+      },
+      stop: () => {
+        on = false;
+      },
+    };
+  }
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until) {}
+  };
+
+  it('runs a computation within its slice without letting the loop turn', async () => {
+    const loop = loopTurns();
+    const seen: number[] = [];
+    function* steps() {
+      for (let i = 0; i < 5; i++) {
+        seen.push(loop.turns);
+        yield;
+      }
+      return 5;
+    }
+    expect(await runSliced(steps(), () => 60_000)).toBe(5);
+    loop.stop();
+    expect(seen).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('lets the loop turn after each step that ends past its slice, and starts a new slice then', async () => {
+    const loop = loopTurns();
+    const seen: number[] = [];
+    function* steps() {
+      // Step 0 takes 60 ms, past a 30 ms slice; steps 1 to 3 are quick, within a new one.
+      busy(60);
+      seen.push(loop.turns);
+      yield;
+      for (let i = 1; i < 4; i++) {
+        seen.push(loop.turns);
+        yield;
+      }
+      return 'done';
+    }
+    expect(await runSliced(steps(), () => 30)).toBe('done');
+    loop.stop();
+    expect(seen[0]).toBe(0);
+    // The loop turned once after step 0, and not again within the new slice.
+    expect(seen[1]).toBeGreaterThan(0);
+    expect(seen.slice(1)).toEqual([seen[1], seen[1], seen[1]]);
+  });
+
+  it('runs a computation of no steps to its value', async () => {
+    // biome-ignore lint/correctness/useYield: a computation that is done at once
+    function* none(): Generator<unknown, string> {
+      return 'at once';
+    }
+    expect(await runSliced(none())).toBe('at once');
+    expect(runWhole(none())).toBe('at once');
+  });
+});

@@ -41,7 +41,10 @@ export function runWhole<T>(steps: Generator<unknown, T>): T {
  * Runs a stepped computation in slices (sliceMs(): SLICE_MS, or BUSY_SLICE_MS while a read is in
  * progress), the event loop running between them.
  */
-export async function runSliced<T>(steps: Generator<unknown, T>, slice = sliceMs): Promise<T> {
+export async function runSliced<T>(
+  steps: Generator<unknown, T>,
+  slice: () => number = sliceMs,
+): Promise<T> {
   let started = performance.now();
   for (;;) {
     const step = steps.next();

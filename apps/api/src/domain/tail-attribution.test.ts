@@ -115,3 +115,105 @@ describe('rankAttribution', () => {
     expect(rankAttribution([], 0, 100, 10)).toEqual([]);
   });
 });
+
+describe('rankAttribution: edges and ties', () => {
+  /** Every rotation of `counts` ranks alike: the order counts arrive in decides nothing. */
+  const rankedEveryWay = (counts: AttributeCount[], tail: number, total: number, limit = 10) => {
+    const rankings = counts.map((_, k) =>
+      rankAttribution([...counts.slice(k), ...counts.slice(0, k)], tail, total, limit).map(
+        (r) => `${r.attribute}=${r.value}`,
+      ),
+    );
+    const reversed = rankAttribution([...counts].reverse(), tail, total, limit).map(
+      (r) => `${r.attribute}=${r.value}`,
+    );
+    for (const r of [...rankings, reversed]) expect(r).toEqual(rankings[0]);
+    return rankings[0];
+  };
+
+  it('ranks nothing without a tail or without proxies, whatever the counts', () => {
+    const counts: AttributeCount[] = [{ attribute: 'node', value: 'n-1', inTail: 5, overall: 5 }];
+    expect(rankAttribution(counts, 0, 100, 10)).toEqual([]);
+    expect(rankAttribution(counts, 5, 0, 10)).toEqual([]);
+    expect(rankAttribution(counts, 5, 100, 0)).toEqual([]);
+  });
+
+  it('does not rank a value counted on no proxy overall (no lift to state)', () => {
+    const counts: AttributeCount[] = [
+      { attribute: 'node', value: 'uncounted', inTail: 5, overall: 0 },
+      { attribute: 'node', value: 'n-1', inTail: 5, overall: 5 },
+    ];
+    expect(rankAttribution(counts, 10, 100, 10).map((r) => r.value)).toEqual(['n-1']);
+  });
+
+  it('states share and lift: half the tail on a tenth of the proxies is lift 5', () => {
+    // A tail of 20 among 400: 10 of the tail on node n-1, which holds 40 proxies.
+    const [r] = rankAttribution(
+      [{ attribute: 'node', value: 'n-1', inTail: 10, overall: 40 }],
+      20,
+      400,
+      10,
+    );
+    expect(r).toEqual({
+      attribute: 'node',
+      value: 'n-1',
+      inTail: 10,
+      overall: 40,
+      share: 0.5,
+      lift: 5,
+    });
+  });
+
+  it('among values as common in the tail as overall, the one on more tail proxies first', () => {
+    // A tail of 20 among 200: each value has lift 1 (excess share 0), az b on 10 tail proxies.
+    const counts: AttributeCount[] = [
+      { attribute: 'az', value: 'a', inTail: 5, overall: 50 },
+      { attribute: 'az', value: 'b', inTail: 10, overall: 100 },
+      { attribute: 'az', value: 'c', inTail: 4, overall: 40 },
+    ];
+    expect(rankedEveryWay(counts, 20, 200)).toEqual(['az=b', 'az=a', 'az=c']);
+  });
+
+  it('breaks a full tie by attribute name, then by value', () => {
+    const same = { inTail: 4, overall: 4 };
+    const counts: AttributeCount[] = [
+      { attribute: 'pool', value: 'a', ...same },
+      { attribute: 'node', value: 'z', ...same },
+      { attribute: 'node', value: 'b', ...same },
+      { attribute: 'az', value: 'z', ...same },
+      { attribute: 'node', value: 'a', ...same },
+    ];
+    expect(rankedEveryWay(counts, 10, 100)).toEqual([
+      'az=z',
+      'node=a',
+      'node=b',
+      'node=z',
+      'pool=a',
+    ]);
+  });
+
+  it('ranks by excess share first, lift second, tail count third, in any input order', () => {
+    // A tail of 10 among 100 (excess x 1000 = inTail x 100 - overall x 10):
+    // r 8/8 -> 720; x 5/5 -> 450, lift 10; y 6/15 -> 450, lift 4; a 4/4 -> 360;
+    // b 9/60 -> 300; c 10/100 -> 0, lift 1; d 3/30 -> 0, lift 1.
+    const counts: AttributeCount[] = [
+      { attribute: 'k', value: 'd', inTail: 3, overall: 30 },
+      { attribute: 'k', value: 'b', inTail: 9, overall: 60 },
+      { attribute: 'k', value: 'y', inTail: 6, overall: 15 },
+      { attribute: 'k', value: 'c', inTail: 10, overall: 100 },
+      { attribute: 'k', value: 'r', inTail: 8, overall: 8 },
+      { attribute: 'k', value: 'a', inTail: 4, overall: 4 },
+      { attribute: 'k', value: 'x', inTail: 5, overall: 5 },
+    ];
+    expect(rankedEveryWay(counts, 10, 100)).toEqual([
+      'k=r',
+      'k=x',
+      'k=y',
+      'k=a',
+      'k=b',
+      'k=c',
+      'k=d',
+    ]);
+    expect(rankedEveryWay(counts, 10, 100, 3)).toEqual(['k=r', 'k=x', 'k=y']);
+  });
+});

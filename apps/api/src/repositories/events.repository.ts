@@ -14,6 +14,7 @@ import {
   putInt4Field,
   putInt16,
   putTimestampField,
+  RUN_PARTITIONED_TABLES,
   runPartitionName,
   type Tx,
   tables,
@@ -206,7 +207,15 @@ function alignedFloat64(parts: Uint8Array[]): Float64Array {
 const toBytes = (values: Float64Array) =>
   Buffer.from(values.buffer, values.byteOffset, values.byteLength);
 
-function batchStore(tx: Tx, runId: string, batchId: number) {
+/**
+ * How a batch's store makes the run's partition of a raw table before its first write there
+ * (ensureRunPartitions): in the batch's transaction unless told.
+ */
+type MakePartitions = (tables: readonly string[]) => Promise<void>;
+
+function batchStore(tx: Tx, runId: string, batchId: number, makePartitions?: MakePartitions) {
+  const partitions: MakePartitions =
+    makePartitions ?? ((tables) => ensureRunPartitions(tx.db, [runId], tables));
   /** COPY takes no parameters: the change and stage travel as settings of this transaction. */
   const useChangeStage = (changeId: string, stage: string) =>
     tx.db.execute(
@@ -266,16 +275,18 @@ function batchStore(tx: Tx, runId: string, batchId: number) {
     /** Rows of `ObservationRows` (`observationRows()`), header and trailer included. */
     copyObservations: (
       rows: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-      whileFinishing?: () => void,
+      whileFinishing?: () => void | Promise<void>,
     ) => tx.copy('observations', OBSERVATION_COLUMNS, rows, { format: 'binary', whileFinishing }),
-    // The run's first incidents or lifecycle events make its partition of the table in this
-    // transaction (known only once the batch is read): held until the batch commits.
+    // The run's first incidents or lifecycle events make its partition of the table (known
+    // only once the batch is read): see inBatch for where. None, no statement.
     async copyIncidents(incidents: readonly DecodedIncident[]) {
-      if (incidents.length > 0) await ensureRunPartitions(tx.db, [runId], ['incidents']);
+      if (incidents.length === 0) return;
+      await partitions(['incidents']);
       await tx.copy('incidents', INCIDENT_COLUMNS, incidentRows(runId, batchId, incidents));
     },
     async copyLifecycle(events: readonly DecodedLifecycle[]) {
-      if (events.length > 0) await ensureRunPartitions(tx.db, [runId], ['lifecycle_events']);
+      if (events.length === 0) return;
+      await partitions(['lifecycle_events']);
       await tx.copy('lifecycle_events', LIFECYCLE_COLUMNS, lifecycleRows(runId, batchId, events));
     },
 
@@ -1022,10 +1033,19 @@ export function eventsRepository(database: Database) {
     ): Promise<BatchClaim<T>> {
       // The run's observations partition made first, committed: not held by a long batch.
       await ensureRunPartitions(database.db, [runId], ['observations']);
+      // Its first incidents or lifecycle events are known only in the transaction (the body
+      // streams into it): on Postgres their partition is made on a connection of its own and
+      // committed there, so the parent's lock is not held until this batch commits (another
+      // run's first write to the table would wait that long). On the embedded database, whose
+      // transactions run one at a time, in the transaction.
+      const outside = database.outside;
+      const makePartitions: MakePartitions | undefined = outside
+        ? (tables) => outside((db) => ensureRunPartitions(db, [runId], tables))
+        : undefined;
       return database.transaction(async (tx) => {
         const earlier = await claimBatch(tx, runId, claim);
         if (earlier) return earlier;
-        const result = await work(batchStore(tx, runId, claim.batchId));
+        const result = await work(batchStore(tx, runId, claim.batchId, makePartitions));
         await markRunsWritten(tx.db, [runId]);
         return { duplicate: false as const, result };
       });
@@ -1037,7 +1057,12 @@ export function eventsRepository(database: Database) {
      * take the runs' locks in one order and never each wait for the other.
      */
     async inBatches<T>(
-      batches: readonly { runId: string; claim: BatchKey }[],
+      batches: readonly {
+        runId: string;
+        claim: BatchKey;
+        /** Whether it holds incidents, lifecycle events (read whole before the transaction). */
+        holds?: { incidents: boolean; lifecycle: boolean };
+      }[],
       work: (index: number, store: BatchStore) => Promise<T>,
       /** Told of each batch whose key was claimed before, in the transaction (may throw). */
       duplicate: (index: number, earlier: { accepted: number; bodySha256: string }) => void,
@@ -1045,11 +1070,19 @@ export function eventsRepository(database: Database) {
       const order = batches
         .map((_, i) => i)
         .sort((a, b) => ((batches[a]?.runId ?? '') < (batches[b]?.runId ?? '') ? -1 : 1));
-      await ensureRunPartitions(
-        database.db,
-        batches.map((b) => b.runId),
-        ['observations'],
-      );
+      // Every partition the batches write to made first, committed, in the tables' one order:
+      // the transaction holds no parent's lock for them (see inBatch).
+      const runsOf = new Map<string, string[]>([['observations', batches.map((b) => b.runId)]]);
+      const needs = (table: string, runId: string) =>
+        runsOf.set(table, [...(runsOf.get(table) ?? []), runId]);
+      for (const { runId, holds } of batches) {
+        if (holds?.incidents) needs('incidents', runId);
+        if (holds?.lifecycle) needs('lifecycle_events', runId);
+      }
+      for (const table of RUN_PARTITIONED_TABLES) {
+        const runs = runsOf.get(table);
+        if (runs) await ensureRunPartitions(database.db, runs, [table]);
+      }
       return database.transaction(async (tx) => {
         const out: BatchClaim<T>[] = new Array(batches.length);
         const written: string[] = [];

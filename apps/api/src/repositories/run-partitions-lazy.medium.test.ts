@@ -2,7 +2,9 @@
 // row: a stored run has none; an events batch makes the observations one only; concurrent first
 // writes make one; a run that is gone gets none; reads, deletion and retention of a run with
 // some missing. On Postgres: a deletion waiting behind a long read lets other reads and writes
-// of the table through (lockRetried) and finishes once the read ends.
+// of the table through (lockRetried) and finishes once the read ends; a batch's first incidents
+// and lifecycle events make their partitions outside its transaction, so another run's first
+// write there does not wait for the batch.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RUN_PARTITIONED_TABLES, runPartitionName } from '@meshbench/db';
@@ -10,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { backends, newRun, postEvents, useServices } from '../test/medium.ts';
+import { lockKey } from './events.repository.ts';
 import { rowsOf } from './result-rows.ts';
 import { emptyRunRows, ensureRunPartitions, lockRetried } from './run-partitions.ts';
 import { runsRepository } from './runs.repository.ts';
@@ -164,6 +167,111 @@ describe.each(backends)('run partitions on $name', (backend) => {
       } finally {
         await long.query('rollback').catch(() => {});
         await Promise.all(clients.map((c) => c.end()));
+      }
+    },
+    60_000,
+  );
+
+  /**
+   * Runs `write` (a batch with incidents, lifecycle events and a clock report) while a
+   * connection of the test holds the clock lock of `held`: the batch's transaction stops
+   * there, after its incidents and lifecycle events are written. Meanwhile, what is visible
+   * to others and whether another run's first incidents and lifecycle events wait for it.
+   */
+  async function whileHeldAtClocks(held: string, write: () => Promise<unknown>) {
+    const url = process.env.DATABASE_URL as string;
+    const [holder, other] = [new pg.Client(url), new pg.Client(url)];
+    await Promise.all([holder.connect(), other.connect()]);
+    try {
+      await holder.query('begin');
+      const key = String(lockKey(held, 'clocks', ''));
+      await holder.query('select pg_advisory_xact_lock($1::int8)', [key]);
+      const writing = write();
+      writing.catch(() => {});
+      // An int8 advisory key is held as its high and low 32 bits (classid, objid).
+      const waiting = async () =>
+        rowsOf<{ n: number }>(
+          await other.query(
+            `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
+               and database = (select oid from pg_database where datname = current_database())
+               and (classid::int8 << 32) | objid::int8 = $1::int8`,
+            [key],
+          ),
+        )[0]?.n === 1;
+      for (let i = 0; i < 1_000 && !(await waiting()); i++) await sleep(10);
+      expect(await waiting(), 'the batch waits at its clock reports').toBe(true);
+      const seen = await partitionsOf(held);
+      // Another run's first incidents and lifecycle events, on a connection that waits at
+      // most 3 s for a lock: before, they waited for the parents' locks until the batch ended.
+      const another = await newRun(ctx.services);
+      await other.query(`set lock_timeout = '3s'`);
+      await other.query(
+        `select meshbench_run_partition($1, 'incidents'), meshbench_run_partition($1, 'lifecycle_events')`,
+        [another.id],
+      );
+      await holder.query('rollback');
+      await writing;
+      return { seen, another: await partitionsOf(another.id) };
+    } finally {
+      await holder.query('rollback').catch(() => {});
+      await Promise.all([holder.end(), other.end()]);
+    }
+  }
+
+  /** A batch's incidents, lifecycle events and clock reports: its first of each. */
+  const FIRST_WRITES = [
+    { type: 'incident', kind: 'restart', node: 'n-1', from: T0 },
+    { type: 'lifecycle', phase: 'joined', entity: 'node-0', at: T0 },
+    { type: 'clock', node: 'n-1', at: T0, offsetMs: 1, errorMs: 0.5 },
+  ];
+
+  it.runIf(backend.name === 'postgres')(
+    "a streamed batch's first incidents and lifecycle events make their partitions outside its transaction",
+    async () => {
+      const run = await newRun(ctx.services);
+      const { seen, another } = await whileHeldAtClocks(run.id, () =>
+        postEvents(ctx.services, run.id, FIRST_WRITES),
+      );
+      // Made and committed before the batch reached its clock reports, its rows not yet visible.
+      expect(seen).toEqual(
+        ['incidents', 'lifecycle_events', 'observations'].map((t) => runPartitionName(t, run.id)),
+      );
+      expect(another).toHaveLength(2);
+      expect(await count('incidents', run.id)).toBe(1);
+      expect(await count('lifecycle_events', run.id)).toBe(1);
+    },
+    60_000,
+  );
+
+  it.runIf(backend.name === 'postgres')(
+    'batches of several runs stored together make every partition before their transaction',
+    async () => {
+      const [a, b] = [await newRun(ctx.services), await newRun(ctx.services)];
+      const batch = (runId: string) => {
+        const text = FIRST_WRITES.map((e) => JSON.stringify(e)).join('\n');
+        return {
+          runRef: runId,
+          input: {
+            body: (async function* () {
+              yield Buffer.from(text);
+            })(),
+            format: 'ndjson' as const,
+            digest: () => text,
+          },
+        };
+      };
+      // The later of the two in the transaction's order (run id order) is held at its clocks.
+      const [first, last] = [a.id, b.id].sort() as [string, string];
+      const { seen, another } = await whileHeldAtClocks(last, () =>
+        ctx.services.ingest.ingestTogether([batch(a.id), batch(b.id)]),
+      );
+      expect(seen).toEqual(
+        ['incidents', 'lifecycle_events', 'observations'].map((t) => runPartitionName(t, last)),
+      );
+      expect(another).toHaveLength(2);
+      for (const id of [first, last]) {
+        expect(await count('incidents', id)).toBe(1);
+        expect(await count('lifecycle_events', id)).toBe(1);
       }
     },
     60_000,

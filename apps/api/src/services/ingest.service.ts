@@ -194,6 +194,10 @@ export function ingestService(deps: {
           prepared.map((p) => ({
             runId: p.runId,
             claim: { batchId: p.batchId, idempotencyKey: p.input.idempotencyKey },
+            holds: {
+              incidents: p.batch.incidents.length > 0,
+              lifecycle: p.batch.lifecycle.length > 0,
+            },
           })),
           (i, store) => {
             const p = prepared[i] as (typeof prepared)[0];
@@ -394,7 +398,7 @@ async function writeBatch(
     }
   }
   if (staged) await store.unstage();
-  else await store.copyObservations(rows, () => prepareApplications(batch, phases, since));
+  else await store.copyObservations(rows, () => prepareApplicationsInSlices(batch, phases, since));
   checkLines(batch, lines);
   phases.copiedMs = since();
   await store.copyIncidents(batch.incidents);
@@ -538,9 +542,10 @@ async function mergeAhead(
 }
 
 /**
- * prepareApplications with the event loop let run between each sort and fingerprinting
- * (the embedded path, where it is not hidden behind a COPY), the sort itself in steps
- * (prepareSteps): 550,000 proxies held it for a few hundred milliseconds in one go.
+ * The batch's first applications sorted and fingerprinted, with the event loop let run
+ * between each sort and fingerprinting and the sort itself in steps (prepareSteps): while
+ * its rows are sent (Postgres, beside the COPY's end) or before its transaction (the
+ * embedded database). 550,000 proxies held the loop for a few hundred milliseconds in one go.
  */
 async function prepareApplicationsInSlices(
   batch: BatchAssembler,
@@ -553,20 +558,6 @@ async function prepareApplicationsInSlices(
       await yieldToLoop();
       await runSliced(apps.prepareSteps());
       await yieldToLoop();
-      apps.fingerprints();
-    }
-}
-
-/** The batch's first applications sorted and fingerprinted (while its rows are sent). */
-function prepareApplications(
-  batch: BatchAssembler,
-  phases: { sentMs: number },
-  since: () => number,
-): void {
-  phases.sentMs = since();
-  for (const stages of batch.applications.values())
-    for (const apps of stages.values()) {
-      apps.prepare();
       apps.fingerprints();
     }
 }

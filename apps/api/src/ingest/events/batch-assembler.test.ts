@@ -1,5 +1,6 @@
 import type { ProbeEvent } from '@meshbench/schema';
 import { describe, expect, it } from 'vitest';
+import { readStarted } from '../../domain/slices.ts';
 import { AppError } from '../../errors.ts';
 import { ObservationRows } from '../../repositories/event-rows.ts';
 import { readCopyBinary, timestampOf } from '../../test/copy-binary-reader.ts';
@@ -28,8 +29,14 @@ async function assemble(events: ProbeEvent[]) {
   return { batch, rows: await collect(observations.rows(batch.readEvents(source()))) };
 }
 
-/** NDJSON text cut into chunks at the given byte offsets. */
-async function assembleNdjson(text: string, cuts: number[] = [], limit = 1e9, firstLine = 1) {
+/** NDJSON text (or a JSON array: `format`) cut into chunks at the given byte offsets. */
+async function assembleNdjson(
+  text: string,
+  cuts: number[] = [],
+  limit = 1e9,
+  firstLine = 1,
+  format: 'ndjson' | 'json' = 'ndjson',
+) {
   const { observations, batch } = batchOf(firstLine);
   const bytes = Buffer.from(text);
   async function* body(): AsyncGenerator<Buffer> {
@@ -39,7 +46,7 @@ async function assembleNdjson(text: string, cuts: number[] = [], limit = 1e9, fi
       from = cut;
     }
   }
-  return { batch, rows: await collect(observations.rows(batch.read(body(), 'ndjson', limit))) };
+  return { batch, rows: await collect(observations.rows(batch.read(body(), format, limit))) };
 }
 
 const str = (field: Buffer | null | undefined) => (field ? field.toString('utf8') : field);
@@ -301,5 +308,77 @@ describe('BatchAssembler, NDJSON from bytes', () => {
     const cuts = Array.from({ length: 40 }, (_, i) => 100 + i * 20_000);
     const { batch: taken } = await assembleNdjson(`${changeLine}\n${long}\n`, cuts);
     expect(taken.incidents).toHaveLength(1);
+  });
+
+  it('reads a JSON array as the same lines, its events named by their place', async () => {
+    const lines = [
+      changeLine,
+      obs('p-1', '2026-02-01T10:00:00.25Z', { node: 'n-1', cause: 'reconnect' }),
+      obs('p-é', '2026-02-01T10:00:00.5Z'),
+      `{"type": "observation", "change": "c1", "proxy": "p-2", "at": "2026-02-01T10:00:01Z"}`,
+      obs('p-3', '2026-02-01T11:00:00+01:00'),
+    ];
+    const ndjson = await assembleNdjson(lines.join('\n'));
+    // Pretty, with a line break inside an element.
+    const elements = lines.map((l) => l.replace(', "proxy"', ',\r\n "proxy"'));
+    const array = `[\n${elements.join(',\n  ')}\n]\n`;
+    for (const cuts of [[], [1, 90, 91, 200, 333]]) {
+      const json = await assembleNdjson(array, cuts, 1e9, 1, 'json');
+      expect(json.rows).toEqual(ndjson.rows);
+      expect(json.batch.accepted).toBe(5);
+      expect([...(json.batch.applications.get('c1')?.get('applied')?.entries() ?? [])]).toEqual([
+        ...(ndjson.batch.applications.get('c1')?.get('applied')?.entries() ?? []),
+      ]);
+    }
+    const refused = (text: string) => assembleNdjson(text, [], 1e9, 1, 'json').catch((e) => e);
+    expect(
+      await refused(`[${changeLine}, {"type":"observation","change":"c1","proxy":7}]`),
+    ).toMatchObject({
+      statusCode: 400,
+      code: 'invalid_event',
+      message: expect.stringMatching(/^event 2: /),
+      where: { line: 2 },
+    });
+    expect(await refused(`[${changeLine},\n{"type": nope}]`)).toMatchObject({
+      code: 'malformed_json',
+      message: expect.stringMatching(/^event 2: not valid JSON/),
+    });
+    // The first fault in the body is the one named, though a later one is in the same chunk.
+    expect(await refused(`[${changeLine}, {"type": nope}] x`)).toMatchObject({
+      message: expect.stringMatching(/^event 2: not valid JSON/),
+    });
+    const long = `[${changeLine}, {"type":"incident","kind":"x","from":"2026-02-01T10:00:00Z","attrs":{"note":"${'n'.repeat(MAX_LINE_BYTES)}"}}]`;
+    expect(await refused(long)).toMatchObject({
+      statusCode: 413,
+      message: expect.stringMatching(/^event 2 is longer than/),
+    });
+  });
+
+  it('lets the event loop run between the chunks of a large batch while a read is in progress', async () => {
+    const lines = [changeLine];
+    for (let i = 0; i < 30_000; i++) lines.push(obs(`p-${i}`, '2026-02-01T10:00:01Z'));
+    const text = `[${lines.join(',')}]`;
+    const cuts = Array.from(
+      { length: Math.floor(text.length / 65_536) },
+      (_, i) => (i + 1) * 65_536,
+    );
+    let turns = 0;
+    let reading = true;
+    const spin = () => {
+      if (!reading) return;
+      turns++;
+      setImmediate(spin);
+    };
+    const done = readStarted();
+    try {
+      setImmediate(spin);
+      const { batch } = await assembleNdjson(text, cuts, 1e9, 1, 'json');
+      expect(batch.accepted).toBe(30_001);
+    } finally {
+      reading = false;
+      done();
+    }
+    // Other work got turns of the event loop before the batch was read, not only after.
+    expect(turns).toBeGreaterThan(1);
   });
 });

@@ -23,13 +23,15 @@ import type {
   ObservationSink,
 } from '../../domain/event-records.ts';
 import { FirstApplications } from '../../domain/first-applications.ts';
+import { sliceMs, yieldToLoop } from '../../domain/slices.ts';
 import { AppError } from '../../errors.ts';
 import { invalidUtf8At } from '../stored-text.ts';
 import { formatTimestampUs, parseTimestampUs, parseUtcBytes } from '../timestamps.ts';
+import { readClockBytes } from './clock-bytes.ts';
 import {
   type BatchFormat,
   bodyTooLarge,
-  decodeJsonArray,
+  jsonArrayLines,
   type NumberedEvent,
   parseLine,
 } from './event-stream.ts';
@@ -64,11 +66,14 @@ const PLAIN_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:
  */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
-const lineTooLarge = (line: number) =>
+/** What errors call a line: an NDJSON line, or an event of a JSON array (one a line). */
+type Unit = 'line' | 'event';
+
+const lineTooLarge = (line: number, unit: Unit) =>
   new AppError(
     413,
     'line_too_large',
-    `line ${line} is longer than ${MAX_LINE_BYTES} bytes; one event per line`,
+    `${unit} ${line} is longer than ${MAX_LINE_BYTES} bytes${unit === 'line' ? '; one event per line' : ''}`,
     { line },
   );
 
@@ -143,7 +148,7 @@ export class BatchAssembler {
   read(body: AsyncIterable<Buffer>, format: BatchFormat, limit: number): AsyncGenerator<void> {
     return format === 'ndjson'
       ? this.readNdjson(body, limit)
-      : this.readEvents(decodeJsonArray(body, limit));
+      : this.readNdjson(jsonArrayLines(body, limit), limit, 'event');
   }
 
   /** Events already decoded (a JSON array's, or any source of numbered events). */
@@ -157,14 +162,21 @@ export class BatchAssembler {
   /**
    * NDJSON read as bytes: the common observation line goes from the body's bytes to the
    * sink without a string or an object per line; any other line is decoded and parsed.
+   * The event loop runs between chunks every sliceMs() (domain/slices.ts): a body already
+   * received is otherwise read to its end in one turn.
    */
-  async *readNdjson(body: AsyncIterable<Buffer>, limit: number): AsyncGenerator<void> {
+  async *readNdjson(
+    body: AsyncIterable<Buffer>,
+    limit: number,
+    unit: Unit = 'line',
+  ): AsyncGenerator<void> {
     // A line split over chunks is kept as its parts until its end is seen: one copy of
     // each byte, however many chunks the line spans.
     let carry: Buffer[] = [];
     let carried = 0;
     let no = this.lastLine;
     let total = 0;
+    let sliceStarted = performance.now();
     for await (const chunk of body) {
       total += chunk.length;
       if (total > limit) throw bodyTooLarge(limit);
@@ -172,52 +184,64 @@ export class BatchAssembler {
       if (carried > 0) {
         const nl = chunk.indexOf(10);
         if (nl === -1) {
-          if (carried + chunk.length > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
+          if (carried + chunk.length > MAX_LINE_BYTES) throw lineTooLarge(no + 1, unit);
           // Copied: the caller may reuse the chunk's memory.
           carry.push(Buffer.from(chunk));
           carried += chunk.length;
           continue;
         }
-        if (carried + nl > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
+        if (carried + nl > MAX_LINE_BYTES) throw lineTooLarge(no + 1, unit);
         carry.push(chunk.subarray(0, nl));
         const line = Buffer.concat(carry, carried + nl);
         carry = [];
         carried = 0;
-        this.line(line, 0, line.length, ++no);
+        this.line(line, 0, line.length, ++no, unit);
         this.lastLine = no;
         from = nl + 1;
       }
       for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
-        if (nl - from > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
-        this.line(chunk, from, nl, ++no);
+        if (nl - from > MAX_LINE_BYTES) throw lineTooLarge(no + 1, unit);
+        this.line(chunk, from, nl, ++no, unit);
         from = nl + 1;
       }
       this.lastLine = no;
       if (from < chunk.length) {
-        if (chunk.length - from > MAX_LINE_BYTES) throw lineTooLarge(no + 1);
+        if (chunk.length - from > MAX_LINE_BYTES) throw lineTooLarge(no + 1, unit);
         carry = [Buffer.from(chunk.subarray(from))];
         carried = chunk.length - from;
       }
       yield;
+      if (performance.now() - sliceStarted > sliceMs()) {
+        await yieldToLoop();
+        sliceStarted = performance.now();
+      }
     }
     if (carried > 0) {
       const line = Buffer.concat(carry, carried);
-      this.line(line, 0, line.length, ++no);
+      this.line(line, 0, line.length, ++no, unit);
       this.lastLine = no;
     }
   }
 
   /** One NDJSON line, b[start, end) without its newline. */
-  private line(b: Buffer, start: number, end: number, no: number): void {
+  private line(b: Buffer, start: number, end: number, no: number, unit: Unit): void {
     if (end > start && b[end - 1] === 13) end--; // CRLF
     if (end === start) return;
-    if (b[start] === 123 && this.observationBytes(b, start, end, no)) return;
+    if (b[start] === 123) {
+      if (this.observationBytes(b, start, end, no)) return;
+      const clock = readClockBytes(b, start, end);
+      if (clock) {
+        this.accepted++;
+        this.clocks.push(clock);
+        return;
+      }
+    }
     if (!isUtf8(b.subarray(start, end))) {
       const at = invalidUtf8At(b, start, end) - start + 1;
       throw new AppError(
         400,
         'invalid_utf8',
-        `line ${no}: not valid UTF-8 (byte ${at} of the line)`,
+        `${unit} ${no}: not valid UTF-8 (byte ${at} of the ${unit})`,
         {
           line: no,
         },
@@ -225,7 +249,7 @@ export class BatchAssembler {
     }
     const text = b.toString('utf8', start, end);
     if (b[start] !== 123 && text.trim() === '') return; // a blank line
-    this.add(parseLine(text, no), no);
+    this.add(parseLine(text, no, unit), no);
   }
 
   /**

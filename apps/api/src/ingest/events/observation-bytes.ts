@@ -42,7 +42,7 @@ const PLAIN = new Uint8Array(256);
 for (let c = 32; c < 127; c++) PLAIN[c] = c === QUOTE || c === 92 ? 0 : 1;
 
 /** Index of the quote closing a string that opens at `from`; -1 if it needs the general way. */
-function stringEnd(b: Uint8Array, from: number, end: number): number {
+export function stringEnd(b: Uint8Array, from: number, end: number): number {
   let j = from;
   while (j < end && PLAIN[b[j] as number] === 1) j++;
   return j < end && b[j] === QUOTE ? j : -1;
@@ -52,12 +52,12 @@ function stringEnd(b: Uint8Array, from: number, end: number): number {
  * Whether b[at..] holds `literal` (ASCII); the literals are each key with its closing
  * quote, colon and the value's opening quote, so a key is read in one pass.
  */
-function holds(b: Uint8Array, at: number, literal: Uint8Array): boolean {
+export function holds(b: Uint8Array, at: number, literal: Uint8Array): boolean {
   for (let k = 0; k < literal.length; k++) if (b[at + k] !== literal[k]) return false;
   return true;
 }
 
-const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+export const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const TYPE_KEY = ascii('type":"');
 const CHANGE_KEY = ascii('change":"');
 const CAUSE_KEY = ascii('cause":"');
