@@ -191,6 +191,27 @@ describe('the causes table', () => {
     expect(b.slowest[0]!.incident).toBe(reconnect);
   });
 
+  it('breaks ties by name: causes of equal count, and proxies of equal latency, in any input order', () => {
+    // Two causes of two proxies each, and never-converged also two: ordered by name
+    // ('never-converged' < 'reconnect' < 'unexplained'). Four proxies at 5,000 ms: by proxy name.
+    const r = incident('reconnect', 0, null, { node: 'n-r' });
+    const tied = [
+      obs('d', 5000, { node: 'n-r' }),
+      obs('b', 5000),
+      obs('c', 5000, { node: 'n-r' }),
+      obs('a', 5000),
+    ];
+    for (const input of [tied, [...tied].reverse()]) {
+      const b = tailBreakdown(assignCauses(input, [r], T0), 2, 3);
+      expect(b.causes.map((c) => [c.cause, c.count])).toEqual([
+        ['never-converged', 2],
+        ['reconnect', 2],
+        ['unexplained', 2],
+      ]);
+      expect(b.slowest.map((o) => o.proxy)).toEqual(['a', 'b', 'c']);
+    }
+  });
+
   it('has no never-converged row when every expected proxy applied it, and nothing when empty', () => {
     expect(tailBreakdown(explained, 0, 50).causes.map((c) => [c.cause, c.share])).toEqual([
       ['reconnect', 0.8],
