@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mutatedLines } from './line-fuzz.test-fixtures.ts';
 import {
   AT,
   CAUSE,
@@ -138,25 +139,8 @@ describe('readObservationBytes', () => {
   it('never reads a mutated line differently from JSON.parse and the schema', () => {
     const base = `{"type":"observation","change":"c1","proxy":"p-1","node":"n","cause":"x","stage":"s","at":"${at}"}`;
     const alphabet = ['"', ',', ':', '{', '}', '\\', ' ', 'a', '1', '\t', 'é', '[', ']'];
-    let seed = 42;
-    const random = (n: number) => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed % n;
-    };
     let read = 0;
-    for (let round = 0; round < 20_000; round++) {
-      let line = base;
-      for (let edits = 1 + random(3); edits > 0; edits--) {
-        const pos = random(line.length + 1);
-        const ch = alphabet[random(alphabet.length)] as string;
-        const op = random(3);
-        line =
-          op === 0
-            ? line.slice(0, pos) + ch + line.slice(pos)
-            : op === 1
-              ? line.slice(0, pos) + line.slice(pos + 1)
-              : line.slice(0, pos) + ch + line.slice(pos + 1);
-      }
+    for (const line of mutatedLines(base, alphabet, 20_000)) {
       if (readObservationLine(line) !== undefined) read++;
       expectAgrees(line);
     }
