@@ -5,4 +5,10 @@ import { inject } from 'vitest';
 import { workerDatabaseUrl } from './worker-databases.ts';
 
 const url = inject('serverDatabaseUrl');
-if (url) process.env.DATABASE_URL = workerDatabaseUrl(url, process.env.VITEST_POOL_ID ?? 1);
+if (url) {
+  process.env.DATABASE_URL = workerDatabaseUrl(
+    url,
+    inject('runPid'),
+    process.env.VITEST_POOL_ID ?? 1,
+  );
+}
