@@ -3,7 +3,7 @@
 // leave the database byte-for-byte as it was. It grows with every new ingest path.
 import { createSocket } from 'node:dgram';
 import { request as httpRequest } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { type Database, openDatabase } from '@meshbench/db';
 import {
   createdToken,
@@ -89,6 +89,21 @@ async function snapshot(database: Database): Promise<Record<string, string>> {
 
 // ---------------------------------------------------------------------------------------------
 // The cases.
+
+const bombs = new Map<number, Buffer>();
+/**
+ * 256 MiB of one byte, gzipped: the corpus's bombs, each made once (the events, results and
+ * OTLP cases on both databases share two). Run-length matching finds the only matches such a
+ * run has: as small as the default strategy's (260,935 bytes), in a third of its time.
+ */
+function gzipBomb(byte: number): Buffer {
+  let bomb = bombs.get(byte);
+  if (!bomb) {
+    bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024, byte), { strategy: constants.Z_RLE });
+    bombs.set(byte, bomb);
+  }
+  return bomb;
+}
 
 const T0 = '2026-02-01T10:00:00.000Z';
 
@@ -351,7 +366,7 @@ const eventBodyCases: Case[] = [
   {
     name: 'events: a gzip bomb (1 GiB of one line)',
     request: (f) =>
-      post(`/api/v1/runs/${f.run.id}/events`, gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x61)), {
+      post(`/api/v1/runs/${f.run.id}/events`, gzipBomb(0x61), {
         ...NDJSON_TYPE,
         'content-encoding': 'gzip',
       }),
@@ -741,14 +756,10 @@ const resultCases: Case[] = [
     400,
     '?format=fortio',
   ),
-  resultCase(
-    'a gzip bomb',
-    gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20)),
-    /limit|too large|MiB|MB|over \d+ bytes/i,
-    413,
-    '',
-    { ...JSON_TYPE, 'content-encoding': 'gzip' },
-  ),
+  resultCase('a gzip bomb', gzipBomb(0x20), /limit|too large|MiB|MB|over \d+ bytes/i, 413, '', {
+    ...JSON_TYPE,
+    'content-encoding': 'gzip',
+  }),
   resultCase('a body that says gzip and is not', fortio({}), /gzip|decompress/i, 400, '', {
     ...JSON_TYPE,
     'content-encoding': 'gzip',
@@ -965,13 +976,10 @@ const otlpCases: Case[] = [
   otlpCase('text/plain', () => '{}', /content-type|application\/x-protobuf/i, 415, {
     'content-type': 'text/plain',
   }),
-  otlpCase(
-    'a gzip bomb',
-    () => gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20)),
-    /limit|too large|MiB|MB|over \d+ bytes/i,
-    413,
-    { ...JSON_TYPE, 'content-encoding': 'gzip' },
-  ),
+  otlpCase('a gzip bomb', () => gzipBomb(0x20), /limit|too large|MiB|MB|over \d+ bytes/i, 413, {
+    ...JSON_TYPE,
+    'content-encoding': 'gzip',
+  }),
   otlpCase('a body that says gzip and is not', () => '{}', /gzip|decompress/i, 400, {
     ...JSON_TYPE,
     'content-encoding': 'gzip',
