@@ -1,27 +1,34 @@
 // The built API (dist/server.js) as a process of its own, for what only a process shows:
 // signals, exit codes, a restart on the same data.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { checkAnswer } from './answer.ts';
+import { migratedDataDir } from './embedded-image.ts';
 
 const SERVER = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 export const PROCESS_ADMIN_TOKEN = 'faults-admin-token-0123456789';
 
-/** The databases a process can run on: a fresh embedded one, and DATABASE_URL when set. */
+const migrated = await migratedDataDir();
+
+/**
+ * The databases a process can run on: a fresh embedded one (a new directory holding a copy of
+ * a migrated database, with no rows of any test's), and DATABASE_URL when set.
+ */
 export const processBackends = [
   {
     name: 'embedded',
     // DATABASE_URL '' drops the runner's own (set when the suite also runs on Postgres), so
     // that this backend is the embedded database and not Postgres under another name.
-    env: () => ({
-      MESHBENCH_DATA_DIR: mkdtempSync(join(tmpdir(), 'meshbench-faults-')),
-      DATABASE_URL: '',
-    }),
+    env: () => {
+      const dir = mkdtempSync(join(tmpdir(), 'meshbench-faults-'));
+      cpSync(migrated, dir, { recursive: true });
+      return { MESHBENCH_DATA_DIR: dir, DATABASE_URL: '' };
+    },
   },
   ...(process.env.DATABASE_URL
     ? [{ name: 'postgres', env: () => ({ DATABASE_URL: process.env.DATABASE_URL as string }) }]

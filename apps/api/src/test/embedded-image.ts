@@ -3,7 +3,15 @@
 // from a copy of them instead of a new cluster: PGlite's initdb runs in wasm and took 3-24 s
 // a file here (more under load), a copy about a fifth of that.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -58,4 +66,28 @@ async function migratedImage(): Promise<Blob> {
 export async function openEmbeddedCopy(): Promise<Database> {
   image ??= migratedImage();
   return openDatabase({ image: await image });
+}
+
+/**
+ * A migrated embedded data directory on disk, made once per image key like the image, for
+ * API processes to start from a copy of: a process given an empty directory spends most of
+ * its start in PGlite's initdb and the migrations. Not to be opened itself (copy it).
+ */
+export async function migratedDataDir(): Promise<string> {
+  const dir = join(tmpdir(), `meshbench-embedded-${imageKey()}.datadir`);
+  if (existsSync(dir)) return dir;
+  const own = mkdtempSync(`${dir}.${process.pid}.`);
+  const fresh = await openDatabase({ dataDir: own });
+  try {
+    await migrateDatabase(fresh);
+  } finally {
+    await fresh.close();
+  }
+  // Another worker may have made it meanwhile: its directory is as good as this one.
+  try {
+    renameSync(own, dir);
+  } catch {
+    rmSync(own, { recursive: true, force: true });
+  }
+  return dir;
 }
