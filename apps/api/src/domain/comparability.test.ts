@@ -25,6 +25,11 @@ const BASE = '00000000-0000-4000-8000-000000000001';
 const HERE = '00000000-0000-4000-8000-000000000002';
 
 describe('comparabilityOf', () => {
+  it('finds nothing in no runs, or one run on its own that is sound', () => {
+    expect(comparabilityOf([])).toEqual([]);
+    expect(comparabilityOf([run(BASE, 'here', { loadResults: [point()] })])).toEqual([]);
+  });
+
   it('finds nothing in like runs', () => {
     expect(
       comparabilityOf(
@@ -237,6 +242,9 @@ describe('comparabilityOf', () => {
     expect(against({ p: 99, ms: 12, exact: false, method: 'summary', lower: 10 })).toBe(
       `${prefix} estimated (12 ms, summary, no bound known) ${suffix}`,
     );
+    expect(against({ p: 99, ms: 12, exact: false, method: 'summary', upper: 14 })).toBe(
+      `${prefix} estimated (12 ms, summary, no bound known) ${suffix}`,
+    );
   });
 
   it('names the first percentile of a point that differs, and only percentiles both runs have', () => {
@@ -264,6 +272,17 @@ describe('comparabilityOf', () => {
     ).toBe(
       'percentiles of different exactness: P99 at both, 64 connections, 1,000 RPS target is estimated (12 ms, reported, no bound known) b, exact (11 ms, nearest rank over raw values) a',
     );
+    // A baseline percentile that does not say is estimated, against an exact one here.
+    expect(
+      comparabilityOf([
+        run(BASE, 'a', { loadResults: [point({ percentiles: [{ p: 99, ms: 12 }] })] }),
+        run(HERE, 'b', {
+          loadResults: [point({ percentiles: [{ p: 99, ms: 11, exact: true, method: 'raw' }] })],
+        }),
+      ])[0]?.reason,
+    ).toBe(
+      'percentiles of different exactness: P99 at both, 64 connections, 1,000 RPS target is exact (11 ms, nearest rank over raw values) b, estimated (12 ms, reported, no bound known) a',
+    );
     // Both estimated, one saying so and one not: alike.
     const unsaid = point({ percentiles: [{ p: 99, ms: 12 }] });
     expect(
@@ -272,6 +291,14 @@ describe('comparabilityOf', () => {
         run(HERE, 'b', { loadResults: [unsaid] }),
       ]),
     ).toEqual([]);
+  });
+
+  it('lists exactly three points with no count after them', () => {
+    const short = [1, 2, 3].map((c) => point({ connections: c, targetRps: 100, achievedRps: 90 }));
+    expect(
+      comparabilityOf([run(BASE, 'in the baseline'), run(HERE, 'here', { loadResults: short })])[0]
+        ?.reason,
+    ).toMatch(/at both, 3 connections, 100 RPS target$/);
   });
 
   it('counts one more load point in the singular', () => {
@@ -319,6 +346,15 @@ describe('comparabilityOf', () => {
       ],
       ['mesh.version'],
     );
+    // A baseline with no topology, or without the count the other run has: nothing either.
+    expect(
+      comparabilityOf([run(BASE, 'a', { topology: null }), run(HERE, 'b')]).map((x) => x.kind),
+    ).toEqual([]);
+    expect(
+      comparabilityOf([run(BASE, 'a', { topology: { nodes: 10 } }), run(HERE, 'b')]).map(
+        (x) => x.kind,
+      ),
+    ).toEqual([]);
     expect(w).toEqual([
       {
         kind: 'topology',
@@ -344,6 +380,10 @@ describe('comparabilityOf', () => {
       'load generator saturated here: generator.saturated=true at both, 64 connections, 1,000 RPS target',
     ]);
     expect(saturated({ 'generator.saturated': 'false' })).toEqual([]);
+    // A point with no target rate (a "max" run) is named without one.
+    expect(saturated({ 'generator.saturated': 'true' }, { targetRps: null })).toEqual([
+      'load generator saturated here: generator.saturated=true at both, 64 connections',
+    ]);
     // The point's label wins over the run's.
     expect(
       comparabilityOf([
