@@ -21,8 +21,8 @@ const api = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BASELINE = join(api, 'mutation-baseline.json');
 // Per run, so two measurements (of different files) can run at once.
 const REPORT = join(api, `reports/mutation/changed-${process.pid}.json`);
-/** What may be mutated: domain/ and the decoders, not their tests. */
-const IN_SCOPE = /^src\/(domain|ingest)\/.*(?<!\.test|\.test-fixtures|\.entry)\.ts$/;
+/** What may be mutated: domain/ and the decoders, not their tests nor tests' helpers and fixtures. */
+export const IN_SCOPE = /^src\/(domain|ingest)\/.*(?<!\.test|\.test-[a-z]+|\.entry)\.ts$/;
 /** A score may wobble this much (points) between runs before it counts as a drop. */
 const TOLERANCE = 0.01;
 

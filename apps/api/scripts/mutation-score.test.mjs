@@ -2,7 +2,14 @@
 // failing the check (run by npm run mutate:check before the check itself).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropsOf, heldToCheck, scoresOf, testsOf, withScores } from './mutation-score.mjs';
+import {
+  dropsOf,
+  heldToCheck,
+  IN_SCOPE,
+  scoresOf,
+  testsOf,
+  withScores,
+} from './mutation-score.mjs';
 
 const report = (statuses) => ({
   files: { 'src/domain/x.ts': { mutants: statuses.map((status) => ({ status })) } },
@@ -141,4 +148,23 @@ test("a file ALSO_TESTED_WITH a sibling runs the sibling's colocated tests too, 
   );
   // load-steps.ts is measured with load-slot-rows.test.ts, which drives its slot grid.
   assert.ok(testsOf('src/domain/load-steps.ts').includes('src/domain/load-slot-rows.test.ts'));
+});
+
+test("in scope: domain/ and ingest/ sources, not tests nor tests' fixtures and helpers", () => {
+  const inScope = [
+    'src/domain/tail-causes.ts',
+    'src/ingest/results/sample-formats.ts',
+    'src/ingest/events/clock-bytes.ts',
+  ];
+  const outOfScope = [
+    'src/domain/tail-causes.test.ts',
+    'src/domain/load-gate.entry.ts',
+    'src/domain/hdr-hostile.test-fixtures.ts',
+    'src/ingest/results/sample-formats.test-helpers.ts',
+    'src/services/runs.service.ts',
+  ];
+  assert.deepEqual(
+    [...inScope, ...outOfScope].filter((f) => IN_SCOPE.test(f)),
+    inScope,
+  );
 });

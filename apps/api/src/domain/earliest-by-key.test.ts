@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { EarliestByKey, hashBytes } from './earliest-by-key.ts';
 
+// Written from the definitions: FNV-1a (offset basis 2166136261, prime 16777619, xor then
+// multiply per byte, mod 2^32) and MurmurHash3's fmix32 (xor-shift 16, * 0x85ebca6b,
+// xor-shift 13, * 0xc2b2ae35, xor-shift 16), in BigInt.
+const M = 2n ** 32n;
+const reference = (bytes: number[]) => {
+  let h = 2166136261n;
+  for (const x of bytes) h = ((h ^ BigInt(x)) * 16777619n) % M;
+  h ^= h >> 16n;
+  h = (h * 0x85ebca6bn) % M;
+  h ^= h >> 13n;
+  h = (h * 0xc2b2ae35n) % M;
+  h ^= h >> 16n;
+  return Number(BigInt.asIntN(32, h));
+};
+
 describe('EarliestByKey', () => {
   it('keeps the earliest value per key, through growth, as a Map of strings would', () => {
     const table = new EarliestByKey();
@@ -55,6 +70,36 @@ describe('EarliestByKey', () => {
     const fingerprints = many.fingerprints();
     expect(fingerprints.every((f) => Number.isSafeInteger(f) && f >= 0)).toBe(true);
     expect(new Set(fingerprints).size).toBe(200_000);
+    // 53 bits: each of them is 0 in some fingerprints and 1 in others (a bit that never varies
+    // over 200,000 keys would be a hash that does not reach it).
+    for (let bit = 0; bit < 53; bit++) {
+      const ones = fingerprints.reduce((n, f) => n + (Math.floor(f / 2 ** bit) % 2), 0);
+      expect([bit, ones > 0 && ones < 200_000]).toEqual([bit, true]);
+    }
+  });
+});
+
+describe('EarliestByKey: keys whose hashes collide', () => {
+  // Found by a birthday search over proxy-NNNNNNN; the premise is checked against the definitions.
+  const a = 'proxy-0049599';
+  const b = 'proxy-0212382';
+
+  it('tells apart two keys of one length and one hash by their bytes', () => {
+    expect(reference([...Buffer.from(a)])).toBe(reference([...Buffer.from(b)]));
+    const t = new EarliestByKey();
+    expect(t.addString(a, 5)).toBe(0);
+    expect(t.addString(b, 7)).toBe(1);
+    expect(t.addString(b, 6)).toBe(1);
+    expect(t.addString(a, 9)).toBe(-1);
+    const body = Buffer.from(`${b}${a}`);
+    expect(t.entryOf(body, 0, b.length)).toBe(1);
+    expect(t.entryOf(body, b.length, body.length)).toBe(0);
+    expect([...t.entries()]).toEqual([
+      [a, 5],
+      [b, 6],
+    ]);
+    const [fa, fb] = t.fingerprints();
+    expect(fa).not.toBe(fb);
   });
 });
 
@@ -114,20 +159,6 @@ describe('EarliestByKey: what add and entryOf return', () => {
 });
 
 describe('hashBytes: 32-bit FNV-1a, then murmur3 fmix32', () => {
-  // Written from the definitions: FNV-1a (offset basis 2166136261, prime 16777619, xor then
-  // multiply per byte, mod 2^32) and MurmurHash3's fmix32 (xor-shift 16, * 0x85ebca6b,
-  // xor-shift 13, * 0xc2b2ae35, xor-shift 16), in BigInt.
-  const M = 2n ** 32n;
-  const reference = (bytes: number[]) => {
-    let h = 2166136261n;
-    for (const x of bytes) h = ((h ^ BigInt(x)) * 16777619n) % M;
-    h ^= h >> 16n;
-    h = (h * 0x85ebca6bn) % M;
-    h ^= h >> 13n;
-    h = (h * 0xc2b2ae35n) % M;
-    h ^= h >> 16n;
-    return Number(BigInt.asIntN(32, h));
-  };
   it('matches the definitions, for the slice asked and no byte beyond', () => {
     // FNV-1a's own test vector: "a" hashes to 0xe40c292c before the finaliser.
     let f = 2166136261n;

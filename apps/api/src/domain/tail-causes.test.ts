@@ -124,10 +124,40 @@ describe('which incident explains a proxy', () => {
     expect(causeOf(o, [a, b]).cause).toBe('a-kind');
   });
 
+  it('decides each rule before the next, in either input order', () => {
+    // Each pair differs at one rule and loses at the next: a rule consulted out of turn, or a
+    // tie-break applied where the rule before it already decided, picks the other one.
+    const pairs: [winner: TailIncident, loser: TailIncident][] = [
+      // Longer overlap (2.5 s against 1 s) beats an earlier start.
+      [
+        incident('tcp-retransmits', 2000, 4500, { proxy: 'p1' }),
+        incident('reconnect', -60_000, 1000, { proxy: 'p1' }),
+      ],
+      // Equal overlaps (2 s): the earlier start beats an alphabetically earlier kind.
+      [
+        incident('tcp-retransmits', -5000, 2000, { proxy: 'p1' }),
+        incident('agent-restart', 3000, 5000, { proxy: 'p1' }),
+      ],
+      // Equal overlap and start: the kind first in alphabetical order.
+      [incident('a-kind', 0, 1000, { proxy: 'p1' }), incident('b-kind', 0, 1000, { proxy: 'p1' })],
+    ];
+    for (const [winner, loser] of pairs) {
+      expect(causeOf(o, [winner, loser]).incident).toBe(winner);
+      expect(causeOf(o, [loser, winner]).incident).toBe(winner);
+    }
+  });
+
   it("keeps the runner's cause over any incident", () => {
     const withCause = obs('p1', 5000, { cause: 'reconnect-backoff' });
     const i = incident('reconnect', 0, 5000, { proxy: 'p1' });
     expect(causeOf(withCause, [i])).toMatchObject({ cause: 'reconnect-backoff', incident: null });
+  });
+
+  it('takes an empty cause as none sent: the incident or "unexplained" explains the proxy', () => {
+    const blank = obs('p1', 5000, { cause: '' });
+    const i = incident('reconnect', 0, 5000, { proxy: 'p1' });
+    expect(causeOf(blank, [i])).toMatchObject({ cause: 'reconnect', incident: i });
+    expect(causeOf(blank, [])).toMatchObject({ cause: 'unexplained', incident: null });
   });
 
   it('computes latency from the change', () => {
@@ -150,10 +180,12 @@ describe('the causes table', () => {
     obs('r4', 2000, { node: 'n-r' }),
     obs('u1', 1200),
   ];
-  const explained = assignCauses(tail, [reconnect], T0);
+  // Computed in each test, not here: under Stryker a mutant that throws while the file is
+  // collected fails no test (the file has none), so it would count as survived.
+  const explained = () => assignCauses(tail, [reconnect], T0);
 
   it('counts, shares and nearest-rank percentiles per cause, never-converged its own row', () => {
-    const b = tailBreakdown(explained, 3, 50);
+    const b = tailBreakdown(explained(), 3, 50);
     expect(b.tailCount).toBe(5);
     expect(b.neverConverged).toBe(3);
     expect(b.causes).toEqual([
@@ -182,7 +214,7 @@ describe('the causes table', () => {
   });
 
   it('lists the slowest first, up to the limit', () => {
-    const b = tailBreakdown(explained, 3, 3);
+    const b = tailBreakdown(explained(), 3, 3);
     expect(b.slowest.map((o) => [o.proxy, o.latencyUs / 1000, o.cause])).toEqual([
       ['r3', 9000, 'reconnect'],
       ['r1', 3000, 'reconnect'],
@@ -220,7 +252,7 @@ describe('the causes table', () => {
   });
 
   it('has no never-converged row when every expected proxy applied it, and nothing when empty', () => {
-    expect(tailBreakdown(explained, 0, 50).causes.map((c) => [c.cause, c.share])).toEqual([
+    expect(tailBreakdown(explained(), 0, 50).causes.map((c) => [c.cause, c.share])).toEqual([
       ['reconnect', 0.8],
       ['unexplained', 0.2],
     ]);

@@ -17,7 +17,7 @@ import { nearestRank } from './nearest-rank.ts';
  *   of a proxy are repeats and never count. The threshold is thresholdMs (default 1000 ms)
  *   or the change's nearest-rank Pxx (thresholdP), so "slower than P99" excludes P99 itself.
  * - Each tail proxy gets exactly one cause, the first that applies of:
- *   1. the `cause` the runner sent on that first-application observation;
+ *   1. the `cause` the runner sent on that first-application observation, unless empty;
  *   2. an incident that overlaps the interval from the change to the observation, i.e.
  *      incident.from <= observation.at and (incident.to is null or incident.to >= change.at)
  *      (both ends inclusive). Any incident kind counts and is named as sent. An incident

@@ -209,6 +209,34 @@ describe('OTLP metrics mapping', () => {
     });
   });
 
+  it('keeps the start time of a summary, and no quantiles when it sends none', () => {
+    const { records } = mapOtlpMetrics(
+      decodeOtlpJson(
+        JSON.stringify(
+          request([
+            {
+              name: 'rtt',
+              summary: {
+                dataPoints: [
+                  { startTimeUnixNano: ns(NOW - 60_000), timeUnixNano: ns(NOW), count: 4, sum: 8 },
+                ],
+              },
+            },
+          ]),
+        ),
+      ),
+      NOW,
+    );
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      kind: 'summary',
+      count: 4,
+      sum: 8,
+      startAtMs: NOW - 60_000,
+      quantiles: [],
+    });
+  });
+
   it('skips points flagged as having no value, and rejects bad ones', () => {
     const mapped = mapOtlpMetrics(
       decodeOtlpJson(
