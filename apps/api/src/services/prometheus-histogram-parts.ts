@@ -10,14 +10,11 @@
 import type { HistogramPart } from '../domain/histogram-part.ts';
 import type { MetricRecord } from '../domain/metric-record.ts';
 import {
-  type Held,
   type HistogramContext,
   histogramSketch,
-  type LabelSet,
-  leNumber,
-  newMark,
-  type RequestHistogramPart,
-} from '../ingest/prometheus/remote-write-map.ts';
+} from '../ingest/prometheus/remote-write-families.ts';
+import { type LabelSet, leNumber, newMark } from '../ingest/prometheus/remote-write-labels.ts';
+import type { Held, RequestHistogramPart } from '../ingest/prometheus/remote-write-outcome.ts';
 import type { WireRequest, WireSeries } from '../ingest/prometheus/remote-write-reader.ts';
 import type {
   MergedParts,

@@ -7,15 +7,9 @@
 import snappy from 'snappy';
 import type { MetricRecord } from '../domain/metric-record.ts';
 import { AppError } from '../errors.ts';
-import {
-  addHeld,
-  type Held,
-  type LabelSet,
-  labelSetsOf,
-  mapRemoteWrite,
-  newMark,
-  refusalText,
-} from '../ingest/prometheus/remote-write-map.ts';
+import { type LabelSet, labelSetsOf, newMark } from '../ingest/prometheus/remote-write-labels.ts';
+import { mapRemoteWrite } from '../ingest/prometheus/remote-write-map.ts';
+import { addHeld, type Held, refusalText } from '../ingest/prometheus/remote-write-outcome.ts';
 import {
   decodeRequestV2,
   decodeWriteRequestV1,

@@ -1,7 +1,8 @@
 // Remote-write series as records, each expectation worked out by hand from the series sent.
 import { describe, expect, it } from 'vitest';
 import { decodeDistribution } from '../../domain/distribution.ts';
-import { labelSetsOf, mapRemoteWrite } from './remote-write-map.ts';
+import { labelSetsOf } from './remote-write-labels.ts';
+import { mapRemoteWrite } from './remote-write-map.ts';
 import type { WireHistogram, WireRequest, WireSeries } from './remote-write-reader.ts';
 
 const T = Date.UTC(2026, 1, 1, 10, 0, 0);

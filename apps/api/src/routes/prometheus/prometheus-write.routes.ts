@@ -12,7 +12,7 @@ import { prometheusRoutes as c } from '@meshbench/schema';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { readBody } from '../../ingest/body-chunks.ts';
-import type { Held } from '../../ingest/prometheus/remote-write-map.ts';
+import type { Held } from '../../ingest/prometheus/remote-write-outcome.ts';
 import { asAppError } from '../../services/failure.ts';
 import { RETRY_AFTER_OVERLOADED_S } from '../../services/ingest.service.ts';
 import type { RemoteWriteVersion } from '../../services/prometheus-write.service.ts';
