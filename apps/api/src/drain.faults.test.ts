@@ -3,13 +3,14 @@
 // server as a process of its own, on both databases.
 import { connect } from 'node:net';
 import { ingestResult, run as runAnswer, seriesList, statsdStats } from '@meshbench/schema';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ApiProcess,
   freePort,
   PROCESS_ADMIN_TOKEN,
   processBackends,
   startApiProcess,
+  stopApiProcesses,
 } from './test/api-process.ts';
 
 const T0 = Date.parse('2026-02-01T10:00:00Z');
@@ -51,6 +52,9 @@ const statusOrError = (p: Promise<Response>) =>
   );
 
 describe.each(processBackends)('drain on SIGTERM on $name', (backend) => {
+  // A test that fails or times out before it stops its processes leaves none running.
+  afterEach(stopApiProcesses);
+
   it('answers every read and upload in flight, fails readiness first, flushes StatsD, and exits 0', async () => {
     const statsdPort = await freePort();
     const env = {

@@ -3,8 +3,8 @@
 // the signal. The built server, on both databases.
 import { connect } from 'node:net';
 import { run as runAnswer } from '@meshbench/schema';
-import { describe, expect, it } from 'vitest';
-import { processBackends, startApiProcess } from './test/api-process.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { processBackends, startApiProcess, stopApiProcesses } from './test/api-process.ts';
 
 const TIMEOUT_MS = 10_000;
 
@@ -55,6 +55,9 @@ async function fetchView(url: string, runId: string) {
 }
 
 describe.each(processBackends)('live viewers at shutdown on $name', (backend) => {
+  // A test that fails or times out before it stops its processes leaves none running.
+  afterEach(stopApiProcesses);
+
   it('closes at once on SIGTERM when viewers went away before it', async () => {
     const api = await startApiProcess({
       ...backend.env(),

@@ -1,8 +1,13 @@
 // SIGTERM while clients are still at it: the process exits within its bound, batches still
 // arriving roll back, and nothing of them is stored. The built server, on both databases.
 import { run as runAnswer } from '@meshbench/schema';
-import { describe, expect, it } from 'vitest';
-import { type ApiProcess, processBackends, startApiProcess } from './test/api-process.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type ApiProcess,
+  processBackends,
+  startApiProcess,
+  stopApiProcesses,
+} from './test/api-process.ts';
 import { headerOf, rawUpload, statusOf } from './test/raw-upload.ts';
 
 const T0 = Date.parse('2026-02-01T10:00:00Z');
@@ -42,6 +47,9 @@ const newRun = (api: ApiProcess) =>
   );
 
 describe.each(processBackends)('shutdown on $name', (backend) => {
+  // A test that fails or times out before it stops its processes leaves none running.
+  afterEach(stopApiProcesses);
+
   it('exits within its bound on SIGTERM during an upload; the upload gets 503 and stores nothing', async () => {
     const env = { ...backend.env(), MESHBENCH_SHUTDOWN_TIMEOUT_MS: '3000' };
     let api = await startApiProcess(env);

@@ -28,6 +28,37 @@ export const processBackends = [
     : []),
 ];
 
+/** Every API process started here that has not exited yet, stopped by stopApiProcesses. */
+const running = new Set<ChildProcess>();
+// A runner that ends without stopping one (a crash, a timed-out test) still stops it by its PID.
+process.once('exit', () => {
+  for (const child of running) {
+    try {
+      if (child.pid) process.kill(child.pid, 'SIGKILL');
+    } catch {} // gone already
+  }
+});
+
+/**
+ * Stops, by PID, every API process started here that still runs: what a test that failed or
+ * timed out before its own stop left behind (a suite's afterEach). SIGKILL: a test that wants
+ * a graceful stop signals its own process and waits for it before this runs.
+ */
+export async function stopApiProcesses(): Promise<void> {
+  const left = [...running];
+  await Promise.all(
+    left.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          if (child.pid) process.kill(child.pid, 'SIGKILL');
+        }),
+    ),
+  );
+  for (const child of left) running.delete(child);
+}
+
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const srv = createServer().listen(0, '127.0.0.1', () => {
@@ -100,6 +131,8 @@ async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   // Ready when this process says it listens on the port and the health check answers: a
   // health check alone can be answered by another process that took the port first (this
   // one then exits with EADDRINUSE, perhaps only after its migrations, and the test would
@@ -127,7 +160,11 @@ async function startOnce(env: Record<string, string>): Promise<ApiProcess> {
     try {
       if (heard && (await fetch(`${url}/api/v1/health`)).ok) break;
     } catch {}
-    if (i > 600) throw new Error('the API did not start in 60 s; is it built?');
+    if (i > 600) {
+      // Not left running: the caller gets no handle to stop it with.
+      if (child.pid) process.kill(child.pid, 'SIGKILL');
+      throw new Error('the API did not start in 60 s; is it built?');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

@@ -8,7 +8,7 @@
 // exactly where upstream expects success (204 for its "returns 204" variants), 4xx where it
 // expects failure, and the Written headers equal to what it expects on a 2xx.
 import { describe, expect, it } from 'vitest';
-import { backends, useServer } from '../../test/harness.ts';
+import { useServer } from '../../test/harness.ts';
 import {
   CONTENT_TYPE_V1,
   CONTENT_TYPE_V2,
@@ -20,6 +20,7 @@ import {
   type SeriesV2,
   type WriteAnswer,
 } from '../../test/remote-write-proto.ts';
+import { scratchBackends } from '../../test/scratch-database.ts';
 
 type Labels = Record<string, string>;
 interface Sample {
@@ -1240,35 +1241,43 @@ const strictCheck = (success: boolean, a: WriteAnswer): string | null =>
  */
 const KNOWN_DIFFERENCES = new Set(['TestEdgeCaseCombinations/exemplars_without_data']);
 
-describe.each(backends)('prometheus/compliance remote-write receiver cases on $name', (backend) => {
-  const server = useServer(backend);
-  const results: { name: string; upstream: string | null; strict: string | null }[] = [];
+// A database of its own: the cases write with the admin token, without run tag or env label,
+// so what matches no run is held for any later run without an environment, and the counters
+// among it (no created timestamp: a start at 0) are claimed by each such run as the
+// references of its first increase: another file's runs on a shared database would list
+// these series (counter_metric_<n>) as their own for the hold's 6 hours.
+describe.each(scratchBackends('compliance'))(
+  'prometheus/compliance remote-write receiver cases on $name',
+  (backend) => {
+    const server = useServer(backend);
+    const results: { name: string; upstream: string | null; strict: string | null }[] = [];
 
-  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const built = c.build();
-    const answer = await postWrite(
-      server.url,
-      server.token,
-      built.body,
-      built.contentType,
-      built.headers,
-    );
-    const upstream = upstreamCheck(c.params, c.success, c.strict, answer);
-    const strict = strictCheck(c.success, answer);
-    results.push({ name: c.name, upstream, strict });
-    expect(upstream, answer.text).toBeNull();
-    if (KNOWN_DIFFERENCES.has(c.name)) expect(strict).not.toBeNull();
-    else expect(strict, answer.text).toBeNull();
-  });
+    it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+      const built = c.build();
+      const answer = await postWrite(
+        server.url,
+        server.token,
+        built.body,
+        built.contentType,
+        built.headers,
+      );
+      const upstream = upstreamCheck(c.params, c.success, c.strict, answer);
+      const strict = strictCheck(c.success, answer);
+      results.push({ name: c.name, upstream, strict });
+      expect(upstream, answer.text).toBeNull();
+      if (KNOWN_DIFFERENCES.has(c.name)) expect(strict).not.toBeNull();
+      else expect(strict, answer.text).toBeNull();
+    });
 
-  it('passes every case by upstream check, and all but the known differences strictly', () => {
-    const upstreamPass = results.filter((r) => r.upstream === null).length;
-    const strictPass = results.filter((r) => r.strict === null).length;
-    console.info(
-      `prometheus/compliance receiver cases on ${backend.name}: ${upstreamPass} of ${cases.length} pass upstream's check, ${strictPass} of ${cases.length} the strict one`,
-    );
-    expect(results).toHaveLength(cases.length);
-    expect(upstreamPass).toBe(cases.length);
-    expect(strictPass).toBe(cases.length - KNOWN_DIFFERENCES.size);
-  });
-});
+    it('passes every case by upstream check, and all but the known differences strictly', () => {
+      const upstreamPass = results.filter((r) => r.upstream === null).length;
+      const strictPass = results.filter((r) => r.strict === null).length;
+      console.info(
+        `prometheus/compliance receiver cases on ${backend.name}: ${upstreamPass} of ${cases.length} pass upstream's check, ${strictPass} of ${cases.length} the strict one`,
+      );
+      expect(results).toHaveLength(cases.length);
+      expect(upstreamPass).toBe(cases.length);
+      expect(strictPass).toBe(cases.length - KNOWN_DIFFERENCES.size);
+    });
+  },
+);
