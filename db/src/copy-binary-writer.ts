@@ -88,6 +88,18 @@ export function putFloat8Field(d: Uint8Array, p: number, v: number | null): numb
   return q;
 }
 
+/**
+ * A float8 field as Postgres' float8in reads the number's text (`String(v)`, what a bind
+ * parameter sends): the number itself, except -0, whose text is "0"; NaN and infinities kept.
+ */
+export function putDoubleField(d: Uint8Array, p: number, v: number): number {
+  let q = putInt32(d, p, 8);
+  scratch[0] = v === 0 ? 0 : v;
+  if (LITTLE_ENDIAN) for (let i = 7; i >= 0; i--) d[q++] = scratchBytes[i] as number;
+  else for (let i = 0; i < 8; i++) d[q++] = scratchBytes[i] as number;
+  return q;
+}
+
 /** An int4 field. */
 export function putInt4Field(d: Uint8Array, p: number, v: number): number {
   return putInt32(d, putInt32(d, p, 4), v);

@@ -143,7 +143,7 @@ export function buildServices(
     churn: churnService({ runs, propagation }),
     results: resultsService({
       runs,
-      results: resultsRepository(database.db),
+      results: resultsRepository(database.db, database),
       uploads: uploads.results,
       maxConcurrentUploads: opts.maxConcurrentResultUploads,
       maxConcurrentUploadsPerProject: opts.maxConcurrentResultUploadsPerProject,
@@ -175,7 +175,7 @@ export function buildServices(
     runs,
     propagation,
     propagationOfRuns: propagationOfRuns(database),
-    results: resultsRepository(database.db),
+    results: resultsRepository(database.db, database),
     resultsOfRuns: resultsOfRuns(database.db),
     lifecycle: lifecycleRepository(database.db),
     corrections,

@@ -1,5 +1,5 @@
 // Load results in Postgres.
-import { type Db, tables } from '@meshbench/db';
+import { type Database, type Db, tables } from '@meshbench/db';
 import type { LoadResult, ResultFormat } from '@meshbench/schema';
 import { and, asc, type Column, eq, getTableColumns, inArray, isNotNull, sql } from 'drizzle-orm';
 import {
@@ -25,6 +25,13 @@ import {
 } from '../domain/load-steps.ts';
 import { runSliced, yieldToLoop } from '../domain/slices.ts';
 import { lockKey } from './events.repository.ts';
+import {
+  INTERVAL_COLUMNS,
+  type IntervalRow,
+  intervalCopyRows,
+  STAGED_SLOT_COLUMNS,
+  stagedSlotCopyRows,
+} from './load-copy-rows.ts';
 import { groupRows, rowsOf } from './result-rows.ts';
 import { markRunsWritten } from './run-facts.repository.ts';
 import { ensureRunPartitions } from './run-partitions.ts';
@@ -89,7 +96,13 @@ const asBytes = (v: unknown): Uint8Array => v as Uint8Array;
 // Every column but the whole-step histogram: the results list does not carry it.
 const { hdr: _hdr, ...listColumns } = getTableColumns(loadResults);
 
-export function resultsRepository(db: Db) {
+/**
+ * How an upload's staged rows are loaded: by binary COPY, each piece in a transaction of its
+ * own (Database.copyThenCommit). Without it they are inserted through drizzle (as before).
+ */
+export type BulkLoad = Pick<Database, 'copyThenCommit'>;
+
+export function resultsRepository(db: Db, bulk?: BulkLoad) {
   return {
     /**
      * The earlier upload a new one repeats: the one with its Idempotency-Key if any, else
@@ -177,14 +190,14 @@ export function resultsRepository(db: Db) {
       let visible = false;
       try {
         await ensureRunPartitions(db, [runId], ['load_intervals']);
-        await stageIntervals(db, runId, ids, points, between);
+        await stageIntervals(db, bulk, runId, ids, points, between);
         for (let attempt = 0; ; attempt++) {
           // After MERGE_ATTEMPTS merges that other uploads overtook, the merge is done under
           // the run's slot lock, in the final transaction (as slow as it is, but once).
           const locked = attempt >= MERGE_ATTEMPTS;
           const merged = locked ? null : await mergeUpload(db, runId, ids, points);
           if (merged) {
-            await stageSlots(db, runId, stageId, merged.rows, between);
+            await stageSlots(db, bulk, runId, stageId, merged.rows, between);
             await db
               .update(stagedResultUploads)
               .set({ replace: merged.replace })
@@ -424,8 +437,12 @@ function lockSlots(tx: Tx, runId: string) {
 
 /** Rows of a staged upload written, or removed, by one statement: about this many bytes. */
 const STAGE_BYTES = 256 * 1024;
-/** And at most this many rows (the statement's parameters), moved in the database. */
-const STAGE_ROWS = 1000;
+/**
+ * And at most this many rows moved by one statement in the database: the embedded database
+ * runs a statement on the event loop, and a move of 1,000 slot rows held it 60-130 ms of CPU
+ * (bench/upload-reads, 20,000 intervals).
+ */
+const STAGE_ROWS = 250;
 /**
  * Rows a statement inserts that are built here: drizzle makes each row's parameters on the
  * event loop, and 1,000 interval rows (9,000 parameters) held it 110-250 ms (measured under
@@ -483,26 +500,40 @@ function* pieces<T>(rows: Iterable<T>, bytes: (row: T) => number): Generator<T[]
 /** An upload's intervals into load_intervals under its reserved ids, a piece a statement. */
 async function stageIntervals(
   q: Db,
+  bulk: BulkLoad | undefined,
   runId: string,
   ids: number[],
   points: IntervalPointInsert[],
   between: () => Promise<void>,
 ): Promise<void> {
   const rows = points.flatMap((p, k) =>
-    p.intervals.map((v) => ({
-      runId,
-      resultId: ids[k] as number,
-      startMs: v.startMs,
-      durationMs: v.durationMs,
-      count: v.count,
-      errors: v.errors,
-      minMs: v.minMs,
-      maxMs: v.maxMs,
-      hdr: asBuffer(v.hdr),
-    })),
+    p.intervals.map(
+      (v): IntervalRow => ({
+        resultId: ids[k] as number,
+        startMs: v.startMs,
+        durationMs: v.durationMs,
+        count: v.count,
+        errors: v.errors,
+        minMs: v.minMs,
+        maxMs: v.maxMs,
+        hdr: v.hdr,
+      }),
+    ),
   );
   for (const piece of pieces(rows, (r) => r.hdr.length + 64)) {
-    await q.insert(loadIntervals).values(piece);
+    if (bulk)
+      await bulk.copyThenCommit(
+        'load_intervals',
+        INTERVAL_COLUMNS,
+        intervalCopyRows(runId, piece),
+        {
+          format: 'binary',
+        },
+      );
+    else
+      await q
+        .insert(loadIntervals)
+        .values(piece.map((r) => ({ runId, ...r, hdr: asBuffer(r.hdr) })));
     await between();
   }
 }
@@ -510,6 +541,7 @@ async function stageIntervals(
 /** Slot rows into staged_load_slots under the stage, a piece a statement (any earlier ones removed). */
 async function stageSlots(
   q: Db,
+  bulk: BulkLoad | undefined,
   runId: string,
   stageId: number,
   rows: SlotRow[],
@@ -517,7 +549,14 @@ async function stageSlots(
 ): Promise<void> {
   await discardStagedSlots(q, runId, stageId, between);
   for (const piece of pieces(rows, (r) => r.hdr.length + 256)) {
-    await q.insert(stagedLoadSlots).values(piece.map((r) => ({ ...r, stageId })));
+    if (bulk)
+      await bulk.copyThenCommit(
+        'staged_load_slots',
+        STAGED_SLOT_COLUMNS,
+        stagedSlotCopyRows(runId, stageId, piece),
+        { format: 'binary' },
+      );
+    else await q.insert(stagedLoadSlots).values(piece.map((r) => ({ ...r, stageId })));
     await between();
   }
 }

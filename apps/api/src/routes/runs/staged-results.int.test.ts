@@ -49,7 +49,7 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
 
   it('shows none of an upload until its final transaction, then all of it', async () => {
     const run = await createRun(server);
-    const results = resultsRepository(server.app.database.db);
+    const results = resultsRepository(server.app.database.db, server.app.database);
     expect(await results.insertIntervalPoints(run.id, 'hdr-log', await pointsOf(3, 1))).toBe(1);
     const before = await seen(run.id);
     expect(before).toEqual({ points: 1, slots: 3, requests: 150 });
@@ -94,7 +94,7 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
 
   it('an upload made visible whose slots are not all moved in: reads see each slot once, the next upload moves them first', async () => {
     const run = await createRun(server);
-    const results = resultsRepository(server.app.database.db);
+    const results = resultsRepository(server.app.database.db, server.app.database);
     // The first upload's process stops once it is visible, before its slots are moved in.
     let stopped!: () => void;
     const stop = new Promise<void>((r) => {
@@ -135,7 +135,7 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
 
   it('leaves nothing of an upload refused after staging (its file stored meanwhile)', async () => {
     const run = await createRun(server);
-    const results = resultsRepository(server.app.database.db);
+    const results = resultsRepository(server.app.database.db, server.app.database);
     const points = await pointsOf(800, 3);
     expect(await results.insertIntervalPoints(run.id, 'hdr-log', points, upload('b'))).toBe(1);
     const intervals = await count(
@@ -154,7 +154,7 @@ describe.each(backends)('staged interval logs on $name', (backend) => {
     // Another run's intervals, at the same places of its own partition (load_intervals is
     // partitioned by run, 0031): a discard by ctids alone would delete them too.
     const other = await createRun(server);
-    const results = resultsRepository(server.app.database.db);
+    const results = resultsRepository(server.app.database.db, server.app.database);
     expect(await results.insertIntervalPoints(other.id, 'hdr-log', await pointsOf(600, 6))).toBe(1);
     const otherRows = sql`select count(*)::int as n from load_intervals where run_id = ${other.id}`;
     const otherCount = await count(otherRows);
