@@ -42,9 +42,8 @@ export const STAGED_SLOT_COLUMNS = [
   'hdr',
 ];
 
-/** An interval as load_intervals stores it (without its run). */
-export interface IntervalRow {
-  resultId: number;
+/** An interval of a step as load_intervals stores it (without its run and its result). */
+export interface StoredInterval {
   startMs: number;
   durationMs: number;
   count: number;
@@ -52,6 +51,11 @@ export interface IntervalRow {
   minMs: number | null;
   maxMs: number | null;
   hdr: Uint8Array;
+}
+
+/** An interval with the result it belongs to. */
+export interface IntervalRow extends StoredInterval {
+  resultId: number;
 }
 
 const TWO_63 = 2 ** 63;

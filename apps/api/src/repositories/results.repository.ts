@@ -30,6 +30,7 @@ import {
   type IntervalRow,
   intervalCopyRows,
   STAGED_SLOT_COLUMNS,
+  type StoredInterval,
   stagedSlotCopyRows,
 } from './load-copy-rows.ts';
 import { groupRows, rowsOf } from './result-rows.ts';
@@ -77,15 +78,7 @@ export interface IntervalPointInsert {
   result: LoadResult;
   generator: string | null;
   hdr: Uint8Array;
-  intervals: {
-    startMs: number;
-    durationMs: number;
-    count: number;
-    errors: number | null;
-    minMs: number | null;
-    maxMs: number | null;
-    hdr: Uint8Array;
-  }[];
+  intervals: StoredInterval[];
 }
 
 const asBuffer = (bytes: Uint8Array) =>

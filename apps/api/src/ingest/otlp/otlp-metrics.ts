@@ -5,6 +5,7 @@
 // walk over requests and what every point shares (tags, times, flags); each kind's own
 // fields in number-points.ts, histogram-points.ts and summary-points.ts.
 import type { MetricRecord } from '../../domain/metric-record.ts';
+import { emptyRecord } from '../metric-records.ts';
 import { exponentialHistogramPoint, histogramPoint } from './histogram-points.ts';
 import { gaugePoint, sumPoint } from './number-points.ts';
 import {
@@ -271,30 +272,7 @@ function mapMetric(
       reject(1, `a data point of "${name}" starts after its time`);
       continue;
     }
-    // Every record is built with the same fields in the same order (one object shape);
-    // the point's kind fills in its own.
-    const base: MetricRecord = {
-      source: 'otlp',
-      name,
-      kind: 'gauge',
-      unit,
-      tags,
-      runRef,
-      env,
-      tMs: timeMs,
-      intervalMs: 0,
-      startAtMs: null,
-      count: 1,
-      sum: null,
-      min: null,
-      max: null,
-      last: null,
-      lastAtMs: null,
-      sketch: null,
-      members: null,
-      quantiles: null,
-      lastExact: null,
-    };
+    const base = emptyRecord('otlp', name, unit, tags, runRef, env, timeMs);
     const why = metric.gauge
       ? gaugePoint(p as NumberPoint, base)
       : metric.sum

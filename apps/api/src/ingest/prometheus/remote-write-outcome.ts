@@ -4,6 +4,7 @@
 // does not store, and what it refuses, by reason.
 import type { HistogramPart } from '../../domain/histogram-part.ts';
 import type { MetricRecord, StoredExemplar } from '../../domain/metric-record.ts';
+import { emptyRecord } from '../metric-records.ts';
 import { inRange } from '../otlp/otlp-values.ts';
 import type { Labelled } from './remote-write-labels.ts';
 
@@ -61,28 +62,7 @@ export function refusalText(refused: Map<string, Held>): string {
 
 /** A record of the series `l` at `tMs`, every value field empty. */
 export function recordOf(l: Labelled, unit: string | null, tMs: number): MetricRecord {
-  return {
-    source: 'prometheus',
-    name: l.name,
-    kind: 'gauge',
-    unit,
-    tags: l.tags,
-    runRef: l.runRef,
-    env: l.env,
-    tMs,
-    intervalMs: 0,
-    startAtMs: null,
-    count: 1,
-    sum: null,
-    min: null,
-    max: null,
-    last: null,
-    lastAtMs: null,
-    sketch: null,
-    members: null,
-    quantiles: null,
-    lastExact: null,
-  };
+  return emptyRecord('prometheus', l.name, unit, l.tags, l.runRef, l.env, tMs);
 }
 
 /** Why a sample at `tMs` that started at `startMs` (0: unknown) is refused, or null. */
